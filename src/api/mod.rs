@@ -1,0 +1,1 @@
+//! The service contract as types, and the HTTP client.

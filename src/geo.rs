@@ -1,0 +1,1 @@
+//! Countries, subdivisions, cities and languages embedded from assets/.

@@ -1,0 +1,1 @@
+//! HTML to styled, wrappable text, and the links it holds. Pure functions.

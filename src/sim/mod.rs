@@ -1,0 +1,1 @@
+//! The embedded simulator of the whole service, on loopback.
