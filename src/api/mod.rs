@@ -1,1 +1,17 @@
-//! The service contract as types, and the HTTP client.
+//! The service contract as types, and the HTTP client. Knows nothing of the UI or storage.
+
+pub mod client;
+pub mod error;
+pub mod model;
+pub mod request;
+pub mod response;
+
+pub use client::{Client, ClientSettings, Fetched, JobAnswer, RetryNotice, RetryPolicy, Secret};
+pub use error::{ApiError, TransportKind};
+pub use model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
+pub use request::{
+    AiRequest, Field, FieldError, InvalidRequest, JobId, JobRef, Location, SearchRequest,
+};
+pub use response::{
+    Account, AiAnswer, Completion, JobPoll, ResultKind, SearchAnswer, SearchResult, SearchResults,
+};

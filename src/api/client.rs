@@ -1,0 +1,800 @@
+//! The HTTP client: one per process, cheap to clone, shared by every part of the app.
+
+use std::fmt;
+use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
+
+use reqwest::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
+use url::Url;
+
+use super::error::{ApiError, TransportKind, excerpt};
+use super::model::JobKind;
+use super::request::{AiRequest, JobId, SearchRequest};
+use super::response::{
+    Account, AiAnswer, Completion, JobPoll, SearchAnswer, SearchResults, job_state,
+};
+
+/// The token. Its `Debug` and `Display` never show it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Option<Secret> {
+        let value = value.into();
+        let trimmed = value.trim();
+        (!trimmed.is_empty()).then(|| Secret(trimmed.to_string()))
+    }
+
+    /// The value itself, for the one place that puts it in a header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The last four characters behind dots, for showing which token is in use.
+    pub fn masked(&self) -> String {
+        let tail: String = self
+            .0
+            .chars()
+            .rev()
+            .take(4)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if self.0.chars().count() <= 8 {
+            "••••".to_string()
+        } else {
+            format!("••••{tail}")
+        }
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(••••)")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.masked())
+    }
+}
+
+/// How waits the service asks for (503, 429) and server errors (500) are retried.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RetryPolicy {
+    /// Retries after a 503 or 429, at most.
+    pub max_retries: u32,
+    /// The longest single wait, whatever the service asks.
+    pub max_wait: Duration,
+    /// The wait when the service names none.
+    pub default_wait: Duration,
+    /// Retry a 500 once.
+    pub retry_server_error: bool,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_retries: 3,
+            max_wait: Duration::from_secs(120),
+            default_wait: Duration::from_secs(5),
+            retry_server_error: true,
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No retries at all (tests of the raw statuses, scripts that retry themselves).
+    pub fn none() -> Self {
+        RetryPolicy {
+            max_retries: 0,
+            retry_server_error: false,
+            ..RetryPolicy::default()
+        }
+    }
+}
+
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(180);
+/// Bodies larger than this are refused, not buffered.
+pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+/// Bodies above this are parsed on a blocking thread, away from the async workers.
+const BLOCKING_PARSE_BYTES: usize = 256 * 1024;
+
+#[derive(Clone, Debug)]
+pub struct ClientSettings {
+    pub render_url: String,
+    pub search_url: String,
+    pub token: Option<Secret>,
+    pub timeout: Duration,
+    pub retry: RetryPolicy,
+    pub max_body_bytes: usize,
+    /// Where the user sets the token, for the sentence of `MissingToken`.
+    pub config_hint: String,
+}
+
+impl ClientSettings {
+    pub fn new(render_url: &str, search_url: &str, token: Option<Secret>) -> Self {
+        ClientSettings {
+            render_url: render_url.to_string(),
+            search_url: search_url.to_string(),
+            token,
+            timeout: DEFAULT_TIMEOUT,
+            retry: RetryPolicy::default(),
+            max_body_bytes: MAX_BODY_BYTES,
+            config_hint: "the config file".to_string(),
+        }
+    }
+}
+
+/// A wait before an automatic retry, reported so a countdown can be shown.
+#[derive(Clone, Debug)]
+pub struct RetryNotice {
+    /// 1 for the first retry.
+    pub attempt: u32,
+    pub wait: Duration,
+    /// What made the retry necessary.
+    pub error: ApiError,
+}
+
+type RetryObserver = Arc<dyn Fn(RetryNotice) + Send + Sync>;
+
+/// An answer as received, with its parsed value.
+#[derive(Clone, Debug)]
+pub struct Fetched<T> {
+    pub value: T,
+    /// The body exactly as it arrived (for the JSON view, `--json`, history).
+    pub body: String,
+    pub status: u16,
+    pub content_type: String,
+    /// From sending the first attempt to the last byte, retries included.
+    pub elapsed: Duration,
+}
+
+impl<T> Fetched<T> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Fetched<U> {
+        Fetched {
+            value: f(self.value),
+            body: self.body,
+            status: self.status,
+            content_type: self.content_type,
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+/// Which base URL an endpoint lives under.
+#[derive(Clone, Copy)]
+enum Base {
+    Render,
+    Search,
+}
+
+struct Inner {
+    http: reqwest::Client,
+    render_url: Result<Url, ApiError>,
+    search_url: Result<Url, ApiError>,
+    token: Option<Secret>,
+    retry: RetryPolicy,
+    max_body_bytes: usize,
+    config_hint: String,
+}
+
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+    observer: Option<RetryObserver>,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("render_url", &self.inner.render_url)
+            .field("search_url", &self.inner.search_url)
+            .field("token", &self.inner.token)
+            .finish()
+    }
+}
+
+/// Installs the TLS crypto provider once per process (reqwest is built without a default).
+pub fn install_crypto_provider() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // An error means another part of the process installed one first: fine.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// Checks a base URL: it must parse, and carry the token only over https or to this machine.
+fn check_base_url(text: &str) -> Result<Url, ApiError> {
+    let url = Url::parse(text.trim()).map_err(|e| ApiError::BadUrl {
+        url: text.to_string(),
+        reason: e.to_string(),
+    })?;
+    match url.scheme() {
+        "https" => Ok(url),
+        "http" if is_loopback(&url) => Ok(url),
+        "http" => Err(ApiError::InsecureUrl {
+            url: text.to_string(),
+        }),
+        other => Err(ApiError::BadUrl {
+            url: text.to_string(),
+            reason: format!("the scheme {other:?} is not http(s)"),
+        }),
+    }
+}
+
+/// True when the URL's host is this machine.
+pub fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+impl Client {
+    pub fn new(settings: ClientSettings) -> Result<Client, ApiError> {
+        install_crypto_provider();
+        let http = reqwest::Client::builder()
+            .timeout(settings.timeout)
+            .connect_timeout(Duration::from_secs(20))
+            .user_agent(concat!("vantage/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ApiError::Transport {
+                kind: TransportKind::Other,
+                detail: format!("the HTTP client could not start: {e}"),
+            })?;
+        Ok(Client {
+            inner: Arc::new(Inner {
+                http,
+                render_url: check_base_url(&settings.render_url),
+                search_url: check_base_url(&settings.search_url),
+                token: settings.token,
+                retry: settings.retry,
+                max_body_bytes: settings.max_body_bytes,
+                config_hint: settings.config_hint,
+            }),
+            observer: None,
+        })
+    }
+
+    /// The same client, reporting each wait before an automatic retry to `observer`.
+    pub fn observed(&self, observer: impl Fn(RetryNotice) + Send + Sync + 'static) -> Client {
+        Client {
+            inner: Arc::clone(&self.inner),
+            observer: Some(Arc::new(observer)),
+        }
+    }
+
+    pub fn has_token(&self) -> bool {
+        self.inner.token.is_some()
+    }
+
+    /// The host answering AI calls, for the status bar.
+    pub fn render_host(&self) -> String {
+        match &self.inner.render_url {
+            Ok(url) => url[url::Position::BeforeHost..url::Position::AfterPort].to_string(),
+            Err(_) => "(invalid URL)".to_string(),
+        }
+    }
+
+    // ---- endpoints ----
+
+    /// `GET /ai`, sync: waits for the answer.
+    pub async fn ai(&self, request: &AiRequest) -> Result<Fetched<AiAnswer>, ApiError> {
+        request.validate()?;
+        let raw = self
+            .get(Base::Render, "/ai", &request.query_pairs())
+            .await?;
+        let fetched = decode_off_thread(raw, decode_ai).await?;
+        Ok(fetched)
+    }
+
+    /// `GET /ai?mode=async`: queues the call and answers its job id.
+    pub async fn ai_submit(&self, request: &AiRequest) -> Result<JobId, ApiError> {
+        request.validate()?;
+        let mut pairs = request.query_pairs();
+        pairs.push(("mode", "async".to_string()));
+        let raw = self.get(Base::Render, "/ai", &pairs).await?;
+        decode_job_id(&raw)
+    }
+
+    /// `GET /ai/devices`.
+    pub async fn devices(&self) -> Result<Fetched<Vec<String>>, ApiError> {
+        let raw = self.get(Base::Render, "/ai/devices", &[]).await?;
+        let value = decode_devices(&raw.body)?;
+        Ok(raw.into_fetched(value))
+    }
+
+    /// `GET /search`, sync.
+    pub async fn search(&self, request: &SearchRequest) -> Result<Fetched<SearchAnswer>, ApiError> {
+        request.validate()?;
+        let raw = self
+            .get(Base::Search, "/search", &request.query_pairs())
+            .await?;
+        decode_off_thread(raw, decode_search).await
+    }
+
+    /// `GET /search?mode=async`.
+    pub async fn search_submit(&self, request: &SearchRequest) -> Result<JobId, ApiError> {
+        request.validate()?;
+        let mut pairs = request.query_pairs();
+        pairs.push(("mode", "async".to_string()));
+        let raw = self.get(Base::Search, "/search", &pairs).await?;
+        decode_job_id(&raw)
+    }
+
+    /// `GET /user`: the account and its credit balance.
+    pub async fn account(&self) -> Result<Account, ApiError> {
+        let raw = self.get(Base::Render, "/user", &[]).await?;
+        decode_account(&raw.body)
+    }
+
+    /// Retrieves a queued AI call: `/ai?id=`, falling back to the older `/ai/completions?id=`.
+    pub async fn ai_job(&self, id: &JobId) -> Result<Fetched<JobPoll<AiAnswer>>, ApiError> {
+        let raw = self
+            .get_with_fallback(Base::Render, "/ai", "/ai/completions", id)
+            .await?;
+        decode_off_thread(raw, |raw| decode_job(raw, decode_ai)).await
+    }
+
+    /// Retrieves a queued search: `/search/results?id=`.
+    pub async fn search_job(&self, id: &JobId) -> Result<Fetched<JobPoll<SearchAnswer>>, ApiError> {
+        let pairs = [("id", id.to_string())];
+        let raw = self.get(Base::Search, "/search/results", &pairs).await?;
+        decode_off_thread(raw, |raw| decode_job(raw, decode_search)).await
+    }
+
+    /// Retrieves a queued browser request: `/browser?id=`, falling back to the deprecated
+    /// `/browser/content?id=`.
+    pub async fn browser_job(&self, id: &JobId) -> Result<Fetched<JobPoll<String>>, ApiError> {
+        let raw = self
+            .get_with_fallback(Base::Render, "/browser", "/browser/content", id)
+            .await?;
+        decode_off_thread(raw, |raw| decode_job(raw, |raw| Ok(raw.body.clone()))).await
+    }
+
+    /// Retrieves any job by kind; the answer is the job's state and, when ready, the body.
+    pub async fn job(
+        &self,
+        kind: JobKind,
+        id: &JobId,
+    ) -> Result<Fetched<JobPoll<JobAnswer>>, ApiError> {
+        Ok(match kind {
+            JobKind::Ai => self.ai_job(id).await?.map(|p| map_poll(p, JobAnswer::Ai)),
+            JobKind::Search => self
+                .search_job(id)
+                .await?
+                .map(|p| map_poll(p, JobAnswer::Search)),
+            JobKind::Browser => self
+                .browser_job(id)
+                .await?
+                .map(|p| map_poll(p, JobAnswer::Browser)),
+        })
+    }
+
+    // ---- transport ----
+
+    async fn get_with_fallback(
+        &self,
+        base: Base,
+        path: &str,
+        older_path: &str,
+        id: &JobId,
+    ) -> Result<RawResponse, ApiError> {
+        let pairs = [("id", id.to_string())];
+        match self.get(base, path, &pairs).await {
+            Err(ApiError::NotFound { .. }) | Err(ApiError::OtherStatus { status: 405, .. }) => {
+                self.get(base, older_path, &pairs).await
+            }
+            other => other,
+        }
+    }
+
+    /// One call, with the retries the policy allows.
+    async fn get(
+        &self,
+        base: Base,
+        path: &str,
+        pairs: &[(&str, String)],
+    ) -> Result<RawResponse, ApiError> {
+        let url = self.url(base, path, pairs)?;
+        let token = self
+            .inner
+            .token
+            .as_ref()
+            .ok_or_else(|| ApiError::MissingToken {
+                config_hint: self.inner.config_hint.clone(),
+            })?;
+        let started = Instant::now();
+        let policy = &self.inner.retry;
+        let mut waits = 0u32;
+        let mut server_error_retried = false;
+        loop {
+            let result = self.get_once(&url, token).await;
+            let wait = match &result {
+                Err(e @ (ApiError::Unavailable { .. } | ApiError::RateLimited { .. }))
+                    if waits < policy.max_retries =>
+                {
+                    Some(
+                        e.retry_after()
+                            .unwrap_or(policy.default_wait)
+                            .min(policy.max_wait),
+                    )
+                }
+                Err(ApiError::Server { .. })
+                    if policy.retry_server_error && !server_error_retried =>
+                {
+                    server_error_retried = true;
+                    Some(Duration::from_secs(1))
+                }
+                _ => None,
+            };
+            match (wait, result) {
+                (Some(wait), Err(error)) => {
+                    waits += 1;
+                    tracing::info!(
+                        path,
+                        attempt = waits,
+                        wait_s = wait.as_secs(),
+                        "retrying after {error:?}"
+                    );
+                    if let Some(observer) = &self.observer {
+                        observer(RetryNotice {
+                            attempt: waits,
+                            wait,
+                            error,
+                        });
+                    }
+                    tokio::time::sleep(wait).await;
+                }
+                (_, Ok(mut raw)) => {
+                    raw.elapsed = started.elapsed();
+                    return Ok(raw);
+                }
+                (_, Err(error)) => return Err(error),
+            }
+        }
+    }
+
+    fn url(&self, base: Base, path: &str, pairs: &[(&str, String)]) -> Result<Url, ApiError> {
+        let base_url = match base {
+            Base::Render => &self.inner.render_url,
+            Base::Search => &self.inner.search_url,
+        };
+        let base_url = base_url.as_ref().map_err(Clone::clone)?;
+        let mut url = base_url.clone();
+        let joined = format!("{}{}", base_url.path().trim_end_matches('/'), path);
+        url.set_path(&joined);
+        url.set_query(None);
+        if !pairs.is_empty() {
+            let mut query = url.query_pairs_mut();
+            for (k, v) in pairs {
+                query.append_pair(k, v);
+            }
+        }
+        Ok(url)
+    }
+
+    async fn get_once(&self, url: &Url, token: &Secret) -> Result<RawResponse, ApiError> {
+        let mut response = self
+            .inner
+            .http
+            .get(url.clone())
+            .header(AUTHORIZATION, format!("Bearer {}", token.expose()))
+            .send()
+            .await
+            .map_err(transport_error)?;
+        let status = response.status().as_u16();
+        let header = |name| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header(CONTENT_TYPE).unwrap_or_default();
+        let retry_after = header(RETRY_AFTER);
+        let limit = self.inner.max_body_bytes;
+        if let Some(length) = header(CONTENT_LENGTH).and_then(|l| l.parse::<usize>().ok())
+            && length > limit
+        {
+            return Err(ApiError::TooLarge { limit });
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
+            if body.len() + chunk.len() > limit {
+                return Err(ApiError::TooLarge { limit });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        if !(200..300).contains(&status) {
+            let text = String::from_utf8_lossy(&body);
+            return Err(ApiError::from_status(status, &text, retry_after.as_deref()));
+        }
+        let body = String::from_utf8(body).map_err(|e| ApiError::BadBody {
+            what: "not UTF-8 text".to_string(),
+            excerpt: excerpt(e.as_bytes()),
+        })?;
+        Ok(RawResponse {
+            status,
+            content_type,
+            body,
+            elapsed: Duration::ZERO,
+        })
+    }
+}
+
+/// What a job of any kind answered when ready.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobAnswer {
+    Ai(AiAnswer),
+    Search(SearchAnswer),
+    Browser(String),
+}
+
+fn map_poll<T, U>(poll: JobPoll<T>, f: impl FnOnce(T) -> U) -> JobPoll<U> {
+    match poll {
+        JobPoll::Pending(s) => JobPoll::Pending(s),
+        JobPoll::Failed => JobPoll::Failed,
+        JobPoll::Ready(v) => JobPoll::Ready(f(v)),
+    }
+}
+
+/// A successful answer before decoding.
+#[derive(Clone, Debug)]
+pub struct RawResponse {
+    pub status: u16,
+    pub content_type: String,
+    pub body: String,
+    pub elapsed: Duration,
+}
+
+impl RawResponse {
+    fn into_fetched<T>(self, value: T) -> Fetched<T> {
+        Fetched {
+            value,
+            body: self.body,
+            status: self.status,
+            content_type: self.content_type,
+            elapsed: self.elapsed,
+        }
+    }
+
+    fn is_json(&self) -> bool {
+        self.content_type.contains("json")
+            || matches!(self.body.trim_start().chars().next(), Some('{' | '['))
+    }
+}
+
+/// Decodes on a blocking thread when the body is large, so async workers stay responsive.
+async fn decode_off_thread<T: Send + 'static>(
+    raw: RawResponse,
+    decode: impl FnOnce(&RawResponse) -> Result<T, ApiError> + Send + 'static,
+) -> Result<Fetched<T>, ApiError> {
+    if raw.body.len() < BLOCKING_PARSE_BYTES {
+        let value = decode(&raw)?;
+        return Ok(raw.into_fetched(value));
+    }
+    tokio::task::spawn_blocking(move || {
+        let value = decode(&raw)?;
+        Ok(raw.into_fetched(value))
+    })
+    .await
+    .map_err(|e| ApiError::BadBody {
+        what: format!("decoding stopped: {e}"),
+        excerpt: String::new(),
+    })?
+}
+
+fn bad_json(what: &str, error: &serde_json::Error, body: &str) -> ApiError {
+    ApiError::BadBody {
+        what: format!("{what}: {error}"),
+        excerpt: excerpt(body.as_bytes()),
+    }
+}
+
+/// The body of a sync `/ai` call (or a ready AI job).
+pub fn decode_ai(raw: &RawResponse) -> Result<AiAnswer, ApiError> {
+    if raw.is_json() {
+        if job_state(&raw.body).is_some() {
+            return Err(ApiError::BadBody {
+                what: "a job state where an answer was expected".to_string(),
+                excerpt: excerpt(raw.body.as_bytes()),
+            });
+        }
+        let completion: Completion = serde_json::from_str(&raw.body)
+            .map_err(|e| bad_json("not a completion", &e, &raw.body))?;
+        Ok(AiAnswer::Completion(Box::new(completion)))
+    } else {
+        Ok(AiAnswer::Html(raw.body.clone()))
+    }
+}
+
+/// The body of a sync `/search` call (or a ready search job).
+pub fn decode_search(raw: &RawResponse) -> Result<SearchAnswer, ApiError> {
+    if raw.is_json() {
+        let results: SearchResults = serde_json::from_str(&raw.body)
+            .map_err(|e| bad_json("not search results", &e, &raw.body))?;
+        Ok(SearchAnswer::Results(Box::new(results)))
+    } else {
+        Ok(SearchAnswer::Html(raw.body.clone()))
+    }
+}
+
+fn decode_job<T>(
+    raw: &RawResponse,
+    ready: impl FnOnce(&RawResponse) -> Result<T, ApiError>,
+) -> Result<JobPoll<T>, ApiError> {
+    match job_state(&raw.body) {
+        Some(JobPoll::Pending(status)) => Ok(JobPoll::Pending(status)),
+        Some(JobPoll::Failed) => Ok(JobPoll::Failed),
+        _ if raw.status == 202 => Ok(JobPoll::Pending("retrieving".to_string())),
+        _ => ready(raw).map(JobPoll::Ready),
+    }
+}
+
+fn decode_job_id(raw: &RawResponse) -> Result<JobId, ApiError> {
+    #[derive(serde::Deserialize)]
+    struct Queued {
+        id: String,
+    }
+    let queued: Queued = serde_json::from_str(&raw.body)
+        .map_err(|e| bad_json("no job id in the answer", &e, &raw.body))?;
+    JobId::parse(&queued.id).map_err(|_| ApiError::BadBody {
+        what: "the job id is not a UUID".to_string(),
+        excerpt: excerpt(raw.body.as_bytes()),
+    })
+}
+
+/// A JSON array of names; entries that are not strings are skipped.
+pub fn decode_devices(body: &str) -> Result<Vec<String>, ApiError> {
+    let values: Vec<serde_json::Value> =
+        serde_json::from_str(body).map_err(|e| bad_json("not a list of devices", &e, body))?;
+    Ok(values
+        .into_iter()
+        .filter_map(|v| match v {
+            serde_json::Value::String(s) if !s.trim().is_empty() => Some(s),
+            _ => None,
+        })
+        .collect())
+}
+
+/// `[{"email": …, "credits": N}]`, or the object alone.
+pub fn decode_account(body: &str) -> Result<Account, ApiError> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Accounts {
+        List(Vec<Account>),
+        One(Account),
+    }
+    match serde_json::from_str::<Accounts>(body) {
+        Ok(Accounts::One(a)) => Ok(a),
+        Ok(Accounts::List(list)) => list.into_iter().next().ok_or_else(|| ApiError::BadBody {
+            what: "an empty account list".to_string(),
+            excerpt: excerpt(body.as_bytes()),
+        }),
+        Err(e) => Err(bad_json("not an account", &e, body)),
+    }
+}
+
+/// Names what part of reaching the service failed, from reqwest's error and its causes.
+fn transport_error(error: reqwest::Error) -> ApiError {
+    let mut chain = Vec::new();
+    let mut io_kind = None;
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&error);
+    while let Some(e) = source {
+        chain.push(e.to_string());
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            io_kind = Some(io.kind());
+        }
+        source = e.source();
+    }
+    let text = chain.join(": ").to_ascii_lowercase();
+    use std::io::ErrorKind as K;
+    let kind = if error.is_timeout() || matches!(io_kind, Some(K::TimedOut)) {
+        TransportKind::Timeout
+    } else if text.contains("dns error")
+        || text.contains("failed to lookup")
+        || text.contains("name or service not known")
+        || text.contains("no such host")
+    {
+        TransportKind::Dns
+    } else if text.contains("certificate")
+        || text.contains("tls")
+        || text.contains("handshake")
+        || text.contains("invalidcontenttype")
+    {
+        TransportKind::Tls
+    } else if matches!(io_kind, Some(K::ConnectionRefused)) || error.is_connect() {
+        TransportKind::Connect
+    } else if matches!(
+        io_kind,
+        Some(K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe | K::UnexpectedEof)
+    ) || text.contains("connection closed")
+        || text.contains("connection reset")
+        || text.contains("incomplete message")
+    {
+        TransportKind::Reset
+    } else {
+        TransportKind::Other
+    };
+    // The innermost cause says most; the URL is left out because it may be long.
+    let detail = chain
+        .last()
+        .cloned()
+        .unwrap_or_else(|| "unknown error".to_string());
+    ApiError::Transport {
+        kind,
+        detail: super::request::shorten(&detail, 160),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_never_shows_in_debug() {
+        let secret = Secret::new("sk-live-1234567890abcd").unwrap();
+        assert!(!format!("{secret:?}").contains("1234"));
+        assert_eq!(secret.masked(), "••••abcd");
+        let client = Client::new(ClientSettings::new(
+            "https://render.example",
+            "https://render.example",
+            Some(secret),
+        ))
+        .unwrap();
+        assert!(!format!("{client:?}").contains("sk-live"));
+    }
+
+    #[test]
+    fn base_urls_must_be_https_or_loopback() {
+        assert!(check_base_url("https://render.joinmassive.com").is_ok());
+        assert!(check_base_url("http://127.0.0.1:8080").is_ok());
+        assert!(check_base_url("http://localhost:1").is_ok());
+        assert!(check_base_url("http://[::1]:1").is_ok());
+        assert!(matches!(
+            check_base_url("http://render.joinmassive.com"),
+            Err(ApiError::InsecureUrl { .. })
+        ));
+        assert!(matches!(
+            check_base_url("http://127.0.0.1.evil.example"),
+            Err(ApiError::InsecureUrl { .. })
+        ));
+        assert!(matches!(
+            check_base_url("ftp://x"),
+            Err(ApiError::BadUrl { .. })
+        ));
+        assert!(matches!(
+            check_base_url("not a url"),
+            Err(ApiError::BadUrl { .. })
+        ));
+    }
+
+    #[test]
+    fn devices_skip_odd_entries() {
+        assert_eq!(
+            decode_devices(r#"["iPhone 15", 3, null, "", "Pixel 8 (Pro)"]"#).unwrap(),
+            vec!["iPhone 15", "Pixel 8 (Pro)"]
+        );
+        assert!(decode_devices("<html>").is_err());
+    }
+
+    #[test]
+    fn account_reads_list_or_object() {
+        assert_eq!(
+            decode_account(r#"[{"email":"a@b","credits":12}]"#)
+                .unwrap()
+                .credits,
+            Some(12)
+        );
+        assert_eq!(
+            decode_account(r#"{"credits":"7"}"#).unwrap().credits,
+            Some(7)
+        );
+    }
+}

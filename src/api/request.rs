@@ -1,0 +1,613 @@
+//! Requests as typed values, checked against every rule of the contract before anything is
+//! sent. Lengths are counted in characters, not bytes, as the service counts them.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
+
+pub const PROMPT_MAX_CHARS: usize = 2047;
+pub const TERMS_MAX_CHARS: usize = 255;
+pub const SERPS_RANGE: std::ops::RangeInclusive<u32> = 1..=10;
+pub const SIZE_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
+pub const OFFSET_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
+/// Generous limits for free-text fields the contract leaves open, so that a pasted essay is
+/// caught here rather than as a confusing 422 or an over-long URL.
+const NAME_MAX_CHARS: usize = 100;
+const UULE_MAX_CHARS: usize = 1000;
+
+/// A query parameter, named as the service names it, so a message can point at its field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Field {
+    Prompt,
+    Model,
+    Device,
+    Country,
+    Subdivision,
+    City,
+    Language,
+    Display,
+    Format,
+    Expiration,
+    Terms,
+    Serps,
+    Size,
+    Offset,
+    Ip,
+    Uule,
+    Awaiting,
+    Id,
+}
+
+impl Field {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Prompt => "prompt",
+            Field::Model => "model",
+            Field::Device => "device",
+            Field::Country => "country",
+            Field::Subdivision => "subdivision",
+            Field::City => "city",
+            Field::Language => "language",
+            Field::Display => "display",
+            Field::Format => "format",
+            Field::Expiration => "expiration",
+            Field::Terms => "terms",
+            Field::Serps => "serps",
+            Field::Size => "size",
+            Field::Offset => "offset",
+            Field::Ip => "ip",
+            Field::Uule => "uule",
+            Field::Awaiting => "awaiting",
+            Field::Id => "id",
+        }
+    }
+
+    /// Finds the field a server message speaks of ("Subdivision requires country" names
+    /// subdivision): the first parameter name that appears as a word in the message.
+    pub fn named_in(message: &str) -> Option<Field> {
+        const ORDER: [Field; 18] = [
+            Field::Prompt,
+            Field::Terms,
+            Field::Model,
+            Field::Device,
+            Field::Subdivision,
+            Field::City,
+            Field::Country,
+            Field::Language,
+            Field::Display,
+            Field::Format,
+            Field::Expiration,
+            Field::Serps,
+            Field::Size,
+            Field::Offset,
+            Field::Ip,
+            Field::Uule,
+            Field::Awaiting,
+            Field::Id,
+        ];
+        let lower = message.to_ascii_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let first_word_position = |field: Field| words.iter().position(|w| *w == field.as_str());
+        ORDER
+            .into_iter()
+            .filter_map(|f| first_word_position(f).map(|pos| (pos, f)))
+            .min_by_key(|(pos, _)| *pos)
+            .map(|(_, f)| f)
+            .or_else(|| {
+                // "Character counts must be no more than 255" is the service's text for terms.
+                lower.contains("character count").then_some(Field::Terms)
+            })
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One rule broken, at one field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: Field,
+    pub message: String,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// Every rule a request breaks; a request with any is never sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidRequest(pub Vec<FieldError>);
+
+impl InvalidRequest {
+    pub fn fields(&self) -> impl Iterator<Item = Field> + '_ {
+        self.0.iter().map(|e| e.field)
+    }
+
+    pub fn message_for(&self, field: Field) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|e| e.field == field)
+            .map(|e| e.message.as_str())
+    }
+}
+
+impl fmt::Display for InvalidRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        write!(f, "{}", parts.join("; "))
+    }
+}
+
+/// Where a request is made from. Subdivision and city require a country.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Location {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subdivision: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+}
+
+impl Location {
+    pub fn is_empty(&self) -> bool {
+        self.country.is_none() && self.subdivision.is_none() && self.city.is_none()
+    }
+
+    /// "New York, NY, US" or "anywhere" when the service picks.
+    pub fn describe(&self) -> String {
+        let parts: Vec<&str> = [&self.city, &self.subdivision, &self.country]
+            .into_iter()
+            .filter_map(|p| p.as_deref())
+            .collect();
+        if parts.is_empty() {
+            "random location".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    fn check(&self, errors: &mut Vec<FieldError>) {
+        if let Some(country) = &self.country
+            && !(country.chars().count() == 2 && country.chars().all(|c| c.is_ascii_alphabetic()))
+        {
+            errors.push(FieldError {
+                field: Field::Country,
+                message: format!(
+                    "must be a two-letter ISO 3166-1 code such as US or DE, not {country:?}"
+                ),
+            });
+        }
+        if let Some(subdivision) = &self.subdivision {
+            if self.country.is_none() {
+                errors.push(requires_country(Field::Subdivision));
+            }
+            let n = subdivision.chars().count();
+            if !(1..=3).contains(&n) || !subdivision.chars().all(|c| c.is_ascii_alphanumeric()) {
+                errors.push(FieldError {
+                    field: Field::Subdivision,
+                    message: format!(
+                        "must be the part after the separator of an ISO 3166-2 code (NY for US-NY), not {subdivision:?}"
+                    ),
+                });
+            }
+        }
+        if let Some(city) = &self.city {
+            if self.country.is_none() {
+                errors.push(requires_country(Field::City));
+            }
+            check_name(Field::City, city, errors);
+        }
+    }
+}
+
+fn requires_country(field: Field) -> FieldError {
+    FieldError {
+        field,
+        message: "requires a country; choose the country first".to_string(),
+    }
+}
+
+/// A free-text value: not blank, not over-long, no control characters.
+fn check_text(field: Field, value: &str, max: usize, errors: &mut Vec<FieldError>) {
+    let n = value.chars().count();
+    if value.trim().is_empty() {
+        errors.push(FieldError {
+            field,
+            message: "is empty; leave it unset instead".to_string(),
+        });
+    } else if n > max {
+        errors.push(FieldError {
+            field,
+            message: format!("is {n} characters; at most {max} are allowed"),
+        });
+    } else if value.chars().any(char::is_control) {
+        errors.push(FieldError {
+            field,
+            message: "contains a control character".to_string(),
+        });
+    }
+}
+
+fn check_name(field: Field, value: &str, errors: &mut Vec<FieldError>) {
+    check_text(field, value, NAME_MAX_CHARS, errors);
+}
+
+fn check_range(
+    field: Field,
+    value: Option<u32>,
+    range: std::ops::RangeInclusive<u32>,
+    errors: &mut Vec<FieldError>,
+) {
+    if let Some(v) = value
+        && !range.contains(&v)
+    {
+        errors.push(FieldError {
+            field,
+            message: format!(
+                "is {v}; it must be from {} to {}",
+                range.start(),
+                range.end()
+            ),
+        });
+    }
+}
+
+fn check_expiration(value: Option<u32>, errors: &mut Vec<FieldError>) {
+    check_range(Field::Expiration, value, 0..=1, errors);
+}
+
+fn finish(errors: Vec<FieldError>) -> Result<(), InvalidRequest> {
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(InvalidRequest(errors))
+    }
+}
+
+/// The parameters of `GET /ai`. `None` leaves a choice to the service (it then picks at
+/// random, or its default).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AiRequest {
+    pub prompt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<Model>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    #[serde(default, flatten)]
+    pub location: Location,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
+    #[serde(default)]
+    pub format: AiFormat,
+    /// 1 allows a cached answer up to a day old (the service's default); 0 asks for a fresh one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiration: Option<u32>,
+}
+
+impl AiRequest {
+    pub fn new(prompt: impl Into<String>) -> Self {
+        AiRequest {
+            prompt: prompt.into(),
+            ..AiRequest::default()
+        }
+    }
+
+    /// The model the service will use: the one chosen, else its default.
+    pub fn effective_model(&self) -> Model {
+        self.model.unwrap_or(Model::Chatgpt)
+    }
+
+    pub fn validate(&self) -> Result<(), InvalidRequest> {
+        let mut errors = Vec::new();
+        let n = self.prompt.chars().count();
+        if self.prompt.trim().is_empty() {
+            errors.push(FieldError {
+                field: Field::Prompt,
+                message: "is empty; type what to ask".to_string(),
+            });
+        } else if n > PROMPT_MAX_CHARS {
+            errors.push(FieldError {
+                field: Field::Prompt,
+                message: format!("is {n} characters; the service takes at most {PROMPT_MAX_CHARS}"),
+            });
+        } else if self.prompt.contains('\0') {
+            errors.push(FieldError {
+                field: Field::Prompt,
+                message: "contains a NUL character".to_string(),
+            });
+        }
+        if let Some(device) = &self.device {
+            check_name(Field::Device, device, &mut errors);
+        }
+        self.location.check(&mut errors);
+        if let Some(language) = &self.language {
+            check_name(Field::Language, language, &mut errors);
+        }
+        if let Some(display) = &self.display {
+            check_name(Field::Display, display, &mut errors);
+        }
+        check_expiration(self.expiration, &mut errors);
+        finish(errors)
+    }
+
+    /// The query string pairs, in a stable order. Validate first.
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = vec![("prompt", self.prompt.clone())];
+        if let Some(model) = self.model {
+            pairs.push(("model", model.as_str().to_string()));
+        }
+        push_opt(&mut pairs, "device", &self.device);
+        push_location(&mut pairs, &self.location);
+        push_opt(&mut pairs, "language", &self.language);
+        push_opt(&mut pairs, "display", &self.display);
+        pairs.push(("format", self.format.as_str().to_string()));
+        if let Some(e) = self.expiration {
+            pairs.push(("expiration", e.to_string()));
+        }
+        pairs
+    }
+
+    /// One line for lists: model, a short prompt, location.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} · {} · {}",
+            self.effective_model(),
+            shorten(&self.prompt, 48),
+            self.location.describe()
+        )
+    }
+}
+
+/// The parameters of `GET /search`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SearchRequest {
+    /// An exact phrase stays wrapped in double quotes, as typed.
+    pub terms: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serps: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<IpType>,
+    #[serde(default, flatten)]
+    pub location: Location,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uule: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
+    #[serde(default)]
+    pub format: SearchFormat,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expiration: Option<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub awaiting: Vec<Awaiting>,
+}
+
+impl SearchRequest {
+    pub fn new(terms: impl Into<String>) -> Self {
+        SearchRequest {
+            terms: terms.into(),
+            ..SearchRequest::default()
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), InvalidRequest> {
+        let mut errors = Vec::new();
+        let n = self.terms.chars().count();
+        if self.terms.trim().is_empty() {
+            errors.push(FieldError {
+                field: Field::Terms,
+                message: "are empty; type what to search for".to_string(),
+            });
+        } else if n > TERMS_MAX_CHARS {
+            errors.push(FieldError {
+                field: Field::Terms,
+                message: format!("are {n} characters; the service takes at most {TERMS_MAX_CHARS}"),
+            });
+        } else if self.terms.chars().any(char::is_control) {
+            errors.push(FieldError {
+                field: Field::Terms,
+                message: "contain a control character (a line break?)".to_string(),
+            });
+        }
+        check_range(Field::Serps, self.serps, SERPS_RANGE, &mut errors);
+        check_range(Field::Size, self.size, SIZE_RANGE, &mut errors);
+        check_range(Field::Offset, self.offset, OFFSET_RANGE, &mut errors);
+        self.location.check(&mut errors);
+        if let Some(uule) = &self.uule {
+            check_text(Field::Uule, uule, UULE_MAX_CHARS, &mut errors);
+        }
+        if let Some(language) = &self.language {
+            check_name(Field::Language, language, &mut errors);
+        }
+        if let Some(display) = &self.display {
+            check_name(Field::Display, display, &mut errors);
+        }
+        check_expiration(self.expiration, &mut errors);
+        let mut seen = Vec::new();
+        for a in &self.awaiting {
+            if seen.contains(a) {
+                errors.push(FieldError {
+                    field: Field::Awaiting,
+                    message: format!("lists {a} twice"),
+                });
+            }
+            seen.push(*a);
+        }
+        finish(errors)
+    }
+
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = vec![("terms", self.terms.clone())];
+        for (name, value) in [
+            ("serps", self.serps),
+            ("size", self.size),
+            ("offset", self.offset),
+        ] {
+            if let Some(v) = value {
+                pairs.push((name, v.to_string()));
+            }
+        }
+        if let Some(ip) = self.ip {
+            pairs.push(("ip", ip.as_str().to_string()));
+        }
+        push_location(&mut pairs, &self.location);
+        push_opt(&mut pairs, "uule", &self.uule);
+        push_opt(&mut pairs, "language", &self.language);
+        push_opt(&mut pairs, "display", &self.display);
+        pairs.push(("format", self.format.as_str().to_string()));
+        if let Some(e) = self.expiration {
+            pairs.push(("expiration", e.to_string()));
+        }
+        for a in &self.awaiting {
+            pairs.push(("awaiting", a.as_str().to_string()));
+        }
+        pairs
+    }
+
+    pub fn summary(&self) -> String {
+        let ip = self.ip.map(|ip| format!(" · {ip}")).unwrap_or_default();
+        format!(
+            "{} · {}{ip}",
+            shorten(&self.terms, 48),
+            self.location.describe()
+        )
+    }
+}
+
+/// A queued job's identifier, checked to be a UUID before it is used in a URL.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct JobId(String);
+
+impl JobId {
+    pub fn parse(text: &str) -> Result<JobId, InvalidRequest> {
+        let trimmed = text.trim();
+        match uuid::Uuid::try_parse(trimmed) {
+            Ok(uuid) => Ok(JobId(uuid.hyphenated().to_string())),
+            Err(_) => Err(InvalidRequest(vec![FieldError {
+                field: Field::Id,
+                message: format!(
+                    "{:?} is not a job id; ids are UUIDs like 0b6f1c2e-8f4a-4c1e-9d2b-5a7e3c9f1b20",
+                    shorten(trimmed, 60)
+                ),
+            }])),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The first eight characters, for tables.
+    pub fn short(&self) -> &str {
+        self.0.get(..8).unwrap_or(&self.0)
+    }
+}
+
+impl fmt::Display for JobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A job to retrieve: its kind says which endpoint.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct JobRef {
+    pub kind: JobKind,
+    pub id: JobId,
+}
+
+fn push_opt(pairs: &mut Vec<(&'static str, String)>, name: &'static str, value: &Option<String>) {
+    if let Some(v) = value {
+        pairs.push((name, v.clone()));
+    }
+}
+
+fn push_location(pairs: &mut Vec<(&'static str, String)>, location: &Location) {
+    if let Some(c) = &location.country {
+        pairs.push(("country", c.to_ascii_uppercase()));
+    }
+    push_opt(pairs, "subdivision", &location.subdivision);
+    push_opt(pairs, "city", &location.city);
+}
+
+/// The first `max` characters of one line of text, with an ellipsis when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        one_line
+    } else {
+        let cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
+        format!("{cut}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_limit_counts_characters_not_bytes() {
+        let at_limit = AiRequest::new("é".repeat(PROMPT_MAX_CHARS));
+        assert!(at_limit.validate().is_ok());
+        let over = AiRequest::new("é".repeat(PROMPT_MAX_CHARS + 1));
+        let err = over.validate().unwrap_err();
+        assert_eq!(err.fields().collect::<Vec<_>>(), vec![Field::Prompt]);
+    }
+
+    #[test]
+    fn city_without_country_names_the_city() {
+        let mut req = AiRequest::new("hi");
+        req.location.city = Some("Berlin".into());
+        let err = req.validate().unwrap_err();
+        assert!(err.message_for(Field::City).unwrap().contains("country"));
+    }
+
+    #[test]
+    fn query_pairs_keep_exact_phrases_and_repeat_awaiting() {
+        let mut req = SearchRequest::new("\"best hiking boots\"");
+        req.awaiting = vec![Awaiting::Ai, Awaiting::Ads];
+        let pairs = req.query_pairs();
+        assert_eq!(pairs[0], ("terms", "\"best hiking boots\"".to_string()));
+        assert_eq!(pairs.iter().filter(|(k, _)| *k == "awaiting").count(), 2);
+    }
+
+    #[test]
+    fn field_named_in_server_messages() {
+        assert_eq!(
+            Field::named_in("Subdivision requires country"),
+            Some(Field::Subdivision)
+        );
+        assert_eq!(
+            Field::named_in("Character counts must be no more than 255"),
+            Some(Field::Terms)
+        );
+        assert_eq!(Field::named_in("Unknown error occurred"), None);
+    }
+
+    #[test]
+    fn job_ids_must_be_uuids() {
+        assert!(JobId::parse(" 0b6f1c2e-8f4a-4c1e-9d2b-5a7e3c9f1b20 ").is_ok());
+        assert!(JobId::parse("../etc/passwd").is_err());
+        assert!(JobId::parse("").is_err());
+    }
+}
