@@ -126,7 +126,8 @@ async fn every_invalid_parameter_gets_a_422_naming_it() {
     let sim = start(quick()).await;
     let long_prompt = "é".repeat(2048);
     let long_terms = "x".repeat(256);
-    let cases: Vec<(&str, Vec<(&str, &str)>, &str)> = vec![
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case> = vec![
         ("/ai", vec![], "Prompt must be provided"),
         (
             "/ai",
