@@ -159,6 +159,8 @@ struct Ctx<'a> {
     class: DeviceClass,
     sources: Vec<Source>,
     mix: Mix,
+    /// Citations rotate through the sources from a seeded start, so each gets cited.
+    next_cite: usize,
 }
 
 /// Builds the whole page; `variation` is 0 for cacheable answers and a fresh number otherwise.
@@ -176,6 +178,7 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
         topic,
         place,
         class: device_class(request.device),
+        next_cite: (seed % 7) as usize,
         sources,
         mix: Mix::new(seed),
     };
@@ -307,23 +310,42 @@ fn pick_sources(topic: &Topic, place: &Place, model: &str) -> Vec<Source> {
     sources
 }
 
-fn aspect_sentence(mix: &mut Mix, aspect: &str, subject: &str) -> String {
-    match mix.below(6) {
-        0 => format!(
-            "{} matters more than most reviews admit; {subject} that get this wrong are the ones people return.",
-            capitalize(aspect)
-        ),
-        1 => {
-            format!("Look closely at {aspect}: it separates good {subject} from merely fine ones.")
+fn aspect_sentence(ctx: &mut Ctx, aspect: &str) -> String {
+    let subject = ctx.topic.subject.clone();
+    let shopping = matches!(ctx.topic.intent, Intent::Buying | Intent::Comparison);
+    let Ctx { mix, .. } = ctx;
+    if shopping {
+        match mix.below(5) {
+            0 => format!(
+                "{} matters more than most reviews admit; {subject} that get this wrong are the ones people return.",
+                capitalize(aspect)
+            ),
+            1 => format!(
+                "Look closely at {aspect}: it separates good {subject} from merely fine ones."
+            ),
+            2 => format!(
+                "For most people {aspect} is the deciding factor, especially for everyday use."
+            ),
+            3 => format!("Reviewers consistently rank {aspect} among the top three concerns."),
+            _ => format!("Don't overpay for {aspect} you won't use, but don't skimp on it either."),
         }
-        2 => {
-            format!("For most people {aspect} is the deciding factor, especially for everyday use.")
+    } else {
+        match mix.below(5) {
+            0 => format!(
+                "{} is where most people get stuck with {subject} at first.",
+                capitalize(aspect)
+            ),
+            1 => {
+                format!("Guides on {subject} spend the most time on {aspect}, and for good reason.")
+            }
+            2 => format!("Getting {aspect} right early saves a lot of trouble later."),
+            3 => format!(
+                "Check {aspect} against what you actually need, not what the examples assume."
+            ),
+            _ => format!(
+                "Experienced users single out {aspect} as the part worth understanding well."
+            ),
         }
-        3 => {
-            format!("Check {aspect} against how you will actually use it, not just the spec sheet.")
-        }
-        4 => format!("Reviewers consistently rank {aspect} among the top three concerns."),
-        _ => format!("Don't overpay for {aspect} you won't use, but don't skimp on it either."),
     }
 }
 
@@ -383,20 +405,27 @@ fn location_para(ctx: &mut Ctx, cite: Option<usize>) -> Option<Block> {
         return None;
     }
     let (lo, hi) = price_range(ctx);
-    let shop = ctx
-        .place
-        .country_sites()
-        .first()
-        .map(|site| site.name.clone())
+    let named = cite
+        .and_then(|i| ctx.sources.get(i))
+        .map(|s| s.name.clone());
+    let shop = named
+        .or_else(|| ctx.place.country_sites().first().map(|s| s.name.clone()))
         .unwrap_or_default();
+    let town = ctx.place.town();
+    let subject = &ctx.topic.subject;
+    let sentence = if ctx.topic.category.technical {
+        format!(
+            " hosted plans for {subject} are billed locally from {hi} a month, there are regular meetups in {town}, and {shop} covers it for local readers."
+        )
+    } else {
+        format!(
+            " expect roughly {lo} to {hi} for {subject} in shops around {town}. Compare offers on {shop} before buying, and check local stock since availability differs by region."
+        )
+    };
     let mut inlines = vec![
         text("📍 "),
         bold(format!("In {}:", ctx.place.label())),
-        text(format!(
-            " expect roughly {lo} to {hi} for {} in shops around {}. Compare offers on {shop} before buying, and check local stock since availability differs by region.",
-            ctx.topic.subject,
-            ctx.place.town()
-        )),
+        text(sentence),
     ];
     if let Some(cite) = cite {
         inlines.push(Inline::Cite(cite));
@@ -405,7 +434,11 @@ fn location_para(ctx: &mut Ctx, cite: Option<usize>) -> Option<Block> {
 }
 
 fn device_para(ctx: &Ctx) -> Block {
-    let device = ctx.request.device.unwrap_or("desktop");
+    let Some(device) = ctx.request.device else {
+        return Block::Para(vec![text(
+            "🖥️ In the desktop layout the comparison fits on one screen, with sources listed alongside.",
+        )]);
+    };
     let line = match ctx.class {
         DeviceClass::Phone => format!(
             "📱 Shown in the mobile layout on {device}: I kept this short, and sections collapse so you can tap to expand."
@@ -421,7 +454,8 @@ fn device_para(ctx: &Ctx) -> Block {
 }
 
 fn cite_index(ctx: &mut Ctx) -> usize {
-    ctx.mix.below(ctx.sources.len())
+    ctx.next_cite += 1;
+    ctx.next_cite % ctx.sources.len().max(1)
 }
 
 fn local_cite(ctx: &Ctx) -> Option<usize> {
@@ -483,6 +517,10 @@ fn steps_list(ctx: &mut Ctx, count: usize) -> Block {
     }
 }
 
+fn explaining(ctx: &Ctx) -> bool {
+    matches!(ctx.topic.intent, Intent::HowTo | Intent::Explainer)
+}
+
 fn short(ctx: &Ctx) -> bool {
     ctx.class == DeviceClass::Phone
 }
@@ -508,7 +546,7 @@ fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
     blocks.push(Block::Heading(3, "👉 What matters most".into()));
     let mut items = Vec::new();
     for (i, aspect) in aspects.iter().enumerate() {
-        let sentence = aspect_sentence(&mut ctx.mix, aspect, &subject);
+        let sentence = aspect_sentence(ctx, aspect);
         let cite = cite_index(ctx);
         let sub = if i == aspects.len() - 1 {
             vec![
@@ -532,7 +570,7 @@ fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
         items,
     });
     if !short(ctx) {
-        if ctx.topic.intent == Intent::HowTo || ctx.topic.intent == Intent::Explainer {
+        if explaining(ctx) {
             blocks.push(Block::Heading(3, "🧭 How it works".into()));
             blocks.push(steps_list(ctx, 3));
         } else {
@@ -579,7 +617,7 @@ fn compose_gemini(ctx: &mut Ctx) -> Vec<Block> {
     ];
     let mut items = Vec::new();
     for aspect in &aspects {
-        let sentence = aspect_sentence(&mut ctx.mix, aspect, &subject);
+        let sentence = aspect_sentence(ctx, aspect);
         let cite = cite_index(ctx);
         items.push(Item {
             lead: vec![
@@ -594,8 +632,15 @@ fn compose_gemini(ctx: &mut Ctx) -> Vec<Block> {
         ordered: true,
         items,
     });
-    blocks.push(Block::Heading(2, "Top Recommendations".into()));
-    blocks.push(picks_list(ctx, if short(ctx) { 2 } else { 4 }, false, true));
+    if explaining(ctx) {
+        blocks.push(Block::Heading(2, "How It Works".into()));
+        let count = if short(ctx) { 2 } else { 4 };
+        blocks.push(steps_list(ctx, count));
+    } else {
+        blocks.push(Block::Heading(2, "Top Recommendations".into()));
+        let count = if short(ctx) { 2 } else { 4 };
+        blocks.push(picks_list(ctx, count, false, true));
+    }
     if !short(ctx) {
         blocks.push(Block::Heading(2, "Quick Reference".into()));
         blocks.push(code_block(ctx));
@@ -628,12 +673,20 @@ fn compose_perplexity(ctx: &mut Ctx) -> Vec<Block> {
     let first = cite_index(ctx);
     let second = cite_index(ctx);
     let mut blocks = vec![Block::Para(vec![
-        text(format!(
-            "{} are usually judged on {} and {}.",
-            capitalize(&subject),
-            aspects[0],
-            aspects[1]
-        )),
+        text(match ctx.topic.intent {
+            Intent::Buying | Intent::Comparison => format!(
+                "{} are usually judged on {} and {}.",
+                capitalize(&subject),
+                aspects[0],
+                aspects[1]
+            ),
+            Intent::HowTo | Intent::Explainer => format!(
+                "{} is mostly explained through {} and {}.",
+                title_case(&subject),
+                aspects[0],
+                aspects[1]
+            ),
+        }),
         Inline::Cite(first),
         Inline::Cite(second),
         text(" Recent tests agree on the leaders but differ on value for money."),
@@ -647,10 +700,7 @@ fn compose_perplexity(ctx: &mut Ctx) -> Vec<Block> {
         items.push(Item {
             lead: vec![
                 bold(capitalize(aspect)),
-                text(format!(
-                    ": {}",
-                    aspect_sentence(&mut ctx.mix, aspect, &subject)
-                )),
+                text(format!(": {}", aspect_sentence(ctx, aspect))),
                 Inline::Cite(a),
                 Inline::Cite(b),
             ],
@@ -703,10 +753,7 @@ fn compose_copilot(ctx: &mut Ctx) -> Vec<Block> {
         items.push(Item {
             lead: vec![
                 bold(capitalize(aspect)),
-                text(format!(
-                    " – {}",
-                    aspect_sentence(&mut ctx.mix, aspect, &subject)
-                )),
+                text(format!(" – {}", aspect_sentence(ctx, aspect))),
                 Inline::Cite(cite),
             ],
             sub: Vec::new(),
@@ -717,8 +764,13 @@ fn compose_copilot(ctx: &mut Ctx) -> Vec<Block> {
         items,
     });
     if !short(ctx) {
-        blocks.push(Block::Heading(3, "Options worth a look".into()));
-        blocks.push(picks_list(ctx, 3, true, false));
+        if explaining(ctx) {
+            blocks.push(Block::Heading(3, "Getting started".into()));
+            blocks.push(steps_list(ctx, 3));
+        } else {
+            blocks.push(Block::Heading(3, "Options worth a look".into()));
+            blocks.push(picks_list(ctx, 3, true, false));
+        }
         blocks.push(code_block(ctx));
     }
     let local = local_cite(ctx);

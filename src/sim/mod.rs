@@ -69,11 +69,12 @@ impl Default for SimConfig {
 }
 
 impl SimConfig {
-    /// For `--demo`: the observed latencies (7 to 150 s) scaled so answers take about 1 to
-    /// 4 s, ChatGPT and Gemini at the quick end, Copilot at the slow end.
+    /// For `--demo`: the observed latencies (7 to 150 s) scaled by 0.06, so answers take
+    /// about 0.5 to 4 s (Gemini and ChatGPT quick, Copilot usually 2 to 4 s, rarely up to 9),
+    /// and cached repeats a tenth of that.
     pub fn demo() -> Self {
         SimConfig {
-            latency_scale: 0.05,
+            latency_scale: 0.06,
             ..SimConfig::default()
         }
     }
