@@ -883,3 +883,23 @@ async fn jobs_survive_a_restart_with_a_state_file() {
     assert!(results.content_type.starts_with("text/html") && results.body.contains("tents"));
     second.shutdown().await;
 }
+
+#[tokio::test]
+async fn model_latency_scales_and_cache_hits_answer_in_a_tenth() {
+    // ChatGPT takes 14 to 17 s live; at 0.02 that is 280 to 340 ms.
+    let sim = start(SimConfig {
+        latency_scale: 0.02,
+        ..quick()
+    })
+    .await;
+    let query = [("prompt", "best tent"), ("model", "chatgpt")];
+    let started = Instant::now();
+    assert_eq!(get(&sim, "/ai", &query).await.status, 200);
+    assert!(started.elapsed() >= Duration::from_millis(280));
+    let started = Instant::now();
+    assert_eq!(get(&sim, "/ai", &query).await.status, 200);
+    assert!(
+        started.elapsed() < Duration::from_millis(200),
+        "a cache hit"
+    );
+}

@@ -806,6 +806,26 @@ mod tests {
     }
 
     #[test]
+    fn the_largest_request_has_every_position_once() {
+        let big = SearchRequest {
+            serps: 10,
+            size: Some(100),
+            offset: Some(100),
+            city: Some("Lyon".into()),
+            ..request(Some("FR"))
+        };
+        let organic = organic_urls(&results_json(&big, 0));
+        assert_eq!(organic.len(), 1000);
+        let positions: Vec<u64> = organic.iter().map(|o| o.1).collect();
+        assert_eq!(positions, (101..=1100).collect::<Vec<u64>>());
+        let mut urls: Vec<&String> = organic.iter().map(|o| &o.2).collect();
+        urls.sort();
+        urls.dedup();
+        assert_eq!(urls.len(), 1000, "no URL ranks twice");
+        assert_eq!(organic[999].0, 10);
+    }
+
+    #[test]
     fn location_moves_ranks_and_html_carries_links() {
         let us = organic_urls(&results_json(&request(Some("US")), 0));
         let de = organic_urls(&results_json(&request(Some("DE")), 0));
