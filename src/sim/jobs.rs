@@ -132,6 +132,9 @@ fn write_atomically(path: &Path, jobs: &HashMap<String, Job>) -> std::io::Result
             .then(a.id.cmp(&b.id))
     });
     let bytes = serde_json::to_vec(&StateFile { jobs: list }).map_err(std::io::Error::other)?;
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
     let mut temp = path.as_os_str().to_owned();
     temp.push(".tmp");
     let temp = PathBuf::from(temp);
@@ -168,7 +171,7 @@ mod tests {
     #[test]
     fn table_survives_reopen_and_corrupt_file_is_set_aside() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("jobs.json");
+        let path = dir.path().join("state").join("jobs.json");
         JobTable::open(Some(path.clone())).insert(job("x"));
         assert!(JobTable::open(Some(path.clone())).get("x").is_some());
         std::fs::write(&path, b"{not json").expect("write");
