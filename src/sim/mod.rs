@@ -1,1 +1,261 @@
 //! The embedded simulator of the whole service, on loopback.
+//!
+//! It serves the contract (`/ai`, `/ai/devices`, `/search`, `/search/results`, `/browser`,
+//! `/user`) with its own code, so `--demo` works with no account and no network and every
+//! test exercises real HTTP. Content is deterministic: each choice is drawn from a hash of
+//! the request, never from a random generator.
+
+mod chat;
+mod html;
+mod jobs;
+mod place;
+mod search;
+mod seed;
+mod server;
+mod topic;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use jobs::JobKind;
+use server::Shared;
+
+pub const DEMO_TOKEN: &str = "demo-token";
+
+/// The simulator's own list of models, in the interface's order; the first is the default.
+pub const MODELS: [&str; 4] = ["chatgpt", "gemini", "perplexity", "copilot"];
+
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    pub token: String,
+    pub credits: u64,
+    /// Multiplies the per-model latencies; 0.0 answers at once (tests).
+    pub latency_scale: f64,
+    /// If set, every billed answer takes exactly this, whatever the model.
+    pub fixed_latency: Option<Duration>,
+    /// How long an async job stays "retrieving".
+    pub job_pending: Duration,
+    /// Share of async jobs that end "failed", chosen per job id.
+    pub job_fail_share: f64,
+    /// Share of billed calls answered with a fault drawn from `fault_kinds`.
+    pub fault_rate: f64,
+    pub fault_kinds: Vec<Fault>,
+    /// `/ai/devices` answers `[]`, as the live service has been seen to do.
+    pub empty_devices: bool,
+    /// Where the job table is kept across restarts; `None` keeps it in memory.
+    pub state_file: Option<std::path::PathBuf>,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            token: DEMO_TOKEN.to_string(),
+            credits: 1_000,
+            latency_scale: 1.0,
+            fixed_latency: None,
+            job_pending: Duration::from_secs(3),
+            job_fail_share: 0.1,
+            fault_rate: 0.0,
+            fault_kinds: Vec::new(),
+            empty_devices: false,
+            state_file: None,
+        }
+    }
+}
+
+impl SimConfig {
+    /// For `--demo`: the observed latencies (7 to 150 s) scaled by 0.06, so answers take
+    /// about 0.5 to 4 s (Gemini and ChatGPT quick, Copilot usually 2 to 4 s, rarely up to 9),
+    /// and cached repeats a tenth of that.
+    pub fn demo() -> Self {
+        SimConfig {
+            latency_scale: 0.06,
+            ..SimConfig::default()
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// 403 "Captcha was detected".
+    Captcha,
+    /// 500 "Unknown error occurred".
+    ServerError,
+    /// 503 "Service is autoscaling; please retry in N seconds" with `Retry-After`.
+    Unavailable,
+    /// 504 "Request(s) timed out", after the call's usual latency.
+    Timeout,
+    /// 429 "Too many requests; retry in N seconds" with `Retry-After`.
+    RateLimited,
+    /// A normal answer, five times slower.
+    Slow,
+    /// 200 with a truncated body.
+    Malformed,
+}
+
+impl std::str::FromStr for Fault {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "captcha" | "403" => Ok(Fault::Captcha),
+            "500" | "error" => Ok(Fault::ServerError),
+            "503" | "unavailable" => Ok(Fault::Unavailable),
+            "504" | "timeout" => Ok(Fault::Timeout),
+            "429" | "ratelimited" | "rate-limited" => Ok(Fault::RateLimited),
+            "slow" => Ok(Fault::Slow),
+            "malformed" => Ok(Fault::Malformed),
+            _ => Err(format!(
+                "unknown fault \"{}\" (expected captcha, 500, 503, 504, 429, slow or malformed)",
+                text.trim()
+            )),
+        }
+    }
+}
+
+/// Parses a comma-separated list such as "503,500,slow"; empty items are skipped.
+pub fn parse_faults(list: &str) -> Result<Vec<Fault>, String> {
+    list.split(',')
+        .filter(|item| !item.trim().is_empty())
+        .map(str::parse)
+        .collect()
+}
+
+/// A running simulator. Dropping it stops the server too; `shutdown` also waits for it.
+pub struct Simulator {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Simulator {
+    /// Starts on 127.0.0.1 with a port chosen by the system.
+    pub async fn start(config: SimConfig) -> std::io::Result<Simulator> {
+        Simulator::start_on(config, 0).await
+    }
+
+    /// Starts on 127.0.0.1:`port` (0 lets the system choose).
+    pub async fn start_on(config: SimConfig, port: u16) -> std::io::Result<Simulator> {
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared::new(config, addr));
+        let app = axum::Router::new()
+            .fallback(server::handle)
+            .with_state(Arc::clone(&shared));
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let serving = axum::serve(listener, app).with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            });
+            if let Err(error) = serving.await {
+                tracing::warn!(%error, "simulator stopped with an error");
+            }
+        });
+        tracing::info!(%addr, "simulator listening");
+        Ok(Simulator {
+            shared,
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+        })
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn token(&self) -> &str {
+        &self.shared.config.token
+    }
+
+    /// The next billed calls answer these outcomes in order (`None` = a normal answer);
+    /// after them, faults are drawn by `fault_rate` again.
+    pub fn script(&self, outcomes: Vec<Option<Fault>>) {
+        let mut script = match self.shared.script.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        script.extend(outcomes);
+    }
+
+    pub fn set_credits(&self, credits: u64) {
+        self.shared.credits.store(credits, Ordering::SeqCst);
+    }
+
+    pub fn credits(&self) -> u64 {
+        self.shared.credits.load(Ordering::SeqCst)
+    }
+
+    /// Every HTTP request that reached the server, on any path.
+    pub fn requests_received(&self) -> u64 {
+        self.shared.requests.load(Ordering::SeqCst)
+    }
+
+    /// Creates a finished browser job with this content and returns its id.
+    pub fn seed_browser_job(&self, content: &str) -> String {
+        self.shared.create_job(
+            JobKind::Browser,
+            Vec::new(),
+            0,
+            false,
+            Some(content.to_string()),
+        )
+    }
+
+    /// Stops accepting connections, lets answers in flight finish (up to 2 s), and waits.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(mut task) = self.task.take()
+            && tokio::time::timeout(Duration::from_secs(2), &mut task)
+                .await
+                .is_err()
+        {
+            task.abort();
+        }
+    }
+}
+
+impl Drop for Simulator {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_parse_and_name_the_bad_item() {
+        assert_eq!(
+            parse_faults("503, 500,slow"),
+            Ok(vec![Fault::Unavailable, Fault::ServerError, Fault::Slow])
+        );
+        assert_eq!(
+            parse_faults("captcha,504,429,malformed"),
+            Ok(vec![
+                Fault::Captcha,
+                Fault::Timeout,
+                Fault::RateLimited,
+                Fault::Malformed
+            ])
+        );
+        let error = parse_faults("503,teapot").err().unwrap_or_default();
+        assert!(error.contains("teapot"), "{error}");
+        assert_eq!(parse_faults(""), Ok(Vec::new()));
+    }
+}

@@ -1,0 +1,577 @@
+//! The topic vocabulary: what a prompt or search is about, and which sites write about it.
+//! Answers and results are assembled from this, so "best hiking boots" talks about fit and
+//! waterproofing and cites outdoor shops, while "what is mcp" talks about setup and cites docs.
+
+use super::seed::Mix;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Site {
+    pub host: &'static str,
+    pub name: &'static str,
+    /// First path segment of article URLs on this site.
+    pub section: &'static str,
+}
+
+const fn site(host: &'static str, name: &'static str, section: &'static str) -> Site {
+    Site {
+        host,
+        name,
+        section,
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct Category {
+    pub key: &'static str,
+    triggers: &'static [&'static str],
+    pub sites: &'static [Site],
+    pub aspects: &'static [&'static str],
+    pub picks: &'static [&'static str],
+    /// Typical price span in US dollars, converted to local currency in answers.
+    pub price_usd: (u32, u32),
+    /// Word used to name city-local shops and guides ("munich-outdoor.de").
+    pub local_word: &'static str,
+    pub technical: bool,
+}
+
+static OUTDOOR: Category = Category {
+    key: "outdoor",
+    triggers: &[
+        "hiking", "boot", "boots", "trail", "camping", "tent", "backpack", "jacket", "running",
+        "shoe", "shoes", "climbing", "ski", "bike", "cycling", "outdoor", "sneakers",
+    ],
+    sites: &[
+        site("www.rei.com", "REI", "learn"),
+        site("www.outdoorgearlab.com", "OutdoorGearLab", "topics"),
+        site("www.switchbacktravel.com", "Switchback Travel", "info"),
+        site("www.backpacker.com", "Backpacker", "gear"),
+        site("www.nytimes.com", "Wirecutter", "wirecutter/reviews"),
+        site("www.runnersworld.com", "Runner's World", "gear"),
+        site("www.treelinereview.com", "Treeline Review", "gearreviews"),
+        site("www.reddit.com", "Reddit", "r/Hiking/comments"),
+    ],
+    aspects: &[
+        "fit and sizing",
+        "waterproofing",
+        "weight",
+        "grip and outsole",
+        "breathability",
+        "durability",
+        "break-in time",
+        "ankle support",
+    ],
+    picks: &[
+        "Salomon X Ultra 4 GTX",
+        "Merrell Moab 3 Mid",
+        "La Sportiva Nucleo High II",
+        "Lowa Renegade GTX",
+        "Hoka Kaha 2",
+        "Keen Targhee IV",
+        "Scarpa Rush Trek",
+    ],
+    price_usd: (110, 260),
+    local_word: "outdoor",
+    technical: false,
+};
+
+static TECH: Category = Category {
+    key: "tech",
+    triggers: &[
+        "mcp",
+        "server",
+        "api",
+        "rust",
+        "python",
+        "code",
+        "software",
+        "laptop",
+        "phone",
+        "app",
+        "database",
+        "sql",
+        "linux",
+        "docker",
+        "kubernetes",
+        "ai",
+        "llm",
+        "protocol",
+        "cloud",
+        "javascript",
+        "programming",
+        "computer",
+        "gpu",
+        "router",
+        "wifi",
+    ],
+    sites: &[
+        site("github.com", "GitHub", "topics"),
+        site("stackoverflow.com", "Stack Overflow", "questions"),
+        site("developer.mozilla.org", "MDN Web Docs", "en-US/docs"),
+        site("en.wikipedia.org", "Wikipedia", "wiki"),
+        site("www.theverge.com", "The Verge", "tech"),
+        site("arstechnica.com", "Ars Technica", "information-technology"),
+        site("www.cloudflare.com", "Cloudflare", "learning"),
+        site("medium.com", "Medium", "@engineering"),
+    ],
+    aspects: &[
+        "setup",
+        "performance",
+        "security",
+        "compatibility",
+        "documentation",
+        "community support",
+        "pricing",
+        "scalability",
+    ],
+    picks: &[
+        "the official SDK",
+        "a reference implementation",
+        "a managed cloud service",
+        "an open-source alternative",
+        "a lightweight self-hosted setup",
+        "the vendor's starter template",
+    ],
+    price_usd: (0, 49),
+    local_word: "tech",
+    technical: true,
+};
+
+static FOOD: Category = Category {
+    key: "food",
+    triggers: &[
+        "recipe",
+        "restaurant",
+        "coffee",
+        "pizza",
+        "food",
+        "cook",
+        "cooking",
+        "bake",
+        "bread",
+        "wine",
+        "beer",
+        "vegan",
+        "dinner",
+        "lunch",
+        "breakfast",
+        "pasta",
+        "sushi",
+        "cafe",
+    ],
+    sites: &[
+        site("www.seriouseats.com", "Serious Eats", "recipes"),
+        site("www.allrecipes.com", "Allrecipes", "recipe"),
+        site("www.bonappetit.com", "Bon Appétit", "story"),
+        site("www.bbcgoodfood.com", "BBC Good Food", "howto"),
+        site("cooking.nytimes.com", "NYT Cooking", "guides"),
+        site("www.eater.com", "Eater", "maps"),
+        site("www.reddit.com", "Reddit", "r/Cooking/comments"),
+    ],
+    aspects: &[
+        "freshness",
+        "flavour",
+        "price per portion",
+        "preparation time",
+        "ingredients",
+        "atmosphere",
+    ],
+    picks: &[
+        "a neighbourhood favourite with a short seasonal menu",
+        "the classic version with good olive oil",
+        "a quick weeknight variation",
+        "the slow-cooked weekend version",
+        "a well-reviewed local spot near the centre",
+    ],
+    price_usd: (12, 45),
+    local_word: "eats",
+    technical: false,
+};
+
+static TRAVEL: Category = Category {
+    key: "travel",
+    triggers: &[
+        "hotel", "hotels", "flight", "flights", "travel", "visit", "trip", "vacation", "holiday",
+        "beach", "museum", "things", "weekend", "airport", "train",
+    ],
+    sites: &[
+        site("www.tripadvisor.com", "Tripadvisor", "Attractions"),
+        site("www.lonelyplanet.com", "Lonely Planet", "articles"),
+        site("www.booking.com", "Booking.com", "guides"),
+        site("www.timeout.com", "Time Out", "things-to-do"),
+        site("www.cntraveler.com", "Condé Nast Traveler", "gallery"),
+        site("www.reddit.com", "Reddit", "r/travel/comments"),
+    ],
+    aspects: &[
+        "location",
+        "price per night",
+        "transport links",
+        "recent reviews",
+        "cancellation policy",
+        "best season",
+    ],
+    picks: &[
+        "a central boutique hotel",
+        "a well-rated budget option near the station",
+        "an apartment rental for longer stays",
+        "a quieter neighbourhood with good transit",
+        "a guided day trip",
+    ],
+    price_usd: (90, 320),
+    local_word: "guide",
+    technical: false,
+};
+
+static FINANCE: Category = Category {
+    key: "finance",
+    triggers: &[
+        "bank",
+        "credit",
+        "loan",
+        "invest",
+        "investing",
+        "mortgage",
+        "savings",
+        "stock",
+        "stocks",
+        "etf",
+        "insurance",
+        "tax",
+        "taxes",
+        "budget",
+        "card",
+        "crypto",
+        "pension",
+    ],
+    sites: &[
+        site("www.investopedia.com", "Investopedia", "terms"),
+        site("www.nerdwallet.com", "NerdWallet", "article"),
+        site("www.bankrate.com", "Bankrate", "banking"),
+        site("www.forbes.com", "Forbes", "advisor"),
+        site("www.morningstar.com", "Morningstar", "personal-finance"),
+        site("www.reddit.com", "Reddit", "r/personalfinance/comments"),
+    ],
+    aspects: &[
+        "fees",
+        "interest rate",
+        "flexibility",
+        "customer service",
+        "regulation",
+        "app quality",
+    ],
+    picks: &[
+        "a low-fee online provider",
+        "a traditional high-street bank",
+        "a broad index fund",
+        "a fixed-rate product",
+        "a credit union",
+    ],
+    price_usd: (0, 15),
+    local_word: "finanz",
+    technical: false,
+};
+
+static HEALTH: Category = Category {
+    key: "health",
+    triggers: &[
+        "sleep", "diet", "vitamin", "health", "exercise", "workout", "pain", "headache", "weight",
+        "protein", "yoga", "stress", "fitness", "symptoms", "skin",
+    ],
+    sites: &[
+        site("www.mayoclinic.org", "Mayo Clinic", "healthy-lifestyle"),
+        site("www.ncbi.nlm.nih.gov", "NIH", "pmc/articles"),
+        site("www.healthline.com", "Healthline", "nutrition"),
+        site("www.webmd.com", "WebMD", "a-to-z-guides"),
+        site("my.clevelandclinic.org", "Cleveland Clinic", "health"),
+        site("www.nhs.uk", "NHS", "live-well"),
+    ],
+    aspects: &[
+        "evidence",
+        "dosage",
+        "side effects",
+        "cost",
+        "consistency",
+        "professional advice",
+    ],
+    picks: &[
+        "a simple daily routine",
+        "a gradual approach over several weeks",
+        "a check-up with your doctor first",
+        "a tracked two-week experiment",
+    ],
+    price_usd: (10, 60),
+    local_word: "health",
+    technical: false,
+};
+
+static GENERAL: Category = Category {
+    key: "general",
+    triggers: &[],
+    sites: &[
+        site("en.wikipedia.org", "Wikipedia", "wiki"),
+        site("www.reddit.com", "Reddit", "r/NoStupidQuestions/comments"),
+        site("www.nytimes.com", "The New York Times", "article"),
+        site(
+            "www.consumerreports.org",
+            "Consumer Reports",
+            "buying-guides",
+        ),
+        site("www.youtube.com", "YouTube", "watch"),
+        site("www.quora.com", "Quora", "What-is"),
+        site("www.forbes.com", "Forbes", "sites"),
+    ],
+    aspects: &[
+        "quality",
+        "price",
+        "reviews",
+        "availability",
+        "warranty",
+        "ease of use",
+    ],
+    picks: &[
+        "the most reviewed option",
+        "a budget pick",
+        "the premium choice",
+        "a solid all-rounder",
+        "a second-hand bargain",
+    ],
+    price_usd: (20, 200),
+    local_word: "info",
+    technical: false,
+};
+
+static CATEGORIES: [&Category; 6] = [&OUTDOOR, &TECH, &FOOD, &TRAVEL, &FINANCE, &HEALTH];
+
+/// Sites any search can rank, whatever the topic.
+pub(crate) static GENERAL_SITES: &[Site] = GENERAL.sites;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Intent {
+    Buying,
+    Explainer,
+    Comparison,
+    HowTo,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Topic {
+    /// Lower-case subject, e.g. "hiking boots".
+    pub subject: String,
+    pub intent: Intent,
+    pub category: &'static Category,
+    /// URL path segment for the subject, e.g. "best-hiking-boots".
+    pub slug: String,
+}
+
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "is",
+    "are",
+    "what",
+    "whats",
+    "which",
+    "who",
+    "how",
+    "why",
+    "to",
+    "for",
+    "of",
+    "in",
+    "on",
+    "and",
+    "or",
+    "do",
+    "does",
+    "i",
+    "me",
+    "my",
+    "should",
+    "can",
+    "you",
+    "your",
+    "best",
+    "top",
+    "good",
+    "great",
+    "recommend",
+    "recommended",
+    "buy",
+    "vs",
+    "versus",
+    "compare",
+    "with",
+    "near",
+    "about",
+    "tell",
+    "explain",
+    "please",
+    "it",
+    "be",
+    "get",
+    "make",
+    "cheap",
+    "cheapest",
+    "2024",
+    "2025",
+    "at",
+    "from",
+    "by",
+    "this",
+    "that",
+    "way",
+    "ways",
+    "guide",
+];
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+pub(crate) fn topic_of(text: &str) -> Topic {
+    let all = words(text);
+    let has = |w: &str| all.iter().any(|x| x == w);
+    let intent = if has("vs") || has("versus") || has("compare") || has("difference") {
+        Intent::Comparison
+    } else if has("best") || has("top") || has("buy") || has("recommend") || has("cheap") {
+        Intent::Buying
+    } else if has("how") {
+        Intent::HowTo
+    } else {
+        Intent::Explainer
+    };
+    let keywords: Vec<String> = all
+        .iter()
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .take(6)
+        .cloned()
+        .collect();
+    let subject = if keywords.is_empty() {
+        let trimmed: String = text.trim().chars().take(60).collect();
+        if trimmed.is_empty() {
+            "this".to_string()
+        } else {
+            trimmed.to_lowercase()
+        }
+    } else {
+        keywords.join(" ")
+    };
+    let category = CATEGORIES
+        .iter()
+        .copied()
+        .find(|category| {
+            keywords.iter().any(|k| {
+                // Prefix matches only for longer triggers, so "ai" does not claim "airport".
+                category
+                    .triggers
+                    .iter()
+                    .any(|t| k == t || (t.len() >= 4 && k.starts_with(t)))
+            })
+        })
+        .unwrap_or(&GENERAL);
+    let mut slug = slugify(&subject);
+    if intent == Intent::Buying {
+        slug = format!("best-{slug}");
+    }
+    Topic {
+        subject,
+        intent,
+        category,
+        slug,
+    }
+}
+
+impl Topic {
+    pub(crate) fn title(&self) -> String {
+        title_case(&self.subject)
+    }
+
+    /// Aspects in an order that depends on the seed, so models stress different things.
+    pub(crate) fn aspects(&self, mix: &mut Mix, count: usize) -> Vec<&'static str> {
+        let aspects = self.category.aspects;
+        mix.sample_indices(aspects.len(), count)
+            .into_iter()
+            .map(|i| aspects[i])
+            .collect()
+    }
+
+    pub(crate) fn picks(&self, mix: &mut Mix, count: usize) -> Vec<&'static str> {
+        let picks = self.category.picks;
+        mix.sample_indices(picks.len(), count)
+            .into_iter()
+            .map(|i| picks[i])
+            .collect()
+    }
+
+    /// A headline for an article about the subject on a site.
+    pub(crate) fn article_title(&self, site_name: &str, variant: usize) -> String {
+        let subject = self.title();
+        let core = match (self.intent, variant % 3) {
+            (Intent::Buying, 0) => format!("The Best {subject} of 2025, Tested and Reviewed"),
+            (Intent::Buying, 1) => format!("{subject}: Our Top Picks for Every Budget"),
+            (Intent::Buying, _) => format!("How to Choose {subject} (Buyer's Guide)"),
+            (Intent::Comparison, 0) => format!("{subject}: Which One Should You Pick?"),
+            (Intent::Comparison, 1) => format!("{subject} Compared Side by Side"),
+            (Intent::Comparison, _) => format!("{subject}: Key Differences Explained"),
+            (Intent::HowTo, 0) => format!("How to {subject}: A Step-by-Step Guide"),
+            (Intent::HowTo, 1) => format!("{subject}: Tips That Actually Work"),
+            (Intent::HowTo, _) => format!("A Beginner's Guide to {subject}"),
+            (Intent::Explainer, 0) => format!("What Is {subject}? Everything You Need to Know"),
+            (Intent::Explainer, 1) => format!("{subject} Explained"),
+            (Intent::Explainer, _) => format!("{subject}: Definition, Uses and Examples"),
+        };
+        format!("{core} | {site_name}")
+    }
+}
+
+pub(crate) fn slugify(text: &str) -> String {
+    let mut slug = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    while slug.ends_with('-') {
+        slug.pop();
+    }
+    if slug.is_empty() {
+        slug.push_str("topic");
+    }
+    slug
+}
+
+pub(crate) fn title_case(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts_find_their_category_and_intent() {
+        let boots = topic_of("best hiking boots");
+        assert_eq!(boots.category.key, "outdoor");
+        assert_eq!(boots.intent, Intent::Buying);
+        assert_eq!(boots.subject, "hiking boots");
+        assert_eq!(boots.slug, "best-hiking-boots");
+        let mcp = topic_of("what is mcp");
+        assert_eq!(mcp.category.key, "tech");
+        assert_eq!(mcp.intent, Intent::Explainer);
+        assert_eq!(topic_of("???").category.key, "general");
+    }
+}
