@@ -7,6 +7,7 @@
 //! `ui` draws from state, `tui` owns the terminal and the tasks.
 
 pub mod api;
+pub mod fuzzy;
 pub mod geo;
 pub mod render;
 pub mod sim;
