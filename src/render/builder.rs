@@ -224,7 +224,8 @@ fn attr_info(attrs: &str) -> AttrInfo<'_> {
             if (value.contains(':')) && style_hides(value) {
                 info.hidden = true;
             }
-        } else if n.eq_ignore_ascii_case(b"hidden") {
+        } else if n.eq_ignore_ascii_case(b"hidden") || n.eq_ignore_ascii_case(b"popover") {
+            // A popover is not displayed until script opens it.
             info.hidden = true;
         } else if n.eq_ignore_ascii_case(b"aria-hidden") {
             if value.trim().eq_ignore_ascii_case("true") {
@@ -354,6 +355,14 @@ impl Builder<'_> {
     fn finish(mut self) -> Document {
         self.pop_to(0);
         self.close_block();
+        while self
+            .doc
+            .blocks
+            .last()
+            .is_some_and(|b| b.runs.0 == b.runs.1 && b.kind != BlockKind::Rule)
+        {
+            self.doc.blocks.pop();
+        }
         for l in &mut self.doc.links {
             if l.text.is_empty() {
                 l.text = host_of(&l.url).to_owned();
@@ -1076,9 +1085,14 @@ impl Builder<'_> {
             self.pending_space = true;
         } else if self.block_open {
             self.close_block();
-        } else if !self.doc.blocks.is_empty() {
-            self.ensure_block();
-            self.close_block();
+        } else if let Some(last) = self.doc.blocks.last() {
+            if self.pending_gap || last.runs.0 == last.runs.1 && last.kind != BlockKind::Rule {
+                // Already blank: one blank line is enough.
+                self.pending_gap = true;
+            } else {
+                self.ensure_block();
+                self.close_block();
+            }
         }
     }
 
