@@ -13,6 +13,9 @@ use super::{Block, BlockKind, Document, Link, NO_LINK, RenderOptions, Run, Span3
 /// on tag soup with thousands of unclosed elements.
 const END_TAG_SEARCH: usize = 512;
 
+/// Deepest nesting of list items, quotes and indents that still indents.
+const MAX_NESTING: usize = 32;
+
 /// Tags the builder treats specially.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tag {
@@ -922,15 +925,14 @@ impl Builder<'_> {
                         (b.to_owned(), "- ".to_owned())
                     }
                 };
-                self.containers.push(Container {
-                    kind: ContainerKind::Item,
-                    marker,
-                    md_marker,
-                    used: false,
-                });
-                self.containers_ver += 1;
                 self.items_open += 1;
-                fx::CONTAINER | fx::ITEM
+                fx::ITEM
+                    | self.push_container(Container {
+                        kind: ContainerKind::Item,
+                        marker,
+                        md_marker,
+                        used: false,
+                    })
             }
             Tag::Pre => {
                 self.close_p();
@@ -942,14 +944,13 @@ impl Builder<'_> {
             Tag::Blockquote => {
                 self.close_p();
                 self.break_block(true);
-                self.containers.push(Container {
-                    kind: ContainerKind::Quote,
-                    marker: String::new(),
-                    md_marker: String::new(),
-                    used: true,
-                });
-                self.containers_ver += 1;
-                fx::CONTAINER | fx::GAP_END
+                fx::GAP_END
+                    | self.push_container(Container {
+                        kind: ContainerKind::Quote,
+                        marker: String::new(),
+                        md_marker: String::new(),
+                        used: true,
+                    })
             }
             Tag::Table => {
                 self.close_p();
@@ -1017,14 +1018,12 @@ impl Builder<'_> {
                     self.bold += 1;
                     fx::BOLD | fx::BREAK_END
                 } else {
-                    self.containers.push(Container {
+                    self.push_container(Container {
                         kind: ContainerKind::Indent,
                         marker: "    ".to_owned(),
                         md_marker: String::new(),
                         used: true,
-                    });
-                    self.containers_ver += 1;
-                    fx::CONTAINER
+                    })
                 }
             }
             Tag::Bold => {
@@ -1076,6 +1075,17 @@ impl Builder<'_> {
             Tag::Void | Tag::Skip | Tag::Svg | Tag::Textarea | Tag::Other => 0,
         };
         self.push(key, tag, fx);
+    }
+
+    /// Open a list item, quote or indent; beyond [`MAX_NESTING`] levels nothing more is
+    /// indented (keeps prefixes, and their cost per block, bounded on tag soup).
+    fn push_container(&mut self, c: Container) -> u32 {
+        if self.containers.len() >= MAX_NESTING {
+            return 0;
+        }
+        self.containers.push(c);
+        self.containers_ver += 1;
+        fx::CONTAINER
     }
 
     fn br(&mut self) {

@@ -378,3 +378,33 @@ fn blank_lines_do_not_pile_up() {
     let d = doc("<div popover=\"hint\">tooltip</div><p>shown</p>");
     assert_eq!(d.plain_text(), "shown");
 }
+
+#[test]
+fn pathological_nesting_stays_cheap() {
+    let n = 20_000;
+    let mut html = String::new();
+    for i in 0..n {
+        html.push_str(&format!("<blockquote><ul><li>item {i}<div><span>"));
+    }
+    for _ in 0..n {
+        html.push_str("</b></span>");
+    }
+    let start = std::time::Instant::now();
+    let d = doc(&html);
+    assert!(d.prefixes.len() < 64 * 1024 * 1024);
+    for w in [1, 40, 200] {
+        assert_fits(&d, w);
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn markdown_table_with_empty_cells() {
+    let d = doc(
+        "<table><tr><th>a</th><th></th><th>c</th></tr><tr><td></td><td></td><td>z</td></tr></table>",
+    );
+    assert_eq!(
+        d.to_markdown(),
+        "| **a** |  | **c** |\n| --- | --- | --- |\n|  |  | z |"
+    );
+}

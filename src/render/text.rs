@@ -111,7 +111,12 @@ impl Document {
                     self.md_inline(runs, &mut out);
                     out.push_str(" |");
                     if b.table_start {
-                        table_cols = runs.iter().filter(|r| r.flags & flag::SEP != 0).count() + 1;
+                        table_cols = runs
+                            .iter()
+                            .filter(|r| r.flags & flag::SEP != 0)
+                            .map(|r| self.run_text(r).matches('│').count())
+                            .sum::<usize>()
+                            + 1;
                         out.push('\n');
                         out.push_str(rest);
                         out.push('|');
@@ -144,7 +149,8 @@ impl Document {
                 continue;
             }
             if r.flags & flag::SEP != 0 {
-                out.push_str(" | ");
+                // Adjacent separators (empty cells) share one run.
+                out.push_str(&self.run_text(r).replace('│', "|"));
                 i += 1;
                 continue;
             }
