@@ -408,3 +408,27 @@ fn markdown_table_with_empty_cells() {
         "| **a** |  | **c** |\n| --- | --- | --- |\n|  |  | z |"
     );
 }
+
+#[test]
+fn chatgpt_style_code_block() {
+    let html = r#"<p>Run:</p><pre class="overflow-visible!"><div class="contain-inline-size"><div class="flex">python</div><div class="sticky"><button>Copy code</button></div><div class="overflow-y-auto"><code class="language-python"><span class="hljs-keyword">def</span> <span class="hljs-title">f</span>(x):
+    <span class="hljs-keyword">return</span> x &gt; 1
+</code></div></div></pre><p>Done.</p>"#;
+    let d = doc(html);
+    assert_eq!(
+        lines(&d, 80),
+        vec![
+            "Run:",
+            "",
+            "python",
+            "def f(x):",
+            "    return x > 1",
+            "",
+            "Done."
+        ]
+    );
+    assert!(
+        d.to_markdown()
+            .contains("```\ndef f(x):\n    return x > 1\n```")
+    );
+}

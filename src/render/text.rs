@@ -59,7 +59,6 @@ impl Document {
     pub fn to_markdown(&self) -> String {
         let mut out = String::with_capacity(self.text.len() * 2);
         let mut prev: Option<&Block> = None;
-        let mut table_cols = 0usize;
         for b in &self.blocks {
             if let Some(p) = prev {
                 let tight = !b.gap
@@ -111,7 +110,7 @@ impl Document {
                     self.md_inline(runs, &mut out);
                     out.push_str(" |");
                     if b.table_start {
-                        table_cols = runs
+                        let table_cols = runs
                             .iter()
                             .filter(|r| r.flags & flag::SEP != 0)
                             .map(|r| self.run_text(r).matches('│').count())
@@ -127,7 +126,6 @@ impl Document {
                 }
             }
         }
-        let _ = table_cols;
         out
     }
 
