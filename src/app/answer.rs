@@ -138,12 +138,33 @@ fn source(link: &Link, origin: SourceOrigin) -> SourceLink {
     }
 }
 
-/// Links from several places, first occurrence of each URL kept.
+/// A URL without its tracking parameters (`utm_*`) and fragment, so that the same page cited
+/// as `…?utm_source=chatgpt.com` and listed plainly counts once.
+pub fn canonical_url(url: &str) -> String {
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        return url.to_string();
+    };
+    let kept: Vec<(String, String)> = parsed
+        .query_pairs()
+        .filter(|(k, _)| !k.starts_with("utm_"))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    parsed.set_fragment(None);
+    if kept.is_empty() {
+        parsed.set_query(None);
+    } else {
+        parsed.query_pairs_mut().clear().extend_pairs(kept);
+    }
+    parsed.to_string()
+}
+
+/// Links from several places, first occurrence of each page kept.
 fn merge_sources(groups: Vec<(Vec<Link>, SourceOrigin)>) -> Vec<SourceLink> {
     let mut out: Vec<SourceLink> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (links, origin) in groups {
         for link in &links {
-            if link.url.starts_with("http") && !out.iter().any(|s| s.url == link.url) {
+            if link.url.starts_with("http") && seen.insert(canonical_url(&link.url)) {
                 out.push(source(link, origin));
             }
         }
@@ -314,5 +335,32 @@ impl PreparedAnswer {
             AnswerView::Fanouts => self.fanouts.len(),
             _ => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tracking_parameters_do_not_make_a_second_source() {
+        assert_eq!(
+            canonical_url("https://a.example/x?utm_source=chatgpt.com#frag"),
+            "https://a.example/x"
+        );
+        assert_eq!(
+            canonical_url("https://a.example/x?id=3&utm_medium=y"),
+            "https://a.example/x?id=3"
+        );
+        let link = |url: &str| Link {
+            url: url.to_string(),
+            text: String::new(),
+        };
+        let merged = merge_sources(vec![
+            (vec![link("https://a.example/x?utm_source=chatgpt.com")], SourceOrigin::Citation),
+            (vec![link("https://a.example/x"), link("javascript:void(0)")], SourceOrigin::Sources),
+        ]);
+        assert_eq!(merged.len(), 1);
+        assert_eq!(merged[0].title, "a.example");
     }
 }

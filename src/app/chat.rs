@@ -405,7 +405,8 @@ fn page_height(app: &App) -> usize {
 pub fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
     let widths = settings_widths(&chat.settings);
     let rows = layout::flow_rows(body.width, &widths, 1);
-    layout::chat(body, chat.prompt.lines().len(), rows)
+    let prompt_rows = layout::wrapped_rows(chat.prompt.lines(), body.width.saturating_sub(2));
+    layout::chat(body, prompt_rows, rows)
 }
 
 fn send(app: &mut App) -> Vec<Effect> {

@@ -14,13 +14,14 @@ pub struct FrameAreas {
     pub status: Rect,
 }
 
-/// The whole screen: tabs on top, an optional banner, the tab's body, the status bar.
-pub fn frame_with_banner(area: Rect, banner_lines: u16) -> FrameAreas {
+/// The whole screen: tabs on top, an optional banner, the tab's body, the status bar (two
+/// lines when a long message needs them).
+pub fn frame_with_banner(area: Rect, banner_lines: u16, status_lines: u16) -> FrameAreas {
     let [tabs, banner, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(banner_lines),
         Constraint::Min(0),
-        Constraint::Length(1),
+        Constraint::Length(status_lines),
     ])
     .areas(area);
     FrameAreas {
@@ -33,7 +34,7 @@ pub fn frame_with_banner(area: Rect, banner_lines: u16) -> FrameAreas {
 
 /// The frame without a banner, for hit tests of the tab row.
 pub fn frame(area: Rect) -> FrameAreas {
-    frame_with_banner(area, 0)
+    frame_with_banner(area, 0, 1)
 }
 
 /// The label each tab shows: its number and name.
@@ -99,6 +100,16 @@ pub fn flow(width: u16, widths: &[u16], gap: u16) -> Vec<Rect> {
 /// How many rows `flow` needs.
 pub fn flow_rows(width: u16, widths: &[u16], gap: u16) -> u16 {
     flow(width, widths, gap).last().map_or(1, |last| last.y + 1)
+}
+
+/// How many rows lines of text take when wrapped at `width` (a close estimate: one more
+/// column per line for the cursor at its end).
+pub fn wrapped_rows<S: AsRef<str>>(lines: &[S], width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    lines
+        .iter()
+        .map(|l| (l.as_ref().width() + 1).div_ceil(width).max(1))
+        .sum()
 }
 
 /// A centred popup of at most `width` × `height`, inside `area`.

@@ -274,7 +274,12 @@ impl App {
             (unicode_width::UnicodeWidthStr::width(text.as_str()).div_ceil(width)).clamp(1, 2)
                 as u16
         });
-        layout::frame_with_banner(self.area, banner_lines)
+        let status_lines = self.flash.as_ref().map_or(1, |flash| {
+            // The badge, host and balance take about 40 columns before the message.
+            let needed = 40 + unicode_width::UnicodeWidthStr::width(flash.text.as_str());
+            if needed > usize::from(self.area.width) { 2 } else { 1 }
+        });
+        layout::frame_with_banner(self.area, banner_lines, status_lines)
     }
 
     /// Remembers what an error says about the account (credits, token).
@@ -470,6 +475,14 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
                     picker.move_by(10);
                     app.popup = Some(Popup::Picker(picker));
                 }
+                Some(Action::Top) => {
+                    picker.move_by(isize::MIN / 2);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::Bottom) => {
+                    picker.move_by(isize::MAX / 2);
+                    app.popup = Some(Popup::Picker(picker));
+                }
                 _ => {
                     match key.code {
                         KeyCode::Backspace => picker.backspace(&mut app.matcher),
@@ -580,3 +593,6 @@ pub fn seconds_until(now: Instant, until: Instant) -> u64 {
 pub fn elapsed_since(now: Instant, since: Instant) -> Duration {
     now.saturating_duration_since(since)
 }
+
+#[cfg(test)]
+mod tests;

@@ -125,7 +125,7 @@ impl Picker {
         (self.allow_custom && !typed.is_empty() && !exact).then_some(typed)
     }
 
-    /// Rows plus the custom entry, if any, which comes first.
+    /// Rows plus the custom entry, if any, which comes last: a match is the likelier choice.
     pub fn row_count(&self) -> usize {
         self.rows.len() + usize::from(self.custom_value().is_some())
     }
@@ -165,17 +165,16 @@ impl Picker {
         self.selected = next.clamp(0, count as isize - 1) as usize;
     }
 
-    /// The item at a visible row, `None` for the custom entry.
+    /// The item at a visible row; `None` past the matches (the custom entry).
     pub fn item_at(&self, row: usize) -> Option<&PickItem> {
-        let offset = usize::from(self.custom_value().is_some());
-        row.checked_sub(offset)
-            .and_then(|r| self.rows.get(r))
-            .and_then(|r| self.items.get(r.item))
+        self.rows.get(row).and_then(|r| self.items.get(r.item))
     }
 
     pub fn choose(&self) -> Choice {
-        if self.custom_value().is_some() && self.selected == 0 {
-            return Choice::Set(self.custom_value().map(str::to_string));
+        if self.selected == self.rows.len()
+            && let Some(typed) = self.custom_value()
+        {
+            return Choice::Set(Some(typed.to_string()));
         }
         match self.item_at(self.selected) {
             Some(item) => Choice::Set(item.value.clone()),

@@ -562,16 +562,21 @@ impl Builder<'_> {
         }
         self.pending_space = false;
         self.ensure_run(flags);
-        let needs_filter = s.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xC2);
+        // U+FE0F (emoji presentation) is dropped too: terminals disagree on whether it makes
+        // "⚙️" two columns wide, and a disagreement shifts everything right of it.
+        let needs_filter = s
+            .bytes()
+            .any(|b| b < 0x20 || b == 0x7f || b == 0xC2 || b == 0xEF);
+        let keep = |c: &char| !c.is_control() && *c != '\u{FE0F}';
         if needs_filter {
-            self.doc.text.extend(s.chars().filter(|c| !c.is_control()));
+            self.doc.text.extend(s.chars().filter(keep));
         } else {
             self.doc.text.push_str(s);
         }
         self.extend_run();
         if let Some(l) = &mut self.link {
             if needs_filter {
-                l.text.extend(s.chars().filter(|c| !c.is_control()));
+                l.text.extend(s.chars().filter(keep));
             } else {
                 l.text.push_str(s);
             }

@@ -63,6 +63,20 @@ pub fn lines(call: &CallState, now: std::time::Instant, cancel_key: &str) -> Vec
     }
 }
 
+/// Rows the lines take when word-wrapped at `width`, with one spare row for each line that
+/// wraps (words pushed to the next row can need it).
+pub fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    lines
+        .iter()
+        .map(|l| {
+            let w = l.width();
+            if w <= width { 1 } else { w.div_ceil(width) + 1 }
+        })
+        .sum::<usize>()
+        .min(u16::MAX as usize) as u16
+}
+
 /// "503: Service is autoscaling…" for countdown lines.
 fn status_and_message(error: &ApiError) -> String {
     match (error.status(), error.server_message()) {

@@ -31,10 +31,19 @@ fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
         theme::dim()
     };
     let focused = chat.focus == ChatFocus::Prompt;
-    let block = pane(Line::styled(" Prompt ", theme::title()), focused).title(
+    let mut block = pane(Line::styled(" Prompt ", theme::title()), focused).title(
         Line::styled(format!(" {count}/{PROMPT_MAX_CHARS} "), counter_style)
             .alignment(Alignment::Right),
     );
+    if chat.prompt_over_limit() {
+        block = block.title_bottom(Line::styled(
+            format!(
+                " {} characters too many: the service takes at most {PROMPT_MAX_CHARS} ",
+                count - PROMPT_MAX_CHARS
+            ),
+            theme::error(),
+        ));
+    }
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if focused {
@@ -118,9 +127,9 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
 
     let cancel = keymap::label_of(Context::Chat, Action::Cancel).unwrap_or("Esc");
     let status = call::lines(&chat.call, app.now, cancel);
+    let status_height = call::wrapped_height(&status, inner.width);
     let [status_area, rest] =
-        Layout::vertical([Constraint::Length(status.len() as u16), Constraint::Min(0)])
-            .areas(inner);
+        Layout::vertical([Constraint::Length(status_height), Constraint::Min(0)]).areas(inner);
     frame.render_widget(
         Paragraph::new(status).wrap(Wrap { trim: true }),
         status_area,

@@ -35,11 +35,20 @@ pub fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     ])
     .areas(inner);
     frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled("filter › ", theme::accent()),
-            Span::raw(picker.filter.clone()),
-            Span::styled("▏", theme::accent()),
-        ])),
+        Paragraph::new(Line::from(
+            [
+                Span::styled("filter › ", theme::accent()),
+                Span::raw(picker.filter.clone()),
+                Span::styled("▏", theme::accent()),
+            ]
+            .into_iter()
+            .chain(
+                picker
+                    .custom_value()
+                    .map(|_| Span::styled("  End: use as typed", theme::dim())),
+            )
+            .collect::<Vec<_>>(),
+        )),
         filter_area,
     );
     if let Some(note) = &picker.note {
@@ -58,7 +67,7 @@ pub fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
             Some(item) => {
                 let positions = picker
                     .rows
-                    .get(row - (count - picker.rows.len()))
+                    .get(row)
                     .map(|r| r.positions.as_slice())
                     .unwrap_or(&[]);
                 item_line(item, positions, selected)

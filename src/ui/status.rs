@@ -47,7 +47,10 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
         )),
         None => spans.extend(hints(app)),
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    frame.render_widget(
+        Paragraph::new(Line::from(spans)).wrap(ratatui::widgets::Wrap { trim: true }),
+        area,
+    );
 }
 
 /// The most useful keys where the focus is, from the keymap.

@@ -1,0 +1,383 @@
+//! `update` without a terminal: keys in, state and effects out.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::chat::ChatFocus;
+use super::picker::PickerKind;
+use super::*;
+use crate::api::{ApiError, Completion, Fetched, Model, RetryNotice};
+
+fn demo_app() -> App {
+    App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    )
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn type_text(app: &mut App, text: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for c in text.chars() {
+        effects.extend(update(app, key(KeyCode::Char(c))));
+    }
+    effects
+}
+
+fn answer(tag: Tag) -> Msg {
+    let completion = Completion {
+        model: "chatgpt".into(),
+        query: "q".into(),
+        completion: "<p>Hello <a href=\"https://a.example/x\">A</a></p>".into(),
+        sources: "<a href=\"https://b.example/\">B</a>".into(),
+        fanouts: vec!["q one".into()],
+        ..Completion::default()
+    };
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(1500),
+    };
+    Msg::AiDone {
+        tag,
+        result: Ok(Box::new(answer::prepare(
+            crate::api::AiRequest::new("q"),
+            fetched,
+        ))),
+    }
+}
+
+use crate::api::AiAnswer;
+
+fn sent_tag(effects: &[Effect]) -> Tag {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::SendAi { tag, .. } => Some(*tag),
+            _ => None,
+        })
+        .expect("a request was sent")
+}
+
+#[test]
+fn typing_and_enter_sends_the_prompt_with_the_settings() {
+    let mut app = demo_app();
+    assert!(type_text(&mut app, "best hiking boots").is_empty());
+    let effects = update(&mut app, key(KeyCode::Enter));
+    match &effects[..] {
+        [Effect::SendAi { request, .. }] => {
+            assert_eq!(request.prompt, "best hiking boots");
+            assert_eq!(request.model, None);
+            assert_eq!(request.expiration, None);
+        }
+        other => panic!("unexpected effects {other:?}"),
+    }
+    assert!(app.chat.call.is_running());
+    assert!(app.animating());
+    assert_eq!(app.in_flight(), 1);
+}
+
+#[test]
+fn alt_enter_inserts_a_newline_instead_of_sending() {
+    let mut app = demo_app();
+    type_text(&mut app, "a");
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT)),
+    );
+    assert!(effects.is_empty());
+    type_text(&mut app, "b");
+    assert_eq!(app.chat.prompt_text(), "a\nb");
+}
+
+#[test]
+fn an_over_long_prompt_is_refused_with_the_reason() {
+    let mut app = demo_app();
+    app.chat.set_prompt(&"x".repeat(2048));
+    assert!(app.chat.prompt_over_limit());
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(effects.is_empty());
+    let flash = app.flash.as_ref().expect("a message");
+    assert_eq!(flash.level, FlashLevel::Error);
+    assert!(flash.text.contains("2048 characters"), "{}", flash.text);
+    assert!(flash.text.contains("2047"));
+}
+
+#[test]
+fn without_a_token_nothing_is_sent_and_d_offers_the_demo() {
+    let mut app = demo_app();
+    app.connection.demo = false;
+    app.connection.token = None;
+    assert!(app.banner().unwrap().contains("Press D"));
+    assert!(app.start().is_empty());
+    type_text(&mut app, "hi");
+    assert!(update(&mut app, key(KeyCode::Enter)).is_empty());
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(
+        update(&mut app, key(KeyCode::Char('D'))),
+        vec![Effect::SwitchToDemo]
+    );
+}
+
+#[test]
+fn single_keys_act_only_outside_text_fields() {
+    let mut app = demo_app();
+    type_text(&mut app, "q?");
+    assert_eq!(app.chat.prompt_text(), "q?");
+    assert!(!app.should_quit);
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.chat.focus, ChatFocus::Answer);
+    update(&mut app, key(KeyCode::Char('?')));
+    assert!(matches!(app.popup, Some(Popup::Help)));
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.popup.is_none());
+    assert_eq!(update(&mut app, key(KeyCode::Char('q'))), vec![Effect::Quit]);
+    assert!(app.should_quit);
+}
+
+#[test]
+fn ctrl_c_quits_even_while_typing() {
+    let mut app = demo_app();
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
+    assert_eq!(effects, vec![Effect::Quit]);
+}
+
+#[test]
+fn tab_cycles_the_focus_through_the_panes() {
+    let mut app = demo_app();
+    assert_eq!(app.chat.focus, ChatFocus::Prompt);
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.chat.focus, ChatFocus::Settings);
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.chat.focus, ChatFocus::Answer);
+    update(&mut app, key(KeyCode::BackTab));
+    assert_eq!(app.chat.focus, ChatFocus::Settings);
+}
+
+#[test]
+fn pickers_filter_and_set_the_location_and_a_new_country_clears_the_city() {
+    let mut app = demo_app();
+    update(&mut app, key(KeyCode::Esc));
+    // A city needs a country first.
+    update(&mut app, key(KeyCode::Char('t')));
+    assert!(app.popup.is_none());
+    assert!(app.flash.as_ref().unwrap().text.contains("country first"));
+
+    update(&mut app, key(KeyCode::Char('c')));
+    type_text(&mut app, "germany");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.location.country.as_deref(), Some("DE"));
+
+    update(&mut app, key(KeyCode::Char('t')));
+    type_text(&mut app, "munchen");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.location.city.as_deref(), Some("München"));
+
+    update(&mut app, key(KeyCode::Char('s')));
+    type_text(&mut app, "bayern");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.location.subdivision.as_deref(), Some("BY"));
+
+    update(&mut app, key(KeyCode::Char('c')));
+    type_text(&mut app, "france");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.location.country.as_deref(), Some("FR"));
+    assert_eq!(app.chat.settings.location.city, None);
+    assert_eq!(app.chat.settings.location.subdivision, None);
+}
+
+#[test]
+fn a_city_not_in_the_list_can_be_typed() {
+    let mut app = demo_app();
+    app.chat.settings.location.country = Some("US".into());
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('t')));
+    type_text(&mut app, "Smallville Xq");
+    update(&mut app, key(KeyCode::End));
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.location.city.as_deref(), Some("Smallville Xq"));
+}
+
+#[test]
+fn the_model_picker_sets_the_model_and_esc_keeps_the_old_value() {
+    let mut app = demo_app();
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('m')));
+    type_text(&mut app, "gem");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.model, Some(Model::Gemini));
+    update(&mut app, key(KeyCode::Char('m')));
+    type_text(&mut app, "cop");
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.chat.settings.model, Some(Model::Gemini));
+}
+
+#[test]
+fn an_empty_device_list_says_so_and_takes_a_typed_name() {
+    let mut app = demo_app();
+    update(&mut app, Msg::Devices(Ok(Vec::new())));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('d')));
+    match &app.popup {
+        Some(Popup::Picker(p)) => {
+            assert_eq!(p.kind, PickerKind::Device);
+            assert!(p.note.as_ref().unwrap().contains("no devices"));
+        }
+        _ => panic!("the device picker is open"),
+    }
+    type_text(&mut app, "Nokia 3310");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.device.as_deref(), Some("Nokia 3310"));
+}
+
+#[test]
+fn format_and_cache_toggle_and_reach_the_request() {
+    let mut app = demo_app();
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('f')));
+    update(&mut app, key(KeyCode::Char('x')));
+    let request = app.chat.request();
+    assert_eq!(request.format, crate::api::AiFormat::Rendered);
+    assert_eq!(request.expiration, Some(0));
+}
+
+#[test]
+fn esc_cancels_the_call_and_its_late_answer_is_dropped() {
+    let mut app = demo_app();
+    type_text(&mut app, "hi");
+    let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
+    // The focus moved to the answer, where Esc cancels.
+    assert_eq!(update(&mut app, key(KeyCode::Esc)), vec![Effect::Cancel(tag)]);
+    assert!(!app.chat.call.is_running());
+    update(&mut app, answer(tag));
+    assert!(app.chat.answer.is_none());
+}
+
+#[test]
+fn an_answer_lands_with_its_sources_and_views() {
+    let mut app = demo_app();
+    type_text(&mut app, "hi");
+    let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
+    let effects = update(&mut app, answer(tag));
+    assert_eq!(effects, vec![Effect::FetchAccount]);
+    let state = app.chat.answer.as_ref().unwrap();
+    let urls: Vec<&str> = state.prepared.sources.iter().map(|s| s.url.as_str()).collect();
+    assert_eq!(urls, vec!["https://b.example/", "https://a.example/x"]);
+    update(&mut app, key(KeyCode::Char(']')));
+    assert_eq!(
+        app.chat.answer.as_ref().unwrap().view,
+        answer::AnswerView::Sources
+    );
+    update(&mut app, key(KeyCode::Down));
+    assert_eq!(
+        update(&mut app, key(KeyCode::Char('o'))),
+        vec![Effect::OpenUrl("https://a.example/x".into())]
+    );
+    assert_eq!(
+        update(&mut app, key(KeyCode::Char('y'))),
+        vec![Effect::Copy("https://a.example/x".into())]
+    );
+}
+
+#[test]
+fn a_retry_wait_shows_a_countdown_and_a_402_the_top_up_banner() {
+    let mut app = demo_app();
+    type_text(&mut app, "hi");
+    let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
+    let error = ApiError::from_status(503, "Service is autoscaling; please retry in 9 seconds", None);
+    update(
+        &mut app,
+        Msg::Retrying {
+            tag,
+            notice: RetryNotice {
+                attempt: 1,
+                wait: Duration::from_secs(9),
+                error,
+            },
+        },
+    );
+    match &app.chat.call {
+        call::CallState::Running { retry: Some(c), .. } => {
+            assert_eq!(seconds_until(app.now, c.until), 9);
+        }
+        other => panic!("no countdown: {other:?}"),
+    }
+    let error = ApiError::from_status(402, "Credit balance is 0; top up at https://x.test/plans", None);
+    update(&mut app, Msg::AiDone { tag, result: Err(error) });
+    assert!(app.chat.call.error().is_some());
+    assert!(app.banner().unwrap().contains("https://x.test/plans"));
+}
+
+#[test]
+fn export_writes_markdown_or_json_by_the_name() {
+    let mut app = demo_app();
+    type_text(&mut app, "hi");
+    let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
+    update(&mut app, answer(tag));
+    update(&mut app, key(KeyCode::Char('e')));
+    assert!(matches!(app.popup, Some(Popup::Export(_))));
+    // Clear the suggested name and type our own, without an extension.
+    for _ in 0..60 {
+        update(&mut app, key(KeyCode::Backspace));
+    }
+    type_text(&mut app, "out");
+    match &update(&mut app, key(KeyCode::Enter))[..] {
+        [Effect::WriteFile { path, contents }] => {
+            assert_eq!(path.to_str(), Some("out.md"));
+            assert!(contents.starts_with("# q"));
+            assert!(contents.contains("## Sources"));
+            assert!(contents.contains("- q one"));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn the_balance_follows_the_account_and_zero_means_exhausted() {
+    let mut app = demo_app();
+    update(
+        &mut app,
+        Msg::Account(Ok(crate::api::Account {
+            email: "a".into(),
+            credits: Some(12),
+        })),
+    );
+    assert_eq!(app.credits, Credits::Known(12));
+    update(
+        &mut app,
+        Msg::Account(Ok(crate::api::Account {
+            email: "a".into(),
+            credits: Some(0),
+        })),
+    );
+    assert!(matches!(app.credits, Credits::Exhausted { .. }));
+}
+
+#[test]
+fn alt_digits_pick_tabs_and_unknown_tabs_say_so() {
+    let mut app = demo_app();
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('1'), KeyModifiers::ALT)),
+    );
+    assert_eq!(app.tab, Tab::Chat);
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('9'), KeyModifiers::ALT)),
+    );
+    assert!(app.flash.as_ref().unwrap().text.contains("no tab 9"));
+}

@@ -1,0 +1,315 @@
+//! Snapshots of the Chat tab on `TestBackend`, and the live ChatGPT answer rendered without
+//! its hidden label.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use vantage::api::{AiAnswer, AiRequest, ApiError, Completion, Fetched, Location, Model, RetryNotice};
+use vantage::app::{self, App, Connection, Credits, Devices, Msg, Tag, answer, call::CallState, update};
+use vantage::ui;
+
+fn app_at(now: Instant) -> App {
+    let mut app = App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        now,
+    );
+    app.credits = Credits::Known(997);
+    app
+}
+
+fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| ui::view(app, f)).unwrap();
+    terminal
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+fn screen(terminal: &Terminal<TestBackend>) -> String {
+    terminal.backend().to_string()
+}
+
+fn completion_answer() -> Box<answer::PreparedAnswer> {
+    let completion = Completion {
+        model: "perplexity".into(),
+        query: "best hiking boots".into(),
+        completion: concat!(
+            "<div><span class=\"sr-only\">Perplexity</span>",
+            "<h2>Best hiking boots</h2><p>For most hikers the <strong>Salomon X Ultra</strong> ",
+            "is the safe pick <a href=\"https://www.rei.com/boots?utm_source=x\">REI</a>.</p>",
+            "<ul><li>Fit first</li><li>Then <em>waterproofing</em></li></ul>",
+            "<pre><code>budget: $150</code></pre></div>"
+        )
+        .into(),
+        sources: concat!(
+            "<ol><li><a href=\"https://www.outdoorgearlab.com/boots\">OutdoorGearLab: boots</a></li>",
+            "<li><a href=\"https://www.rei.com/boots\">REI guide</a></li>",
+            "<li><a href=\"https://www.switchbacktravel.com/hiking-boots\">Switchback Travel</a></li></ol>"
+        )
+        .into(),
+        device: Some("iPhone 15 Pro".into()),
+        country: Some("US".into()),
+        subdivision: Some("NY".into()),
+        city: Some("New York".into()),
+        ..Completion::default()
+    };
+    let mut request = AiRequest::new("best hiking boots");
+    request.model = Some(Model::Perplexity);
+    request.location = Location {
+        country: Some("US".into()),
+        subdivision: Some("NY".into()),
+        city: Some("New York".into()),
+    };
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{\"model\":\"perplexity\"}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(23_400),
+    };
+    Box::new(answer::prepare(request, fetched))
+}
+
+/// Sends the prompt and returns the tag of the call.
+fn send(app: &mut App, prompt: &str) -> Tag {
+    type_text(app, prompt);
+    press(app, KeyCode::Enter);
+    app.chat.call.tag().expect("sent")
+}
+
+#[test]
+fn empty_tab() {
+    let mut app = app_at(Instant::now());
+    insta::assert_snapshot!(screen(&draw(&mut app, 80, 24)));
+}
+
+#[test]
+fn empty_tab_wide() {
+    let mut app = app_at(Instant::now());
+    insta::assert_snapshot!(screen(&draw(&mut app, 140, 30)));
+}
+
+fn open_picker(app: &mut App, key: char, filter: &str) -> String {
+    press(app, KeyCode::Esc);
+    press(app, KeyCode::Char(key));
+    type_text(app, filter);
+    screen(&draw(app, 80, 24))
+}
+
+#[test]
+fn model_picker_filtered() {
+    let mut app = app_at(Instant::now());
+    insta::assert_snapshot!(open_picker(&mut app, 'm', "gem"));
+}
+
+#[test]
+fn device_picker_filtered() {
+    let mut app = app_at(Instant::now());
+    app.devices = Devices::Loaded(vec![
+        "iPhone 15 Pro Max".into(),
+        "Pixel 8 (Pro)".into(),
+        "Pixel 7a".into(),
+        "Samsung Galaxy S24 Ultra".into(),
+    ]);
+    insta::assert_snapshot!(open_picker(&mut app, 'd', "pixel"));
+}
+
+#[test]
+fn device_picker_with_an_empty_list() {
+    let mut app = app_at(Instant::now());
+    app.devices = Devices::Loaded(Vec::new());
+    insta::assert_snapshot!(open_picker(&mut app, 'd', "Nokia"));
+}
+
+#[test]
+fn country_picker_filtered() {
+    let mut app = app_at(Instant::now());
+    insta::assert_snapshot!(open_picker(&mut app, 'c', "germ"));
+}
+
+#[test]
+fn subdivision_picker_filtered() {
+    let mut app = app_at(Instant::now());
+    app.chat.settings.location.country = Some("US".into());
+    insta::assert_snapshot!(open_picker(&mut app, 's', "new"));
+}
+
+#[test]
+fn city_picker_filtered() {
+    let mut app = app_at(Instant::now());
+    app.chat.settings.location.country = Some("DE".into());
+    insta::assert_snapshot!(open_picker(&mut app, 't', "mun"));
+}
+
+#[test]
+fn language_picker_filtered() {
+    let mut app = app_at(Instant::now());
+    insta::assert_snapshot!(open_picker(&mut app, 'l', "span"));
+}
+
+#[test]
+fn a_completion_with_sources() {
+    let mut app = app_at(Instant::now());
+    let tag = send(&mut app, "best hiking boots");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(completion_answer()),
+        },
+    );
+    let answer_screen = screen(&draw(&mut app, 100, 30));
+    press(&mut app, KeyCode::Char(']'));
+    let sources_screen = screen(&draw(&mut app, 100, 30));
+    insta::assert_snapshot!("completion_answer", answer_screen);
+    insta::assert_snapshot!("completion_sources", sources_screen);
+}
+
+#[test]
+fn a_completion_at_80_columns() {
+    let mut app = app_at(Instant::now());
+    let tag = send(&mut app, "best hiking boots");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(completion_answer()),
+        },
+    );
+    insta::assert_snapshot!(screen(&draw(&mut app, 80, 24)));
+}
+
+fn failed_with(status: u16, message: &str) -> String {
+    let mut app = app_at(Instant::now());
+    let tag = send(&mut app, "best hiking boots");
+    let error = ApiError::from_status(status, message, None);
+    update(&mut app, Msg::AiDone { tag, result: Err(error) });
+    screen(&draw(&mut app, 100, 24))
+}
+
+#[test]
+fn unauthorized_401() {
+    insta::assert_snapshot!(failed_with(401, "Authorization header must be provided"));
+}
+
+#[test]
+fn out_of_credits_402() {
+    insta::assert_snapshot!(failed_with(
+        402,
+        "Credit balance is 0; top up at https://example.test/plans"
+    ));
+}
+
+#[test]
+fn retry_countdown_503() {
+    let start = Instant::now();
+    let mut app = app_at(start);
+    let tag = send(&mut app, "best hiking boots");
+    update(
+        &mut app,
+        Msg::Retrying {
+            tag,
+            notice: RetryNotice {
+                attempt: 1,
+                wait: Duration::from_secs(30),
+                error: ApiError::from_status(
+                    503,
+                    "Service is autoscaling; please retry in 30 seconds",
+                    None,
+                ),
+            },
+        },
+    );
+    app.set_clock(start + Duration::from_millis(12_300));
+    let text = screen(&draw(&mut app, 100, 24));
+    assert!(text.contains("Retrying in 18 s"), "{text}");
+    assert!(text.contains("12 s"));
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn an_over_long_prompt() {
+    let mut app = app_at(Instant::now());
+    app.chat.set_prompt(&"word ".repeat(420));
+    press(&mut app, KeyCode::Enter);
+    let text = screen(&draw(&mut app, 100, 24));
+    assert!(text.contains("2100/2047"), "{text}");
+    assert!(text.contains("at most 2047"), "{text}");
+    assert!(matches!(app.chat.call, CallState::Idle));
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn help_overlay_lists_the_keymap() {
+    let mut app = app_at(Instant::now());
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('?'));
+    let text = screen(&draw(&mut app, 100, 60));
+    for expected in ["Ctrl+C", "Alt+1…1", "Alt+Enter", "cancel the call", "next view"] {
+        assert!(text.contains(expected), "{expected} missing in\n{text}");
+    }
+}
+
+#[test]
+fn the_live_chatgpt_answer_renders_without_its_hidden_label() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/fixtures/live/ai-chatgpt-sample.json"
+    );
+    let body = std::fs::read_to_string(path).expect("the live fixture is beside the repo");
+    let completion: Completion = serde_json::from_str(&body).unwrap();
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body,
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_secs(15),
+    };
+    let prepared = answer::prepare(AiRequest::new("what is mcp"), fetched);
+    assert!(!prepared.plain_text.contains("ChatGPT said"));
+    assert!(prepared.plain_text.contains("can mean a lot of different things"));
+    assert_eq!(prepared.fanouts, vec!["what is mcp", "mcp meaning"]);
+    assert!(prepared.sources.len() >= 3, "{:?}", prepared.sources);
+
+    let mut app = app_at(Instant::now());
+    let tag = send(&mut app, "what is mcp");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(Box::new(prepared)),
+        },
+    );
+    let text = screen(&draw(&mut app, 120, 40));
+    assert!(!text.contains("ChatGPT said"), "{text}");
+    assert!(text.contains("“MCP” can mean"), "{text}");
+}
+
+#[test]
+fn the_status_bar_says_demo_and_the_host_and_live_otherwise() {
+    let mut app = app_at(Instant::now());
+    let text = screen(&draw(&mut app, 100, 24));
+    assert!(text.contains("DEMO") && text.contains("127.0.0.1:4000") && text.contains("997 credits"));
+    app.connection.demo = false;
+    app.connection.host = "render.joinmassive.com".into();
+    let text = screen(&draw(&mut app, 100, 24));
+    assert!(text.contains("LIVE") && text.contains("render.joinmassive.com"));
+    let _ = app::Tab::Chat;
+}
