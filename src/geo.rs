@@ -1,1 +1,305 @@
-//! Countries, subdivisions, cities and languages embedded from assets/.
+//! Countries, subdivisions, cities and languages embedded from `assets/geo/`.
+//!
+//! The tables are tab-separated text compiled into the binary with `include_str!` and parsed
+//! once, on first use, into `'static` slices that borrow from the embedded text. No I/O.
+//! A malformed line is skipped, never a panic. `assets/geo/README.md` names the sources.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+const COUNTRIES_TSV: &str = include_str!("../assets/geo/countries.tsv");
+const SUBDIVISIONS_TSV: &str = include_str!("../assets/geo/subdivisions.tsv");
+const CITIES_TSV: &str = include_str!("../assets/geo/cities.tsv");
+const LANGUAGES_TSV: &str = include_str!("../assets/geo/languages.tsv");
+
+/// A country: ISO 3166-1 alpha-2 code and its common English name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Country {
+    /// Upper-case alpha-2 code, e.g. `"US"`.
+    pub code: &'static str,
+    /// Common name, e.g. `"Bolivia"` rather than the formal one.
+    pub name: &'static str,
+}
+
+/// A first-level subdivision from ISO 3166-2 (an entry without a parent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Subdivision {
+    /// Full code, e.g. `"US-NY"`.
+    pub code: &'static str,
+    /// The part after the separator, e.g. `"NY"`: the value the service takes.
+    pub short: &'static str,
+    /// Name as iso-codes spells it (bracketed alternatives removed), e.g. `"Bayern"`.
+    pub name: &'static str,
+    /// Kind of subdivision, e.g. `"State"`, `"Land"`, `"Country"`.
+    pub kind: &'static str,
+}
+
+/// A populated place from GeoNames (population at least 15,000).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct City {
+    /// Name shown in pickers, e.g. `"München"`.
+    pub name: &'static str,
+    /// Upper-case alpha-2 code of the country.
+    pub country: &'static str,
+    pub population: u32,
+    /// GeoNames admin1 code (not always the ISO 3166-2 part), empty when unknown.
+    pub admin1: &'static str,
+    /// Another name to search by, empty when none: GeoNames' English name where the
+    /// picker shows the local one (`"Munich"` for `"München"`).
+    pub alias: &'static str,
+}
+
+/// A language with an ISO 639-1 two-letter code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Language {
+    /// Lower-case two-letter code, e.g. `"de"`.
+    pub code: &'static str,
+    /// English name, e.g. `"German"`.
+    pub name: &'static str,
+}
+
+struct Tables {
+    countries: Vec<Country>,
+    country_by_code: HashMap<&'static str, usize>,
+    subdivisions: Vec<Subdivision>,
+    subdivisions_by_country: HashMap<&'static str, Range<usize>>,
+    cities: Vec<City>,
+    cities_by_country: HashMap<&'static str, Range<usize>>,
+    languages: Vec<Language>,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| parse(COUNTRIES_TSV, SUBDIVISIONS_TSV, CITIES_TSV, LANGUAGES_TSV))
+}
+
+/// Forces the tables to be parsed now (e.g. on a background thread at start-up).
+pub fn preload() {
+    tables();
+}
+
+/// All countries, sorted by name.
+pub fn countries() -> &'static [Country] {
+    &tables().countries
+}
+
+/// The country with this alpha-2 code, case-insensitively.
+pub fn country(code: &str) -> Option<&'static Country> {
+    let t = tables();
+    t.country_by_code
+        .get(upper(code).as_str())
+        .map(|&i| &t.countries[i])
+}
+
+/// First-level subdivisions of a country, sorted by name; empty for an unknown country.
+pub fn subdivisions(country: &str) -> &'static [Subdivision] {
+    let t = tables();
+    match t.subdivisions_by_country.get(upper(country).as_str()) {
+        Some(range) => &t.subdivisions[range.clone()],
+        None => &[],
+    }
+}
+
+/// The first-level subdivision of `country` whose short code is `short`, case-insensitively.
+/// A full code (`"US-NY"`) is accepted as `short` too.
+pub fn subdivision(country: &str, short: &str) -> Option<&'static Subdivision> {
+    let wanted = upper(short);
+    subdivisions(country)
+        .iter()
+        .find(|s| s.short == wanted || s.code == wanted)
+}
+
+/// Cities of a country, by population descending; empty for an unknown country.
+pub fn cities(country: &str) -> &'static [City] {
+    let t = tables();
+    match t.cities_by_country.get(upper(country).as_str()) {
+        Some(range) => &t.cities[range.clone()],
+        None => &[],
+    }
+}
+
+/// All languages, sorted by name.
+pub fn languages() -> &'static [Language] {
+    &tables().languages
+}
+
+/// The language with this two-letter code or this English name, case-insensitively.
+pub fn language(code_or_name: &str) -> Option<&'static Language> {
+    let wanted = code_or_name.trim();
+    if wanted.is_empty() {
+        return None;
+    }
+    let all = languages();
+    all.iter()
+        .find(|l| l.code.eq_ignore_ascii_case(wanted))
+        .or_else(|| {
+            let lower = wanted.to_lowercase();
+            all.iter().find(|l| l.name.to_lowercase() == lower)
+        })
+}
+
+fn upper(code: &str) -> String {
+    code.trim().to_ascii_uppercase()
+}
+
+/// Sort key for names: case- and diacritic-insensitive, so "Åland Islands" sits among the A's.
+fn collation_key(name: &str) -> String {
+    name.chars()
+        .map(|c| nucleo_matcher::chars::to_lower_case(nucleo_matcher::chars::normalize(c)))
+        .collect()
+}
+
+fn sort_by_name<T>(items: &mut [T], name: impl Fn(&T) -> &'static str) {
+    items.sort_by_cached_key(|item| {
+        let n = name(item);
+        (collation_key(n), n)
+    });
+}
+
+/// The non-empty lines of a table split into exactly `N` tab-separated fields.
+fn records<const N: usize>(text: &'static str) -> impl Iterator<Item = [&'static str; N]> {
+    text.lines().filter_map(|line| {
+        let mut fields = line.split('\t');
+        let mut out = [""; N];
+        for slot in &mut out {
+            *slot = fields.next()?;
+        }
+        fields.next().is_none().then_some(out)
+    })
+}
+
+fn is_alpha2(code: &str) -> bool {
+    code.len() == 2 && code.bytes().all(|b| b.is_ascii_uppercase())
+}
+
+/// Index ranges of runs of equal keys in a slice sorted by that key.
+fn runs<T>(items: &[T], key: impl Fn(&T) -> &'static str) -> HashMap<&'static str, Range<usize>> {
+    let mut map = HashMap::new();
+    let mut start = 0;
+    for i in 1..=items.len() {
+        if i == items.len() || key(&items[i]) != key(&items[start]) {
+            if i > start {
+                map.insert(key(&items[start]), start..i);
+            }
+            start = i;
+        }
+    }
+    map
+}
+
+fn parse(
+    countries_tsv: &'static str,
+    subdivisions_tsv: &'static str,
+    cities_tsv: &'static str,
+    languages_tsv: &'static str,
+) -> Tables {
+    let mut countries: Vec<Country> = records::<2>(countries_tsv)
+        .filter(|[code, name]| is_alpha2(code) && !name.is_empty())
+        .map(|[code, name]| Country { code, name })
+        .collect();
+    sort_by_name(&mut countries, |c| c.name);
+    countries.dedup_by_key(|c| c.code);
+    let country_by_code = countries
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.code, i))
+        .collect();
+
+    let mut subdivisions: Vec<Subdivision> = records::<3>(subdivisions_tsv)
+        .filter_map(|[code, name, kind]| {
+            let (country, short) = code.split_once('-')?;
+            (is_alpha2(country) && !short.is_empty() && !name.is_empty()).then_some(Subdivision {
+                code,
+                short,
+                name,
+                kind,
+            })
+        })
+        .collect();
+    sort_by_name(&mut subdivisions, |s| s.name);
+    // Stable: keeps name order within each country.
+    subdivisions.sort_by_key(|s| &s.code[..2]);
+    let subdivisions_by_country = runs(&subdivisions, |s| &s.code[..2]);
+
+    let mut cities: Vec<City> = records::<5>(cities_tsv)
+        .filter_map(|[country, population, name, admin1, alias]| {
+            let population = population.parse().ok()?;
+            (is_alpha2(country) && !name.is_empty()).then_some(City {
+                name,
+                country,
+                population,
+                admin1,
+                alias,
+            })
+        })
+        .collect();
+    // The file is already in this order; sorting again is cheap and keeps the promise.
+    cities.sort_by(|a, b| {
+        (a.country, std::cmp::Reverse(a.population))
+            .cmp(&(b.country, std::cmp::Reverse(b.population)))
+    });
+    let cities_by_country = runs(&cities, |c| c.country);
+
+    let mut languages: Vec<Language> = records::<2>(languages_tsv)
+        .filter(|[code, name]| !code.is_empty() && !name.is_empty())
+        .map(|[code, name]| Language { code, name })
+        .collect();
+    sort_by_name(&mut languages, |l| l.name);
+
+    Tables {
+        countries,
+        country_by_code,
+        subdivisions,
+        subdivisions_by_country,
+        cities,
+        cities_by_country,
+        languages,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_lines_are_skipped() {
+        let t = parse(
+            "US\tUnited States\nbad line\nxx\tlower\nDE\tGermany\textra\n\n",
+            "US-NY\tNew York\tState\nUSNY\tNo separator\tState\n-\t\t\nUS-CA\tCalifornia\n",
+            "US\t100\tA\t\t\nUS\tlots\tB\t\t\nUS\t200\tC\tNY\t\nUS\t1\n",
+            "en\tEnglish\n\tNameless\n",
+        );
+        assert_eq!(t.countries.len(), 1);
+        assert_eq!(t.subdivisions.len(), 1);
+        assert_eq!(t.subdivisions[0].short, "NY");
+        let names: Vec<_> = t.cities.iter().map(|c| c.name).collect();
+        assert_eq!(names, ["C", "A"]);
+        assert_eq!(t.languages.len(), 1);
+    }
+
+    #[test]
+    fn parsing_everything_is_fast() {
+        // Budget: 20 ms in release. Debug builds and busy machines get a loose bound so
+        // this only catches something pathological; the time is printed with --nocapture.
+        let start = std::time::Instant::now();
+        let t = parse(COUNTRIES_TSV, SUBDIVISIONS_TSV, CITIES_TSV, LANGUAGES_TSV);
+        let elapsed = start.elapsed();
+        println!(
+            "parsed {} countries, {} subdivisions, {} cities, {} languages in {elapsed:?}",
+            t.countries.len(),
+            t.subdivisions.len(),
+            t.cities.len(),
+            t.languages.len()
+        );
+        assert!(t.cities.len() > 30_000);
+        let budget = if cfg!(debug_assertions) { 2000 } else { 100 };
+        assert!(elapsed.as_millis() < budget, "parsing took {elapsed:?}");
+    }
+
+    #[test]
+    fn collation_ignores_case_and_diacritics() {
+        assert!(collation_key("Åland Islands") < collation_key("Albania"));
+        assert_eq!(collation_key("Côte"), "cote");
+    }
+}

@@ -528,6 +528,12 @@ impl Client {
     }
 }
 
+/// The wait before the next poll of a pending job: 2 s after the first poll, doubling to 30 s.
+pub fn poll_delay(polls_done: u32) -> Duration {
+    let doublings = polls_done.saturating_sub(1).min(4);
+    Duration::from_secs((2u64 << doublings).min(30))
+}
+
 /// What a job of any kind answered when ready.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JobAnswer {
@@ -773,6 +779,12 @@ mod tests {
             check_base_url("not a url"),
             Err(ApiError::BadUrl { .. })
         ));
+    }
+
+    #[test]
+    fn polls_back_off_from_two_to_thirty_seconds() {
+        let secs: Vec<u64> = (0..8).map(|n| poll_delay(n).as_secs()).collect();
+        assert_eq!(secs, vec![2, 2, 4, 8, 16, 30, 30, 30]);
     }
 
     #[test]

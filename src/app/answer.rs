@@ -1,0 +1,318 @@
+//! A chat answer made ready to draw: converted once, off the UI task, when it lands.
+
+use std::time::Duration;
+
+use crate::api::{AiAnswer, AiFormat, AiRequest, Completion, Fetched, Location, Model};
+use crate::render::{self, Link, RenderOptions};
+
+use super::text::TextBody;
+
+/// The views of an answer, in the order they cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnswerView {
+    Answer,
+    Sources,
+    Fanouts,
+    Ads,
+    Prompt,
+    Html,
+    Json,
+}
+
+impl AnswerView {
+    pub fn title(self) -> &'static str {
+        match self {
+            AnswerView::Answer => "Answer",
+            AnswerView::Sources => "Sources",
+            AnswerView::Fanouts => "Fanouts",
+            AnswerView::Ads => "Ads",
+            AnswerView::Prompt => "Prompt",
+            AnswerView::Html => "HTML",
+            AnswerView::Json => "JSON",
+        }
+    }
+}
+
+/// Where a source link was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceOrigin {
+    /// The answer's `sources` section.
+    Sources,
+    /// A citation inside the answer itself.
+    Citation,
+    /// A link of a rendered/raw page.
+    Page,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLink {
+    pub title: String,
+    pub url: String,
+    pub domain: String,
+    pub origin: SourceOrigin,
+}
+
+/// The line above the answer: what was asked of whom, from where, and what came back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnswerHeader {
+    pub model: Model,
+    pub device: Option<String>,
+    pub location: Location,
+    pub elapsed: Duration,
+    pub bytes: usize,
+    pub cache_allowed: bool,
+    pub format: AiFormat,
+}
+
+impl AnswerHeader {
+    pub fn describe(&self) -> String {
+        format!(
+            "{} · {} · {} · {:.1} s · {} · {}",
+            self.model.display_name(),
+            self.device.as_deref().unwrap_or("no device"),
+            self.location.describe(),
+            self.elapsed.as_secs_f64(),
+            human_size(self.bytes),
+            if self.cache_allowed {
+                "cache allowed"
+            } else {
+                "fresh (no cache)"
+            }
+        )
+    }
+}
+
+pub fn human_size(bytes: usize) -> String {
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else if bytes < 1024 * 1024 {
+        format!("{:.1} KB", bytes as f64 / 1024.0)
+    } else {
+        format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
+/// Everything the views of one answer need, prepared once.
+#[derive(Debug)]
+pub struct PreparedAnswer {
+    pub request: AiRequest,
+    pub header: AnswerHeader,
+    pub views: Vec<AnswerView>,
+    pub answer: TextBody,
+    pub sources: Vec<SourceLink>,
+    pub fanouts: Vec<String>,
+    pub ads: Option<TextBody>,
+    pub prompt: Option<TextBody>,
+    pub html: TextBody,
+    pub json: Option<TextBody>,
+    /// The body as received, for export and copy.
+    pub body: String,
+    /// The answer as Markdown, for export and copy.
+    pub markdown: String,
+    /// The answer's words, for comparisons.
+    pub plain_text: String,
+}
+
+fn domain_of(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| {
+            u.host_str()
+                .map(|h| h.trim_start_matches("www.").to_string())
+        })
+        .unwrap_or_default()
+}
+
+fn source(link: &Link, origin: SourceOrigin) -> SourceLink {
+    let domain = domain_of(&link.url);
+    let title = if link.text.trim().is_empty() {
+        domain.clone()
+    } else {
+        link.text.trim().to_string()
+    };
+    SourceLink {
+        title,
+        url: link.url.clone(),
+        domain,
+        origin,
+    }
+}
+
+/// Links from several places, first occurrence of each URL kept.
+fn merge_sources(groups: Vec<(Vec<Link>, SourceOrigin)>) -> Vec<SourceLink> {
+    let mut out: Vec<SourceLink> = Vec::new();
+    for (links, origin) in groups {
+        for link in &links {
+            if link.url.starts_with("http") && !out.iter().any(|s| s.url == link.url) {
+                out.push(source(link, origin));
+            }
+        }
+    }
+    out
+}
+
+/// Converts a fetched answer into its views. Pure and possibly slow: run it off the UI task.
+pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer {
+    let requested_model = request.effective_model();
+    let mut header = AnswerHeader {
+        model: requested_model,
+        device: request.device.clone(),
+        location: request.location.clone(),
+        elapsed: fetched.elapsed,
+        bytes: fetched.body.len(),
+        cache_allowed: request.expiration != Some(0),
+        format: request.format,
+    };
+    match fetched.value {
+        AiAnswer::Completion(completion) => {
+            prepare_completion(request, header, *completion, fetched.body)
+        }
+        AiAnswer::Html(html) => {
+            let doc = render::html_to_document(
+                &html,
+                &RenderOptions {
+                    drop_first: requested_model.hidden_label_tag(),
+                    ..RenderOptions::default()
+                },
+            );
+            let sources = merge_sources(vec![(doc.links().to_vec(), SourceOrigin::Page)]);
+            header.format = request.format;
+            let markdown = doc.to_markdown();
+            let plain_text = doc.plain_text();
+            PreparedAnswer {
+                request,
+                header,
+                views: vec![AnswerView::Answer, AnswerView::Sources, AnswerView::Html],
+                answer: TextBody::document(doc),
+                sources,
+                fanouts: Vec::new(),
+                ads: None,
+                prompt: None,
+                html: TextBody::raw(&html),
+                json: None,
+                markdown,
+                plain_text,
+                body: fetched.body,
+            }
+        }
+    }
+}
+
+fn prepare_completion(
+    request: AiRequest,
+    mut header: AnswerHeader,
+    completion: Completion,
+    body: String,
+) -> PreparedAnswer {
+    let model = completion.model.parse().unwrap_or(header.model);
+    header.model = model;
+    // What the service reports it used wins over what was asked (it picks when unset).
+    if completion.device.is_some() {
+        header.device = completion.device.clone();
+    }
+    if completion.country.is_some() {
+        header.location = Location {
+            country: completion.country.clone(),
+            subdivision: completion.subdivision.clone(),
+            city: completion.city.clone(),
+        };
+    }
+    let options = RenderOptions {
+        drop_first: model.hidden_label_tag(),
+        ..RenderOptions::default()
+    };
+    let answer = render::html_to_document(&completion.completion, &options);
+    let sources = merge_sources(vec![
+        (
+            render::extract_links(&completion.sources),
+            SourceOrigin::Sources,
+        ),
+        (answer.links().to_vec(), SourceOrigin::Citation),
+    ]);
+    let ads = (!completion.ads.trim().is_empty())
+        .then(|| TextBody::document(render::html_to_document(&completion.ads, &options)));
+    let prompt = render::html_to_document(&completion.prompt, &options);
+    let json = serde_json::from_str::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| body.clone());
+    let markdown = answer.to_markdown();
+    let plain_text = answer.plain_text();
+    PreparedAnswer {
+        request,
+        header,
+        views: vec![
+            AnswerView::Answer,
+            AnswerView::Sources,
+            AnswerView::Fanouts,
+            AnswerView::Ads,
+            AnswerView::Prompt,
+            AnswerView::Html,
+            AnswerView::Json,
+        ],
+        answer: TextBody::document(answer),
+        sources,
+        fanouts: completion.fanouts,
+        ads,
+        prompt: Some(TextBody::document(prompt)),
+        html: TextBody::raw(&completion.html),
+        json: Some(TextBody::raw(&json)),
+        markdown,
+        plain_text,
+        body,
+    }
+}
+
+impl PreparedAnswer {
+    /// The Markdown file `e` writes: the prompt, the header, the answer, its sources.
+    pub fn export_markdown(&self) -> String {
+        let mut out = format!(
+            "# {}\n\n_{}_\n\n{}\n",
+            self.request.prompt.trim(),
+            self.header.describe(),
+            self.markdown.trim()
+        );
+        if !self.sources.is_empty() {
+            out.push_str("\n## Sources\n\n");
+            for (i, s) in self.sources.iter().enumerate() {
+                out.push_str(&format!("{}. [{}]({})\n", i + 1, s.title, s.url));
+            }
+        }
+        if !self.fanouts.is_empty() {
+            out.push_str("\n## Fanout queries\n\n");
+            for q in &self.fanouts {
+                out.push_str(&format!("- {q}\n"));
+            }
+        }
+        out
+    }
+
+    /// The JSON file `e` writes: the body as received, pretty when it is JSON.
+    pub fn export_json(&self) -> String {
+        serde_json::from_str::<serde_json::Value>(&self.body)
+            .ok()
+            .and_then(|v| serde_json::to_string_pretty(&v).ok())
+            .unwrap_or_else(|| self.body.clone())
+    }
+
+    /// The text of a view, when it is a text body.
+    pub fn body_of(&self, view: AnswerView) -> Option<&TextBody> {
+        match view {
+            AnswerView::Answer => Some(&self.answer),
+            AnswerView::Ads => self.ads.as_ref(),
+            AnswerView::Prompt => self.prompt.as_ref(),
+            AnswerView::Html => Some(&self.html),
+            AnswerView::Json => self.json.as_ref(),
+            AnswerView::Sources | AnswerView::Fanouts => None,
+        }
+    }
+
+    /// How many items a list view has (sources, fanouts).
+    pub fn list_len(&self, view: AnswerView) -> usize {
+        match view {
+            AnswerView::Sources => self.sources.len(),
+            AnswerView::Fanouts => self.fanouts.len(),
+            _ => 0,
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! The state of one call from the UI's point of view: idle, running (with a spinner, elapsed
+//! seconds and maybe a retry countdown), or failed with the error's sentence.
+
+use std::time::Instant;
+
+use crate::api::{ApiError, RetryNotice};
+
+use super::Tag;
+
+/// A wait before an automatic retry, counted down on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Countdown {
+    pub until: Instant,
+    pub attempt: u32,
+    /// The error that made the wait necessary.
+    pub error: ApiError,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallState {
+    Idle,
+    Running {
+        tag: Tag,
+        started: Instant,
+        /// What is being waited for: "Asking ChatGPT".
+        label: String,
+        /// The usual duration, in seconds, shown beside the elapsed time.
+        typical: Option<(u32, u32)>,
+        retry: Option<Countdown>,
+    },
+    Failed(ApiError),
+}
+
+impl CallState {
+    pub fn running(tag: Tag, started: Instant, label: String, typical: Option<(u32, u32)>) -> Self {
+        CallState::Running {
+            tag,
+            started,
+            label,
+            typical,
+            retry: None,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        matches!(self, CallState::Running { .. })
+    }
+
+    pub fn tag(&self) -> Option<Tag> {
+        match self {
+            CallState::Running { tag, .. } => Some(*tag),
+            _ => None,
+        }
+    }
+
+    /// True when `tag` is the call this state waits for.
+    pub fn is_for(&self, tag: Tag) -> bool {
+        self.tag() == Some(tag)
+    }
+
+    /// Starts a countdown when the call waits to retry.
+    pub fn on_retry(&mut self, tag: Tag, notice: RetryNotice, now: Instant) {
+        if let CallState::Running { tag: t, retry, .. } = self
+            && *t == tag
+        {
+            *retry = Some(Countdown {
+                until: now + notice.wait,
+                attempt: notice.attempt,
+                error: notice.error,
+            });
+        }
+    }
+
+    pub fn error(&self) -> Option<&ApiError> {
+        match self {
+            CallState::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The spinner's frame at a given time: ten frames a second.
+pub fn spinner_frame(started: Instant, now: Instant) -> char {
+    const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    let tenths = now.saturating_duration_since(started).as_millis() / 100;
+    FRAMES[(tenths % FRAMES.len() as u128) as usize]
+}

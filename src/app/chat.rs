@@ -1,0 +1,724 @@
+//! The Chat tab: a prompt, the settings of one vantage point, and the answer in its views.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use crossterm::event::KeyEvent;
+use ratatui::layout::{Position, Rect};
+use ratatui_textarea::{TextArea, WrapMode};
+
+use crate::api::request::PROMPT_MAX_CHARS;
+use crate::api::{AiFormat, AiRequest, ApiError, Location, Model, RetryNotice};
+use crate::geo;
+
+use super::answer::{AnswerView, PreparedAnswer};
+use super::call::CallState;
+use super::keymap::{Action, Context};
+use super::layout;
+use super::picker::{PickItem, Picker, PickerKind};
+use super::{App, Devices, Effect, ExportPrompt, ExportSource, Popup, Tag};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChatFocus {
+    Prompt,
+    Settings,
+    Answer,
+}
+
+/// The settings row, in its order on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    Model,
+    Device,
+    Country,
+    Subdivision,
+    City,
+    Language,
+    Display,
+    Format,
+    Cache,
+}
+
+impl Setting {
+    pub const ALL: [Setting; 9] = [
+        Setting::Model,
+        Setting::Device,
+        Setting::Country,
+        Setting::Subdivision,
+        Setting::City,
+        Setting::Language,
+        Setting::Display,
+        Setting::Format,
+        Setting::Cache,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Setting::Model => "model",
+            Setting::Device => "device",
+            Setting::Country => "country",
+            Setting::Subdivision => "subdiv",
+            Setting::City => "city",
+            Setting::Language => "lang",
+            Setting::Display => "display",
+            Setting::Format => "format",
+            Setting::Cache => "cache",
+        }
+    }
+
+    /// The key that opens or changes it, from the keymap.
+    pub fn action(self) -> Action {
+        match self {
+            Setting::Model => Action::PickModel,
+            Setting::Device => Action::PickDevice,
+            Setting::Country => Action::PickCountry,
+            Setting::Subdivision => Action::PickSubdivision,
+            Setting::City => Action::PickCity,
+            Setting::Language => Action::PickLanguage,
+            Setting::Display => Action::PickDisplay,
+            Setting::Format => Action::CycleFormat,
+            Setting::Cache => Action::ToggleCache,
+        }
+    }
+}
+
+/// The vantage point and output of the next call.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChatSettings {
+    pub model: Option<Model>,
+    pub device: Option<String>,
+    pub location: Location,
+    pub language: Option<String>,
+    pub display: Option<String>,
+    pub format: AiFormat,
+    /// False sends expiration=0: a fresh answer.
+    pub no_cache: bool,
+}
+
+impl ChatSettings {
+    /// The text a setting shows: its value, or what the service does when it is unset.
+    pub fn value_text(&self, setting: Setting) -> String {
+        let or_random = |v: &Option<String>| v.clone().unwrap_or_else(|| "random".to_string());
+        let cut = |s: String| crate::api::request::shorten(&s, 22);
+        match setting {
+            Setting::Model => self
+                .model
+                .map_or_else(|| "chatgpt".to_string(), |m| m.as_str().to_string()),
+            Setting::Device => cut(self.device.clone().unwrap_or_else(|| "none".to_string())),
+            Setting::Country => or_random(&self.location.country),
+            Setting::Subdivision => or_random(&self.location.subdivision),
+            Setting::City => cut(or_random(&self.location.city)),
+            Setting::Language => self.language.clone().unwrap_or_else(|| "–".to_string()),
+            Setting::Display => self.display.clone().unwrap_or_else(|| "–".to_string()),
+            Setting::Format => self.format.as_str().to_string(),
+            Setting::Cache => if self.no_cache { "off" } else { "on" }.to_string(),
+        }
+    }
+
+    /// "label value" cells, for the settings row.
+    pub fn cells(&self) -> Vec<(Setting, String)> {
+        Setting::ALL
+            .iter()
+            .map(|s| (*s, format!("{} {}", s.label(), self.value_text(*s))))
+            .collect()
+    }
+}
+
+/// An answer on screen, with where each view is scrolled to.
+#[derive(Debug)]
+pub struct AnswerState {
+    pub prepared: Box<PreparedAnswer>,
+    pub view: AnswerView,
+    pub scroll: HashMap<AnswerView, usize>,
+    /// The selected row of list views (sources, fanouts).
+    pub selected: HashMap<AnswerView, usize>,
+}
+
+impl AnswerState {
+    pub fn new(prepared: Box<PreparedAnswer>) -> AnswerState {
+        AnswerState {
+            prepared,
+            view: AnswerView::Answer,
+            scroll: HashMap::new(),
+            selected: HashMap::new(),
+        }
+    }
+
+    pub fn scroll_of(&self, view: AnswerView) -> usize {
+        self.scroll.get(&view).copied().unwrap_or(0)
+    }
+
+    pub fn selected_of(&self, view: AnswerView) -> usize {
+        self.selected.get(&view).copied().unwrap_or(0)
+    }
+}
+
+pub struct ChatState {
+    pub prompt: TextArea<'static>,
+    pub settings: ChatSettings,
+    pub focus: ChatFocus,
+    /// The setting selected while the settings row has focus.
+    pub setting_cursor: usize,
+    pub call: CallState,
+    pub answer: Option<AnswerState>,
+}
+
+impl Default for ChatState {
+    fn default() -> Self {
+        ChatState::new()
+    }
+}
+
+impl ChatState {
+    pub fn new() -> ChatState {
+        let mut prompt = TextArea::default();
+        prompt.set_wrap_mode(WrapMode::WordOrGlyph);
+        prompt.set_placeholder_text("Ask something, then press Enter (Alt+Enter for a new line)");
+        ChatState {
+            prompt,
+            settings: ChatSettings::default(),
+            focus: ChatFocus::Prompt,
+            setting_cursor: 0,
+            call: CallState::Idle,
+            answer: None,
+        }
+    }
+
+    pub fn prompt_text(&self) -> String {
+        self.prompt.lines().join("\n")
+    }
+
+    pub fn prompt_chars(&self) -> usize {
+        // Lines are joined by one newline each, which the service counts too.
+        let lines = self.prompt.lines();
+        lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1)
+    }
+
+    pub fn prompt_over_limit(&self) -> bool {
+        self.prompt_chars() > PROMPT_MAX_CHARS
+    }
+
+    pub fn set_prompt(&mut self, text: &str) {
+        self.prompt.select_all();
+        self.prompt.cut();
+        self.prompt.insert_str(text);
+    }
+
+    pub fn editing(&self) -> bool {
+        self.focus == ChatFocus::Prompt
+    }
+
+    pub fn key_contexts(&self) -> Vec<Context> {
+        match self.focus {
+            ChatFocus::Prompt => vec![Context::Editing],
+            ChatFocus::Settings => vec![Context::Settings, Context::Chat],
+            ChatFocus::Answer => vec![Context::Answer, Context::Chat],
+        }
+    }
+
+    /// The request the form describes now.
+    pub fn request(&self) -> AiRequest {
+        let s = &self.settings;
+        AiRequest {
+            prompt: self.prompt_text(),
+            model: s.model,
+            device: s.device.clone(),
+            location: s.location.clone(),
+            language: s.language.clone(),
+            display: s.display.clone(),
+            format: s.format,
+            expiration: s.no_cache.then_some(0),
+        }
+    }
+
+    pub fn edit(&mut self, key: KeyEvent) {
+        self.prompt.input(key);
+    }
+
+    pub fn paste(&mut self, text: &str) {
+        if self.focus != ChatFocus::Prompt {
+            self.focus = ChatFocus::Prompt;
+        }
+        self.prompt
+            .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
+    }
+
+    pub fn on_retry(&mut self, tag: Tag, notice: RetryNotice, now: Instant) {
+        self.call.on_retry(tag, notice, now);
+    }
+
+    /// Takes the answer of the call in flight; answers of cancelled calls are dropped.
+    /// True when an answer landed.
+    pub fn on_done(&mut self, tag: Tag, result: Result<Box<PreparedAnswer>, ApiError>) -> bool {
+        if !self.call.is_for(tag) {
+            return false;
+        }
+        match result {
+            Ok(prepared) => {
+                self.call = CallState::Idle;
+                self.answer = Some(AnswerState::new(prepared));
+                true
+            }
+            Err(error) => {
+                self.call = CallState::Failed(error);
+                false
+            }
+        }
+    }
+
+    fn focus_cycle(&mut self, forward: bool) {
+        const ORDER: [ChatFocus; 3] = [ChatFocus::Prompt, ChatFocus::Settings, ChatFocus::Answer];
+        let i = ORDER.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let next = if forward { i + 1 } else { i + ORDER.len() - 1 };
+        self.focus = ORDER[next % ORDER.len()];
+    }
+
+    pub fn scroll_by(&mut self, delta: isize) {
+        let Some(answer) = &mut self.answer else {
+            return;
+        };
+        let view = answer.view;
+        if answer.prepared.list_len(view) > 0 {
+            let len = answer.prepared.list_len(view);
+            let current = answer.selected_of(view) as isize;
+            let next = (current + delta).clamp(0, len as isize - 1) as usize;
+            answer.selected.insert(view, next);
+            return;
+        }
+        let max = answer
+            .prepared
+            .body_of(view)
+            .map_or(0, |b| b.wrapped_len().saturating_sub(1));
+        let current = answer.scroll_of(view) as isize;
+        let next = (current + delta).max(0) as usize;
+        answer.scroll.insert(view, next.min(max));
+    }
+
+    fn scroll_to(&mut self, top: bool) {
+        self.scroll_by(if top { isize::MIN / 2 } else { isize::MAX / 2 });
+    }
+
+    fn switch_view(&mut self, forward: bool) {
+        let Some(answer) = &mut self.answer else {
+            return;
+        };
+        let views = &answer.prepared.views;
+        let i = views.iter().position(|v| *v == answer.view).unwrap_or(0);
+        let next = if forward { i + 1 } else { i + views.len() - 1 };
+        answer.view = views[next % views.len()];
+    }
+}
+
+/// Handles an action the keymap found, on the Chat tab.
+pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    let page = page_height(app) as isize;
+    let chat = &mut app.chat;
+    match action {
+        Action::FocusNext => chat.focus_cycle(true),
+        Action::FocusPrev => chat.focus_cycle(false),
+        Action::Back => chat.focus = ChatFocus::Answer,
+        Action::EditPrompt => chat.focus = ChatFocus::Prompt,
+        Action::Newline => chat.prompt.insert_newline(),
+        Action::Send => return send(app),
+        Action::Cancel => {
+            if let Some(tag) = chat.call.tag() {
+                chat.call = CallState::Idle;
+                app.flash_info("Cancelled.");
+                return vec![Effect::Cancel(tag)];
+            }
+            if chat.call.error().is_some() {
+                chat.call = CallState::Idle;
+            }
+        }
+        Action::NextView => chat.switch_view(true),
+        Action::PrevView => chat.switch_view(false),
+        Action::Up => chat.scroll_by(-1),
+        Action::Down => chat.scroll_by(1),
+        Action::PageUp => chat.scroll_by(-page),
+        Action::PageDown => chat.scroll_by(page),
+        Action::Top => chat.scroll_to(true),
+        Action::Bottom => chat.scroll_to(false),
+        Action::Left => {
+            chat.setting_cursor = chat.setting_cursor.saturating_sub(1);
+        }
+        Action::Right => {
+            chat.setting_cursor = (chat.setting_cursor + 1).min(Setting::ALL.len() - 1);
+        }
+        Action::Accept => {
+            let setting = Setting::ALL[chat.setting_cursor.min(Setting::ALL.len() - 1)];
+            return on_action(app, setting.action());
+        }
+        Action::PickModel
+        | Action::PickDevice
+        | Action::PickCountry
+        | Action::PickSubdivision
+        | Action::PickCity
+        | Action::PickLanguage
+        | Action::PickDisplay => open_picker(app, action),
+        Action::CycleFormat => {
+            let all = AiFormat::ALL;
+            let i = all
+                .iter()
+                .position(|f| *f == chat.settings.format)
+                .unwrap_or(0);
+            chat.settings.format = all[(i + 1) % all.len()];
+            let format = chat.settings.format;
+            app.flash_info(format!("Format: {format}"));
+        }
+        Action::ToggleCache => {
+            chat.settings.no_cache = !chat.settings.no_cache;
+            let text = if chat.settings.no_cache {
+                "Cache off: every call asks for a fresh answer (expiration=0)."
+            } else {
+                "Cache on: a cached answer up to a day old may come back (expiration=1)."
+            };
+            app.flash_info(text);
+        }
+        Action::Copy => return copy(app),
+        Action::Open => return open(app),
+        Action::Export => {
+            if app.chat.answer.is_none() {
+                app.flash_info("There is no answer to export yet.");
+            } else {
+                let model = app.chat.request().effective_model();
+                app.popup = Some(Popup::Export(ExportPrompt {
+                    source: ExportSource::ChatAnswer,
+                    path: format!("vantage-{model}-answer.md"),
+                }));
+            }
+        }
+        Action::Filter => {
+            app.flash_info("Chat has no list to filter; use [ and ] to move between views.");
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Lines the answer pane shows at once, for paging.
+fn page_height(app: &App) -> usize {
+    let areas = chat_areas(&app.chat, app.frame_areas().body);
+    areas.answer.height.saturating_sub(4).max(1) as usize
+}
+
+/// Where the prompt, the settings row and the answer are, inside the tab's body.
+pub fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
+    let widths = settings_widths(&chat.settings);
+    let rows = layout::flow_rows(body.width, &widths, 1);
+    layout::chat(body, chat.prompt.lines().len(), rows)
+}
+
+fn send(app: &mut App) -> Vec<Effect> {
+    if app.chat.call.is_running() {
+        app.flash_info("A call is already running; Esc cancels it.");
+        return Vec::new();
+    }
+    let request = app.chat.request();
+    if let Err(invalid) = request.validate() {
+        app.flash_error(format!("Not sent: {invalid}."));
+        return Vec::new();
+    }
+    if app.connection.token.is_none() {
+        app.flash_error(format!(
+            "Not sent: no API token. Set VANTAGE_TOKEN or MASSIVE_TOKEN, or `token` in {}; or press D for the demo.",
+            app.connection.token_hint
+        ));
+        return Vec::new();
+    }
+    let tag = app.next_tag();
+    let model = request.effective_model();
+    app.chat.call = CallState::running(
+        tag,
+        app.now,
+        format!("Asking {}", model.display_name()),
+        Some(model.typical_seconds()),
+    );
+    app.chat.focus = ChatFocus::Answer;
+    vec![Effect::SendAi { tag, request }]
+}
+
+fn copy(app: &mut App) -> Vec<Effect> {
+    let Some(answer) = &app.chat.answer else {
+        app.flash_info("There is nothing to copy yet.");
+        return Vec::new();
+    };
+    let view = answer.view;
+    let selected = answer.selected_of(view);
+    let prepared = &answer.prepared;
+    let text = match view {
+        AnswerView::Answer => prepared.markdown.clone(),
+        AnswerView::Sources => match prepared.sources.get(selected) {
+            Some(s) => s.url.clone(),
+            None => return Vec::new(),
+        },
+        AnswerView::Fanouts => match prepared.fanouts.get(selected) {
+            Some(q) => q.clone(),
+            None => return Vec::new(),
+        },
+        AnswerView::Ads | AnswerView::Prompt => prepared
+            .body_of(view)
+            .and_then(|b| b.as_document())
+            .map(|d| d.plain_text())
+            .unwrap_or_default(),
+        AnswerView::Html => match &prepared.json {
+            Some(_) => serde_json::from_str::<crate::api::Completion>(&prepared.body)
+                .map(|c| c.html)
+                .unwrap_or_default(),
+            None => prepared.body.clone(),
+        },
+        AnswerView::Json => prepared.export_json(),
+    };
+    let what = view.title();
+    app.flash_info(format!(
+        "Copied {what} ({} characters).",
+        text.chars().count()
+    ));
+    vec![Effect::Copy(text)]
+}
+
+fn open(app: &mut App) -> Vec<Effect> {
+    let Some(answer) = &mut app.chat.answer else {
+        app.flash_info("There is no answer yet.");
+        return Vec::new();
+    };
+    if answer.view != AnswerView::Sources {
+        answer.view = AnswerView::Sources;
+        app.flash_info("Choose a source with ↑↓, then press o to open it.");
+        return Vec::new();
+    }
+    match answer
+        .prepared
+        .sources
+        .get(answer.selected_of(AnswerView::Sources))
+    {
+        Some(source) => vec![Effect::OpenUrl(source.url.clone())],
+        None => {
+            app.flash_info("This answer cites no sources.");
+            Vec::new()
+        }
+    }
+}
+
+fn open_picker(app: &mut App, action: Action) {
+    let settings = &app.chat.settings;
+    let country = settings.location.country.clone();
+    let picker = match action {
+        Action::PickModel => Picker::new(
+            PickerKind::Model,
+            std::iter::once(PickItem::new(
+                "default (chatgpt)",
+                None,
+                "the service's default",
+            ))
+            .chain(Model::ALL.iter().map(|m| {
+                let (lo, hi) = m.typical_seconds();
+                PickItem::new(
+                    m.display_name(),
+                    Some(m.as_str().to_string()),
+                    format!("{lo}–{hi} s live"),
+                )
+            }))
+            .collect(),
+            settings.model.map(Model::as_str),
+        ),
+        Action::PickDevice => device_picker(&app.devices, settings.device.as_deref()),
+        Action::PickCountry => location_picker(PickerKind::Country, &settings.location),
+        Action::PickSubdivision | Action::PickCity if country.is_none() => {
+            app.flash_info("Choose a country first (c): subdivisions and cities belong to one.");
+            return;
+        }
+        Action::PickSubdivision => location_picker(PickerKind::Subdivision, &settings.location),
+        Action::PickCity => location_picker(PickerKind::City, &settings.location),
+        Action::PickLanguage => language_picker(PickerKind::Language, settings.language.as_deref()),
+        Action::PickDisplay => language_picker(PickerKind::Display, settings.display.as_deref()),
+        _ => return,
+    };
+    app.popup = Some(Popup::Picker(picker));
+}
+
+/// The device picker: the service's list, or a note on why there is none; a name can always
+/// be typed.
+fn device_picker(devices: &Devices, current: Option<&str>) -> Picker {
+    let mut items = vec![PickItem::new("none", None, "no device emulation")];
+    let note = match devices {
+        Devices::Loaded(list) if list.is_empty() => {
+            Some("The service lists no devices right now; type a name and press Enter.".to_string())
+        }
+        Devices::Loaded(list) => {
+            items.extend(
+                list.iter()
+                    .map(|d| PickItem::new(d.clone(), Some(d.clone()), "")),
+            );
+            None
+        }
+        Devices::Loading | Devices::NotFetched => {
+            Some("Loading the device list…; you can type a name.".to_string())
+        }
+        Devices::Failed(e) => Some(format!("The device list could not be loaded: {e}")),
+    };
+    let picker = Picker::new(PickerKind::Device, items, current).with_custom();
+    match note {
+        Some(note) => picker.with_note(note),
+        None => picker,
+    }
+}
+
+/// Country, subdivision and city pickers from the embedded data, shared by every form.
+pub fn location_picker(kind: PickerKind, location: &Location) -> Picker {
+    let country = location.country.as_deref().unwrap_or("");
+    let random = PickItem::random();
+    match kind {
+        PickerKind::Country => Picker::new(
+            kind,
+            std::iter::once(random)
+                .chain(geo::countries().iter().map(|c| {
+                    PickItem::new(
+                        format!("{} ({})", c.name, c.code),
+                        Some(c.code.to_string()),
+                        "",
+                    )
+                }))
+                .collect(),
+            location.country.as_deref(),
+        ),
+        PickerKind::Subdivision => {
+            let list = geo::subdivisions(country);
+            let picker = Picker::new(
+                kind,
+                std::iter::once(random)
+                    .chain(list.iter().map(|s| {
+                        PickItem::new(
+                            format!("{} ({})", s.name, s.short),
+                            Some(s.short.to_string()),
+                            s.kind,
+                        )
+                    }))
+                    .collect(),
+                location.subdivision.as_deref(),
+            );
+            if list.is_empty() {
+                picker.with_custom().with_note(format!(
+                    "No subdivisions are known for {country}; type a code."
+                ))
+            } else {
+                picker
+            }
+        }
+        PickerKind::City => Picker::new(
+            kind,
+            std::iter::once(random)
+                .chain(geo::cities(country).iter().map(|c| {
+                    let label = if c.alias.is_empty() {
+                        c.name.to_string()
+                    } else {
+                        format!("{} ({})", c.name, c.alias)
+                    };
+                    PickItem::new(
+                        label,
+                        Some(c.name.to_string()),
+                        format_population(c.population),
+                    )
+                }))
+                .collect(),
+            location.city.as_deref(),
+        )
+        .with_custom()
+        .with_note("Suggestions from GeoNames; any city name can be typed."),
+        _ => Picker::new(kind, vec![random], None),
+    }
+}
+
+fn language_picker(kind: PickerKind, current: Option<&str>) -> Picker {
+    Picker::new(
+        kind,
+        std::iter::once(PickItem::new("unset", None, ""))
+            .chain(geo::languages().iter().map(|l| {
+                PickItem::new(
+                    format!("{} ({})", l.name, l.code),
+                    Some(l.code.to_string()),
+                    "",
+                )
+            }))
+            .collect(),
+        current,
+    )
+    .with_custom()
+    .with_note("Planned by the service: sent, but not applied yet.")
+}
+
+fn format_population(population: u32) -> String {
+    if population >= 1_000_000 {
+        format!("{:.1} M", population as f64 / 1_000_000.0)
+    } else {
+        format!("{} k", population / 1000)
+    }
+}
+
+/// Sets what a picker chose. A new country clears the subdivision and city of the old one.
+pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
+    let s = &mut app.chat.settings;
+    match kind {
+        PickerKind::Model => s.model = value.and_then(|v| v.parse().ok()),
+        PickerKind::Device => s.device = value,
+        PickerKind::Country => {
+            if s.location.country != value {
+                s.location.subdivision = None;
+                s.location.city = None;
+            }
+            s.location.country = value;
+        }
+        PickerKind::Subdivision => s.location.subdivision = value,
+        PickerKind::City => s.location.city = value,
+        PickerKind::Language => s.language = value,
+        PickerKind::Display => s.display = value,
+    }
+}
+
+/// Rebuilds an open device picker when the list arrives, keeping what was typed.
+pub fn refresh_device_picker(app: &mut App) {
+    if let Some(Popup::Picker(picker)) = &mut app.popup
+        && picker.kind == PickerKind::Device
+    {
+        let filter = picker.filter.clone();
+        let mut fresh = device_picker(&app.devices, app.chat.settings.device.as_deref());
+        fresh.set_filter(filter, &mut app.matcher);
+        *picker = fresh;
+    }
+}
+
+/// A click on the Chat tab's body: focus what was clicked.
+pub fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
+    let widths = settings_widths(&app.chat.settings);
+    let areas = chat_areas(&app.chat, body);
+    if areas.prompt.contains(at) {
+        app.chat.focus = ChatFocus::Prompt;
+    } else if areas.settings.contains(at) {
+        app.chat.focus = ChatFocus::Settings;
+        let cells = layout::flow(areas.settings.width, &widths, 1);
+        if let Some(i) = cells.iter().position(|c| {
+            let abs = Rect::new(
+                areas.settings.x + c.x,
+                areas.settings.y + c.y,
+                c.width,
+                c.height,
+            );
+            abs.contains(at)
+        }) {
+            app.chat.setting_cursor = i;
+            return on_action(app, Setting::ALL[i].action());
+        }
+    } else if areas.answer.contains(at) {
+        app.chat.focus = ChatFocus::Answer;
+    }
+    Vec::new()
+}
+
+/// The display width of each settings cell.
+pub fn settings_widths(settings: &ChatSettings) -> Vec<u16> {
+    use unicode_width::UnicodeWidthStr;
+    settings
+        .cells()
+        .iter()
+        .map(|(_, text)| text.width() as u16 + 2)
+        .collect()
+}

@@ -1,0 +1,509 @@
+//! The one keymap table: key handling looks actions up here, and the help overlay lists it.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Where a binding applies. Lookups go from the most specific context to `Global`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Context {
+    /// Always, even inside a text field.
+    Global,
+    /// Outside text fields and popups: single keys act.
+    Normal,
+    /// Inside a text field (the prompt editor, a picker's filter).
+    Editing,
+    /// A popup (picker, export, help) is open.
+    Popup,
+    /// The Chat tab, outside text fields.
+    Chat,
+    /// The answer pane of Chat.
+    Answer,
+    /// The row of settings of a form (model, device, location…).
+    Settings,
+}
+
+impl Context {
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Global => "Everywhere",
+            Context::Normal => "Outside text fields",
+            Context::Editing => "In a text field",
+            Context::Popup => "In a popup",
+            Context::Chat => "Chat",
+            Context::Answer => "Chat answer",
+            Context::Settings => "Settings row",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Quit,
+    Help,
+    SelectTab(usize),
+    FocusNext,
+    FocusPrev,
+    /// Leave a text field, close a popup.
+    Back,
+    /// Send the request of the focused form.
+    Send,
+    Newline,
+    EditPrompt,
+    Cancel,
+    Filter,
+    Copy,
+    Open,
+    Export,
+    PickModel,
+    PickDevice,
+    PickCountry,
+    PickSubdivision,
+    PickCity,
+    PickLanguage,
+    PickDisplay,
+    CycleFormat,
+    ToggleCache,
+    NextView,
+    PrevView,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Accept,
+    Left,
+    Right,
+    SwitchToDemo,
+}
+
+/// A key, with the modifiers that must be held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub modifiers: KeyModifiers,
+}
+
+const fn key(code: KeyCode) -> Key {
+    Key {
+        code,
+        modifiers: KeyModifiers::NONE,
+    }
+}
+
+const fn ch(c: char) -> Key {
+    key(KeyCode::Char(c))
+}
+
+const fn ctrl(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        modifiers: KeyModifiers::CONTROL,
+    }
+}
+
+const fn alt(code: KeyCode) -> Key {
+    Key {
+        code,
+        modifiers: KeyModifiers::ALT,
+    }
+}
+
+pub struct Binding {
+    pub context: Context,
+    pub keys: &'static [Key],
+    /// How the keys are written in the help overlay and the status bar.
+    pub label: &'static str,
+    pub action: Action,
+    pub help: &'static str,
+}
+
+macro_rules! bind {
+    ($context:ident, [$($key:expr),+], $label:literal, $action:expr, $help:literal) => {
+        Binding {
+            context: Context::$context,
+            keys: &[$($key),+],
+            label: $label,
+            action: $action,
+            help: $help,
+        }
+    };
+}
+
+pub static KEYMAP: &[Binding] = &[
+    bind!(Global, [ctrl('c')], "Ctrl+C", Action::Quit, "quit"),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('1'))],
+        "Alt+1",
+        Action::SelectTab(0),
+        "Chat tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('2'))],
+        "Alt+2",
+        Action::SelectTab(1),
+        "second tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('3'))],
+        "Alt+3",
+        Action::SelectTab(2),
+        "third tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('4'))],
+        "Alt+4",
+        Action::SelectTab(3),
+        "fourth tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('5'))],
+        "Alt+5",
+        Action::SelectTab(4),
+        "fifth tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('6'))],
+        "Alt+6",
+        Action::SelectTab(5),
+        "sixth tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('7'))],
+        "Alt+7",
+        Action::SelectTab(6),
+        "seventh tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('8'))],
+        "Alt+8",
+        Action::SelectTab(7),
+        "eighth tab"
+    ),
+    bind!(
+        Global,
+        [alt(KeyCode::Char('9'))],
+        "Alt+9",
+        Action::SelectTab(8),
+        "ninth tab"
+    ),
+    bind!(
+        Global,
+        [key(KeyCode::Tab)],
+        "Tab",
+        Action::FocusNext,
+        "next pane"
+    ),
+    bind!(
+        Global,
+        [
+            key(KeyCode::BackTab),
+            Key {
+                code: KeyCode::BackTab,
+                modifiers: KeyModifiers::SHIFT
+            }
+        ],
+        "Shift+Tab",
+        Action::FocusPrev,
+        "previous pane"
+    ),
+    bind!(
+        Popup,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Action::Back,
+        "close the popup"
+    ),
+    bind!(
+        Popup,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Action::Accept,
+        "choose"
+    ),
+    bind!(
+        Popup,
+        [key(KeyCode::Up), ctrl('p')],
+        "↑",
+        Action::Up,
+        "previous item"
+    ),
+    bind!(
+        Popup,
+        [key(KeyCode::Down), ctrl('n')],
+        "↓",
+        Action::Down,
+        "next item"
+    ),
+    bind!(
+        Popup,
+        [key(KeyCode::PageUp)],
+        "PgUp",
+        Action::PageUp,
+        "page up"
+    ),
+    bind!(
+        Popup,
+        [key(KeyCode::PageDown)],
+        "PgDn",
+        Action::PageDown,
+        "page down"
+    ),
+    bind!(
+        Editing,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Action::Back,
+        "leave the text field"
+    ),
+    bind!(
+        Editing,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Action::Send,
+        "send"
+    ),
+    bind!(
+        Editing,
+        [
+            alt(KeyCode::Enter),
+            Key {
+                code: KeyCode::Enter,
+                modifiers: KeyModifiers::SHIFT
+            }
+        ],
+        "Alt+Enter",
+        Action::Newline,
+        "new line"
+    ),
+    bind!(Normal, [ch('q')], "q", Action::Quit, "quit"),
+    bind!(Normal, [ch('?')], "?", Action::Help, "help"),
+    bind!(Normal, [ch('/')], "/", Action::Filter, "filter"),
+    bind!(Normal, [ch('y')], "y", Action::Copy, "copy"),
+    bind!(Normal, [ch('o')], "o", Action::Open, "open link"),
+    bind!(Normal, [ch('e')], "e", Action::Export, "export"),
+    bind!(
+        Normal,
+        [ch('D')],
+        "D",
+        Action::SwitchToDemo,
+        "switch to the demo simulator"
+    ),
+    bind!(Chat, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
+    bind!(Chat, [ch('i')], "i", Action::EditPrompt, "edit the prompt"),
+    bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
+    bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
+    bind!(Chat, [ch('c')], "c", Action::PickCountry, "country"),
+    bind!(Chat, [ch('s')], "s", Action::PickSubdivision, "subdivision"),
+    bind!(Chat, [ch('t')], "t", Action::PickCity, "city (town)"),
+    bind!(
+        Chat,
+        [ch('l')],
+        "l",
+        Action::PickLanguage,
+        "language (planned)"
+    ),
+    bind!(
+        Chat,
+        [ch('L')],
+        "L",
+        Action::PickDisplay,
+        "display language (planned)"
+    ),
+    bind!(
+        Chat,
+        [ch('f')],
+        "f",
+        Action::CycleFormat,
+        "format json/rendered/raw"
+    ),
+    bind!(Chat, [ch('x')], "x", Action::ToggleCache, "cache on/off"),
+    bind!(
+        Chat,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Action::Cancel,
+        "cancel the call"
+    ),
+    bind!(
+        Settings,
+        [key(KeyCode::Left)],
+        "←",
+        Action::Left,
+        "previous setting"
+    ),
+    bind!(
+        Settings,
+        [key(KeyCode::Right)],
+        "→",
+        Action::Right,
+        "next setting"
+    ),
+    bind!(
+        Settings,
+        [key(KeyCode::Enter), ch(' ')],
+        "Enter Space",
+        Action::Accept,
+        "change the setting"
+    ),
+    bind!(
+        Answer,
+        [ch(']'), key(KeyCode::Right)],
+        "] →",
+        Action::NextView,
+        "next view"
+    ),
+    bind!(
+        Answer,
+        [ch('['), key(KeyCode::Left)],
+        "[ ←",
+        Action::PrevView,
+        "previous view"
+    ),
+    bind!(
+        Answer,
+        [key(KeyCode::Up), ch('k')],
+        "↑ k",
+        Action::Up,
+        "scroll up / previous source"
+    ),
+    bind!(
+        Answer,
+        [key(KeyCode::Down), ch('j')],
+        "↓ j",
+        Action::Down,
+        "scroll down / next source"
+    ),
+    bind!(
+        Answer,
+        [key(KeyCode::PageUp)],
+        "PgUp",
+        Action::PageUp,
+        "page up"
+    ),
+    bind!(
+        Answer,
+        [key(KeyCode::PageDown), ch(' ')],
+        "PgDn Space",
+        Action::PageDown,
+        "page down"
+    ),
+    bind!(
+        Answer,
+        [key(KeyCode::Home), ch('g')],
+        "Home g",
+        Action::Top,
+        "top"
+    ),
+    bind!(
+        Answer,
+        [key(KeyCode::End), ch('G')],
+        "End G",
+        Action::Bottom,
+        "bottom"
+    ),
+];
+
+fn matches(k: &Key, event: &KeyEvent) -> bool {
+    if k.code != event.code {
+        return false;
+    }
+    // Terminals differ on whether Shift is reported with an upper-case letter or a symbol;
+    // compare the other modifiers only, for printable characters.
+    let relevant = if matches!(event.code, KeyCode::Char(_)) {
+        event.modifiers - KeyModifiers::SHIFT
+    } else {
+        event.modifiers
+    };
+    let wanted = if matches!(k.code, KeyCode::Char(_)) {
+        k.modifiers - KeyModifiers::SHIFT
+    } else {
+        k.modifiers
+    };
+    relevant == wanted
+}
+
+/// The action bound to `event` in the first of `contexts` that binds it.
+pub fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+    contexts.iter().find_map(|context| {
+        KEYMAP
+            .iter()
+            .filter(|b| b.context == *context)
+            .find(|b| b.keys.iter().any(|k| matches(k, event)))
+            .map(|b| b.action)
+    })
+}
+
+/// The bindings of a context, for the help overlay and key hints.
+pub fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
+    KEYMAP.iter().filter(move |b| b.context == context)
+}
+
+/// The label of the first binding of `action` in `context`, for hints ("Esc cancel").
+pub fn label_of(context: Context, action: Action) -> Option<&'static str> {
+    bindings(context)
+        .find(|b| b.action == action)
+        .map(|b| b.label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn the_first_context_that_binds_a_key_wins() {
+        let enter = press(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(
+            lookup(&[Context::Popup, Context::Global], &enter),
+            Some(Action::Accept)
+        );
+        assert_eq!(
+            lookup(&[Context::Editing, Context::Global], &enter),
+            Some(Action::Send)
+        );
+        let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
+        assert_eq!(lookup(&[Context::Editing, Context::Global], &q), None);
+        assert_eq!(lookup(&[Context::Normal], &q), Some(Action::Quit));
+    }
+
+    #[test]
+    fn shifted_letters_match_whatever_the_terminal_reports() {
+        let upper = press(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(lookup(&[Context::Answer], &upper), Some(Action::Bottom));
+        let alt_enter = press(KeyCode::Enter, KeyModifiers::ALT);
+        assert_eq!(
+            lookup(&[Context::Editing], &alt_enter),
+            Some(Action::Newline)
+        );
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for (i, a) in KEYMAP.iter().enumerate() {
+            for b in &KEYMAP[i + 1..] {
+                if a.context != b.context {
+                    continue;
+                }
+                for ka in a.keys {
+                    assert!(
+                        !b.keys.contains(ka),
+                        "{:?} bound twice in {:?}",
+                        ka,
+                        a.context
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Where things are on screen. The views draw into these areas and `update` hit-tests mouse
+//! clicks against the same ones, so the two never disagree.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use unicode_width::UnicodeWidthStr;
+
+use super::Tab;
+
+pub struct FrameAreas {
+    pub tabs: Rect,
+    /// A warning across the top (no token, no credits), when there is one.
+    pub banner: Rect,
+    pub body: Rect,
+    pub status: Rect,
+}
+
+/// The whole screen: tabs on top, an optional banner, the tab's body, the status bar.
+pub fn frame_with_banner(area: Rect, banner_lines: u16) -> FrameAreas {
+    let [tabs, banner, body, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(banner_lines),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    FrameAreas {
+        tabs,
+        banner,
+        body,
+        status,
+    }
+}
+
+/// The frame without a banner, for hit tests of the tab row.
+pub fn frame(area: Rect) -> FrameAreas {
+    frame_with_banner(area, 0)
+}
+
+/// The label each tab shows: its number and name.
+pub fn tab_label(index: usize, tab: Tab) -> String {
+    format!(" {} {} ", index + 1, tab.title())
+}
+
+/// The first column of the tab labels (after the app's name).
+pub const TABS_START: u16 = 9;
+
+/// The tab under column `x` of the tab row.
+pub fn tab_at(tabs: Rect, x: u16) -> Option<Tab> {
+    let mut left = tabs.x + TABS_START;
+    for (i, tab) in Tab::ALL.iter().enumerate() {
+        let width = tab_label(i, *tab).width() as u16;
+        if (left..left + width).contains(&x) {
+            return Some(*tab);
+        }
+        left += width + 1;
+    }
+    None
+}
+
+pub struct ChatAreas {
+    pub prompt: Rect,
+    pub settings: Rect,
+    pub answer: Rect,
+}
+
+/// The prompt grows with its text, from 1 to 6 lines inside its border.
+pub fn chat(body: Rect, prompt_lines: usize, settings_rows: u16) -> ChatAreas {
+    let prompt_height = (prompt_lines.clamp(1, 6) as u16) + 2;
+    let [prompt, settings, answer] = Layout::vertical([
+        Constraint::Length(prompt_height),
+        Constraint::Length(settings_rows),
+        Constraint::Min(3),
+    ])
+    .areas(body);
+    ChatAreas {
+        prompt,
+        settings,
+        answer,
+    }
+}
+
+/// Lays cells of the given widths left to right, wrapping to new rows; a cell wider than
+/// the row is cut to it. Returns each cell's area relative to (0, 0).
+pub fn flow(width: u16, widths: &[u16], gap: u16) -> Vec<Rect> {
+    let mut out = Vec::with_capacity(widths.len());
+    let (mut x, mut y) = (0u16, 0u16);
+    for &w in widths {
+        let w = w.min(width.max(1));
+        if x > 0 && x + w > width {
+            x = 0;
+            y += 1;
+        }
+        out.push(Rect::new(x, y, w, 1));
+        x = x.saturating_add(w + gap);
+    }
+    out
+}
+
+/// How many rows `flow` needs.
+pub fn flow_rows(width: u16, widths: &[u16], gap: u16) -> u16 {
+    flow(width, widths, gap).last().map_or(1, |last| last.y + 1)
+}
+
+/// A centred popup of at most `width` × `height`, inside `area`.
+pub fn popup(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width
+        .min(area.width.saturating_sub(2))
+        .max(10.min(area.width));
+    let h = height
+        .min(area.height.saturating_sub(2))
+        .max(3.min(area.height));
+    Rect::new(
+        area.x + (area.width.saturating_sub(w)) / 2,
+        area.y + (area.height.saturating_sub(h)) / 2,
+        w,
+        h,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_flow_onto_new_rows() {
+        let cells = flow(20, &[8, 8, 8], 1);
+        assert_eq!(cells[0], Rect::new(0, 0, 8, 1));
+        assert_eq!(cells[1], Rect::new(9, 0, 8, 1));
+        assert_eq!(cells[2], Rect::new(0, 1, 8, 1));
+        assert_eq!(flow_rows(20, &[8, 8, 8], 1), 2);
+    }
+
+    #[test]
+    fn tabs_are_hit_by_their_columns() {
+        let tabs = Rect::new(0, 0, 80, 1);
+        assert_eq!(tab_at(tabs, TABS_START), Some(Tab::Chat));
+        assert_eq!(tab_at(tabs, 0), None);
+    }
+}

@@ -1,0 +1,582 @@
+//! The app's state, its messages and `update`, which returns effects and performs no I/O.
+//! `tui.rs` carries the effects out and feeds the results back as messages.
+
+pub mod answer;
+pub mod call;
+pub mod chat;
+pub mod keymap;
+pub mod layout;
+pub mod picker;
+pub mod text;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+use crate::api::{Account, AiRequest, ApiError, RetryNotice};
+use crate::fuzzy::FuzzyMatcher;
+
+use answer::PreparedAnswer;
+use chat::ChatState;
+use keymap::{Action, Context};
+use picker::{Choice, Picker};
+
+/// The tabs, in the order `Alt+1`… selects them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Chat,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 1] = [Tab::Chat];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Tab::Chat => "Chat",
+        }
+    }
+}
+
+/// Identifies one request, so its answer finds its way back and can be cancelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tag(pub u64);
+
+/// What the app is connected to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connection {
+    pub demo: bool,
+    /// host:port of the render service.
+    pub host: String,
+    /// The masked token, or `None` when no token is set.
+    pub token: Option<String>,
+    /// Where to set the token, for the banner.
+    pub token_hint: String,
+}
+
+/// The balance, as last heard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Credits {
+    Unknown,
+    Known(u64),
+    /// A 402 was answered; the top-up URL from its message.
+    Exhausted {
+        topup_url: Option<String>,
+    },
+}
+
+/// The device list of `/ai/devices`, fetched once per session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Devices {
+    NotFetched,
+    Loading,
+    Loaded(Vec<String>),
+    Failed(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlashLevel {
+    Info,
+    Error,
+}
+
+/// A one-line message in the status bar, until the next key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flash {
+    pub level: FlashLevel,
+    pub text: String,
+}
+
+/// What an export writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportSource {
+    ChatAnswer,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExportPrompt {
+    pub source: ExportSource,
+    pub path: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum Popup {
+    Help,
+    Picker(Picker),
+    Export(ExportPrompt),
+}
+
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+    /// Time passes while something animates.
+    Tick,
+    AiDone {
+        tag: Tag,
+        result: Result<Box<PreparedAnswer>, ApiError>,
+    },
+    Retrying {
+        tag: Tag,
+        notice: RetryNotice,
+    },
+    Devices(Result<Vec<String>, ApiError>),
+    Account(Result<Account, ApiError>),
+    FileWritten {
+        path: PathBuf,
+        result: Result<(), String>,
+    },
+    Opened {
+        url: String,
+        result: Result<(), String>,
+    },
+    /// The demo simulator started after a switch, or could not.
+    DemoStarted(Result<Connection, String>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    SendAi { tag: Tag, request: AiRequest },
+    Cancel(Tag),
+    FetchDevices,
+    FetchAccount,
+    Copy(String),
+    OpenUrl(String),
+    WriteFile { path: PathBuf, contents: String },
+    SwitchToDemo,
+    Quit,
+}
+
+pub struct App {
+    pub connection: Connection,
+    pub tab: Tab,
+    pub chat: ChatState,
+    pub popup: Option<Popup>,
+    pub credits: Credits,
+    pub devices: Devices,
+    pub flash: Option<Flash>,
+    /// The clock, set by the event loop before each batch of messages, so `update` and the
+    /// views never read it themselves.
+    pub now: Instant,
+    /// The terminal's area, for layout and mouse hits.
+    pub area: Rect,
+    pub matcher: FuzzyMatcher,
+    pub should_quit: bool,
+    next_tag: u64,
+}
+
+impl App {
+    pub fn new(connection: Connection, now: Instant) -> App {
+        App {
+            connection,
+            tab: Tab::Chat,
+            chat: ChatState::new(),
+            popup: None,
+            credits: Credits::Unknown,
+            devices: Devices::NotFetched,
+            flash: None,
+            now,
+            area: Rect::new(0, 0, 80, 24),
+            matcher: FuzzyMatcher::new(),
+            should_quit: false,
+            next_tag: 1,
+        }
+    }
+
+    /// The effects to run once at start: the balance and the device list, when a token is set.
+    pub fn start(&mut self) -> Vec<Effect> {
+        if self.connection.token.is_none() {
+            return Vec::new();
+        }
+        self.devices = Devices::Loading;
+        vec![Effect::FetchAccount, Effect::FetchDevices]
+    }
+
+    pub fn set_clock(&mut self, now: Instant) {
+        self.now = now;
+    }
+
+    pub(crate) fn next_tag(&mut self) -> Tag {
+        let tag = Tag(self.next_tag);
+        self.next_tag += 1;
+        tag
+    }
+
+    /// True while something on screen moves (a spinner, a countdown): the loop ticks only then.
+    pub fn animating(&self) -> bool {
+        self.chat.call.is_running()
+    }
+
+    /// How many calls are waiting for an answer.
+    pub fn in_flight(&self) -> usize {
+        usize::from(self.chat.call.is_running())
+    }
+
+    pub fn flash_info(&mut self, text: impl Into<String>) {
+        self.flash = Some(Flash {
+            level: FlashLevel::Info,
+            text: text.into(),
+        });
+    }
+
+    pub fn flash_error(&mut self, text: impl Into<String>) {
+        self.flash = Some(Flash {
+            level: FlashLevel::Error,
+            text: text.into(),
+        });
+    }
+
+    /// True when keys go to a text field rather than acting as commands.
+    pub fn editing(&self) -> bool {
+        match self.tab {
+            Tab::Chat => self.chat.editing(),
+        }
+    }
+
+    /// The contexts a key is looked up in, most specific first.
+    pub fn key_contexts(&self) -> Vec<Context> {
+        if self.popup.is_some() {
+            return vec![Context::Popup, Context::Global];
+        }
+        if self.editing() {
+            return vec![Context::Editing, Context::Global];
+        }
+        let mut contexts = match self.tab {
+            Tab::Chat => self.chat.key_contexts(),
+        };
+        contexts.extend([Context::Normal, Context::Global]);
+        contexts
+    }
+
+    /// A warning that stays on screen until its cause is fixed: no token, no credits.
+    pub fn banner(&self) -> Option<String> {
+        if self.connection.token.is_none() && !self.connection.demo {
+            return Some(format!(
+                "No API token: set VANTAGE_TOKEN or MASSIVE_TOKEN, or `token` in {}. Press D to switch to the demo simulator.",
+                self.connection.token_hint
+            ));
+        }
+        if let Credits::Exhausted { topup_url } = &self.credits {
+            return Some(match topup_url {
+                Some(url) => format!("Out of credits (402): top up at {url}, then send again."),
+                None => "Out of credits (402): top up your balance, then send again.".to_string(),
+            });
+        }
+        None
+    }
+
+    /// The screen's areas as drawn now (the banner takes one or two lines when shown).
+    pub fn frame_areas(&self) -> layout::FrameAreas {
+        let banner_lines = self.banner().map_or(0, |text| {
+            let width = usize::from(self.area.width.max(1));
+            (unicode_width::UnicodeWidthStr::width(text.as_str()).div_ceil(width)).clamp(1, 2)
+                as u16
+        });
+        layout::frame_with_banner(self.area, banner_lines)
+    }
+
+    /// Remembers what an error says about the account (credits, token).
+    pub(crate) fn note_error(&mut self, error: &ApiError) {
+        if let ApiError::NoCredits { topup_url, .. } = error {
+            self.credits = Credits::Exhausted {
+                topup_url: topup_url.clone(),
+            };
+        }
+    }
+}
+
+/// The one entry point: a message in, effects out.
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(key) => on_key(app, key),
+        Msg::Mouse(mouse) => on_mouse(app, mouse),
+        Msg::Paste(text) => {
+            if app.popup.is_none() && app.tab == Tab::Chat {
+                app.chat.paste(&text);
+            } else if let Some(Popup::Picker(picker)) = &mut app.popup {
+                let filter = format!("{}{}", picker.filter, text.replace(['\n', '\r'], " "));
+                picker.set_filter(filter, &mut app.matcher);
+            } else if let Some(Popup::Export(export)) = &mut app.popup {
+                export.path.push_str(text.trim());
+            }
+            Vec::new()
+        }
+        Msg::Resize(width, height) => {
+            app.area = Rect::new(0, 0, width, height);
+            Vec::new()
+        }
+        Msg::Tick => Vec::new(),
+        Msg::AiDone { tag, result } => {
+            if let Err(error) = &result {
+                app.note_error(error);
+            }
+            let landed = app.chat.on_done(tag, result);
+            if landed {
+                // The balance moved: ask again (free).
+                vec![Effect::FetchAccount]
+            } else {
+                Vec::new()
+            }
+        }
+        Msg::Retrying { tag, notice } => {
+            let now = app.now;
+            app.chat.on_retry(tag, notice, now);
+            Vec::new()
+        }
+        Msg::Devices(result) => {
+            app.devices = match result {
+                Ok(list) => Devices::Loaded(list),
+                Err(e) => Devices::Failed(e.to_string()),
+            };
+            chat::refresh_device_picker(app);
+            Vec::new()
+        }
+        Msg::Account(result) => {
+            match result {
+                Ok(account) => {
+                    if let Some(credits) = account.credits {
+                        app.credits = if credits == 0 {
+                            match &app.credits {
+                                Credits::Exhausted { .. } => app.credits.clone(),
+                                _ => Credits::Exhausted { topup_url: None },
+                            }
+                        } else {
+                            Credits::Known(credits)
+                        };
+                    }
+                }
+                Err(e) => app.note_error(&e),
+            }
+            Vec::new()
+        }
+        Msg::FileWritten { path, result } => {
+            match result {
+                Ok(()) => app.flash_info(format!("Exported to {}", path.display())),
+                Err(e) => app.flash_error(format!(
+                    "Could not write {}: {e}. Choose another path with e.",
+                    path.display()
+                )),
+            }
+            Vec::new()
+        }
+        Msg::Opened { url, result } => {
+            match result {
+                Ok(()) => app.flash_info(format!("Opened {url}")),
+                Err(e) => app.flash_error(format!(
+                    "Could not open {url}: {e}. Press y to copy it instead."
+                )),
+            }
+            Vec::new()
+        }
+        Msg::DemoStarted(result) => {
+            match result {
+                Ok(connection) => {
+                    app.connection = connection;
+                    app.credits = Credits::Unknown;
+                    app.flash_info("Switched to the demo simulator: no token, no network.");
+                    return app.start();
+                }
+                Err(e) => app.flash_error(format!("The demo simulator could not start: {e}")),
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    app.flash = None;
+    let contexts = app.key_contexts();
+    let action = keymap::lookup(&contexts, &key);
+    if let Some(popup) = app.popup.take() {
+        return on_popup_key(app, popup, key, action);
+    }
+    match action {
+        Some(Action::Quit) => {
+            app.should_quit = true;
+            vec![Effect::Quit]
+        }
+        Some(Action::Help) => {
+            app.popup = Some(Popup::Help);
+            Vec::new()
+        }
+        Some(Action::SelectTab(index)) => {
+            match Tab::ALL.get(index) {
+                Some(tab) => app.tab = *tab,
+                None => app.flash_info(format!(
+                    "There is no tab {}; the tabs are {}.",
+                    index + 1,
+                    Tab::ALL.map(Tab::title).join(", ")
+                )),
+            }
+            Vec::new()
+        }
+        Some(Action::SwitchToDemo) if !app.connection.demo => vec![Effect::SwitchToDemo],
+        Some(action) => match app.tab {
+            Tab::Chat => chat::on_action(app, action),
+        },
+        None if app.editing() => {
+            match app.tab {
+                Tab::Chat => app.chat.edit(key),
+            }
+            Vec::new()
+        }
+        None => Vec::new(),
+    }
+}
+
+fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Action>) -> Vec<Effect> {
+    if action == Some(Action::Quit) {
+        app.should_quit = true;
+        return vec![Effect::Quit];
+    }
+    match popup {
+        Popup::Help => {
+            // Any of Esc, ?, q or Enter closes help; other keys leave it open.
+            let closes = matches!(action, Some(Action::Back | Action::Accept))
+                || matches!(key.code, KeyCode::Char('?' | 'q'));
+            if !closes {
+                app.popup = Some(Popup::Help);
+            }
+            Vec::new()
+        }
+        Popup::Picker(mut picker) => {
+            match action {
+                Some(Action::Back) => {}
+                Some(Action::Accept) => match picker.choose() {
+                    Choice::Set(value) => {
+                        let kind = picker.kind;
+                        chat::apply_choice(app, kind, value);
+                    }
+                    Choice::Nothing => {
+                        app.flash_info("Nothing matches; change the filter or press Esc.");
+                        app.popup = Some(Popup::Picker(picker));
+                    }
+                },
+                Some(Action::Up) => {
+                    picker.move_by(-1);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::Down) => {
+                    picker.move_by(1);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::PageUp) => {
+                    picker.move_by(-10);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::PageDown) => {
+                    picker.move_by(10);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                _ => {
+                    match key.code {
+                        KeyCode::Backspace => picker.backspace(&mut app.matcher),
+                        KeyCode::Char(c)
+                            if !key
+                                .modifiers
+                                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                        {
+                            picker.type_char(c, &mut app.matcher)
+                        }
+                        _ => {}
+                    }
+                    app.popup = Some(Popup::Picker(picker));
+                }
+            }
+            Vec::new()
+        }
+        Popup::Export(mut export) => match action {
+            Some(Action::Back) => Vec::new(),
+            Some(Action::Accept) => export_to(app, export),
+            _ => {
+                match key.code {
+                    KeyCode::Backspace => {
+                        export.path.pop();
+                    }
+                    KeyCode::Char(c)
+                        if !key
+                            .modifiers
+                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                    {
+                        export.path.push(c)
+                    }
+                    _ => {}
+                }
+                app.popup = Some(Popup::Export(export));
+                Vec::new()
+            }
+        },
+    }
+}
+
+/// Writes what the export prompt names: `.json` gets the body as received, anything else the
+/// answer as Markdown (`.md` is added when the name has no extension).
+fn export_to(app: &mut App, export: ExportPrompt) -> Vec<Effect> {
+    let typed = export.path.trim();
+    if typed.is_empty() {
+        app.flash_error("Type a file name to export to.");
+        app.popup = Some(Popup::Export(export));
+        return Vec::new();
+    }
+    let mut path = PathBuf::from(typed);
+    if path.extension().is_none() {
+        path.set_extension("md");
+    }
+    let as_json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let contents = match export.source {
+        ExportSource::ChatAnswer => match &app.chat.answer {
+            Some(answer) if as_json => answer.prepared.export_json(),
+            Some(answer) => answer.prepared.export_markdown(),
+            None => {
+                app.flash_error("There is no answer to export yet.");
+                return Vec::new();
+            }
+        },
+    };
+    vec![Effect::WriteFile { path, contents }]
+}
+
+fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
+    let at = Position::new(mouse.column, mouse.row);
+    match mouse.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            if app.popup.is_some() {
+                return Vec::new();
+            }
+            let frame = app.frame_areas();
+            if frame.tabs.contains(at) {
+                if let Some(tab) = layout::tab_at(frame.tabs, mouse.column) {
+                    app.tab = tab;
+                }
+                return Vec::new();
+            }
+            match app.tab {
+                Tab::Chat => chat::on_click(app, frame.body, at),
+            }
+        }
+        MouseEventKind::ScrollUp => {
+            app.chat.scroll_by(-3);
+            Vec::new()
+        }
+        MouseEventKind::ScrollDown => {
+            app.chat.scroll_by(3);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Seconds left until `until`, rounded up, for countdowns.
+pub fn seconds_until(now: Instant, until: Instant) -> u64 {
+    let left = until.saturating_duration_since(now);
+    left.as_secs() + u64::from(left.subsec_nanos() > 0)
+}
+
+/// Elapsed whole seconds with one decimal, for spinners.
+pub fn elapsed_since(now: Instant, since: Instant) -> Duration {
+    now.saturating_duration_since(since)
+}

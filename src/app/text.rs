@@ -1,0 +1,137 @@
+//! Text prepared once when a response lands, and wrapped once per width: a frame only slices
+//! the visible lines out of the cache.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthChar;
+
+use crate::render::Document;
+
+enum Source {
+    /// Styled text from HTML, word-wrapped.
+    Document(Document),
+    /// Verbatim text (raw HTML, JSON), hard-wrapped at the width.
+    Raw(Vec<String>),
+}
+
+/// A body of text that re-wraps on resize without re-parsing.
+pub struct TextBody {
+    source: Source,
+    cache: RefCell<Option<(u16, Arc<[Line<'static>]>)>>,
+}
+
+impl std::fmt::Debug for TextBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.source {
+            Source::Document(_) => f.write_str("TextBody(document)"),
+            Source::Raw(lines) => write!(f, "TextBody({} raw lines)", lines.len()),
+        }
+    }
+}
+
+impl TextBody {
+    pub fn document(document: Document) -> TextBody {
+        TextBody {
+            source: Source::Document(document),
+            cache: RefCell::new(None),
+        }
+    }
+
+    pub fn raw(text: &str) -> TextBody {
+        TextBody {
+            source: Source::Raw(text.lines().map(str::to_string).collect()),
+            cache: RefCell::new(None),
+        }
+    }
+
+    pub fn as_document(&self) -> Option<&Document> {
+        match &self.source {
+            Source::Document(d) => Some(d),
+            Source::Raw(_) => None,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        match &self.source {
+            Source::Document(d) => d.is_empty(),
+            Source::Raw(lines) => lines.iter().all(|l| l.trim().is_empty()),
+        }
+    }
+
+    /// The lines at this width, from the cache when the width has not changed.
+    pub fn lines(&self, width: u16) -> Arc<[Line<'static>]> {
+        let width = width.max(1);
+        if let Some((cached_width, lines)) = &*self.cache.borrow()
+            && *cached_width == width
+        {
+            return Arc::clone(lines);
+        }
+        let lines: Arc<[Line<'static>]> = match &self.source {
+            Source::Document(d) => d.wrap(width).into(),
+            Source::Raw(raw) => hard_wrap(raw, width).into(),
+        };
+        *self.cache.borrow_mut() = Some((width, Arc::clone(&lines)));
+        lines
+    }
+
+    /// How many lines the last wrap produced (0 before the first draw).
+    pub fn wrapped_len(&self) -> usize {
+        self.cache.borrow().as_ref().map_or(0, |(_, l)| l.len())
+    }
+}
+
+/// Cuts verbatim lines at the display width; a continuation is marked in the gutter colour.
+fn hard_wrap(raw: &[String], width: u16) -> Vec<Line<'static>> {
+    let width = width as usize;
+    let mut out = Vec::with_capacity(raw.len());
+    for line in raw {
+        if line.is_empty() {
+            out.push(Line::default());
+            continue;
+        }
+        let mut current = String::new();
+        let mut current_width = 0;
+        let mut first = true;
+        for c in line.chars() {
+            let c = if c == '\t' { ' ' } else { c };
+            let w = c.width().unwrap_or(0);
+            if current_width + w > width && !current.is_empty() {
+                out.push(raw_line(std::mem::take(&mut current), first));
+                first = false;
+                current_width = 0;
+            }
+            if !c.is_control() {
+                current.push(c);
+                current_width += w;
+            }
+        }
+        out.push(raw_line(current, first));
+    }
+    out
+}
+
+fn raw_line(text: String, first: bool) -> Line<'static> {
+    if first {
+        Line::from(text)
+    } else {
+        Line::from(Span::styled(text, Style::default().fg(Color::Gray)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_text_is_cut_at_the_width_and_cached() {
+        let body = TextBody::raw("abcdefghij\n\nxy");
+        let lines = body.lines(4);
+        let texts: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        assert_eq!(texts, vec!["abcd", "efgh", "ij", "", "xy"]);
+        assert!(Arc::ptr_eq(&lines, &body.lines(4)));
+        assert_eq!(body.lines(20).len(), 3);
+    }
+}

@@ -1,0 +1,636 @@
+//! The command line: its grammar, and the non-interactive subcommands for scripting.
+//! Output goes to stdout; errors go to stderr as the sentence of `ApiError`.
+
+use std::io::Write;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::api::client::poll_delay;
+use crate::api::{
+    AiAnswer, AiFormat, AiRequest, ApiError, Awaiting, Client, Completion, Fetched, IpType,
+    JobAnswer, JobId, JobKind, JobPoll, Location, Model, SearchAnswer, SearchFormat, SearchRequest,
+    SearchResults,
+};
+use crate::render::{self, RenderOptions};
+use crate::sim::{self, SimConfig, Simulator};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "vantage",
+    version,
+    about = "Explore what AI chatbots answer and what search engines rank, from any model, device and location",
+    after_help = "With no command, opens the app. Token: VANTAGE_TOKEN (else MASSIVE_TOKEN), else `token` in the config file."
+)]
+pub struct Cli {
+    /// Base URL of the rendering service (/ai, /ai/devices, /browser)
+    #[arg(long, global = true, value_name = "URL")]
+    pub render_url: Option<String>,
+    /// Base URL of the search service (/search, /search/results)
+    #[arg(long, global = true, value_name = "URL")]
+    pub search_url: Option<String>,
+    /// Use the embedded simulator: no token, no network
+    #[arg(long, global = true)]
+    pub demo: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Ask a chatbot, as seen from a model, device and location
+    Ai(AiArgs),
+    /// List the devices the service can emulate
+    Devices {
+        /// Print the service's JSON as received
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search, as seen from a location and IP type
+    Search(SearchArgs),
+    /// Retrieve a queued job by kind and id
+    Job(JobArgs),
+    /// Run the simulator of the service on this machine
+    Sim(SimArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LocationArgs {
+    /// Two-letter ISO country code (US, DE…)
+    #[arg(long, value_name = "CC")]
+    pub country: Option<String>,
+    /// Second part of a first-level ISO 3166-2 code (NY for US-NY); needs --country
+    #[arg(long, value_name = "S")]
+    pub subdivision: Option<String>,
+    /// City name as commonly spelled; needs --country
+    #[arg(long, value_name = "C")]
+    pub city: Option<String>,
+}
+
+impl LocationArgs {
+    fn to_location(&self) -> Location {
+        Location {
+            country: self.country.clone(),
+            subdivision: self.subdivision.clone(),
+            city: self.city.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct AiArgs {
+    /// What to ask (up to 2,047 characters)
+    pub prompt: String,
+    /// chatgpt (default), gemini, perplexity or copilot
+    #[arg(long, value_name = "M")]
+    pub model: Option<Model>,
+    /// A device name from `vantage devices`
+    #[arg(long, value_name = "D")]
+    pub device: Option<String>,
+    #[command(flatten)]
+    pub location: LocationArgs,
+    /// Language (planned by the service)
+    #[arg(long, value_name = "L")]
+    pub language: Option<String>,
+    /// Display language (planned by the service)
+    #[arg(long, value_name = "L")]
+    pub display: Option<String>,
+    /// json (default), rendered or raw
+    #[arg(long, value_name = "F", default_value = "json")]
+    pub format: AiFormat,
+    /// 1 allows a cached answer (default), 0 asks for a fresh one
+    #[arg(long, value_name = "0|1")]
+    pub expiration: Option<u32>,
+    /// Queue the call and print the job id
+    #[arg(long = "async")]
+    pub is_async: bool,
+    /// Print the service's JSON as received
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to search for (up to 255 characters; quote an exact phrase)
+    pub terms: String,
+    /// Result pages to fetch, 1 to 10
+    #[arg(long, value_name = "N")]
+    pub serps: Option<u32>,
+    /// Results per page, 0 to 100
+    #[arg(long, value_name = "N")]
+    pub size: Option<u32>,
+    /// Initial results to skip, 0 to 100
+    #[arg(long, value_name = "N")]
+    pub offset: Option<u32>,
+    /// residential or isp
+    #[arg(long, value_name = "TYPE")]
+    pub ip: Option<IpType>,
+    #[command(flatten)]
+    pub location: LocationArgs,
+    /// Encoded location string
+    #[arg(long, value_name = "U")]
+    pub uule: Option<String>,
+    #[arg(long, value_name = "L")]
+    pub language: Option<String>,
+    #[arg(long, value_name = "L")]
+    pub display: Option<String>,
+    /// json (default here) or html
+    #[arg(long, value_name = "F", default_value = "json")]
+    pub format: SearchFormat,
+    /// 1 allows a cached page (default), 0 asks for a fresh one
+    #[arg(long, value_name = "0|1")]
+    pub expiration: Option<u32>,
+    /// Wait for: ai, answers, ads (repeatable)
+    #[arg(long, value_name = "WHAT")]
+    pub awaiting: Vec<Awaiting>,
+    /// Queue the search and print the job id
+    #[arg(long = "async")]
+    pub is_async: bool,
+    /// Print the service's JSON as received
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct JobArgs {
+    /// ai, search or browser
+    pub kind: JobKind,
+    /// The job id (a UUID)
+    pub id: String,
+    /// Poll until the job ends
+    #[arg(long)]
+    pub wait: bool,
+    /// Print the service's JSON as received
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// Port to listen on (0 picks a free one)
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Token the simulator accepts
+    #[arg(long, default_value = sim::DEMO_TOKEN)]
+    pub token: String,
+    /// Starting credit balance
+    #[arg(long, default_value_t = 1_000)]
+    pub credits: u64,
+    /// Multiplies the models' observed latencies (0 answers at once)
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub latency_scale: f64,
+    /// Every billed answer takes exactly this many milliseconds
+    #[arg(long, value_name = "MS")]
+    pub fixed_latency_ms: Option<u64>,
+    /// How long a queued job stays pending, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 3_000)]
+    pub job_pending_ms: u64,
+    /// Share of queued jobs that fail, 0 to 1
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub job_fail_share: f64,
+    /// Share of billed calls answered with a fault, 0 to 1
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub fault_rate: f64,
+    /// Faults to draw from: captcha,500,503,504,429,slow,malformed
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "captcha,500,503,504,slow,malformed"
+    )]
+    pub faults: String,
+    /// Faults for the next billed calls, in order (ok for a normal answer): 503,ok,500
+    #[arg(long, value_name = "LIST")]
+    pub script: Option<String>,
+    /// Answer /ai/devices with an empty list
+    #[arg(long)]
+    pub empty_devices: bool,
+    /// Keep the job table in this file across restarts
+    #[arg(long, value_name = "PATH")]
+    pub state_file: Option<std::path::PathBuf>,
+}
+
+impl SimArgs {
+    pub fn to_config(&self) -> Result<(SimConfig, Vec<Option<sim::Fault>>), String> {
+        let in_unit = |name: &str, v: f64| {
+            if (0.0..=1.0).contains(&v) {
+                Ok(v)
+            } else {
+                Err(format!("--{name} must be from 0 to 1, not {v}"))
+            }
+        };
+        let mut config = SimConfig {
+            token: self.token.clone(),
+            credits: self.credits,
+            latency_scale: self.latency_scale.max(0.0),
+            fixed_latency: self.fixed_latency_ms.map(Duration::from_millis),
+            job_pending: Duration::from_millis(self.job_pending_ms),
+            job_fail_share: in_unit("job-fail-share", self.job_fail_share)?,
+            fault_rate: in_unit("fault-rate", self.fault_rate)?,
+            empty_devices: self.empty_devices,
+            state_file: self.state_file.clone(),
+            ..SimConfig::default()
+        };
+        config.fault_kinds = sim::parse_faults(&self.faults)?;
+        let script = match &self.script {
+            None => Vec::new(),
+            Some(list) => list
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|item| {
+                    if item.eq_ignore_ascii_case("ok") {
+                        Ok(None)
+                    } else {
+                        item.parse::<sim::Fault>()
+                            .map(Some)
+                            .map_err(|e| e.to_string())
+                    }
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        Ok((config, script))
+    }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`vantage search … | head` must not panic).
+fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// The body as received, pretty when it is JSON.
+fn pretty_body(body: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(value) => serde_json::to_string_pretty(&value).unwrap_or_else(|_| body.to_string()),
+        Err(_) => body.to_string(),
+    }
+}
+
+fn with_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// Runs one subcommand (not `sim`) and returns the process exit code.
+pub async fn run(client: &Client, command: Command) -> i32 {
+    let result = match command {
+        Command::Ai(args) => run_ai(client, args).await,
+        Command::Devices { json } => run_devices(client, json).await,
+        Command::Search(args) => run_search(client, args).await,
+        Command::Job(args) => run_job(client, args).await,
+        Command::Sim(_) => unreachable_sim(),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("{error}");
+            error.exit_code()
+        }
+    }
+}
+
+fn unreachable_sim() -> Result<(), ApiError> {
+    // main dispatches `sim` itself; reaching here is a wiring mistake, said plainly.
+    Err(ApiError::BadBody {
+        what: "the sim command is run by main".to_string(),
+        excerpt: String::new(),
+    })
+}
+
+async fn run_ai(client: &Client, args: AiArgs) -> Result<(), ApiError> {
+    let request = AiRequest {
+        prompt: args.prompt,
+        model: args.model,
+        device: args.device,
+        location: args.location.to_location(),
+        language: args.language,
+        display: args.display,
+        format: args.format,
+        expiration: args.expiration,
+    };
+    if args.is_async {
+        let id = client.ai_submit(&request).await?;
+        out(&format!("{id}\n"));
+        return Ok(());
+    }
+    let fetched = client.ai(&request).await?;
+    if args.json {
+        out(&with_newline(pretty_body(&fetched.body)));
+    } else {
+        out(&with_newline(ai_text(
+            &fetched.value,
+            request.effective_model(),
+        )));
+    }
+    Ok(())
+}
+
+async fn run_devices(client: &Client, json: bool) -> Result<(), ApiError> {
+    let fetched = client.devices().await?;
+    if json {
+        out(&with_newline(pretty_body(&fetched.body)));
+    } else if fetched.value.is_empty() {
+        eprintln!(
+            "The service lists no devices right now; a device name can still be typed with --device."
+        );
+    } else {
+        out(&with_newline(fetched.value.join("\n")));
+    }
+    Ok(())
+}
+
+async fn run_search(client: &Client, args: SearchArgs) -> Result<(), ApiError> {
+    let request = SearchRequest {
+        terms: args.terms,
+        serps: args.serps,
+        size: args.size,
+        offset: args.offset,
+        ip: args.ip,
+        location: args.location.to_location(),
+        uule: args.uule,
+        language: args.language,
+        display: args.display,
+        format: args.format,
+        expiration: args.expiration,
+        awaiting: args.awaiting,
+    };
+    if args.is_async {
+        let id = client.search_submit(&request).await?;
+        out(&format!("{id}\n"));
+        return Ok(());
+    }
+    let fetched = client.search(&request).await?;
+    print_search(&fetched, args.json);
+    Ok(())
+}
+
+fn print_search(fetched: &Fetched<SearchAnswer>, json: bool) {
+    if json {
+        out(&with_newline(pretty_body(&fetched.body)));
+        return;
+    }
+    match &fetched.value {
+        SearchAnswer::Results(results) => out(&search_text(results)),
+        SearchAnswer::Html(html) => out(&with_newline(html_text(html, None))),
+    }
+}
+
+async fn run_job(client: &Client, args: JobArgs) -> Result<(), ApiError> {
+    let id = JobId::parse(&args.id)?;
+    let mut polls = 0u32;
+    loop {
+        let fetched = client.job(args.kind, &id).await?;
+        polls += 1;
+        match &fetched.value {
+            JobPoll::Ready(answer) => {
+                if args.json {
+                    out(&with_newline(pretty_body(&fetched.body)));
+                } else {
+                    out(&with_newline(job_text(answer)));
+                }
+                return Ok(());
+            }
+            JobPoll::Failed => return Err(ApiError::JobFailed),
+            JobPoll::Pending(status) => {
+                if !args.wait {
+                    if args.json {
+                        out(&with_newline(pretty_body(&fetched.body)));
+                    } else {
+                        out(&format!("pending ({status}); use --wait to wait for it\n"));
+                    }
+                    return Ok(());
+                }
+                let delay = poll_delay(polls);
+                eprintln!("pending ({status}); next poll in {} s", delay.as_secs());
+                tokio::select! {
+                    _ = tokio::time::sleep(delay) => {}
+                    _ = tokio::signal::ctrl_c() => return Err(ApiError::Cancelled),
+                }
+            }
+        }
+    }
+}
+
+fn job_text(answer: &JobAnswer) -> String {
+    match answer {
+        JobAnswer::Ai(ai) => ai_text(ai, Model::Chatgpt),
+        JobAnswer::Search(SearchAnswer::Results(results)) => search_text(results),
+        JobAnswer::Search(SearchAnswer::Html(html)) | JobAnswer::Browser(html) => {
+            html_text(html, None)
+        }
+    }
+}
+
+/// An HTML page as plain text followed by its numbered links.
+fn html_text(html: &str, drop_first: Option<&'static str>) -> String {
+    let doc = render::html_to_document(
+        html,
+        &RenderOptions {
+            drop_first,
+            ..RenderOptions::default()
+        },
+    );
+    let mut text = doc.plain_text();
+    append_links(
+        &mut text,
+        "Links",
+        doc.links().iter().map(|l| (&l.text, &l.url)),
+    );
+    text
+}
+
+fn append_links<'a>(
+    text: &mut String,
+    heading: &str,
+    links: impl Iterator<Item = (&'a String, &'a String)>,
+) {
+    let lines: Vec<String> = links
+        .enumerate()
+        .map(|(i, (title, url))| {
+            if title.is_empty() || title == url {
+                format!("  {}. {url}", i + 1)
+            } else {
+                format!("  {}. {title} — {url}", i + 1)
+            }
+        })
+        .collect();
+    if !lines.is_empty() {
+        text.push_str(&format!("\n\n{heading}:\n{}", lines.join("\n")));
+    }
+}
+
+/// The completion as plain text, its sources (from `sources` and citations inside the
+/// answer, deduplicated) and its fanout queries.
+pub fn ai_text(answer: &AiAnswer, requested_model: Model) -> String {
+    match answer {
+        AiAnswer::Html(html) => html_text(html, requested_model.hidden_label_tag()),
+        AiAnswer::Completion(completion) => completion_text(completion, requested_model),
+    }
+}
+
+fn completion_text(completion: &Completion, requested_model: Model) -> String {
+    let model = completion.model.parse().unwrap_or(requested_model);
+    let doc = render::html_to_document(
+        &completion.completion,
+        &RenderOptions {
+            drop_first: model.hidden_label_tag(),
+            ..RenderOptions::default()
+        },
+    );
+    let mut text = doc.plain_text().trim().to_string();
+    let mut sources = render::extract_links(&completion.sources);
+    for link in doc.links() {
+        if !sources.iter().any(|s| s.url == link.url) {
+            sources.push(link.clone());
+        }
+    }
+    append_links(
+        &mut text,
+        "Sources",
+        sources.iter().map(|l| (&l.text, &l.url)),
+    );
+    if !completion.fanouts.is_empty() {
+        text.push_str("\n\nFanout queries:\n");
+        text.push_str(
+            &completion
+                .fanouts
+                .iter()
+                .map(|q| format!("  - {q}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
+    text.push('\n');
+    text
+}
+
+/// Results as a ranked list, grouped by page, with sitelinks under each result.
+pub fn search_text(results: &SearchResults) -> String {
+    let mut text = String::new();
+    let location = [&results.city, &results.subdivision, &results.country]
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .collect::<Vec<_>>()
+        .join(", ");
+    text.push_str(&format!(
+        "{} · {:?} · {} results",
+        if results.engine.is_empty() {
+            "search"
+        } else {
+            &results.engine
+        },
+        results.terms,
+        results
+            .results_count
+            .unwrap_or(results.results.len() as u64),
+    ));
+    if let Some(approx) = results.approx_results_count {
+        text.push_str(&format!(" (about {approx})"));
+    }
+    if let Some(pages) = results.page_count {
+        text.push_str(&format!(" · {pages} page(s)"));
+    }
+    if !location.is_empty() {
+        text.push_str(&format!(" · from {location}"));
+    }
+    text.push('\n');
+    let mut page = None;
+    let mut rank = 0;
+    for result in &results.results {
+        if page != Some(result.page) {
+            page = Some(result.page);
+            text.push_str(&format!("\nPage {}\n", result.page));
+        }
+        let heading = result.heading();
+        if result.kind.is_organic() {
+            rank += 1;
+            text.push_str(&format!("{rank:>3}. {heading}"));
+            if !result.site.is_empty() {
+                text.push_str(&format!(" — {}", result.site));
+            }
+            text.push('\n');
+            text.push_str(&format!("     {}\n", result.target_url()));
+            if !result.snippet.is_empty() {
+                text.push_str(&format!("     {}\n", result.snippet));
+            }
+            for link in &result.sitelinks {
+                text.push_str(&format!("       ↳ {} {}\n", link.title, link.url));
+            }
+        } else {
+            text.push_str(&format!("   · [{}] {heading}", result.kind.type_name()));
+            if let Some(answer) = &result.answer {
+                text.push_str(&format!(" — {}", answer.description));
+            }
+            if !result.publisher.is_empty() {
+                text.push_str(&format!(" — {}", result.publisher));
+            }
+            text.push('\n');
+            let url = result.target_url();
+            if !url.is_empty() {
+                text.push_str(&format!("     {url}\n"));
+            }
+        }
+    }
+    text
+}
+
+/// Runs the simulator until Ctrl+C or SIGTERM, printing where it listens.
+pub async fn run_sim(args: SimArgs) -> i32 {
+    let (config, script) = match args.to_config() {
+        Ok(parts) => parts,
+        Err(message) => {
+            eprintln!("{message}");
+            return 2;
+        }
+    };
+    let simulator = match Simulator::start_on(config, args.port).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "The simulator could not listen on port {}: {e}. Choose another --port, or 0 for any free one.",
+                args.port
+            );
+            return 5;
+        }
+    };
+    if !script.is_empty() {
+        simulator.script(script);
+    }
+    out(&format!(
+        "Simulator listening on {}\nToken: {}\nTry: VANTAGE_TOKEN={} vantage --render-url {} --search-url {} ai \"best hiking boots\"\nCtrl+C stops it.\n",
+        simulator.url(),
+        simulator.token(),
+        simulator.token(),
+        simulator.url(),
+        simulator.url()
+    ));
+    wait_for_shutdown_signal().await;
+    simulator.shutdown().await;
+    0
+}
+
+/// Resolves on Ctrl+C or, on Unix, SIGTERM.
+pub async fn wait_for_shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,138 @@
+//! Link targets: which hrefs count, unwrapping redirect links, hosts for icon-only links.
+
+use super::entities::decode_all;
+
+/// The link target an `href` stands for, or `None` for hrefs that lead nowhere useful
+/// (empty, `#fragment` only, `javascript:`). Redirect wrappers like Google's
+/// `/url?q=<target>&...` are unwrapped to their target.
+pub fn resolve_href(raw: &str) -> Option<String> {
+    let decoded = decode_all(raw);
+    let href = decoded.trim();
+    if href.is_empty() || href.starts_with('#') {
+        return None;
+    }
+    if href
+        .get(..11)
+        .is_some_and(|s| s.eq_ignore_ascii_case("javascript:"))
+    {
+        return None;
+    }
+    if let Some(target) = unwrap_redirect(href) {
+        return Some(target);
+    }
+    Some(href.to_owned())
+}
+
+/// `/url?q=https://...&sa=U` (relative or on a google host) → the target.
+fn unwrap_redirect(href: &str) -> Option<String> {
+    let query = if let Some(q) = href.strip_prefix("/url?") {
+        q
+    } else {
+        let rest = href
+            .strip_prefix("https://")
+            .or_else(|| href.strip_prefix("http://"))?;
+        let slash = rest.find('/')?;
+        let host = &rest[..slash];
+        if !host.contains("google.") {
+            return None;
+        }
+        rest[slash..].strip_prefix("/url?")?
+    };
+    for pair in query.split('&') {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        if (k == "q" || k == "url") && !v.is_empty() {
+            let target = percent_decode(v);
+            if target.starts_with("http://") || target.starts_with("https://") {
+                return Some(target);
+            }
+        }
+    }
+    None
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
+        {
+            out.push(h * 16 + l);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|d| d as u8)
+}
+
+/// The host of an absolute URL (`https://host:port/...` → `host:port`), or the URL itself.
+pub fn host_of(url: &str) -> &str {
+    let Some(idx) = url.find("://") else {
+        return url;
+    };
+    let rest = &url[idx + 3..];
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let auth = &rest[..end];
+    let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    if host.is_empty() { url } else { host }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skips_useless_hrefs() {
+        assert_eq!(resolve_href(""), None);
+        assert_eq!(resolve_href("  "), None);
+        assert_eq!(resolve_href("#top"), None);
+        assert_eq!(resolve_href("JavaScript:void(0)"), None);
+        assert_eq!(resolve_href("javascript:"), None);
+        assert_eq!(
+            resolve_href("/search?q=a&amp;b=c").as_deref(),
+            Some("/search?q=a&b=c")
+        );
+        assert_eq!(
+            resolve_href("https://a.b/c#d").as_deref(),
+            Some("https://a.b/c#d")
+        );
+    }
+
+    #[test]
+    fn unwraps_google_redirects() {
+        assert_eq!(
+            resolve_href("/url?q=https://example.com/a%3Fb%3D1%26c%3D2&amp;sa=U&amp;ved=x")
+                .as_deref(),
+            Some("https://example.com/a?b=1&c=2")
+        );
+        assert_eq!(
+            resolve_href("https://www.google.com/url?sa=t&url=https%3A%2F%2Fex.org%2F&ved=1")
+                .as_deref(),
+            Some("https://ex.org/")
+        );
+        // Not a web target: kept as given.
+        assert_eq!(
+            resolve_href("/url?q=%2Fsearch").as_deref(),
+            Some("/url?q=%2Fsearch")
+        );
+        assert_eq!(percent_decode("%E6%97%A5%2"), "日%2");
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(
+            host_of("https://user@www.ex.com:8080/x?y"),
+            "www.ex.com:8080"
+        );
+        assert_eq!(host_of("https://ex.com"), "ex.com");
+        assert_eq!(host_of("/relative"), "/relative");
+    }
+}

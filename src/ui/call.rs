@@ -1,0 +1,72 @@
+//! How a call in flight or a failed call looks, for every tab: a spinner with elapsed and
+//! typical seconds, a countdown to the automatic retry, or the error's sentence.
+
+use ratatui::text::{Line, Span};
+
+use crate::api::ApiError;
+use crate::app::call::{CallState, spinner_frame};
+use crate::app::{elapsed_since, seconds_until};
+
+use super::theme;
+
+/// The lines describing a call's state; empty when idle.
+pub fn lines(call: &CallState, now: std::time::Instant, cancel_key: &str) -> Vec<Line<'static>> {
+    match call {
+        CallState::Idle => Vec::new(),
+        CallState::Running {
+            started,
+            label,
+            typical,
+            retry,
+            ..
+        } => {
+            let elapsed = elapsed_since(now, *started).as_secs();
+            let mut first = vec![
+                Span::styled(
+                    format!("{} ", spinner_frame(*started, now)),
+                    theme::accent(),
+                ),
+                Span::styled(format!("{label}… "), theme::title()),
+                Span::raw(format!("{elapsed} s")),
+            ];
+            if let Some((lo, hi)) = typical {
+                first.push(Span::styled(
+                    format!("  (typically {lo}–{hi} s on the live service)"),
+                    theme::dim(),
+                ));
+            }
+            let mut out = vec![Line::from(first)];
+            if let Some(countdown) = retry {
+                let left = seconds_until(now, countdown.until);
+                out.push(Line::from(vec![
+                    Span::styled("↻ ", theme::key_hint()),
+                    Span::styled(
+                        format!(
+                            "Retrying in {left} s (retry {}): {}",
+                            countdown.attempt,
+                            status_and_message(&countdown.error)
+                        ),
+                        theme::key_hint(),
+                    ),
+                ]));
+            }
+            out.push(Line::from(vec![
+                Span::styled(cancel_key.to_string(), theme::key_hint()),
+                Span::styled(" cancels", theme::dim()),
+            ]));
+            out
+        }
+        CallState::Failed(error) => vec![
+            Line::styled("✗ The call failed", theme::error()),
+            Line::styled(error.to_string(), theme::error()),
+        ],
+    }
+}
+
+/// "503: Service is autoscaling…" for countdown lines.
+fn status_and_message(error: &ApiError) -> String {
+    match (error.status(), error.server_message()) {
+        (Some(status), Some(message)) => format!("{status} {message}"),
+        _ => error.to_string(),
+    }
+}

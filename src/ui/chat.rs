@@ -1,0 +1,288 @@
+//! The Chat tab: prompt, settings row, answer pane.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::api::request::PROMPT_MAX_CHARS;
+use crate::app::answer::{AnswerView, SourceOrigin};
+use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
+use crate::app::keymap::{self, Action, Context};
+use crate::app::{App, layout};
+
+use super::text_view::{draw_body, draw_scrollbar, list_offset};
+use super::{call, pane, theme};
+
+pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+    let chat = &app.chat;
+    let areas = chat_areas(chat, body);
+    draw_prompt(chat, frame, areas.prompt);
+    draw_settings(chat, frame, areas.settings);
+    draw_answer(app, frame, areas.answer);
+}
+
+fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
+    let count = chat.prompt_chars();
+    let counter_style = if chat.prompt_over_limit() {
+        theme::error().add_modifier(Modifier::BOLD)
+    } else {
+        theme::dim()
+    };
+    let focused = chat.focus == ChatFocus::Prompt;
+    let block = pane(Line::styled(" Prompt ", theme::title()), focused).title(
+        Line::styled(format!(" {count}/{PROMPT_MAX_CHARS} "), counter_style)
+            .alignment(Alignment::Right),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if focused {
+        frame.render_widget(&chat.prompt, inner);
+    } else if chat.prompt.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                "Press i (or click) to type a prompt; Enter sends.",
+                theme::dim(),
+            )),
+            inner,
+        );
+    } else {
+        let lines: Vec<Line> = chat
+            .prompt
+            .lines()
+            .iter()
+            .map(|l| Line::raw(l.clone()))
+            .collect();
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    }
+}
+
+fn draw_settings(chat: &ChatState, frame: &mut Frame, area: Rect) {
+    let cells = chat.settings.cells();
+    let widths = crate::app::chat::settings_widths(&chat.settings);
+    let positions = layout::flow(area.width, &widths, 1);
+    let focused = chat.focus == ChatFocus::Settings;
+    for (i, ((setting, _), at)) in cells.iter().zip(positions).enumerate() {
+        let rect = Rect::new(area.x + at.x, area.y + at.y, at.width, 1).intersection(area);
+        if rect.is_empty() {
+            continue;
+        }
+        let selected = focused && i == chat.setting_cursor;
+        let value = chat.settings.value_text(*setting);
+        let (label_style, value_style) = if selected {
+            (theme::selected(), theme::selected())
+        } else {
+            (theme::dim(), theme::accent())
+        };
+        let line = Line::from(vec![
+            Span::styled(format!(" {} ", setting.label()), label_style),
+            Span::styled(format!("{value} "), value_style),
+        ]);
+        frame.render_widget(Paragraph::new(line), rect);
+    }
+}
+
+fn view_tabs(answer: &AnswerState) -> Line<'static> {
+    let mut spans = vec![Span::raw(" ")];
+    for (i, view) in answer.prepared.views.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" │ ", theme::border()));
+        }
+        let count = match view {
+            AnswerView::Sources => format!(" {}", answer.prepared.sources.len()),
+            AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
+            _ => String::new(),
+        };
+        let style = if *view == answer.view {
+            theme::selected()
+        } else {
+            theme::muted()
+        };
+        spans.push(Span::styled(format!("{}{count}", view.title()), style));
+    }
+    spans.push(Span::raw(" "));
+    Line::from(spans)
+}
+
+fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
+    let chat = &app.chat;
+    let focused = chat.focus == ChatFocus::Answer;
+    let title = match &chat.answer {
+        Some(answer) => view_tabs(answer),
+        None => Line::styled(" Answer ", theme::title()),
+    };
+    let block = pane(title, focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let cancel = keymap::label_of(Context::Chat, Action::Cancel).unwrap_or("Esc");
+    let status = call::lines(&chat.call, app.now, cancel);
+    let [status_area, rest] =
+        Layout::vertical([Constraint::Length(status.len() as u16), Constraint::Min(0)])
+            .areas(inner);
+    frame.render_widget(
+        Paragraph::new(status).wrap(Wrap { trim: true }),
+        status_area,
+    );
+
+    let Some(answer) = &chat.answer else {
+        if !chat.call.is_running() && chat.call.error().is_none() {
+            draw_intro(frame, rest);
+        }
+        return;
+    };
+    if rest.height < 2 {
+        return;
+    }
+    let [header_area, content] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(rest);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            answer.prepared.header.describe(),
+            theme::muted().add_modifier(Modifier::ITALIC),
+        )),
+        header_area,
+    );
+    let view = answer.view;
+    match view {
+        AnswerView::Sources => draw_sources(answer, frame, content),
+        AnswerView::Fanouts => draw_fanouts(answer, frame, content),
+        _ => match answer.prepared.body_of(view) {
+            Some(body) if !body.is_empty() => {
+                draw_body(frame, content, body, answer.scroll_of(view))
+            }
+            _ => frame.render_widget(
+                Paragraph::new(Line::styled(empty_text(view), theme::dim())),
+                content,
+            ),
+        },
+    }
+}
+
+fn empty_text(view: AnswerView) -> &'static str {
+    match view {
+        AnswerView::Ads => "No ads came with this answer.",
+        AnswerView::Prompt => "The service sent no prompt section.",
+        _ => "This part of the answer is empty.",
+    }
+}
+
+fn draw_intro(frame: &mut Frame, area: Rect) {
+    let key = |k: &'static str| Span::styled(k, theme::key_hint());
+    let lines = vec![
+        Line::styled(
+            "Ask a chatbot as seen from a model, device and place.",
+            theme::title(),
+        ),
+        Line::raw(""),
+        Line::from(vec![
+            Span::raw("Type a prompt above and press "),
+            key("Enter"),
+            Span::raw(". "),
+            key("Esc"),
+            Span::raw(" leaves the prompt; then single keys act:"),
+        ]),
+        Line::from(vec![
+            key("m"),
+            Span::raw(" model  "),
+            key("d"),
+            Span::raw(" device  "),
+            key("c"),
+            Span::raw(" country  "),
+            key("s"),
+            Span::raw(" subdivision  "),
+            key("t"),
+            Span::raw(" city  "),
+            key("f"),
+            Span::raw(" format  "),
+            key("x"),
+            Span::raw(" cache"),
+        ]),
+        Line::from(vec![
+            key("i"),
+            Span::raw(" back to the prompt  "),
+            key("Tab"),
+            Span::raw(" next pane  "),
+            key("?"),
+            Span::raw(" all keys  "),
+            key("q"),
+            Span::raw(" quit"),
+        ]),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
+}
+
+fn draw_sources(answer: &AnswerState, frame: &mut Frame, area: Rect) {
+    let sources = &answer.prepared.sources;
+    if sources.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled("This answer cites no sources.", theme::dim())),
+            area,
+        );
+        return;
+    }
+    let selected = answer.selected_of(AnswerView::Sources);
+    // Two rows per source: title and domain, then the URL.
+    let per_page = (area.height as usize / 2).max(1);
+    let offset = list_offset(selected, per_page);
+    let mut lines = Vec::with_capacity(per_page * 2);
+    for (i, source) in sources.iter().enumerate().skip(offset).take(per_page) {
+        let marker = match source.origin {
+            SourceOrigin::Sources => "source",
+            SourceOrigin::Citation => "cited",
+            SourceOrigin::Page => "link",
+        };
+        let is_selected = i == selected;
+        let title_style = if is_selected {
+            theme::selected()
+        } else {
+            theme::title()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:>3}. ", i + 1), theme::dim()),
+            Span::styled(source.title.clone(), title_style),
+            Span::styled(format!("  {} · {marker}", source.domain), theme::muted()),
+        ]));
+        lines.push(Line::from(vec![
+            Span::raw("     "),
+            Span::styled(source.url.clone(), theme::link()),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+    draw_scrollbar(frame, area, sources.len(), offset, per_page);
+}
+
+fn draw_fanouts(answer: &AnswerState, frame: &mut Frame, area: Rect) {
+    let fanouts = &answer.prepared.fanouts;
+    if fanouts.is_empty() {
+        let note = if answer.prepared.header.model.exposes_fanouts() {
+            "The model searched nothing for this answer."
+        } else {
+            "Only ChatGPT exposes the queries it searched."
+        };
+        frame.render_widget(Paragraph::new(Line::styled(note, theme::dim())), area);
+        return;
+    }
+    let selected = answer.selected_of(AnswerView::Fanouts);
+    let height = area.height as usize;
+    let offset = list_offset(selected, height);
+    let lines: Vec<Line> = fanouts
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .map(|(i, q)| {
+            let style = if i == selected {
+                theme::selected()
+            } else {
+                ratatui::style::Style::default()
+            };
+            Line::from(vec![
+                Span::styled(format!("{:>3}. ", i + 1), theme::dim()),
+                Span::styled(q.clone(), style),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
+}

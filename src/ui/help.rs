@@ -1,0 +1,67 @@
+//! The help overlay, listed from the keymap table itself.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::app::keymap::{self, Action, Context};
+use crate::app::{App, Tab, layout};
+
+use super::{pane, theme};
+
+const ORDER: [Context; 7] = [
+    Context::Global,
+    Context::Normal,
+    Context::Chat,
+    Context::Settings,
+    Context::Answer,
+    Context::Editing,
+    Context::Popup,
+];
+
+pub fn draw(_app: &App, frame: &mut Frame, area: Rect) {
+    let mut lines = Vec::new();
+    for context in ORDER {
+        lines.push(Line::styled(context.title(), theme::title()));
+        let mut tab_keys_done = false;
+        for binding in keymap::bindings(context) {
+            // The tab keys are one line: Alt+1…n with the tabs' names.
+            if let Action::SelectTab(_) = binding.action {
+                if !tab_keys_done {
+                    tab_keys_done = true;
+                    let names: Vec<String> = Tab::ALL
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| format!("{} {}", i + 1, t.title()))
+                        .collect();
+                    lines.push(help_line(
+                        &format!("Alt+1…{}", Tab::ALL.len()),
+                        &format!("tabs: {}", names.join(", ")),
+                    ));
+                }
+                continue;
+            }
+            lines.push(help_line(binding.label, binding.help));
+        }
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled(
+        "Mouse: click a tab or a pane; the wheel scrolls. Esc, ? or q closes this.",
+        theme::dim(),
+    ));
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let popup = layout::popup(area, 72, height);
+    frame.render_widget(Clear, popup);
+    let block = pane(Line::styled(" Keys ", theme::title()), true);
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn help_line(keys: &str, what: &str) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("  {keys:<14}"), theme::key_hint()),
+        Span::raw(what.to_string()),
+    ])
+}

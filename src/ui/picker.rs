@@ -1,0 +1,131 @@
+//! The picker popup: a filter line, a note, and the ranked rows with matches highlighted.
+//! Only the visible rows are built, so a list of thousands of cities costs a screenful.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::app::layout;
+use crate::app::picker::{PickItem, Picker};
+
+use super::text_view::list_offset;
+use super::{pane, theme};
+
+pub fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
+    let popup = layout::popup(area, 64, 22);
+    frame.render_widget(Clear, popup);
+    let title = Line::from(vec![
+        Span::styled(format!(" {} ", picker.kind.title()), theme::title()),
+        Span::styled(
+            format!("{} of {} ", picker.rows.len(), picker.items.len()),
+            theme::dim(),
+        ),
+    ]);
+    let block = pane(title, true);
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let note_rows = u16::from(picker.note.is_some());
+    let [filter_area, note_area, list_area, hint_area] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(note_rows),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("filter › ", theme::accent()),
+            Span::raw(picker.filter.clone()),
+            Span::styled("▏", theme::accent()),
+        ])),
+        filter_area,
+    );
+    if let Some(note) = &picker.note {
+        frame.render_widget(
+            Paragraph::new(Line::styled(note.clone(), theme::key_hint())),
+            note_area,
+        );
+    }
+    let height = list_area.height as usize;
+    let offset = list_offset(picker.selected, height);
+    let count = picker.row_count();
+    let mut lines = Vec::with_capacity(height);
+    for row in offset..(offset + height).min(count) {
+        let selected = row == picker.selected;
+        lines.push(match picker.item_at(row) {
+            Some(item) => {
+                let positions = picker
+                    .rows
+                    .get(row - (count - picker.rows.len()))
+                    .map(|r| r.positions.as_slice())
+                    .unwrap_or(&[]);
+                item_line(item, positions, selected)
+            }
+            None => Line::from(vec![Span::styled(
+                format!(
+                    " use “{}” as typed ",
+                    picker.custom_value().unwrap_or_default()
+                ),
+                if selected {
+                    theme::selected()
+                } else {
+                    theme::key_hint()
+                },
+            )]),
+        });
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled(" nothing matches", theme::dim()));
+    }
+    frame.render_widget(Paragraph::new(lines), list_area);
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled("↑↓", theme::key_hint()),
+            Span::styled(" move  ", theme::dim()),
+            Span::styled("Enter", theme::key_hint()),
+            Span::styled(" choose  ", theme::dim()),
+            Span::styled("Esc", theme::key_hint()),
+            Span::styled(" close  type to filter", theme::dim()),
+        ])),
+        hint_area,
+    );
+}
+
+fn item_line(item: &PickItem, positions: &[u32], selected: bool) -> Line<'static> {
+    let base = if selected {
+        theme::selected()
+    } else {
+        Style::default()
+    };
+    let highlight = if selected {
+        theme::selected()
+    } else {
+        theme::matched()
+    };
+    let mut spans = vec![Span::styled(if selected { "› " } else { "  " }, base)];
+    let mut run = String::new();
+    let mut run_matched = false;
+    for (i, c) in item.label.chars().enumerate() {
+        let is_match = positions.binary_search(&(i as u32)).is_ok();
+        if is_match != run_matched && !run.is_empty() {
+            spans.push(Span::styled(
+                std::mem::take(&mut run),
+                if run_matched { highlight } else { base },
+            ));
+        }
+        run_matched = is_match;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        spans.push(Span::styled(
+            run,
+            if run_matched { highlight } else { base },
+        ));
+    }
+    if !item.detail.is_empty() {
+        spans.push(Span::styled(format!("  {}", item.detail), theme::dim()));
+    }
+    Line::from(spans)
+}

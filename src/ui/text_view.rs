@@ -1,0 +1,59 @@
+//! Scrolled text and lists that cost what is on screen: only visible lines are cloned into
+//! the frame, whatever the length of what is loaded.
+
+use ratatui::Frame;
+use ratatui::layout::{Margin, Rect};
+use ratatui::widgets::{Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
+
+use crate::app::text::TextBody;
+
+/// The slice of `lines` that fits `height` rows from `scroll`, with the scroll clamped so the
+/// last page stays full.
+pub fn visible_lines<T>(lines: &[T], scroll: usize, height: usize) -> (&[T], usize) {
+    let max_scroll = lines.len().saturating_sub(height);
+    let scroll = scroll.min(max_scroll);
+    let end = (scroll + height).min(lines.len());
+    (&lines[scroll..end], scroll)
+}
+
+/// Draws a text body wrapped to the area (one column is kept for the scrollbar).
+pub fn draw_body(frame: &mut Frame, area: Rect, body: &TextBody, scroll: usize) {
+    if area.width < 2 || area.height == 0 {
+        return;
+    }
+    let text_area = Rect {
+        width: area.width - 1,
+        ..area
+    };
+    let lines = body.lines(text_area.width);
+    let (visible, scroll) = visible_lines(&lines, scroll, area.height as usize);
+    frame.render_widget(Paragraph::new(visible.to_vec()), text_area);
+    draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);
+}
+
+/// A scrollbar on the right edge, only when the content overflows.
+pub fn draw_scrollbar(frame: &mut Frame, area: Rect, len: usize, position: usize, height: usize) {
+    if len <= height {
+        return;
+    }
+    let mut state = ScrollbarState::new(len.saturating_sub(height)).position(position);
+    frame.render_stateful_widget(
+        Scrollbar::new(ScrollbarOrientation::VerticalRight)
+            .begin_symbol(None)
+            .end_symbol(None),
+        area.inner(Margin {
+            vertical: 0,
+            horizontal: 0,
+        }),
+        &mut state,
+    );
+}
+
+/// The first row to show so that `selected` stays in view of `height` rows.
+pub fn list_offset(selected: usize, height: usize) -> usize {
+    if height == 0 {
+        0
+    } else {
+        selected.saturating_sub(height - 1)
+    }
+}
