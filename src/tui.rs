@@ -15,7 +15,9 @@ use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use futures_util::{FutureExt, Stream, StreamExt};
+use std::task::Poll;
+
+use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::{Backend, CrosstermBackend};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -153,7 +155,11 @@ where
         while let Ok(msg) = rx.try_recv() {
             batch.push(msg);
         }
-        while let Some(Some(Ok(event))) = events.next().now_or_never() {
+        // Polled with this task's own waker: a no-op waker here would be the one crossterm
+        // keeps, and the next real wait would never wake.
+        while let Poll::Ready(Some(Ok(event))) =
+            std::future::poll_fn(|cx| Poll::Ready(events.poll_next_unpin(cx))).await
+        {
             batch.extend(event_to_msg(event));
         }
         if batch.is_empty() {

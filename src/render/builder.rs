@@ -13,6 +13,9 @@ use super::{Block, BlockKind, Document, Link, NO_LINK, RenderOptions, Run, Span3
 /// on tag soup with thousands of unclosed elements.
 const END_TAG_SEARCH: usize = 512;
 
+/// Deepest nesting of list items, quotes and indents that still indents.
+const MAX_NESTING: usize = 32;
+
 /// Tags the builder treats specially.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tag {
@@ -224,7 +227,8 @@ fn attr_info(attrs: &str) -> AttrInfo<'_> {
             if (value.contains(':')) && style_hides(value) {
                 info.hidden = true;
             }
-        } else if n.eq_ignore_ascii_case(b"hidden") {
+        } else if n.eq_ignore_ascii_case(b"hidden") || n.eq_ignore_ascii_case(b"popover") {
+            // A popover is not displayed until script opens it.
             info.hidden = true;
         } else if n.eq_ignore_ascii_case(b"aria-hidden") {
             if value.trim().eq_ignore_ascii_case("true") {
@@ -354,6 +358,14 @@ impl Builder<'_> {
     fn finish(mut self) -> Document {
         self.pop_to(0);
         self.close_block();
+        while self
+            .doc
+            .blocks
+            .last()
+            .is_some_and(|b| b.runs.0 == b.runs.1 && b.kind != BlockKind::Rule)
+        {
+            self.doc.blocks.pop();
+        }
         for l in &mut self.doc.links {
             if l.text.is_empty() {
                 l.text = host_of(&l.url).to_owned();
@@ -913,15 +925,14 @@ impl Builder<'_> {
                         (b.to_owned(), "- ".to_owned())
                     }
                 };
-                self.containers.push(Container {
-                    kind: ContainerKind::Item,
-                    marker,
-                    md_marker,
-                    used: false,
-                });
-                self.containers_ver += 1;
                 self.items_open += 1;
-                fx::CONTAINER | fx::ITEM
+                fx::ITEM
+                    | self.push_container(Container {
+                        kind: ContainerKind::Item,
+                        marker,
+                        md_marker,
+                        used: false,
+                    })
             }
             Tag::Pre => {
                 self.close_p();
@@ -933,14 +944,13 @@ impl Builder<'_> {
             Tag::Blockquote => {
                 self.close_p();
                 self.break_block(true);
-                self.containers.push(Container {
-                    kind: ContainerKind::Quote,
-                    marker: String::new(),
-                    md_marker: String::new(),
-                    used: true,
-                });
-                self.containers_ver += 1;
-                fx::CONTAINER | fx::GAP_END
+                fx::GAP_END
+                    | self.push_container(Container {
+                        kind: ContainerKind::Quote,
+                        marker: String::new(),
+                        md_marker: String::new(),
+                        used: true,
+                    })
             }
             Tag::Table => {
                 self.close_p();
@@ -1008,14 +1018,12 @@ impl Builder<'_> {
                     self.bold += 1;
                     fx::BOLD | fx::BREAK_END
                 } else {
-                    self.containers.push(Container {
+                    self.push_container(Container {
                         kind: ContainerKind::Indent,
                         marker: "    ".to_owned(),
                         md_marker: String::new(),
                         used: true,
-                    });
-                    self.containers_ver += 1;
-                    fx::CONTAINER
+                    })
                 }
             }
             Tag::Bold => {
@@ -1069,6 +1077,17 @@ impl Builder<'_> {
         self.push(key, tag, fx);
     }
 
+    /// Open a list item, quote or indent; beyond [`MAX_NESTING`] levels nothing more is
+    /// indented (keeps prefixes, and their cost per block, bounded on tag soup).
+    fn push_container(&mut self, c: Container) -> u32 {
+        if self.containers.len() >= MAX_NESTING {
+            return 0;
+        }
+        self.containers.push(c);
+        self.containers_ver += 1;
+        fx::CONTAINER
+    }
+
     fn br(&mut self) {
         if self.pre > 0 {
             self.pre_text("\n");
@@ -1076,9 +1095,14 @@ impl Builder<'_> {
             self.pending_space = true;
         } else if self.block_open {
             self.close_block();
-        } else if !self.doc.blocks.is_empty() {
-            self.ensure_block();
-            self.close_block();
+        } else if let Some(last) = self.doc.blocks.last() {
+            if self.pending_gap || last.runs.0 == last.runs.1 && last.kind != BlockKind::Rule {
+                // Already blank: one blank line is enough.
+                self.pending_gap = true;
+            } else {
+                self.ensure_block();
+                self.close_block();
+            }
         }
     }
 

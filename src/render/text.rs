@@ -22,11 +22,19 @@ impl Document {
                 out.push_str("───");
                 continue;
             }
+            let content_start = out.len();
             for r in self.block_runs(b) {
                 if r.flags & flag::LINKNUM != 0 {
                     continue;
                 }
-                let t = self.run_text(r);
+                let mut t = self.run_text(r);
+                if b.kind != BlockKind::Pre
+                    && t.starts_with(' ')
+                    && (out.len() == content_start || out.ends_with(' '))
+                {
+                    // The space after a skipped link number.
+                    t = &t[1..];
+                }
                 if b.kind == BlockKind::Pre {
                     for (k, l) in t.split('\n').enumerate() {
                         if k > 0 {
@@ -51,7 +59,6 @@ impl Document {
     pub fn to_markdown(&self) -> String {
         let mut out = String::with_capacity(self.text.len() * 2);
         let mut prev: Option<&Block> = None;
-        let mut table_cols = 0usize;
         for b in &self.blocks {
             if let Some(p) = prev {
                 let tight = !b.gap
@@ -103,7 +110,12 @@ impl Document {
                     self.md_inline(runs, &mut out);
                     out.push_str(" |");
                     if b.table_start {
-                        table_cols = runs.iter().filter(|r| r.flags & flag::SEP != 0).count() + 1;
+                        let table_cols = runs
+                            .iter()
+                            .filter(|r| r.flags & flag::SEP != 0)
+                            .map(|r| self.run_text(r).matches('│').count())
+                            .sum::<usize>()
+                            + 1;
                         out.push('\n');
                         out.push_str(rest);
                         out.push('|');
@@ -114,28 +126,39 @@ impl Document {
                 }
             }
         }
-        let _ = table_cols;
         out
     }
 
     /// Inline Markdown for a block's runs, grouped by link.
     fn md_inline(&self, runs: &[Run], out: &mut String) {
+        let block_start = out.len();
         let mut i = 0;
         while i < runs.len() {
             let r = &runs[i];
             if r.flags & flag::LINKNUM != 0 {
                 i += 1;
+                // What followed the number may start with a space: avoid doubling it.
+                if let Some(next) = runs.get(i)
+                    && self.run_text(next) == " "
+                    && (out.len() == block_start || out.ends_with(' '))
+                {
+                    i += 1;
+                }
                 continue;
             }
             if r.flags & flag::SEP != 0 {
-                out.push_str(" | ");
+                // Adjacent separators (empty cells) share one run.
+                out.push_str(&self.run_text(r).replace('│', "|"));
                 i += 1;
                 continue;
             }
-            if r.link != NO_LINK && r.flags & flag::LINK != 0 {
+            if r.link != NO_LINK {
                 let mut j = i;
                 let mut inner = String::new();
-                while j < runs.len() && runs[j].link == r.link && runs[j].flags & flag::LINK != 0 {
+                while j < runs.len()
+                    && runs[j].link == r.link
+                    && runs[j].flags & (flag::LINKNUM | flag::SEP) == 0
+                {
                     md_run(self.run_text(&runs[j]), runs[j].flags, &mut inner);
                     j += 1;
                 }

@@ -1,0 +1,126 @@
+//! Property tests: no input makes the converter panic, hang or overflow the width.
+
+use proptest::prelude::*;
+use vantage::render::{RenderOptions, extract_links, html_to_document};
+
+/// Pieces of markup and text that tag soup is made of.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("<".to_owned()),
+        Just(">".to_owned()),
+        Just("</".to_owned()),
+        Just("/>".to_owned()),
+        Just("\"".to_owned()),
+        Just("'".to_owned()),
+        Just("=".to_owned()),
+        Just("&#".to_owned()),
+        Just("&#x".to_owned()),
+        Just("&".to_owned()),
+        Just(";".to_owned()),
+        Just("<!--".to_owned()),
+        Just("-->".to_owned()),
+        Just("<![CDATA[".to_owned()),
+        Just("<!DOCTYPE html>".to_owned()),
+        Just(" ".to_owned()),
+        Just("\n".to_owned()),
+        Just("\t".to_owned()),
+        Just(" hidden".to_owned()),
+        Just(" class=sr-only".to_owned()),
+        Just(" href=\"https://a.b/c\"".to_owned()),
+        Just(" href='/url?q=https://x.y/%41&amp;sa=U'".to_owned()),
+        Just(" style=\"display:none\"".to_owned()),
+        Just(" start=7".to_owned()),
+        prop::sample::select(vec![
+            "p",
+            "div",
+            "a",
+            "b",
+            "i",
+            "ul",
+            "ol",
+            "li",
+            "pre",
+            "code",
+            "table",
+            "tr",
+            "td",
+            "th",
+            "h1",
+            "h2",
+            "h6",
+            "br",
+            "hr",
+            "img",
+            "blockquote",
+            "script",
+            "style",
+            "svg",
+            "textarea",
+            "title",
+            "span",
+            "dl",
+            "dt",
+            "dd",
+            "button",
+            "template",
+            "sup",
+        ])
+        .prop_map(str::to_owned),
+        "[a-z]{1,8}",
+        "[ -~]{1,6}",
+        "\\PC{1,4}",
+        prop::sample::select(vec![
+            "日本語",
+            "👩‍👩‍👧",
+            "🇯🇵",
+            "⚠️",
+            "e\u{301}",
+            "한국",
+            "\u{200d}",
+            "\u{fe0f}",
+            "\u{a0}",
+            "\r\n",
+            "\u{7}"
+        ])
+        .prop_map(str::to_owned),
+    ]
+}
+
+fn soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..120).prop_map(|v| v.concat())
+}
+
+fn check(html: &str, options: &RenderOptions) {
+    let doc = html_to_document(html, options);
+    for w in [1u16, 2, 3, 4, 5, 8, 13, 21, 40, 80, 120, 199, 200] {
+        for line in doc.wrap(w) {
+            assert!(line.width() <= w as usize, "line wider than {w}: {line:?}");
+        }
+    }
+    let _ = doc.to_markdown();
+    let _ = doc.plain_text();
+    let _ = doc.is_empty();
+    let _ = extract_links(html);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn arbitrary_strings_never_panic(s in "\\PC{0,300}") {
+        check(&s, &RenderOptions::default());
+    }
+
+    #[test]
+    fn tag_soup_never_panics_and_fits(s in soup(), number_links in any::<bool>()) {
+        check(&s, &RenderOptions { drop_first: Some("h6"), number_links });
+    }
+
+    #[test]
+    fn any_width_fits(s in soup(), width in 1u16..=200) {
+        let doc = html_to_document(&s, &RenderOptions::default());
+        for line in doc.wrap(width) {
+            prop_assert!(line.width() <= width as usize);
+        }
+    }
+}
