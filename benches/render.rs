@@ -6,7 +6,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use vantage::render::{RenderOptions, html_to_document};
 
-const FIXTURES: &str = "/work/shared/fixtures/live";
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
 fn chatgpt() -> (String, String) {
     let raw = std::fs::read_to_string(format!("{FIXTURES}/ai-chatgpt-sample.json"))

@@ -11,7 +11,7 @@ use vantage::api::{
     AiRequest, Completion, Location, Model, ResultKind, SearchFormat, SearchRequest, SearchResults,
 };
 
-const FIXTURES: &str = "/work/shared/fixtures/live";
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
 const COMPLETION_REQUIRED: [&str; 8] = [
     "model",

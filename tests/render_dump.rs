@@ -5,7 +5,7 @@ use std::path::Path;
 
 use vantage::render::{RenderOptions, html_to_document};
 
-const FIXTURES: &str = "/work/shared/fixtures/live";
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
 fn lines_to_string(lines: &[ratatui::text::Line<'_>]) -> String {
     lines

@@ -5,7 +5,7 @@ use std::path::Path;
 use ratatui::text::Line;
 use vantage::render::{Document, RenderOptions, html_to_document};
 
-const FIXTURES: &str = "/work/shared/fixtures/live";
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
 fn chatgpt() -> serde_json::Value {
     let raw = std::fs::read_to_string(Path::new(FIXTURES).join("ai-chatgpt-sample.json"))

@@ -7,8 +7,12 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use vantage::api::{AiAnswer, AiRequest, ApiError, Completion, Fetched, Location, Model, RetryNotice};
-use vantage::app::{self, App, Connection, Credits, Devices, Msg, Tag, answer, call::CallState, update};
+use vantage::api::{
+    AiAnswer, AiRequest, ApiError, Completion, Fetched, Location, Model, RetryNotice,
+};
+use vantage::app::{
+    self, App, Connection, Credits, Devices, Msg, Tag, answer, call::CallState, update,
+};
 use vantage::ui;
 
 fn app_at(now: Instant) -> App {
@@ -200,7 +204,13 @@ fn failed_with(status: u16, message: &str) -> String {
     let mut app = app_at(Instant::now());
     let tag = send(&mut app, "best hiking boots");
     let error = ApiError::from_status(status, message, None);
-    update(&mut app, Msg::AiDone { tag, result: Err(error) });
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Err(error),
+        },
+    );
     screen(&draw(&mut app, 100, 24))
 }
 
@@ -262,7 +272,13 @@ fn help_overlay_lists_the_keymap() {
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('?'));
     let text = screen(&draw(&mut app, 100, 60));
-    for expected in ["Ctrl+C", "Alt+1…1", "Alt+Enter", "cancel the call", "next view"] {
+    for expected in [
+        "Ctrl+C",
+        "Alt+1…1",
+        "Alt+Enter",
+        "cancel the call",
+        "next view",
+    ] {
         assert!(text.contains(expected), "{expected} missing in\n{text}");
     }
 }
@@ -271,7 +287,7 @@ fn help_overlay_lists_the_keymap() {
 fn the_live_chatgpt_answer_renders_without_its_hidden_label() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/live/ai-chatgpt-sample.json"
+        "/tests/fixtures/live/ai-chatgpt-sample.json"
     );
     let body = std::fs::read_to_string(path).expect("the live fixture is beside the repo");
     let completion: Completion = serde_json::from_str(&body).unwrap();
@@ -284,7 +300,11 @@ fn the_live_chatgpt_answer_renders_without_its_hidden_label() {
     };
     let prepared = answer::prepare(AiRequest::new("what is mcp"), fetched);
     assert!(!prepared.plain_text.contains("ChatGPT said"));
-    assert!(prepared.plain_text.contains("can mean a lot of different things"));
+    assert!(
+        prepared
+            .plain_text
+            .contains("can mean a lot of different things")
+    );
     assert_eq!(prepared.fanouts, vec!["what is mcp", "mcp meaning"]);
     assert!(prepared.sources.len() >= 3, "{:?}", prepared.sources);
 
@@ -306,7 +326,9 @@ fn the_live_chatgpt_answer_renders_without_its_hidden_label() {
 fn the_status_bar_says_demo_and_the_host_and_live_otherwise() {
     let mut app = app_at(Instant::now());
     let text = screen(&draw(&mut app, 100, 24));
-    assert!(text.contains("DEMO") && text.contains("127.0.0.1:4000") && text.contains("997 credits"));
+    assert!(
+        text.contains("DEMO") && text.contains("127.0.0.1:4000") && text.contains("997 credits")
+    );
     app.connection.demo = false;
     app.connection.host = "render.joinmassive.com".into();
     let text = screen(&draw(&mut app, 100, 24));

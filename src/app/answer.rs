@@ -357,8 +357,14 @@ mod tests {
             text: String::new(),
         };
         let merged = merge_sources(vec![
-            (vec![link("https://a.example/x?utm_source=chatgpt.com")], SourceOrigin::Citation),
-            (vec![link("https://a.example/x"), link("javascript:void(0)")], SourceOrigin::Sources),
+            (
+                vec![link("https://a.example/x?utm_source=chatgpt.com")],
+                SourceOrigin::Citation,
+            ),
+            (
+                vec![link("https://a.example/x"), link("javascript:void(0)")],
+                SourceOrigin::Sources,
+            ),
         ]);
         assert_eq!(merged.len(), 1);
         assert_eq!(merged[0].title, "a.example");

@@ -277,7 +277,11 @@ impl App {
         let status_lines = self.flash.as_ref().map_or(1, |flash| {
             // The badge, host and balance take about 40 columns before the message.
             let needed = 40 + unicode_width::UnicodeWidthStr::width(flash.text.as_str());
-            if needed > usize::from(self.area.width) { 2 } else { 1 }
+            if needed > usize::from(self.area.width) {
+                2
+            } else {
+                1
+            }
         });
         layout::frame_with_banner(self.area, banner_lines, status_lines)
     }

@@ -142,7 +142,10 @@ fn single_keys_act_only_outside_text_fields() {
     assert!(matches!(app.popup, Some(Popup::Help)));
     update(&mut app, key(KeyCode::Esc));
     assert!(app.popup.is_none());
-    assert_eq!(update(&mut app, key(KeyCode::Char('q'))), vec![Effect::Quit]);
+    assert_eq!(
+        update(&mut app, key(KeyCode::Char('q'))),
+        vec![Effect::Quit]
+    );
     assert!(app.should_quit);
 }
 
@@ -190,7 +193,10 @@ fn pickers_filter_and_set_the_location_and_a_new_country_clears_the_city() {
     update(&mut app, key(KeyCode::Char('s')));
     type_text(&mut app, "bayern");
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.chat.settings.location.subdivision.as_deref(), Some("BY"));
+    assert_eq!(
+        app.chat.settings.location.subdivision.as_deref(),
+        Some("BY")
+    );
 
     update(&mut app, key(KeyCode::Char('c')));
     type_text(&mut app, "france");
@@ -209,7 +215,10 @@ fn a_city_not_in_the_list_can_be_typed() {
     type_text(&mut app, "Smallville Xq");
     update(&mut app, key(KeyCode::End));
     update(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.chat.settings.location.city.as_deref(), Some("Smallville Xq"));
+    assert_eq!(
+        app.chat.settings.location.city.as_deref(),
+        Some("Smallville Xq")
+    );
 }
 
 #[test]
@@ -261,7 +270,10 @@ fn esc_cancels_the_call_and_its_late_answer_is_dropped() {
     type_text(&mut app, "hi");
     let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
     // The focus moved to the answer, where Esc cancels.
-    assert_eq!(update(&mut app, key(KeyCode::Esc)), vec![Effect::Cancel(tag)]);
+    assert_eq!(
+        update(&mut app, key(KeyCode::Esc)),
+        vec![Effect::Cancel(tag)]
+    );
     assert!(!app.chat.call.is_running());
     update(&mut app, answer(tag));
     assert!(app.chat.answer.is_none());
@@ -275,7 +287,12 @@ fn an_answer_lands_with_its_sources_and_views() {
     let effects = update(&mut app, answer(tag));
     assert_eq!(effects, vec![Effect::FetchAccount]);
     let state = app.chat.answer.as_ref().unwrap();
-    let urls: Vec<&str> = state.prepared.sources.iter().map(|s| s.url.as_str()).collect();
+    let urls: Vec<&str> = state
+        .prepared
+        .sources
+        .iter()
+        .map(|s| s.url.as_str())
+        .collect();
     assert_eq!(urls, vec!["https://b.example/", "https://a.example/x"]);
     update(&mut app, key(KeyCode::Char(']')));
     assert_eq!(
@@ -298,7 +315,11 @@ fn a_retry_wait_shows_a_countdown_and_a_402_the_top_up_banner() {
     let mut app = demo_app();
     type_text(&mut app, "hi");
     let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
-    let error = ApiError::from_status(503, "Service is autoscaling; please retry in 9 seconds", None);
+    let error = ApiError::from_status(
+        503,
+        "Service is autoscaling; please retry in 9 seconds",
+        None,
+    );
     update(
         &mut app,
         Msg::Retrying {
@@ -316,8 +337,18 @@ fn a_retry_wait_shows_a_countdown_and_a_402_the_top_up_banner() {
         }
         other => panic!("no countdown: {other:?}"),
     }
-    let error = ApiError::from_status(402, "Credit balance is 0; top up at https://x.test/plans", None);
-    update(&mut app, Msg::AiDone { tag, result: Err(error) });
+    let error = ApiError::from_status(
+        402,
+        "Credit balance is 0; top up at https://x.test/plans",
+        None,
+    );
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Err(error),
+        },
+    );
     assert!(app.chat.call.error().is_some());
     assert!(app.banner().unwrap().contains("https://x.test/plans"));
 }

@@ -297,7 +297,12 @@ fn wrap_respects_width_with_wide_chars() {
     }
     // Nothing is lost at a comfortable width.
     let all = lines(&d, 200).join("");
-    assert!(all.contains("👩‍👩‍👧‍👦") && all.contains("🇯🇵🇫🇷") && all.contains("1\u{20E3}") && !all.contains('\u{FE0F}'));
+    assert!(
+        all.contains("👩‍👩‍👧‍👦")
+            && all.contains("🇯🇵🇫🇷")
+            && all.contains("1\u{20E3}")
+            && !all.contains('\u{FE0F}')
+    );
 }
 
 #[test]
