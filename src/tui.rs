@@ -128,7 +128,7 @@ pub async fn run_loop<B, S>(
 ) -> io::Result<LoopStats>
 where
     B: Backend,
-    B::Error: Into<io::Error>,
+    B::Error: std::error::Error + Send + Sync + 'static,
     S: Stream<Item = io::Result<Event>> + Unpin,
 {
     let mut stats = LoopStats::default();
@@ -184,11 +184,11 @@ where
 fn draw<B>(terminal: &mut Terminal<B>, app: &App, stats: &mut LoopStats) -> io::Result<()>
 where
     B: Backend,
-    B::Error: Into<io::Error>,
+    B::Error: std::error::Error + Send + Sync + 'static,
 {
     terminal
         .draw(|frame| ui::view(app, frame))
-        .map_err(Into::into)?;
+        .map_err(io::Error::other)?;
     stats.frames += 1;
     Ok(())
 }

@@ -1,0 +1,198 @@
+//! The whole app on `TestBackend`: the real event loop, scripted key events, the simulator
+//! over loopback.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use futures_util::Stream;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+use vantage::api::{Client, ClientSettings, Secret};
+use vantage::app::{App, Connection};
+use vantage::sim::{SimConfig, Simulator};
+use vantage::tui::{run_loop, test_runner};
+
+/// A stream of terminal events the test feeds by hand.
+fn scripted_events() -> (
+    UnboundedSender<Event>,
+    impl Stream<Item = io::Result<Event>> + Unpin,
+) {
+    let (tx, rx) = unbounded_channel::<Event>();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|event| (Ok(event), rx))
+    });
+    (tx, Box::pin(stream))
+}
+
+fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ctrl_c() -> Event {
+    Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))
+}
+
+fn type_text(tx: &UnboundedSender<Event>, text: &str) {
+    for c in text.chars() {
+        tx.send(key(KeyCode::Char(c))).unwrap();
+    }
+}
+
+fn connection(sim: Option<&Simulator>) -> Connection {
+    Connection {
+        demo: true,
+        host: sim.map_or("127.0.0.1:1".to_string(), |s| s.addr().to_string()),
+        token: sim.map(|_| "demo".to_string()),
+        token_hint: "the config file".into(),
+    }
+}
+
+fn client_for(sim: &Simulator) -> Client {
+    Client::new(ClientSettings::new(
+        &sim.url(),
+        &sim.url(),
+        Secret::new(sim.token()),
+    ))
+    .unwrap()
+}
+
+fn screen(terminal: &Terminal<TestBackend>) -> String {
+    terminal.backend().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_is_asked_and_its_answer_and_sources_reach_the_screen() {
+    let sim = Simulator::start(SimConfig {
+        latency_scale: 0.0,
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let mut app = App::new(connection(Some(&sim)), Instant::now());
+    app.area = ratatui::layout::Rect::new(0, 0, 120, 40);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let (tx, events) = scripted_events();
+
+    let driver = tokio::spawn(async move {
+        type_text(&tx, "best hiking boots");
+        // Choose Perplexity, which lists its sources, from the model picker.
+        tx.send(key(KeyCode::Esc)).unwrap();
+        tx.send(key(KeyCode::Char('m'))).unwrap();
+        type_text(&tx, "perp");
+        tx.send(key(KeyCode::Enter)).unwrap();
+        tx.send(key(KeyCode::Char('c'))).unwrap();
+        type_text(&tx, "germany");
+        tx.send(key(KeyCode::Enter)).unwrap();
+        tx.send(key(KeyCode::Char('t'))).unwrap();
+        type_text(&tx, "berlin");
+        tx.send(key(KeyCode::Enter)).unwrap();
+        tx.send(key(KeyCode::Enter)).unwrap();
+        tx
+    });
+    let tx = driver.await.unwrap();
+
+    // Run the loop until the answer lands, then look at Sources, then quit.
+    let looped = tokio::spawn(async move {
+        let stats = run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        (terminal, app, runner, stats)
+    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    // The simulator answers at once; give the loop time to draw the answer.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    tx.send(key(KeyCode::Char(']'))).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    tx.send(key(KeyCode::Char('o'))).unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    tx.send(ctrl_c()).unwrap();
+    let (terminal, app, runner, stats) = tokio::time::timeout_at(deadline.into(), looped)
+        .await
+        .expect("the loop ends on Ctrl+C")
+        .unwrap();
+
+    let answer = app.chat.answer.as_ref().expect("the answer landed");
+    assert_eq!(
+        answer.prepared.header.model,
+        vantage::api::Model::Perplexity
+    );
+    assert_eq!(
+        answer.prepared.request.location.city.as_deref(),
+        Some("Berlin")
+    );
+    assert!(answer.prepared.sources.len() >= 3);
+    let text = screen(&terminal);
+    assert!(text.contains("Sources"), "{text}");
+    assert!(text.contains("Perplexity · "), "{text}");
+    assert!(text.contains("https://"), "{text}");
+    assert!(text.contains("Berlin"), "{text}");
+    assert_eq!(runner.opened, vec![answer.prepared.sources[0].url.clone()]);
+    assert!(stats.frames >= 3);
+    sim.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_means_no_redraws() {
+    // No token: nothing is fetched at start, so nothing but keys could wake the loop.
+    let client = Client::new(ClientSettings::new(
+        "http://127.0.0.1:1",
+        "http://127.0.0.1:1",
+        None,
+    ))
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (mut runner, mut rx) = test_runner(client, data.path().to_path_buf());
+    let mut app = App::new(connection(None), Instant::now());
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let (tx, events) = scripted_events();
+    let looped = tokio::spawn(async move {
+        run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap()
+    });
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    tx.send(ctrl_c()).unwrap();
+    let stats = looped.await.unwrap();
+    assert_eq!(stats.frames, 1, "only the first frame over 2 s of idle");
+    assert_eq!(stats.messages, 1, "only the quit key");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spinner_ticks_only_while_a_call_runs() {
+    let sim = Simulator::start(SimConfig {
+        fixed_latency: Some(Duration::from_millis(600)),
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let mut app = App::new(connection(Some(&sim)), Instant::now());
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let (tx, events) = scripted_events();
+    type_text(&tx, "hello");
+    tx.send(key(KeyCode::Enter)).unwrap();
+    let looped = tokio::spawn(async move {
+        let stats = run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        (app, stats)
+    });
+    // While the call runs (600 ms) the spinner redraws about ten times a second; after
+    // it lands, a second of idle adds nothing.
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    tx.send(ctrl_c()).unwrap();
+    let (app, stats) = looped.await.unwrap();
+    assert!(app.chat.answer.is_some());
+    assert!(
+        (4..=20).contains(&stats.frames),
+        "frames while animating then idle: {}",
+        stats.frames
+    );
+    sim.shutdown().await;
+}
