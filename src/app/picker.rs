@@ -140,6 +140,19 @@ impl Picker {
                 positions: r.positions,
             })
             .collect();
+        // An exact name goes first: "iphone 15" means "iPhone 15", not "iPhone 15 Pro Max".
+        let typed = self.filter.trim();
+        if let Some(exact) = self.rows.iter().position(|r| {
+            let item = &self.items[r.item];
+            item.label.eq_ignore_ascii_case(typed)
+                || item
+                    .value
+                    .as_deref()
+                    .is_some_and(|v| v.eq_ignore_ascii_case(typed))
+        }) {
+            let row = self.rows.remove(exact);
+            self.rows.insert(0, row);
+        }
         self.selected = 0;
     }
 
@@ -221,6 +234,21 @@ mod tests {
         let mut closed = cities();
         closed.set_filter("Springfield".into(), &mut matcher);
         assert_eq!(closed.choose(), Choice::Nothing);
+    }
+
+    #[test]
+    fn an_exact_name_ranks_first() {
+        let mut matcher = FuzzyMatcher::new();
+        let mut picker = Picker::new(
+            PickerKind::Device,
+            vec![
+                PickItem::new("iPhone 15 Pro Max", Some("iPhone 15 Pro Max".into()), ""),
+                PickItem::new("iPhone 15", Some("iPhone 15".into()), ""),
+            ],
+            None,
+        );
+        picker.set_filter("iphone 15".into(), &mut matcher);
+        assert_eq!(picker.choose(), Choice::Set(Some("iPhone 15".into())));
     }
 
     #[test]

@@ -46,6 +46,8 @@ enum Tag {
     A,
     Strike,
     Underline,
+    /// Superscript: footnote numbers in chat answers, shown as `[n]`.
+    Sup,
     Img,
     /// Interactive or embedded element dropped with its content.
     Skip,
@@ -93,6 +95,7 @@ fn classify(name: &[u8]) -> Tag {
         b"a" => Tag::A,
         b"s" | b"del" | b"strike" => Tag::Strike,
         b"u" | b"ins" => Tag::Underline,
+        b"sup" => Tag::Sup,
         b"img" => Tag::Img,
         b"button" | b"select" | b"datalist" | b"canvas" | b"video" | b"audio" | b"object"
         | b"iframe" | b"script" | b"style" | b"noscript" | b"template" | b"title" | b"math"
@@ -149,6 +152,7 @@ mod fx {
     pub const BREAK_END: u32 = 1 << 14;
     pub const GAP_END: u32 = 1 << 15;
     pub const P: u32 = 1 << 16;
+    pub const SUP: u32 = 1 << 17;
 }
 
 struct Entry {
@@ -724,6 +728,10 @@ impl Builder<'_> {
         if fx & fx::UNDER != 0 {
             self.underline -= 1;
         }
+        if fx & fx::SUP != 0 {
+            self.pending_space = false;
+            self.word("]", 0);
+        }
         if fx & fx::CELL != 0 {
             self.cells -= 1;
         }
@@ -1050,6 +1058,11 @@ impl Builder<'_> {
             Tag::Underline => {
                 self.underline += 1;
                 fx::UNDER
+            }
+            Tag::Sup => {
+                // A footnote mark reads "decide.[6]", not "decide.6".
+                self.word("[", 0);
+                fx::SUP
             }
             Tag::A => {
                 // An <a> inside an open <a> ends the outer one's text.

@@ -203,7 +203,7 @@ fn inline_styles() {
     assert!(find("l").add_modifier.contains(Modifier::UNDERLINED));
     assert_eq!(find("l").fg, Some(Color::Cyan));
     assert!(find("s").add_modifier.contains(Modifier::CROSSED_OUT));
-    assert_eq!(line_text(&ls[0]), "n b i c l s 2");
+    assert_eq!(line_text(&ls[0]), "n b i c l s [2]");
     // Headings are styled, not prefixed.
     assert_eq!(line_text(&ls[2]), "H");
     assert!(

@@ -48,7 +48,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
         None => spans.extend(hints(app)),
     }
     frame.render_widget(
-        Paragraph::new(Line::from(spans)).wrap(ratatui::widgets::Wrap { trim: true }),
+        Paragraph::new(Line::from(spans)).wrap(ratatui::widgets::Wrap { trim: false }),
         area,
     );
 }
