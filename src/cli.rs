@@ -607,6 +607,7 @@ pub async fn run_sim(args: SimArgs) -> i32 {
         simulator.url(),
         simulator.url()
     ));
+    out(&proxy_banner(simulator.proxies()));
     wait_for_shutdown_signal().await;
     simulator.shutdown().await;
     0
@@ -633,4 +634,28 @@ pub async fn wait_for_shutdown_signal() {
     {
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// The simulated proxies, for `vantage sim`'s banner.
+fn proxy_banner(p: &sim::ProxyEndpoints) -> String {
+    let fallback = p
+        .residential
+        .https_fallback
+        .map(|port| format!(", HTTPS fallback {port}"))
+        .unwrap_or_default();
+    format!(
+        "Proxies on {host} — residential: HTTPS {}, HTTP {}, SOCKS5 {}{fallback}; ISP: HTTP {}, HTTPS {}, SOCKS5 {}\nProxy credentials: {}:{} · they forward only to {} (directly: {})\nProxy CA (trust it for the HTTPS ports):\n{}",
+        p.residential.https,
+        p.residential.http,
+        p.residential.socks5,
+        p.isp.http,
+        p.isp.https,
+        p.isp.socks5,
+        p.username,
+        p.key,
+        p.target_host,
+        p.target_direct_url,
+        p.ca_pem,
+        host = p.host,
+    )
 }
