@@ -1124,7 +1124,7 @@ impl ExitInfo {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ProxyResponse {
     pub status: u16,
-    #[serde(serialize_with = "millis")]
+    #[serde(rename = "elapsed_ms", serialize_with = "millis")]
     pub elapsed: Duration,
     pub exit: ExitInfo,
     pub headers: Vec<(String, String)>,
