@@ -3,6 +3,7 @@
 pub mod client;
 pub mod error;
 pub mod model;
+pub mod proxy;
 pub mod request;
 pub mod response;
 

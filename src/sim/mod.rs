@@ -9,6 +9,7 @@ mod chat;
 mod html;
 mod jobs;
 mod place;
+pub mod proxy;
 mod search;
 mod seed;
 mod server;
@@ -24,6 +25,8 @@ use tokio::task::JoinHandle;
 
 use jobs::JobKind;
 use server::Shared;
+
+pub use proxy::{DEFAULT_PROXY_USERNAME, PortSet, ProxyEndpoints, TARGET_HOST};
 
 pub const DEMO_TOKEN: &str = "demo-token";
 
@@ -49,6 +52,10 @@ pub struct SimConfig {
     pub empty_devices: bool,
     /// Where the job table is kept across restarts; `None` keeps it in memory.
     pub state_file: Option<std::path::PathBuf>,
+    /// The proxy username the simulated proxies accept (options are appended to it).
+    pub proxy_username: String,
+    /// The proxy key they accept; `None` uses `token`, as the live service uses the API key.
+    pub proxy_key: Option<String>,
 }
 
 impl Default for SimConfig {
@@ -64,6 +71,8 @@ impl Default for SimConfig {
             fault_kinds: Vec::new(),
             empty_devices: false,
             state_file: None,
+            proxy_username: DEFAULT_PROXY_USERNAME.to_string(),
+            proxy_key: None,
         }
     }
 }
@@ -132,6 +141,7 @@ pub struct Simulator {
     addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    proxies: proxy::ProxyServers,
 }
 
 impl Simulator {
@@ -144,6 +154,8 @@ impl Simulator {
     pub async fn start_on(config: SimConfig, port: u16) -> std::io::Result<Simulator> {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
         let addr = listener.local_addr()?;
+        let proxy_key = config.proxy_key.as_ref().unwrap_or(&config.token);
+        let proxies = proxy::ProxyServers::start(&config.proxy_username, proxy_key).await?;
         let shared = Arc::new(Shared::new(config, addr));
         let app = axum::Router::new()
             .fallback(server::handle)
@@ -163,6 +175,7 @@ impl Simulator {
             addr,
             stop: Some(stop),
             task: Some(task),
+            proxies,
         })
     }
 
@@ -201,6 +214,16 @@ impl Simulator {
         self.shared.requests.load(Ordering::SeqCst)
     }
 
+    /// Where the simulated proxy networks listen, with their credentials and CA.
+    pub fn proxies(&self) -> &ProxyEndpoints {
+        &self.proxies.endpoints
+    }
+
+    /// Connections accepted on any simulated proxy port (to prove nothing was sent).
+    pub fn proxy_connections(&self) -> u64 {
+        self.proxies.connections()
+    }
+
     /// Creates a finished browser job with this content and returns its id.
     pub fn seed_browser_job(&self, content: &str) -> String {
         self.shared.create_job(
@@ -214,6 +237,7 @@ impl Simulator {
 
     /// Stops accepting connections, lets answers in flight finish (up to 2 s), and waits.
     pub async fn shutdown(mut self) {
+        self.proxies.stop();
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
