@@ -9,14 +9,14 @@ use ratatui_textarea::{TextArea, WrapMode};
 
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::api::{AiFormat, AiRequest, ApiError, Location, Model, RetryNotice};
-use crate::geo;
 
 use super::answer::{AnswerView, PreparedAnswer};
 use super::call::CallState;
 use super::keymap::{Action, Context};
 use super::layout;
-use super::picker::{PickItem, Picker, PickerKind};
-use super::{App, Devices, Effect, ExportPrompt, ExportSource, Popup, Tag};
+use super::picker::PickerKind;
+use super::pickers;
+use super::{App, Effect, ExportPrompt, ExportSource, Popup, Tag};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChatFocus {
@@ -504,155 +504,22 @@ fn open_picker(app: &mut App, action: Action) {
     let settings = &app.chat.settings;
     let country = settings.location.country.clone();
     let picker = match action {
-        Action::PickModel => Picker::new(
-            PickerKind::Model,
-            std::iter::once(PickItem::new(
-                "default (chatgpt)",
-                None,
-                "the service's default",
-            ))
-            .chain(Model::ALL.iter().map(|m| {
-                let (lo, hi) = m.typical_seconds();
-                PickItem::new(
-                    m.display_name(),
-                    Some(m.as_str().to_string()),
-                    format!("{lo}–{hi} s live"),
-                )
-            }))
-            .collect(),
-            settings.model.map(Model::as_str),
-        ),
-        Action::PickDevice => device_picker(&app.devices, settings.device.as_deref()),
-        Action::PickCountry => location_picker(PickerKind::Country, &settings.location),
+        Action::PickModel => pickers::model(settings.model),
+        Action::PickDevice => pickers::device(&app.devices, settings.device.as_deref()),
+        Action::PickCountry => pickers::location(PickerKind::Country, &settings.location),
         Action::PickSubdivision | Action::PickCity if country.is_none() => {
             app.flash_info("Choose a country first (c): subdivisions and cities belong to one.");
             return;
         }
-        Action::PickSubdivision => location_picker(PickerKind::Subdivision, &settings.location),
-        Action::PickCity => location_picker(PickerKind::City, &settings.location),
-        Action::PickLanguage => language_picker(PickerKind::Language, settings.language.as_deref()),
-        Action::PickDisplay => language_picker(PickerKind::Display, settings.display.as_deref()),
+        Action::PickSubdivision => pickers::location(PickerKind::Subdivision, &settings.location),
+        Action::PickCity => pickers::location(PickerKind::City, &settings.location),
+        Action::PickLanguage => {
+            pickers::language(PickerKind::Language, settings.language.as_deref())
+        }
+        Action::PickDisplay => pickers::language(PickerKind::Display, settings.display.as_deref()),
         _ => return,
     };
     app.popup = Some(Popup::Picker(picker));
-}
-
-/// The device picker: the service's list, or a note on why there is none; a name can always
-/// be typed.
-fn device_picker(devices: &Devices, current: Option<&str>) -> Picker {
-    let mut items = vec![PickItem::new("none", None, "no device emulation")];
-    let note = match devices {
-        Devices::Loaded(list) if list.is_empty() => {
-            Some("The service lists no devices right now; type a name and press Enter.".to_string())
-        }
-        Devices::Loaded(list) => {
-            items.extend(
-                list.iter()
-                    .map(|d| PickItem::new(d.clone(), Some(d.clone()), "")),
-            );
-            None
-        }
-        Devices::Loading | Devices::NotFetched => {
-            Some("Loading the device list…; you can type a name.".to_string())
-        }
-        Devices::Failed(e) => Some(format!("The device list could not be loaded: {e}")),
-    };
-    let picker = Picker::new(PickerKind::Device, items, current).with_custom();
-    match note {
-        Some(note) => picker.with_note(note),
-        None => picker,
-    }
-}
-
-/// Country, subdivision and city pickers from the embedded data, shared by every form.
-pub fn location_picker(kind: PickerKind, location: &Location) -> Picker {
-    let country = location.country.as_deref().unwrap_or("");
-    let random = PickItem::random();
-    match kind {
-        PickerKind::Country => Picker::new(
-            kind,
-            std::iter::once(random)
-                .chain(geo::countries().iter().map(|c| {
-                    PickItem::new(
-                        format!("{} ({})", c.name, c.code),
-                        Some(c.code.to_string()),
-                        "",
-                    )
-                }))
-                .collect(),
-            location.country.as_deref(),
-        ),
-        PickerKind::Subdivision => {
-            let list = geo::subdivisions(country);
-            let picker = Picker::new(
-                kind,
-                std::iter::once(random)
-                    .chain(list.iter().map(|s| {
-                        PickItem::new(
-                            format!("{} ({})", s.name, s.short),
-                            Some(s.short.to_string()),
-                            s.kind,
-                        )
-                    }))
-                    .collect(),
-                location.subdivision.as_deref(),
-            );
-            if list.is_empty() {
-                picker.with_custom().with_note(format!(
-                    "No subdivisions are known for {country}; type a code."
-                ))
-            } else {
-                picker
-            }
-        }
-        PickerKind::City => Picker::new(
-            kind,
-            std::iter::once(random)
-                .chain(geo::cities(country).iter().map(|c| {
-                    let label = if c.alias.is_empty() {
-                        c.name.to_string()
-                    } else {
-                        format!("{} ({})", c.name, c.alias)
-                    };
-                    PickItem::new(
-                        label,
-                        Some(c.name.to_string()),
-                        format_population(c.population),
-                    )
-                }))
-                .collect(),
-            location.city.as_deref(),
-        )
-        .with_custom()
-        .with_note("Suggestions from GeoNames; any city name can be typed."),
-        _ => Picker::new(kind, vec![random], None),
-    }
-}
-
-fn language_picker(kind: PickerKind, current: Option<&str>) -> Picker {
-    Picker::new(
-        kind,
-        std::iter::once(PickItem::new("unset", None, ""))
-            .chain(geo::languages().iter().map(|l| {
-                PickItem::new(
-                    format!("{} ({})", l.name, l.code),
-                    Some(l.code.to_string()),
-                    "",
-                )
-            }))
-            .collect(),
-        current,
-    )
-    .with_custom()
-    .with_note("Planned by the service: sent, but not applied yet.")
-}
-
-fn format_population(population: u32) -> String {
-    if population >= 1_000_000 {
-        format!("{:.1} M", population as f64 / 1_000_000.0)
-    } else {
-        format!("{} k", population / 1000)
-    }
 }
 
 /// Sets what a picker chose. A new country clears the subdivision and city of the old one.
@@ -661,15 +528,9 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
     match kind {
         PickerKind::Model => s.model = value.and_then(|v| v.parse().ok()),
         PickerKind::Device => s.device = value,
-        PickerKind::Country => {
-            if s.location.country != value {
-                s.location.subdivision = None;
-                s.location.city = None;
-            }
-            s.location.country = value;
+        PickerKind::Country | PickerKind::Subdivision | PickerKind::City => {
+            pickers::apply_location(&mut s.location, kind, value)
         }
-        PickerKind::Subdivision => s.location.subdivision = value,
-        PickerKind::City => s.location.city = value,
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
     }
@@ -681,7 +542,7 @@ pub fn refresh_device_picker(app: &mut App) {
         && picker.kind == PickerKind::Device
     {
         let filter = picker.filter.clone();
-        let mut fresh = device_picker(&app.devices, app.chat.settings.device.as_deref());
+        let mut fresh = pickers::device(&app.devices, app.chat.settings.device.as_deref());
         fresh.set_filter(filter, &mut app.matcher);
         *picker = fresh;
     }

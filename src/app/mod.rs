@@ -7,6 +7,7 @@ pub mod chat;
 pub mod keymap;
 pub mod layout;
 pub mod picker;
+pub mod pickers;
 pub mod text;
 
 use std::path::PathBuf;
@@ -454,10 +455,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
             match action {
                 Some(Action::Back) => {}
                 Some(Action::Accept) => match picker.choose() {
-                    Choice::Set(value) => {
-                        let kind = picker.kind;
-                        chat::apply_choice(app, kind, value);
-                    }
+                    Choice::Set(value) => apply_choice(app, picker.kind, value),
                     Choice::Nothing => {
                         app.flash_info("Nothing matches; change the filter or press Esc.");
                         app.popup = Some(Popup::Picker(picker));
@@ -576,14 +574,28 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
             }
         }
         MouseEventKind::ScrollUp => {
-            app.chat.scroll_by(-3);
+            scroll_by(app, -3);
             Vec::new()
         }
         MouseEventKind::ScrollDown => {
-            app.chat.scroll_by(3);
+            scroll_by(app, 3);
             Vec::new()
         }
         _ => Vec::new(),
+    }
+}
+
+/// Sets what a picker chose, in the form of the tab it was opened from.
+fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) {
+    match app.tab {
+        Tab::Chat => chat::apply_choice(app, kind, value),
+    }
+}
+
+/// The mouse wheel scrolls the focused tab's main pane.
+fn scroll_by(app: &mut App, delta: isize) {
+    match app.tab {
+        Tab::Chat => app.chat.scroll_by(delta),
     }
 }
 

@@ -1,0 +1,164 @@
+//! Pickers built from data, shared by every form: models, devices from `/ai/devices`,
+//! countries, first-level subdivisions and cities from the embedded data, languages.
+
+use crate::api::{Location, Model};
+use crate::geo;
+
+use super::Devices;
+use super::picker::{PickItem, Picker, PickerKind};
+
+/// The model picker; unset means the service's default.
+pub fn model(current: Option<Model>) -> Picker {
+    Picker::new(
+        PickerKind::Model,
+        std::iter::once(PickItem::new(
+            "default (chatgpt)",
+            None,
+            "the service's default",
+        ))
+        .chain(Model::ALL.iter().map(|m| {
+            let (lo, hi) = m.typical_seconds();
+            PickItem::new(
+                m.display_name(),
+                Some(m.as_str().to_string()),
+                format!("{lo}–{hi} s live"),
+            )
+        }))
+        .collect(),
+        current.map(Model::as_str),
+    )
+}
+
+/// The device picker: the service's list, or a note on why there is none; a name can always
+/// be typed.
+pub fn device(devices: &Devices, current: Option<&str>) -> Picker {
+    let mut items = vec![PickItem::new("none", None, "no device emulation")];
+    let note = match devices {
+        Devices::Loaded(list) if list.is_empty() => {
+            Some("The service lists no devices right now; type a name and press Enter.".to_string())
+        }
+        Devices::Loaded(list) => {
+            items.extend(
+                list.iter()
+                    .map(|d| PickItem::new(d.clone(), Some(d.clone()), "")),
+            );
+            None
+        }
+        Devices::Loading | Devices::NotFetched => {
+            Some("Loading the device list…; you can type a name.".to_string())
+        }
+        Devices::Failed(e) => Some(format!("The device list could not be loaded: {e}")),
+    };
+    let picker = Picker::new(PickerKind::Device, items, current).with_custom();
+    match note {
+        Some(note) => picker.with_note(note),
+        None => picker,
+    }
+}
+
+/// Country, subdivision and city pickers from the embedded data, shared by every form.
+pub fn location(kind: PickerKind, location: &Location) -> Picker {
+    let country = location.country.as_deref().unwrap_or("");
+    let random = PickItem::random();
+    match kind {
+        PickerKind::Country => Picker::new(
+            kind,
+            std::iter::once(random)
+                .chain(geo::countries().iter().map(|c| {
+                    PickItem::new(
+                        format!("{} ({})", c.name, c.code),
+                        Some(c.code.to_string()),
+                        "",
+                    )
+                }))
+                .collect(),
+            location.country.as_deref(),
+        ),
+        PickerKind::Subdivision => {
+            let list = geo::subdivisions(country);
+            let picker = Picker::new(
+                kind,
+                std::iter::once(random)
+                    .chain(list.iter().map(|s| {
+                        PickItem::new(
+                            format!("{} ({})", s.name, s.short),
+                            Some(s.short.to_string()),
+                            s.kind,
+                        )
+                    }))
+                    .collect(),
+                location.subdivision.as_deref(),
+            );
+            if list.is_empty() {
+                picker.with_custom().with_note(format!(
+                    "No subdivisions are known for {country}; type a code."
+                ))
+            } else {
+                picker
+            }
+        }
+        PickerKind::City => Picker::new(
+            kind,
+            std::iter::once(random)
+                .chain(geo::cities(country).iter().map(|c| {
+                    let label = if c.alias.is_empty() {
+                        c.name.to_string()
+                    } else {
+                        format!("{} ({})", c.name, c.alias)
+                    };
+                    PickItem::new(
+                        label,
+                        Some(c.name.to_string()),
+                        format_population(c.population),
+                    )
+                }))
+                .collect(),
+            location.city.as_deref(),
+        )
+        .with_custom()
+        .with_note("Suggestions from GeoNames; any city name can be typed."),
+        _ => Picker::new(kind, vec![random], None),
+    }
+}
+
+pub fn language(kind: PickerKind, current: Option<&str>) -> Picker {
+    Picker::new(
+        kind,
+        std::iter::once(PickItem::new("unset", None, ""))
+            .chain(geo::languages().iter().map(|l| {
+                PickItem::new(
+                    format!("{} ({})", l.name, l.code),
+                    Some(l.code.to_string()),
+                    "",
+                )
+            }))
+            .collect(),
+        current,
+    )
+    .with_custom()
+    .with_note("Planned by the service: sent, but not applied yet.")
+}
+
+fn format_population(population: u32) -> String {
+    if population >= 1_000_000 {
+        format!("{:.1} M", population as f64 / 1_000_000.0)
+    } else {
+        format!("{} k", population / 1000)
+    }
+}
+
+/// Sets a location part; a new country clears the subdivision and city of the old one.
+pub fn apply_location(location: &mut Location, kind: PickerKind, value: Option<String>) {
+    match kind {
+        PickerKind::Country => {
+            if location.country != value {
+                location.subdivision = None;
+                location.city = None;
+            }
+            location.country = value;
+        }
+        PickerKind::Subdivision => location.subdivision = value,
+        PickerKind::City => location.city = value,
+        _ => {}
+    }
+}
