@@ -263,7 +263,7 @@ impl EffectRunner {
 
     /// Forgets the tasks whose answers arrive.
     fn observe(&mut self, msg: &Msg) {
-        if let Msg::AiDone { tag, .. } = msg {
+        if let Msg::AiDone { tag, .. } | Msg::SearchDone { tag, .. } = msg {
             self.tasks.remove(tag);
         }
     }
@@ -306,6 +306,34 @@ impl EffectRunner {
                         Err(e) => Err(e),
                     };
                     let _ = tx.send(Msg::AiDone { tag, result });
+                });
+                self.tasks.insert(tag, task.abort_handle());
+                None
+            }
+            Effect::SendSearch { tag, request } => {
+                tracing::info!(
+                    tag = tag.0,
+                    pages = request.serps.unwrap_or(1),
+                    "sending a search"
+                );
+                let tx = self.tx.clone();
+                let retry_tx = self.tx.clone();
+                let client = self.client.observed(move |notice| {
+                    let _ = retry_tx.send(Msg::Retrying { tag, notice });
+                });
+                let task = tokio::spawn(async move {
+                    let result = match client.search(&request).await {
+                        Ok(fetched) => tokio::task::spawn_blocking(move || {
+                            Box::new(app::search_page::prepare(request, fetched))
+                        })
+                        .await
+                        .map_err(|e| crate::api::ApiError::BadBody {
+                            what: format!("preparing the results failed: {e}"),
+                            excerpt: String::new(),
+                        }),
+                        Err(e) => Err(e),
+                    };
+                    let _ = tx.send(Msg::SearchDone { tag, result });
                 });
                 self.tasks.insert(tag, task.abort_handle());
                 None

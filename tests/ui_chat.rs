@@ -267,20 +267,21 @@ fn an_over_long_prompt() {
 }
 
 #[test]
-fn help_overlay_lists_the_keymap() {
+fn help_overlay_lists_the_keymap_and_scrolls() {
     let mut app = app_at(Instant::now());
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('?'));
-    let text = screen(&draw(&mut app, 100, 60));
-    for expected in [
-        "Ctrl+C",
-        "Alt+1…1",
-        "Alt+Enter",
-        "cancel the call",
-        "next view",
-    ] {
+    let text = screen(&draw(&mut app, 100, 40));
+    let tabs = format!("Alt+1…{}", app::Tab::ALL.len());
+    for expected in ["Ctrl+C", tabs.as_str(), "cancel the call", "country"] {
         assert!(text.contains(expected), "{expected} missing in\n{text}");
     }
+    assert!(!text.contains("Alt+Enter"));
+    press(&mut app, KeyCode::End);
+    let text = screen(&draw(&mut app, 100, 40));
+    assert!(text.contains("Alt+Enter"), "{text}");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.popup.is_none());
 }
 
 #[test]

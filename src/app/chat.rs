@@ -1,14 +1,13 @@
 //! The Chat tab: a prompt, the settings of one vantage point, and the answer in its views.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use crossterm::event::KeyEvent;
 use ratatui::layout::{Position, Rect};
 use ratatui_textarea::{TextArea, WrapMode};
 
 use crate::api::request::PROMPT_MAX_CHARS;
-use crate::api::{AiFormat, AiRequest, ApiError, Location, Model, RetryNotice};
+use crate::api::{AiFormat, AiRequest, ApiError, Location, Model};
 
 use super::answer::{AnswerView, PreparedAnswer};
 use super::call::CallState;
@@ -16,7 +15,7 @@ use super::keymap::{Action, Context};
 use super::layout;
 use super::picker::PickerKind;
 use super::pickers;
-use super::{App, Effect, ExportPrompt, ExportSource, Popup, Tag};
+use super::{App, Effect, ExportSource, InputPrompt, Popup, Tag};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChatFocus {
@@ -115,11 +114,14 @@ impl ChatSettings {
         }
     }
 
-    /// "label value" cells, for the settings row.
-    pub fn cells(&self) -> Vec<(Setting, String)> {
+    /// The settings row's cells, in the order of `Setting::ALL`.
+    pub fn cells(&self) -> Vec<layout::Cell> {
         Setting::ALL
             .iter()
-            .map(|s| (*s, format!("{} {}", s.label(), self.value_text(*s))))
+            .map(|s| layout::Cell {
+                label: s.label(),
+                value: self.value_text(*s),
+            })
             .collect()
     }
 }
@@ -211,8 +213,8 @@ impl ChatState {
     pub fn key_contexts(&self) -> Vec<Context> {
         match self.focus {
             ChatFocus::Prompt => vec![Context::Editing],
-            ChatFocus::Settings => vec![Context::Settings, Context::Chat],
-            ChatFocus::Answer => vec![Context::Answer, Context::Chat],
+            ChatFocus::Settings => vec![Context::Settings, Context::Chat, Context::Form],
+            ChatFocus::Answer => vec![Context::Viewer, Context::Chat, Context::Form],
         }
     }
 
@@ -241,10 +243,6 @@ impl ChatState {
         }
         self.prompt
             .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
-    }
-
-    pub fn on_retry(&mut self, tag: Tag, notice: RetryNotice, now: Instant) {
-        self.call.on_retry(tag, notice, now);
     }
 
     /// Takes the answer of the call in flight; answers of cancelled calls are dropped.
@@ -381,10 +379,10 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 app.flash_info("There is no answer to export yet.");
             } else {
                 let model = app.chat.request().effective_model();
-                app.popup = Some(Popup::Export(ExportPrompt {
-                    source: ExportSource::ChatAnswer,
-                    path: format!("vantage-{model}-answer.md"),
-                }));
+                app.popup = Some(Popup::Input(InputPrompt::export(
+                    ExportSource::ChatAnswer,
+                    format!("vantage-{model}-answer.md"),
+                )));
             }
         }
         Action::Filter => {
@@ -403,7 +401,7 @@ fn page_height(app: &App) -> usize {
 
 /// Where the prompt, the settings row and the answer are, inside the tab's body.
 pub fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
-    let widths = settings_widths(&chat.settings);
+    let widths = layout::cell_widths(&chat.settings.cells());
     let rows = layout::flow_rows(body.width, &widths, 1);
     let prompt_rows = layout::wrapped_rows(chat.prompt.lines(), body.width.saturating_sub(2));
     layout::chat(body, prompt_rows, rows)
@@ -550,7 +548,7 @@ pub fn refresh_device_picker(app: &mut App) {
 
 /// A click on the Chat tab's body: focus what was clicked.
 pub fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
-    let widths = settings_widths(&app.chat.settings);
+    let widths = layout::cell_widths(&app.chat.settings.cells());
     let areas = chat_areas(&app.chat, body);
     if areas.prompt.contains(at) {
         app.chat.focus = ChatFocus::Prompt;
@@ -573,14 +571,4 @@ pub fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
         app.chat.focus = ChatFocus::Answer;
     }
     Vec::new()
-}
-
-/// The display width of each settings cell.
-pub fn settings_widths(settings: &ChatSettings) -> Vec<u16> {
-    use unicode_width::UnicodeWidthStr;
-    settings
-        .cells()
-        .iter()
-        .map(|(_, text)| text.width() as u16 + 2)
-        .collect()
 }

@@ -13,10 +13,16 @@ pub enum Context {
     Editing,
     /// A popup (picker, export, help) is open.
     Popup,
+    /// A form with a location (Chat, Search), outside text fields.
+    Form,
     /// The Chat tab, outside text fields.
     Chat,
-    /// The answer pane of Chat.
-    Answer,
+    /// The Search tab, outside text fields.
+    Search,
+    /// Reading an answer or a list of results.
+    Viewer,
+    /// The results list of Search.
+    Results,
     /// The row of settings of a form (model, device, location…).
     Settings,
 }
@@ -28,8 +34,11 @@ impl Context {
             Context::Normal => "Outside text fields",
             Context::Editing => "In a text field",
             Context::Popup => "In a popup",
+            Context::Form => "Chat and Search forms",
             Context::Chat => "Chat",
-            Context::Answer => "Chat answer",
+            Context::Search => "Search",
+            Context::Viewer => "Reading answers and results",
+            Context::Results => "Search results",
             Context::Settings => "Settings row",
         }
     }
@@ -73,6 +82,9 @@ pub enum Action {
     Accept,
     Left,
     Right,
+    NextPage,
+    PrevPage,
+    CycleIp,
     SwitchToDemo,
 }
 
@@ -296,41 +308,42 @@ pub static KEYMAP: &[Binding] = &[
         Action::SwitchToDemo,
         "switch to the demo simulator"
     ),
-    bind!(Chat, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
-    bind!(Chat, [ch('i')], "i", Action::EditPrompt, "edit the prompt"),
-    bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
-    bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
-    bind!(Chat, [ch('c')], "c", Action::PickCountry, "country"),
-    bind!(Chat, [ch('s')], "s", Action::PickSubdivision, "subdivision"),
-    bind!(Chat, [ch('t')], "t", Action::PickCity, "city (town)"),
+    bind!(Form, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
     bind!(
-        Chat,
-        [ch('l')],
-        "l",
-        Action::PickLanguage,
-        "language (planned)"
+        Form,
+        [ch('i')],
+        "i",
+        Action::EditPrompt,
+        "edit the prompt or terms"
     ),
+    bind!(Form, [ch('c')], "c", Action::PickCountry, "country"),
+    bind!(Form, [ch('s')], "s", Action::PickSubdivision, "subdivision"),
+    bind!(Form, [ch('t')], "t", Action::PickCity, "city (town)"),
+    bind!(Form, [ch('l')], "l", Action::PickLanguage, "language"),
     bind!(
-        Chat,
+        Form,
         [ch('L')],
         "L",
         Action::PickDisplay,
-        "display language (planned)"
+        "display language"
     ),
+    bind!(Form, [ch('f')], "f", Action::CycleFormat, "format"),
+    bind!(Form, [ch('x')], "x", Action::ToggleCache, "cache on/off"),
     bind!(
-        Chat,
-        [ch('f')],
-        "f",
-        Action::CycleFormat,
-        "format json/rendered/raw"
-    ),
-    bind!(Chat, [ch('x')], "x", Action::ToggleCache, "cache on/off"),
-    bind!(
-        Chat,
+        Form,
         [key(KeyCode::Esc)],
         "Esc",
         Action::Cancel,
         "cancel the call"
+    ),
+    bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
+    bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
+    bind!(
+        Search,
+        [ch('r')],
+        "r",
+        Action::CycleIp,
+        "IP type residential/isp/random"
     ),
     bind!(
         Settings,
@@ -354,56 +367,78 @@ pub static KEYMAP: &[Binding] = &[
         "change the setting"
     ),
     bind!(
-        Answer,
+        Results,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Action::Accept,
+        "details of the selection"
+    ),
+    bind!(
+        Results,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Action::Back,
+        "back to the list / cancel"
+    ),
+    bind!(Results, [ch('n')], "n", Action::NextPage, "next page group"),
+    bind!(
+        Results,
+        [ch('p')],
+        "p",
+        Action::PrevPage,
+        "previous page group"
+    ),
+    bind!(
+        Viewer,
         [ch(']'), key(KeyCode::Right)],
         "] →",
         Action::NextView,
         "next view"
     ),
     bind!(
-        Answer,
+        Viewer,
         [ch('['), key(KeyCode::Left)],
         "[ ←",
         Action::PrevView,
         "previous view"
     ),
     bind!(
-        Answer,
+        Viewer,
         [key(KeyCode::Up), ch('k')],
         "↑ k",
         Action::Up,
-        "scroll up / previous source"
+        "up / previous item"
     ),
     bind!(
-        Answer,
+        Viewer,
         [key(KeyCode::Down), ch('j')],
         "↓ j",
         Action::Down,
-        "scroll down / next source"
+        "down / next item"
     ),
     bind!(
-        Answer,
+        Viewer,
         [key(KeyCode::PageUp)],
         "PgUp",
         Action::PageUp,
         "page up"
     ),
     bind!(
-        Answer,
+        Viewer,
         [key(KeyCode::PageDown), ch(' ')],
         "PgDn Space",
         Action::PageDown,
         "page down"
     ),
     bind!(
-        Answer,
+        Viewer,
         [key(KeyCode::Home), ch('g')],
         "Home g",
         Action::Top,
         "top"
     ),
     bind!(
-        Answer,
+        Viewer,
         [key(KeyCode::End), ch('G')],
         "End G",
         Action::Bottom,
@@ -480,7 +515,7 @@ mod tests {
     #[test]
     fn shifted_letters_match_whatever_the_terminal_reports() {
         let upper = press(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(lookup(&[Context::Answer], &upper), Some(Action::Bottom));
+        assert_eq!(lookup(&[Context::Viewer], &upper), Some(Action::Bottom));
         let alt_enter = press(KeyCode::Enter, KeyModifiers::ALT);
         assert_eq!(
             lookup(&[Context::Editing], &alt_enter),

@@ -97,6 +97,25 @@ pub fn flow(width: u16, widths: &[u16], gap: u16) -> Vec<Rect> {
     out
 }
 
+/// One setting of a form's settings row: a label and its value as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub label: &'static str,
+    pub value: String,
+}
+
+impl Cell {
+    /// " label value " with a space of padding on each side.
+    pub fn width(&self) -> u16 {
+        (self.label.width() + self.value.width() + 3) as u16
+    }
+}
+
+/// The widths of a settings row's cells, for `flow`.
+pub fn cell_widths(cells: &[Cell]) -> Vec<u16> {
+    cells.iter().map(Cell::width).collect()
+}
+
 /// How many rows `flow` needs.
 pub fn flow_rows(width: u16, widths: &[u16], gap: u16) -> u16 {
     flow(width, widths, gap).last().map_or(1, |last| last.y + 1)

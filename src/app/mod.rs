@@ -8,6 +8,8 @@ pub mod keymap;
 pub mod layout;
 pub mod picker;
 pub mod pickers;
+pub mod search;
+pub mod search_page;
 pub mod text;
 
 use std::path::PathBuf;
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use crate::api::{Account, AiRequest, ApiError, RetryNotice};
+use crate::api::{Account, AiRequest, ApiError, RetryNotice, SearchRequest};
 use crate::fuzzy::FuzzyMatcher;
 
 use answer::PreparedAnswer;
@@ -28,14 +30,16 @@ use picker::{Choice, Picker};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tab {
     Chat,
+    Search,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 1] = [Tab::Chat];
+    pub const ALL: [Tab; 2] = [Tab::Chat, Tab::Search];
 
     pub fn title(self) -> &'static str {
         match self {
             Tab::Chat => "Chat",
+            Tab::Search => "Search",
         }
     }
 }
@@ -93,19 +97,53 @@ pub struct Flash {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportSource {
     ChatAnswer,
+    SearchResults,
 }
 
+/// What a one-line input popup is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputPurpose {
+    /// A file name to export to.
+    Export(ExportSource),
+    /// A value of a search setting typed by hand (numbers, uule).
+    SearchSetting(search::SearchSetting),
+}
+
+/// A one-line input in a popup: a file name, a number.
 #[derive(Clone, Debug)]
-pub struct ExportPrompt {
-    pub source: ExportSource,
-    pub path: String,
+pub struct InputPrompt {
+    pub purpose: InputPurpose,
+    pub title: String,
+    pub text: String,
+    /// A dim line under the input: what is accepted.
+    pub hint: String,
+}
+
+impl InputPrompt {
+    pub fn export(source: ExportSource, suggested: String) -> InputPrompt {
+        let hint = match source {
+            ExportSource::ChatAnswer => {
+                ".json writes the body as received; any other name the answer as Markdown."
+            }
+            ExportSource::SearchResults => {
+                ".json writes the body as received; any other name the results as CSV."
+            }
+        };
+        InputPrompt {
+            purpose: InputPurpose::Export(source),
+            title: "Export to file".to_string(),
+            text: suggested,
+            hint: hint.to_string(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 pub enum Popup {
-    Help,
+    /// The keys, scrolled down by this many lines.
+    Help(u16),
     Picker(Picker),
-    Export(ExportPrompt),
+    Input(InputPrompt),
 }
 
 pub enum Msg {
@@ -118,6 +156,10 @@ pub enum Msg {
     AiDone {
         tag: Tag,
         result: Result<Box<PreparedAnswer>, ApiError>,
+    },
+    SearchDone {
+        tag: Tag,
+        result: Result<Box<search_page::PreparedSearch>, ApiError>,
     },
     Retrying {
         tag: Tag,
@@ -140,6 +182,7 @@ pub enum Msg {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
     SendAi { tag: Tag, request: AiRequest },
+    SendSearch { tag: Tag, request: SearchRequest },
     Cancel(Tag),
     FetchDevices,
     FetchAccount,
@@ -154,6 +197,7 @@ pub struct App {
     pub connection: Connection,
     pub tab: Tab,
     pub chat: ChatState,
+    pub search: search::SearchState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -174,6 +218,7 @@ impl App {
             connection,
             tab: Tab::Chat,
             chat: ChatState::new(),
+            search: search::SearchState::new(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -207,12 +252,12 @@ impl App {
 
     /// True while something on screen moves (a spinner, a countdown): the loop ticks only then.
     pub fn animating(&self) -> bool {
-        self.chat.call.is_running()
+        self.in_flight() > 0
     }
 
     /// How many calls are waiting for an answer.
     pub fn in_flight(&self) -> usize {
-        usize::from(self.chat.call.is_running())
+        usize::from(self.chat.call.is_running()) + usize::from(self.search.call.is_running())
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -233,6 +278,7 @@ impl App {
     pub fn editing(&self) -> bool {
         match self.tab {
             Tab::Chat => self.chat.editing(),
+            Tab::Search => self.search.editing(),
         }
     }
 
@@ -246,6 +292,7 @@ impl App {
         }
         let mut contexts = match self.tab {
             Tab::Chat => self.chat.key_contexts(),
+            Tab::Search => self.search.key_contexts(),
         };
         contexts.extend([Context::Normal, Context::Global]);
         contexts
@@ -305,11 +352,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Paste(text) => {
             if app.popup.is_none() && app.tab == Tab::Chat {
                 app.chat.paste(&text);
+            } else if app.popup.is_none() && app.tab == Tab::Search {
+                app.search.paste(&text);
             } else if let Some(Popup::Picker(picker)) = &mut app.popup {
                 let filter = format!("{}{}", picker.filter, text.replace(['\n', '\r'], " "));
                 picker.set_filter(filter, &mut app.matcher);
-            } else if let Some(Popup::Export(export)) = &mut app.popup {
-                export.path.push_str(text.trim());
+            } else if let Some(Popup::Input(input)) = &mut app.popup {
+                input.text.push_str(text.trim());
             }
             Vec::new()
         }
@@ -330,9 +379,20 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 Vec::new()
             }
         }
+        Msg::SearchDone { tag, result } => {
+            if let Err(error) = &result {
+                app.note_error(error);
+            }
+            if app.search.on_done(tag, result) {
+                vec![Effect::FetchAccount]
+            } else {
+                Vec::new()
+            }
+        }
         Msg::Retrying { tag, notice } => {
             let now = app.now;
-            app.chat.on_retry(tag, notice, now);
+            app.chat.call.on_retry(tag, notice.clone(), now);
+            app.search.call.on_retry(tag, notice, now);
             Vec::new()
         }
         Msg::Devices(result) => {
@@ -408,7 +468,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             vec![Effect::Quit]
         }
         Some(Action::Help) => {
-            app.popup = Some(Popup::Help);
+            app.popup = Some(Popup::Help(0));
             Vec::new()
         }
         Some(Action::SelectTab(index)) => {
@@ -425,10 +485,12 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(Action::SwitchToDemo) if !app.connection.demo => vec![Effect::SwitchToDemo],
         Some(action) => match app.tab {
             Tab::Chat => chat::on_action(app, action),
+            Tab::Search => search::on_action(app, action),
         },
         None if app.editing() => {
             match app.tab {
                 Tab::Chat => app.chat.edit(key),
+                Tab::Search => app.search.edit(key, &mut app.matcher),
             }
             Vec::new()
         }
@@ -442,13 +504,20 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
         return vec![Effect::Quit];
     }
     match popup {
-        Popup::Help => {
-            // Any of Esc, ?, q or Enter closes help; other keys leave it open.
-            let closes = matches!(action, Some(Action::Back | Action::Accept))
-                || matches!(key.code, KeyCode::Char('?' | 'q'));
-            if !closes {
-                app.popup = Some(Popup::Help);
-            }
+        Popup::Help(scroll) => {
+            // Esc, ?, q or Enter close help; the arrows scroll it (the view clamps).
+            let scroll = match action {
+                Some(Action::Up) => scroll.saturating_sub(1),
+                Some(Action::Down) => scroll.saturating_add(1),
+                Some(Action::PageUp) => scroll.saturating_sub(10),
+                Some(Action::PageDown) => scroll.saturating_add(10),
+                Some(Action::Top) => 0,
+                Some(Action::Bottom) => u16::MAX,
+                Some(Action::Back | Action::Accept) => return Vec::new(),
+                _ if matches!(key.code, KeyCode::Char('?' | 'q')) => return Vec::new(),
+                _ => scroll,
+            };
+            app.popup = Some(Popup::Help(scroll));
             Vec::new()
         }
         Popup::Picker(mut picker) => {
@@ -502,24 +571,30 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
             }
             Vec::new()
         }
-        Popup::Export(mut export) => match action {
+        Popup::Input(mut input) => match action {
             Some(Action::Back) => Vec::new(),
-            Some(Action::Accept) => export_to(app, export),
+            Some(Action::Accept) => match input.purpose {
+                InputPurpose::Export(source) => export_to(app, source, input),
+                InputPurpose::SearchSetting(setting) => {
+                    search::apply_input(app, setting, input);
+                    Vec::new()
+                }
+            },
             _ => {
                 match key.code {
                     KeyCode::Backspace => {
-                        export.path.pop();
+                        input.text.pop();
                     }
                     KeyCode::Char(c)
                         if !key
                             .modifiers
                             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
                     {
-                        export.path.push(c)
+                        input.text.push(c)
                     }
                     _ => {}
                 }
-                app.popup = Some(Popup::Export(export));
+                app.popup = Some(Popup::Input(input));
                 Vec::new()
             }
         },
@@ -527,32 +602,48 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
 }
 
 /// Writes what the export prompt names: `.json` gets the body as received, anything else the
-/// answer as Markdown (`.md` is added when the name has no extension).
-fn export_to(app: &mut App, export: ExportPrompt) -> Vec<Effect> {
-    let typed = export.path.trim();
+/// readable form (Markdown for an answer, CSV for results; the extension is added when the
+/// name has none).
+fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Effect> {
+    let typed = input.text.trim();
     if typed.is_empty() {
         app.flash_error("Type a file name to export to.");
-        app.popup = Some(Popup::Export(export));
+        app.popup = Some(Popup::Input(input));
         return Vec::new();
     }
     let mut path = PathBuf::from(typed);
     if path.extension().is_none() {
-        path.set_extension("md");
+        path.set_extension(match source {
+            ExportSource::ChatAnswer => "md",
+            ExportSource::SearchResults => "csv",
+        });
     }
     let as_json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    let contents = match export.source {
-        ExportSource::ChatAnswer => match &app.chat.answer {
-            Some(answer) if as_json => answer.prepared.export_json(),
-            Some(answer) => answer.prepared.export_markdown(),
-            None => {
-                app.flash_error("There is no answer to export yet.");
-                return Vec::new();
+    let contents = match source {
+        ExportSource::ChatAnswer => app.chat.answer.as_ref().map(|answer| {
+            if as_json {
+                answer.prepared.export_json()
+            } else {
+                answer.prepared.export_markdown()
             }
-        },
+        }),
+        ExportSource::SearchResults => app.search.page.as_ref().map(|page| {
+            if as_json {
+                page.prepared.export_json()
+            } else {
+                page.prepared.export_csv()
+            }
+        }),
     };
-    vec![Effect::WriteFile { path, contents }]
+    match contents {
+        Some(contents) => vec![Effect::WriteFile { path, contents }],
+        None => {
+            app.flash_error("There is nothing to export yet.");
+            Vec::new()
+        }
+    }
 }
 
 fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
@@ -571,6 +662,7 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
             }
             match app.tab {
                 Tab::Chat => chat::on_click(app, frame.body, at),
+                Tab::Search => search::on_click(app, frame.body, at),
             }
         }
         MouseEventKind::ScrollUp => {
@@ -589,6 +681,7 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
 fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) {
     match app.tab {
         Tab::Chat => chat::apply_choice(app, kind, value),
+        Tab::Search => search::apply_choice(app, kind, value),
     }
 }
 
@@ -596,6 +689,7 @@ fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) 
 fn scroll_by(app: &mut App, delta: isize) {
     match app.tab {
         Tab::Chat => app.chat.scroll_by(delta),
+        Tab::Search => search::wheel(app, delta),
     }
 }
 

@@ -139,7 +139,7 @@ fn single_keys_act_only_outside_text_fields() {
     update(&mut app, key(KeyCode::Esc));
     assert_eq!(app.chat.focus, ChatFocus::Answer);
     update(&mut app, key(KeyCode::Char('?')));
-    assert!(matches!(app.popup, Some(Popup::Help)));
+    assert!(matches!(app.popup, Some(Popup::Help(0))));
     update(&mut app, key(KeyCode::Esc));
     assert!(app.popup.is_none());
     assert_eq!(
@@ -360,7 +360,7 @@ fn export_writes_markdown_or_json_by_the_name() {
     let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
     update(&mut app, answer(tag));
     update(&mut app, key(KeyCode::Char('e')));
-    assert!(matches!(app.popup, Some(Popup::Export(_))));
+    assert!(matches!(app.popup, Some(Popup::Input(_))));
     // Clear the suggested name and type our own, without an extension.
     for _ in 0..60 {
         update(&mut app, key(KeyCode::Backspace));

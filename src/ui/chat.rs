@@ -7,19 +7,20 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::request::PROMPT_MAX_CHARS;
+use crate::app::App;
 use crate::app::answer::{AnswerView, SourceOrigin};
 use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, layout};
 
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
-use super::{call, pane, theme};
+use super::{call, pane, settings_row, theme};
 
 pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let chat = &app.chat;
     let areas = chat_areas(chat, body);
     draw_prompt(chat, frame, areas.prompt);
-    draw_settings(chat, frame, areas.settings);
+    let cursor = (chat.focus == ChatFocus::Settings).then_some(chat.setting_cursor);
+    settings_row::draw(frame, areas.settings, &chat.settings.cells(), cursor);
     draw_answer(app, frame, areas.answer);
 }
 
@@ -67,31 +68,6 @@ fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
     }
 }
 
-fn draw_settings(chat: &ChatState, frame: &mut Frame, area: Rect) {
-    let cells = chat.settings.cells();
-    let widths = crate::app::chat::settings_widths(&chat.settings);
-    let positions = layout::flow(area.width, &widths, 1);
-    let focused = chat.focus == ChatFocus::Settings;
-    for (i, ((setting, _), at)) in cells.iter().zip(positions).enumerate() {
-        let rect = Rect::new(area.x + at.x, area.y + at.y, at.width, 1).intersection(area);
-        if rect.is_empty() {
-            continue;
-        }
-        let selected = focused && i == chat.setting_cursor;
-        let value = chat.settings.value_text(*setting);
-        let (label_style, value_style) = if selected {
-            (theme::selected(), theme::selected())
-        } else {
-            (theme::dim(), theme::accent())
-        };
-        let line = Line::from(vec![
-            Span::styled(format!(" {} ", setting.label()), label_style),
-            Span::styled(format!("{value} "), value_style),
-        ]);
-        frame.render_widget(Paragraph::new(line), rect);
-    }
-}
-
 fn view_tabs(answer: &AnswerState) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     for (i, view) in answer.prepared.views.iter().enumerate() {
@@ -125,7 +101,7 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
 
-    let cancel = keymap::label_of(Context::Chat, Action::Cancel).unwrap_or("Esc");
+    let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
     let status = call::lines(&chat.call, app.now, cancel);
     let status_height = call::wrapped_height(&status, inner.width);
     let [status_area, rest] =

@@ -1,26 +1,29 @@
 //! The help overlay, listed from the keymap table itself.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, Tab, layout};
+use crate::app::{Tab, layout};
 
 use super::{pane, theme};
 
-const ORDER: [Context; 7] = [
+const ORDER: [Context; 10] = [
     Context::Global,
     Context::Normal,
+    Context::Form,
     Context::Chat,
+    Context::Search,
     Context::Settings,
-    Context::Answer,
+    Context::Viewer,
+    Context::Results,
     Context::Editing,
     Context::Popup,
 ];
 
-pub fn draw(_app: &App, frame: &mut Frame, area: Rect) {
+pub fn draw(scroll: u16, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
     for context in ORDER {
         lines.push(Line::styled(context.title(), theme::title()));
@@ -53,10 +56,15 @@ pub fn draw(_app: &App, frame: &mut Frame, area: Rect) {
     let height = (lines.len() as u16 + 2).min(area.height);
     let popup = layout::popup(area, 72, height);
     frame.render_widget(Clear, popup);
-    let block = pane(Line::styled(" Keys ", theme::title()), true);
+    let block = pane(Line::styled(" Keys ", theme::title()), true)
+        .title(Line::styled(" ↑↓ PgUp PgDn scroll ", theme::dim()).alignment(Alignment::Right));
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
-    frame.render_widget(Paragraph::new(lines), inner);
+    let max_scroll = (lines.len() as u16).saturating_sub(inner.height);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((scroll.min(max_scroll), 0)),
+        inner,
+    );
 }
 
 fn help_line(keys: &str, what: &str) -> Line<'static> {

@@ -5,6 +5,8 @@ mod call;
 mod chat;
 mod help;
 mod picker;
+mod search;
+mod settings_row;
 mod status;
 mod text_view;
 pub mod theme;
@@ -15,7 +17,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::{App, Popup, Tab, layout};
+use crate::app::{App, InputPrompt, Popup, Tab, layout};
 
 pub use text_view::visible_lines;
 
@@ -32,12 +34,13 @@ pub fn view(app: &App, frame: &mut Frame) {
     }
     match app.tab {
         Tab::Chat => chat::draw(app, frame, areas.body),
+        Tab::Search => search::draw(app, frame, areas.body),
     }
     status::draw(app, frame, areas.status);
     match &app.popup {
-        Some(Popup::Help) => help::draw(app, frame, frame.area()),
+        Some(Popup::Help(scroll)) => help::draw(*scroll, frame, frame.area()),
         Some(Popup::Picker(p)) => picker::draw(p, frame, frame.area()),
-        Some(Popup::Export(export)) => draw_export(&export.path, frame, frame.area()),
+        Some(Popup::Input(input)) => draw_input(input, frame, frame.area()),
         None => {}
     }
 }
@@ -68,22 +71,22 @@ pub(crate) fn pane(title: Line<'_>, focused: bool) -> Block<'_> {
         .title(title)
 }
 
-fn draw_export(path: &str, frame: &mut Frame, area: Rect) {
-    let popup = layout::popup(area, 70, 6);
+fn draw_input(input: &InputPrompt, frame: &mut Frame, area: Rect) {
+    let popup = layout::popup(area, 76, 7);
     frame.render_widget(Clear, popup);
-    let block = pane(Line::styled(" Export to file ", theme::title()), true);
+    let block = pane(
+        Line::styled(format!(" {} ", input.title), theme::title()),
+        true,
+    );
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let lines = vec![
         Line::from(vec![
             Span::styled("› ", theme::accent()),
-            Span::raw(path.to_string()),
+            Span::raw(input.text.clone()),
             Span::styled("▏", theme::accent()),
         ]),
-        Line::styled(
-            ".json writes the body as received; any other name the answer as Markdown.",
-            theme::dim(),
-        ),
+        Line::styled(input.hint.clone(), theme::dim()),
         Line::from(vec![
             Span::styled("Enter", theme::key_hint()),
             Span::raw(" write  "),
@@ -91,5 +94,10 @@ fn draw_export(path: &str, frame: &mut Frame, area: Rect) {
             Span::raw(" cancel"),
         ]),
     ];
-    frame.render_widget(Paragraph::new(lines).style(Style::default()), inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .style(Style::default())
+            .wrap(Wrap { trim: true }),
+        inner,
+    );
 }

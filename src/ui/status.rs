@@ -91,7 +91,7 @@ fn hints(app: &App) -> Vec<Span<'static>> {
     }
     if app.chat.call.is_running()
         && !app.editing()
-        && let Some(label) = keymap::label_of(Context::Chat, Action::Cancel)
+        && let Some(label) = keymap::label_of(Context::Form, Action::Cancel)
     {
         spans.push(Span::styled(label.to_string(), theme::key_hint()));
         spans.push(Span::styled(" cancel", theme::dim()));

@@ -1,0 +1,468 @@
+//! A search response made ready to browse: one flat list of entries (page and section
+//! headers, results, their sitelinks and images) with fixed heights, built once when the
+//! response lands, so drawing and scrolling cost what is on screen.
+
+use std::time::Duration;
+
+use crate::api::{Fetched, ResultKind, SearchAnswer, SearchRequest, SearchResult, SearchResults};
+use crate::render::{self, Link, RenderOptions};
+
+use super::text::TextBody;
+
+/// What a row of the results list shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// "Page 2": the start of a page group.
+    Page(u32),
+    /// A section other than main begins ("top", "bottom", "right").
+    Section(String),
+    Result(usize),
+    Sitelink {
+        result: usize,
+        link: usize,
+    },
+    Image {
+        result: usize,
+        image: usize,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub kind: EntryKind,
+    /// Rows on screen, whatever the width: the snippet is cut to two.
+    pub height: u16,
+    pub page: u32,
+}
+
+impl Entry {
+    /// Results and sitelinks can be selected; headers and images are only shown.
+    pub fn selectable(&self) -> bool {
+        matches!(self.kind, EntryKind::Result(_) | EntryKind::Sitelink { .. })
+    }
+
+    pub fn result(&self) -> Option<usize> {
+        match self.kind {
+            EntryKind::Result(r) | EntryKind::Sitelink { result: r, .. } => Some(r),
+            EntryKind::Image { result, .. } => Some(result),
+            _ => None,
+        }
+    }
+}
+
+/// The views of a search answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SearchView {
+    Results,
+    /// The HTML results page as text, links numbered.
+    Page,
+    /// The links of the HTML page, selectable.
+    Links,
+    Html,
+    Json,
+}
+
+impl SearchView {
+    pub fn title(self) -> &'static str {
+        match self {
+            SearchView::Results => "Results",
+            SearchView::Page => "Page",
+            SearchView::Links => "Links",
+            SearchView::Html => "HTML",
+            SearchView::Json => "JSON",
+        }
+    }
+}
+
+/// The header line: what the service says it searched, and how it went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchHeader {
+    pub engine: String,
+    pub terms: String,
+    pub results_count: Option<u64>,
+    pub approx_results_count: Option<u64>,
+    pub page_count: Option<u32>,
+    pub page_size: Option<u32>,
+    pub results_offset: Option<u32>,
+    /// The location the service reports back (else the one asked for).
+    pub location: String,
+    pub elapsed: Duration,
+    pub bytes: usize,
+}
+
+impl SearchHeader {
+    pub fn describe(&self) -> String {
+        let mut parts = vec![format!(
+            "{} · {}",
+            if self.engine.is_empty() {
+                "search"
+            } else {
+                &self.engine
+            },
+            self.terms
+        )];
+        if let Some(n) = self.results_count {
+            let mut count = format!("{n} results");
+            if let Some(approx) = self.approx_results_count {
+                count.push_str(&format!(" (about {})", thousands(approx)));
+            }
+            parts.push(count);
+        }
+        if let Some(pages) = self.page_count {
+            let size = self.page_size.map_or(String::new(), |s| format!(" × {s}"));
+            parts.push(format!("{pages} page(s){size}"));
+        }
+        if let Some(offset) = self.results_offset {
+            parts.push(format!("offset {offset}"));
+        }
+        parts.push(format!("from {}", self.location));
+        parts.push(format!(
+            "{:.1} s · {}",
+            self.elapsed.as_secs_f64(),
+            super::answer::human_size(self.bytes)
+        ));
+        parts.join(" · ")
+    }
+}
+
+/// 255000000 → "255,000,000".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The HTML form of a results page.
+#[derive(Debug)]
+pub struct HtmlPage {
+    pub text: TextBody,
+    pub links: Vec<Link>,
+    pub raw: TextBody,
+}
+
+#[derive(Debug)]
+pub struct PreparedSearch {
+    pub request: SearchRequest,
+    pub header: SearchHeader,
+    pub views: Vec<SearchView>,
+    pub results: Vec<SearchResult>,
+    pub entries: Vec<Entry>,
+    /// What the filter matches for each result: title, site, URL, snippet.
+    pub haystacks: Vec<String>,
+    pub html: Option<HtmlPage>,
+    pub json: Option<TextBody>,
+    /// The body as received.
+    pub body: String,
+}
+
+/// Rows a result takes: a title line, a line of site, URL, date and rating, and the snippet
+/// cut to two lines.
+fn result_height(result: &SearchResult) -> u16 {
+    match result.kind {
+        ResultKind::Organic | ResultKind::OrganicWithSitelinks => {
+            2 + if result.snippet.is_empty() { 0 } else { 2 }
+        }
+        ResultKind::AlsoAsked => {
+            2 + u16::from(
+                result
+                    .answer
+                    .as_ref()
+                    .is_some_and(|a| !a.description.is_empty()),
+            )
+        }
+        ResultKind::TopStory => 2,
+        ResultKind::AlsoSearched => 1,
+        ResultKind::Other(_) => 2,
+    }
+}
+
+fn haystack(result: &SearchResult) -> String {
+    let mut text = String::new();
+    for part in [
+        result.heading(),
+        &result.site,
+        result.target_url(),
+        &result.snippet,
+        &result.publisher,
+    ] {
+        if !part.is_empty() {
+            text.push_str(part);
+            text.push(' ');
+        }
+    }
+    if let Some(answer) = &result.answer {
+        text.push_str(&answer.description);
+        text.push(' ');
+        text.push_str(&answer.site);
+    }
+    text
+}
+
+/// Builds the flat list: a header per page, a header when the section changes away from
+/// main, each result followed by its sitelinks and images.
+pub fn build_entries(results: &[SearchResult]) -> Vec<Entry> {
+    let mut entries = Vec::with_capacity(results.len() * 2);
+    let mut page = None;
+    let mut section: Option<&str> = None;
+    for (i, result) in results.iter().enumerate() {
+        if page != Some(result.page) {
+            page = Some(result.page);
+            section = None;
+            entries.push(Entry {
+                kind: EntryKind::Page(result.page),
+                height: 1,
+                page: result.page,
+            });
+        }
+        if section != Some(result.section.as_str()) {
+            section = Some(result.section.as_str());
+            if !result.section.is_empty() && result.section != "main" {
+                entries.push(Entry {
+                    kind: EntryKind::Section(result.section.clone()),
+                    height: 1,
+                    page: result.page,
+                });
+            }
+        }
+        entries.push(Entry {
+            kind: EntryKind::Result(i),
+            height: result_height(result),
+            page: result.page,
+        });
+        for link in 0..result.sitelinks.len() {
+            entries.push(Entry {
+                kind: EntryKind::Sitelink { result: i, link },
+                height: 1,
+                page: result.page,
+            });
+        }
+        for image in 0..result.images.len() {
+            entries.push(Entry {
+                kind: EntryKind::Image { result: i, image },
+                height: 1,
+                page: result.page,
+            });
+        }
+    }
+    entries
+}
+
+fn location_of(results: &SearchResults, request: &SearchRequest) -> String {
+    let reported: Vec<&str> = [&results.city, &results.subdivision, &results.country]
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .collect();
+    if reported.is_empty() {
+        request.location.describe()
+    } else {
+        reported.join(", ")
+    }
+}
+
+fn pretty_json(body: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| body.to_string())
+}
+
+/// Converts a fetched search into its views. Pure and possibly slow: run it off the UI task.
+pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> PreparedSearch {
+    let mut header = SearchHeader {
+        engine: String::new(),
+        terms: request.terms.clone(),
+        results_count: None,
+        approx_results_count: None,
+        page_count: None,
+        page_size: None,
+        results_offset: None,
+        location: request.location.describe(),
+        elapsed: fetched.elapsed,
+        bytes: fetched.body.len(),
+    };
+    match fetched.value {
+        SearchAnswer::Results(results) => {
+            let results = *results;
+            header.engine = results.engine.clone();
+            if !results.terms.is_empty() {
+                header.terms = results.terms.clone();
+            }
+            header.results_count = results.results_count;
+            header.approx_results_count = results.approx_results_count;
+            header.page_count = results.page_count;
+            header.page_size = results.page_size;
+            header.results_offset = results.results_offset;
+            header.location = location_of(&results, &request);
+            let entries = build_entries(&results.results);
+            let haystacks = results.results.iter().map(haystack).collect();
+            let json = TextBody::raw(&pretty_json(&fetched.body));
+            PreparedSearch {
+                request,
+                header,
+                views: vec![SearchView::Results, SearchView::Json],
+                results: results.results,
+                entries,
+                haystacks,
+                html: None,
+                json: Some(json),
+                body: fetched.body,
+            }
+        }
+        SearchAnswer::Html(html) => {
+            let doc = render::html_to_document(
+                &html,
+                &RenderOptions {
+                    number_links: true,
+                    ..RenderOptions::default()
+                },
+            );
+            let links = doc.links().to_vec();
+            PreparedSearch {
+                request,
+                header,
+                views: vec![SearchView::Page, SearchView::Links, SearchView::Html],
+                results: Vec::new(),
+                entries: Vec::new(),
+                haystacks: Vec::new(),
+                html: Some(HtmlPage {
+                    text: TextBody::document(doc),
+                    links,
+                    raw: TextBody::raw(&html),
+                }),
+                json: None,
+                body: fetched.body,
+            }
+        }
+    }
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+impl PreparedSearch {
+    /// The results as CSV, one row per result; sitelinks joined in one column. An HTML page
+    /// exports its links.
+    pub fn export_csv(&self) -> String {
+        if let Some(html) = &self.html {
+            let mut out = String::from("n,text,url\n");
+            for (i, link) in html.links.iter().enumerate() {
+                out.push_str(&format!(
+                    "{},{},{}\n",
+                    i + 1,
+                    csv_field(&link.text),
+                    csv_field(&link.url)
+                ));
+            }
+            return out;
+        }
+        let mut out = String::from(
+            "page,section,feature,position,type,title,url,site,visible_url,date,snippet,rating,votes,sitelinks,images\n",
+        );
+        for r in &self.results {
+            let sitelinks: Vec<String> = r
+                .sitelinks
+                .iter()
+                .map(|s| format!("{} <{}>", s.title, s.url))
+                .collect();
+            let snippet = match &r.answer {
+                Some(a) if r.snippet.is_empty() => a.description.clone(),
+                _ => r.snippet.clone(),
+            };
+            let row = [
+                r.page.to_string(),
+                csv_field(&r.section),
+                r.feature.to_string(),
+                r.position.to_string(),
+                csv_field(r.kind.type_name()),
+                csv_field(r.heading()),
+                csv_field(r.target_url()),
+                csv_field(&r.site),
+                csv_field(&r.visible_url),
+                csv_field(r.date.as_deref().unwrap_or("")),
+                csv_field(&snippet),
+                r.rating.map_or(String::new(), |v| v.to_string()),
+                r.votes.map_or(String::new(), |v| v.to_string()),
+                csv_field(&sitelinks.join(" | ")),
+                r.images.len().to_string(),
+            ];
+            out.push_str(&row.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn export_json(&self) -> String {
+        pretty_json(&self.body)
+    }
+
+    /// The number of results (not rows).
+    pub fn result_count(&self) -> usize {
+        self.results.len()
+    }
+}
+
+/// "★★★★☆ 4.6 (1,234)" for a rating out of five.
+pub fn stars(rating: f64, votes: Option<u64>) -> String {
+    let full = rating.round().clamp(0.0, 5.0) as usize;
+    let mut text = format!("{}{} {rating:.1}", "★".repeat(full), "☆".repeat(5 - full));
+    if let Some(v) = votes {
+        text.push_str(&format!(" ({})", thousands(v)));
+    }
+    text
+}
+
+/// A one-line summary of an unknown result's JSON: its keys and short values.
+pub fn summarize_json(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Object(map) => {
+            let parts: Vec<String> = map
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "type" | "page" | "section" | "feature" | "position"
+                    )
+                })
+                .map(|(k, v)| match v {
+                    serde_json::Value::String(s) => {
+                        format!("{k}: {}", crate::api::request::shorten(s, 40))
+                    }
+                    serde_json::Value::Array(a) => format!("{k}: [{} items]", a.len()),
+                    serde_json::Value::Object(o) => format!("{k}: {{{} keys}}", o.len()),
+                    other => format!("{k}: {other}"),
+                })
+                .collect();
+            parts.join(" · ")
+        }
+        other => crate::api::request::shorten(&other.to_string(), 80),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_and_stars() {
+        assert_eq!(thousands(255_000_000), "255,000,000");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(stars(4.4, Some(1234)), "★★★★☆ 4.4 (1,234)");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+    }
+}

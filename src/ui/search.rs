@@ -1,0 +1,636 @@
+//! The Search tab: terms, settings row, header, the results list and the detail pane.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
+
+use crate::api::{ResultKind, SearchResult};
+use crate::app::App;
+use crate::app::keymap::{self, Action, Context};
+use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, search_areas, text_of};
+use crate::app::search_page::{EntryKind, SearchView, stars, summarize_json};
+
+use super::text_view::{draw_body, draw_scrollbar, list_offset};
+use super::{call, pane, settings_row, theme};
+
+pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+    let search = &app.search;
+    let areas = search_areas(search, body);
+    draw_terms(search, frame, areas.terms);
+    let cursor = (search.focus == SearchFocus::Settings).then_some(search.setting_cursor);
+    settings_row::draw(frame, areas.settings, &search.settings.cells(), cursor);
+    draw_header(app, frame, areas.header);
+    match &search.page {
+        Some(page) => {
+            if !areas.list.is_empty() {
+                draw_main(page, search, frame, areas.list);
+            }
+            if !areas.detail.is_empty() {
+                draw_detail(
+                    page,
+                    search.focus == SearchFocus::Detail,
+                    frame,
+                    areas.detail,
+                );
+            }
+        }
+        None => draw_empty(app, frame, areas.list),
+    }
+}
+
+fn draw_terms(search: &SearchState, frame: &mut Frame, area: Rect) {
+    let count = search.terms_chars();
+    let over = count > TERMS_LIMIT;
+    let focused = search.focus == SearchFocus::Terms;
+    let counter_style = if over {
+        theme::error().add_modifier(Modifier::BOLD)
+    } else {
+        theme::dim()
+    };
+    let mut block = pane(Line::styled(" Search terms ", theme::title()), focused).title(
+        Line::styled(format!(" {count}/{TERMS_LIMIT} "), counter_style).alignment(Alignment::Right),
+    );
+    if over {
+        block = block.title_bottom(Line::styled(
+            format!(
+                " {} characters too many: the service takes at most {TERMS_LIMIT} ",
+                count - TERMS_LIMIT
+            ),
+            theme::error(),
+        ));
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if focused {
+        frame.render_widget(&search.terms, inner);
+    } else if search.terms.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                "Press i (or click) to type search terms.",
+                theme::dim(),
+            )),
+            inner,
+        );
+    } else {
+        frame.render_widget(Paragraph::new(search.terms_text()), inner);
+    }
+}
+
+/// The call's state while it runs or after it failed; else what the service reported.
+fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let search = &app.search;
+    let line = match (&search.call, &search.page) {
+        (crate::app::call::CallState::Idle, Some(page)) => Line::styled(
+            page.prepared.header.describe(),
+            theme::muted().add_modifier(Modifier::ITALIC),
+        ),
+        _ => Line::raw(""),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
+    let search = &app.search;
+    let block = pane(
+        Line::styled(" Results ", theme::title()),
+        search.focus == SearchFocus::Results,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
+    let mut lines = call::lines(&search.call, app.now, cancel);
+    if lines.is_empty() {
+        let key = |k: &'static str| Span::styled(k, theme::key_hint());
+        lines = vec![
+            Line::styled(
+                "Search as seen from a place and an IP type.",
+                theme::title(),
+            ),
+            Line::raw(""),
+            Line::from(vec![
+                Span::raw("Type terms above and press "),
+                key("Enter"),
+                Span::raw(". "),
+                key("Tab"),
+                Span::raw(" reaches the settings row: pages, size, offset, IP, location, format…"),
+            ]),
+            Line::from(vec![
+                key("c"),
+                Span::raw(" country  "),
+                key("s"),
+                Span::raw(" subdivision  "),
+                key("t"),
+                Span::raw(" city  "),
+                key("r"),
+                Span::raw(" IP type  "),
+                key("f"),
+                Span::raw(" format  "),
+                key("x"),
+                Span::raw(" cache  "),
+                key("?"),
+                Span::raw(" all keys"),
+            ]),
+        ];
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+fn view_tabs(page: &PageState) -> Line<'static> {
+    let mut spans = vec![Span::raw(" ")];
+    for (i, view) in page.prepared.views.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" │ ", theme::border()));
+        }
+        let label = match view {
+            SearchView::Results => {
+                let (shown, total) = page.shown_of_total();
+                if page.filter.is_empty() {
+                    format!("Results {total}")
+                } else {
+                    format!("Results {shown} of {total}")
+                }
+            }
+            SearchView::Links => format!(
+                "Links {}",
+                page.prepared.html.as_ref().map_or(0, |h| h.links.len())
+            ),
+            other => other.title().to_string(),
+        };
+        let style = if *view == page.view {
+            theme::selected()
+        } else {
+            theme::muted()
+        };
+        spans.push(Span::styled(label, style));
+    }
+    spans.push(Span::raw(" "));
+    Line::from(spans)
+}
+
+fn draw_main(page: &PageState, search: &SearchState, frame: &mut Frame, area: Rect) {
+    let focused = matches!(search.focus, SearchFocus::Results);
+    let block = pane(view_tabs(page), focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    match page.view {
+        SearchView::Results => draw_results(page, frame, inner),
+        SearchView::Links => draw_links(page, frame, inner),
+        view => {
+            if let Some(body) = text_of(&page.prepared, view) {
+                let scroll = page.text_scroll.get(&view).copied().unwrap_or(0);
+                draw_body(frame, inner, body, scroll);
+            }
+        }
+    }
+}
+
+fn draw_results(page: &PageState, frame: &mut Frame, area: Rect) {
+    let mut area = area;
+    if page.filtering || !page.filter.is_empty() {
+        let (shown, total) = page.shown_of_total();
+        let mut spans = vec![
+            Span::styled("filter › ", theme::accent()),
+            Span::raw(page.filter.clone()),
+        ];
+        if page.filtering {
+            spans.push(Span::styled("▏", theme::accent()));
+        }
+        spans.push(Span::styled(format!("  {shown} of {total}"), theme::dim()));
+        frame.render_widget(
+            Paragraph::new(Line::from(spans)),
+            Rect { height: 1, ..area },
+        );
+        area.y += 1;
+        area.height = area.height.saturating_sub(1);
+    }
+    if page.visible.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                if page.prepared.results.is_empty() {
+                    "The service found no results."
+                } else {
+                    "Nothing matches the filter; Esc clears it."
+                },
+                theme::dim(),
+            )),
+            area,
+        );
+        return;
+    }
+    let height = area.height as usize;
+    let scroll = page.scroll.min(page.total_rows().saturating_sub(height));
+    // The first entry that reaches the screen, found by bisection over the row offsets.
+    let first = page
+        .offsets
+        .partition_point(|&row| (row as usize) <= scroll)
+        .saturating_sub(1);
+    let text_width = area.width.saturating_sub(1);
+    // Rows of the first entry above the screen are dropped after building it.
+    let skip = scroll - page.offsets[first] as usize;
+    let mut lines: Vec<Line> = Vec::with_capacity(height + skip);
+    for (pos, &entry_index) in page.visible.iter().enumerate().skip(first) {
+        if lines.len() >= skip + height {
+            break;
+        }
+        lines.extend(entry_lines(
+            page,
+            entry_index,
+            pos == page.selected,
+            text_width,
+        ));
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(skip).take(height).collect();
+    frame.render_widget(
+        Paragraph::new(shown),
+        Rect {
+            width: text_width,
+            ..area
+        },
+    );
+    draw_scrollbar(frame, area, page.total_rows(), scroll, height);
+}
+
+/// Cuts text to the width, with an ellipsis.
+fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}
+
+/// Word-wraps text into at most `max_lines` lines of `width`, the last one ellipsized.
+fn wrap_lines(text: &str, width: usize, max_lines: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split_whitespace() {
+        let needed = if current.is_empty() {
+            word.width()
+        } else {
+            current.width() + 1 + word.width()
+        };
+        if needed > width && !current.is_empty() {
+            lines.push(std::mem::take(&mut current));
+            if lines.len() == max_lines {
+                let last = lines.pop().unwrap_or_default();
+                lines.push(fit(&format!("{last} {word}"), width));
+                return lines;
+            }
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        lines.push(fit(&current, width));
+    }
+    lines
+}
+
+/// The short badge of a result's type.
+fn badge(kind: &ResultKind) -> (&'static str, Style) {
+    match kind {
+        ResultKind::Organic => ("WEB ", theme::accent()),
+        ResultKind::OrganicWithSitelinks => ("WEB+", theme::accent()),
+        ResultKind::AlsoAsked => ("ASK ", Style::default().fg(ratatui::style::Color::Magenta)),
+        ResultKind::TopStory => ("NEWS", Style::default().fg(ratatui::style::Color::Yellow)),
+        ResultKind::AlsoSearched => ("REL ", theme::muted()),
+        ResultKind::Other(_) => ("??? ", theme::key_hint()),
+    }
+}
+
+/// The rows of one entry, exactly `entry.height` of them.
+fn entry_lines(page: &PageState, index: usize, selected: bool, width: u16) -> Vec<Line<'static>> {
+    let prepared = &page.prepared;
+    let entry = &prepared.entries[index];
+    let width = width as usize;
+    let mark = |s: Style| if selected { theme::selected() } else { s };
+    let mut out = match &entry.kind {
+        EntryKind::Page(n) => vec![Line::styled(
+            fit(
+                &format!("── Page {n} ──────────────────────────────"),
+                width,
+            ),
+            theme::title(),
+        )],
+        EntryKind::Section(name) => vec![Line::styled(format!("   {name}"), theme::dim())],
+        EntryKind::Result(r) => result_lines(&prepared.results[*r], selected, width),
+        EntryKind::Sitelink { result, link } => {
+            let sitelink = &prepared.results[*result].sitelinks[*link];
+            vec![Line::from(vec![
+                Span::raw("          "),
+                Span::styled("↳ ", theme::dim()),
+                Span::styled(fit(&sitelink.title, 40), mark(Style::default())),
+                Span::styled(
+                    format!("  {}", fit(&sitelink.url, width.saturating_sub(58))),
+                    theme::dim(),
+                ),
+            ])]
+        }
+        EntryKind::Image { result, image } => {
+            let image = &prepared.results[*result].images[*image];
+            let source = if image.source.starts_with("data:") {
+                "[inline image]".to_string()
+            } else {
+                image.source.clone()
+            };
+            let alt = if image.alt.is_empty() {
+                "image"
+            } else {
+                &image.alt
+            };
+            vec![Line::styled(
+                fit(&format!("          ▣ {alt}  {source}"), width),
+                theme::dim(),
+            )]
+        }
+    };
+    out.resize(entry.height as usize, Line::raw(""));
+    out
+}
+
+fn result_lines(result: &SearchResult, selected: bool, width: usize) -> Vec<Line<'static>> {
+    let (badge_text, badge_style) = badge(&result.kind);
+    let title_style = if selected {
+        theme::selected()
+    } else {
+        theme::title()
+    };
+    let indent = "          ";
+    let body_width = width.saturating_sub(indent.len());
+    let head = |title: &str, after: String| {
+        let room = width.saturating_sub(11 + after.width());
+        Line::from(vec![
+            Span::styled(format!("{:>4} ", result.position), theme::dim()),
+            Span::styled(badge_text, badge_style),
+            Span::raw(" "),
+            Span::styled(fit(title, room.max(8)), title_style),
+            Span::styled(after, theme::muted()),
+        ])
+    };
+    match &result.kind {
+        ResultKind::Organic | ResultKind::OrganicWithSitelinks => {
+            let site = if result.site.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", result.site)
+            };
+            let mut second = vec![
+                Span::raw(indent),
+                Span::styled(
+                    fit(
+                        if result.visible_url.is_empty() {
+                            &result.url
+                        } else {
+                            &result.visible_url
+                        },
+                        body_width.saturating_sub(30),
+                    ),
+                    theme::link(),
+                ),
+            ];
+            if let Some(date) = &result.date {
+                second.push(Span::styled(format!(" · {date}"), theme::dim()));
+            }
+            if let Some(rating) = result.rating {
+                second.push(Span::styled(
+                    format!(" · {}", stars(rating, result.votes)),
+                    Style::default().fg(ratatui::style::Color::Yellow),
+                ));
+            }
+            let mut lines = vec![head(&result.title, site), Line::from(second)];
+            if !result.snippet.is_empty() {
+                for text in wrap_lines(&result.snippet, body_width, 2) {
+                    lines.push(Line::from(vec![Span::raw(indent), Span::raw(text)]));
+                }
+            }
+            lines
+        }
+        ResultKind::AlsoAsked => {
+            let mut lines = vec![head(&result.question, String::new())];
+            if let Some(answer) = &result.answer {
+                if !answer.description.is_empty() {
+                    lines.push(Line::from(vec![
+                        Span::raw(indent),
+                        Span::raw(fit(&answer.description, body_width)),
+                    ]));
+                }
+                lines.push(Line::from(vec![
+                    Span::raw(indent),
+                    Span::styled(
+                        fit(&format!("{} · {}", answer.site, answer.url), body_width),
+                        theme::dim(),
+                    ),
+                ]));
+            }
+            lines
+        }
+        ResultKind::TopStory => {
+            let date = result.date.as_deref().unwrap_or("");
+            vec![
+                head(&result.headline, String::new()),
+                Line::from(vec![
+                    Span::raw(indent),
+                    Span::styled(
+                        fit(&format!("{} · {date}", result.publisher), body_width),
+                        theme::dim(),
+                    ),
+                ]),
+            ]
+        }
+        ResultKind::AlsoSearched => vec![head(&result.query, String::new())],
+        ResultKind::Other(name) => {
+            let summary = result.raw.as_ref().map(summarize_json).unwrap_or_default();
+            vec![
+                head(&format!("[{name}]"), String::new()),
+                Line::from(vec![
+                    Span::raw(indent),
+                    Span::styled(fit(&summary, body_width), theme::dim()),
+                ]),
+            ]
+        }
+    }
+}
+
+fn draw_links(page: &PageState, frame: &mut Frame, area: Rect) {
+    let Some(html) = &page.prepared.html else {
+        return;
+    };
+    if html.links.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled("The page holds no links.", theme::dim())),
+            area,
+        );
+        return;
+    }
+    let height = area.height as usize;
+    let offset = list_offset(page.link_selected, height);
+    let lines: Vec<Line> = html
+        .links
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .map(|(i, link)| {
+            let style = if i == page.link_selected {
+                theme::selected()
+            } else {
+                Style::default()
+            };
+            Line::from(vec![
+                Span::styled(format!("{:>4}. ", i + 1), theme::dim()),
+                Span::styled(fit(&link.text, 40), style),
+                Span::styled(format!("  {}", link.url), theme::link()),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
+    draw_scrollbar(frame, area, html.links.len(), offset, height);
+}
+
+/// Everything about the selected result: full text, URL, every sitelink and image.
+fn draw_detail(page: &PageState, focused: bool, frame: &mut Frame, area: Rect) {
+    let block = pane(Line::styled(" Detail ", theme::title()), focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(entry) = page.selected_entry() else {
+        return;
+    };
+    let Some(r) = entry.result() else {
+        return;
+    };
+    let result = &page.prepared.results[r];
+    let label = |k: &'static str| Span::styled(format!("{k:<10}"), theme::dim());
+    let mut lines = vec![
+        Line::styled(result.heading().to_string(), theme::title()),
+        Line::raw(""),
+        Line::from(vec![
+            label("type"),
+            Span::raw(result.kind.type_name().to_string()),
+        ]),
+        Line::from(vec![
+            label("place"),
+            Span::raw(format!(
+                "page {} · {} · feature {} · position {}",
+                result.page, result.section, result.feature, result.position
+            )),
+        ]),
+    ];
+    let url = result.target_url();
+    if !url.is_empty() {
+        lines.push(Line::from(vec![
+            label("url"),
+            Span::styled(url.to_string(), theme::link()),
+        ]));
+    }
+    for (name, value) in [
+        ("site", result.site.as_str()),
+        ("shown as", result.visible_url.as_str()),
+        ("publisher", result.publisher.as_str()),
+        ("query", result.query.as_str()),
+    ] {
+        if !value.is_empty() && value != result.heading() {
+            lines.push(Line::from(vec![label(name), Span::raw(value.to_string())]));
+        }
+    }
+    if let Some(date) = &result.date {
+        lines.push(Line::from(vec![label("date"), Span::raw(date.clone())]));
+    }
+    if let Some(rating) = result.rating {
+        lines.push(Line::from(vec![
+            label("rating"),
+            Span::raw(stars(rating, result.votes)),
+        ]));
+    }
+    if !result.snippet.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::raw(result.snippet.clone()));
+    }
+    if let Some(answer) = &result.answer {
+        lines.push(Line::raw(""));
+        if let Some(heading) = &answer.heading {
+            lines.push(Line::styled(heading.clone(), theme::title()));
+        }
+        lines.push(Line::raw(answer.description.clone()));
+        lines.push(Line::from(vec![
+            label("source"),
+            Span::raw(format!("{} — {}", answer.title, answer.site)),
+        ]));
+        lines.push(Line::from(vec![
+            label("url"),
+            Span::styled(answer.url.clone(), theme::link()),
+        ]));
+        if let Some(date) = &answer.date {
+            lines.push(Line::from(vec![label("date"), Span::raw(date.clone())]));
+        }
+    }
+    if !result.sitelinks.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("Sitelinks ({})", result.sitelinks.len()),
+            theme::title(),
+        ));
+        let chosen = match entry.kind {
+            EntryKind::Sitelink { link, .. } => Some(link),
+            _ => None,
+        };
+        for (i, link) in result.sitelinks.iter().enumerate() {
+            let style = if chosen == Some(i) {
+                theme::selected()
+            } else {
+                Style::default()
+            };
+            lines.push(Line::from(vec![Span::styled(
+                format!("↳ {}", link.title),
+                style,
+            )]));
+            lines.push(Line::from(vec![
+                Span::raw("  "),
+                Span::styled(link.url.clone(), theme::link()),
+            ]));
+        }
+    }
+    if !result.images.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("Images ({})", result.images.len()),
+            theme::title(),
+        ));
+        for image in &result.images {
+            let source = if image.source.starts_with("data:") {
+                "[inline image]".to_string()
+            } else {
+                image.source.clone()
+            };
+            lines.push(Line::raw(format!("▣ {} — {source}", image.alt)));
+        }
+    }
+    if let Some(raw) = &result.raw {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("As received", theme::title()));
+        let pretty = serde_json::to_string_pretty(raw).unwrap_or_default();
+        lines.extend(
+            pretty
+                .lines()
+                .map(|l| Line::styled(l.to_string(), theme::muted())),
+        );
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
