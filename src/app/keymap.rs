@@ -113,6 +113,13 @@ const fn ctrl(c: char) -> Key {
     }
 }
 
+const fn shift(code: KeyCode) -> Key {
+    Key {
+        code,
+        modifiers: KeyModifiers::SHIFT,
+    }
+}
+
 const fn alt(code: KeyCode) -> Key {
     Key {
         code,
@@ -141,309 +148,67 @@ macro_rules! bind {
     };
 }
 
+// One line a binding reads best as a table.
+#[rustfmt::skip]
 pub static KEYMAP: &[Binding] = &[
     bind!(Global, [ctrl('c')], "Ctrl+C", Action::Quit, "quit"),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('1'))],
-        "Alt+1",
-        Action::SelectTab(0),
-        "Chat tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('2'))],
-        "Alt+2",
-        Action::SelectTab(1),
-        "second tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('3'))],
-        "Alt+3",
-        Action::SelectTab(2),
-        "third tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('4'))],
-        "Alt+4",
-        Action::SelectTab(3),
-        "fourth tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('5'))],
-        "Alt+5",
-        Action::SelectTab(4),
-        "fifth tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('6'))],
-        "Alt+6",
-        Action::SelectTab(5),
-        "sixth tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('7'))],
-        "Alt+7",
-        Action::SelectTab(6),
-        "seventh tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('8'))],
-        "Alt+8",
-        Action::SelectTab(7),
-        "eighth tab"
-    ),
-    bind!(
-        Global,
-        [alt(KeyCode::Char('9'))],
-        "Alt+9",
-        Action::SelectTab(8),
-        "ninth tab"
-    ),
-    bind!(
-        Global,
-        [key(KeyCode::Tab)],
-        "Tab",
-        Action::FocusNext,
-        "next pane"
-    ),
-    bind!(
-        Global,
-        [
-            key(KeyCode::BackTab),
-            Key {
-                code: KeyCode::BackTab,
-                modifiers: KeyModifiers::SHIFT
-            }
-        ],
-        "Shift+Tab",
-        Action::FocusPrev,
-        "previous pane"
-    ),
-    bind!(
-        Popup,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Action::Back,
-        "close the popup"
-    ),
-    bind!(
-        Popup,
-        [key(KeyCode::Enter)],
-        "Enter",
-        Action::Accept,
-        "choose"
-    ),
-    bind!(
-        Popup,
-        [key(KeyCode::Up), ctrl('p')],
-        "↑",
-        Action::Up,
-        "previous item"
-    ),
-    bind!(
-        Popup,
-        [key(KeyCode::Down), ctrl('n')],
-        "↓",
-        Action::Down,
-        "next item"
-    ),
-    bind!(
-        Popup,
-        [key(KeyCode::PageUp)],
-        "PgUp",
-        Action::PageUp,
-        "page up"
-    ),
-    bind!(
-        Popup,
-        [key(KeyCode::PageDown)],
-        "PgDn",
-        Action::PageDown,
-        "page down"
-    ),
-    bind!(
-        Editing,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Action::Back,
-        "leave the text field"
-    ),
-    bind!(
-        Editing,
-        [key(KeyCode::Enter)],
-        "Enter",
-        Action::Send,
-        "send"
-    ),
-    bind!(
-        Editing,
-        [
-            alt(KeyCode::Enter),
-            Key {
-                code: KeyCode::Enter,
-                modifiers: KeyModifiers::SHIFT
-            }
-        ],
-        "Alt+Enter",
-        Action::Newline,
-        "new line"
-    ),
+    bind!(Global, [alt(KeyCode::Char('1'))], "Alt+1", Action::SelectTab(0), "first tab"),
+    bind!(Global, [alt(KeyCode::Char('2'))], "Alt+2", Action::SelectTab(1), "second tab"),
+    bind!(Global, [alt(KeyCode::Char('3'))], "Alt+3", Action::SelectTab(2), "third tab"),
+    bind!(Global, [alt(KeyCode::Char('4'))], "Alt+4", Action::SelectTab(3), "fourth tab"),
+    bind!(Global, [alt(KeyCode::Char('5'))], "Alt+5", Action::SelectTab(4), "fifth tab"),
+    bind!(Global, [alt(KeyCode::Char('6'))], "Alt+6", Action::SelectTab(5), "sixth tab"),
+    bind!(Global, [alt(KeyCode::Char('7'))], "Alt+7", Action::SelectTab(6), "seventh tab"),
+    bind!(Global, [alt(KeyCode::Char('8'))], "Alt+8", Action::SelectTab(7), "eighth tab"),
+    bind!(Global, [alt(KeyCode::Char('9'))], "Alt+9", Action::SelectTab(8), "ninth tab"),
+    bind!(Global, [key(KeyCode::Tab)], "Tab", Action::FocusNext, "next pane"),
+    bind!(Global, [key(KeyCode::BackTab), shift(KeyCode::BackTab)], "Shift+Tab", Action::FocusPrev, "previous pane"),
+    bind!(Popup, [key(KeyCode::Esc)], "Esc", Action::Back, "close the popup"),
+    bind!(Popup, [key(KeyCode::Enter)], "Enter", Action::Accept, "choose"),
+    bind!(Popup, [key(KeyCode::Up), ctrl('p')], "↑", Action::Up, "previous item"),
+    bind!(Popup, [key(KeyCode::Down), ctrl('n')], "↓", Action::Down, "next item"),
+    bind!(Popup, [key(KeyCode::PageUp)], "PgUp", Action::PageUp, "page up"),
+    bind!(Popup, [key(KeyCode::PageDown)], "PgDn", Action::PageDown, "page down"),
+    bind!(Popup, [key(KeyCode::Home)], "Home", Action::Top, "first item"),
+    bind!(Popup, [key(KeyCode::End)], "End", Action::Bottom, "last item (a typed value)"),
+    bind!(Editing, [key(KeyCode::Esc)], "Esc", Action::Back, "leave the text field"),
+    bind!(Editing, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
+    bind!(Editing, [alt(KeyCode::Enter), shift(KeyCode::Enter)], "Alt+Enter", Action::Newline, "new line"),
     bind!(Normal, [ch('q')], "q", Action::Quit, "quit"),
     bind!(Normal, [ch('?')], "?", Action::Help, "help"),
     bind!(Normal, [ch('/')], "/", Action::Filter, "filter"),
     bind!(Normal, [ch('y')], "y", Action::Copy, "copy"),
     bind!(Normal, [ch('o')], "o", Action::Open, "open link"),
     bind!(Normal, [ch('e')], "e", Action::Export, "export"),
-    bind!(
-        Normal,
-        [ch('D')],
-        "D",
-        Action::SwitchToDemo,
-        "switch to the demo simulator"
-    ),
+    bind!(Normal, [ch('D')], "D", Action::SwitchToDemo, "switch to the demo simulator"),
     bind!(Form, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
-    bind!(
-        Form,
-        [ch('i')],
-        "i",
-        Action::EditPrompt,
-        "edit the prompt or terms"
-    ),
+    bind!(Form, [ch('i')], "i", Action::EditPrompt, "edit the prompt or terms"),
     bind!(Form, [ch('c')], "c", Action::PickCountry, "country"),
     bind!(Form, [ch('s')], "s", Action::PickSubdivision, "subdivision"),
     bind!(Form, [ch('t')], "t", Action::PickCity, "city (town)"),
     bind!(Form, [ch('l')], "l", Action::PickLanguage, "language"),
-    bind!(
-        Form,
-        [ch('L')],
-        "L",
-        Action::PickDisplay,
-        "display language"
-    ),
+    bind!(Form, [ch('L')], "L", Action::PickDisplay, "display language"),
     bind!(Form, [ch('f')], "f", Action::CycleFormat, "format"),
     bind!(Form, [ch('x')], "x", Action::ToggleCache, "cache on/off"),
-    bind!(
-        Form,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Action::Cancel,
-        "cancel the call"
-    ),
+    bind!(Form, [key(KeyCode::Esc)], "Esc", Action::Cancel, "cancel the call"),
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
-    bind!(
-        Search,
-        [ch('r')],
-        "r",
-        Action::CycleIp,
-        "IP type residential/isp/random"
-    ),
-    bind!(
-        Settings,
-        [key(KeyCode::Left)],
-        "←",
-        Action::Left,
-        "previous setting"
-    ),
-    bind!(
-        Settings,
-        [key(KeyCode::Right)],
-        "→",
-        Action::Right,
-        "next setting"
-    ),
-    bind!(
-        Settings,
-        [key(KeyCode::Enter), ch(' ')],
-        "Enter Space",
-        Action::Accept,
-        "change the setting"
-    ),
-    bind!(
-        Results,
-        [key(KeyCode::Enter)],
-        "Enter",
-        Action::Accept,
-        "details of the selection"
-    ),
-    bind!(
-        Results,
-        [key(KeyCode::Esc)],
-        "Esc",
-        Action::Back,
-        "back to the list / cancel"
-    ),
+    bind!(Search, [ch('r')], "r", Action::CycleIp, "IP type residential/isp/random"),
+    bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
+    bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),
+    bind!(Settings, [key(KeyCode::Enter), ch(' ')], "Enter Space", Action::Accept, "change the setting"),
+    bind!(Results, [key(KeyCode::Enter)], "Enter", Action::Accept, "details of the selection"),
+    bind!(Results, [key(KeyCode::Esc)], "Esc", Action::Back, "back to the list / cancel"),
     bind!(Results, [ch('n')], "n", Action::NextPage, "next page group"),
-    bind!(
-        Results,
-        [ch('p')],
-        "p",
-        Action::PrevPage,
-        "previous page group"
-    ),
-    bind!(
-        Viewer,
-        [ch(']'), key(KeyCode::Right)],
-        "] →",
-        Action::NextView,
-        "next view"
-    ),
-    bind!(
-        Viewer,
-        [ch('['), key(KeyCode::Left)],
-        "[ ←",
-        Action::PrevView,
-        "previous view"
-    ),
-    bind!(
-        Viewer,
-        [key(KeyCode::Up), ch('k')],
-        "↑ k",
-        Action::Up,
-        "up / previous item"
-    ),
-    bind!(
-        Viewer,
-        [key(KeyCode::Down), ch('j')],
-        "↓ j",
-        Action::Down,
-        "down / next item"
-    ),
-    bind!(
-        Viewer,
-        [key(KeyCode::PageUp)],
-        "PgUp",
-        Action::PageUp,
-        "page up"
-    ),
-    bind!(
-        Viewer,
-        [key(KeyCode::PageDown), ch(' ')],
-        "PgDn Space",
-        Action::PageDown,
-        "page down"
-    ),
-    bind!(
-        Viewer,
-        [key(KeyCode::Home), ch('g')],
-        "Home g",
-        Action::Top,
-        "top"
-    ),
-    bind!(
-        Viewer,
-        [key(KeyCode::End), ch('G')],
-        "End G",
-        Action::Bottom,
-        "bottom"
-    ),
+    bind!(Results, [ch('p')], "p", Action::PrevPage, "previous page group"),
+    bind!(Viewer, [ch(']'), key(KeyCode::Right)], "] →", Action::NextView, "next view"),
+    bind!(Viewer, [ch('['), key(KeyCode::Left)], "[ ←", Action::PrevView, "previous view"),
+    bind!(Viewer, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "up / previous item"),
+    bind!(Viewer, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "down / next item"),
+    bind!(Viewer, [key(KeyCode::PageUp)], "PgUp", Action::PageUp, "page up"),
+    bind!(Viewer, [key(KeyCode::PageDown), ch(' ')], "PgDn Space", Action::PageDown, "page down"),
+    bind!(Viewer, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "top"),
+    bind!(Viewer, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "bottom"),
 ];
 
 fn matches(k: &Key, event: &KeyEvent) -> bool {
