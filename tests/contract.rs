@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{client, quick, start};
+use common::{client, fix_documented_json, quick, start};
 use serde_json::Value;
 use vantage::api::{
     AiRequest, Completion, Location, Model, ResultKind, SearchFormat, SearchRequest, SearchResults,
@@ -344,103 +344,6 @@ async fn search_keys_echo_the_chosen_options() {
     assert_eq!(typed.uule.as_deref(), Some("w+CAIQICIGTmV3IFlvcms"));
     assert_eq!(typed.language.as_deref(), Some("en"));
     assert_eq!(typed.display.as_deref(), Some("English"));
-}
-
-/// The documented sample is not JSON as printed: it stands in for omitted entries with
-/// objects holding one bracketed string (`{ "[Remaining … here]" }`) and leaves trailing
-/// commas. This removes exactly those, outside strings, and keeps everything else.
-fn fix_documented_json(markdown: &str) -> String {
-    let start = markdown.find("```json").map_or(0, |i| i + "```json".len());
-    let end = markdown[start..]
-        .find("```")
-        .map_or(markdown.len(), |i| start + i);
-    let text = &markdown[start..end];
-    let chars: Vec<char> = text.chars().collect();
-
-    // Pass 1: drop placeholder objects.
-    let mut kept = Vec::with_capacity(chars.len());
-    let mut i = 0;
-    let mut in_string = false;
-    let mut escaped = false;
-    while i < chars.len() {
-        let c = chars[i];
-        if in_string {
-            kept.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        if c == '{'
-            && let Some(after) = placeholder_end(&chars, i)
-        {
-            i = after;
-            continue;
-        }
-        if c == '"' {
-            in_string = true;
-        }
-        kept.push(c);
-        i += 1;
-    }
-
-    // Pass 2: drop commas with nothing after them (before `]`, `}` or another comma) and
-    // commas right after an opening bracket.
-    let mut out = String::with_capacity(kept.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut last_significant = ' ';
-    for (i, &c) in kept.iter().enumerate() {
-        if in_string {
-            out.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        if c == ',' {
-            let next = kept[i + 1..].iter().find(|c| !c.is_whitespace());
-            let dangling = matches!(next, Some(']' | '}' | ',') | None);
-            if dangling || matches!(last_significant, '[' | '{' | ',') {
-                continue;
-            }
-        }
-        if c == '"' {
-            in_string = true;
-        }
-        if !c.is_whitespace() {
-            last_significant = c;
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// If `chars[open]` starts `{ "[…]" }`, the index just past its `}`.
-fn placeholder_end(chars: &[char], open: usize) -> Option<usize> {
-    let skip_ws = |mut i: usize| {
-        while i < chars.len() && chars[i].is_whitespace() {
-            i += 1;
-        }
-        i
-    };
-    let quote = skip_ws(open + 1);
-    if chars.get(quote) != Some(&'"') || chars.get(quote + 1) != Some(&'[') {
-        return None;
-    }
-    let close_quote = quote + 1 + chars[quote + 1..].iter().position(|c| *c == '"')?;
-    if chars[close_quote - 1] != ']' {
-        return None;
-    }
-    let brace = skip_ws(close_quote + 1);
-    (chars.get(brace) == Some(&'}')).then_some(brace + 1)
 }
 
 #[test]

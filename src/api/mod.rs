@@ -14,5 +14,6 @@ pub use request::{
     AiRequest, Field, FieldError, InvalidRequest, JobId, JobRef, Location, SearchRequest,
 };
 pub use response::{
-    Account, AiAnswer, Completion, JobPoll, ResultKind, SearchAnswer, SearchResult, SearchResults,
+    Account, AiAnswer, AskedAnswer, Completion, JobPoll, ResultImage, ResultKind, SearchAnswer,
+    SearchResult, SearchResults, Sitelink,
 };

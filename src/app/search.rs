@@ -145,6 +145,9 @@ pub enum SearchFocus {
     Detail,
 }
 
+/// nucleo gives 16 a matched letter before bonuses and gap penalties.
+const FILTER_SCORE_PER_LETTER: u32 = 16;
+
 /// A page of results on screen: the view, the selection, the filter.
 #[derive(Debug)]
 pub struct PageState {
@@ -190,9 +193,15 @@ impl PageState {
         let prepared = &self.prepared;
         let matched: Option<Vec<bool>> = (!self.filter.trim().is_empty()).then(|| {
             let mut hits = vec![false; prepared.results.len()];
-            for ranked in matcher.rank(&self.filter, prepared.haystacks.iter().map(String::as_str))
-            {
-                hits[ranked.index] = true;
+            // Long snippets hold almost any letters somewhere; a match must score about as
+            // well as the query's letters appearing close together to count.
+            let letters = self.filter.chars().filter(|c| !c.is_whitespace()).count() as u32;
+            let min_score = FILTER_SCORE_PER_LETTER * letters;
+            let haystacks = prepared.haystacks.iter().map(String::as_str);
+            for ranked in matcher.rank(&self.filter, haystacks) {
+                if ranked.score >= min_score {
+                    hits[ranked.index] = true;
+                }
             }
             hits
         });
@@ -561,7 +570,20 @@ pub const SIDE_BY_SIDE_WIDTH: u16 = 110;
 pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
     let cells = search.settings.cells();
     let rows = layout::flow_rows(body.width, &layout::cell_widths(&cells), 1);
-    let header_rows = u16::from(search.page.is_some() || !matches!(search.call, CallState::Idle));
+    let header_rows = match &search.page {
+        Some(page) => {
+            let width = usize::from(body.width.max(1));
+            (page
+                .prepared
+                .header
+                .describe()
+                .chars()
+                .count()
+                .div_ceil(width))
+            .clamp(1, 2) as u16
+        }
+        None => 0,
+    };
     let [terms, settings, header, rest] = Layout::vertical([
         Constraint::Length(3),
         Constraint::Length(rows),

@@ -92,7 +92,7 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
         ),
         _ => Line::raw(""),
     };
-    frame.render_widget(Paragraph::new(line), area);
+    frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), area);
 }
 
 fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {

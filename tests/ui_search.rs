@@ -1,0 +1,531 @@
+//! The Search tab on `TestBackend`: snapshots of results, filter, detail and HTML views; the
+//! documented JSON sample and the live Google page; a flow against the simulator.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use vantage::api::{
+    Fetched, ResultImage, ResultKind, SearchAnswer, SearchRequest, SearchResult, SearchResults,
+    Sitelink,
+};
+use vantage::app::search::SearchFocus;
+use vantage::app::search_page::{self, EntryKind, SearchView};
+use vantage::app::{App, Connection, Credits, Msg, Tab, update};
+use vantage::sim::{SimConfig, Simulator};
+use vantage::ui;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
+
+fn app() -> App {
+    let mut app = App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    );
+    app.credits = Credits::Known(990);
+    app.tab = Tab::Search;
+    app
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+fn draw(app: &mut App, width: u16, height: u16) -> String {
+    app.area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| ui::view(app, f)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn organic(page: u32, position: u32, title: &str, site: &str) -> SearchResult {
+    let slug = title.to_lowercase().replace(' ', "-");
+    let json = serde_json::json!({
+        "type": "organic", "page": page, "section": "main", "feature": 1, "position": position,
+        "url": format!("https://www.{site}/{slug}"), "title": title, "site": site,
+        "visibleUrl": format!("https://www.{site} › {slug}"), "date": null,
+        "snippet": format!("{title}: boots tested on wet rock, scree and mud over three seasons, with notes on fit, weight and how long the soles last."),
+        "rating": null, "votes": null, "sitelinks": [], "images": []
+    });
+    serde_json::from_value(json).unwrap()
+}
+
+/// Three pages: sitelinks and images on page 1, an also-asked entry, a top story, an
+/// unknown type and related searches at the bottom.
+fn sample_results() -> SearchResults {
+    let mut results = Vec::new();
+    let mut first = organic(1, 1, "Best Hiking Boots of 2026", "rei.com");
+    first.kind = ResultKind::OrganicWithSitelinks;
+    first.rating = Some(4.6);
+    first.votes = Some(1284);
+    first.sitelinks = vec![
+        Sitelink {
+            position: Some(1),
+            url: "https://www.rei.com/c/hiking-boots".into(),
+            title: "Hiking Boots".into(),
+        },
+        Sitelink {
+            position: Some(2),
+            url: "https://www.rei.com/c/womens-hiking-boots".into(),
+            title: "Women's Boots".into(),
+        },
+    ];
+    results.push(first);
+    let mut second = organic(1, 2, "The 9 Best Hiking Boots", "switchbacktravel.com");
+    second.date = Some("Mar 3, 2026".into());
+    second.images = vec![
+        ResultImage {
+            position: Some(1),
+            source: "data:image/png;base64,AAAA".into(),
+            alt: "boots on a trail".into(),
+        },
+        ResultImage {
+            position: Some(2),
+            source: "https://img.example/boot.jpg".into(),
+            alt: "a boot".into(),
+        },
+    ];
+    results.push(second);
+    results.push(
+        serde_json::from_value(serde_json::json!({
+            "type": "also-asked", "page": 1, "section": "main", "feature": 2, "position": 1,
+            "question": "Are waterproof boots worth it?",
+            "answer": {"heading": null, "description": "For wet climates, yes: a membrane keeps feet dry on long days.",
+                       "date": null, "url": "https://www.outdoorgearlab.com/waterproof", "title": "Waterproof boots",
+                       "site": "OutdoorGearLab", "visibleUrl": "https://www.outdoorgearlab.com"}
+        }))
+        .unwrap(),
+    );
+    results.push(
+        serde_json::from_value(serde_json::json!({
+            "type": "top-story", "page": 1, "section": "main", "feature": 3, "position": 1,
+            "url": "https://news.example/boots", "publisher": "Trail News",
+            "headline": "Boot makers race to lighter soles", "date": "2 hours ago", "image": null
+        }))
+        .unwrap(),
+    );
+    // An unknown type keeps its JSON, as the tolerant reader of a body does.
+    let carousel = serde_json::json!({
+        "type": "shopping-carousel", "page": 1, "section": "right", "feature": 4, "position": 1,
+        "items": [1, 2, 3], "title": "Shop boots"
+    });
+    let mut unknown: SearchResult = serde_json::from_value(carousel.clone()).unwrap();
+    unknown.raw = Some(carousel);
+    results.push(unknown);
+    for (page, titles) in [
+        (2, ["Hiking Boot Buying Guide", "Merrell Moab 3 Review"]),
+        (3, ["Salomon X Ultra 4 Review", "How to Break In Boots"]),
+    ] {
+        for (i, title) in titles.iter().enumerate() {
+            results.push(organic(
+                page,
+                (page - 1) * 10 + i as u32 + 1,
+                title,
+                "example.com",
+            ));
+        }
+    }
+    results.push(
+        serde_json::from_value(serde_json::json!({
+            "type": "also-searched", "page": 3, "section": "bottom", "feature": 1, "position": 1,
+            "url": "https://www.google.com/search?q=trail+runners", "query": "trail runners"
+        }))
+        .unwrap(),
+    );
+    SearchResults {
+        engine: "google".into(),
+        terms: "best hiking boots".into(),
+        results_count: Some(results.len() as u64),
+        page_count: Some(3),
+        page_size: Some(10),
+        approx_results_count: Some(255_000_000),
+        results_offset: Some(0),
+        country: Some("US".into()),
+        subdivision: Some("NY".into()),
+        city: Some("New York".into()),
+        results,
+        ..SearchResults::default()
+    }
+}
+
+fn land(app: &mut App, answer: SearchAnswer, body: String) {
+    type_text(app, "best hiking boots");
+    press(app, KeyCode::Enter);
+    let tag = app.search.call.tag().expect("sent");
+    let fetched = Fetched {
+        value: answer,
+        body,
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(2300),
+    };
+    let prepared = search_page::prepare(SearchRequest::new("best hiking boots"), fetched);
+    update(
+        app,
+        Msg::SearchDone {
+            tag,
+            result: Ok(Box::new(prepared)),
+        },
+    );
+}
+
+fn landed_sample() -> App {
+    let mut app = app();
+    land(
+        &mut app,
+        SearchAnswer::Results(Box::new(sample_results())),
+        "{}".into(),
+    );
+    app
+}
+
+#[test]
+fn empty_tab() {
+    let mut app = app();
+    insta::assert_snapshot!(draw(&mut app, 80, 24));
+}
+
+#[test]
+fn a_multi_page_result_set_with_sitelinks_and_images() {
+    let mut app = landed_sample();
+    let text = draw(&mut app, 140, 44);
+    for expected in [
+        "Page 1",
+        "Page 2",
+        "Page 3",
+        "Hiking Boots",
+        "↳",
+        "[inline image]",
+        "★★★★★ 4.6 (1,284)",
+        "Are waterproof boots worth it?",
+        "Boot makers race",
+        "[shopping-carousel]",
+        "items: [3 items]",
+    ] {
+        assert!(text.contains(expected), "{expected} missing:\n{text}");
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn narrow_results() {
+    let mut app = landed_sample();
+    insta::assert_snapshot!(draw(&mut app, 80, 24));
+}
+
+#[test]
+fn the_filter_shows_n_of_total() {
+    let mut app = landed_sample();
+    type_text(&mut app, "/review");
+    let text = draw(&mut app, 140, 30);
+    assert!(text.contains("filter › review"), "{text}");
+    assert!(text.contains("2 of 10"), "{text}");
+    assert!(text.contains("Merrell Moab 3 Review"));
+    assert!(!text.contains("Best Hiking Boots of 2026"));
+    insta::assert_snapshot!(text);
+    // Enter keeps the filter and leaves the field; Esc there would clear it.
+    press(&mut app, KeyCode::Enter);
+    assert!(!app.search.page.as_ref().unwrap().filtering);
+    assert_eq!(app.search.page.as_ref().unwrap().filter, "review");
+}
+
+#[test]
+fn a_sitelink_selected_with_its_detail() {
+    let mut app = landed_sample();
+    press(&mut app, KeyCode::Down);
+    let page = app.search.page.as_ref().unwrap();
+    assert!(matches!(
+        page.selected_entry().unwrap().kind,
+        EntryKind::Sitelink { result: 0, link: 0 }
+    ));
+    assert_eq!(
+        page.selected_url().as_deref(),
+        Some("https://www.rei.com/c/hiking-boots")
+    );
+    let text = draw(&mut app, 140, 40);
+    assert!(text.contains("Sitelinks (2)"), "{text}");
+    insta::assert_snapshot!(text);
+    // o opens the sitelink, y copies it.
+    assert_eq!(
+        update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE))
+        ),
+        vec![vantage::app::Effect::OpenUrl(
+            "https://www.rei.com/c/hiking-boots".into()
+        )]
+    );
+}
+
+#[test]
+fn the_detail_pane_takes_the_screen_when_narrow() {
+    let mut app = landed_sample();
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.search.focus, SearchFocus::Detail);
+    let text = draw(&mut app, 80, 30);
+    assert!(text.contains("Detail"), "{text}");
+    assert!(
+        text.contains("https://www.rei.com/best-hiking-boots-of-2026"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.search.focus, SearchFocus::Results);
+}
+
+#[test]
+fn n_and_p_jump_between_page_groups() {
+    let mut app = landed_sample();
+    press(&mut app, KeyCode::Char('n'));
+    let page = app.search.page.as_ref().unwrap();
+    assert_eq!(page.selected_entry().unwrap().page, 2);
+    press(&mut app, KeyCode::Char('n'));
+    assert_eq!(
+        app.search
+            .page
+            .as_ref()
+            .unwrap()
+            .selected_entry()
+            .unwrap()
+            .page,
+        3
+    );
+    press(&mut app, KeyCode::Char('p'));
+    assert_eq!(
+        app.search
+            .page
+            .as_ref()
+            .unwrap()
+            .selected_entry()
+            .unwrap()
+            .page,
+        2
+    );
+}
+
+#[test]
+fn export_writes_csv_or_json() {
+    let mut app = landed_sample();
+    press(&mut app, KeyCode::Char('e'));
+    for _ in 0..80 {
+        press(&mut app, KeyCode::Backspace);
+    }
+    type_text(&mut app, "boots");
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    match &effects[..] {
+        [vantage::app::Effect::WriteFile { path, contents }] => {
+            assert_eq!(path.to_str(), Some("boots.csv"));
+            let mut lines = contents.lines();
+            assert!(
+                lines
+                    .next()
+                    .unwrap()
+                    .starts_with("page,section,feature,position,type,title,url")
+            );
+            assert_eq!(contents.lines().count(), 1 + 10);
+            assert!(contents.contains("Hiking Boots <https://www.rei.com/c/hiking-boots>"));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn invalid_settings_are_refused_at_the_field_before_sending() {
+    let mut app = app();
+    type_text(&mut app, "boots");
+    press(&mut app, KeyCode::Tab);
+    // pages is the first setting: type 11.
+    press(&mut app, KeyCode::Enter);
+    type_text(&mut app, "11");
+    press(&mut app, KeyCode::Enter);
+    assert!(app.popup.is_some(), "the input stays open");
+    assert!(app.flash.as_ref().unwrap().text.contains("from 1 to 10"));
+    for _ in 0..2 {
+        press(&mut app, KeyCode::Backspace);
+    }
+    type_text(&mut app, "3");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.search.settings.serps, Some(3));
+    // A city needs a country first.
+    press(&mut app, KeyCode::Char('t'));
+    assert!(app.popup.is_none());
+    // Over-long terms are refused with the reason.
+    app.search.set_terms(&"x".repeat(256));
+    app.search.focus = SearchFocus::Terms;
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    assert!(effects.is_empty());
+    assert!(app.flash.as_ref().unwrap().text.contains("at most 255"));
+    let text = draw(&mut app, 100, 24);
+    assert!(text.contains("256/255"), "{text}");
+}
+
+#[test]
+fn an_exact_phrase_is_kept_as_typed() {
+    let mut app = app();
+    type_text(&mut app, "\"best hiking boots\"");
+    assert_eq!(app.search.request().terms, "\"best hiking boots\"");
+}
+
+#[test]
+fn the_documented_json_sample_shows_every_entry() {
+    let markdown = std::fs::read_to_string(format!("{FIXTURES}/search-json-sample.md")).unwrap();
+    let body = common::fix_documented_json(&markdown);
+    let results: SearchResults = serde_json::from_str(&body).unwrap();
+    let mut app = app();
+    land(
+        &mut app,
+        SearchAnswer::Results(Box::new(results.clone())),
+        body,
+    );
+    let prepared = &app.search.page.as_ref().unwrap().prepared;
+    assert_eq!(prepared.results.len(), 12);
+    let text = draw(&mut app, 160, 90);
+    for result in &results.results {
+        let heading = result.heading();
+        let shown: String = heading.chars().take(30).collect();
+        assert!(text.contains(&shown), "{heading:?} missing:\n{text}");
+    }
+    assert!(text.contains("43 results (about 255,000,000)"), "{text}");
+}
+
+#[test]
+fn the_live_google_page_reads_as_text_with_its_links_listed() {
+    let html = std::fs::read_to_string(format!("{FIXTURES}/search-google-sample.html")).unwrap();
+    let mut app = app();
+    land(&mut app, SearchAnswer::Html(html.clone()), html);
+    let page = app.search.page.as_ref().unwrap();
+    assert_eq!(page.view, SearchView::Page);
+    let links = &page.prepared.html.as_ref().unwrap().links;
+    let external = links
+        .iter()
+        .filter(|l| l.url.starts_with("http") && !l.url.contains("google."))
+        .count();
+    assert!(external > 10, "{external} result links");
+    let text = draw(&mut app, 120, 40);
+    assert!(text.contains("Page │ Links"), "{text}");
+    insta::assert_snapshot!("google_page_text", text);
+    press(&mut app, KeyCode::Char(']'));
+    let text = draw(&mut app, 120, 40);
+    assert!(text.contains("   1. "), "{text}");
+    insta::assert_snapshot!("google_page_links", text);
+}
+
+fn scripted_events() -> (
+    tokio::sync::mpsc::UnboundedSender<Event>,
+    impl futures_util::Stream<Item = std::io::Result<Event>> + Unpin,
+) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|event| (Ok(event), rx))
+    });
+    (tx, Box::pin(stream))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
+    let sim = Simulator::start(SimConfig {
+        latency_scale: 0.0,
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (mut runner, mut rx) =
+        vantage::tui::test_runner(common::client(&sim), data.path().to_path_buf());
+    let mut app = app();
+    app.tab = vantage::app::Tab::Chat;
+    app.area = ratatui::layout::Rect::new(0, 0, 140, 44);
+    let mut terminal = Terminal::new(TestBackend::new(140, 44)).unwrap();
+    let (tx, events) = scripted_events();
+    let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+    let send_text = |text: &str| {
+        for c in text.chars() {
+            tx.send(key(KeyCode::Char(c))).unwrap();
+        }
+    };
+    tx.send(Event::Key(KeyEvent::new(
+        KeyCode::Char('2'),
+        KeyModifiers::ALT,
+    )))
+    .unwrap();
+    send_text("best hiking boots");
+    tx.send(key(KeyCode::Tab)).unwrap();
+    tx.send(key(KeyCode::Enter)).unwrap(); // pages
+    send_text("3");
+    tx.send(key(KeyCode::Enter)).unwrap();
+    tx.send(key(KeyCode::Char('c'))).unwrap();
+    send_text("united states");
+    tx.send(key(KeyCode::Enter)).unwrap();
+    tx.send(key(KeyCode::Char('t'))).unwrap();
+    send_text("chicago");
+    tx.send(key(KeyCode::Enter)).unwrap();
+    tx.send(key(KeyCode::Char('i'))).unwrap();
+    tx.send(key(KeyCode::Enter)).unwrap();
+    let looped = tokio::spawn(async move {
+        let stats = vantage::tui::run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        (terminal, app, stats)
+    });
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // Move down until a sitelink is selected.
+    for _ in 0..12 {
+        tx.send(key(KeyCode::Down)).unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    tx.send(Event::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    )))
+    .unwrap();
+    let (terminal, app, _stats) = tokio::time::timeout(Duration::from_secs(20), looped)
+        .await
+        .expect("the loop ends")
+        .unwrap();
+    let page = app.search.page.as_ref().expect("results landed");
+    assert_eq!(page.prepared.request.serps, Some(3));
+    assert_eq!(
+        page.prepared.request.location.city.as_deref(),
+        Some("Chicago")
+    );
+    assert_eq!(page.prepared.header.page_count, Some(3));
+    let pages: std::collections::BTreeSet<u32> =
+        page.prepared.results.iter().map(|r| r.page).collect();
+    assert_eq!(pages.into_iter().collect::<Vec<_>>(), vec![1, 2, 3]);
+    let text = terminal.backend().to_string();
+    assert!(text.contains("Chicago"), "{text}");
+    assert!(text.contains("Detail"), "{text}");
+    let selected = page.selected_entry().unwrap();
+    if matches!(selected.kind, EntryKind::Sitelink { .. }) {
+        assert!(text.contains("Sitelinks ("), "{text}");
+    }
+    assert!(
+        page.prepared
+            .entries
+            .iter()
+            .any(|e| matches!(e.kind, EntryKind::Sitelink { .. })),
+        "the simulator's page 1 has sitelinks"
+    );
+    sim.shutdown().await;
+}
