@@ -134,6 +134,10 @@ struct Inner {
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        // Readers close first, so the writer's connection is the last and tidies the WAL.
+        if let Ok(mut readers) = self.readers.lock() {
+            readers.clear();
+        }
         // Closing the channel lets the writer finish what is queued, then stop.
         if let Ok(mut commands) = self.commands.lock() {
             commands.take();

@@ -64,6 +64,7 @@ impl FromStr for RequestKind {
 /// The parameters of a call, as typed values. Stored as JSON in `requests.params` (the
 /// variant's own value) next to `requests.kind`. The token is never part of these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RequestParams {
     Ai(AiRequest),
     Search(SearchRequest),

@@ -67,8 +67,8 @@ pub(super) fn run(mut conn: Connection, commands: Receiver<Command>, mut history
             }
         }
     }
-    // Every handle is gone: leave a tidy file (folds the WAL back in).
-    let _ = conn.pragma_update(None, "wal_checkpoint", "TRUNCATE");
+    // Every handle is gone. Closing the last connection folds the WAL back into the file.
+    drop(conn);
 }
 
 /// One transaction for the whole batch; each command in its own savepoint so that one bad
