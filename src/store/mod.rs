@@ -8,6 +8,19 @@
 //! made durable before anything else happens. Reads are plain sync functions over a small
 //! pool of read connections; call them from `spawn_blocking` (or any thread but the UI's).
 //!
+//! ```no_run
+//! # async fn demo(store: vantage::store::Store, id: vantage::api::JobId) {
+//! use vantage::api::AiRequest;
+//! use vantage::store::{NewJob, RequestParams};
+//! let request = RequestParams::Ai(AiRequest::new("best hiking boots"));
+//! store.record_job(NewJob::submitted(id, request)).await.expect("stored");
+//! // Off the UI task:
+//! let jobs = tokio::task::spawn_blocking(move || store.list_jobs()).await;
+//! # }
+//! ```
+//!
+//! Dropping the last clone finishes the queued writes and joins the writer thread.
+//!
 //! The token is never written: requests are stored as their typed parameters, which do not
 //! carry it, and bodies are what the service answered.
 

@@ -302,6 +302,16 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
+    /// Still to be polled: pending or in error.
+    pub fn is_open(&self) -> bool {
+        !self.state.is_terminal()
+    }
+
+    /// Milliseconds since the job was queued.
+    pub fn age_ms(&self, now: UnixMs) -> i64 {
+        (now - self.created_at).max(0)
+    }
+
     /// The scheduler's view of this job, due no later than `now` + 30 s.
     pub fn tracked(&self, now: UnixMs) -> crate::jobs::TrackedJob {
         crate::jobs::TrackedJob {
