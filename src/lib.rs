@@ -4,7 +4,9 @@
 //! One library with a thin binary. Rooms, and what may touch what: `api` (the service) and
 //! `render` (HTML to text) know nothing of the others; `sim` serves the contract with its own
 //! code; `app` holds state and returns effects, doing no I/O; `ui` draws from `app`'s state;
-//! `tui` owns the terminal, the tasks and the channels; `cli` runs the scripting commands.
+//! `tui` owns the terminal, the tasks and the channels; `cli` runs the scripting commands;
+//! `store` keeps history and queued jobs in SQLite; `jobs` decides, without I/O, which
+//! queued jobs to poll when.
 
 pub mod api;
 pub mod app;
@@ -12,7 +14,9 @@ pub mod cli;
 pub mod config;
 pub mod fuzzy;
 pub mod geo;
+pub mod jobs;
 pub mod render;
 pub mod sim;
+pub mod store;
 pub mod tui;
 pub mod ui;

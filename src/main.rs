@@ -69,7 +69,7 @@ async fn dispatch(cli: Cli) -> i32 {
     };
     let code = match cli.command {
         Some(Command::Proxy(args)) => cli::run_proxy(args, &config, simulator.as_ref()).await,
-        Some(command) => cli::run(&client, command).await,
+        Some(command) => cli::run(&config, &client, command).await,
         None => vantage::tui::run(config, client, simulator.as_ref()).await,
     };
     if let Some(simulator) = simulator {

@@ -1,0 +1,362 @@
+//! SQLite in the data dir (`<data_dir>/vantage.db`): the history of requests and responses,
+//! queued jobs with their results and state changes, and the cached device list.
+//!
+//! Writes never run on the caller's task: a [`Store`] (cheap to clone, `Send + Sync`) sends
+//! each write to one writer thread, which applies whatever is queued in one transaction per
+//! batch. Every write returns an [`Ack`], which may be dropped (fire and forget) or awaited
+//! (resolves once the write is committed): `store.record_job(job).await` is how a job id is
+//! made durable before anything else happens. Reads are plain sync functions over a small
+//! pool of read connections; call them from `spawn_blocking` (or any thread but the UI's).
+//!
+//! ```no_run
+//! # async fn demo(store: vantage::store::Store, id: vantage::api::JobId) {
+//! use vantage::api::AiRequest;
+//! use vantage::store::{NewJob, RequestParams};
+//! let request = RequestParams::Ai(AiRequest::new("best hiking boots"));
+//! store.record_job(NewJob::submitted(id, request)).await.expect("stored");
+//! // Off the UI task:
+//! let jobs = tokio::task::spawn_blocking(move || store.list_jobs()).await;
+//! # }
+//! ```
+//!
+//! Dropping the last clone finishes the queued writes and joins the writer thread.
+//!
+//! The token is never written: requests are stored as their typed parameters, which do not
+//! carry it, and bodies are what the service answered.
+
+mod model;
+mod read;
+mod schema;
+mod writer;
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::thread::JoinHandle;
+
+use rusqlite::Connection;
+use tokio::sync::oneshot;
+
+pub use model::{
+    Body, Devices, EntryId, HistoryEntry, HistoryItem, JobEvent, JobRecord, JobUpdate, NewJob,
+    RequestKind, RequestParams, now_ms,
+};
+pub use schema::SCHEMA_VERSION;
+
+use crate::api::JobId;
+use crate::jobs::{JobState, Transition};
+use writer::{Command, Op};
+
+/// The database's file name inside the data dir.
+pub const DB_FILE: &str = "vantage.db";
+/// Read connections kept open for reuse.
+const READ_POOL: usize = 4;
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "The history database {path} was written by a newer vantage (schema version {found}; this one knows up to {supported}). Upgrade vantage, or set VANTAGE_DATA_DIR to use another folder."
+    )]
+    TooNew {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+    #[error("The data folder {path} could not be made: {reason}.")]
+    Folder { path: PathBuf, reason: String },
+    #[error("The history database failed: {0}.")]
+    Sqlite(String),
+    #[error("A stored record could not be read: {0}.")]
+    Corrupt(String),
+    #[error("The history database is closed; the write was not made.")]
+    Closed,
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> Self {
+        StoreError::Sqlite(error.to_string())
+    }
+}
+
+/// Settings of an open store.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    /// History entries kept; the oldest beyond it are deleted.
+    pub history_max_entries: usize,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            history_max_entries: crate::config::DEFAULT_HISTORY_MAX_ENTRIES,
+        }
+    }
+}
+
+impl StoreOptions {
+    pub fn from_config(config: &crate::config::Config) -> Self {
+        StoreOptions {
+            history_max_entries: config.history_max_entries,
+        }
+    }
+}
+
+/// A write on its way: await it to know it is committed, or drop it.
+#[must_use = "await the Ack to wait for the commit, or call .detach() to fire and forget"]
+pub struct Ack(AckInner);
+
+enum AckInner {
+    Waiting(oneshot::Receiver<Result<(), StoreError>>),
+    Failed(Option<StoreError>),
+}
+
+impl Ack {
+    /// Fire and forget: the write still happens; its outcome goes to the log only.
+    pub fn detach(self) {}
+
+    /// Blocks the thread until the write is committed. Not for async tasks: await instead.
+    pub fn wait(self) -> Result<(), StoreError> {
+        match self.0 {
+            AckInner::Waiting(rx) => rx.blocking_recv().unwrap_or(Err(StoreError::Closed)),
+            AckInner::Failed(error) => Err(error.unwrap_or(StoreError::Closed)),
+        }
+    }
+}
+
+impl Future for Ack {
+    type Output = Result<(), StoreError>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match &mut self.0 {
+            AckInner::Waiting(rx) => Pin::new(rx)
+                .poll(cx)
+                .map(|r| r.unwrap_or(Err(StoreError::Closed))),
+            AckInner::Failed(error) => Poll::Ready(Err(error.take().unwrap_or(StoreError::Closed))),
+        }
+    }
+}
+
+struct Inner {
+    path: PathBuf,
+    commands: Mutex<Option<mpsc::Sender<Command>>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // Readers close first, so the writer's connection is the last and tidies the WAL.
+        if let Ok(mut readers) = self.readers.lock() {
+            readers.clear();
+        }
+        // Closing the channel lets the writer finish what is queued, then stop.
+        if let Ok(mut commands) = self.commands.lock() {
+            commands.take();
+        }
+        if let Some(handle) = self.writer.lock().ok().and_then(|mut w| w.take()) {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// The handle to the database. Clone it freely; the last clone dropped finishes pending
+/// writes and closes the file.
+#[derive(Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("path", &self.inner.path)
+            .finish()
+    }
+}
+
+impl Store {
+    /// Opens (creating and migrating) `<data_dir>/vantage.db`.
+    pub fn open_in(data_dir: &Path, options: StoreOptions) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(data_dir).map_err(|e| StoreError::Folder {
+            path: data_dir.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        Store::open(&data_dir.join(DB_FILE), options)
+    }
+
+    /// Opens (creating and migrating) the database at `path`. Blocks briefly: call it at
+    /// start-up or off the UI task.
+    pub fn open(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
+        let conn = schema::open_writer(path)?;
+        let reader = schema::open_reader(path)?;
+        let (tx, rx) = mpsc::channel();
+        let history_max = options.history_max_entries;
+        let handle = std::thread::Builder::new()
+            .name("vantage-store".to_string())
+            .spawn(move || writer::run(conn, rx, history_max))
+            .map_err(|e| StoreError::Sqlite(format!("the writer thread could not start: {e}")))?;
+        Ok(Store {
+            inner: Arc::new(Inner {
+                path: path.to_path_buf(),
+                commands: Mutex::new(Some(tx)),
+                writer: Mutex::new(Some(handle)),
+                readers: Mutex::new(vec![reader]),
+            }),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    fn send(&self, op: Op) -> Ack {
+        let (ack, rx) = oneshot::channel();
+        let sent = match self.inner.commands.lock() {
+            Ok(commands) => commands
+                .as_ref()
+                .is_some_and(|c| c.send(Command { op, ack: Some(ack) }).is_ok()),
+            Err(_) => false,
+        };
+        if sent {
+            Ack(AckInner::Waiting(rx))
+        } else {
+            Ack(AckInner::Failed(Some(StoreError::Closed)))
+        }
+    }
+
+    // ---- writes (queued; await the Ack for durability) ----
+
+    /// Records a request in the history; its id is returned at once, before the write.
+    pub fn add_request(&self, params: RequestParams) -> (EntryId, Ack) {
+        let id = EntryId::new();
+        let ack = self.send(Op::AddRequest {
+            id: id.clone(),
+            params,
+            created_at: now_ms(),
+        });
+        (id, ack)
+    }
+
+    /// Stores the response of a history entry (replacing an earlier one: one per entry).
+    pub fn add_response(&self, id: &EntryId, body: Body) -> Ack {
+        self.send(Op::AddResponse {
+            id: id.clone(),
+            body,
+        })
+    }
+
+    /// Records a queued job. Await it before going on: the job is then on disk. Recording
+    /// an id already stored changes nothing.
+    pub fn record_job(&self, job: NewJob) -> Ack {
+        self.send(Op::RecordJob(job))
+    }
+
+    /// Stores what a poll changed (state, times, attempts, error) and, when done, the
+    /// result body, all in one transaction. A state change adds an event.
+    pub fn update_job(&self, transition: Transition, result: Option<Body>) -> Ack {
+        self.send(Op::UpdateJob(JobUpdate { transition, result }))
+    }
+
+    /// Deletes a job with its result and events.
+    pub fn delete_job(&self, id: &JobId) -> Ack {
+        self.send(Op::DeleteJob(id.clone()))
+    }
+
+    /// Deletes a history entry with its response.
+    pub fn delete_history(&self, id: &EntryId) -> Ack {
+        self.send(Op::DeleteHistory(id.clone()))
+    }
+
+    /// Deletes every history entry (jobs stay).
+    pub fn clear_history(&self) -> Ack {
+        self.send(Op::ClearHistory)
+    }
+
+    /// Caches the device list.
+    pub fn save_devices(&self, names: Vec<String>) -> Ack {
+        self.send(Op::SaveDevices {
+            names,
+            fetched_at: now_ms(),
+        })
+    }
+
+    /// Changes the history cap (trims at once).
+    pub fn set_history_limit(&self, max_entries: usize) -> Ack {
+        self.send(Op::SetHistoryLimit(max_entries))
+    }
+
+    /// Resolves once every write queued before it is committed.
+    pub fn flush(&self) -> Ack {
+        self.send(Op::Barrier)
+    }
+
+    // ---- reads (sync; run them off the UI task) ----
+
+    fn with_reader<R>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<R, StoreError>,
+    ) -> Result<R, StoreError> {
+        let pooled = self.inner.readers.lock().ok().and_then(|mut p| p.pop());
+        let conn = match pooled {
+            Some(conn) => conn,
+            None => schema::open_reader(&self.inner.path)?,
+        };
+        let result = read(&conn);
+        if let Ok(mut pool) = self.inner.readers.lock()
+            && pool.len() < READ_POOL
+        {
+            pool.push(conn);
+        }
+        result
+    }
+
+    /// Every stored job, newest first.
+    pub fn list_jobs(&self) -> Result<Vec<JobRecord>, StoreError> {
+        self.with_reader(|c| read::jobs(c, None))
+    }
+
+    /// The jobs in any of these states, newest first.
+    pub fn jobs_in(&self, states: &[JobState]) -> Result<Vec<JobRecord>, StoreError> {
+        self.with_reader(|c| read::jobs(c, Some(states)))
+    }
+
+    /// Jobs still to poll: pending or in error.
+    pub fn open_jobs(&self) -> Result<Vec<JobRecord>, StoreError> {
+        self.jobs_in(&[JobState::Pending, JobState::Error])
+    }
+
+    pub fn job(&self, id: &JobId) -> Result<Option<JobRecord>, StoreError> {
+        self.with_reader(|c| read::job(c, id))
+    }
+
+    /// The result body of a done job.
+    pub fn job_result(&self, id: &JobId) -> Result<Option<Body>, StoreError> {
+        self.with_reader(|c| read::job_result(c, id))
+    }
+
+    /// A job's state changes, oldest first.
+    pub fn job_events(&self, id: &JobId) -> Result<Vec<JobEvent>, StoreError> {
+        self.with_reader(|c| read::job_events(c, id))
+    }
+
+    /// History entries, newest first, without bodies.
+    pub fn history(&self, limit: usize, offset: usize) -> Result<Vec<HistoryItem>, StoreError> {
+        self.with_reader(|c| read::history(c, limit, offset))
+    }
+
+    pub fn history_len(&self) -> Result<usize, StoreError> {
+        self.with_reader(read::history_len)
+    }
+
+    /// One history entry with its request and response body.
+    pub fn history_entry(&self, id: &EntryId) -> Result<Option<HistoryEntry>, StoreError> {
+        self.with_reader(|c| read::history_entry(c, id))
+    }
+
+    /// The cached device list, if one was saved.
+    pub fn load_devices(&self) -> Result<Option<Devices>, StoreError> {
+        self.with_reader(read::devices)
+    }
+}

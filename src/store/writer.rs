@@ -1,0 +1,299 @@
+//! The one thread that writes: it owns the write connection and applies whatever commands
+//! are queued in one transaction per batch, then answers each command's acknowledgement.
+
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::oneshot;
+
+use super::StoreError;
+use super::model::{Body, EntryId, JobUpdate, NewJob, RequestParams};
+use crate::api::JobId;
+use crate::jobs::{JobState, UnixMs};
+
+/// Commands applied together at most; more wait for the next transaction.
+const MAX_BATCH: usize = 512;
+
+pub(super) enum Op {
+    AddRequest {
+        id: EntryId,
+        params: RequestParams,
+        created_at: UnixMs,
+    },
+    AddResponse {
+        id: EntryId,
+        body: Body,
+    },
+    RecordJob(NewJob),
+    UpdateJob(JobUpdate),
+    DeleteJob(JobId),
+    DeleteHistory(EntryId),
+    ClearHistory,
+    SaveDevices {
+        names: Vec<String>,
+        fetched_at: UnixMs,
+    },
+    SetHistoryLimit(usize),
+    /// Nothing to write: acknowledged once everything queued before it is committed.
+    Barrier,
+}
+
+pub(super) struct Command {
+    pub op: Op,
+    pub ack: Option<oneshot::Sender<Result<(), StoreError>>>,
+}
+
+pub(super) fn run(mut conn: Connection, commands: Receiver<Command>, mut history_max: usize) {
+    while let Ok(first) = commands.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match commands.try_recv() {
+                Ok(command) => batch.push(command),
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            }
+        }
+        for command in &batch {
+            if let Op::SetHistoryLimit(n) = command.op {
+                history_max = n;
+            }
+        }
+        let results = apply_batch(&mut conn, &batch, history_max);
+        for (command, result) in batch.into_iter().zip(results) {
+            if let Err(error) = &result {
+                tracing::warn!(%error, "a store write failed");
+            }
+            if let Some(ack) = command.ack {
+                let _ = ack.send(result);
+            }
+        }
+    }
+    // Every handle is gone. Closing the last connection folds the WAL back into the file.
+    drop(conn);
+}
+
+/// One transaction for the whole batch; each command in its own savepoint so that one bad
+/// command does not undo the others.
+fn apply_batch(
+    conn: &mut Connection,
+    batch: &[Command],
+    history_max: usize,
+) -> Vec<Result<(), StoreError>> {
+    match try_batch(conn, batch, history_max) {
+        Ok(results) => results,
+        Err(error) => {
+            let error = StoreError::from(error);
+            batch.iter().map(|_| Err(error.clone())).collect()
+        }
+    }
+}
+
+fn try_batch(
+    conn: &mut Connection,
+    batch: &[Command],
+    history_max: usize,
+) -> Result<Vec<Result<(), StoreError>>, rusqlite::Error> {
+    let mut tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let mut results = Vec::with_capacity(batch.len());
+    let mut trim = false;
+    for command in batch {
+        let mut sp = tx.savepoint()?;
+        let result = apply(&sp, &command.op);
+        match result {
+            Ok(()) => sp.commit()?,
+            Err(_) => sp.rollback()?,
+        }
+        trim |= matches!(command.op, Op::AddRequest { .. } | Op::SetHistoryLimit(_));
+        results.push(result.map_err(StoreError::from));
+    }
+    if trim {
+        trim_history(&tx, history_max)?;
+    }
+    tx.commit()?;
+    Ok(results)
+}
+
+fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
+    match op {
+        Op::AddRequest {
+            id,
+            params,
+            created_at,
+        } => {
+            tx.execute(
+                "INSERT INTO requests (id, kind, params, summary, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (id) DO NOTHING",
+                params![
+                    id.as_str(),
+                    params.kind().as_str(),
+                    params.to_json(),
+                    params.summary(),
+                    created_at
+                ],
+            )?;
+        }
+        Op::AddResponse { id, body } => {
+            tx.execute(
+                "INSERT INTO responses (request_id, status, body, elapsed_ms, size, received_at)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM requests WHERE id = ?1)
+                 ON CONFLICT (request_id) DO UPDATE SET status = excluded.status,
+                    body = excluded.body, elapsed_ms = excluded.elapsed_ms,
+                    size = excluded.size, received_at = excluded.received_at",
+                params![
+                    id.as_str(),
+                    body.status,
+                    body.text,
+                    body.elapsed_ms as i64,
+                    body.size() as i64,
+                    body.received_at
+                ],
+            )?;
+        }
+        Op::RecordJob(job) => {
+            let inserted = tx.execute(
+                "INSERT INTO jobs (id, kind, request, summary, state, known, created_at,
+                                   next_poll_at, attempts)
+                 VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, ?7, 0)
+                 ON CONFLICT (id) DO NOTHING",
+                params![
+                    job.id.as_str(),
+                    job.kind.as_str(),
+                    job.request.as_ref().map(RequestParams::to_json),
+                    job.summary,
+                    job.known,
+                    job.created_at,
+                    job.next_poll_at
+                ],
+            )?;
+            if inserted == 1 {
+                let note = if job.request.is_some() {
+                    "submitted"
+                } else {
+                    "imported"
+                };
+                add_event(tx, &job.id, None, JobState::Pending, job.created_at, note)?;
+            }
+        }
+        Op::UpdateJob(update) => update_job(tx, update)?,
+        Op::DeleteJob(id) => {
+            tx.execute("DELETE FROM jobs WHERE id = ?1", [id.as_str()])?;
+        }
+        Op::DeleteHistory(id) => {
+            tx.execute("DELETE FROM requests WHERE id = ?1", [id.as_str()])?;
+        }
+        Op::ClearHistory => {
+            tx.execute("DELETE FROM requests", [])?;
+        }
+        Op::SaveDevices { names, fetched_at } => {
+            let names = serde_json::to_string(names).unwrap_or_else(|_| "[]".to_string());
+            tx.execute(
+                "INSERT INTO devices (id, names, fetched_at) VALUES (1, ?1, ?2)
+                 ON CONFLICT (id) DO UPDATE SET names = excluded.names,
+                    fetched_at = excluded.fetched_at",
+                params![names, fetched_at],
+            )?;
+        }
+        Op::SetHistoryLimit(_) | Op::Barrier => {}
+    }
+    Ok(())
+}
+
+fn add_event(
+    tx: &Connection,
+    id: &JobId,
+    from: Option<JobState>,
+    to: JobState,
+    at: UnixMs,
+    note: &str,
+) -> Result<(), rusqlite::Error> {
+    tx.execute(
+        "INSERT INTO job_events (job_id, from_state, to_state, at, note)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            id.as_str(),
+            from.map(JobState::as_str),
+            to.as_str(),
+            at,
+            (!note.is_empty()).then_some(note)
+        ],
+    )?;
+    Ok(())
+}
+
+fn update_job(tx: &Connection, update: &JobUpdate) -> Result<(), rusqlite::Error> {
+    let t = &update.transition;
+    let current: Option<String> = tx
+        .query_row(
+            "SELECT state FROM jobs WHERE id = ?1",
+            [t.id.as_str()],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(current) = current else {
+        // Deleted while its poll was out: nothing to update.
+        return Ok(());
+    };
+    let from = current.parse::<JobState>().ok();
+    // A job stored as ended stays ended, whatever a late poll says.
+    if from.is_some_and(JobState::is_terminal) && from != Some(t.to) {
+        return Ok(());
+    }
+    // The result first: stored once, and its size recorded only with the body kept.
+    let mut result_size = None;
+    if let Some(body) = &update.result {
+        let inserted = tx.execute(
+            "INSERT INTO job_results (job_id, status, body, elapsed_ms, received_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (job_id) DO NOTHING",
+            params![
+                t.id.as_str(),
+                body.status,
+                body.text,
+                body.elapsed_ms as i64,
+                body.received_at
+            ],
+        )?;
+        if inserted == 1 {
+            result_size = Some(body.size() as i64);
+        }
+    }
+    tx.execute(
+        "UPDATE jobs SET state = ?2, known = max(known, ?3), last_poll_at = ?4,
+                next_poll_at = ?5, attempts = max(attempts, ?6), last_error = ?7,
+                result_size = coalesce(?8, result_size)
+         WHERE id = ?1",
+        params![
+            t.id.as_str(),
+            t.to.as_str(),
+            t.known,
+            t.polled_at,
+            t.next_poll_at,
+            t.attempts,
+            t.error,
+            result_size
+        ],
+    )?;
+    if from != Some(t.to) {
+        add_event(
+            tx,
+            &t.id,
+            from,
+            t.to,
+            t.polled_at,
+            t.error.as_deref().unwrap_or(""),
+        )?;
+    }
+    Ok(())
+}
+
+/// Keeps the newest `max` history entries (their responses go with them).
+fn trim_history(tx: &Connection, max: usize) -> Result<(), rusqlite::Error> {
+    let max = i64::try_from(max).unwrap_or(i64::MAX);
+    tx.execute(
+        "DELETE FROM requests WHERE rowid IN (
+            SELECT rowid FROM requests ORDER BY created_at DESC, rowid DESC
+            LIMIT -1 OFFSET ?1)",
+        [max],
+    )?;
+    Ok(())
+}
