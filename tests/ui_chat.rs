@@ -274,7 +274,7 @@ fn help_overlay_lists_the_keymap() {
     let text = screen(&draw(&mut app, 100, 60));
     for expected in [
         "Ctrl+C",
-        "Alt+1…1",
+        "Alt+1…",
         "Alt+Enter",
         "cancel the call",
         "next view",

@@ -2,6 +2,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::proxy::ProxySetting;
+
 /// Where a binding applies. Lookups go from the most specific context to `Global`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Context {
@@ -15,10 +17,12 @@ pub enum Context {
     Popup,
     /// The Chat tab, outside text fields.
     Chat,
-    /// The answer pane of Chat.
+    /// The answer pane of Chat, the response pane of Proxy.
     Answer,
     /// The row of settings of a form (model, device, location…).
     Settings,
+    /// The Proxy tab, outside text fields.
+    Proxy,
 }
 
 impl Context {
@@ -29,8 +33,9 @@ impl Context {
             Context::Editing => "In a text field",
             Context::Popup => "In a popup",
             Context::Chat => "Chat",
-            Context::Answer => "Chat answer",
+            Context::Answer => "Answer and response panes",
             Context::Settings => "Settings row",
+            Context::Proxy => "Proxy",
         }
     }
 }
@@ -74,6 +79,10 @@ pub enum Action {
     Left,
     Right,
     SwitchToDemo,
+    /// Change one setting of the Proxy form (cycle it, pick it or type it).
+    EditProxy(ProxySetting),
+    /// Unset the selected setting.
+    Clear,
 }
 
 /// A key, with the modifiers that must be held.
@@ -352,6 +361,146 @@ pub static KEYMAP: &[Binding] = &[
         "Enter Space",
         Action::Accept,
         "change the setting"
+    ),
+    bind!(
+        Proxy,
+        [key(KeyCode::Enter)],
+        "Enter",
+        Action::Send,
+        "send the request through the proxy"
+    ),
+    bind!(
+        Proxy,
+        [key(KeyCode::Esc)],
+        "Esc",
+        Action::Cancel,
+        "cancel the request"
+    ),
+    bind!(
+        Proxy,
+        [ch('n')],
+        "n",
+        Action::EditProxy(ProxySetting::Network),
+        "network residential/ISP"
+    ),
+    bind!(
+        Proxy,
+        [ch('p')],
+        "p",
+        Action::EditProxy(ProxySetting::Protocol),
+        "protocol HTTPS/HTTP/SOCKS5"
+    ),
+    bind!(
+        Proxy,
+        [ch('F')],
+        "F",
+        Action::EditProxy(ProxySetting::Fallback),
+        "HTTPS fallback port on/off"
+    ),
+    bind!(
+        Proxy,
+        [ch('u')],
+        "u",
+        Action::EditProxy(ProxySetting::Username),
+        "proxy username"
+    ),
+    bind!(
+        Proxy,
+        [ch('K')],
+        "K",
+        Action::EditProxy(ProxySetting::Key),
+        "API key"
+    ),
+    bind!(
+        Proxy,
+        [ch('U')],
+        "U",
+        Action::EditProxy(ProxySetting::Url),
+        "target URL"
+    ),
+    bind!(
+        Proxy,
+        [ch('c')],
+        "c",
+        Action::EditProxy(ProxySetting::Country),
+        "country"
+    ),
+    bind!(
+        Proxy,
+        [ch('s')],
+        "s",
+        Action::EditProxy(ProxySetting::Subdivision),
+        "subdivision"
+    ),
+    bind!(
+        Proxy,
+        [ch('t')],
+        "t",
+        Action::EditProxy(ProxySetting::City),
+        "city (town)"
+    ),
+    bind!(
+        Proxy,
+        [ch('z')],
+        "z",
+        Action::EditProxy(ProxySetting::Zipcode),
+        "zipcode"
+    ),
+    bind!(
+        Proxy,
+        [ch('a')],
+        "a",
+        Action::EditProxy(ProxySetting::Asn),
+        "asn"
+    ),
+    bind!(
+        Proxy,
+        [ch('m')],
+        "m",
+        Action::EditProxy(ProxySetting::Type),
+        "type mobile/common/tv"
+    ),
+    bind!(
+        Proxy,
+        [ch('S')],
+        "S",
+        Action::EditProxy(ProxySetting::Session),
+        "session"
+    ),
+    bind!(
+        Proxy,
+        [ch('T')],
+        "T",
+        Action::EditProxy(ProxySetting::SessionTtl),
+        "session lifetime (minutes)"
+    ),
+    bind!(
+        Proxy,
+        [ch('M')],
+        "M",
+        Action::EditProxy(ProxySetting::SessionMode),
+        "session mode strict/flex/norotate"
+    ),
+    bind!(
+        Proxy,
+        [ch('E')],
+        "E",
+        Action::EditProxy(ProxySetting::SessionErr),
+        "sessionerr"
+    ),
+    bind!(
+        Proxy,
+        [ch('A')],
+        "A",
+        Action::EditProxy(ProxySetting::Subaccount),
+        "subaccount"
+    ),
+    bind!(
+        Settings,
+        [key(KeyCode::Delete), key(KeyCode::Backspace)],
+        "Del",
+        Action::Clear,
+        "unset the setting"
     ),
     bind!(
         Answer,

@@ -4,10 +4,12 @@
 pub mod answer;
 pub mod call;
 pub mod chat;
+pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod picker;
 pub mod pickers;
+pub mod proxy;
 pub mod text;
 
 use std::path::PathBuf;
@@ -16,26 +18,31 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use crate::api::proxy::{ProxyError, ProxyRequest};
 use crate::api::{Account, AiRequest, ApiError, RetryNotice};
 use crate::fuzzy::FuzzyMatcher;
 
 use answer::PreparedAnswer;
 use chat::ChatState;
+use input::{InputPrompt, InputTarget};
 use keymap::{Action, Context};
 use picker::{Choice, Picker};
+use proxy::{PreparedProxy, ProxyDefaults, ProxyState};
 
 /// The tabs, in the order `Alt+1`… selects them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tab {
     Chat,
+    Proxy,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 1] = [Tab::Chat];
+    pub const ALL: [Tab; 2] = [Tab::Chat, Tab::Proxy];
 
     pub fn title(self) -> &'static str {
         match self {
             Tab::Chat => "Chat",
+            Tab::Proxy => "Proxy",
         }
     }
 }
@@ -106,6 +113,7 @@ pub enum Popup {
     Help,
     Picker(Picker),
     Export(ExportPrompt),
+    Input(InputPrompt),
 }
 
 pub enum Msg {
@@ -135,17 +143,33 @@ pub enum Msg {
     },
     /// The demo simulator started after a switch, or could not.
     DemoStarted(Result<Connection, String>),
+    ProxyDone {
+        tag: Tag,
+        result: Result<Box<PreparedProxy>, ProxyError>,
+    },
+    /// Where the proxies are and the credentials to use, after a switch to the demo.
+    ProxyDefaults(ProxyDefaults),
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    SendAi { tag: Tag, request: AiRequest },
+    SendAi {
+        tag: Tag,
+        request: AiRequest,
+    },
+    SendProxy {
+        tag: Tag,
+        request: Box<ProxyRequest>,
+    },
     Cancel(Tag),
     FetchDevices,
     FetchAccount,
     Copy(String),
     OpenUrl(String),
-    WriteFile { path: PathBuf, contents: String },
+    WriteFile {
+        path: PathBuf,
+        contents: String,
+    },
     SwitchToDemo,
     Quit,
 }
@@ -154,6 +178,7 @@ pub struct App {
     pub connection: Connection,
     pub tab: Tab,
     pub chat: ChatState,
+    pub proxy: ProxyState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -174,6 +199,7 @@ impl App {
             connection,
             tab: Tab::Chat,
             chat: ChatState::new(),
+            proxy: ProxyState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -207,12 +233,12 @@ impl App {
 
     /// True while something on screen moves (a spinner, a countdown): the loop ticks only then.
     pub fn animating(&self) -> bool {
-        self.chat.call.is_running()
+        self.chat.call.is_running() || self.proxy.call.is_running()
     }
 
     /// How many calls are waiting for an answer.
     pub fn in_flight(&self) -> usize {
-        usize::from(self.chat.call.is_running())
+        usize::from(self.chat.call.is_running()) + usize::from(self.proxy.call.is_running())
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -233,6 +259,7 @@ impl App {
     pub fn editing(&self) -> bool {
         match self.tab {
             Tab::Chat => self.chat.editing(),
+            Tab::Proxy => false,
         }
     }
 
@@ -246,6 +273,7 @@ impl App {
         }
         let mut contexts = match self.tab {
             Tab::Chat => self.chat.key_contexts(),
+            Tab::Proxy => self.proxy.key_contexts(),
         };
         contexts.extend([Context::Normal, Context::Global]);
         contexts
@@ -310,6 +338,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 picker.set_filter(filter, &mut app.matcher);
             } else if let Some(Popup::Export(export)) = &mut app.popup {
                 export.path.push_str(text.trim());
+            } else if let Some(Popup::Input(input)) = &mut app.popup {
+                input.value.push_str(text.trim());
             }
             Vec::new()
         }
@@ -380,6 +410,14 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Msg::ProxyDone { tag, result } => {
+            app.proxy.on_done(tag, result);
+            Vec::new()
+        }
+        Msg::ProxyDefaults(defaults) => {
+            app.proxy.set_defaults(defaults);
+            Vec::new()
+        }
         Msg::DemoStarted(result) => {
             match result {
                 Ok(connection) => {
@@ -425,10 +463,12 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(Action::SwitchToDemo) if !app.connection.demo => vec![Effect::SwitchToDemo],
         Some(action) => match app.tab {
             Tab::Chat => chat::on_action(app, action),
+            Tab::Proxy => proxy::on_action(app, action),
         },
         None if app.editing() => {
             match app.tab {
                 Tab::Chat => app.chat.edit(key),
+                Tab::Proxy => {}
             }
             Vec::new()
         }
@@ -506,23 +546,28 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
             Some(Action::Back) => Vec::new(),
             Some(Action::Accept) => export_to(app, export),
             _ => {
-                match key.code {
-                    KeyCode::Backspace => {
-                        export.path.pop();
-                    }
-                    KeyCode::Char(c)
-                        if !key
-                            .modifiers
-                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                    {
-                        export.path.push(c)
-                    }
-                    _ => {}
-                }
+                input::edit_line(&mut export.path, key);
                 app.popup = Some(Popup::Export(export));
                 Vec::new()
             }
         },
+        Popup::Input(mut prompt) => {
+            match action {
+                Some(Action::Back) => {}
+                Some(Action::Accept) => {
+                    let InputTarget::Proxy(setting) = prompt.target;
+                    if let Err(message) = proxy::apply_input(app, setting, &prompt.value) {
+                        app.flash_error(message);
+                        app.popup = Some(Popup::Input(prompt));
+                    }
+                }
+                _ => {
+                    input::edit_line(&mut prompt.value, key);
+                    app.popup = Some(Popup::Input(prompt));
+                }
+            }
+            Vec::new()
+        }
     }
 }
 
@@ -571,6 +616,7 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
             }
             match app.tab {
                 Tab::Chat => chat::on_click(app, frame.body, at),
+                Tab::Proxy => proxy::on_click(app, frame.body, at),
             }
         }
         MouseEventKind::ScrollUp => {
@@ -589,6 +635,7 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
 fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) {
     match app.tab {
         Tab::Chat => chat::apply_choice(app, kind, value),
+        Tab::Proxy => proxy::apply_choice(app, kind, value),
     }
 }
 
@@ -596,6 +643,7 @@ fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) 
 fn scroll_by(app: &mut App, delta: isize) {
     match app.tab {
         Tab::Chat => app.chat.scroll_by(delta),
+        Tab::Proxy => app.proxy.scroll_by(delta),
     }
 }
 

@@ -7,11 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::request::PROMPT_MAX_CHARS;
+use crate::app::App;
 use crate::app::answer::{AnswerView, SourceOrigin};
 use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{App, layout};
 
+use super::form::{self, Cell, draw_cells};
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
 use super::{call, pane, theme};
 
@@ -68,50 +69,38 @@ fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
 }
 
 fn draw_settings(chat: &ChatState, frame: &mut Frame, area: Rect) {
-    let cells = chat.settings.cells();
-    let widths = crate::app::chat::settings_widths(&chat.settings);
-    let positions = layout::flow(area.width, &widths, 1);
     let focused = chat.focus == ChatFocus::Settings;
-    for (i, ((setting, _), at)) in cells.iter().zip(positions).enumerate() {
-        let rect = Rect::new(area.x + at.x, area.y + at.y, at.width, 1).intersection(area);
-        if rect.is_empty() {
-            continue;
-        }
-        let selected = focused && i == chat.setting_cursor;
-        let value = chat.settings.value_text(*setting);
-        let (label_style, value_style) = if selected {
-            (theme::selected(), theme::selected())
-        } else {
-            (theme::dim(), theme::accent())
-        };
-        let line = Line::from(vec![
-            Span::styled(format!(" {} ", setting.label()), label_style),
-            Span::styled(format!("{value} "), value_style),
-        ]);
-        frame.render_widget(Paragraph::new(line), rect);
-    }
+    let cells: Vec<Cell> = chat
+        .settings
+        .cells()
+        .iter()
+        .enumerate()
+        .map(|(i, (setting, _))| Cell {
+            label: setting.label(),
+            value: chat.settings.value_text(*setting),
+            selected: focused && i == chat.setting_cursor,
+            broken: false,
+        })
+        .collect();
+    let widths = crate::app::chat::settings_widths(&chat.settings);
+    draw_cells(frame, area, &cells, &widths);
 }
 
 fn view_tabs(answer: &AnswerState) -> Line<'static> {
-    let mut spans = vec![Span::raw(" ")];
-    for (i, view) in answer.prepared.views.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled(" │ ", theme::border()));
-        }
-        let count = match view {
-            AnswerView::Sources => format!(" {}", answer.prepared.sources.len()),
-            AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
-            _ => String::new(),
-        };
-        let style = if *view == answer.view {
-            theme::selected()
-        } else {
-            theme::muted()
-        };
-        spans.push(Span::styled(format!("{}{count}", view.title()), style));
-    }
-    spans.push(Span::raw(" "));
-    Line::from(spans)
+    let titles: Vec<(String, bool)> = answer
+        .prepared
+        .views
+        .iter()
+        .map(|view| {
+            let count = match view {
+                AnswerView::Sources => format!(" {}", answer.prepared.sources.len()),
+                AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
+                _ => String::new(),
+            };
+            (format!("{}{count}", view.title()), *view == answer.view)
+        })
+        .collect();
+    form::view_tabs(&titles)
 }
 
 fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {

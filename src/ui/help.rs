@@ -10,19 +10,29 @@ use crate::app::{App, Tab, layout};
 
 use super::{pane, theme};
 
-const ORDER: [Context; 7] = [
+const ORDER: [Context; 8] = [
     Context::Global,
     Context::Normal,
     Context::Chat,
+    Context::Proxy,
     Context::Settings,
     Context::Answer,
     Context::Editing,
     Context::Popup,
 ];
 
-pub fn draw(_app: &App, frame: &mut Frame, area: Rect) {
+/// The contexts of one tab are listed only while that tab shows.
+fn shown(context: Context, tab: Tab) -> bool {
+    match context {
+        Context::Chat => tab == Tab::Chat,
+        Context::Proxy => tab == Tab::Proxy,
+        _ => true,
+    }
+}
+
+pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
-    for context in ORDER {
+    for context in ORDER.into_iter().filter(|c| shown(*c, app.tab)) {
         lines.push(Line::styled(context.title(), theme::title()));
         let mut tab_keys_done = false;
         for binding in keymap::bindings(context) {

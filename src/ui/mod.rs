@@ -3,8 +3,10 @@
 
 mod call;
 mod chat;
+mod form;
 mod help;
 mod picker;
+mod proxy;
 mod status;
 mod text_view;
 pub mod theme;
@@ -32,12 +34,26 @@ pub fn view(app: &App, frame: &mut Frame) {
     }
     match app.tab {
         Tab::Chat => chat::draw(app, frame, areas.body),
+        Tab::Proxy => proxy::draw(app, frame, areas.body),
     }
     status::draw(app, frame, areas.status);
     match &app.popup {
         Some(Popup::Help) => help::draw(app, frame, frame.area()),
         Some(Popup::Picker(p)) => picker::draw(p, frame, frame.area()),
-        Some(Popup::Export(export)) => draw_export(&export.path, frame, frame.area()),
+        Some(Popup::Export(export)) => draw_line_popup(
+            frame,
+            " Export to file ",
+            &export.path,
+            ".json writes the body as received; any other name the answer as Markdown.",
+            "write",
+        ),
+        Some(Popup::Input(input)) => draw_line_popup(
+            frame,
+            &format!(" {} ", input.title),
+            &input.shown(),
+            &input.note,
+            "set",
+        ),
         None => {}
     }
 }
@@ -68,25 +84,23 @@ pub(crate) fn pane(title: Line<'_>, focused: bool) -> Block<'_> {
         .title(title)
 }
 
-fn draw_export(path: &str, frame: &mut Frame, area: Rect) {
-    let popup = layout::popup(area, 70, 6);
+/// A popup with one line of text being typed, a note under it, and its keys.
+fn draw_line_popup(frame: &mut Frame, title: &str, text: &str, note: &str, accept: &str) {
+    let popup = layout::popup(frame.area(), 70, 6);
     frame.render_widget(Clear, popup);
-    let block = pane(Line::styled(" Export to file ", theme::title()), true);
+    let block = pane(Line::styled(title.to_string(), theme::title()), true);
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let lines = vec![
         Line::from(vec![
             Span::styled("› ", theme::accent()),
-            Span::raw(path.to_string()),
+            Span::raw(text.to_string()),
             Span::styled("▏", theme::accent()),
         ]),
-        Line::styled(
-            ".json writes the body as received; any other name the answer as Markdown.",
-            theme::dim(),
-        ),
+        Line::styled(note.to_string(), theme::dim()),
         Line::from(vec![
             Span::styled("Enter", theme::key_hint()),
-            Span::raw(" write  "),
+            Span::raw(format!(" {accept}  ")),
             Span::styled("Esc", theme::key_hint()),
             Span::raw(" cancel"),
         ]),
