@@ -266,6 +266,13 @@ pub static KEYMAP: &[Binding] = &[
         "page down"
     ),
     bind!(
+        Popup,
+        [ctrl('u')],
+        "Ctrl+U",
+        Action::Clear,
+        "clear the text field"
+    ),
+    bind!(
         Editing,
         [key(KeyCode::Esc)],
         "Esc",
@@ -367,7 +374,7 @@ pub static KEYMAP: &[Binding] = &[
         [key(KeyCode::Enter)],
         "Enter",
         Action::Send,
-        "send the request through the proxy"
+        "send through the proxy"
     ),
     bind!(
         Proxy,

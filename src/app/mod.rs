@@ -554,6 +554,10 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
         Popup::Input(mut prompt) => {
             match action {
                 Some(Action::Back) => {}
+                Some(Action::Clear) => {
+                    prompt.value.clear();
+                    app.popup = Some(Popup::Input(prompt));
+                }
                 Some(Action::Accept) => {
                     let InputTarget::Proxy(setting) = prompt.target;
                     if let Err(message) = proxy::apply_input(app, setting, &prompt.value) {

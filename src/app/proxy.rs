@@ -793,7 +793,18 @@ pub fn proxy_areas(proxy: &ProxyState, body: Rect) -> ProxyAreas {
     // The username as sent, then each broken rule, as wrapped lines.
     let mut lines = vec![format!("sends as {}", proxy.full_username())];
     lines.extend(proxy.errors().iter().map(|e| format!("✗ {e}")));
-    let text_rows = layout::wrapped_rows(&lines, inner_width) as u16;
+    let text_rows: u16 = lines
+        .iter()
+        .map(|l| {
+            let w = unicode_width::UnicodeWidthStr::width(l.as_str());
+            // A wrapped message may need a spare row where words move down.
+            if w <= usize::from(inner_width) {
+                1
+            } else {
+                w.div_ceil(usize::from(inner_width.max(1))) as u16 + 1
+            }
+        })
+        .sum();
     let form_height = (rows + text_rows + 2).min(body.height.saturating_sub(6).max(3));
     let form = Rect {
         height: form_height,

@@ -118,14 +118,11 @@ fn draw_response(app: &App, frame: &mut Frame, area: Rect) {
         }
         return;
     };
-    let summary = summary_lines(response);
-    let summary_height = call::wrapped_height(&summary, rest.width).min(rest.height);
+    let summary = summary_lines(response, rest.width);
+    let summary_height = (summary.len() as u16).min(rest.height);
     let [summary_area, content] =
         Layout::vertical([Constraint::Length(summary_height), Constraint::Min(0)]).areas(rest);
-    frame.render_widget(
-        Paragraph::new(summary).wrap(Wrap { trim: true }),
-        summary_area,
-    );
+    frame.render_widget(Paragraph::new(summary), summary_area);
     let view = response.view;
     let body = response.prepared.body_of(view);
     if body.is_empty() {
@@ -139,8 +136,8 @@ fn draw_response(app: &App, frame: &mut Frame, area: Rect) {
     }
 }
 
-/// The status and time, then the exit the request left from.
-fn summary_lines(response: &ResponseState) -> Vec<Line<'static>> {
+/// The status and time, then the exit the request left from, packed into rows of `width`.
+fn summary_lines(response: &ResponseState, width: u16) -> Vec<Line<'static>> {
     let r = &response.prepared.response;
     let status_style = if (200..300).contains(&r.status) {
         theme::accent().add_modifier(Modifier::BOLD)
@@ -163,29 +160,41 @@ fn summary_lines(response: &ResponseState) -> Vec<Line<'static>> {
             theme::dim(),
         ));
     } else {
-        lines.push(exit_line(&r.exit));
+        lines.extend(exit_lines(&r.exit, width));
     }
     lines.push(Line::raw(""));
     lines
 }
 
-fn exit_line(exit: &ExitInfo) -> Line<'static> {
-    let mut spans = Vec::new();
+/// `X-Exit-IP 203.0.113.7  X-Exit-Country DE …`, a header never split across rows.
+fn exit_lines(exit: &ExitInfo, width: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut used = 0usize;
     for (name, value) in [
         ("X-Exit-IP", &exit.ip),
         ("X-Exit-Country", &exit.country),
         ("X-Exit-Timezone", &exit.timezone),
         ("X-Exit-ASN", &exit.asn),
     ] {
-        if let Some(value) = value {
-            if !spans.is_empty() {
-                spans.push(Span::raw("  "));
-            }
-            spans.push(Span::styled(format!("{name} "), theme::dim()));
-            spans.push(Span::styled(value.clone(), theme::title()));
+        let Some(value) = value else { continue };
+        let cell = name.len() + 1 + value.chars().count();
+        if !spans.is_empty() && used + 2 + cell > usize::from(width) {
+            lines.push(Line::from(std::mem::take(&mut spans)));
+            used = 0;
         }
+        if !spans.is_empty() {
+            spans.push(Span::raw("  "));
+            used += 2;
+        }
+        spans.push(Span::styled(format!("{name} "), theme::dim()));
+        spans.push(Span::styled(value.clone(), theme::title()));
+        used += cell;
     }
-    Line::from(spans)
+    if !spans.is_empty() {
+        lines.push(Line::from(spans));
+    }
+    lines
 }
 
 fn format_elapsed(elapsed: Duration) -> String {
