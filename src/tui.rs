@@ -23,7 +23,9 @@ use ratatui::backend::{Backend, CrosstermBackend};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::AbortHandle;
 
-use crate::api::{Client, ClientSettings};
+use crate::api::proxy::{ProxyEndpoints, ProxyError};
+use crate::api::{Client, ClientSettings, Secret};
+use crate::app::proxy::{DEMO_TARGET_URL, LIVE_TARGET_URL, ProxyDefaults, ProxyState};
 use crate::app::{self, App, Connection, Effect, Msg, Tag};
 use crate::config::Config;
 use crate::sim::{SimConfig, Simulator};
@@ -34,7 +36,8 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// Runs the app in the real terminal until the user quits. Returns the exit code.
 pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) -> i32 {
-    let _ = simulator; // kept alive by the caller for as long as the app runs
+    // The simulator is kept alive by the caller for as long as the app runs.
+    let proxy = proxy_defaults(&config, simulator);
     let connection = connection_of(&config, &client);
     let mut terminal = match setup_terminal() {
         Ok(t) => t,
@@ -46,7 +49,9 @@ pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) 
     };
     let (tx, mut rx) = unbounded_channel();
     let mut runner = EffectRunner::new(client, tx, config.data_dir.clone(), true);
+    runner.set_proxy_endpoints(proxy.endpoints.clone());
     let mut app = App::new(connection, Instant::now());
+    app.proxy = ProxyState::new(proxy);
     if let Ok(size) = terminal.size() {
         app.area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
     }
@@ -65,6 +70,33 @@ pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) 
             eprintln!("The app stopped on a terminal error: {e}.");
             1
         }
+    }
+}
+
+/// The proxies and credentials: the simulator's in demo mode, else the config's.
+pub fn proxy_defaults(config: &Config, simulator: Option<&Simulator>) -> ProxyDefaults {
+    match simulator {
+        Some(sim) => demo_proxy_defaults(sim),
+        None => ProxyDefaults {
+            username: config.proxy_username.clone(),
+            key: config.proxy_key.clone(),
+            endpoints: Some(ProxyEndpoints::live(
+                &config.proxy_host,
+                &config.isp_proxy_host,
+            )),
+            target_url: LIVE_TARGET_URL.to_string(),
+        },
+    }
+}
+
+/// The simulator's proxies, its credentials, and its target page.
+pub fn demo_proxy_defaults(sim: &Simulator) -> ProxyDefaults {
+    let p = sim.proxies();
+    ProxyDefaults {
+        username: Some(p.username.clone()),
+        key: Secret::new(&p.key),
+        endpoints: Some(crate::cli::demo_proxy_endpoints(p)),
+        target_url: DEMO_TARGET_URL.to_string(),
     }
 }
 
@@ -240,6 +272,7 @@ pub struct EffectRunner {
     pub copied: Vec<String>,
     pub opened: Vec<String>,
     demo: Option<Simulator>,
+    proxy: Option<ProxyEndpoints>,
 }
 
 impl EffectRunner {
@@ -258,12 +291,20 @@ impl EffectRunner {
             copied: Vec::new(),
             opened: Vec::new(),
             demo: None,
+            proxy: None,
         }
+    }
+
+    /// Where proxied requests go; without endpoints they fail with a sentence.
+    pub fn set_proxy_endpoints(&mut self, endpoints: Option<ProxyEndpoints>) {
+        self.proxy = endpoints;
     }
 
     /// Forgets the tasks whose answers arrive.
     fn observe(&mut self, msg: &Msg) {
-        if let Msg::AiDone { tag, .. } | Msg::SearchDone { tag, .. } = msg {
+        if let Msg::AiDone { tag, .. } | Msg::SearchDone { tag, .. } | Msg::ProxyDone { tag, .. } =
+            msg
+        {
             self.tasks.remove(tag);
         }
     }
@@ -338,6 +379,37 @@ impl EffectRunner {
                 self.tasks.insert(tag, task.abort_handle());
                 None
             }
+            Effect::SendProxy { tag, request } => {
+                tracing::info!(
+                    tag = tag.0,
+                    network = %request.network,
+                    protocol = %request.protocol,
+                    "sending a proxied request"
+                );
+                let tx = self.tx.clone();
+                let endpoints = self.proxy.clone();
+                let task = tokio::spawn(async move {
+                    let result = match endpoints {
+                        Some(endpoints) => request.send(&endpoints).await,
+                        None => Err(ProxyError::Transport {
+                            detail: "no proxy hosts are set".to_string(),
+                        }),
+                    };
+                    let result = match result {
+                        Ok(response) => tokio::task::spawn_blocking(move || {
+                            Box::new(app::proxy::prepare(response))
+                        })
+                        .await
+                        .map_err(|e| ProxyError::Transport {
+                            detail: format!("preparing the response failed: {e}"),
+                        }),
+                        Err(e) => Err(e),
+                    };
+                    let _ = tx.send(Msg::ProxyDone { tag, result });
+                });
+                self.tasks.insert(tag, task.abort_handle());
+                None
+            }
             Effect::Cancel(tag) => {
                 if let Some(task) = self.tasks.remove(&tag) {
                     task.abort();
@@ -405,6 +477,9 @@ impl EffectRunner {
             crate::api::Secret::new(simulator.token()),
         );
         self.client = Client::new(settings).map_err(|e| e.to_string())?;
+        let proxy = demo_proxy_defaults(&simulator);
+        self.proxy = proxy.endpoints.clone();
+        let _ = self.tx.send(Msg::ProxyDefaults(proxy));
         let connection = Connection {
             demo: true,
             host: self.client.render_host(),

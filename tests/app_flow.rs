@@ -196,3 +196,69 @@ async fn a_spinner_ticks_only_while_a_call_runs() {
     );
     sim.shutdown().await;
 }
+
+fn alt(c: char) -> Event {
+    Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_through_the_socks5_proxy_from_germany_shows_its_exit() {
+    let sim = Simulator::start(SimConfig {
+        latency_scale: 0.0,
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let defaults = vantage::tui::demo_proxy_defaults(&sim);
+    runner.set_proxy_endpoints(defaults.endpoints.clone());
+    let mut app = App::new(connection(Some(&sim)), Instant::now());
+    app.proxy = vantage::app::proxy::ProxyState::new(defaults);
+    app.area = ratatui::layout::Rect::new(0, 0, 100, 30);
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let (tx, events) = scripted_events();
+
+    let proxy_tab = vantage::app::Tab::ALL
+        .iter()
+        .position(|t| *t == vantage::app::Tab::Proxy)
+        .unwrap();
+    let digit = char::from_digit(proxy_tab as u32 + 1, 10).unwrap();
+    tx.send(alt(digit)).unwrap();
+    // HTTPS → HTTP → SOCKS5; Germany from the country picker; a session typed.
+    type_text(&tx, "pp");
+    tx.send(key(KeyCode::Char('c'))).unwrap();
+    type_text(&tx, "germany");
+    tx.send(key(KeyCode::Enter)).unwrap();
+    tx.send(key(KeyCode::Char('S'))).unwrap();
+    type_text(&tx, "flow-1");
+    tx.send(key(KeyCode::Enter)).unwrap();
+    tx.send(key(KeyCode::Enter)).unwrap();
+    let looped = tokio::spawn(async move {
+        run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        (terminal, app)
+    });
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    tx.send(ctrl_c()).unwrap();
+    let (terminal, app) = tokio::time::timeout(Duration::from_secs(20), looped)
+        .await
+        .expect("the loop ends on Ctrl+C")
+        .unwrap();
+
+    let response = app.proxy.response.as_ref().expect("the response landed");
+    let r = &response.prepared.response;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.exit.country.as_deref(), Some("DE"));
+    assert_eq!(r.username, "demo-user-country-DE-session-flow%2D1");
+    assert!(r.proxy_url.starts_with("socks5h://127.0.0.1:"));
+    let text = screen(&terminal);
+    assert!(text.contains("200 · "), "{text}");
+    assert!(text.contains("X-Exit-Country DE"), "{text}");
+    assert!(
+        text.contains("sends as demo-user-country-DE-session-flow%2D1"),
+        "{text}"
+    );
+    sim.shutdown().await;
+}

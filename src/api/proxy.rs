@@ -554,7 +554,7 @@ pub fn parse_username(text: &str) -> Result<(String, ProxyOptions), String> {
 // ---------- the request ----------
 
 /// One call through a proxy network.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ProxyRequest {
     pub network: Network,
     pub protocol: Protocol,

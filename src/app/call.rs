@@ -16,8 +16,9 @@ pub struct Countdown {
     pub error: ApiError,
 }
 
+/// `E` is the error a failed call keeps: the service's `ApiError`, or a proxy's `ProxyError`.
 #[derive(Clone, Debug, PartialEq)]
-pub enum CallState {
+pub enum CallState<E = ApiError> {
     Idle,
     Running {
         tag: Tag,
@@ -28,10 +29,10 @@ pub enum CallState {
         typical: Option<(u32, u32)>,
         retry: Option<Countdown>,
     },
-    Failed(ApiError),
+    Failed(E),
 }
 
-impl CallState {
+impl<E> CallState<E> {
     pub fn running(tag: Tag, started: Instant, label: String, typical: Option<(u32, u32)>) -> Self {
         CallState::Running {
             tag,
@@ -71,7 +72,7 @@ impl CallState {
         }
     }
 
-    pub fn error(&self) -> Option<&ApiError> {
+    pub fn error(&self) -> Option<&E> {
         match self {
             CallState::Failed(e) => Some(e),
             _ => None,

@@ -15,7 +15,7 @@ use super::keymap::{Action, Context};
 use super::layout;
 use super::picker::PickerKind;
 use super::pickers;
-use super::{App, Effect, ExportSource, InputPrompt, Popup, Tag};
+use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChatFocus {
@@ -379,7 +379,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 app.flash_info("There is no answer to export yet.");
             } else {
                 let model = app.chat.request().effective_model();
-                app.popup = Some(Popup::Input(InputPrompt::export(
+                app.popup = Some(Popup::Input(export_prompt(
                     ExportSource::ChatAnswer,
                     format!("vantage-{model}-answer.md"),
                 )));

@@ -2,6 +2,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::proxy::ProxySetting;
+
 /// Where a binding applies. Lookups go from the most specific context to `Global`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Context {
@@ -25,6 +27,8 @@ pub enum Context {
     Results,
     /// The row of settings of a form (model, device, location…).
     Settings,
+    /// The Proxy tab, outside text fields.
+    Proxy,
 }
 
 impl Context {
@@ -40,6 +44,7 @@ impl Context {
             Context::Viewer => "Reading answers and results",
             Context::Results => "Search results",
             Context::Settings => "Settings row",
+            Context::Proxy => "Proxy",
         }
     }
 }
@@ -86,6 +91,10 @@ pub enum Action {
     PrevPage,
     CycleIp,
     SwitchToDemo,
+    /// Change one setting of the Proxy form (cycle it, pick it or type it).
+    EditProxy(ProxySetting),
+    /// Unset the selected setting, or clear a text field.
+    Clear,
 }
 
 /// A key, with the modifiers that must be held.
@@ -171,6 +180,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Popup, [key(KeyCode::PageDown)], "PgDn", Action::PageDown, "page down"),
     bind!(Popup, [key(KeyCode::Home)], "Home", Action::Top, "first item"),
     bind!(Popup, [key(KeyCode::End)], "End", Action::Bottom, "last item (a typed value)"),
+    bind!(Popup, [ctrl('u')], "Ctrl+U", Action::Clear, "clear the text field"),
     bind!(Editing, [key(KeyCode::Esc)], "Esc", Action::Back, "leave the text field"),
     bind!(Editing, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
     bind!(Editing, [alt(KeyCode::Enter), shift(KeyCode::Enter)], "Alt+Enter", Action::Newline, "new line"),
@@ -197,6 +207,26 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
     bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),
     bind!(Settings, [key(KeyCode::Enter), ch(' ')], "Enter Space", Action::Accept, "change the setting"),
+    bind!(Settings, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "unset the setting"),
+    bind!(Proxy, [key(KeyCode::Enter)], "Enter", Action::Send, "send through the proxy"),
+    bind!(Proxy, [key(KeyCode::Esc)], "Esc", Action::Cancel, "cancel the request"),
+    bind!(Proxy, [ch('n')], "n", Action::EditProxy(ProxySetting::Network), "network residential/ISP"),
+    bind!(Proxy, [ch('p')], "p", Action::EditProxy(ProxySetting::Protocol), "protocol HTTPS/HTTP/SOCKS5"),
+    bind!(Proxy, [ch('F')], "F", Action::EditProxy(ProxySetting::Fallback), "HTTPS fallback port on/off"),
+    bind!(Proxy, [ch('u')], "u", Action::EditProxy(ProxySetting::Username), "proxy username"),
+    bind!(Proxy, [ch('K')], "K", Action::EditProxy(ProxySetting::Key), "API key"),
+    bind!(Proxy, [ch('U')], "U", Action::EditProxy(ProxySetting::Url), "target URL"),
+    bind!(Proxy, [ch('c')], "c", Action::EditProxy(ProxySetting::Country), "country"),
+    bind!(Proxy, [ch('s')], "s", Action::EditProxy(ProxySetting::Subdivision), "subdivision"),
+    bind!(Proxy, [ch('t')], "t", Action::EditProxy(ProxySetting::City), "city (town)"),
+    bind!(Proxy, [ch('z')], "z", Action::EditProxy(ProxySetting::Zipcode), "zipcode"),
+    bind!(Proxy, [ch('a')], "a", Action::EditProxy(ProxySetting::Asn), "asn"),
+    bind!(Proxy, [ch('m')], "m", Action::EditProxy(ProxySetting::Type), "type mobile/common/tv"),
+    bind!(Proxy, [ch('S')], "S", Action::EditProxy(ProxySetting::Session), "session"),
+    bind!(Proxy, [ch('T')], "T", Action::EditProxy(ProxySetting::SessionTtl), "session lifetime (minutes)"),
+    bind!(Proxy, [ch('M')], "M", Action::EditProxy(ProxySetting::SessionMode), "session mode strict/flex/norotate"),
+    bind!(Proxy, [ch('E')], "E", Action::EditProxy(ProxySetting::SessionErr), "sessionerr"),
+    bind!(Proxy, [ch('A')], "A", Action::EditProxy(ProxySetting::Subaccount), "subaccount"),
     bind!(Results, [key(KeyCode::Enter)], "Enter", Action::Accept, "details of the selection"),
     bind!(Results, [key(KeyCode::Esc)], "Esc", Action::Back, "back to the list / cancel"),
     bind!(Results, [ch('n')], "n", Action::NextPage, "next page group"),

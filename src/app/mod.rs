@@ -4,10 +4,12 @@
 pub mod answer;
 pub mod call;
 pub mod chat;
+pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod picker;
 pub mod pickers;
+pub mod proxy;
 pub mod search;
 pub mod search_page;
 pub mod text;
@@ -18,28 +20,33 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
+use crate::api::proxy::{ProxyError, ProxyRequest};
 use crate::api::{Account, AiRequest, ApiError, RetryNotice, SearchRequest};
 use crate::fuzzy::FuzzyMatcher;
 
 use answer::PreparedAnswer;
 use chat::ChatState;
+use input::{InputPrompt, InputTarget};
 use keymap::{Action, Context};
 use picker::{Choice, Picker};
+use proxy::{PreparedProxy, ProxyDefaults, ProxyState};
 
 /// The tabs, in the order `Alt+1`… selects them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tab {
     Chat,
     Search,
+    Proxy,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 2] = [Tab::Chat, Tab::Search];
+    pub const ALL: [Tab; 3] = [Tab::Chat, Tab::Search, Tab::Proxy];
 
     pub fn title(self) -> &'static str {
         match self {
             Tab::Chat => "Chat",
             Tab::Search => "Search",
+            Tab::Proxy => "Proxy",
         }
     }
 }
@@ -100,42 +107,17 @@ pub enum ExportSource {
     SearchResults,
 }
 
-/// What a one-line input popup is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputPurpose {
-    /// A file name to export to.
-    Export(ExportSource),
-    /// A value of a search setting typed by hand (numbers, uule).
-    SearchSetting(search::SearchSetting),
-}
-
-/// A one-line input in a popup: a file name, a number.
-#[derive(Clone, Debug)]
-pub struct InputPrompt {
-    pub purpose: InputPurpose,
-    pub title: String,
-    pub text: String,
-    /// A dim line under the input: what is accepted.
-    pub hint: String,
-}
-
-impl InputPrompt {
-    pub fn export(source: ExportSource, suggested: String) -> InputPrompt {
-        let hint = match source {
-            ExportSource::ChatAnswer => {
-                ".json writes the body as received; any other name the answer as Markdown."
-            }
-            ExportSource::SearchResults => {
-                ".json writes the body as received; any other name the results as CSV."
-            }
-        };
-        InputPrompt {
-            purpose: InputPurpose::Export(source),
-            title: "Export to file".to_string(),
-            text: suggested,
-            hint: hint.to_string(),
+/// The input popup that asks where to export.
+pub fn export_prompt(source: ExportSource, suggested: String) -> InputPrompt {
+    let note = match source {
+        ExportSource::ChatAnswer => {
+            ".json writes the body as received; any other name the answer as Markdown."
         }
-    }
+        ExportSource::SearchResults => {
+            ".json writes the body as received; any other name the results as CSV."
+        }
+    };
+    InputPrompt::new(InputTarget::Export(source), "Export to file", suggested).with_note(note)
 }
 
 #[derive(Clone, Debug)]
@@ -161,6 +143,12 @@ pub enum Msg {
         tag: Tag,
         result: Result<Box<search_page::PreparedSearch>, ApiError>,
     },
+    ProxyDone {
+        tag: Tag,
+        result: Result<Box<PreparedProxy>, ProxyError>,
+    },
+    /// Where the proxies are and whose credentials to use (at start, after a switch to demo).
+    ProxyDefaults(ProxyDefaults),
     Retrying {
         tag: Tag,
         notice: RetryNotice,
@@ -181,14 +169,27 @@ pub enum Msg {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    SendAi { tag: Tag, request: AiRequest },
-    SendSearch { tag: Tag, request: SearchRequest },
+    SendAi {
+        tag: Tag,
+        request: AiRequest,
+    },
+    SendSearch {
+        tag: Tag,
+        request: SearchRequest,
+    },
+    SendProxy {
+        tag: Tag,
+        request: Box<ProxyRequest>,
+    },
     Cancel(Tag),
     FetchDevices,
     FetchAccount,
     Copy(String),
     OpenUrl(String),
-    WriteFile { path: PathBuf, contents: String },
+    WriteFile {
+        path: PathBuf,
+        contents: String,
+    },
     SwitchToDemo,
     Quit,
 }
@@ -198,6 +199,7 @@ pub struct App {
     pub tab: Tab,
     pub chat: ChatState,
     pub search: search::SearchState,
+    pub proxy: ProxyState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -219,6 +221,7 @@ impl App {
             tab: Tab::Chat,
             chat: ChatState::new(),
             search: search::SearchState::new(),
+            proxy: ProxyState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -257,7 +260,9 @@ impl App {
 
     /// How many calls are waiting for an answer.
     pub fn in_flight(&self) -> usize {
-        usize::from(self.chat.call.is_running()) + usize::from(self.search.call.is_running())
+        usize::from(self.chat.call.is_running())
+            + usize::from(self.search.call.is_running())
+            + usize::from(self.proxy.call.is_running())
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -279,6 +284,7 @@ impl App {
         match self.tab {
             Tab::Chat => self.chat.editing(),
             Tab::Search => self.search.editing(),
+            Tab::Proxy => false,
         }
     }
 
@@ -293,6 +299,7 @@ impl App {
         let mut contexts = match self.tab {
             Tab::Chat => self.chat.key_contexts(),
             Tab::Search => self.search.key_contexts(),
+            Tab::Proxy => self.proxy.key_contexts(),
         };
         contexts.extend([Context::Normal, Context::Global]);
         contexts
@@ -358,7 +365,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 let filter = format!("{}{}", picker.filter, text.replace(['\n', '\r'], " "));
                 picker.set_filter(filter, &mut app.matcher);
             } else if let Some(Popup::Input(input)) = &mut app.popup {
-                input.text.push_str(text.trim());
+                input.value.push_str(text.trim());
             }
             Vec::new()
         }
@@ -388,6 +395,14 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             } else {
                 Vec::new()
             }
+        }
+        Msg::ProxyDone { tag, result } => {
+            app.proxy.on_done(tag, result);
+            Vec::new()
+        }
+        Msg::ProxyDefaults(defaults) => {
+            app.proxy.set_defaults(defaults);
+            Vec::new()
         }
         Msg::Retrying { tag, notice } => {
             let now = app.now;
@@ -486,11 +501,13 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(action) => match app.tab {
             Tab::Chat => chat::on_action(app, action),
             Tab::Search => search::on_action(app, action),
+            Tab::Proxy => proxy::on_action(app, action),
         },
         None if app.editing() => {
             match app.tab {
                 Tab::Chat => app.chat.edit(key),
                 Tab::Search => app.search.edit(key, &mut app.matcher),
+                Tab::Proxy => {}
             }
             Vec::new()
         }
@@ -571,41 +588,44 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
             }
             Vec::new()
         }
-        Popup::Input(mut input) => match action {
-            Some(Action::Back) => Vec::new(),
-            Some(Action::Accept) => match input.purpose {
-                InputPurpose::Export(source) => export_to(app, source, input),
-                InputPurpose::SearchSetting(setting) => {
-                    search::apply_input(app, setting, input);
-                    Vec::new()
+        Popup::Input(mut prompt) => {
+            match action {
+                Some(Action::Back) => {}
+                Some(Action::Clear) => {
+                    prompt.value.clear();
+                    app.popup = Some(Popup::Input(prompt));
                 }
-            },
-            _ => {
-                match key.code {
-                    KeyCode::Backspace => {
-                        input.text.pop();
-                    }
-                    KeyCode::Char(c)
-                        if !key
-                            .modifiers
-                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                    {
-                        input.text.push(c)
-                    }
-                    _ => {}
+                Some(Action::Accept) => return accept_input(app, prompt),
+                _ => {
+                    input::edit_line(&mut prompt.value, key);
+                    app.popup = Some(Popup::Input(prompt));
                 }
-                app.popup = Some(Popup::Input(input));
-                Vec::new()
             }
-        },
+            Vec::new()
+        }
     }
+}
+
+/// Sets what an input popup holds; a value its form refuses keeps the popup open with the
+/// reason.
+fn accept_input(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
+    let result = match prompt.target {
+        InputTarget::Export(source) => return export_to(app, source, prompt),
+        InputTarget::Search(setting) => search::apply_input(app, setting, &prompt.value),
+        InputTarget::Proxy(setting) => proxy::apply_input(app, setting, &prompt.value),
+    };
+    if let Err(message) = result {
+        app.flash_error(message);
+        app.popup = Some(Popup::Input(prompt));
+    }
+    Vec::new()
 }
 
 /// Writes what the export prompt names: `.json` gets the body as received, anything else the
 /// readable form (Markdown for an answer, CSV for results; the extension is added when the
 /// name has none).
 fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Effect> {
-    let typed = input.text.trim();
+    let typed = input.value.trim();
     if typed.is_empty() {
         app.flash_error("Type a file name to export to.");
         app.popup = Some(Popup::Input(input));
@@ -663,6 +683,7 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
             match app.tab {
                 Tab::Chat => chat::on_click(app, frame.body, at),
                 Tab::Search => search::on_click(app, frame.body, at),
+                Tab::Proxy => proxy::on_click(app, frame.body, at),
             }
         }
         MouseEventKind::ScrollUp => {
@@ -682,6 +703,7 @@ fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) 
     match app.tab {
         Tab::Chat => chat::apply_choice(app, kind, value),
         Tab::Search => search::apply_choice(app, kind, value),
+        Tab::Proxy => proxy::apply_choice(app, kind, value),
     }
 }
 
@@ -690,6 +712,7 @@ fn scroll_by(app: &mut App, delta: isize) {
     match app.tab {
         Tab::Chat => app.chat.scroll_by(delta),
         Tab::Search => search::wheel(app, delta),
+        Tab::Proxy => app.proxy.scroll_by(delta),
     }
 }
 

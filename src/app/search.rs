@@ -11,12 +11,13 @@ use crate::api::{ApiError, Awaiting, IpType, Location, SearchFormat, SearchReque
 use crate::fuzzy::FuzzyMatcher;
 
 use super::call::CallState;
+use super::input::{InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
 use super::layout::{self, Cell};
 use super::picker::PickerKind;
 use super::pickers;
 use super::search_page::{EntryKind, PreparedSearch, SearchView};
-use super::{App, Effect, ExportSource, InputPrompt, InputPurpose, Popup, Tag};
+use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 
 /// The settings row of the Search tab, in its order on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -760,7 +761,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                     })
                     .take(40)
                     .collect();
-                app.popup = Some(Popup::Input(InputPrompt::export(
+                app.popup = Some(Popup::Input(export_prompt(
                     ExportSource::SearchResults,
                     format!("vantage-search-{}.csv", slug.trim_matches('-')),
                 )));
@@ -806,17 +807,18 @@ fn send(app: &mut App) -> Vec<Effect> {
 /// Opens the picker or input of a setting, or cycles it.
 fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effect> {
     let settings = &mut app.search.settings;
-    let number_prompt =
-        |title: &str, value: Option<u32>, range: std::ops::RangeInclusive<u32>| InputPrompt {
-            purpose: InputPurpose::SearchSetting(setting),
-            title: title.to_string(),
-            text: value.map_or(String::new(), |v| v.to_string()),
-            hint: format!(
-                "A whole number from {} to {}; empty leaves it to the service.",
-                range.start(),
-                range.end()
-            ),
-        };
+    let number_prompt = |title: &str, value: Option<u32>, range: std::ops::RangeInclusive<u32>| {
+        InputPrompt::new(
+            InputTarget::Search(setting),
+            title,
+            value.map_or(String::new(), |v| v.to_string()),
+        )
+        .with_note(format!(
+            "A whole number from {} to {}; empty leaves it to the service.",
+            range.start(),
+            range.end()
+        ))
+    };
     let popup = match setting {
         SearchSetting::Pages => Popup::Input(number_prompt(
             "Result pages (serps)",
@@ -833,13 +835,16 @@ fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effect> {
             settings.offset,
             OFFSET_RANGE,
         )),
-        SearchSetting::Uule => Popup::Input(InputPrompt {
-            purpose: InputPurpose::SearchSetting(setting),
-            title: "uule (encoded location)".to_string(),
-            text: settings.uule.clone().unwrap_or_default(),
-            hint: "Where possible the service uses the real location instead. Empty unsets it."
-                .to_string(),
-        }),
+        SearchSetting::Uule => Popup::Input(
+            InputPrompt::new(
+                InputTarget::Search(setting),
+                "uule (encoded location)",
+                settings.uule.clone().unwrap_or_default(),
+            )
+            .with_note(
+                "Where possible the service uses the real location instead. Empty unsets it.",
+            ),
+        ),
         SearchSetting::Country => {
             Popup::Picker(pickers::location(PickerKind::Country, &settings.location))
         }
@@ -912,9 +917,9 @@ fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Sets a value typed in an input popup; a bad number keeps the popup open with the reason.
-pub fn apply_input(app: &mut App, setting: SearchSetting, input: InputPrompt) {
-    let typed = input.text.trim();
+/// Sets a value typed in an input popup; a bad number is refused with the reason.
+pub fn apply_input(app: &mut App, setting: SearchSetting, typed: &str) -> Result<(), String> {
+    let typed = typed.trim();
     let settings = &mut app.search.settings;
     let number = |range: std::ops::RangeInclusive<u32>| -> Result<Option<u32>, String> {
         if typed.is_empty() {
@@ -929,7 +934,7 @@ pub fn apply_input(app: &mut App, setting: SearchSetting, input: InputPrompt) {
             )),
         }
     };
-    let result = match setting {
+    match setting {
         SearchSetting::Pages => number(SERPS_RANGE).map(|v| settings.serps = v),
         SearchSetting::Size => number(SIZE_RANGE).map(|v| settings.size = v),
         SearchSetting::Offset => number(OFFSET_RANGE).map(|v| settings.offset = v),
@@ -942,10 +947,6 @@ pub fn apply_input(app: &mut App, setting: SearchSetting, input: InputPrompt) {
             }
         }
         _ => Ok(()),
-    };
-    if let Err(reason) = result {
-        app.flash_error(reason);
-        app.popup = Some(Popup::Input(input));
     }
 }
 

@@ -10,7 +10,11 @@ use crate::app::{elapsed_since, seconds_until};
 use super::theme;
 
 /// The lines describing a call's state; empty when idle.
-pub fn lines(call: &CallState, now: std::time::Instant, cancel_key: &str) -> Vec<Line<'static>> {
+pub fn lines<E: std::fmt::Display>(
+    call: &CallState<E>,
+    now: std::time::Instant,
+    cancel_key: &str,
+) -> Vec<Line<'static>> {
     match call {
         CallState::Idle => Vec::new(),
         CallState::Running {

@@ -13,14 +13,14 @@ use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
 use crate::app::keymap::{self, Action, Context};
 
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
-use super::{call, pane, settings_row, theme};
+use super::{call, form, pane, theme};
 
 pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let chat = &app.chat;
     let areas = chat_areas(chat, body);
     draw_prompt(chat, frame, areas.prompt);
     let cursor = (chat.focus == ChatFocus::Settings).then_some(chat.setting_cursor);
-    settings_row::draw(frame, areas.settings, &chat.settings.cells(), cursor);
+    form::draw_row(frame, areas.settings, &chat.settings.cells(), cursor);
     draw_answer(app, frame, areas.answer);
 }
 
@@ -69,25 +69,20 @@ fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
 }
 
 fn view_tabs(answer: &AnswerState) -> Line<'static> {
-    let mut spans = vec![Span::raw(" ")];
-    for (i, view) in answer.prepared.views.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled(" │ ", theme::border()));
-        }
-        let count = match view {
-            AnswerView::Sources => format!(" {}", answer.prepared.sources.len()),
-            AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
-            _ => String::new(),
-        };
-        let style = if *view == answer.view {
-            theme::selected()
-        } else {
-            theme::muted()
-        };
-        spans.push(Span::styled(format!("{}{count}", view.title()), style));
-    }
-    spans.push(Span::raw(" "));
-    Line::from(spans)
+    let titles: Vec<(String, bool)> = answer
+        .prepared
+        .views
+        .iter()
+        .map(|view| {
+            let count = match view {
+                AnswerView::Sources => format!(" {}", answer.prepared.sources.len()),
+                AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
+                _ => String::new(),
+            };
+            (format!("{}{count}", view.title()), *view == answer.view)
+        })
+        .collect();
+    form::view_tabs(&titles)
 }
 
 fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {

@@ -6,16 +6,17 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::app::keymap::{self, Action, Context};
-use crate::app::{Tab, layout};
+use crate::app::{App, Tab, layout};
 
 use super::{pane, theme};
 
-const ORDER: [Context; 10] = [
+const ORDER: [Context; 11] = [
     Context::Global,
     Context::Normal,
     Context::Form,
     Context::Chat,
     Context::Search,
+    Context::Proxy,
     Context::Settings,
     Context::Viewer,
     Context::Results,
@@ -23,9 +24,20 @@ const ORDER: [Context; 10] = [
     Context::Popup,
 ];
 
-pub fn draw(scroll: u16, frame: &mut Frame, area: Rect) {
+/// The contexts of one tab are listed only while that tab shows.
+fn shown(context: Context, tab: Tab) -> bool {
+    match context {
+        Context::Form => matches!(tab, Tab::Chat | Tab::Search),
+        Context::Chat => tab == Tab::Chat,
+        Context::Search | Context::Results => tab == Tab::Search,
+        Context::Proxy => tab == Tab::Proxy,
+        _ => true,
+    }
+}
+
+pub fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
-    for context in ORDER {
+    for context in ORDER.into_iter().filter(|c| shown(*c, app.tab)) {
         lines.push(Line::styled(context.title(), theme::title()));
         let mut tab_keys_done = false;
         for binding in keymap::bindings(context) {

@@ -3,10 +3,11 @@
 
 mod call;
 mod chat;
+mod form;
 mod help;
 mod picker;
+mod proxy;
 mod search;
-mod settings_row;
 mod status;
 mod text_view;
 pub mod theme;
@@ -17,7 +18,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::{App, InputPrompt, Popup, Tab, layout};
+use crate::app::input::InputTarget;
+use crate::app::{App, Popup, Tab, layout};
 
 pub use text_view::visible_lines;
 
@@ -35,12 +37,22 @@ pub fn view(app: &App, frame: &mut Frame) {
     match app.tab {
         Tab::Chat => chat::draw(app, frame, areas.body),
         Tab::Search => search::draw(app, frame, areas.body),
+        Tab::Proxy => proxy::draw(app, frame, areas.body),
     }
     status::draw(app, frame, areas.status);
     match &app.popup {
-        Some(Popup::Help(scroll)) => help::draw(*scroll, frame, frame.area()),
+        Some(Popup::Help(scroll)) => help::draw(app, *scroll, frame, frame.area()),
         Some(Popup::Picker(p)) => picker::draw(p, frame, frame.area()),
-        Some(Popup::Input(input)) => draw_input(input, frame, frame.area()),
+        Some(Popup::Input(input)) => draw_line_popup(
+            frame,
+            &format!(" {} ", input.title),
+            &input.shown(),
+            &input.note,
+            match input.target {
+                InputTarget::Export(_) => "write",
+                _ => "set",
+            },
+        ),
         None => {}
     }
 }
@@ -71,25 +83,23 @@ pub(crate) fn pane(title: Line<'_>, focused: bool) -> Block<'_> {
         .title(title)
 }
 
-fn draw_input(input: &InputPrompt, frame: &mut Frame, area: Rect) {
-    let popup = layout::popup(area, 76, 7);
+/// A popup with one line of text being typed, a note under it, and its keys.
+fn draw_line_popup(frame: &mut Frame, title: &str, text: &str, note: &str, accept: &str) {
+    let popup = layout::popup(frame.area(), 76, 7);
     frame.render_widget(Clear, popup);
-    let block = pane(
-        Line::styled(format!(" {} ", input.title), theme::title()),
-        true,
-    );
+    let block = pane(Line::styled(title.to_string(), theme::title()), true);
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let lines = vec![
         Line::from(vec![
             Span::styled("› ", theme::accent()),
-            Span::raw(input.text.clone()),
+            Span::raw(text.to_string()),
             Span::styled("▏", theme::accent()),
         ]),
-        Line::styled(input.hint.clone(), theme::dim()),
+        Line::styled(note.to_string(), theme::dim()),
         Line::from(vec![
             Span::styled("Enter", theme::key_hint()),
-            Span::raw(" write  "),
+            Span::raw(format!(" {accept}  ")),
             Span::styled("Esc", theme::key_hint()),
             Span::raw(" cancel"),
         ]),

@@ -14,14 +14,14 @@ use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, searc
 use crate::app::search_page::{EntryKind, SearchView, stars, summarize_json};
 
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
-use super::{call, pane, settings_row, theme};
+use super::{call, form, pane, theme};
 
 pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let search = &app.search;
     let areas = search_areas(search, body);
     draw_terms(search, frame, areas.terms);
     let cursor = (search.focus == SearchFocus::Settings).then_some(search.setting_cursor);
-    settings_row::draw(frame, areas.settings, &search.settings.cells(), cursor);
+    form::draw_row(frame, areas.settings, &search.settings.cells(), cursor);
     draw_header(app, frame, areas.header);
     match &search.page {
         Some(page) => {
@@ -142,35 +142,30 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 fn view_tabs(page: &PageState) -> Line<'static> {
-    let mut spans = vec![Span::raw(" ")];
-    for (i, view) in page.prepared.views.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled(" │ ", theme::border()));
-        }
-        let label = match view {
-            SearchView::Results => {
-                let (shown, total) = page.shown_of_total();
-                if page.filter.is_empty() {
-                    format!("Results {total}")
-                } else {
-                    format!("Results {shown} of {total}")
+    let titles: Vec<(String, bool)> = page
+        .prepared
+        .views
+        .iter()
+        .map(|view| {
+            let label = match view {
+                SearchView::Results => {
+                    let (shown, total) = page.shown_of_total();
+                    if page.filter.is_empty() {
+                        format!("Results {total}")
+                    } else {
+                        format!("Results {shown} of {total}")
+                    }
                 }
-            }
-            SearchView::Links => format!(
-                "Links {}",
-                page.prepared.html.as_ref().map_or(0, |h| h.links.len())
-            ),
-            other => other.title().to_string(),
-        };
-        let style = if *view == page.view {
-            theme::selected()
-        } else {
-            theme::muted()
-        };
-        spans.push(Span::styled(label, style));
-    }
-    spans.push(Span::raw(" "));
-    Line::from(spans)
+                SearchView::Links => format!(
+                    "Links {}",
+                    page.prepared.html.as_ref().map_or(0, |h| h.links.len())
+                ),
+                other => other.title().to_string(),
+            };
+            (label, *view == page.view)
+        })
+        .collect();
+    form::view_tabs(&titles)
 }
 
 fn draw_main(page: &PageState, search: &SearchState, frame: &mut Frame, area: Rect) {

@@ -1,0 +1,261 @@
+//! The Proxy tab: the form (network, protocol, credentials, options, the username as sent)
+//! and the response pane.
+
+use std::time::Duration;
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::api::proxy::ExitInfo;
+use crate::app::App;
+use crate::app::keymap::{self, Action, Context};
+use crate::app::proxy::{
+    ProxyFocus, ProxySetting, ProxyState, ResponseState, ResponseView, cell_widths, proxy_areas,
+};
+
+use super::form::{self, Cell, draw_cells};
+use super::text_view::draw_body;
+use super::{call, pane, theme};
+
+pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+    let proxy = &app.proxy;
+    let areas = proxy_areas(proxy, body);
+    draw_form(proxy, frame, areas.form, areas.cells);
+    draw_response(app, frame, areas.response);
+}
+
+fn draw_form(proxy: &ProxyState, frame: &mut Frame, area: Rect, cells_area: Rect) {
+    let focused = proxy.focus == ProxyFocus::Form;
+    let mut block = pane(Line::styled(" Proxy ", theme::title()), focused);
+    if let Some(url) = proxy.proxy_url() {
+        block = block.title(
+            Line::from(vec![
+                Span::styled(" via ", theme::dim()),
+                Span::styled(format!("{url} "), theme::accent()),
+            ])
+            .alignment(Alignment::Right),
+        );
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let errors = proxy.errors();
+    let cells: Vec<Cell> = ProxySetting::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, setting)| Cell {
+            label: setting.label(),
+            value: proxy.value_text(*setting),
+            selected: focused && i == proxy.cursor,
+            broken: errors.iter().any(|e| e.field == setting.field()),
+        })
+        .collect();
+    draw_cells(frame, cells_area, &cells, &cell_widths(proxy));
+
+    let rest = Rect {
+        y: cells_area.y + cells_area.height,
+        height: inner
+            .height
+            .saturating_sub(cells_area.height)
+            .min(inner.bottom().saturating_sub(cells_area.bottom())),
+        ..inner
+    };
+    let username = proxy.full_username();
+    let mut lines = vec![Line::from(vec![
+        Span::styled("sends as ", theme::dim()),
+        if username.is_empty() {
+            Span::styled("(no username)", theme::dim())
+        } else {
+            Span::styled(username, theme::title())
+        },
+    ])];
+    for error in &errors {
+        lines.push(Line::from(vec![
+            Span::styled("✗ ", theme::error()),
+            Span::styled(
+                format!("{}: ", error.field),
+                theme::error().add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(error.message.clone(), theme::error()),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), rest);
+}
+
+fn draw_response(app: &App, frame: &mut Frame, area: Rect) {
+    let proxy = &app.proxy;
+    let focused = proxy.focus == ProxyFocus::Response;
+    let title = match &proxy.response {
+        Some(response) => {
+            let titles: Vec<(String, bool)> = ResponseView::ALL
+                .iter()
+                .map(|v| (response.prepared.view_title(*v), *v == response.view))
+                .collect();
+            form::view_tabs(&titles)
+        }
+        None => Line::styled(" Response ", theme::title()),
+    };
+    let block = pane(title, focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let cancel = keymap::label_of(Context::Proxy, Action::Cancel).unwrap_or("Esc");
+    let status = call::lines(&proxy.call, app.now, cancel);
+    let status_height = call::wrapped_height(&status, inner.width);
+    let [status_area, rest] =
+        Layout::vertical([Constraint::Length(status_height), Constraint::Min(0)]).areas(inner);
+    frame.render_widget(
+        Paragraph::new(status).wrap(Wrap { trim: true }),
+        status_area,
+    );
+
+    let Some(response) = &proxy.response else {
+        if !proxy.call.is_running() && proxy.call.error().is_none() {
+            draw_intro(frame, rest);
+        }
+        return;
+    };
+    let summary = summary_lines(response, rest.width);
+    let summary_height = (summary.len() as u16).min(rest.height);
+    let [summary_area, content] =
+        Layout::vertical([Constraint::Length(summary_height), Constraint::Min(0)]).areas(rest);
+    frame.render_widget(Paragraph::new(summary), summary_area);
+    let view = response.view;
+    let body = response.prepared.body_of(view);
+    if body.is_empty() {
+        let note = match view {
+            ResponseView::Headers => "No headers came back.",
+            _ => "The body is empty.",
+        };
+        frame.render_widget(Paragraph::new(Line::styled(note, theme::dim())), content);
+    } else {
+        draw_body(frame, content, body, response.scroll_of(view));
+    }
+}
+
+/// The status and time, then the exit the request left from, packed into rows of `width`.
+fn summary_lines(response: &ResponseState, width: u16) -> Vec<Line<'static>> {
+    let r = &response.prepared.response;
+    let status_style = if (200..300).contains(&r.status) {
+        theme::accent().add_modifier(Modifier::BOLD)
+    } else {
+        theme::error().add_modifier(Modifier::BOLD)
+    };
+    let mut first = vec![
+        Span::styled(format!("{} ", r.status), status_style),
+        Span::styled("· ", theme::dim()),
+        Span::raw(format_elapsed(r.elapsed)),
+    ];
+    if !r.content_type.is_empty() {
+        first.push(Span::styled(" · ", theme::dim()));
+        first.push(Span::raw(r.content_type.clone()));
+    }
+    let mut lines = vec![Line::from(first)];
+    if r.exit.is_empty() {
+        lines.push(Line::styled(
+            "The exit was not reported (no X-Exit-* headers).",
+            theme::dim(),
+        ));
+    } else {
+        lines.extend(exit_lines(&r.exit, width));
+    }
+    lines.push(Line::raw(""));
+    lines
+}
+
+/// `X-Exit-IP 203.0.113.7  X-Exit-Country DE …`, a header never split across rows.
+fn exit_lines(exit: &ExitInfo, width: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut used = 0usize;
+    for (name, value) in [
+        ("X-Exit-IP", &exit.ip),
+        ("X-Exit-Country", &exit.country),
+        ("X-Exit-Timezone", &exit.timezone),
+        ("X-Exit-ASN", &exit.asn),
+    ] {
+        let Some(value) = value else { continue };
+        let cell = name.len() + 1 + value.chars().count();
+        if !spans.is_empty() && used + 2 + cell > usize::from(width) {
+            lines.push(Line::from(std::mem::take(&mut spans)));
+            used = 0;
+        }
+        if !spans.is_empty() {
+            spans.push(Span::raw("  "));
+            used += 2;
+        }
+        spans.push(Span::styled(format!("{name} "), theme::dim()));
+        spans.push(Span::styled(value.clone(), theme::title()));
+        used += cell;
+    }
+    if !spans.is_empty() {
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+fn format_elapsed(elapsed: Duration) -> String {
+    let ms = elapsed.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", elapsed.as_secs_f64())
+    }
+}
+
+fn draw_intro(frame: &mut Frame, area: Rect) {
+    let key = |k: &'static str| Span::styled(k, theme::key_hint());
+    let lines = vec![
+        Line::styled(
+            "Fetch a page through the residential or ISP proxy network.",
+            theme::title(),
+        ),
+        Line::raw(""),
+        Line::from(vec![
+            key("Enter"),
+            Span::raw(" sends  "),
+            key("←→"),
+            Span::raw(" choose a setting, "),
+            key("Space"),
+            Span::raw(" change it, "),
+            key("Del"),
+            Span::raw(" unset it  "),
+            key("y"),
+            Span::raw(" copy as curl"),
+        ]),
+        Line::from(vec![
+            key("n"),
+            Span::raw(" network  "),
+            key("p"),
+            Span::raw(" protocol  "),
+            key("F"),
+            Span::raw(" fallback  "),
+            key("u"),
+            Span::raw(" user  "),
+            key("K"),
+            Span::raw(" key  "),
+            key("U"),
+            Span::raw(" url"),
+        ]),
+        Line::from(vec![
+            key("c s t"),
+            Span::raw(" country, subdivision, city  "),
+            key("z a m"),
+            Span::raw(" zip, asn, type  "),
+            key("S T M"),
+            Span::raw(" session, ttl, mode"),
+        ]),
+        Line::from(vec![
+            key("Tab"),
+            Span::raw(" response pane  "),
+            key("?"),
+            Span::raw(" all keys  "),
+            key("q"),
+            Span::raw(" quit"),
+        ]),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
+}
