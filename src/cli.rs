@@ -289,10 +289,7 @@ fn out(text: &str) {
 
 /// The body as received, pretty when it is JSON.
 fn pretty_body(body: &str) -> String {
-    match serde_json::from_str::<serde_json::Value>(body) {
-        Ok(value) => serde_json::to_string_pretty(&value).unwrap_or_else(|_| body.to_string()),
-        Err(_) => body.to_string(),
-    }
+    render::pretty_json(body).unwrap_or_else(|| body.to_string())
 }
 
 fn with_newline(mut text: String) -> String {

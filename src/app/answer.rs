@@ -253,10 +253,7 @@ fn prepare_completion(
     let ads = (!completion.ads.trim().is_empty())
         .then(|| TextBody::document(render::html_to_document(&completion.ads, &options)));
     let prompt = render::html_to_document(&completion.prompt, &options);
-    let json = serde_json::from_str::<serde_json::Value>(&body)
-        .ok()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok())
-        .unwrap_or_else(|| body.clone());
+    let json = render::pretty_json(&body).unwrap_or_else(|| body.clone());
     let markdown = answer.to_markdown();
     let plain_text = answer.plain_text();
     PreparedAnswer {
@@ -310,10 +307,7 @@ impl PreparedAnswer {
 
     /// The JSON file `e` writes: the body as received, pretty when it is JSON.
     pub fn export_json(&self) -> String {
-        serde_json::from_str::<serde_json::Value>(&self.body)
-            .ok()
-            .and_then(|v| serde_json::to_string_pretty(&v).ok())
-            .unwrap_or_else(|| self.body.clone())
+        render::pretty_json(&self.body).unwrap_or_else(|| self.body.clone())
     }
 
     /// The text of a view, when it is a text body.

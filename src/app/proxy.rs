@@ -178,9 +178,8 @@ impl PreparedProxy {
 pub fn prepare(response: ProxyResponse) -> PreparedProxy {
     let pretty = response
         .is_json()
-        .then(|| serde_json::from_str::<serde_json::Value>(&response.body).ok())
-        .flatten()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok());
+        .then(|| crate::render::pretty_json(&response.body))
+        .flatten();
     let (body_kind, body) = if let Some(pretty) = pretty {
         ("JSON", TextBody::raw(&pretty))
     } else if response.is_html() {

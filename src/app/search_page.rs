@@ -266,10 +266,7 @@ fn location_of(results: &SearchResults, request: &SearchRequest) -> String {
 }
 
 fn pretty_json(body: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok())
-        .unwrap_or_else(|| body.to_string())
+    render::pretty_json(body).unwrap_or_else(|| body.to_string())
 }
 
 /// Converts a fetched search into its views. Pure and possibly slow: run it off the UI task.

@@ -14,7 +14,7 @@ enum Source {
     /// Styled text from HTML, word-wrapped.
     Document(Document),
     /// Verbatim text (raw HTML, JSON), hard-wrapped at the width.
-    Raw(Vec<String>),
+    Raw(String),
 }
 
 /// A body of text that re-wraps on resize without re-parsing.
@@ -27,7 +27,7 @@ impl std::fmt::Debug for TextBody {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.source {
             Source::Document(_) => f.write_str("TextBody(document)"),
-            Source::Raw(lines) => write!(f, "TextBody({} raw lines)", lines.len()),
+            Source::Raw(text) => write!(f, "TextBody({} raw bytes)", text.len()),
         }
     }
 }
@@ -42,7 +42,7 @@ impl TextBody {
 
     pub fn raw(text: &str) -> TextBody {
         TextBody {
-            source: Source::Raw(text.lines().map(str::to_string).collect()),
+            source: Source::Raw(text.to_string()),
             cache: RefCell::new(None),
         }
     }
@@ -57,7 +57,7 @@ impl TextBody {
     pub fn is_empty(&self) -> bool {
         match &self.source {
             Source::Document(d) => d.is_empty(),
-            Source::Raw(lines) => lines.iter().all(|l| l.trim().is_empty()),
+            Source::Raw(text) => text.trim().is_empty(),
         }
     }
 
@@ -84,10 +84,10 @@ impl TextBody {
 }
 
 /// Cuts verbatim lines at the display width; a continuation is marked in the gutter colour.
-fn hard_wrap(raw: &[String], width: u16) -> Vec<Line<'static>> {
+fn hard_wrap(raw: &str, width: u16) -> Vec<Line<'static>> {
     let width = width as usize;
-    let mut out = Vec::with_capacity(raw.len());
-    for line in raw {
+    let mut out = Vec::with_capacity(raw.len() / 40);
+    for line in raw.lines() {
         if line.is_empty() {
             out.push(Line::default());
             continue;

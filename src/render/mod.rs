@@ -12,11 +12,13 @@
 
 mod builder;
 mod entities;
+mod json;
 mod links;
 mod text;
 mod tokenizer;
 mod wrap;
 
+pub use json::pretty_json;
 pub use wrap::WrappedCache;
 
 /// How to convert.
