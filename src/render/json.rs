@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn lays_out_as_serde_json_does() {
         let samples = [
-            r#"{"a":1,"b":[true,false,null],"c":{"d":"x,y:{}","e":[]},"f":{},"g":-1.5e3}"#,
+            r#"{"a":1,"b":[true,false,null],"c":{"d":"x,y:{}","e":[]},"f":{},"g":-1.5}"#,
             r#"[{"q":"say \"hi\"\\","n":[1,[2,[3]]]}]"#,
             r#"  { "spaced" : [ 1 , 2 ] }  "#,
         ];
@@ -106,6 +106,11 @@ mod tests {
                 "{sample}"
             );
         }
+    }
+
+    #[test]
+    fn numbers_keep_their_spelling() {
+        assert_eq!(pretty_json("[-1.5e3,10]").unwrap(), "[\n  -1.5e3,\n  10\n]");
     }
 
     #[test]
