@@ -95,7 +95,8 @@ mod tests {
     fn lays_out_as_serde_json_does() {
         let samples = [
             r#"{"a":1,"b":[true,false,null],"c":{"d":"x,y:{}","e":[]},"f":{},"g":-1.5}"#,
-            r#"[{"q":"say \"hi\"\\","n":[1,[2,[3]]]}]"#,
+            // Keys in order: serde_json's map sorts them, this keeps them as received.
+            r#"[{"n":[1,[2,[3]]],"q":"say \"hi\"\\"}]"#,
             r#"  { "spaced" : [ 1 , 2 ] }  "#,
         ];
         for sample in samples {
