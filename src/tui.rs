@@ -457,6 +457,8 @@ impl EffectRunner {
                 let tx = self.tx.clone();
                 tokio::task::spawn_blocking(move || {
                     let result = std::fs::write(&path, contents).map_err(|e| e.to_string());
+                    // The full path says where to look, whatever the working directory was.
+                    let path = std::path::absolute(&path).unwrap_or(path);
                     let _ = tx.send(Msg::FileWritten { path, result });
                 });
                 None

@@ -227,7 +227,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Proxy, [ch('M')], "M", Action::EditProxy(ProxySetting::SessionMode), "session mode strict/flex/norotate"),
     bind!(Proxy, [ch('E')], "E", Action::EditProxy(ProxySetting::SessionErr), "sessionerr"),
     bind!(Proxy, [ch('A')], "A", Action::EditProxy(ProxySetting::Subaccount), "subaccount"),
-    bind!(Results, [key(KeyCode::Enter)], "Enter", Action::Accept, "details of the selection"),
+    bind!(Results, [key(KeyCode::Enter)], "Enter", Action::Accept, "details"),
     bind!(Results, [key(KeyCode::Esc)], "Esc", Action::Back, "back to the list / cancel"),
     bind!(Results, [ch('n')], "n", Action::NextPage, "next page group"),
     bind!(Results, [ch('p')], "p", Action::PrevPage, "previous page group"),

@@ -167,6 +167,8 @@ pub struct PageState {
     /// Scroll of the text views, and selection of the Links view.
     pub text_scroll: HashMap<SearchView, usize>,
     pub link_selected: usize,
+    /// How far the detail pane is scrolled; back to the top when the selection moves.
+    pub detail_scroll: usize,
 }
 
 impl PageState {
@@ -183,6 +185,7 @@ impl PageState {
             filtering: false,
             text_scroll: HashMap::new(),
             link_selected: 0,
+            detail_scroll: 0,
         };
         state.apply_filter(&mut FuzzyMatcher::new());
         state
@@ -520,13 +523,21 @@ impl SearchState {
         self.focus = ORDER[next % ORDER.len()];
     }
 
-    /// Scrolls or moves the selection of the current view by `delta` rows or entries.
+    /// Scrolls or moves the selection of the current view by `delta` rows or entries; with
+    /// the detail pane focused, scrolls it.
     pub fn scroll_by(&mut self, delta: isize, height: usize) {
         let Some(page) = &mut self.page else {
             return;
         };
+        if self.focus == SearchFocus::Detail {
+            page.detail_scroll = (page.detail_scroll as isize + delta).clamp(0, 500) as usize;
+            return;
+        }
         match page.view {
-            SearchView::Results => page.move_selection(delta, height),
+            SearchView::Results => {
+                page.move_selection(delta, height);
+                page.detail_scroll = 0;
+            }
             SearchView::Links => {
                 let len = page.prepared.html.as_ref().map_or(0, |h| h.links.len());
                 if len > 0 {

@@ -329,14 +329,13 @@ fn entry_lines(page: &PageState, index: usize, selected: bool, width: u16) -> Ve
         EntryKind::Result(r) => result_lines(&prepared.results[*r], selected, width),
         EntryKind::Sitelink { result, link } => {
             let sitelink = &prepared.results[*result].sitelinks[*link];
+            let title = fit(&sitelink.title, (width / 3).max(12));
+            let room = width.saturating_sub(12 + title.width() + 2);
             vec![Line::from(vec![
                 Span::raw("          "),
                 Span::styled("↳ ", theme::dim()),
-                Span::styled(fit(&sitelink.title, 40), mark(Style::default())),
-                Span::styled(
-                    format!("  {}", fit(&sitelink.url, width.saturating_sub(58))),
-                    theme::dim(),
-                ),
+                Span::styled(title, mark(Style::default())),
+                Span::styled(format!("  {}", fit(&sitelink.url, room)), theme::dim()),
             ])]
         }
         EntryKind::Image { result, image } => {
@@ -513,8 +512,20 @@ fn draw_detail(page: &PageState, focused: bool, frame: &mut Frame, area: Rect) {
     };
     let result = &page.prepared.results[r];
     let label = |k: &'static str| Span::styled(format!("{k:<10}"), theme::dim());
-    let mut lines = vec![
-        Line::styled(result.heading().to_string(), theme::title()),
+    let mut lines = vec![Line::styled(result.heading().to_string(), theme::title())];
+    // A selected sitelink comes first: it is what o opens and y copies.
+    if let EntryKind::Sitelink { link, .. } = entry.kind {
+        let sitelink = &result.sitelinks[link];
+        lines.push(Line::from(vec![
+            label("sitelink"),
+            Span::styled(sitelink.title.clone(), theme::selected()),
+        ]));
+        lines.push(Line::from(vec![
+            label("  url"),
+            Span::styled(sitelink.url.clone(), theme::link()),
+        ]));
+    }
+    lines.extend([
         Line::raw(""),
         Line::from(vec![
             label("type"),
@@ -527,7 +538,7 @@ fn draw_detail(page: &PageState, focused: bool, frame: &mut Frame, area: Rect) {
                 result.page, result.section, result.feature, result.position
             )),
         ]),
-    ];
+    ]);
     let url = result.target_url();
     if !url.is_empty() {
         lines.push(Line::from(vec![
@@ -627,5 +638,10 @@ fn draw_detail(page: &PageState, focused: bool, frame: &mut Frame, area: Rect) {
                 .map(|l| Line::styled(l.to_string(), theme::muted())),
         );
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((page.detail_scroll.min(u16::MAX as usize) as u16, 0)),
+        inner,
+    );
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::keymap::{self, Action, Context};
+use crate::app::keymap::{self, Action};
 use crate::app::{App, Credits, FlashLevel};
 
 use super::theme;
@@ -57,7 +57,7 @@ pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
 fn hints(app: &App) -> Vec<Span<'static>> {
     let contexts = app.key_contexts();
     let wanted: &[Action] = if app.popup.is_some() {
-        &[Action::Accept, Action::Back]
+        &[Action::Accept, Action::Back, Action::Clear]
     } else if app.editing() {
         &[
             Action::Send,
@@ -67,8 +67,11 @@ fn hints(app: &App) -> Vec<Span<'static>> {
         ]
     } else {
         &[
+            Action::Cancel,
             Action::Send,
+            Action::Accept,
             Action::NextView,
+            Action::NextPage,
             Action::Copy,
             Action::Open,
             Action::Export,
@@ -76,25 +79,26 @@ fn hints(app: &App) -> Vec<Span<'static>> {
             Action::Quit,
         ]
     };
+    let running = app.in_flight() > 0;
     let mut spans = Vec::new();
     for action in wanted {
-        let found = contexts
-            .iter()
-            .find_map(|c| keymap::label_of(*c, *action).map(|label| (label, *c)));
-        if let Some((label, context)) = found {
-            let help = keymap::bindings(context)
-                .find(|b| b.action == *action)
-                .map_or("", |b| b.help);
-            spans.push(Span::styled(label.to_string(), theme::key_hint()));
-            spans.push(Span::styled(format!(" {help}  "), theme::dim()));
+        if *action == Action::Cancel && !running {
+            continue;
         }
-    }
-    if app.chat.call.is_running()
-        && !app.editing()
-        && let Some(label) = keymap::label_of(Context::Form, Action::Cancel)
-    {
-        spans.push(Span::styled(label.to_string(), theme::key_hint()));
-        spans.push(Span::styled(" cancel", theme::dim()));
+        // The first binding of the action whose keys are not taken by a nearer context.
+        let binding = contexts.iter().find_map(|c| {
+            keymap::bindings(*c).find(|b| {
+                b.action == *action
+                    && b.keys.iter().all(|k| {
+                        let event = crossterm::event::KeyEvent::new(k.code, k.modifiers);
+                        keymap::lookup(&contexts, &event) == Some(*action)
+                    })
+            })
+        });
+        if let Some(binding) = binding {
+            spans.push(Span::styled(binding.label.to_string(), theme::key_hint()));
+            spans.push(Span::styled(format!(" {}  ", binding.help), theme::dim()));
+        }
     }
     spans
 }
