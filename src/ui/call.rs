@@ -1,7 +1,10 @@
 //! How a call in flight or a failed call looks, for every tab: a spinner with elapsed and
 //! typical seconds, a countdown to the automatic retry, or the error's sentence.
 
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::ApiError;
 use crate::app::call::{CallState, spinner_frame};
@@ -87,4 +90,23 @@ fn status_and_message(error: &ApiError) -> String {
         (Some(status), Some(message)) => format!("{status} {message}"),
         _ => error.to_string(),
     }
+}
+
+/// Draws a call's state at the top of a pane's inside and returns the room left under it.
+pub fn draw_status<E: std::fmt::Display>(
+    frame: &mut Frame,
+    area: Rect,
+    call: &CallState<E>,
+    now: std::time::Instant,
+    cancel_key: &str,
+) -> Rect {
+    let status = lines(call, now, cancel_key);
+    let height = wrapped_height(&status, area.width);
+    let [status_area, rest] =
+        Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).areas(area);
+    frame.render_widget(
+        Paragraph::new(status).wrap(Wrap { trim: true }),
+        status_area,
+    );
+    rest
 }

@@ -97,14 +97,7 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
 
     let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
-    let status = call::lines(&chat.call, app.now, cancel);
-    let status_height = call::wrapped_height(&status, inner.width);
-    let [status_area, rest] =
-        Layout::vertical([Constraint::Length(status_height), Constraint::Min(0)]).areas(inner);
-    frame.render_widget(
-        Paragraph::new(status).wrap(Wrap { trim: true }),
-        status_area,
-    );
+    let rest = call::draw_status(frame, inner, &chat.call, app.now, cancel);
 
     let Some(answer) = &chat.answer else {
         if !chat.call.is_running() && chat.call.error().is_none() {
@@ -163,31 +156,20 @@ fn draw_intro(frame: &mut Frame, area: Rect) {
             key("Esc"),
             Span::raw(" leaves the prompt; then single keys act:"),
         ]),
-        Line::from(vec![
-            key("m"),
-            Span::raw(" model  "),
-            key("d"),
-            Span::raw(" device  "),
-            key("c"),
-            Span::raw(" country  "),
-            key("s"),
-            Span::raw(" subdivision  "),
-            key("t"),
-            Span::raw(" city  "),
-            key("f"),
-            Span::raw(" format  "),
-            key("x"),
-            Span::raw(" cache"),
+        theme::hint_line(&[
+            ("m", "model"),
+            ("d", "device"),
+            ("c", "country"),
+            ("s", "subdivision"),
+            ("t", "city"),
+            ("f", "format"),
+            ("x", "cache"),
         ]),
-        Line::from(vec![
-            key("i"),
-            Span::raw(" back to the prompt  "),
-            key("Tab"),
-            Span::raw(" next pane  "),
-            key("?"),
-            Span::raw(" all keys  "),
-            key("q"),
-            Span::raw(" quit"),
+        theme::hint_line(&[
+            ("i", "back to the prompt"),
+            ("Tab", "next pane"),
+            ("?", "all keys"),
+            ("q", "quit"),
         ]),
     ];
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);

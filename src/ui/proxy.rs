@@ -103,14 +103,7 @@ fn draw_response(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
 
     let cancel = keymap::label_of(Context::Proxy, Action::Cancel).unwrap_or("Esc");
-    let status = call::lines(&proxy.call, app.now, cancel);
-    let status_height = call::wrapped_height(&status, inner.width);
-    let [status_area, rest] =
-        Layout::vertical([Constraint::Length(status_height), Constraint::Min(0)]).areas(inner);
-    frame.render_widget(
-        Paragraph::new(status).wrap(Wrap { trim: true }),
-        status_area,
-    );
+    let rest = call::draw_status(frame, inner, &proxy.call, app.now, cancel);
 
     let Some(response) = &proxy.response else {
         if !proxy.call.is_running() && proxy.call.error().is_none() {
@@ -207,55 +200,33 @@ fn format_elapsed(elapsed: Duration) -> String {
 }
 
 fn draw_intro(frame: &mut Frame, area: Rect) {
-    let key = |k: &'static str| Span::styled(k, theme::key_hint());
     let lines = vec![
         Line::styled(
             "Fetch a page through the residential or ISP proxy network.",
             theme::title(),
         ),
         Line::raw(""),
-        Line::from(vec![
-            key("Enter"),
-            Span::raw(" sends  "),
-            key("←→"),
-            Span::raw(" choose a setting, "),
-            key("Space"),
-            Span::raw(" change it, "),
-            key("Del"),
-            Span::raw(" unset it  "),
-            key("y"),
-            Span::raw(" copy as curl"),
+        theme::hint_line(&[
+            ("Enter", "sends"),
+            ("←→", "choose a setting"),
+            ("Space", "change it"),
+            ("Del", "unset it"),
+            ("y", "copy as curl"),
         ]),
-        Line::from(vec![
-            key("n"),
-            Span::raw(" network  "),
-            key("p"),
-            Span::raw(" protocol  "),
-            key("F"),
-            Span::raw(" fallback  "),
-            key("u"),
-            Span::raw(" user  "),
-            key("K"),
-            Span::raw(" key  "),
-            key("U"),
-            Span::raw(" url"),
+        theme::hint_line(&[
+            ("n", "network"),
+            ("p", "protocol"),
+            ("F", "fallback"),
+            ("u", "user"),
+            ("K", "key"),
+            ("U", "url"),
         ]),
-        Line::from(vec![
-            key("c s t"),
-            Span::raw(" country, subdivision, city  "),
-            key("z a m"),
-            Span::raw(" zip, asn, type  "),
-            key("S T M"),
-            Span::raw(" session, ttl, mode"),
+        theme::hint_line(&[
+            ("c s t", "country, subdivision, city"),
+            ("z a m", "zip, asn, type"),
+            ("S T M", "session, ttl, mode"),
         ]),
-        Line::from(vec![
-            key("Tab"),
-            Span::raw(" response pane  "),
-            key("?"),
-            Span::raw(" all keys  "),
-            key("q"),
-            Span::raw(" quit"),
-        ]),
+        theme::hint_line(&[("Tab", "response pane"), ("?", "all keys"), ("q", "quit")]),
     ];
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }

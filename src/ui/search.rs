@@ -106,7 +106,6 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
     let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
     let mut lines = call::lines(&search.call, app.now, cancel);
     if lines.is_empty() {
-        let key = |k: &'static str| Span::styled(k, theme::key_hint());
         lines = vec![
             Line::styled(
                 "Search as seen from a place and an IP type.",
@@ -115,26 +114,19 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
             Line::raw(""),
             Line::from(vec![
                 Span::raw("Type terms above and press "),
-                key("Enter"),
+                Span::styled("Enter", theme::key_hint()),
                 Span::raw(". "),
-                key("Tab"),
+                Span::styled("Tab", theme::key_hint()),
                 Span::raw(" reaches the settings row: pages, size, offset, IP, location, format…"),
             ]),
-            Line::from(vec![
-                key("c"),
-                Span::raw(" country  "),
-                key("s"),
-                Span::raw(" subdivision  "),
-                key("t"),
-                Span::raw(" city  "),
-                key("r"),
-                Span::raw(" IP type  "),
-                key("f"),
-                Span::raw(" format  "),
-                key("x"),
-                Span::raw(" cache  "),
-                key("?"),
-                Span::raw(" all keys"),
+            theme::hint_line(&[
+                ("c", "country"),
+                ("s", "subdivision"),
+                ("t", "city"),
+                ("r", "IP type"),
+                ("f", "format"),
+                ("x", "cache"),
+                ("?", "all keys"),
             ]),
         ];
     }

@@ -77,3 +77,15 @@ pub fn live_badge() -> Style {
         .fg(Color::Black)
         .add_modifier(Modifier::BOLD)
 }
+
+/// "k what  k what" with the keys highlighted, for the intros of empty panes.
+pub fn hint_line(pairs: &[(&'static str, &'static str)]) -> ratatui::text::Line<'static> {
+    use ratatui::text::Span;
+    let mut spans = Vec::with_capacity(pairs.len() * 2);
+    for (i, (key, what)) in pairs.iter().enumerate() {
+        let gap = if i + 1 == pairs.len() { "" } else { "  " };
+        spans.push(Span::styled(*key, key_hint()));
+        spans.push(Span::raw(format!(" {what}{gap}")));
+    }
+    ratatui::text::Line::from(spans)
+}
