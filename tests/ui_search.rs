@@ -489,17 +489,12 @@ async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
         (terminal, app, stats)
     });
     tokio::time::sleep(Duration::from_millis(1200)).await;
-    // Move down until a sitelink is selected.
-    for _ in 0..12 {
-        tx.send(key(KeyCode::Down)).unwrap();
-    }
-    tokio::time::sleep(Duration::from_millis(300)).await;
     tx.send(Event::Key(KeyEvent::new(
         KeyCode::Char('c'),
         KeyModifiers::CONTROL,
     )))
     .unwrap();
-    let (terminal, app, _stats) = tokio::time::timeout(Duration::from_secs(20), looped)
+    let (mut terminal, mut app, _stats) = tokio::time::timeout(Duration::from_secs(20), looped)
         .await
         .expect("the loop ends")
         .unwrap();
@@ -513,19 +508,58 @@ async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
     let pages: std::collections::BTreeSet<u32> =
         page.prepared.results.iter().map(|r| r.page).collect();
     assert_eq!(pages.into_iter().collect::<Vec<_>>(), vec![1, 2, 3]);
+    // Where the first sitelink is among the selectable rows: that many Downs select it.
+    let selectable: Vec<&vantage::app::search_page::Entry> = page
+        .visible
+        .iter()
+        .map(|i| &page.prepared.entries[*i])
+        .filter(|e| e.selectable())
+        .collect();
+    let downs = selectable
+        .iter()
+        .position(|e| matches!(e.kind, EntryKind::Sitelink { .. }))
+        .expect("the simulator's results have sitelinks");
+    let (result, link) = match selectable[downs].kind {
+        EntryKind::Sitelink { result, link } => (result, link),
+        _ => unreachable!(),
+    };
+    let sitelink = page.prepared.results[result].sitelinks[link].clone();
+
+    // Back into the same app: select the sitelink and open its detail.
+    app.should_quit = false;
+    let (tx, events) = scripted_events();
+    for _ in 0..downs {
+        tx.send(key(KeyCode::Down)).unwrap();
+    }
+    tx.send(key(KeyCode::Enter)).unwrap();
+    let (mut runner, mut rx) =
+        vantage::tui::test_runner(common::client(&sim), data.path().to_path_buf());
+    let looped = tokio::spawn(async move {
+        vantage::tui::run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        (terminal, app)
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    tx.send(Event::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    )))
+    .unwrap();
+    let (terminal, app) = tokio::time::timeout(Duration::from_secs(20), looped)
+        .await
+        .expect("the loop ends")
+        .unwrap();
+    let page = app.search.page.as_ref().unwrap();
+    assert!(matches!(
+        page.selected_entry().unwrap().kind,
+        EntryKind::Sitelink { .. }
+    ));
+    assert_eq!(page.selected_url().as_deref(), Some(sitelink.url.as_str()));
     let text = terminal.backend().to_string();
     assert!(text.contains("Chicago"), "{text}");
     assert!(text.contains("Detail"), "{text}");
-    let selected = page.selected_entry().unwrap();
-    if matches!(selected.kind, EntryKind::Sitelink { .. }) {
-        assert!(text.contains("Sitelinks ("), "{text}");
-    }
-    assert!(
-        page.prepared
-            .entries
-            .iter()
-            .any(|e| matches!(e.kind, EntryKind::Sitelink { .. })),
-        "the simulator's page 1 has sitelinks"
-    );
+    assert!(text.contains("sitelink"), "{text}");
+    assert!(text.contains(&sitelink.url), "{text}");
     sim.shutdown().await;
 }
