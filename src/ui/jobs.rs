@@ -1,0 +1,109 @@
+//! The Jobs tab: the table of queued jobs, or a text result open over it.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::app::App;
+use crate::app::jobs_tab::summary_of;
+use crate::jobs::JobState;
+
+use super::list::{self, Columns, ago, size};
+use super::{pane, text_view, theme};
+
+const TITLES: [&str; 8] = [
+    "kind", "request", "id", "state", "age", "polled", "polls", "size",
+];
+
+pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+    let jobs = &app.jobs;
+    if let Some(reader) = &jobs.reader {
+        let block = pane(
+            Line::from(vec![
+                Span::styled(format!(" {} ", reader.title), theme::title()),
+                Span::styled(" Esc back ", theme::dim()),
+            ]),
+            true,
+        );
+        let inner = block.inner(body);
+        frame.render_widget(block, body);
+        text_view::draw_body(frame, inner, &reader.body, reader.scroll);
+        return;
+    }
+    let mut area = body;
+    if let Some(reason) = &jobs.memory_only {
+        let [note, rest] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                format!("Memory only: {reason}"),
+                theme::error(),
+            )),
+            note,
+        );
+        area = rest;
+    }
+    let counts = jobs.scheduler.counts();
+    let mut title = vec![Span::styled(" Jobs ", theme::title())];
+    let waiting = counts.pending + counts.error;
+    let stored_done = jobs
+        .rows
+        .iter()
+        .filter(|r| r.state == JobState::Done)
+        .count();
+    title.push(Span::styled(
+        format!(
+            "{waiting} waiting · {stored_done} done · {} polling ",
+            jobs.scheduler.in_flight()
+        ),
+        theme::dim(),
+    ));
+    let widths = [
+        Constraint::Length(7),
+        Constraint::Min(12),
+        Constraint::Length(8),
+        Constraint::Length(7),
+        Constraint::Length(4),
+        Constraint::Length(6),
+        Constraint::Length(5),
+        Constraint::Length(8),
+    ];
+    let wall = app.wall;
+    list::draw(
+        frame,
+        area,
+        Line::from(title),
+        Columns {
+            titles: &TITLES,
+            widths: &widths,
+        },
+        &jobs.list,
+        "No jobs yet. Press a in the Chat or Search form for async mode, then Enter queues the request; i imports a job by its id.",
+        |i| {
+            let job = &jobs.rows[i];
+            vec![
+                Span::raw(job.kind.to_string()),
+                Span::raw(summary_of(job)),
+                Span::styled(job.id.short().to_string(), theme::muted()),
+                Span::styled(job.state.to_string(), state_style(job.state)),
+                Span::raw(ago(job.age_ms(wall))),
+                Span::raw(
+                    job.last_poll_at
+                        .map_or("–".to_string(), |at| ago(wall - at)),
+                ),
+                Span::raw(job.attempts.to_string()),
+                Span::raw(job.result_size.map_or("–".to_string(), size)),
+            ]
+        },
+    );
+}
+
+fn state_style(state: JobState) -> Style {
+    match state {
+        JobState::Pending => theme::accent(),
+        JobState::Done => theme::ok(),
+        JobState::Failed | JobState::Expired | JobState::Error => theme::error(),
+    }
+}
