@@ -886,4 +886,6 @@ pub fn elapsed_since(now: Instant, since: Instant) -> Duration {
 }
 
 #[cfg(test)]
+mod jobs_tests;
+#[cfg(test)]
 mod tests;
