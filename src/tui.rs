@@ -37,6 +37,9 @@ use std::sync::{Arc, Mutex};
 /// How often the screen refreshes while a spinner or countdown runs.
 const TICK: Duration = Duration::from_millis(100);
 
+/// What one frame may cost: one frame at 60 Hz.
+pub const FRAME_BUDGET: Duration = Duration::from_millis(16);
+
 /// Runs the app in the real terminal until the user quits. Returns the exit code.
 pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) -> i32 {
     // The simulator is kept alive by the caller for as long as the app runs.
@@ -162,6 +165,10 @@ pub struct LoopStats {
     pub messages: u64,
     /// The longest `terminal.draw`.
     pub slowest_frame: Duration,
+    /// All `terminal.draw` calls together.
+    pub frame_time: Duration,
+    /// Frames that took longer than [`FRAME_BUDGET`].
+    pub frames_over_budget: u64,
     /// The most job polls seen in flight at once.
     pub most_polls_in_flight: usize,
 }
@@ -256,7 +263,10 @@ where
     terminal
         .draw(|frame| ui::view(app, frame))
         .map_err(io::Error::other)?;
-    stats.slowest_frame = stats.slowest_frame.max(started.elapsed());
+    let took = started.elapsed();
+    stats.slowest_frame = stats.slowest_frame.max(took);
+    stats.frame_time += took;
+    stats.frames_over_budget += u64::from(took > FRAME_BUDGET);
     stats.frames += 1;
     Ok(())
 }
