@@ -615,8 +615,12 @@ impl EffectRunner {
             }
             Effect::LoadJobs => {
                 let store = store?;
+                let links = self.job_entries.clone();
                 tokio::task::spawn_blocking(move || {
                     let result = store.list_jobs().map_err(|e| e.to_string());
+                    if let Ok(jobs) = &result {
+                        relink(&store, jobs, &links);
+                    }
                     let _ = tx.send(Msg::JobsLoaded(result));
                 });
                 None
@@ -799,6 +803,34 @@ async fn submit_job(
         lock(links).insert(id, entry);
     }
     Ok(record)
+}
+
+/// Finds again the history entries of jobs submitted in an earlier session and still open,
+/// so their results become those entries' responses when they land: the entry without a
+/// response, of the same request, recorded within a minute before the job.
+fn relink(store: &Store, jobs: &[crate::store::JobRecord], links: &Mutex<HashMap<JobId, EntryId>>) {
+    let open: Vec<_> = jobs
+        .iter()
+        .filter(|j| j.is_open() && j.request.is_some())
+        .collect();
+    if open.is_empty() {
+        return;
+    }
+    let Ok(items) = store.history(app::history::SHOWN_ENTRIES, 0) else {
+        return;
+    };
+    let mut links = lock(links);
+    for job in open {
+        let found = items.iter().find(|item| {
+            item.status.is_none()
+                && item.summary == job.summary
+                && (0..60_000).contains(&(job.created_at - item.created_at))
+                && !links.values().any(|e| *e == item.id)
+        });
+        if let Some(item) = found {
+            links.insert(job.id.clone(), item.id.clone());
+        }
+    }
 }
 
 fn error_body(error: &crate::api::ApiError, started: Instant) -> Body {

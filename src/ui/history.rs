@@ -41,6 +41,7 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
         },
         &history.list,
         empty,
+        None,
         |i| {
             let item = &history.items[i];
             let status = match item.status {

@@ -81,6 +81,7 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
         },
         &jobs.list,
         "No jobs yet. Press a in the Chat or Search form for async mode, then Enter queues the request; i imports a job by its id.",
+        jobs.selected().map(|job| footer(job, wall)),
         |i| {
             let job = &jobs.rows[i];
             vec![
@@ -98,6 +99,29 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
             ]
         },
     );
+}
+
+/// The selected job's full id and what comes next for it (or why it stopped).
+fn footer(job: &crate::store::JobRecord, wall: crate::jobs::UnixMs) -> Line<'static> {
+    let what = match (&job.last_error, job.state) {
+        (Some(error), _) => Span::styled(format!(" {error} "), theme::error()),
+        (None, JobState::Pending) => Span::styled(
+            match job.next_poll_at {
+                Some(at) if at > wall => format!(" next poll in {} ", ago(at - wall)),
+                _ => " polling ".to_string(),
+            },
+            theme::dim(),
+        ),
+        (None, JobState::Done) => Span::styled(" Enter opens the result ", theme::dim()),
+        (None, JobState::Failed | JobState::Expired) => {
+            Span::styled(" R re-submits it ", theme::dim())
+        }
+        (None, JobState::Error) => Span::raw(""),
+    };
+    Line::from(vec![
+        Span::styled(format!(" {} ", job.id), theme::muted()),
+        what,
+    ])
 }
 
 fn state_style(state: JobState) -> Style {

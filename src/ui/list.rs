@@ -24,9 +24,13 @@ pub fn draw<'a>(
     columns: Columns<'_>,
     list: &FilteredList,
     empty: &str,
+    footer: Option<Line<'_>>,
     row: impl Fn(usize) -> Vec<Span<'a>>,
 ) {
-    let block = pane(title, true);
+    let mut block = pane(title, true);
+    if let Some(footer) = footer {
+        block = block.title_bottom(footer);
+    }
     let mut inner = block.inner(area);
     frame.render_widget(block, area);
     if inner.height == 0 {
