@@ -34,14 +34,16 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
     list::draw(
         frame,
         body,
-        title,
+        list::Frame {
+            title,
+            footer: None,
+            empty,
+        },
         Columns {
             titles: &TITLES,
             widths: &widths,
         },
         &history.list,
-        empty,
-        None,
         |i| {
             let item = &history.items[i];
             let status = match item.status {

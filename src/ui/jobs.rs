@@ -74,14 +74,16 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
     list::draw(
         frame,
         area,
-        Line::from(title),
+        list::Frame {
+            title: Line::from(title),
+            footer: jobs.selected().map(|job| footer(job, wall)),
+            empty: "No jobs yet. Press a in the Chat or Search form for async mode, then Enter queues the request; i imports a job by its id.",
+        },
         Columns {
             titles: &TITLES,
             widths: &widths,
         },
         &jobs.list,
-        "No jobs yet. Press a in the Chat or Search form for async mode, then Enter queues the request; i imports a job by its id.",
-        jobs.selected().map(|job| footer(job, wall)),
         |i| {
             let job = &jobs.rows[i];
             vec![

@@ -1,7 +1,6 @@
 //! A filtered table in a pane, shared by the Jobs and History tabs: a header, the rows in
 //! view (only those are built), the selection, and the filter line while one is set.
 
-use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table};
@@ -16,17 +15,28 @@ pub struct Columns<'a> {
     pub widths: &'a [Constraint],
 }
 
+/// The pane around the table: its title, a line on its bottom border, and what shows when
+/// there are no items at all.
+pub struct Frame<'a> {
+    pub title: Line<'a>,
+    pub footer: Option<Line<'a>>,
+    pub empty: &'a str,
+}
+
 /// Draws the list; `row(i)` builds the cells of item `i` and is called for visible rows only.
 pub fn draw<'a>(
-    frame: &mut Frame,
+    frame: &mut ratatui::Frame,
     area: Rect,
-    title: Line<'_>,
+    chrome: Frame<'_>,
     columns: Columns<'_>,
     list: &FilteredList,
-    empty: &str,
-    footer: Option<Line<'_>>,
     row: impl Fn(usize) -> Vec<Span<'a>>,
 ) {
+    let Frame {
+        title,
+        footer,
+        empty,
+    } = chrome;
     let mut block = pane(title, true);
     if let Some(footer) = footer {
         block = block.title_bottom(footer);
