@@ -244,3 +244,54 @@ async fn two_hundred_pending_jobs_poll_eight_at_a_time_and_frames_stay_cheap() {
         stats.slowest_frame
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_store_jobs_live_in_memory_and_still_open() {
+    let sim = Simulator::start(SimConfig {
+        latency_scale: 0.0,
+        job_pending: Duration::from_millis(300),
+        job_fail_share: 0.0,
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    // No store: as when the data folder is read-only.
+    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let mut app = app_for(&sim, 100, 30);
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let (tx, events) = scripted_events();
+    tx.send(tab_key(Tab::Search)).unwrap();
+    for c in "standing desk".chars() {
+        tx.send(key(KeyCode::Char(c))).unwrap();
+    }
+    tx.send(key(KeyCode::Esc)).unwrap();
+    tx.send(key(KeyCode::Char('a'))).unwrap();
+    tx.send(key(KeyCode::Char('i'))).unwrap();
+    tx.send(key(KeyCode::Enter)).unwrap();
+    let looped = tokio::spawn(async move {
+        run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        app
+    });
+    // The first poll comes 2 s after the submit; the job is ready by then.
+    tokio::time::sleep(Duration::from_millis(2_800)).await;
+    tx.send(tab_key(Tab::Jobs)).unwrap();
+    tx.send(key(KeyCode::Enter)).unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    tx.send(ctrl_c()).unwrap();
+    let app = tokio::time::timeout(Duration::from_secs(10), looped)
+        .await
+        .expect("the loop ends on Ctrl+C")
+        .unwrap();
+    assert_eq!(app.jobs.rows.len(), 1);
+    assert_eq!(app.jobs.rows[0].state, JobState::Done);
+    assert_eq!(
+        app.tab,
+        Tab::Search,
+        "the results opened in the Search viewer"
+    );
+    let page = app.search.page.as_ref().expect("the stored results opened");
+    assert_eq!(page.prepared.request.terms, "standing desk");
+}
