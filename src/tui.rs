@@ -24,15 +24,21 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::AbortHandle;
 
 use crate::api::proxy::{ProxyEndpoints, ProxyError};
-use crate::api::{Client, ClientSettings, Secret};
+use crate::api::{Client, ClientSettings, JobId, Secret};
 use crate::app::proxy::{DEMO_TARGET_URL, LIVE_TARGET_URL, ProxyDefaults, ProxyState};
 use crate::app::{self, App, Connection, Effect, Msg, Tag};
 use crate::config::Config;
+use crate::jobs::PollOutcome;
 use crate::sim::{SimConfig, Simulator};
+use crate::store::{Body, EntryId, NewJob, RequestParams, Store, StoreOptions, now_ms};
 use crate::ui;
+use std::sync::{Arc, Mutex};
 
 /// How often the screen refreshes while a spinner or countdown runs.
 const TICK: Duration = Duration::from_millis(100);
+
+/// What one frame may cost: one frame at 60 Hz.
+pub const FRAME_BUDGET: Duration = Duration::from_millis(16);
 
 /// Runs the app in the real terminal until the user quits. Returns the exit code.
 pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) -> i32 {
@@ -52,6 +58,16 @@ pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) 
     runner.set_proxy_endpoints(proxy.endpoints.clone());
     let mut app = App::new(connection, Instant::now());
     app.proxy = ProxyState::new(proxy);
+    match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
+        Ok(store) => runner.set_store(Some(store)),
+        Err(error) => {
+            tracing::warn!(%error, "the store did not open");
+            app.flash_error(format!(
+                "{error} Jobs and history live in memory only this session."
+            ));
+            app.jobs.memory_only = Some(error.to_string());
+        }
+    }
     if let Ok(size) = terminal.size() {
         app.area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
     }
@@ -147,6 +163,14 @@ fn install_panic_hook() {
 pub struct LoopStats {
     pub frames: u64,
     pub messages: u64,
+    /// The longest `terminal.draw`.
+    pub slowest_frame: Duration,
+    /// All `terminal.draw` calls together.
+    pub frame_time: Duration,
+    /// Frames that took longer than [`FRAME_BUDGET`].
+    pub frames_over_budget: u64,
+    /// The most job polls seen in flight at once.
+    pub most_polls_in_flight: usize,
 }
 
 /// The event loop, generic over the backend and the event source so tests drive it on
@@ -165,6 +189,7 @@ where
 {
     let mut stats = LoopStats::default();
     app.set_clock(Instant::now());
+    app.set_wall(now_ms());
     let effects = app.start();
     runner.run_all(effects, app).await;
     draw(terminal, app, &mut stats)?;
@@ -172,6 +197,17 @@ where
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut terminate = termination_signal();
     loop {
+        // Sleep until the scheduler's next poll falls due; no timer while no job waits.
+        let wake = app
+            .jobs
+            .next_wake()
+            .map(|at| Duration::from_millis((at - now_ms()).clamp(0, 60_000) as u64));
+        let timer = async move {
+            match wake {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => std::future::pending().await,
+            }
+        };
         let first = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(event)) => event_to_msg(event),
@@ -180,6 +216,7 @@ where
             },
             Some(msg) = rx.recv() => Some(msg),
             _ = ticker.tick(), if app.animating() => Some(Msg::Tick),
+            () = timer => Some(Msg::JobsWake),
             _ = terminate.recv() => break,
         };
         // Everything else already waiting joins this batch; then one draw.
@@ -198,11 +235,15 @@ where
             continue;
         }
         app.set_clock(Instant::now());
+        app.set_wall(now_ms());
         for msg in batch {
             stats.messages += 1;
             runner.observe(&msg);
             let effects = app::update(app, msg);
             runner.run_all(effects, app).await;
+            stats.most_polls_in_flight = stats
+                .most_polls_in_flight
+                .max(app.jobs.scheduler.in_flight());
         }
         if app.should_quit {
             break;
@@ -218,9 +259,14 @@ where
     B: Backend,
     B::Error: std::error::Error + Send + Sync + 'static,
 {
+    let started = Instant::now();
     terminal
         .draw(|frame| ui::view(app, frame))
         .map_err(io::Error::other)?;
+    let took = started.elapsed();
+    stats.slowest_frame = stats.slowest_frame.max(took);
+    stats.frame_time += took;
+    stats.frames_over_budget += u64::from(took > FRAME_BUDGET);
     stats.frames += 1;
     Ok(())
 }
@@ -273,6 +319,12 @@ pub struct EffectRunner {
     pub opened: Vec<String>,
     demo: Option<Simulator>,
     proxy: Option<ProxyEndpoints>,
+    /// Where history and jobs are kept; `None` when it could not open (memory only).
+    store: Option<Store>,
+    /// Job results of this session when there is no store.
+    memory: HashMap<JobId, Body>,
+    /// The history entry of each job submitted this session, to attach its result to.
+    job_entries: Arc<Mutex<HashMap<JobId, EntryId>>>,
 }
 
 impl EffectRunner {
@@ -292,7 +344,19 @@ impl EffectRunner {
             opened: Vec::new(),
             demo: None,
             proxy: None,
+            store: None,
+            memory: HashMap::new(),
+            job_entries: Arc::default(),
         }
+    }
+
+    /// The store history and jobs are written to (`None`: memory only).
+    pub fn set_store(&mut self, store: Option<Store>) {
+        self.store = store;
+    }
+
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
     }
 
     /// Where proxied requests go; without endpoints they fail with a sentence.
@@ -334,8 +398,11 @@ impl EffectRunner {
                 let client = self.client.observed(move |notice| {
                     let _ = retry_tx.send(Msg::Retrying { tag, notice });
                 });
+                let history = History::start(&self.store, RequestParams::Ai(request.clone()));
                 let task = tokio::spawn(async move {
-                    let result = match client.ai(&request).await {
+                    let fetched = client.ai(&request).await;
+                    history.finish(&fetched);
+                    let result = match fetched {
                         Ok(fetched) => tokio::task::spawn_blocking(move || {
                             Box::new(app::answer::prepare(request, fetched))
                         })
@@ -362,8 +429,11 @@ impl EffectRunner {
                 let client = self.client.observed(move |notice| {
                     let _ = retry_tx.send(Msg::Retrying { tag, notice });
                 });
+                let history = History::start(&self.store, RequestParams::Search(request.clone()));
                 let task = tokio::spawn(async move {
-                    let result = match client.search(&request).await {
+                    let fetched = client.search(&request).await;
+                    history.finish(&fetched);
+                    let result = match fetched {
                         Ok(fetched) => tokio::task::spawn_blocking(move || {
                             Box::new(app::search_page::prepare(request, fetched))
                         })
@@ -465,6 +535,185 @@ impl EffectRunner {
             }
             Effect::SwitchToDemo => Some(Msg::DemoStarted(self.switch_to_demo().await)),
             Effect::Quit => None,
+            effect => self.run_store(effect),
+        }
+    }
+
+    /// The effects of queued jobs and history: calls in tasks, reads in `spawn_blocking`,
+    /// writes through the store's writer thread.
+    fn run_store(&mut self, effect: Effect) -> Option<Msg> {
+        let tx = self.tx.clone();
+        let store = self.store.clone();
+        match effect {
+            Effect::SubmitJob { request } => {
+                let client = self.client.clone();
+                let links = self.job_entries.clone();
+                tokio::spawn(async move {
+                    let result = submit_job(&client, store.as_ref(), &links, request).await;
+                    let _ = tx.send(Msg::JobQueued(result));
+                });
+                None
+            }
+            Effect::ImportJob { id, kind } => {
+                let job = NewJob::imported(id, kind);
+                let record = app::jobs_tab::record_of(&job);
+                match store {
+                    Some(store) => {
+                        tokio::spawn(async move {
+                            let result = store
+                                .record_job(job)
+                                .await
+                                .map(|()| record)
+                                .map_err(|e| e.to_string());
+                            let _ = tx.send(Msg::JobQueued(result));
+                        });
+                        None
+                    }
+                    None => Some(Msg::JobQueued(Ok(record))),
+                }
+            }
+            Effect::PollJob { id, kind } => {
+                let client = self.client.clone();
+                tokio::spawn(async move {
+                    let answer = client.job(kind, &id).await;
+                    let outcome = PollOutcome::of(&answer);
+                    let result = match (&outcome, &answer) {
+                        (PollOutcome::Ready, Ok(fetched)) => Some(Body::of(fetched)),
+                        _ => None,
+                    };
+                    let _ = tx.send(Msg::JobPolled {
+                        id,
+                        outcome,
+                        result,
+                    });
+                });
+                None
+            }
+            Effect::SaveJob { transition, result } => {
+                let id = transition.id.clone();
+                match &store {
+                    Some(store) => {
+                        if let Some(body) = &result
+                            && let Some(entry) = lock(&self.job_entries).remove(&id)
+                        {
+                            store.add_response(&entry, body.clone()).detach();
+                        }
+                        store.update_job(transition, result).detach();
+                    }
+                    None => {
+                        if let Some(body) = result {
+                            self.memory.insert(id, body);
+                        }
+                    }
+                }
+                None
+            }
+            Effect::DeleteJob(id) => {
+                self.memory.remove(&id);
+                if let Some(store) = store {
+                    store.delete_job(&id).detach();
+                }
+                None
+            }
+            Effect::LoadJobs => {
+                let store = store?;
+                let links = self.job_entries.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = store.list_jobs().map_err(|e| e.to_string());
+                    if let Ok(jobs) = &result {
+                        relink(&store, jobs, &links);
+                    }
+                    let _ = tx.send(Msg::JobsLoaded(result));
+                });
+                None
+            }
+            Effect::LoadHistory => {
+                let Some(store) = store else {
+                    return Some(Msg::HistoryLoaded(Ok(Vec::new())));
+                };
+                tokio::spawn(async move {
+                    let _ = store.flush().await;
+                    let result = tokio::task::spawn_blocking(move || {
+                        store.history(app::history::SHOWN_ENTRIES, 0)
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r.map_err(|e| e.to_string()));
+                    let _ = tx.send(Msg::HistoryLoaded(result));
+                });
+                None
+            }
+            Effect::DeleteHistory(id) => {
+                if let Some(store) = store {
+                    store.delete_history(&id).detach();
+                }
+                None
+            }
+            Effect::OpenJob { id, kind, request } => {
+                let title = format!("{kind} job {}", id.short());
+                let memory = self.memory.get(&id).cloned();
+                tokio::spawn(async move {
+                    let body = match (memory, store) {
+                        (Some(body), _) => Ok(Some(body)),
+                        (None, Some(store)) => {
+                            let _ = store.flush().await;
+                            blocking(move || store.job_result(&id).map_err(|e| e.to_string())).await
+                        }
+                        (None, None) => Ok(None),
+                    };
+                    let result = match body {
+                        Ok(Some(body)) => {
+                            blocking(move || app::stored::prepare(kind, request, &body, &title))
+                                .await
+                        }
+                        Ok(None) => Err("the result is not stored; r polls the job again".into()),
+                        Err(e) => Err(e),
+                    };
+                    let _ = tx.send(Msg::StoredOpened(result));
+                });
+                None
+            }
+            Effect::OpenHistory(entry) => {
+                let store = store?;
+                tokio::spawn(async move {
+                    let _ = store.flush().await;
+                    let result = blocking(move || {
+                        let entry = store
+                            .history_entry(&entry)
+                            .map_err(|e| e.to_string())?
+                            .ok_or("the entry is no longer stored")?;
+                        let kind = app::stored::kind_of(&entry.request)
+                            .ok_or("this kind of request has no viewer here")?;
+                        let body = entry
+                            .response
+                            .ok_or("no response was stored for this request")?;
+                        let title = entry.item.summary.clone();
+                        app::stored::prepare(kind, Some(entry.request), &body, &title)
+                    })
+                    .await;
+                    let _ = tx.send(Msg::StoredOpened(result));
+                });
+                None
+            }
+            Effect::LoadRerun(entry) => {
+                let store = store?;
+                tokio::task::spawn_blocking(move || {
+                    let result = match store.history_entry(&entry) {
+                        Ok(Some(entry)) => Ok(entry.request),
+                        Ok(None) => Err("the entry is no longer stored".to_string()),
+                        Err(e) => Err(e.to_string()),
+                    };
+                    let _ = tx.send(Msg::Rerun(result));
+                });
+                None
+            }
+            Effect::SaveDevices(names) => {
+                if let Some(store) = store {
+                    store.save_devices(names).detach();
+                }
+                None
+            }
+            _ => None,
         }
     }
 
@@ -490,6 +739,142 @@ impl EffectRunner {
         };
         self.demo = Some(simulator);
         Ok(connection)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs heavy work (SQLite reads, JSON and HTML) on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| format!("the work stopped: {e}"))
+        .and_then(|r| r)
+}
+
+/// Submits a request in async mode, then records its job (awaited) before anything else:
+/// the id is never lost. The submission is a history entry; the job's result becomes its
+/// response when it lands.
+async fn submit_job(
+    client: &Client,
+    store: Option<&Store>,
+    links: &Mutex<HashMap<JobId, EntryId>>,
+    request: RequestParams,
+) -> Result<crate::store::JobRecord, String> {
+    let started = Instant::now();
+    let entry = store.map(|store| {
+        let (entry, ack) = store.add_request(request.clone());
+        ack.detach();
+        entry
+    });
+    let submitted = match &request {
+        RequestParams::Ai(r) => client.ai_submit(r).await,
+        RequestParams::Search(r) => client.search_submit(r).await,
+        other => {
+            return Err(format!(
+                "a {} request is not queued from here",
+                other.kind()
+            ));
+        }
+    };
+    let id = match submitted {
+        Ok(id) => id,
+        Err(error) => {
+            if let (Some(store), Some(entry)) = (store, &entry) {
+                store
+                    .add_response(entry, error_body(&error, started))
+                    .detach();
+            }
+            return Err(error.to_string());
+        }
+    };
+    let job = NewJob::submitted(id.clone(), request);
+    let record = app::jobs_tab::record_of(&job);
+    if let Some(store) = store
+        && let Err(error) = store.record_job(job).await
+    {
+        tracing::warn!(%error, "a job could not be stored");
+    }
+    if let Some(entry) = entry {
+        lock(links).insert(id, entry);
+    }
+    Ok(record)
+}
+
+/// Finds again the history entries of jobs submitted in an earlier session and still open,
+/// so their results become those entries' responses when they land: the entry without a
+/// response, of the same request, recorded within a minute before the job.
+fn relink(store: &Store, jobs: &[crate::store::JobRecord], links: &Mutex<HashMap<JobId, EntryId>>) {
+    let open: Vec<_> = jobs
+        .iter()
+        .filter(|j| j.is_open() && j.request.is_some())
+        .collect();
+    if open.is_empty() {
+        return;
+    }
+    let Ok(items) = store.history(app::history::SHOWN_ENTRIES, 0) else {
+        return;
+    };
+    let mut links = lock(links);
+    for job in open {
+        let found = items.iter().find(|item| {
+            item.status.is_none()
+                && item.summary == job.summary
+                && (0..60_000).contains(&(job.created_at - item.created_at))
+                && !links.values().any(|e| *e == item.id)
+        });
+        if let Some(item) = found {
+            links.insert(job.id.clone(), item.id.clone());
+        }
+    }
+}
+
+fn error_body(error: &crate::api::ApiError, started: Instant) -> Body {
+    Body {
+        status: error.status().unwrap_or(0),
+        text: error.to_string(),
+        elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        received_at: now_ms(),
+    }
+}
+
+/// The history entry of one sync call: the request is written when it leaves, the response
+/// (or the error) when it lands; both through the store's writer thread.
+struct History {
+    store: Option<Store>,
+    entry: Option<EntryId>,
+    started: Instant,
+}
+
+impl History {
+    fn start(store: &Option<Store>, request: RequestParams) -> History {
+        let entry = store.as_ref().map(|store| {
+            let (entry, ack) = store.add_request(request);
+            ack.detach();
+            entry
+        });
+        History {
+            store: store.clone(),
+            entry,
+            started: Instant::now(),
+        }
+    }
+
+    fn finish<T>(&self, result: &Result<crate::api::Fetched<T>, crate::api::ApiError>) {
+        let (Some(store), Some(entry)) = (&self.store, &self.entry) else {
+            return;
+        };
+        let body = match result {
+            Ok(fetched) => Body::of(fetched),
+            Err(error) => error_body(error, self.started),
+        };
+        store.add_response(entry, body).detach();
     }
 }
 

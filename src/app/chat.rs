@@ -36,10 +36,11 @@ pub enum Setting {
     Display,
     Format,
     Cache,
+    Mode,
 }
 
 impl Setting {
-    pub const ALL: [Setting; 9] = [
+    pub const ALL: [Setting; 10] = [
         Setting::Model,
         Setting::Device,
         Setting::Country,
@@ -49,6 +50,7 @@ impl Setting {
         Setting::Display,
         Setting::Format,
         Setting::Cache,
+        Setting::Mode,
     ];
 
     pub fn label(self) -> &'static str {
@@ -62,6 +64,7 @@ impl Setting {
             Setting::Display => "display",
             Setting::Format => "format",
             Setting::Cache => "cache",
+            Setting::Mode => "mode",
         }
     }
 
@@ -77,6 +80,7 @@ impl Setting {
             Setting::Display => Action::PickDisplay,
             Setting::Format => Action::CycleFormat,
             Setting::Cache => Action::ToggleCache,
+            Setting::Mode => Action::ToggleAsync,
         }
     }
 }
@@ -92,6 +96,8 @@ pub struct ChatSettings {
     pub format: AiFormat,
     /// False sends expiration=0: a fresh answer.
     pub no_cache: bool,
+    /// Queue the call as a job (`mode=async`) instead of waiting for the answer.
+    pub async_mode: bool,
 }
 
 impl ChatSettings {
@@ -111,6 +117,7 @@ impl ChatSettings {
             Setting::Display => self.display.clone().unwrap_or_else(|| "–".to_string()),
             Setting::Format => self.format.as_str().to_string(),
             Setting::Cache => if self.no_cache { "off" } else { "on" }.to_string(),
+            Setting::Mode => mode_text(self.async_mode).to_string(),
         }
     }
 
@@ -123,6 +130,23 @@ impl ChatSettings {
                 value: self.value_text(*s),
             })
             .collect()
+    }
+}
+
+/// The mode cell's value.
+pub fn mode_text(async_mode: bool) -> &'static str {
+    if async_mode { "async" } else { "sync" }
+}
+
+/// The sentence a switch of mode shows.
+pub fn mode_flash(async_mode: bool) -> String {
+    if async_mode {
+        format!(
+            "Async mode: Enter queues the request as a job; it lands in Jobs ({}).",
+            super::jobs_tab::tab_key(super::Tab::Jobs)
+        )
+    } else {
+        "Sync mode: Enter waits for the answer here.".to_string()
     }
 }
 
@@ -231,6 +255,21 @@ impl ChatState {
             format: s.format,
             expiration: s.no_cache.then_some(0),
         }
+    }
+
+    /// Puts a request's values back into the form (re-runs from history).
+    pub fn load_request(&mut self, request: &AiRequest) {
+        self.set_prompt(&request.prompt);
+        self.settings = ChatSettings {
+            model: request.model,
+            device: request.device.clone(),
+            location: request.location.clone(),
+            language: request.language.clone(),
+            display: request.display.clone(),
+            format: request.format,
+            no_cache: request.expiration == Some(0),
+            async_mode: self.settings.async_mode,
+        };
     }
 
     pub fn edit(&mut self, key: KeyEvent) {
@@ -372,6 +411,11 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             };
             app.flash_info(text);
         }
+        Action::ToggleAsync => {
+            chat.settings.async_mode = !chat.settings.async_mode;
+            let text = mode_flash(chat.settings.async_mode);
+            app.flash_info(text);
+        }
         Action::Copy => return copy(app),
         Action::Open => return open(app),
         Action::Export => {
@@ -423,6 +467,12 @@ fn send(app: &mut App) -> Vec<Effect> {
             app.connection.token_hint
         ));
         return Vec::new();
+    }
+    if app.chat.settings.async_mode {
+        app.flash_info("Queueing the request…");
+        return vec![super::jobs_tab::submit(crate::store::RequestParams::Ai(
+            request,
+        ))];
     }
     let tag = app.next_tag();
     let model = request.effective_model();

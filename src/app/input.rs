@@ -17,6 +17,8 @@ pub enum InputTarget {
     /// A search setting typed by hand (numbers, uule).
     Search(SearchSetting),
     Proxy(ProxySetting),
+    /// A job to import: its kind and id.
+    ImportJob,
 }
 
 #[derive(Clone)]

@@ -29,6 +29,10 @@ pub enum Context {
     Settings,
     /// The Proxy tab, outside text fields.
     Proxy,
+    /// The Jobs tab, outside its filter.
+    Jobs,
+    /// The History tab, outside its filter.
+    History,
 }
 
 impl Context {
@@ -45,6 +49,8 @@ impl Context {
             Context::Results => "Search results",
             Context::Settings => "Settings row",
             Context::Proxy => "Proxy",
+            Context::Jobs => "Jobs",
+            Context::History => "History",
         }
     }
 }
@@ -95,6 +101,18 @@ pub enum Action {
     EditProxy(ProxySetting),
     /// Unset the selected setting, or clear a text field.
     Clear,
+    /// Switch a form between sync and async (queued job) mode.
+    ToggleAsync,
+    /// Poll the selected job now.
+    PollNow,
+    /// Re-submit a failed or expired job with its original request.
+    Resubmit,
+    /// Delete the selected job or history entry.
+    Delete,
+    /// Import a job by its kind and id.
+    ImportJob,
+    /// Put a history entry's request back into its form.
+    Rerun,
 }
 
 /// A key, with the modifiers that must be held.
@@ -201,6 +219,7 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Form, [ch('f')], "f", Action::CycleFormat, "format"),
     bind!(Form, [ch('x')], "x", Action::ToggleCache, "cache on/off"),
     bind!(Form, [key(KeyCode::Esc)], "Esc", Action::Cancel, "cancel the call"),
+    bind!(Form, [ch('a')], "a", Action::ToggleAsync, "mode sync/async (async queues a job)"),
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Search, [ch('r')], "r", Action::CycleIp, "IP type residential/isp/random"),
@@ -227,6 +246,16 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Proxy, [ch('M')], "M", Action::EditProxy(ProxySetting::SessionMode), "session mode strict/flex/norotate"),
     bind!(Proxy, [ch('E')], "E", Action::EditProxy(ProxySetting::SessionErr), "sessionerr"),
     bind!(Proxy, [ch('A')], "A", Action::EditProxy(ProxySetting::Subaccount), "subaccount"),
+    bind!(Jobs, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the result"),
+    bind!(Jobs, [ch('r')], "r", Action::PollNow, "poll now"),
+    bind!(Jobs, [ch('R')], "R", Action::Resubmit, "re-submit (failed, expired)"),
+    bind!(Jobs, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "delete"),
+    bind!(Jobs, [ch('i')], "i", Action::ImportJob, "import by id"),
+    bind!(Jobs, [key(KeyCode::Esc)], "Esc", Action::Back, "close the result / drop the filter"),
+    bind!(History, [key(KeyCode::Enter)], "Enter", Action::Accept, "re-open (no new call)"),
+    bind!(History, [ch('r')], "r", Action::Rerun, "re-run in its form"),
+    bind!(History, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "delete"),
+    bind!(History, [key(KeyCode::Esc)], "Esc", Action::Back, "drop the filter"),
     bind!(Results, [key(KeyCode::Enter)], "Enter", Action::Accept, "details"),
     bind!(Results, [key(KeyCode::Esc)], "Esc", Action::Back, "back to the list / cancel"),
     bind!(Results, [ch('n')], "n", Action::NextPage, "next page group"),

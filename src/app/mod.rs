@@ -4,14 +4,18 @@
 pub mod answer;
 pub mod call;
 pub mod chat;
+pub mod history;
 pub mod input;
+pub mod jobs_tab;
 pub mod keymap;
 pub mod layout;
+pub mod list;
 pub mod picker;
 pub mod pickers;
 pub mod proxy;
 pub mod search;
 pub mod search_page;
+pub mod stored;
 pub mod text;
 
 use std::path::PathBuf;
@@ -21,8 +25,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
 use ratatui::layout::{Position, Rect};
 
 use crate::api::proxy::{ProxyError, ProxyRequest};
-use crate::api::{Account, AiRequest, ApiError, RetryNotice, SearchRequest};
+use crate::api::{Account, AiRequest, ApiError, JobId, JobKind, RetryNotice, SearchRequest};
 use crate::fuzzy::FuzzyMatcher;
+use crate::jobs::{PollOutcome, Transition, UnixMs};
+use crate::store::{Body, EntryId, HistoryItem, JobRecord, RequestParams};
 
 use answer::PreparedAnswer;
 use chat::ChatState;
@@ -36,16 +42,20 @@ use proxy::{PreparedProxy, ProxyDefaults, ProxyState};
 pub enum Tab {
     Chat,
     Search,
+    Jobs,
+    History,
     Proxy,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 3] = [Tab::Chat, Tab::Search, Tab::Proxy];
+    pub const ALL: [Tab; 5] = [Tab::Chat, Tab::Search, Tab::Jobs, Tab::History, Tab::Proxy];
 
     pub fn title(self) -> &'static str {
         match self {
             Tab::Chat => "Chat",
             Tab::Search => "Search",
+            Tab::Jobs => "Jobs",
+            Tab::History => "History",
             Tab::Proxy => "Proxy",
         }
     }
@@ -165,6 +175,30 @@ pub enum Msg {
     },
     /// The demo simulator started after a switch, or could not.
     DemoStarted(Result<Connection, String>),
+    /// The stored jobs, read at start.
+    JobsLoaded(Result<Vec<JobRecord>, String>),
+    /// A job recorded in the store (submitted, re-submitted or imported).
+    JobQueued(Result<JobRecord, String>),
+    /// A poll answered; `result` is the body when the job is ready.
+    JobPolled {
+        id: JobId,
+        outcome: PollOutcome,
+        result: Option<Body>,
+    },
+    /// The scheduler's next poll is due.
+    JobsWake,
+    HistoryLoaded(Result<Vec<HistoryItem>, String>),
+    /// A stored request, to put back into its form.
+    Rerun(Result<RequestParams, String>),
+    /// A stored response (a job's result or a history entry), prepared for its viewer.
+    StoredOpened(Result<StoredView, String>),
+}
+
+/// A stored response made ready for the viewer of its kind.
+pub enum StoredView {
+    Answer(Box<PreparedAnswer>),
+    Search(Box<search_page::PreparedSearch>),
+    Text { title: String, body: text::TextBody },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -191,6 +225,38 @@ pub enum Effect {
         contents: String,
     },
     SwitchToDemo,
+    /// Submits a request in async mode and records its job before anything else.
+    SubmitJob {
+        request: RequestParams,
+    },
+    /// Records a job id received elsewhere (checked to be a UUID).
+    ImportJob {
+        id: JobId,
+        kind: JobKind,
+    },
+    PollJob {
+        id: JobId,
+        kind: JobKind,
+    },
+    /// Stores what a poll changed (and the result, when it landed).
+    SaveJob {
+        transition: Transition,
+        result: Option<Body>,
+    },
+    DeleteJob(JobId),
+    LoadJobs,
+    LoadHistory,
+    DeleteHistory(EntryId),
+    /// Reads a finished job's result from the store and prepares it for its viewer.
+    OpenJob {
+        id: JobId,
+        kind: JobKind,
+        request: Option<RequestParams>,
+    },
+    OpenHistory(EntryId),
+    /// Reads a history entry's request back, to re-run it.
+    LoadRerun(EntryId),
+    SaveDevices(Vec<String>),
     Quit,
 }
 
@@ -200,6 +266,8 @@ pub struct App {
     pub chat: ChatState,
     pub search: search::SearchState,
     pub proxy: ProxyState,
+    pub jobs: jobs_tab::JobsState,
+    pub history: history::HistoryState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -207,6 +275,8 @@ pub struct App {
     /// The clock, set by the event loop before each batch of messages, so `update` and the
     /// views never read it themselves.
     pub now: Instant,
+    /// The wall clock in Unix milliseconds, set with `now`: the job scheduler's time.
+    pub wall: UnixMs,
     /// The terminal's area, for layout and mouse hits.
     pub area: Rect,
     pub matcher: FuzzyMatcher,
@@ -222,11 +292,14 @@ impl App {
             chat: ChatState::new(),
             search: search::SearchState::new(),
             proxy: ProxyState::default(),
+            jobs: jobs_tab::JobsState::default(),
+            history: history::HistoryState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
             flash: None,
             now,
+            wall: 0,
             area: Rect::new(0, 0, 80, 24),
             matcher: FuzzyMatcher::new(),
             should_quit: false,
@@ -235,16 +308,32 @@ impl App {
     }
 
     /// The effects to run once at start: the balance and the device list, when a token is set.
+    /// The stored jobs are read (and resume polling) whether or not a token is set.
     pub fn start(&mut self) -> Vec<Effect> {
         if self.connection.token.is_none() {
-            return Vec::new();
+            return vec![Effect::LoadJobs];
         }
         self.devices = Devices::Loading;
-        vec![Effect::FetchAccount, Effect::FetchDevices]
+        vec![Effect::FetchAccount, Effect::FetchDevices, Effect::LoadJobs]
     }
 
     pub fn set_clock(&mut self, now: Instant) {
         self.now = now;
+    }
+
+    /// The wall clock (Unix ms), for the job scheduler and the ages in the Jobs tab.
+    pub fn set_wall(&mut self, wall: UnixMs) {
+        self.wall = wall;
+    }
+
+    /// Switches tab; the History tab reads the store afresh.
+    pub fn select_tab(&mut self, tab: Tab) -> Vec<Effect> {
+        self.tab = tab;
+        if tab == Tab::History {
+            vec![Effect::LoadHistory]
+        } else {
+            Vec::new()
+        }
     }
 
     pub(crate) fn next_tag(&mut self) -> Tag {
@@ -284,6 +373,8 @@ impl App {
         match self.tab {
             Tab::Chat => self.chat.editing(),
             Tab::Search => self.search.editing(),
+            Tab::Jobs => self.jobs.editing(),
+            Tab::History => self.history.editing(),
             Tab::Proxy => false,
         }
     }
@@ -299,6 +390,8 @@ impl App {
         let mut contexts = match self.tab {
             Tab::Chat => self.chat.key_contexts(),
             Tab::Search => self.search.key_contexts(),
+            Tab::Jobs => self.jobs.key_contexts(),
+            Tab::History => self.history.key_contexts(),
             Tab::Proxy => self.proxy.key_contexts(),
         };
         contexts.extend([Context::Normal, Context::Global]);
@@ -411,12 +504,16 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Devices(result) => {
+            let mut effects = Vec::new();
             app.devices = match result {
-                Ok(list) => Devices::Loaded(list),
+                Ok(list) => {
+                    effects.push(Effect::SaveDevices(list.clone()));
+                    Devices::Loaded(list)
+                }
                 Err(e) => Devices::Failed(e.to_string()),
             };
             chat::refresh_device_picker(app);
-            Vec::new()
+            effects
         }
         Msg::Account(result) => {
             match result {
@@ -467,6 +564,54 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Msg::JobsLoaded(result) => jobs_tab::on_loaded(app, result),
+        Msg::JobQueued(result) => jobs_tab::on_queued(app, result),
+        Msg::JobPolled {
+            id,
+            outcome,
+            result,
+        } => jobs_tab::on_polled(app, id, outcome, result),
+        Msg::JobsWake => jobs_tab::on_wake(app),
+        Msg::HistoryLoaded(result) => {
+            history::on_loaded(app, result);
+            Vec::new()
+        }
+        Msg::Rerun(result) => {
+            history::on_rerun(app, result);
+            Vec::new()
+        }
+        Msg::StoredOpened(result) => {
+            open_stored(app, result);
+            Vec::new()
+        }
+    }
+}
+
+/// Shows a stored response in the viewer of its kind: an answer in Chat, results in Search,
+/// text over the Jobs table.
+fn open_stored(app: &mut App, result: Result<StoredView, String>) {
+    match result {
+        Ok(StoredView::Answer(prepared)) => {
+            app.chat.answer = Some(chat::AnswerState::new(prepared));
+            app.chat.focus = chat::ChatFocus::Answer;
+            app.tab = Tab::Chat;
+            app.flash_info("The stored answer, as received (no new call).");
+        }
+        Ok(StoredView::Search(prepared)) => {
+            app.search.page = Some(search::PageState::new(prepared));
+            app.search.focus = search::SearchFocus::Results;
+            app.tab = Tab::Search;
+            app.flash_info("The stored results, as received (no new call).");
+        }
+        Ok(StoredView::Text { title, body }) => {
+            app.jobs.reader = Some(jobs_tab::Reader {
+                title,
+                body,
+                scroll: 0,
+            });
+            app.tab = Tab::Jobs;
+        }
+        Err(e) => app.flash_error(format!("The stored response could not be opened: {e}")),
     }
 }
 
@@ -488,7 +633,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         Some(Action::SelectTab(index)) => {
             match Tab::ALL.get(index) {
-                Some(tab) => app.tab = *tab,
+                Some(tab) => return app.select_tab(*tab),
                 None => app.flash_info(format!(
                     "There is no tab {}; the tabs are {}.",
                     index + 1,
@@ -501,12 +646,16 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(action) => match app.tab {
             Tab::Chat => chat::on_action(app, action),
             Tab::Search => search::on_action(app, action),
+            Tab::Jobs => jobs_tab::on_action(app, action),
+            Tab::History => history::on_action(app, action),
             Tab::Proxy => proxy::on_action(app, action),
         },
         None if app.editing() => {
             match app.tab {
                 Tab::Chat => app.chat.edit(key),
                 Tab::Search => app.search.edit(key, &mut app.matcher),
+                Tab::Jobs => jobs_tab::edit(app, key),
+                Tab::History => history::edit(app, key),
                 Tab::Proxy => {}
             }
             Vec::new()
@@ -611,6 +760,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
 fn accept_input(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
     let result = match prompt.target {
         InputTarget::Export(source) => return export_to(app, source, prompt),
+        InputTarget::ImportJob => return jobs_tab::import(app, prompt),
         InputTarget::Search(setting) => search::apply_input(app, setting, &prompt.value),
         InputTarget::Proxy(setting) => proxy::apply_input(app, setting, &prompt.value),
     };
@@ -676,13 +826,14 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
             let frame = app.frame_areas();
             if frame.tabs.contains(at) {
                 if let Some(tab) = layout::tab_at(frame.tabs, mouse.column) {
-                    app.tab = tab;
+                    return app.select_tab(tab);
                 }
                 return Vec::new();
             }
             match app.tab {
                 Tab::Chat => chat::on_click(app, frame.body, at),
                 Tab::Search => search::on_click(app, frame.body, at),
+                Tab::Jobs | Tab::History => Vec::new(),
                 Tab::Proxy => proxy::on_click(app, frame.body, at),
             }
         }
@@ -703,6 +854,7 @@ fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) 
     match app.tab {
         Tab::Chat => chat::apply_choice(app, kind, value),
         Tab::Search => search::apply_choice(app, kind, value),
+        Tab::Jobs | Tab::History => {}
         Tab::Proxy => proxy::apply_choice(app, kind, value),
     }
 }
@@ -712,6 +864,12 @@ fn scroll_by(app: &mut App, delta: isize) {
     match app.tab {
         Tab::Chat => app.chat.scroll_by(delta),
         Tab::Search => search::wheel(app, delta),
+        Tab::Jobs => {
+            jobs_tab::on_action(app, if delta < 0 { Action::Up } else { Action::Down });
+        }
+        Tab::History => {
+            history::on_action(app, if delta < 0 { Action::Up } else { Action::Down });
+        }
         Tab::Proxy => app.proxy.scroll_by(delta),
     }
 }
@@ -727,5 +885,7 @@ pub fn elapsed_since(now: Instant, since: Instant) -> Duration {
     now.saturating_duration_since(since)
 }
 
+#[cfg(test)]
+mod jobs_tests;
 #[cfg(test)]
 mod tests;

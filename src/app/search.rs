@@ -35,10 +35,11 @@ pub enum SearchSetting {
     Format,
     Cache,
     Awaiting,
+    Mode,
 }
 
 impl SearchSetting {
-    pub const ALL: [SearchSetting; 13] = [
+    pub const ALL: [SearchSetting; 14] = [
         SearchSetting::Pages,
         SearchSetting::Size,
         SearchSetting::Offset,
@@ -52,6 +53,7 @@ impl SearchSetting {
         SearchSetting::Format,
         SearchSetting::Cache,
         SearchSetting::Awaiting,
+        SearchSetting::Mode,
     ];
 
     pub fn label(self) -> &'static str {
@@ -69,6 +71,7 @@ impl SearchSetting {
             SearchSetting::Format => "format",
             SearchSetting::Cache => "cache",
             SearchSetting::Awaiting => "awaiting",
+            SearchSetting::Mode => "mode",
         }
     }
 }
@@ -87,6 +90,8 @@ pub struct SearchSettings {
     pub format: SearchFormat,
     pub no_cache: bool,
     pub awaiting: Vec<Awaiting>,
+    /// Queue the search as a job (`mode=async`).
+    pub async_mode: bool,
 }
 
 impl SearchSettings {
@@ -112,6 +117,7 @@ impl SearchSettings {
             SearchSetting::Display => text(&self.display, "–"),
             SearchSetting::Format => self.format.as_str().to_string(),
             SearchSetting::Cache => if self.no_cache { "off" } else { "on" }.to_string(),
+            SearchSetting::Mode => super::chat::mode_text(self.async_mode).to_string(),
             SearchSetting::Awaiting => {
                 if self.awaiting.is_empty() {
                     "–".to_string()
@@ -440,6 +446,7 @@ impl SearchState {
             format: request.format,
             no_cache: request.expiration == Some(0),
             awaiting: request.awaiting.clone(),
+            async_mode: self.settings.async_mode,
         };
     }
 
@@ -786,6 +793,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::CycleFormat => return change_setting(app, SearchSetting::Format),
         Action::ToggleCache => return change_setting(app, SearchSetting::Cache),
         Action::CycleIp => return change_setting(app, SearchSetting::Ip),
+        Action::ToggleAsync => return change_setting(app, SearchSetting::Mode),
         _ => {}
     }
     Vec::new()
@@ -807,6 +815,12 @@ fn send(app: &mut App) -> Vec<Effect> {
             app.connection.token_hint
         ));
         return Vec::new();
+    }
+    if app.search.settings.async_mode {
+        app.flash_info("Queueing the search…");
+        return vec![super::jobs_tab::submit(
+            crate::store::RequestParams::Search(request),
+        )];
     }
     let tag = app.next_tag();
     let pages = request.serps.unwrap_or(1);
@@ -895,6 +909,12 @@ fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effect> {
             };
             let format = settings.format;
             app.flash_info(format!("Format: {format}"));
+            return Vec::new();
+        }
+        SearchSetting::Mode => {
+            settings.async_mode = !settings.async_mode;
+            let text = super::chat::mode_flash(settings.async_mode);
+            app.flash_info(text);
             return Vec::new();
         }
         SearchSetting::Cache => {

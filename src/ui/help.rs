@@ -10,13 +10,15 @@ use crate::app::{App, Tab, layout};
 
 use super::{pane, theme};
 
-const ORDER: [Context; 11] = [
+const ORDER: [Context; 13] = [
     Context::Global,
     Context::Normal,
     Context::Form,
     Context::Chat,
     Context::Search,
     Context::Proxy,
+    Context::Jobs,
+    Context::History,
     Context::Settings,
     Context::Viewer,
     Context::Results,
@@ -31,6 +33,8 @@ fn shown(context: Context, tab: Tab) -> bool {
         Context::Chat => tab == Tab::Chat,
         Context::Search | Context::Results => tab == Tab::Search,
         Context::Proxy => tab == Tab::Proxy,
+        Context::Jobs => tab == Tab::Jobs,
+        Context::History => tab == Tab::History,
         _ => true,
     }
 }

@@ -5,6 +5,9 @@ mod call;
 mod chat;
 mod form;
 mod help;
+mod history;
+mod jobs;
+mod list;
 mod picker;
 mod proxy;
 mod search;
@@ -37,6 +40,8 @@ pub fn view(app: &App, frame: &mut Frame) {
     match app.tab {
         Tab::Chat => chat::draw(app, frame, areas.body),
         Tab::Search => search::draw(app, frame, areas.body),
+        Tab::Jobs => jobs::draw(app, frame, areas.body),
+        Tab::History => history::draw(app, frame, areas.body),
         Tab::Proxy => proxy::draw(app, frame, areas.body),
     }
     status::draw(app, frame, areas.status);
@@ -50,6 +55,7 @@ pub fn view(app: &App, frame: &mut Frame) {
             &input.note,
             match input.target {
                 InputTarget::Export(_) => "write",
+                InputTarget::ImportJob => "import",
                 _ => "set",
             },
         ),

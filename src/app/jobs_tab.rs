@@ -1,0 +1,430 @@
+//! The Jobs tab: every queued job, newest first, polled by the shared [`Scheduler`] (at most
+//! eight polls out at once, each job backing off from 2 s to 30 s). The scheduler is driven by
+//! `App::wall` (set by the event loop); the loop sleeps until [`JobsState::next_wake`].
+
+use crate::api::{JobId, JobKind};
+use crate::jobs::{JobState, PollOutcome, Scheduler, TrackedJob, UnixMs};
+use crate::store::{Body, JobRecord, NewJob, RequestParams};
+
+use super::input::{InputPrompt, InputTarget};
+use super::keymap::{Action, Context};
+use super::list::FilteredList;
+use super::text::TextBody;
+use super::{App, Effect, Popup, Tab};
+
+/// A text result (a browser job's content) open over the table.
+#[derive(Debug)]
+pub struct Reader {
+    pub title: String,
+    pub body: TextBody,
+    pub scroll: usize,
+}
+
+#[derive(Default)]
+pub struct JobsState {
+    pub scheduler: Scheduler,
+    /// Every job, newest first.
+    pub rows: Vec<JobRecord>,
+    pub list: FilteredList,
+    pub reader: Option<Reader>,
+    /// Why jobs live in memory only this session (the store could not open).
+    pub memory_only: Option<String>,
+}
+
+impl JobsState {
+    /// When the scheduler next wants to poll; the event loop sleeps until then.
+    pub fn next_wake(&self) -> Option<UnixMs> {
+        self.scheduler.next_wake()
+    }
+
+    pub fn editing(&self) -> bool {
+        self.list.filtering
+    }
+
+    pub fn key_contexts(&self) -> Vec<Context> {
+        if self.reader.is_some() {
+            vec![Context::Viewer, Context::Jobs]
+        } else {
+            vec![Context::Jobs, Context::Viewer]
+        }
+    }
+
+    pub fn selected(&self) -> Option<&JobRecord> {
+        self.list.selected_index().and_then(|i| self.rows.get(i))
+    }
+
+    /// Ranks the rows against the filter again.
+    pub fn refresh(&mut self, matcher: &mut crate::fuzzy::FuzzyMatcher) {
+        let haystacks: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| format!("{} {} {} {}", r.kind, r.summary, r.id, r.state))
+            .collect();
+        self.list.set_total(self.rows.len());
+        self.list
+            .refresh(haystacks.iter().map(String::as_str), matcher);
+    }
+
+    fn put(&mut self, record: JobRecord) {
+        self.rows.retain(|r| r.id != record.id);
+        let at = self
+            .rows
+            .iter()
+            .position(|r| r.created_at < record.created_at)
+            .unwrap_or(self.rows.len());
+        self.rows.insert(at, record);
+    }
+
+    /// The polls due now, as effects.
+    fn due(&mut self, wall: UnixMs) -> Vec<Effect> {
+        self.scheduler
+            .due(wall)
+            .into_iter()
+            .map(|ticket| Effect::PollJob {
+                id: ticket.id,
+                kind: ticket.kind,
+            })
+            .collect()
+    }
+}
+
+/// The row a job gets the moment it is recorded.
+pub fn record_of(job: &NewJob) -> JobRecord {
+    JobRecord {
+        id: job.id.clone(),
+        kind: job.kind,
+        request: job.request.clone(),
+        summary: job.summary.clone(),
+        state: JobState::Pending,
+        known: job.known,
+        created_at: job.created_at,
+        last_poll_at: None,
+        next_poll_at: Some(job.next_poll_at),
+        attempts: 0,
+        result_size: None,
+        last_error: None,
+    }
+}
+
+/// The position of a tab in `Tab::ALL`, as its Alt+digit.
+pub fn tab_key(tab: Tab) -> String {
+    let n = Tab::ALL.iter().position(|t| *t == tab).unwrap_or(0) + 1;
+    format!("Alt+{n}")
+}
+
+/// The stored jobs, read at start: open ones resume polling.
+pub fn on_loaded(app: &mut App, result: Result<Vec<JobRecord>, String>) -> Vec<Effect> {
+    match result {
+        Ok(records) => {
+            let wall = app.wall;
+            for record in records {
+                if record.is_open() {
+                    app.jobs.scheduler.insert(record.tracked(wall));
+                }
+                app.jobs.put(record);
+            }
+            app.jobs.refresh(&mut app.matcher);
+        }
+        Err(e) => app.flash_error(format!("The stored jobs could not be read: {e}")),
+    }
+    app.jobs.due(app.wall)
+}
+
+/// A job recorded (submitted from a form, re-submitted, or imported): it shows at once and
+/// its polls are scheduled.
+pub fn on_queued(app: &mut App, result: Result<JobRecord, String>) -> Vec<Effect> {
+    match result {
+        Ok(record) => {
+            let tracked = if record.known {
+                TrackedJob::submitted(record.id.clone(), record.kind, app.wall)
+            } else {
+                TrackedJob::imported(record.id.clone(), record.kind, app.wall)
+            };
+            app.flash_info(format!(
+                "Queued {} job {}; it lands in Jobs ({}).",
+                record.kind,
+                record.id.short(),
+                tab_key(Tab::Jobs)
+            ));
+            app.jobs.scheduler.insert(tracked);
+            app.jobs.put(record);
+            app.jobs.refresh(&mut app.matcher);
+        }
+        Err(e) => app.flash_error(format!("Not queued: {e}")),
+    }
+    app.jobs.due(app.wall)
+}
+
+/// A poll answered: the scheduler moves the job, the row follows, the store keeps it.
+pub fn on_polled(
+    app: &mut App,
+    id: JobId,
+    outcome: PollOutcome,
+    result: Option<Body>,
+) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    if let Some(transition) = app.jobs.scheduler.complete(&id, &outcome, app.wall) {
+        if let Some(row) = app.jobs.rows.iter_mut().find(|r| r.id == id) {
+            row.state = transition.to;
+            row.attempts = transition.attempts;
+            row.known = transition.known;
+            row.last_poll_at = Some(transition.polled_at);
+            row.next_poll_at = transition.next_poll_at;
+            row.last_error = transition.error.clone();
+            if let Some(body) = &result {
+                row.result_size = Some(body.size());
+            }
+        }
+        if transition.changed() {
+            app.jobs.refresh(&mut app.matcher);
+        }
+        effects.push(Effect::SaveJob { transition, result });
+    }
+    effects.extend(app.jobs.due(app.wall));
+    effects
+}
+
+/// The loop's timer: whatever is due now is polled.
+pub fn on_wake(app: &mut App) -> Vec<Effect> {
+    app.jobs.due(app.wall)
+}
+
+/// Handles an action the keymap found, on the Jobs tab.
+pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    if let Some(reader) = &mut app.jobs.reader {
+        let page = 10;
+        match action {
+            Action::Back => app.jobs.reader = None,
+            Action::Up => reader.scroll = reader.scroll.saturating_sub(1),
+            Action::Down => reader.scroll = reader.scroll.saturating_add(1),
+            Action::PageUp => reader.scroll = reader.scroll.saturating_sub(page),
+            Action::PageDown => reader.scroll = reader.scroll.saturating_add(page),
+            Action::Top => reader.scroll = 0,
+            Action::Bottom => reader.scroll = reader.body.wrapped_len(),
+            _ => {}
+        }
+        if let Some(reader) = &mut app.jobs.reader {
+            reader.scroll = reader
+                .scroll
+                .min(reader.body.wrapped_len().saturating_sub(1));
+        }
+        return Vec::new();
+    }
+    let list = &mut app.jobs.list;
+    match action {
+        Action::Up => list.move_by(-1),
+        Action::Down => list.move_by(1),
+        Action::PageUp => list.move_by(-10),
+        Action::PageDown => list.move_by(10),
+        Action::Top => list.move_by(isize::MIN / 2),
+        Action::Bottom => list.move_by(isize::MAX / 2),
+        Action::Filter => list.filtering = true,
+        Action::Send => {
+            list.stop_filtering(true);
+        }
+        Action::Back => {
+            let dropped = list.stop_filtering(false);
+            if dropped {
+                app.jobs.refresh(&mut app.matcher);
+            }
+        }
+        Action::ImportJob => {
+            app.popup = Some(Popup::Input(
+                InputPrompt::new(InputTarget::ImportJob, "Import a job: kind and id", "")
+                    .with_note("ai, search or browser, then the job id (a UUID). Browser jobs are fetched this way."),
+            ));
+        }
+        Action::Accept => return open(app),
+        Action::Copy => {
+            if let Some(job) = app.jobs.selected() {
+                let id = job.id.to_string();
+                app.flash_info(format!("Copied the job id {id}."));
+                return vec![Effect::Copy(id)];
+            }
+            app.flash_info("There is no job to copy; i imports one by its id.");
+        }
+        Action::PollNow => return poll_now(app),
+        Action::Resubmit => return resubmit(app),
+        Action::Delete => {
+            let Some(job) = app.jobs.selected() else {
+                app.flash_info("There is no job to delete.");
+                return Vec::new();
+            };
+            let id = job.id.clone();
+            app.jobs.scheduler.remove(&id);
+            app.jobs.rows.retain(|r| r.id != id);
+            app.jobs.refresh(&mut app.matcher);
+            app.flash_info(format!("Deleted job {}.", id.short()));
+            return vec![Effect::DeleteJob(id)];
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Types into the filter while it is open.
+pub fn edit(app: &mut App, key: crossterm::event::KeyEvent) {
+    if app.jobs.list.edit(key) {
+        app.jobs.refresh(&mut app.matcher);
+    }
+}
+
+fn open(app: &mut App) -> Vec<Effect> {
+    let Some(job) = app.jobs.selected() else {
+        app.flash_info(
+            "There are no jobs yet: send in async mode (a in a form) or import one with i.",
+        );
+        return Vec::new();
+    };
+    let short = job.id.short().to_string();
+    match job.state {
+        JobState::Done => vec![Effect::OpenJob {
+            id: job.id.clone(),
+            kind: job.kind,
+            request: job.request.clone(),
+        }],
+        JobState::Pending | JobState::Error => {
+            let polls = job.attempts;
+            app.flash_info(format!(
+                "Job {short} has not landed yet ({polls} polls); r polls it now."
+            ));
+            Vec::new()
+        }
+        JobState::Failed => {
+            app.flash_error(format!(
+                "Job {short} failed at the service; R re-submits its request."
+            ));
+            Vec::new()
+        }
+        JobState::Expired => {
+            app.flash_error(format!(
+                "The service no longer keeps job {short}; R re-submits its request."
+            ));
+            Vec::new()
+        }
+    }
+}
+
+fn poll_now(app: &mut App) -> Vec<Effect> {
+    let Some(job) = app.jobs.selected() else {
+        app.flash_info("There is no job to poll.");
+        return Vec::new();
+    };
+    let id = job.id.clone();
+    if job.state.is_terminal() {
+        app.flash_info(format!(
+            "Job {} is {}: it is not polled again.",
+            id.short(),
+            job.state
+        ));
+        return Vec::new();
+    }
+    if app.jobs.scheduler.is_in_flight(&id) {
+        app.flash_info(format!("A poll of job {} is on its way.", id.short()));
+        return Vec::new();
+    }
+    let tracked = match app.jobs.scheduler.get(&id) {
+        Some(tracked) => TrackedJob {
+            next_poll_at: app.wall,
+            ..tracked.clone()
+        },
+        None => job.tracked(app.wall),
+    };
+    app.jobs.scheduler.insert(tracked);
+    app.jobs.due(app.wall)
+}
+
+fn resubmit(app: &mut App) -> Vec<Effect> {
+    let Some(job) = app.jobs.selected() else {
+        app.flash_info("There is no job to re-submit.");
+        return Vec::new();
+    };
+    if !matches!(job.state, JobState::Failed | JobState::Expired) {
+        app.flash_info(format!(
+            "Job {} is {}; only failed or expired jobs are re-submitted.",
+            job.id.short(),
+            job.state
+        ));
+        return Vec::new();
+    }
+    match &job.request {
+        Some(request) if request.job_kind().is_some() => vec![Effect::SubmitJob {
+            request: request.clone(),
+        }],
+        _ => {
+            app.flash_error(format!(
+                "Job {} was imported by its id, without its request: it cannot be re-submitted.",
+                job.id.short()
+            ));
+            Vec::new()
+        }
+    }
+}
+
+/// The import popup's value: a kind and an id, in either order. Nothing is sent unless both
+/// are valid.
+pub fn import(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
+    match parse_import(&prompt.value) {
+        Ok((kind, id)) => vec![Effect::ImportJob { id, kind }],
+        Err(message) => {
+            app.flash_error(message);
+            app.popup = Some(Popup::Input(prompt));
+            Vec::new()
+        }
+    }
+}
+
+fn parse_import(text: &str) -> Result<(JobKind, JobId), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let kind = words.iter().find_map(|w| w.parse::<JobKind>().ok());
+    let id_text = words
+        .iter()
+        .find(|w| w.parse::<JobKind>().is_err())
+        .copied()
+        .unwrap_or("");
+    let Some(kind) = kind else {
+        return Err(
+            "Not imported: say which kind the job is (ai, search or browser), then its id."
+                .to_string(),
+        );
+    };
+    if id_text.is_empty() {
+        return Err("Not imported: type the job id (a UUID) after its kind.".to_string());
+    }
+    let id = JobId::parse(id_text).map_err(|e| format!("Not imported: {e}."))?;
+    Ok((kind, id))
+}
+
+/// The request a job was queued with, for the summary column.
+pub fn summary_of(job: &JobRecord) -> String {
+    if !job.summary.is_empty() {
+        return job.summary.clone();
+    }
+    match &job.request {
+        Some(request) => request.summary(),
+        None => "(imported by id)".to_string(),
+    }
+}
+
+/// The request a form queues in async mode.
+pub fn submit(request: RequestParams) -> Effect {
+    Effect::SubmitJob { request }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_import_needs_a_kind_and_a_uuid() {
+        let id = "0b6f1c2e-8f4a-4c1e-9d2b-5a7e3c9f1b20";
+        assert!(parse_import(&format!("browser {id}")).is_ok());
+        assert!(parse_import(&format!("{id} ai")).is_ok());
+        assert!(parse_import(id).unwrap_err().contains("which kind"));
+        assert!(
+            parse_import("ai not-a-uuid")
+                .unwrap_err()
+                .contains("not a job id")
+        );
+    }
+}

@@ -1,0 +1,354 @@
+//! `update` on the Jobs and History tabs and the async mode of the forms: keys and poll
+//! answers in, state and effects out.
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+use crate::api::JobKind;
+use crate::jobs::{JobState, MAX_IN_FLIGHT, PollOutcome};
+use crate::store::{Body, EntryId, HistoryItem, JobRecord, NewJob, RequestKind, RequestParams};
+
+const T0: UnixMs = 1_700_000_000_000;
+
+fn app() -> App {
+    let mut app = App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    );
+    app.set_wall(T0);
+    app
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ch(c: char) -> Msg {
+    key(KeyCode::Char(c))
+}
+
+fn id(n: u32) -> JobId {
+    JobId::parse(&format!("00000000-0000-4000-8000-{n:012}")).unwrap()
+}
+
+fn record(n: u32, state: JobState) -> JobRecord {
+    let mut job = jobs_tab::record_of(&NewJob::submitted(
+        id(n),
+        RequestParams::Ai(AiRequest::new(format!("question {n}"))),
+    ));
+    job.created_at = T0 - i64::from(n) * 1_000;
+    job.next_poll_at = Some(T0);
+    job.state = state;
+    job
+}
+
+fn polls(effects: &[Effect]) -> Vec<JobId> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::PollJob { id, .. } => Some(id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn go_to(app: &mut App, tab: Tab) -> Vec<Effect> {
+    let index = Tab::ALL.iter().position(|t| *t == tab).unwrap();
+    let digit = char::from_digit(index as u32 + 1, 10).unwrap();
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(digit), KeyModifiers::ALT)),
+    )
+}
+
+fn body(text: &str) -> Body {
+    Body {
+        status: 200,
+        text: text.into(),
+        elapsed_ms: 40,
+        received_at: T0,
+    }
+}
+
+#[test]
+fn an_async_chat_submit_queues_a_job_instead_of_waiting() {
+    let mut app = app();
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, ch('a'));
+    assert!(app.chat.settings.async_mode);
+    update(&mut app, ch('i'));
+    for c in "best boots".chars() {
+        update(&mut app, ch(c));
+    }
+    let effects = update(&mut app, key(KeyCode::Enter));
+    match &effects[..] {
+        [
+            Effect::SubmitJob {
+                request: RequestParams::Ai(request),
+            },
+        ] => assert_eq!(request.prompt, "best boots"),
+        other => panic!("unexpected effects {other:?}"),
+    }
+    assert!(!app.chat.call.is_running(), "nothing waits in the form");
+}
+
+#[test]
+fn an_async_search_submit_queues_a_job() {
+    let mut app = app();
+    go_to(&mut app, Tab::Search);
+    for c in "boots".chars() {
+        update(&mut app, ch(c));
+    }
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, ch('a'));
+    assert_eq!(
+        app.search.settings.value_text(search::SearchSetting::Mode),
+        "async"
+    );
+    update(&mut app, ch('i'));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(
+        matches!(&effects[..], [Effect::SubmitJob { request: RequestParams::Search(r) }] if r.terms == "boots"),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn a_queued_job_shows_at_once_and_polls_move_it_to_done() {
+    let mut app = app();
+    let effects = update(&mut app, Msg::JobQueued(Ok(record(1, JobState::Pending))));
+    assert!(polls(&effects).is_empty(), "the first poll waits 2 s");
+    assert_eq!(app.jobs.rows.len(), 1);
+    assert_eq!(app.jobs.next_wake(), Some(T0 + 2_000));
+
+    app.set_wall(T0 + 2_000);
+    let effects = update(&mut app, Msg::JobsWake);
+    assert_eq!(polls(&effects), vec![id(1)]);
+
+    let effects = update(
+        &mut app,
+        Msg::JobPolled {
+            id: id(1),
+            outcome: PollOutcome::Pending,
+            result: None,
+        },
+    );
+    assert!(
+        matches!(&effects[..], [Effect::SaveJob { transition, result: None }] if transition.to == JobState::Pending)
+    );
+    assert_eq!(app.jobs.rows[0].attempts, 1);
+    assert_eq!(
+        app.jobs.next_wake(),
+        Some(T0 + 2_000 + crate::api::client::poll_delay(1).as_millis() as i64),
+        "it backs off"
+    );
+
+    app.set_wall(T0 + 60_000);
+    assert_eq!(polls(&update(&mut app, Msg::JobsWake)), vec![id(1)]);
+    let effects = update(
+        &mut app,
+        Msg::JobPolled {
+            id: id(1),
+            outcome: PollOutcome::Ready,
+            result: Some(body("{}")),
+        },
+    );
+    assert!(
+        matches!(&effects[..], [Effect::SaveJob { transition, result: Some(_) }] if transition.to == JobState::Done)
+    );
+    let row = &app.jobs.rows[0];
+    assert_eq!(row.state, JobState::Done);
+    assert_eq!(row.result_size, Some(2));
+    assert_eq!(app.jobs.next_wake(), None, "done jobs stop polling");
+
+    go_to(&mut app, Tab::Jobs);
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(matches!(
+        &effects[..],
+        [Effect::OpenJob {
+            kind: JobKind::Ai,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn two_hundred_pending_jobs_never_have_more_than_eight_polls_out() {
+    let mut app = app();
+    let records = (1..=200).map(|n| record(n, JobState::Pending)).collect();
+    let effects = update(&mut app, Msg::JobsLoaded(Ok(records)));
+    let first = polls(&effects);
+    assert_eq!(first.len(), MAX_IN_FLIGHT);
+    assert_eq!(app.jobs.rows.len(), 200);
+    // Nothing more while all eight are out, however often the timer fires.
+    assert!(polls(&update(&mut app, Msg::JobsWake)).is_empty());
+    let mut out = first.len();
+    let mut max_out = out;
+    for done in first {
+        let effects = update(
+            &mut app,
+            Msg::JobPolled {
+                id: done,
+                outcome: PollOutcome::Pending,
+                result: None,
+            },
+        );
+        out = out - 1 + polls(&effects).len();
+        max_out = max_out.max(out);
+        assert_eq!(app.jobs.scheduler.in_flight(), out);
+    }
+    assert_eq!(max_out, MAX_IN_FLIGHT);
+}
+
+#[test]
+fn resubmit_delete_and_import_do_only_what_they_may() {
+    let mut app = app();
+    update(
+        &mut app,
+        Msg::JobsLoaded(Ok(vec![
+            record(1, JobState::Failed),
+            record(2, JobState::Pending),
+        ])),
+    );
+    go_to(&mut app, Tab::Jobs);
+    // Newest first: job 1 (created later) is on top.
+    assert_eq!(app.jobs.selected().unwrap().id, id(1));
+    let effects = update(&mut app, ch('R'));
+    assert!(
+        matches!(&effects[..], [Effect::SubmitJob { request: RequestParams::Ai(r) }] if r.prompt == "question 1")
+    );
+
+    update(&mut app, key(KeyCode::Down));
+    assert_eq!(app.jobs.selected().unwrap().id, id(2));
+    assert!(
+        update(&mut app, ch('R')).is_empty(),
+        "a pending job is not re-submitted"
+    );
+    assert!(
+        app.flash
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("only failed or expired")
+    );
+
+    let effects = update(&mut app, ch('d'));
+    assert_eq!(effects, vec![Effect::DeleteJob(id(2))]);
+    assert_eq!(app.jobs.rows.len(), 1);
+    assert!(app.jobs.scheduler.get(&id(2)).is_none());
+
+    update(&mut app, ch('i'));
+    for c in "browser 1234-not-a-uuid".chars() {
+        update(&mut app, ch(c));
+    }
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(effects.is_empty(), "nothing is sent for a bad id");
+    assert!(
+        matches!(app.popup, Some(Popup::Input(_))),
+        "the popup stays to fix it"
+    );
+    let flash = app.flash.as_ref().unwrap();
+    assert_eq!(flash.level, FlashLevel::Error);
+    assert!(flash.text.contains("not a job id"), "{}", flash.text);
+
+    if let Some(Popup::Input(prompt)) = &mut app.popup {
+        prompt.value = format!("browser {}", id(9));
+    }
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::ImportJob {
+            id: id(9),
+            kind: JobKind::Browser
+        }]
+    );
+}
+
+#[test]
+fn an_imported_job_is_polled_at_once() {
+    let mut app = app();
+    let job = jobs_tab::record_of(&NewJob {
+        created_at: T0,
+        next_poll_at: T0,
+        ..NewJob::imported(id(5), JobKind::Browser)
+    });
+    let effects = update(&mut app, Msg::JobQueued(Ok(job)));
+    assert_eq!(polls(&effects), vec![id(5)]);
+}
+
+#[test]
+fn the_jobs_filter_is_fuzzy_and_esc_drops_it() {
+    let mut app = app();
+    let mut search = record(3, JobState::Pending);
+    search.kind = JobKind::Search;
+    search.summary = "hiking boots · US".into();
+    update(
+        &mut app,
+        Msg::JobsLoaded(Ok(vec![record(1, JobState::Done), search])),
+    );
+    go_to(&mut app, Tab::Jobs);
+    update(&mut app, ch('/'));
+    assert!(app.editing());
+    for c in "hkbt".chars() {
+        update(&mut app, ch(c));
+    }
+    assert_eq!(app.jobs.list.shown.len(), 1);
+    assert_eq!(app.jobs.selected().unwrap().id, id(3));
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.jobs.list.shown.len(), 2);
+}
+
+#[test]
+fn history_reopens_without_a_call_and_reruns_into_the_form() {
+    let mut app = app();
+    let effects = go_to(&mut app, Tab::History);
+    assert_eq!(effects, vec![Effect::LoadHistory]);
+    let item = |n: &str, status| HistoryItem {
+        id: EntryId(n.into()),
+        kind: RequestKind::Ai,
+        summary: format!("chatgpt · question {n}"),
+        created_at: T0 - 60_000,
+        status,
+        elapsed_ms: Some(1_200),
+        size: Some(3_000),
+    };
+    update(
+        &mut app,
+        Msg::HistoryLoaded(Ok(vec![item("a", Some(200)), item("b", None)])),
+    );
+    assert_eq!(
+        update(&mut app, key(KeyCode::Enter)),
+        vec![Effect::OpenHistory(EntryId("a".into()))]
+    );
+    assert_eq!(
+        update(&mut app, ch('r')),
+        vec![Effect::LoadRerun(EntryId("a".into()))]
+    );
+    update(&mut app, key(KeyCode::Down));
+    assert!(
+        update(&mut app, key(KeyCode::Enter)).is_empty(),
+        "no response stored"
+    );
+
+    let mut request = AiRequest::new("best boots");
+    request.location.country = Some("DE".into());
+    update(&mut app, Msg::Rerun(Ok(RequestParams::Ai(request))));
+    assert_eq!(app.tab, Tab::Chat);
+    assert_eq!(app.chat.prompt_text(), "best boots");
+    assert_eq!(app.chat.settings.location.country.as_deref(), Some("DE"));
+
+    go_to(&mut app, Tab::History);
+    update(&mut app, key(KeyCode::Down));
+    assert_eq!(
+        update(&mut app, ch('d')),
+        vec![Effect::DeleteHistory(EntryId("b".into()))]
+    );
+    assert_eq!(app.history.items.len(), 1);
+}

@@ -1,0 +1,116 @@
+//! A list with a fuzzy filter and a selection, shared by the Jobs and History tabs: the
+//! items live with their tab; this keeps which of them show, in what order, and which one is
+//! selected.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::fuzzy::FuzzyMatcher;
+
+#[derive(Clone, Debug, Default)]
+pub struct FilteredList {
+    pub filter: String,
+    /// True while the filter is being typed.
+    pub filtering: bool,
+    /// Indices of the items that match, in the order shown.
+    pub shown: Vec<usize>,
+    /// Index into `shown`.
+    pub selected: usize,
+    /// How many items there are in all.
+    pub total: usize,
+}
+
+impl FilteredList {
+    /// Ranks the items against the filter again (after the items or the filter changed).
+    /// With no filter the items keep their order. The selection stays on the same item
+    /// when it still shows.
+    pub fn refresh<'a>(
+        &mut self,
+        haystacks: impl IntoIterator<Item = &'a str>,
+        matcher: &mut FuzzyMatcher,
+    ) {
+        let before = self.selected_index();
+        let ranked = matcher.rank(&self.filter, haystacks);
+        self.shown = ranked.into_iter().map(|r| r.index).collect();
+        self.total = self.total.max(self.shown.len());
+        if let Some(before) = before
+            && let Some(at) = self.shown.iter().position(|i| *i == before)
+        {
+            self.selected = at;
+        }
+        self.clamp();
+    }
+
+    /// Sets how many items there are (the filter's "n of total").
+    pub fn set_total(&mut self, total: usize) {
+        self.total = total;
+    }
+
+    /// The item under the selection.
+    pub fn selected_index(&self) -> Option<usize> {
+        self.shown.get(self.selected).copied()
+    }
+
+    pub fn move_by(&mut self, delta: isize) {
+        if self.shown.is_empty() {
+            self.selected = 0;
+            return;
+        }
+        let last = self.shown.len() as isize - 1;
+        self.selected = (self.selected as isize)
+            .saturating_add(delta)
+            .clamp(0, last) as usize;
+    }
+
+    fn clamp(&mut self) {
+        self.selected = self.selected.min(self.shown.len().saturating_sub(1));
+    }
+
+    /// Types into the filter; true when the key changed it (the caller then refreshes).
+    pub fn edit(&mut self, key: KeyEvent) -> bool {
+        match key.code {
+            KeyCode::Backspace => self.filter.pop().is_some(),
+            KeyCode::Char(c)
+                if !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                self.filter.push(c);
+                self.selected = 0;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Leaves the filter; `keep` false drops what was typed. True when the filter changed.
+    pub fn stop_filtering(&mut self, keep: bool) -> bool {
+        self.filtering = false;
+        if keep || self.filter.is_empty() {
+            return false;
+        }
+        self.filter.clear();
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_selection_follows_its_item_through_a_refresh() {
+        let mut matcher = FuzzyMatcher::new();
+        let mut list = FilteredList::default();
+        let items = ["alpha", "beta", "gamma"];
+        list.refresh(items, &mut matcher);
+        list.move_by(2);
+        assert_eq!(list.selected_index(), Some(2));
+        list.filter = "gam".into();
+        list.refresh(items, &mut matcher);
+        assert_eq!(list.shown, vec![2]);
+        assert_eq!(list.selected_index(), Some(2));
+        list.filter = "zzz".into();
+        list.refresh(items, &mut matcher);
+        assert_eq!(list.selected_index(), None);
+    }
+}

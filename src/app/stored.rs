@@ -1,0 +1,88 @@
+//! Stored responses (job results, history entries) made ready for the viewers, with the same
+//! preparation a live answer gets. Pure but heavy: the runner calls it off the UI task.
+
+use std::time::Duration;
+
+use crate::api::client::{RawResponse, decode_ai, decode_search};
+use crate::api::{AiRequest, Fetched, JobKind, SearchRequest};
+use crate::render::{RenderOptions, html_to_document};
+use crate::store::{Body, RequestParams};
+
+use super::text::TextBody;
+use super::{StoredView, answer, search_page};
+
+fn raw(body: &Body) -> RawResponse {
+    RawResponse {
+        status: body.status,
+        content_type: String::new(),
+        body: body.text.clone(),
+        elapsed: body.elapsed(),
+    }
+}
+
+fn fetched<T>(body: &Body, value: T) -> Fetched<T> {
+    Fetched {
+        value,
+        body: body.text.clone(),
+        status: body.status,
+        content_type: String::new(),
+        elapsed: Duration::from_millis(body.elapsed_ms),
+    }
+}
+
+/// Prepares a stored body for the viewer of its kind. `request` is the request it answered,
+/// when known (an imported job has none; a bare one stands in).
+pub fn prepare(
+    kind: JobKind,
+    request: Option<RequestParams>,
+    body: &Body,
+    title: &str,
+) -> Result<StoredView, String> {
+    if body.status == 0 {
+        return Err(format!(
+            "no answer was stored, only the error: {}",
+            body.text
+        ));
+    }
+    match kind {
+        JobKind::Ai => {
+            let request = match request {
+                Some(RequestParams::Ai(r)) => r,
+                _ => AiRequest::new(""),
+            };
+            let value = decode_ai(&raw(body)).map_err(|e| e.to_string())?;
+            Ok(StoredView::Answer(Box::new(answer::prepare(
+                request,
+                fetched(body, value),
+            ))))
+        }
+        JobKind::Search => {
+            let request = match request {
+                Some(RequestParams::Search(r)) => r,
+                _ => SearchRequest::new(""),
+            };
+            let value = decode_search(&raw(body)).map_err(|e| e.to_string())?;
+            Ok(StoredView::Search(Box::new(search_page::prepare(
+                request,
+                fetched(body, value),
+            ))))
+        }
+        JobKind::Browser => {
+            let text = body.text.trim_start();
+            let body = if text.starts_with('<') {
+                TextBody::document(html_to_document(text, &RenderOptions::default()))
+            } else {
+                TextBody::raw(&body.text)
+            };
+            Ok(StoredView::Text {
+                title: title.to_string(),
+                body,
+            })
+        }
+    }
+}
+
+/// The job kind a history entry's response is shown as.
+pub fn kind_of(request: &RequestParams) -> Option<JobKind> {
+    request.job_kind()
+}

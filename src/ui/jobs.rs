@@ -1,0 +1,135 @@
+//! The Jobs tab: the table of queued jobs, or a text result open over it.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::app::App;
+use crate::app::jobs_tab::summary_of;
+use crate::jobs::JobState;
+
+use super::list::{self, Columns, ago, size};
+use super::{pane, text_view, theme};
+
+const TITLES: [&str; 8] = [
+    "kind", "request", "id", "state", "age", "polled", "polls", "size",
+];
+
+pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+    let jobs = &app.jobs;
+    if let Some(reader) = &jobs.reader {
+        let block = pane(
+            Line::from(vec![
+                Span::styled(format!(" {} ", reader.title), theme::title()),
+                Span::styled(" Esc back ", theme::dim()),
+            ]),
+            true,
+        );
+        let inner = block.inner(body);
+        frame.render_widget(block, body);
+        text_view::draw_body(frame, inner, &reader.body, reader.scroll);
+        return;
+    }
+    let mut area = body;
+    if let Some(reason) = &jobs.memory_only {
+        let [note, rest] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
+        frame.render_widget(
+            Paragraph::new(Line::styled(
+                format!("Memory only: {reason}"),
+                theme::error(),
+            )),
+            note,
+        );
+        area = rest;
+    }
+    let counts = jobs.scheduler.counts();
+    let mut title = vec![Span::styled(" Jobs ", theme::title())];
+    let waiting = counts.pending + counts.error;
+    let stored_done = jobs
+        .rows
+        .iter()
+        .filter(|r| r.state == JobState::Done)
+        .count();
+    title.push(Span::styled(
+        format!(
+            "{waiting} waiting · {stored_done} done · {} polling ",
+            jobs.scheduler.in_flight()
+        ),
+        theme::dim(),
+    ));
+    let widths = [
+        Constraint::Length(7),
+        Constraint::Min(12),
+        Constraint::Length(8),
+        Constraint::Length(7),
+        Constraint::Length(4),
+        Constraint::Length(6),
+        Constraint::Length(5),
+        Constraint::Length(8),
+    ];
+    let wall = app.wall;
+    list::draw(
+        frame,
+        area,
+        list::Frame {
+            title: Line::from(title),
+            footer: jobs.selected().map(|job| footer(job, wall)),
+            empty: "No jobs yet. Press a in the Chat or Search form for async mode, then Enter queues the request; i imports a job by its id.",
+        },
+        Columns {
+            titles: &TITLES,
+            widths: &widths,
+        },
+        &jobs.list,
+        |i| {
+            let job = &jobs.rows[i];
+            vec![
+                Span::raw(job.kind.to_string()),
+                Span::raw(summary_of(job)),
+                Span::styled(job.id.short().to_string(), theme::muted()),
+                Span::styled(job.state.to_string(), state_style(job.state)),
+                Span::raw(ago(job.age_ms(wall))),
+                Span::raw(
+                    job.last_poll_at
+                        .map_or("–".to_string(), |at| ago(wall - at)),
+                ),
+                Span::raw(job.attempts.to_string()),
+                Span::raw(job.result_size.map_or("–".to_string(), size)),
+            ]
+        },
+    );
+}
+
+/// The selected job's full id and what comes next for it (or why it stopped).
+fn footer(job: &crate::store::JobRecord, wall: crate::jobs::UnixMs) -> Line<'static> {
+    let what = match (&job.last_error, job.state) {
+        (Some(error), _) => Span::styled(format!(" {error} "), theme::error()),
+        (None, JobState::Pending) => Span::styled(
+            match job.next_poll_at {
+                Some(at) if at > wall => format!(" next poll in {} ", ago(at - wall)),
+                _ => " polling ".to_string(),
+            },
+            theme::dim(),
+        ),
+        (None, JobState::Done) => Span::styled(" Enter opens the result ", theme::dim()),
+        (None, JobState::Failed | JobState::Expired) => {
+            Span::styled(" R re-submits it ", theme::dim())
+        }
+        (None, JobState::Error) => Span::raw(""),
+    };
+    Line::from(vec![
+        Span::styled(format!(" {} ", job.id), theme::muted()),
+        what,
+    ])
+}
+
+fn state_style(state: JobState) -> Style {
+    match state {
+        JobState::Pending => theme::accent(),
+        JobState::Done => theme::ok(),
+        JobState::Failed | JobState::Expired | JobState::Error => theme::error(),
+    }
+}

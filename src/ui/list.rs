@@ -1,0 +1,134 @@
+//! A filtered table in a pane, shared by the Jobs and History tabs: a header, the rows in
+//! view (only those are built), the selection, and the filter line while one is set.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Row, Table};
+
+use crate::app::list::FilteredList;
+
+use super::text_view::{draw_scrollbar, list_offset};
+use super::{pane, theme};
+
+pub struct Columns<'a> {
+    pub titles: &'a [&'a str],
+    pub widths: &'a [Constraint],
+}
+
+/// The pane around the table: its title, a line on its bottom border, and what shows when
+/// there are no items at all.
+pub struct Frame<'a> {
+    pub title: Line<'a>,
+    pub footer: Option<Line<'a>>,
+    pub empty: &'a str,
+}
+
+/// Draws the list; `row(i)` builds the cells of item `i` and is called for visible rows only.
+pub fn draw<'a>(
+    frame: &mut ratatui::Frame,
+    area: Rect,
+    chrome: Frame<'_>,
+    columns: Columns<'_>,
+    list: &FilteredList,
+    row: impl Fn(usize) -> Vec<Span<'a>>,
+) {
+    let Frame {
+        title,
+        footer,
+        empty,
+    } = chrome;
+    let mut block = pane(title, true);
+    if let Some(footer) = footer {
+        block = block.title_bottom(footer);
+    }
+    let mut inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height == 0 {
+        return;
+    }
+    if list.filtering || !list.filter.is_empty() {
+        let line_area = Rect {
+            y: inner.y + inner.height - 1,
+            height: 1,
+            ..inner
+        };
+        inner.height -= 1;
+        let mut spans = vec![
+            Span::styled("/ ", theme::accent()),
+            Span::raw(list.filter.clone()),
+        ];
+        if list.filtering {
+            spans.push(Span::styled("▏", theme::accent()));
+        }
+        spans.push(Span::styled(
+            format!("  {} of {}", list.shown.len(), list.total),
+            theme::dim(),
+        ));
+        frame.render_widget(Paragraph::new(Line::from(spans)), line_area);
+    }
+    if list.shown.is_empty() {
+        let text = if list.total == 0 {
+            empty.to_string()
+        } else {
+            "Nothing matches the filter; Esc drops it.".to_string()
+        };
+        frame.render_widget(
+            Paragraph::new(Line::styled(text, theme::dim()))
+                .wrap(ratatui::widgets::Wrap { trim: true }),
+            inner,
+        );
+        return;
+    }
+    let height = inner.height.saturating_sub(1) as usize;
+    let offset = list_offset(list.selected, height);
+    let end = (offset + height).min(list.shown.len());
+    let rows: Vec<Row> = list.shown[offset..end]
+        .iter()
+        .enumerate()
+        .map(|(i, index)| {
+            let r = Row::new(row(*index));
+            if offset + i == list.selected {
+                r.style(theme::selected())
+            } else {
+                r
+            }
+        })
+        .collect();
+    let header = Row::new(
+        columns
+            .titles
+            .iter()
+            .map(|t| Span::styled(*t, theme::title())),
+    );
+    let table = Table::new(rows, columns.widths.iter().copied())
+        .header(header)
+        .column_spacing(1);
+    frame.render_widget(table, inner);
+    draw_scrollbar(
+        frame,
+        inner,
+        list.shown.len() + 1,
+        offset,
+        inner.height as usize,
+    );
+}
+
+/// "12s", "5m", "3h", "2d": how long ago, in the largest whole unit.
+pub fn ago(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3_600 => format!("{}m", s / 60),
+        3_600..86_400 => format!("{}h", s / 3_600),
+        _ => format!("{}d", s / 86_400),
+    }
+}
+
+/// "812 B", "4.1 kB", "2.3 MB".
+pub fn size(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
