@@ -563,3 +563,19 @@ async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
     assert!(text.contains(&sitelink.url), "{text}");
     sim.shutdown().await;
 }
+
+#[test]
+fn enter_searches_from_the_empty_results_pane() {
+    let mut app = app();
+    type_text(&mut app, "boots");
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.search.focus, SearchFocus::Results);
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    assert!(matches!(
+        effects.as_slice(),
+        [vantage::app::Effect::SendSearch { .. }]
+    ));
+}

@@ -678,9 +678,12 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                     SearchSetting::ALL[search.setting_cursor.min(SearchSetting::ALL.len() - 1)];
                 return change_setting(app, setting);
             }
-            // Enter on a result opens its detail (beside the list on wide screens).
+            // Enter on a result opens its detail (beside the list on wide screens); with no
+            // results yet there is nothing to detail, so Enter searches.
             if search.page.is_some() {
                 search.focus = SearchFocus::Detail;
+            } else {
+                return send(app);
             }
         }
         Action::Cancel => {
