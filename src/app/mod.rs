@@ -4,6 +4,7 @@
 pub mod answer;
 pub mod call;
 pub mod chat;
+pub mod compare;
 pub mod input;
 pub mod keymap;
 pub mod layout;
@@ -36,16 +37,18 @@ use proxy::{PreparedProxy, ProxyDefaults, ProxyState};
 pub enum Tab {
     Chat,
     Search,
+    Compare,
     Proxy,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 3] = [Tab::Chat, Tab::Search, Tab::Proxy];
+    pub const ALL: [Tab; 4] = [Tab::Chat, Tab::Search, Tab::Compare, Tab::Proxy];
 
     pub fn title(self) -> &'static str {
         match self {
             Tab::Chat => "Chat",
             Tab::Search => "Search",
+            Tab::Compare => "Compare",
             Tab::Proxy => "Proxy",
         }
     }
@@ -105,6 +108,8 @@ pub struct Flash {
 pub enum ExportSource {
     ChatAnswer,
     SearchResults,
+    /// The Compare tab: answers and summary, or the search rank table.
+    Comparison,
 }
 
 /// The input popup that asks where to export.
@@ -115,6 +120,9 @@ pub fn export_prompt(source: ExportSource, suggested: String) -> InputPrompt {
         }
         ExportSource::SearchResults => {
             ".json writes the body as received; any other name the results as CSV."
+        }
+        ExportSource::Comparison => {
+            ".json writes the comparison as JSON; .csv the search rank table; any other name Markdown."
         }
     };
     InputPrompt::new(InputTarget::Export(source), "Export to file", suggested).with_note(note)
@@ -199,6 +207,7 @@ pub struct App {
     pub tab: Tab,
     pub chat: ChatState,
     pub search: search::SearchState,
+    pub compare: compare::CompareState,
     pub proxy: ProxyState,
     pub popup: Option<Popup>,
     pub credits: Credits,
@@ -221,6 +230,7 @@ impl App {
             tab: Tab::Chat,
             chat: ChatState::new(),
             search: search::SearchState::new(),
+            compare: compare::CompareState::new(),
             proxy: ProxyState::default(),
             popup: None,
             credits: Credits::Unknown,
@@ -263,6 +273,7 @@ impl App {
         usize::from(self.chat.call.is_running())
             + usize::from(self.search.call.is_running())
             + usize::from(self.proxy.call.is_running())
+            + self.compare.running()
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -284,6 +295,7 @@ impl App {
         match self.tab {
             Tab::Chat => self.chat.editing(),
             Tab::Search => self.search.editing(),
+            Tab::Compare => self.compare.editing(),
             Tab::Proxy => false,
         }
     }
@@ -299,6 +311,7 @@ impl App {
         let mut contexts = match self.tab {
             Tab::Chat => self.chat.key_contexts(),
             Tab::Search => self.search.key_contexts(),
+            Tab::Compare => self.compare.key_contexts(),
             Tab::Proxy => self.proxy.key_contexts(),
         };
         contexts.extend([Context::Normal, Context::Global]);
@@ -361,6 +374,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 app.chat.paste(&text);
             } else if app.popup.is_none() && app.tab == Tab::Search {
                 app.search.paste(&text);
+            } else if app.popup.is_none() && app.tab == Tab::Compare {
+                app.compare.paste(&text);
             } else if let Some(Popup::Picker(picker)) = &mut app.popup {
                 let filter = format!("{}{}", picker.filter, text.replace(['\n', '\r'], " "));
                 picker.set_filter(filter, &mut app.matcher);
@@ -374,6 +389,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Tick => Vec::new(),
+        Msg::AiDone { tag, result } if app.compare.owns(tag) => {
+            compare::on_ai_done(app, tag, result)
+        }
+        Msg::SearchDone { tag, result } if app.compare.owns(tag) => {
+            compare::on_search_done(app, tag, result)
+        }
         Msg::AiDone { tag, result } => {
             if let Err(error) = &result {
                 app.note_error(error);
@@ -407,6 +428,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Retrying { tag, notice } => {
             let now = app.now;
             app.chat.call.on_retry(tag, notice.clone(), now);
+            app.compare.on_retry(tag, notice.clone(), now);
             app.search.call.on_retry(tag, notice, now);
             Vec::new()
         }
@@ -501,12 +523,14 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(action) => match app.tab {
             Tab::Chat => chat::on_action(app, action),
             Tab::Search => search::on_action(app, action),
+            Tab::Compare => compare::on_action(app, action),
             Tab::Proxy => proxy::on_action(app, action),
         },
         None if app.editing() => {
             match app.tab {
                 Tab::Chat => app.chat.edit(key),
                 Tab::Search => app.search.edit(key, &mut app.matcher),
+                Tab::Compare => app.compare.edit(key),
                 Tab::Proxy => {}
             }
             Vec::new()
@@ -636,6 +660,10 @@ fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Eff
         path.set_extension(match source {
             ExportSource::ChatAnswer => "md",
             ExportSource::SearchResults => "csv",
+            ExportSource::Comparison => match app.compare.mode {
+                compare::CompareMode::Answers => "md",
+                compare::CompareMode::Search => "csv",
+            },
         });
     }
     let as_json = path
@@ -656,6 +684,19 @@ fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Eff
                 page.prepared.export_csv()
             }
         }),
+        ExportSource::Comparison => {
+            let compare = &app.compare;
+            let as_csv = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            Some(if as_json {
+                compare.export_json()
+            } else if as_csv && compare.mode == compare::CompareMode::Search {
+                compare.export_csv()
+            } else {
+                compare.export_markdown()
+            })
+        }
     };
     match contents {
         Some(contents) => vec![Effect::WriteFile { path, contents }],
@@ -683,6 +724,7 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
             match app.tab {
                 Tab::Chat => chat::on_click(app, frame.body, at),
                 Tab::Search => search::on_click(app, frame.body, at),
+                Tab::Compare => Vec::new(),
                 Tab::Proxy => proxy::on_click(app, frame.body, at),
             }
         }
@@ -703,6 +745,7 @@ fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) 
     match app.tab {
         Tab::Chat => chat::apply_choice(app, kind, value),
         Tab::Search => search::apply_choice(app, kind, value),
+        Tab::Compare => compare::apply_choice(app, kind, value),
         Tab::Proxy => proxy::apply_choice(app, kind, value),
     }
 }
@@ -712,6 +755,7 @@ fn scroll_by(app: &mut App, delta: isize) {
     match app.tab {
         Tab::Chat => app.chat.scroll_by(delta),
         Tab::Search => search::wheel(app, delta),
+        Tab::Compare => app.compare.scroll_by(delta),
         Tab::Proxy => app.proxy.scroll_by(delta),
     }
 }

@@ -10,13 +10,14 @@ use crate::app::{App, Tab, layout};
 
 use super::{pane, theme};
 
-const ORDER: [Context; 11] = [
+const ORDER: [Context; 12] = [
     Context::Global,
     Context::Normal,
     Context::Form,
     Context::Chat,
     Context::Search,
     Context::Proxy,
+    Context::Compare,
     Context::Settings,
     Context::Viewer,
     Context::Results,
@@ -31,6 +32,7 @@ fn shown(context: Context, tab: Tab) -> bool {
         Context::Chat => tab == Tab::Chat,
         Context::Search | Context::Results => tab == Tab::Search,
         Context::Proxy => tab == Tab::Proxy,
+        Context::Compare => tab == Tab::Compare,
         _ => true,
     }
 }

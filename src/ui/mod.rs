@@ -3,6 +3,7 @@
 
 mod call;
 mod chat;
+mod compare;
 mod form;
 mod help;
 mod picker;
@@ -37,6 +38,7 @@ pub fn view(app: &App, frame: &mut Frame) {
     match app.tab {
         Tab::Chat => chat::draw(app, frame, areas.body),
         Tab::Search => search::draw(app, frame, areas.body),
+        Tab::Compare => compare::draw(app, frame, areas.body),
         Tab::Proxy => proxy::draw(app, frame, areas.body),
     }
     status::draw(app, frame, areas.status);
