@@ -13,7 +13,7 @@ use crate::app::answer::human_size;
 use crate::app::call::{CallState, spinner_frame};
 use crate::app::compare::summary::{self, Movement};
 use crate::app::compare::{
-    Column, CompareFocus, CompareMode, ComparePane, CompareState, cost_line,
+    Column, CompareFocus, CompareMode, ComparePane, CompareState, cost_line, in_flight_cap,
 };
 use crate::app::{App, elapsed_since, layout, seconds_until};
 
@@ -56,7 +56,7 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
             hint,
         },
     );
-    draw_axes(compare, frame, axes_area);
+    draw_axes(app, frame, axes_area);
     match (compare.mode, compare.pane) {
         (CompareMode::Search, _) => draw_search(app, frame, main),
         (CompareMode::Answers, ComparePane::Summary) => draw_summary(compare, frame, main),
@@ -80,7 +80,8 @@ fn list(items: Vec<String>, none: &str) -> String {
     }
 }
 
-fn draw_axes(compare: &CompareState, frame: &mut Frame, area: Rect) {
+fn draw_axes(app: &App, frame: &mut Frame, area: Rect) {
+    let compare = &app.compare;
     let axes = &compare.axes;
     let block = pane(Line::styled(" Columns from ", theme::title()), false);
     let inner = block.inner(area);
@@ -130,11 +131,12 @@ fn draw_axes(compare: &CompareState, frame: &mut Frame, area: Rect) {
             theme::dim(),
         ));
     }
+    let keys = match compare.mode {
+        CompareMode::Answers => "r run  m model  d device  c/s/t location  M mode  ? keys",
+        CompareMode::Search => "r run  p IP types  c/s/t location  S sort  M mode  ? keys",
+    };
     cost_spans.push(Span::styled(
-        format!(
-            "  · at most {} at once · r run  m model  d device  c/s/t location  M mode  ? keys",
-            compare.max_in_flight
-        ),
+        format!("  · at most {} at once · {keys}", in_flight_cap(app)),
         theme::dim(),
     ));
     let lines = vec![

@@ -31,8 +31,23 @@ use summary::{AnswerFacts, AnswerSummary, RankRow, RankSort, Ranked};
 
 /// More columns than this are refused: each is a billed call.
 pub const MAX_COLUMNS: usize = 16;
-/// Calls of one comparison running at once, by default; the rest queue.
+/// Calls of one comparison running at once against the service; the rest queue.
 pub const MAX_IN_FLIGHT: usize = 8;
+
+/// How many calls of a comparison run at once: `max_in_flight` when set, else 8 against the
+/// service (calls take 7–150 s there and a burst draws 429s and 503s), and every column at
+/// once against the embedded simulator, which is on loopback, unbilled and never
+/// rate-limits, so a comparison there is one wave.
+pub fn in_flight_cap(app: &App) -> usize {
+    app.compare
+        .max_in_flight
+        .unwrap_or(if app.connection.demo {
+            MAX_COLUMNS
+        } else {
+            MAX_IN_FLIGHT
+        })
+        .max(1)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompareMode {
@@ -153,6 +168,8 @@ pub struct Column {
     pub call: CallState,
     pub outcome: Option<Outcome>,
     pub scroll: usize,
+    /// When its answer or error arrived (the clock of that batch).
+    pub landed_at: Option<std::time::Instant>,
 }
 
 impl Column {
@@ -164,6 +181,7 @@ impl Column {
             call: CallState::Idle,
             outcome: None,
             scroll: 0,
+            landed_at: None,
         }
     }
 
@@ -204,7 +222,8 @@ pub struct CompareState {
     pub full: bool,
     /// Scrolling moves every column together.
     pub sync: bool,
-    pub max_in_flight: usize,
+    /// Overrides the cap of calls at once (see `in_flight_cap`).
+    pub max_in_flight: Option<usize>,
     pub sort: RankSort,
     /// The first row of the rank table on screen.
     pub table_scroll: usize,
@@ -231,7 +250,7 @@ impl CompareState {
             selected: 0,
             full: false,
             sync: true,
-            max_in_flight: MAX_IN_FLIGHT,
+            max_in_flight: None,
             sort: RankSort::Best,
             table_scroll: 0,
             summary: None,
@@ -549,9 +568,11 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     if let Err(error) = &result {
         app.note_error(error);
     }
+    let now = app.now;
     let Some(column) = app.compare.column_of(tag) else {
         return Vec::new();
     };
+    column.landed_at = Some(now);
     match result {
         Ok(outcome) => {
             column.call = CallState::Idle;
@@ -571,7 +592,8 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
 pub fn pump(app: &mut App) -> Vec<Effect> {
     let mut effects = Vec::new();
     let base = app.search.request();
-    while app.compare.running() < app.compare.max_in_flight.max(1) {
+    let cap = in_flight_cap(app);
+    while app.compare.running() < cap {
         let Some(i) = app.compare.columns.iter().position(|c| c.queued) else {
             break;
         };
@@ -657,7 +679,7 @@ pub fn send_all(app: &mut App) -> Vec<Effect> {
     app.compare.focus = CompareFocus::Columns;
     app.compare.refresh_summary();
     let n = app.compare.columns.len();
-    let cap = app.compare.max_in_flight;
+    let cap = in_flight_cap(app);
     if n > cap {
         app.flash_info(format!(
             "{n} calls: {cap} at once, the other {} queue.",
