@@ -28,9 +28,16 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let compare = &app.compare;
     let prompt_rows =
         layout::wrapped_rows(compare.prompt.lines(), body.width.saturating_sub(2)).clamp(1, 4);
+    let axes = axes_lines(app);
+    let inner_width = usize::from(body.width.saturating_sub(2).max(1));
+    let axes_rows = axes
+        .iter()
+        .map(|l| l.width().max(1).div_ceil(inner_width))
+        .sum::<usize>()
+        .clamp(3, 6) as u16;
     let [prompt_area, axes_area, main] = Layout::vertical([
         Constraint::Length(prompt_rows as u16 + 2),
-        Constraint::Length(5),
+        Constraint::Length(axes_rows + 2),
         Constraint::Min(0),
     ])
     .areas(body);
@@ -56,7 +63,7 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
             hint,
         },
     );
-    draw_axes(app, frame, axes_area);
+    draw_axes(axes, frame, axes_area);
     match (compare.mode, compare.pane) {
         (CompareMode::Search, _) => draw_search(app, frame, main),
         (CompareMode::Answers, ComparePane::Summary) => draw_summary(compare, frame, main),
@@ -80,12 +87,17 @@ fn list(items: Vec<String>, none: &str) -> String {
     }
 }
 
-fn draw_axes(app: &App, frame: &mut Frame, area: Rect) {
-    let compare = &app.compare;
-    let axes = &compare.axes;
+fn draw_axes(lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
     let block = pane(Line::styled(" Columns from ", theme::title()), false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// The axes, and what a run costs.
+fn axes_lines(app: &App) -> Vec<Line<'static>> {
+    let compare = &app.compare;
+    let axes = &compare.axes;
     let locations: Vec<String> = axes.locations.iter().map(summary::location_label).collect();
     let cache = if axes.no_cache { "off" } else { "on" };
     let first = match compare.mode {
@@ -131,23 +143,21 @@ fn draw_axes(app: &App, frame: &mut Frame, area: Rect) {
             theme::dim(),
         ));
     }
-    let keys = match compare.mode {
-        CompareMode::Answers => "r run  m model  d device  c/s/t location  M mode  ? keys",
-        CompareMode::Search => "r run  p IP types  c/s/t location  S sort  M mode  ? keys",
-    };
     cost_spans.push(Span::styled(
-        format!("  · at most {} at once · {keys}", in_flight_cap(app)),
+        format!(
+            "  · at most {} at once · r runs · ? keys",
+            in_flight_cap(app)
+        ),
         theme::dim(),
     ));
-    let lines = vec![
+    vec![
         Line::from(first),
         Line::from(labelled(
             "locations",
             list(locations, "any (the service picks)"),
         )),
         Line::from(cost_spans),
-    ];
-    frame.render_widget(Paragraph::new(lines), inner);
+    ]
 }
 
 /// Which columns are on screen: the page holding the focused one.
@@ -183,24 +193,38 @@ fn draw_columns(app: &App, frame: &mut Frame, area: Rect) {
             shown.end
         )
     };
-    if n == 0 {
-        let block = pane(Line::styled(title, theme::title()), false);
+    let nothing_run = compare
+        .columns
+        .iter()
+        .all(|c| c.outcome.is_none() && !c.queued && matches!(c.call, CallState::Idle));
+    if nothing_run {
+        let block = pane(Line::styled(" Answers ", theme::title()), false);
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        frame.render_widget(
-            Paragraph::new(vec![
-                Line::styled(
-                    "Ask one prompt from several vantage points and read the answers side by side.",
-                    theme::title(),
-                ),
-                Line::styled(
-                    "Choose models (m), devices (d) and locations (c, then s and t); each combination is a column.",
-                    theme::dim(),
-                ),
-            ])
-            .wrap(Wrap { trim: true }),
-            inner,
-        );
+        let mut lines = vec![
+            Line::styled(
+                "Ask one prompt from several vantage points and read the answers side by side.",
+                theme::title(),
+            ),
+            Line::styled(
+                "Choose models (m), devices (d) and locations (c, then s and t for the last one); each combination is a column. Esc leaves the prompt; r or Enter in the prompt runs them all.",
+                theme::dim(),
+            ),
+            Line::raw(""),
+        ];
+        for (i, column) in compare.columns.iter().enumerate() {
+            let hand = if column.by_hand {
+                "  (added by hand)"
+            } else {
+                ""
+            };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:>3}  ", i + 1), theme::muted()),
+                Span::raw(column.vantage.label(CompareMode::Answers)),
+                Span::styled(hand, theme::dim()),
+            ]));
+        }
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
         return;
     }
     let [title_area, columns_area] =
@@ -233,13 +257,11 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
     frame.render_widget(block, area);
     let width = usize::from(inner.width);
     let device = column.vantage.device.as_deref().unwrap_or("no device");
-    let mut lines = vec![
-        Line::styled(shorten(device, width), theme::muted()),
-        Line::styled(
-            shorten(&summary::location_label(&column.vantage.location), width),
-            theme::muted(),
-        ),
-    ];
+    let place = summary::location_label(&column.vantage.location);
+    let mut lines = vec![Line::styled(
+        shorten(&format!("{place} · {device}"), width),
+        theme::muted(),
+    )];
     lines.extend(status_lines(app, column));
     let header_height = (lines.len() as u16).min(inner.height);
     let [header, rest] =

@@ -427,8 +427,15 @@ impl CompareState {
     /// Scrolls the focused column, or all of them when scrolling is synchronised.
     pub fn scroll_by(&mut self, delta: isize) {
         if self.mode == CompareMode::Search || self.pane == ComparePane::Summary {
+            let len = match self.mode {
+                CompareMode::Search => self.table.len(),
+                CompareMode::Answers => self
+                    .summary
+                    .as_ref()
+                    .map_or(0, |s| s.text(false).lines().count()),
+            };
             let next = (self.table_scroll as isize + delta).max(0) as usize;
-            self.table_scroll = next.min(self.table.len().saturating_sub(1));
+            self.table_scroll = next.min(len.saturating_sub(1));
             return;
         }
         let selected = self.selected;
@@ -904,20 +911,9 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             effects.extend(pump(app));
             return effects;
         }
-        Action::PickModel => {
-            let mut picker = pickers::model(None);
-            picker = picker.with_note(format!(
-                "Chosen: {}. Enter adds or removes the highlighted model.",
-                list_or_none(compare.axes.models.iter().map(|m| m.as_str().to_string()))
-            ));
-            app.popup = Some(Popup::Picker(picker));
-        }
+        Action::PickModel => app.popup = Some(Popup::Picker(model_picker(compare, None))),
         Action::PickDevice => {
-            let picker = pickers::device(&app.devices, None).with_note(format!(
-                "Chosen: {}. Enter adds or removes the highlighted device.",
-                list_or_none(compare.axes.devices.iter().cloned())
-            ));
-            app.popup = Some(Popup::Picker(picker));
+            app.popup = Some(Popup::Picker(device_picker(&app.devices, compare, None)));
         }
         Action::PickCountry => {
             let picker = pickers::location(PickerKind::Country, &Location::default())
@@ -965,6 +961,25 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
+/// The model picker as a multi-select: it stays open, Enter toggles, Esc closes.
+fn model_picker(compare: &CompareState, at: Option<Model>) -> super::picker::Picker {
+    pickers::model(at).with_note(format!(
+        "Chosen: {}. Enter adds or removes the highlighted model; Esc when done.",
+        list_or_none(compare.axes.models.iter().map(|m| m.as_str().to_string()))
+    ))
+}
+
+fn device_picker(
+    devices: &super::Devices,
+    compare: &CompareState,
+    at: Option<&str>,
+) -> super::picker::Picker {
+    pickers::device(devices, at).with_note(format!(
+        "Chosen: {}. Enter adds or removes the highlighted device; Esc when done.",
+        list_or_none(compare.axes.devices.iter().cloned())
+    ))
+}
+
 fn list_or_none(items: impl Iterator<Item = String>) -> String {
     let items: Vec<String> = items.collect();
     if items.is_empty() {
@@ -989,14 +1004,25 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
     let compare = &mut app.compare;
     match kind {
         PickerKind::Model => {
-            if let Some(model) = value.and_then(|v| v.parse::<Model>().ok()) {
+            let model = value.and_then(|v| v.parse::<Model>().ok());
+            if let Some(model) = model {
                 toggle(&mut compare.axes.models, model);
             }
+            compare.rebuild();
+            app.popup = Some(Popup::Picker(model_picker(&app.compare, model)));
+            return;
         }
         PickerKind::Device => {
-            if let Some(device) = value {
-                toggle(&mut compare.axes.devices, device);
+            if let Some(device) = &value {
+                toggle(&mut compare.axes.devices, device.clone());
             }
+            compare.rebuild();
+            app.popup = Some(Popup::Picker(device_picker(
+                &app.devices,
+                &app.compare,
+                value.as_deref(),
+            )));
+            return;
         }
         PickerKind::Country => {
             let mut location = Location::default();

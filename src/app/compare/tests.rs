@@ -190,6 +190,19 @@ fn models_toggle_and_locations_grow_through_the_shared_pickers() {
     apply_choice(&mut app, PickerKind::Model, Some("copilot".into()));
     apply_choice(&mut app, PickerKind::Model, Some("gemini".into()));
     assert_eq!(app.compare.axes.models, vec![Model::Copilot]);
+    // The model picker stays open for the next toggle, on the model just chosen.
+    let Some(Popup::Picker(picker)) = &app.popup else {
+        panic!("the picker stays open")
+    };
+    assert_eq!(picker.kind, PickerKind::Model);
+    assert!(
+        picker
+            .note
+            .as_deref()
+            .unwrap_or("")
+            .contains("Chosen: copilot")
+    );
+    app.popup = None;
     apply_choice(&mut app, PickerKind::Country, Some("US".into()));
     apply_choice(&mut app, PickerKind::Subdivision, Some("NY".into()));
     apply_choice(&mut app, PickerKind::City, Some("New York".into()));
