@@ -63,6 +63,10 @@ pub enum Command {
     Sim(SimArgs),
     /// Fetch a page through the proxy networks (HTTPS, HTTP or SOCKS5)
     Proxy(ProxyArgs),
+    /// Ask one prompt from several models, devices and locations; print what differs
+    Compare(crate::compare_cli::CompareArgs),
+    /// Run one search from several locations and IP types; print how ranks move
+    CompareSearch(crate::compare_cli::CompareSearchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -307,6 +311,10 @@ pub async fn run(config: &Config, client: &Client, command: Command) -> i32 {
         Command::Search(args) => run_search(config, client, args).await,
         Command::Job(args) => run_job(client, args).await,
         Command::Jobs(args) => return run_jobs(config, client, args).await,
+        Command::Compare(args) => return crate::compare_cli::run_compare(client, args).await,
+        Command::CompareSearch(args) => {
+            return crate::compare_cli::run_compare_search(client, args).await;
+        }
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
     };
     match result {

@@ -11,6 +11,7 @@
 pub mod api;
 pub mod app;
 pub mod cli;
+pub mod compare_cli;
 pub mod config;
 pub mod fuzzy;
 pub mod geo;

@@ -197,9 +197,7 @@ impl Default for ChatState {
 
 impl ChatState {
     pub fn new() -> ChatState {
-        let mut prompt = TextArea::default();
-        prompt.set_wrap_mode(WrapMode::WordOrGlyph);
-        prompt.set_placeholder_text("Ask something, then press Enter (Alt+Enter for a new line)");
+        let prompt = prompt_editor("Ask something, then press Enter (Alt+Enter for a new line)");
         ChatState {
             prompt,
             settings: ChatSettings::default(),
@@ -215,9 +213,7 @@ impl ChatState {
     }
 
     pub fn prompt_chars(&self) -> usize {
-        // Lines are joined by one newline each, which the service counts too.
-        let lines = self.prompt.lines();
-        lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1)
+        editor_chars(&self.prompt)
     }
 
     pub fn prompt_over_limit(&self) -> bool {
@@ -344,6 +340,20 @@ impl ChatState {
         let next = if forward { i + 1 } else { i + views.len() - 1 };
         answer.view = views[next % views.len()];
     }
+}
+
+/// A prompt editor as Chat and Compare use it: word-wrapped, with a placeholder.
+pub fn prompt_editor(placeholder: &str) -> TextArea<'static> {
+    let mut prompt = TextArea::default();
+    prompt.set_wrap_mode(WrapMode::WordOrGlyph);
+    prompt.set_placeholder_text(placeholder);
+    prompt
+}
+
+/// Characters in an editor, lines joined by one newline each (the service counts them too).
+pub fn editor_chars(editor: &TextArea<'_>) -> usize {
+    let lines = editor.lines();
+    lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1)
 }
 
 /// Handles an action the keymap found, on the Chat tab.

@@ -33,6 +33,8 @@ pub enum Context {
     Jobs,
     /// The History tab, outside its filter.
     History,
+    /// The Compare tab, outside text fields.
+    Compare,
 }
 
 impl Context {
@@ -51,6 +53,7 @@ impl Context {
             Context::Proxy => "Proxy",
             Context::Jobs => "Jobs",
             Context::History => "History",
+            Context::Compare => "Compare",
         }
     }
 }
@@ -111,8 +114,18 @@ pub enum Action {
     Delete,
     /// Import a job by its kind and id.
     ImportJob,
-    /// Put a history entry's request back into its form.
+    /// Put a history entry's request back into its form; run a compare column again.
     Rerun,
+    /// Cancel every call of the tab.
+    CancelAll,
+    /// Scroll the columns together or one alone.
+    ToggleSync,
+    /// Compare answers or search ranks.
+    ToggleMode,
+    /// Sort the rows another way.
+    SortBy,
+    AddColumn,
+    RemoveColumn,
 }
 
 /// A key, with the modifiers that must be held.
@@ -257,6 +270,28 @@ pub static KEYMAP: &[Binding] = &[
     bind!(History, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "delete"),
     bind!(History, [key(KeyCode::Esc)], "Esc", Action::Back, "drop the filter"),
     bind!(Results, [key(KeyCode::Enter)], "Enter", Action::Accept, "details"),
+    bind!(Compare, [ch('r')], "r", Action::Send, "run every column"),
+    bind!(Compare, [ch('R')], "R", Action::Rerun, "run the focused column again"),
+    bind!(Compare, [key(KeyCode::Esc)], "Esc", Action::Cancel, "cancel the focused column / leave full width"),
+    bind!(Compare, [ctrl('x')], "Ctrl+X", Action::CancelAll, "cancel every column"),
+    bind!(Compare, [ch('i')], "i", Action::EditPrompt, "edit the prompt or terms"),
+    bind!(Compare, [ch('M')], "M", Action::ToggleMode, "compare answers / search ranks"),
+    bind!(Compare, [ch('m')], "m", Action::PickModel, "add or remove a model"),
+    bind!(Compare, [ch('d')], "d", Action::PickDevice, "add or remove a device"),
+    bind!(Compare, [ch('c')], "c", Action::PickCountry, "add a location (country)"),
+    bind!(Compare, [ch('s')], "s", Action::PickSubdivision, "subdivision of the last location"),
+    bind!(Compare, [ch('t')], "t", Action::PickCity, "city of the last location"),
+    bind!(Compare, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "remove the last location"),
+    bind!(Compare, [ch('p')], "p", Action::CycleIp, "IP types (search): residential/isp/both/any"),
+    bind!(Compare, [ch('f')], "f", Action::CycleFormat, "format for every column"),
+    bind!(Compare, [ch('x')], "x", Action::ToggleCache, "cache on/off for every column"),
+    bind!(Compare, [ch('+')], "+", Action::AddColumn, "add a column from the Chat/Search settings"),
+    bind!(Compare, [ch('-')], "-", Action::RemoveColumn, "remove the focused column"),
+    bind!(Compare, [key(KeyCode::Left), ch('h')], "← h", Action::Left, "previous column"),
+    bind!(Compare, [key(KeyCode::Right), ch('l')], "→ l", Action::Right, "next column"),
+    bind!(Compare, [key(KeyCode::Enter)], "Enter", Action::Accept, "focused column full width / back"),
+    bind!(Compare, [ch('z')], "z", Action::ToggleSync, "scroll columns together / one alone"),
+    bind!(Compare, [ch('S')], "S", Action::SortBy, "sort ranks by best rank / largest spread"),
     bind!(Results, [key(KeyCode::Esc)], "Esc", Action::Back, "back to the list / cancel"),
     bind!(Results, [ch('n')], "n", Action::NextPage, "next page group"),
     bind!(Results, [ch('p')], "p", Action::PrevPage, "previous page group"),

@@ -4,6 +4,7 @@
 pub mod answer;
 pub mod call;
 pub mod chat;
+pub mod compare;
 pub mod history;
 pub mod input;
 pub mod jobs_tab;
@@ -44,11 +45,19 @@ pub enum Tab {
     Search,
     Jobs,
     History,
+    Compare,
     Proxy,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [Tab::Chat, Tab::Search, Tab::Jobs, Tab::History, Tab::Proxy];
+    pub const ALL: [Tab; 6] = [
+        Tab::Chat,
+        Tab::Search,
+        Tab::Jobs,
+        Tab::History,
+        Tab::Compare,
+        Tab::Proxy,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -56,6 +65,7 @@ impl Tab {
             Tab::Search => "Search",
             Tab::Jobs => "Jobs",
             Tab::History => "History",
+            Tab::Compare => "Compare",
             Tab::Proxy => "Proxy",
         }
     }
@@ -115,6 +125,8 @@ pub struct Flash {
 pub enum ExportSource {
     ChatAnswer,
     SearchResults,
+    /// The Compare tab: answers and summary, or the search rank table.
+    Comparison,
 }
 
 /// The input popup that asks where to export.
@@ -125,6 +137,9 @@ pub fn export_prompt(source: ExportSource, suggested: String) -> InputPrompt {
         }
         ExportSource::SearchResults => {
             ".json writes the body as received; any other name the results as CSV."
+        }
+        ExportSource::Comparison => {
+            ".json writes the comparison as JSON; .csv the search rank table; any other name Markdown."
         }
     };
     InputPrompt::new(InputTarget::Export(source), "Export to file", suggested).with_note(note)
@@ -265,6 +280,7 @@ pub struct App {
     pub tab: Tab,
     pub chat: ChatState,
     pub search: search::SearchState,
+    pub compare: compare::CompareState,
     pub proxy: ProxyState,
     pub jobs: jobs_tab::JobsState,
     pub history: history::HistoryState,
@@ -291,6 +307,7 @@ impl App {
             tab: Tab::Chat,
             chat: ChatState::new(),
             search: search::SearchState::new(),
+            compare: compare::CompareState::new(),
             proxy: ProxyState::default(),
             jobs: jobs_tab::JobsState::default(),
             history: history::HistoryState::default(),
@@ -352,6 +369,7 @@ impl App {
         usize::from(self.chat.call.is_running())
             + usize::from(self.search.call.is_running())
             + usize::from(self.proxy.call.is_running())
+            + self.compare.running()
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -375,6 +393,7 @@ impl App {
             Tab::Search => self.search.editing(),
             Tab::Jobs => self.jobs.editing(),
             Tab::History => self.history.editing(),
+            Tab::Compare => self.compare.editing(),
             Tab::Proxy => false,
         }
     }
@@ -392,6 +411,7 @@ impl App {
             Tab::Search => self.search.key_contexts(),
             Tab::Jobs => self.jobs.key_contexts(),
             Tab::History => self.history.key_contexts(),
+            Tab::Compare => self.compare.key_contexts(),
             Tab::Proxy => self.proxy.key_contexts(),
         };
         contexts.extend([Context::Normal, Context::Global]);
@@ -454,6 +474,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 app.chat.paste(&text);
             } else if app.popup.is_none() && app.tab == Tab::Search {
                 app.search.paste(&text);
+            } else if app.popup.is_none() && app.tab == Tab::Compare {
+                app.compare.paste(&text);
             } else if let Some(Popup::Picker(picker)) = &mut app.popup {
                 let filter = format!("{}{}", picker.filter, text.replace(['\n', '\r'], " "));
                 picker.set_filter(filter, &mut app.matcher);
@@ -467,6 +489,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Tick => Vec::new(),
+        Msg::AiDone { tag, result } if app.compare.owns(tag) => {
+            compare::on_ai_done(app, tag, result)
+        }
+        Msg::SearchDone { tag, result } if app.compare.owns(tag) => {
+            compare::on_search_done(app, tag, result)
+        }
         Msg::AiDone { tag, result } => {
             if let Err(error) = &result {
                 app.note_error(error);
@@ -500,6 +528,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Retrying { tag, notice } => {
             let now = app.now;
             app.chat.call.on_retry(tag, notice.clone(), now);
+            app.compare.on_retry(tag, notice.clone(), now);
             app.search.call.on_retry(tag, notice, now);
             Vec::new()
         }
@@ -648,6 +677,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             Tab::Search => search::on_action(app, action),
             Tab::Jobs => jobs_tab::on_action(app, action),
             Tab::History => history::on_action(app, action),
+            Tab::Compare => compare::on_action(app, action),
             Tab::Proxy => proxy::on_action(app, action),
         },
         None if app.editing() => {
@@ -656,6 +686,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 Tab::Search => app.search.edit(key, &mut app.matcher),
                 Tab::Jobs => jobs_tab::edit(app, key),
                 Tab::History => history::edit(app, key),
+                Tab::Compare => app.compare.edit(key),
                 Tab::Proxy => {}
             }
             Vec::new()
@@ -786,6 +817,10 @@ fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Eff
         path.set_extension(match source {
             ExportSource::ChatAnswer => "md",
             ExportSource::SearchResults => "csv",
+            ExportSource::Comparison => match app.compare.mode {
+                compare::CompareMode::Answers => "md",
+                compare::CompareMode::Search => "csv",
+            },
         });
     }
     let as_json = path
@@ -806,6 +841,19 @@ fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Eff
                 page.prepared.export_csv()
             }
         }),
+        ExportSource::Comparison => {
+            let compare = &app.compare;
+            let as_csv = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            Some(if as_json {
+                compare.export_json()
+            } else if as_csv && compare.mode == compare::CompareMode::Search {
+                compare.export_csv()
+            } else {
+                compare.export_markdown()
+            })
+        }
     };
     match contents {
         Some(contents) => vec![Effect::WriteFile { path, contents }],
@@ -833,7 +881,7 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
             match app.tab {
                 Tab::Chat => chat::on_click(app, frame.body, at),
                 Tab::Search => search::on_click(app, frame.body, at),
-                Tab::Jobs | Tab::History => Vec::new(),
+                Tab::Jobs | Tab::History | Tab::Compare => Vec::new(),
                 Tab::Proxy => proxy::on_click(app, frame.body, at),
             }
         }
@@ -855,6 +903,7 @@ fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) 
         Tab::Chat => chat::apply_choice(app, kind, value),
         Tab::Search => search::apply_choice(app, kind, value),
         Tab::Jobs | Tab::History => {}
+        Tab::Compare => compare::apply_choice(app, kind, value),
         Tab::Proxy => proxy::apply_choice(app, kind, value),
     }
 }
@@ -870,6 +919,7 @@ fn scroll_by(app: &mut App, delta: isize) {
         Tab::History => {
             history::on_action(app, if delta < 0 { Action::Up } else { Action::Down });
         }
+        Tab::Compare => app.compare.scroll_by(delta),
         Tab::Proxy => app.proxy.scroll_by(delta),
     }
 }

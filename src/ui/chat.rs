@@ -25,22 +25,57 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
 }
 
 fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
-    let count = chat.prompt_chars();
-    let counter_style = if chat.prompt_over_limit() {
+    draw_prompt_box(
+        frame,
+        area,
+        &chat.prompt,
+        PromptBox {
+            title: " Prompt ",
+            count: chat.prompt_chars(),
+            limit: PROMPT_MAX_CHARS,
+            focused: chat.focus == ChatFocus::Prompt,
+            hint: "Press i (or click) to type a prompt; Enter sends.",
+        },
+    );
+}
+
+/// How a prompt editor is framed: its title, counter, limit and the hint shown when empty.
+pub(super) struct PromptBox<'a> {
+    pub title: &'a str,
+    pub count: usize,
+    pub limit: usize,
+    pub focused: bool,
+    pub hint: &'a str,
+}
+
+/// A prompt editor in a box with its character counter, as Chat and Compare show it.
+pub(super) fn draw_prompt_box(
+    frame: &mut Frame,
+    area: Rect,
+    editor: &ratatui_textarea::TextArea<'static>,
+    spec: PromptBox<'_>,
+) {
+    let PromptBox {
+        title,
+        count,
+        limit,
+        focused,
+        hint,
+    } = spec;
+    let over = count > limit;
+    let counter_style = if over {
         theme::error().add_modifier(Modifier::BOLD)
     } else {
         theme::dim()
     };
-    let focused = chat.focus == ChatFocus::Prompt;
-    let mut block = pane(Line::styled(" Prompt ", theme::title()), focused).title(
-        Line::styled(format!(" {count}/{PROMPT_MAX_CHARS} "), counter_style)
-            .alignment(Alignment::Right),
+    let mut block = pane(Line::styled(title.to_string(), theme::title()), focused).title(
+        Line::styled(format!(" {count}/{limit} "), counter_style).alignment(Alignment::Right),
     );
-    if chat.prompt_over_limit() {
+    if over {
         block = block.title_bottom(Line::styled(
             format!(
-                " {} characters too many: the service takes at most {PROMPT_MAX_CHARS} ",
-                count - PROMPT_MAX_CHARS
+                " {} characters too many: the service takes at most {limit} ",
+                count - limit
             ),
             theme::error(),
         ));
@@ -48,18 +83,14 @@ fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if focused {
-        frame.render_widget(&chat.prompt, inner);
-    } else if chat.prompt.is_empty() {
+        frame.render_widget(editor, inner);
+    } else if editor.is_empty() {
         frame.render_widget(
-            Paragraph::new(Line::styled(
-                "Press i (or click) to type a prompt; Enter sends.",
-                theme::dim(),
-            )),
+            Paragraph::new(Line::styled(hint.to_string(), theme::dim())),
             inner,
         );
     } else {
-        let lines: Vec<Line> = chat
-            .prompt
+        let lines: Vec<Line> = editor
             .lines()
             .iter()
             .map(|l| Line::raw(l.clone()))

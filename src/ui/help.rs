@@ -10,7 +10,7 @@ use crate::app::{App, Tab, layout};
 
 use super::{pane, theme};
 
-const ORDER: [Context; 13] = [
+const ORDER: [Context; 14] = [
     Context::Global,
     Context::Normal,
     Context::Form,
@@ -19,6 +19,7 @@ const ORDER: [Context; 13] = [
     Context::Proxy,
     Context::Jobs,
     Context::History,
+    Context::Compare,
     Context::Settings,
     Context::Viewer,
     Context::Results,
@@ -35,6 +36,7 @@ fn shown(context: Context, tab: Tab) -> bool {
         Context::Proxy => tab == Tab::Proxy,
         Context::Jobs => tab == Tab::Jobs,
         Context::History => tab == Tab::History,
+        Context::Compare => tab == Tab::Compare,
         _ => true,
     }
 }

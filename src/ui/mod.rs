@@ -3,6 +3,7 @@
 
 mod call;
 mod chat;
+mod compare;
 mod form;
 mod help;
 mod history;
@@ -42,6 +43,7 @@ pub fn view(app: &App, frame: &mut Frame) {
         Tab::Search => search::draw(app, frame, areas.body),
         Tab::Jobs => jobs::draw(app, frame, areas.body),
         Tab::History => history::draw(app, frame, areas.body),
+        Tab::Compare => compare::draw(app, frame, areas.body),
         Tab::Proxy => proxy::draw(app, frame, areas.body),
     }
     status::draw(app, frame, areas.status);

@@ -1,0 +1,675 @@
+//! The comparison maths, pure: word-set similarity of answers, the source domains several
+//! columns cite, the rank table of a search seen from several vantage points, and the text
+//! the CLI prints and the Markdown export writes.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::api::Location;
+
+/// How the similarity is computed, stated wherever the matrix is shown.
+pub const SIMILARITY_NOTE: &str =
+    "Similarity: Jaccard index of the answers' word sets (shared words / all words), 0–100.";
+
+/// The lower-cased words of a text (letters and digits; everything else separates).
+pub fn word_set(text: &str) -> HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+/// |A ∩ B| / |A ∪ B|; two empty texts are identical (1.0).
+pub fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 1.0;
+    }
+    a.intersection(b).count() as f64 / union as f64
+}
+
+/// The symmetric matrix of `jaccard` over the texts; `None` where a column has no answer.
+pub fn similarity_matrix(texts: &[Option<&str>]) -> Vec<Vec<Option<f64>>> {
+    let sets: Vec<Option<HashSet<String>>> = texts.iter().map(|t| t.map(word_set)).collect();
+    sets.iter()
+        .map(|a| {
+            sets.iter()
+                .map(|b| match (a, b) {
+                    (Some(a), Some(b)) => Some(jaccard(a, b)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A domain cited by two or more columns, and which (0-based, ascending).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SharedDomain {
+    pub domain: String,
+    pub columns: Vec<usize>,
+}
+
+/// The domains cited by two or more columns: most widely shared first, then by name.
+pub fn shared_domains(domains: &[Vec<String>]) -> Vec<SharedDomain> {
+    let mut by_domain: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    for (column, list) in domains.iter().enumerate() {
+        for domain in list {
+            let domain = domain.trim().to_lowercase();
+            if !domain.is_empty() {
+                by_domain.entry(domain).or_default().insert(column);
+            }
+        }
+    }
+    let mut out: Vec<SharedDomain> = by_domain
+        .into_iter()
+        .filter(|(_, cols)| cols.len() >= 2)
+        .map(|(domain, cols)| SharedDomain {
+            domain,
+            columns: cols.into_iter().collect(),
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.columns
+            .len()
+            .cmp(&a.columns.len())
+            .then(a.domain.cmp(&b.domain))
+    });
+    out
+}
+
+/// A URL as one row of the rank table: tracking parameters and fragment dropped, host
+/// lower-cased, no trailing slash.
+pub fn normalise_url(url: &str) -> String {
+    let canonical = super::super::answer::canonical_url(url.trim());
+    let canonical = match url::Url::parse(&canonical) {
+        // The url crate lower-cases hosts already; a URL it cannot parse is lower-cased whole.
+        Ok(parsed) => parsed.to_string(),
+        Err(_) => canonical.to_lowercase(),
+    };
+    canonical.trim_end_matches('/').to_string()
+}
+
+/// One result as a vantage point saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ranked {
+    pub url: String,
+    pub rank: u32,
+    pub sitelinks: usize,
+}
+
+/// Where a result stands in one column compared with the first column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Movement {
+    /// The first column itself, or the same rank.
+    Same,
+    Up(u32),
+    Down(u32),
+    /// Ranked here, not in the first column.
+    New,
+    /// Ranked in the first column, not here.
+    Gone,
+    /// In neither.
+    Absent,
+}
+
+impl Movement {
+    pub fn of(first: Option<u32>, here: Option<u32>) -> Movement {
+        match (first, here) {
+            (Some(a), Some(b)) if b < a => Movement::Up(a - b),
+            (Some(a), Some(b)) if b > a => Movement::Down(b - a),
+            (Some(_), Some(_)) => Movement::Same,
+            (None, Some(_)) => Movement::New,
+            (Some(_), None) => Movement::Gone,
+            (None, None) => Movement::Absent,
+        }
+    }
+
+    pub fn text(self) -> String {
+        match self {
+            Movement::Same => "=".to_string(),
+            Movement::Up(n) => format!("↑{n}"),
+            Movement::Down(n) => format!("↓{n}"),
+            Movement::New => "new".to_string(),
+            Movement::Gone => "gone".to_string(),
+            Movement::Absent => String::new(),
+        }
+    }
+}
+
+/// One cell of the rank table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RankCell {
+    pub rank: Option<u32>,
+    pub sitelinks: usize,
+    pub movement: Movement,
+}
+
+/// One URL across the vantage points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RankRow {
+    pub url: String,
+    pub cells: Vec<RankCell>,
+}
+
+impl RankRow {
+    pub fn best(&self) -> u32 {
+        self.cells
+            .iter()
+            .filter_map(|c| c.rank)
+            .min()
+            .unwrap_or(u32::MAX)
+    }
+
+    /// The distance between its best and worst rank where it is ranked.
+    pub fn spread(&self) -> u32 {
+        let ranks: Vec<u32> = self.cells.iter().filter_map(|c| c.rank).collect();
+        match (ranks.iter().min(), ranks.iter().max()) {
+            (Some(lo), Some(hi)) => hi - lo,
+            _ => 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RankSort {
+    #[default]
+    Best,
+    Spread,
+}
+
+impl RankSort {
+    pub fn label(self) -> &'static str {
+        match self {
+            RankSort::Best => "best rank",
+            RankSort::Spread => "largest spread",
+        }
+    }
+
+    pub fn next(self) -> RankSort {
+        match self {
+            RankSort::Best => RankSort::Spread,
+            RankSort::Spread => RankSort::Best,
+        }
+    }
+}
+
+/// The rank table: a row per normalised URL (its best rank kept when a column lists it twice),
+/// a cell per column, movements against the first column.
+pub fn rank_table(columns: &[Vec<Ranked>], sort: RankSort) -> Vec<RankRow> {
+    let mut by_url: BTreeMap<String, Vec<Option<(u32, usize)>>> = BTreeMap::new();
+    for (i, column) in columns.iter().enumerate() {
+        for ranked in column {
+            let url = normalise_url(&ranked.url);
+            if url.is_empty() {
+                continue;
+            }
+            let cells = by_url
+                .entry(url)
+                .or_insert_with(|| vec![None; columns.len()]);
+            match cells[i] {
+                Some((rank, _)) if rank <= ranked.rank => {}
+                _ => cells[i] = Some((ranked.rank, ranked.sitelinks)),
+            }
+        }
+    }
+    let mut rows: Vec<RankRow> = by_url
+        .into_iter()
+        .map(|(url, cells)| {
+            let first = cells.first().copied().flatten().map(|(r, _)| r);
+            let cells = cells
+                .iter()
+                .enumerate()
+                .map(|(i, cell)| {
+                    let rank = cell.map(|(r, _)| r);
+                    RankCell {
+                        rank,
+                        sitelinks: cell.map_or(0, |(_, s)| s),
+                        movement: if i == 0 {
+                            Movement::Same
+                        } else {
+                            Movement::of(first, rank)
+                        },
+                    }
+                })
+                .collect();
+            RankRow { url, cells }
+        })
+        .collect();
+    sort_rows(&mut rows, sort);
+    rows
+}
+
+pub fn sort_rows(rows: &mut [RankRow], sort: RankSort) {
+    match sort {
+        RankSort::Best => rows.sort_by(|a, b| a.best().cmp(&b.best()).then(a.url.cmp(&b.url))),
+        RankSort::Spread => rows.sort_by(|a, b| {
+            b.spread()
+                .cmp(&a.spread())
+                .then(a.best().cmp(&b.best()))
+                .then(a.url.cmp(&b.url))
+        }),
+    }
+}
+
+/// `cc:subdivision:city` with `+` for spaces and empty parts allowed: `us:ny:New+York`,
+/// `de::Berlin`, `fr`. Subdivision and city need a country.
+pub fn parse_location(text: &str) -> Result<Location, String> {
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    if parts.len() > 3 {
+        return Err(format!(
+            "location {text:?} has more than three parts; write cc:subdivision:city"
+        ));
+    }
+    let part = |i: usize| -> Option<String> {
+        parts
+            .get(i)
+            .map(|p| p.replace('+', " ").trim().to_string())
+            .filter(|p| !p.is_empty())
+    };
+    let location = Location {
+        country: part(0).map(|c| c.to_uppercase()),
+        subdivision: part(1).map(|s| s.to_uppercase()),
+        city: part(2),
+    };
+    if location.country.is_none() && (location.subdivision.is_some() || location.city.is_some()) {
+        return Err(format!(
+            "location {text:?} has a subdivision or city but no country; write cc:subdivision:city"
+        ));
+    }
+    Ok(location)
+}
+
+/// A short name for a location: "US/NY/New York", "DE/–/Berlin", "anywhere".
+pub fn location_label(location: &Location) -> String {
+    if location.is_empty() {
+        return "anywhere".to_string();
+    }
+    let dash = |p: &Option<String>| p.clone().unwrap_or_else(|| "–".to_string());
+    let mut label = dash(&location.country);
+    if location.subdivision.is_some() || location.city.is_some() {
+        label.push('/');
+        label.push_str(&dash(&location.subdivision));
+    }
+    if let Some(city) = &location.city {
+        label.push('/');
+        label.push_str(city);
+    }
+    label
+}
+
+/// What a summary needs of one answer column.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnswerFacts {
+    pub label: String,
+    /// `None` for a column without an answer (failed, cancelled, running).
+    pub elapsed: Option<Duration>,
+    pub chars: usize,
+    pub domains: Vec<String>,
+    pub fanouts: Vec<String>,
+    #[serde(skip)]
+    pub text: Option<String>,
+    /// Why there is no answer, when there is none.
+    pub error: Option<String>,
+}
+
+/// The comparison of answer columns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnswerSummary {
+    pub columns: Vec<AnswerFacts>,
+    pub shared: Vec<SharedDomain>,
+    pub similarity: Vec<Vec<Option<f64>>>,
+}
+
+impl AnswerSummary {
+    pub fn of(columns: Vec<AnswerFacts>) -> AnswerSummary {
+        let domains: Vec<Vec<String>> = columns.iter().map(|c| c.domains.clone()).collect();
+        let texts: Vec<Option<&str>> = columns.iter().map(|c| c.text.as_deref()).collect();
+        let similarity = similarity_matrix(&texts);
+        AnswerSummary {
+            shared: shared_domains(&domains),
+            similarity,
+            columns,
+        }
+    }
+
+    /// Distinct domains of a column, in order of first citation.
+    pub fn distinct(domains: impl IntoIterator<Item = String>) -> Vec<String> {
+        let mut seen = HashSet::new();
+        domains
+            .into_iter()
+            .filter(|d| !d.is_empty() && seen.insert(d.clone()))
+            .collect()
+    }
+
+    /// The summary as plain text (the CLI) or Markdown (`markdown`: headings and tables).
+    pub fn text(&self, markdown: bool) -> String {
+        let mut out = String::new();
+        let h = |out: &mut String, title: &str| {
+            if markdown {
+                let _ = writeln!(out, "\n## {title}\n");
+            } else {
+                let _ = writeln!(out, "\n{title}");
+            }
+        };
+        h(&mut out, "Columns");
+        if markdown {
+            out.push_str(
+                "| # | vantage point | time | length | sources |\n|---|---|---|---|---|\n",
+            );
+        }
+        for (i, c) in self.columns.iter().enumerate() {
+            let (time, length, sources) = match (&c.elapsed, &c.error) {
+                (Some(e), _) => (
+                    format!("{:.1} s", e.as_secs_f64()),
+                    format!("{} chars", c.chars),
+                    format!("{} sources", c.domains.len()),
+                ),
+                (None, Some(error)) => (format!("failed: {error}"), String::new(), String::new()),
+                (None, None) => ("no answer".to_string(), String::new(), String::new()),
+            };
+            if markdown {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {time} | {length} | {sources} |",
+                    i + 1,
+                    c.label
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "  {:>2}  {:<36} {time:>8}  {length:>12}  {sources}",
+                    i + 1,
+                    c.label
+                );
+            }
+        }
+        h(&mut out, "Sources cited by two or more columns");
+        if self.shared.is_empty() {
+            out.push_str("  none\n");
+        }
+        for s in &self.shared {
+            let cols: Vec<String> = s.columns.iter().map(|c| (c + 1).to_string()).collect();
+            if markdown {
+                let _ = writeln!(out, "- {} — columns {}", s.domain, cols.join(", "));
+            } else {
+                let _ = writeln!(out, "  {:<36} columns {}", s.domain, cols.join(", "));
+            }
+        }
+        h(&mut out, "Similarity of the answers");
+        let _ = writeln!(out, "{}{SIMILARITY_NOTE}", if markdown { "" } else { "  " });
+        if markdown {
+            out.push('\n');
+        }
+        out.push_str(&matrix_text(&self.similarity, markdown));
+        h(&mut out, "Fanout queries");
+        for (i, c) in self.columns.iter().enumerate() {
+            let list = if c.fanouts.is_empty() {
+                "none".to_string()
+            } else {
+                c.fanouts.join(" · ")
+            };
+            let bullet = if markdown { "- " } else { "  " };
+            let _ = writeln!(out, "{bullet}{}: {list}", i + 1);
+        }
+        out
+    }
+}
+
+/// A similarity as a percentage, or "–" where a column has no answer.
+pub fn percent(value: Option<f64>) -> String {
+    value.map_or("–".to_string(), |v| format!("{:.0}", v * 100.0))
+}
+
+fn matrix_text(matrix: &[Vec<Option<f64>>], markdown: bool) -> String {
+    let mut out = String::new();
+    let n = matrix.len();
+    if markdown {
+        let head: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+        let _ = writeln!(out, "|   | {} |", head.join(" | "));
+        let _ = writeln!(out, "|---|{}", "---|".repeat(n));
+        for (i, row) in matrix.iter().enumerate() {
+            let cells: Vec<String> = row.iter().map(|v| percent(*v)).collect();
+            let _ = writeln!(out, "| {} | {} |", i + 1, cells.join(" | "));
+        }
+    } else {
+        let _ = write!(out, "      ");
+        for i in 1..=n {
+            let _ = write!(out, "{i:>5}");
+        }
+        out.push('\n');
+        for (i, row) in matrix.iter().enumerate() {
+            let _ = write!(out, "  {:>2}  ", i + 1);
+            for v in row {
+                let _ = write!(out, "{:>5}", percent(*v));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The rank table as text: a header of column numbers, then per URL its rank (with sitelinks
+/// as `+N`) and movement in each column.
+pub fn rank_table_text(labels: &[String], rows: &[RankRow], sort: RankSort) -> String {
+    let mut out = String::new();
+    out.push_str("Columns\n");
+    for (i, label) in labels.iter().enumerate() {
+        let _ = writeln!(out, "  {:>2}  {label}", i + 1);
+    }
+    let _ = writeln!(
+        out,
+        "\nRanks (movement against column 1; +N sitelinks), by {}",
+        sort.label()
+    );
+    let _ = write!(out, "  ");
+    for i in 1..=labels.len() {
+        let _ = write!(out, "{:<12}", format!("#{i}"));
+    }
+    out.push_str("url\n");
+    for row in rows {
+        let _ = write!(out, "  ");
+        for cell in &row.cells {
+            let _ = write!(out, "{:<12}", cell_text(cell));
+        }
+        let _ = writeln!(out, "{}", row.url);
+    }
+    out
+}
+
+/// "3 ↑2 +4": the rank, the movement, the sitelinks; "–" when not ranked.
+pub fn cell_text(cell: &RankCell) -> String {
+    let mut text = cell.rank.map_or("–".to_string(), |r| r.to_string());
+    let movement = cell.movement.text();
+    if !movement.is_empty() && movement != "=" {
+        text.push(' ');
+        text.push_str(&movement);
+    }
+    if cell.sitelinks > 0 {
+        let _ = write!(text, " +{}", cell.sitelinks);
+    }
+    text
+}
+
+/// The rank table as CSV: url, then rank, movement and sitelinks per column.
+pub fn rank_table_csv(labels: &[String], rows: &[RankRow]) -> String {
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = String::from("url");
+    for label in labels {
+        let label = quote(label);
+        let _ = write!(out, ",{label} rank,{label} movement,{label} sitelinks");
+    }
+    out.push('\n');
+    for row in rows {
+        out.push_str(&quote(&row.url));
+        for cell in &row.cells {
+            let _ = write!(
+                out,
+                ",{},{},{}",
+                cell.rank.map_or(String::new(), |r| r.to_string()),
+                cell.movement.text(),
+                cell.sitelinks
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(text: &str) -> HashSet<String> {
+        word_set(text)
+    }
+
+    #[test]
+    fn jaccard_counts_shared_words_over_all_words() {
+        assert_eq!(jaccard(&set("a b c"), &set("b c d")), 0.5);
+        assert_eq!(jaccard(&set("Boots, boots!"), &set("boots")), 1.0);
+        assert_eq!(jaccard(&set(""), &set("")), 1.0);
+        assert_eq!(jaccard(&set("a"), &set("")), 0.0);
+    }
+
+    #[test]
+    fn the_matrix_is_symmetric_and_leaves_missing_answers_out() {
+        let m = similarity_matrix(&[Some("a b"), Some("b c"), None]);
+        assert_eq!(m[0][0], Some(1.0));
+        assert_eq!(m[0][1], m[1][0]);
+        assert_eq!(m[0][1], Some(1.0 / 3.0));
+        assert_eq!(m[2][0], None);
+    }
+
+    #[test]
+    fn shared_domains_need_two_columns_and_list_them() {
+        let shared = shared_domains(&[
+            vec!["rei.com".into(), "a.com".into(), "rei.com".into()],
+            vec!["REI.com".into(), "b.com".into()],
+            vec!["b.com".into(), "rei.com".into()],
+        ]);
+        assert_eq!(
+            shared,
+            vec![
+                SharedDomain {
+                    domain: "rei.com".into(),
+                    columns: vec![0, 1, 2]
+                },
+                SharedDomain {
+                    domain: "b.com".into(),
+                    columns: vec![1, 2]
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn urls_are_normalised_for_rows() {
+        assert_eq!(
+            normalise_url("https://WWW.Example.com/a/?utm_source=x#top"),
+            "https://www.example.com/a"
+        );
+        assert_eq!(normalise_url("https://example.com/"), "https://example.com");
+        assert_eq!(
+            normalise_url("https://example.com/A?q=1"),
+            "https://example.com/A?q=1"
+        );
+    }
+
+    fn r(url: &str, rank: u32, sitelinks: usize) -> Ranked {
+        Ranked {
+            url: url.into(),
+            rank,
+            sitelinks,
+        }
+    }
+
+    #[test]
+    fn ranks_move_against_the_first_column() {
+        let rows = rank_table(
+            &[
+                vec![
+                    r("https://a.com/", 1, 0),
+                    r("https://b.com", 2, 3),
+                    r("https://c.com", 5, 0),
+                ],
+                vec![
+                    r("https://b.com", 1, 2),
+                    r("https://A.com", 4, 0),
+                    r("https://d.com", 2, 0),
+                ],
+            ],
+            RankSort::Best,
+        );
+        let find = |u: &str| rows.iter().find(|row| row.url == u).unwrap();
+        assert_eq!(find("https://a.com").cells[1].movement, Movement::Down(3));
+        assert_eq!(find("https://b.com").cells[1].movement, Movement::Up(1));
+        assert_eq!(find("https://b.com").cells[0].sitelinks, 3);
+        assert_eq!(find("https://c.com").cells[1].movement, Movement::Gone);
+        assert_eq!(find("https://d.com").cells[1].movement, Movement::New);
+        // Best rank first, ties by URL.
+        let order: Vec<&str> = rows.iter().map(|r| r.url.as_str()).collect();
+        assert_eq!(
+            order,
+            [
+                "https://a.com",
+                "https://b.com",
+                "https://d.com",
+                "https://c.com"
+            ]
+        );
+        let mut by_spread = rows.clone();
+        sort_rows(&mut by_spread, RankSort::Spread);
+        assert_eq!(by_spread[0].url, "https://a.com");
+        assert_eq!(cell_text(&find("https://a.com").cells[1]), "4 ↓3");
+        assert_eq!(cell_text(&find("https://b.com").cells[1]), "1 ↑1 +2");
+    }
+
+    #[test]
+    fn locations_parse_with_empty_parts_and_plus_for_spaces() {
+        let l = parse_location("us:ny:New+York").unwrap();
+        assert_eq!(l.country.as_deref(), Some("US"));
+        assert_eq!(l.subdivision.as_deref(), Some("NY"));
+        assert_eq!(l.city.as_deref(), Some("New York"));
+        let l = parse_location("de::Berlin").unwrap();
+        assert_eq!(l.subdivision, None);
+        assert_eq!(location_label(&l), "DE/–/Berlin");
+        assert_eq!(location_label(&parse_location("fr").unwrap()), "FR");
+        assert!(parse_location(":ny:").is_err());
+        assert!(parse_location("a:b:c:d").is_err());
+        assert!(parse_location("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_summary_text_names_shared_domains_and_the_method() {
+        let facts = |label: &str, text: &str, domains: &[&str]| AnswerFacts {
+            label: label.into(),
+            elapsed: Some(Duration::from_millis(1500)),
+            chars: text.len(),
+            domains: domains.iter().map(|d| d.to_string()).collect(),
+            fanouts: Vec::new(),
+            text: Some(text.into()),
+            error: None,
+        };
+        let summary = AnswerSummary::of(vec![
+            facts("ChatGPT", "a b", &["rei.com"]),
+            facts("Gemini", "a b", &["rei.com", "x.com"]),
+        ]);
+        let text = summary.text(false);
+        assert!(text.contains("rei.com"), "{text}");
+        assert!(text.contains("columns 1, 2"), "{text}");
+        assert!(text.contains("Jaccard"), "{text}");
+        assert!(summary.text(true).contains("| 1 | 100 | 100 |"));
+    }
+}

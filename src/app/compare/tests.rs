@@ -1,0 +1,262 @@
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+use crate::api::{AiAnswer, Completion, Fetched};
+use crate::app::{Connection, Msg, Tab, update};
+
+fn app() -> App {
+    let mut app = App::new(
+        Connection {
+            // Against the service: at most 8 calls at once.
+            demo: false,
+            host: "127.0.0.1:1".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    );
+    app.tab = Tab::Compare;
+    app
+}
+
+fn loc(text: &str) -> Location {
+    summary::parse_location(text).unwrap()
+}
+
+/// Four models × three locations: twelve columns.
+fn twelve(app: &mut App) {
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = Model::ALL.to_vec();
+    app.compare.axes.locations = vec![loc("us:ny:New+York"), loc("de::Berlin"), loc("fr")];
+    app.compare.rebuild();
+}
+
+fn answer(model: &str, text: &str, sources: &str) -> Box<PreparedAnswer> {
+    let completion = Completion {
+        model: model.into(),
+        completion: format!("<p>{text}</p>"),
+        sources: sources.into(),
+        ..Completion::default()
+    };
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(1200),
+    };
+    Box::new(crate::app::answer::prepare(
+        AiRequest::new("best hiking boots"),
+        fetched,
+    ))
+}
+
+fn sent_tags(effects: &[Effect]) -> Vec<Tag> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::SendAi { tag, .. } | Effect::SendSearch { tag, .. } => Some(*tag),
+            _ => None,
+        })
+        .collect()
+}
+
+fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Vec<Effect> {
+    update(app, Msg::Key(KeyEvent::new(code, modifiers)))
+}
+
+#[test]
+fn the_axes_multiply_into_columns_models_first() {
+    let mut app = app();
+    twelve(&mut app);
+    assert_eq!(app.compare.columns.len(), 12);
+    let first = &app.compare.columns[0].vantage;
+    assert_eq!(first.model, Some(Model::Chatgpt));
+    assert_eq!(first.location.city.as_deref(), Some("New York"));
+    assert_eq!(app.compare.columns[1].vantage.model, Some(Model::Chatgpt));
+    assert_eq!(app.compare.columns[3].vantage.model, Some(Model::Gemini));
+    assert_eq!(
+        cost_line(&app.compare),
+        ("12 columns = 12 calls".into(), true)
+    );
+}
+
+#[test]
+fn eight_run_at_once_and_the_rest_start_as_others_land() {
+    let mut app = app();
+    twelve(&mut app);
+    let effects = send_all(&mut app);
+    let tags = sent_tags(&effects);
+    assert_eq!(tags.len(), 8);
+    assert_eq!(app.compare.running(), 8);
+    assert_eq!(app.compare.columns.iter().filter(|c| c.queued).count(), 4);
+
+    // A failure frees a slot too, and the other columns keep running.
+    let error = ApiError::from_status(500, "unknown error", None);
+    let effects = update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[0],
+            result: Err(error),
+        },
+    );
+    assert_eq!(sent_tags(&effects).len(), 1);
+    assert!(app.compare.columns[0].call.error().is_some());
+    let effects = update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[1],
+            result: Ok(answer("chatgpt", "boots", "")),
+        },
+    );
+    assert_eq!(sent_tags(&effects).len(), 1);
+    assert!(app.compare.columns[1].answer().is_some());
+    assert_eq!(app.compare.running(), 8);
+    assert_eq!(app.compare.columns.iter().filter(|c| c.queued).count(), 2);
+    // The chat tab is untouched by the compare columns' answers.
+    assert!(app.chat.answer.is_none());
+}
+
+#[test]
+fn more_than_sixteen_columns_are_refused_with_the_reason() {
+    let mut app = app();
+    app.compare.set_prompt("boots");
+    app.compare.axes.models = Model::ALL.to_vec();
+    app.compare.axes.locations = ["us", "de", "fr", "it", "es"].map(loc).to_vec();
+    app.compare.rebuild();
+    assert_eq!(app.compare.columns.len(), 20);
+    assert!(!cost_line(&app.compare).1);
+    let effects = send_all(&mut app);
+    assert!(effects.is_empty());
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(
+        flash.contains("20 columns") && flash.contains("at most 16"),
+        "{flash}"
+    );
+}
+
+#[test]
+fn esc_cancels_the_focused_column_and_ctrl_x_all() {
+    let mut app = app();
+    twelve(&mut app);
+    let tags = sent_tags(&send_all(&mut app));
+    app.compare.selected = 2;
+    let effects = key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(effects.contains(&Effect::Cancel(tags[2])));
+    // Its slot goes to a queued column.
+    assert_eq!(sent_tags(&effects).len(), 1);
+    assert!(!app.compare.columns[2].call.is_running());
+    let effects = key(&mut app, KeyCode::Char('x'), KeyModifiers::CONTROL);
+    assert_eq!(
+        effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Cancel(_)))
+            .count(),
+        8
+    );
+    assert_eq!(app.compare.busy(), 0);
+}
+
+#[test]
+fn one_column_runs_again_alone() {
+    let mut app = app();
+    twelve(&mut app);
+    app.compare.max_in_flight = Some(16);
+    let tags = sent_tags(&send_all(&mut app));
+    for (i, tag) in tags.iter().enumerate() {
+        update(
+            &mut app,
+            Msg::AiDone {
+                tag: *tag,
+                result: Ok(answer("gemini", &format!("answer {i}"), "")),
+            },
+        );
+    }
+    assert_eq!(app.compare.busy(), 0);
+    app.compare.focus = CompareFocus::Columns;
+    app.compare.selected = 5;
+    let effects = key(&mut app, KeyCode::Char('R'), KeyModifiers::SHIFT);
+    assert_eq!(sent_tags(&effects).len(), 1);
+    assert!(app.compare.columns[5].call.is_running());
+    assert!(app.compare.columns[4].answer().is_some());
+}
+
+#[test]
+fn models_toggle_and_locations_grow_through_the_shared_pickers() {
+    let mut app = app();
+    apply_choice(&mut app, PickerKind::Model, Some("gemini".into()));
+    apply_choice(&mut app, PickerKind::Model, Some("copilot".into()));
+    apply_choice(&mut app, PickerKind::Model, Some("gemini".into()));
+    assert_eq!(app.compare.axes.models, vec![Model::Copilot]);
+    // The model picker stays open for the next toggle, on the model just chosen.
+    let Some(Popup::Picker(picker)) = &app.popup else {
+        panic!("the picker stays open")
+    };
+    assert_eq!(picker.kind, PickerKind::Model);
+    assert!(
+        picker
+            .note
+            .as_deref()
+            .unwrap_or("")
+            .contains("Chosen: copilot")
+    );
+    app.popup = None;
+    apply_choice(&mut app, PickerKind::Country, Some("US".into()));
+    apply_choice(&mut app, PickerKind::Subdivision, Some("NY".into()));
+    apply_choice(&mut app, PickerKind::City, Some("New York".into()));
+    apply_choice(&mut app, PickerKind::Country, Some("DE".into()));
+    assert_eq!(app.compare.axes.locations.len(), 2);
+    assert_eq!(
+        summary::location_label(&app.compare.axes.locations[0]),
+        "US/NY/New York"
+    );
+    assert_eq!(app.compare.columns.len(), 2);
+    // A column by hand, from the Chat tab's settings, survives axis changes.
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Char('+'), KeyModifiers::NONE);
+    apply_choice(&mut app, PickerKind::Model, Some("chatgpt".into()));
+    assert_eq!(app.compare.columns.len(), 5);
+    assert!(app.compare.columns[4].by_hand);
+}
+
+#[test]
+fn the_comparison_is_ready_for_history_and_export() {
+    let mut app = app();
+    twelve(&mut app);
+    let params = app.compare.history_params(&app.search.request());
+    let RequestParams::Compare(list) = &params else {
+        panic!("a compare entry")
+    };
+    assert_eq!(list.len(), 12);
+    let json = serde_json::to_value(&params).unwrap();
+    assert_eq!(json["compare"].as_array().unwrap().len(), 12);
+
+    app.compare.max_in_flight = Some(16);
+    let tags = sent_tags(&send_all(&mut app));
+    let sources = "<a href=\"https://www.rei.com/boots\">REI</a>";
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[0],
+            result: Ok(answer("chatgpt", "sturdy boots", sources)),
+        },
+    );
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[1],
+            result: Ok(answer("chatgpt", "light boots", sources)),
+        },
+    );
+    let markdown = app.compare.export_markdown();
+    assert!(
+        markdown.contains("## 1. ChatGPT · US/NY/New York"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("- rei.com — columns 1, 2"), "{markdown}");
+    assert!(markdown.contains("Jaccard"), "{markdown}");
+    let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
+    assert_eq!(json["summary"]["shared"][0]["domain"], "rei.com");
+}

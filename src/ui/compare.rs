@@ -1,0 +1,448 @@
+//! The Compare tab: the prompt, the axes with what a run costs, then the answers side by side
+//! (paged horizontally when they do not fit), the summary of what differs, or the search rank
+//! table.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::api::request::shorten;
+use crate::app::answer::human_size;
+use crate::app::call::{CallState, spinner_frame};
+use crate::app::compare::summary::{self, Movement};
+use crate::app::compare::{
+    Column, CompareFocus, CompareMode, ComparePane, CompareState, cost_line, in_flight_cap,
+};
+use crate::app::{App, elapsed_since, layout, seconds_until};
+
+use super::chat::{PromptBox, draw_prompt_box};
+use super::text_view::{draw_body, visible_lines};
+use super::{pane, theme};
+
+/// Narrowest a column is drawn; more columns than fit page horizontally.
+pub const MIN_COLUMN_WIDTH: u16 = 30;
+
+pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+    let compare = &app.compare;
+    let prompt_rows =
+        layout::wrapped_rows(compare.prompt.lines(), body.width.saturating_sub(2)).clamp(1, 4);
+    let axes = axes_lines(app);
+    let inner_width = usize::from(body.width.saturating_sub(2).max(1));
+    let axes_rows = axes
+        .iter()
+        .map(|l| l.width().max(1).div_ceil(inner_width))
+        .sum::<usize>()
+        .clamp(3, 6) as u16;
+    let [prompt_area, axes_area, main] = Layout::vertical([
+        Constraint::Length(prompt_rows as u16 + 2),
+        Constraint::Length(axes_rows + 2),
+        Constraint::Min(0),
+    ])
+    .areas(body);
+    let (title, hint) = match compare.mode {
+        CompareMode::Answers => (
+            " Prompt for every column ",
+            "Press i to type the prompt; r runs every column. M switches to comparing search ranks.",
+        ),
+        CompareMode::Search => (
+            " Search terms for every column ",
+            "Press i to type the terms; r runs every column. M switches to comparing answers.",
+        ),
+    };
+    draw_prompt_box(
+        frame,
+        prompt_area,
+        &compare.prompt,
+        PromptBox {
+            title,
+            count: compare.prompt_chars(),
+            limit: compare.prompt_limit(),
+            focused: compare.focus == CompareFocus::Prompt,
+            hint,
+        },
+    );
+    draw_axes(axes, frame, axes_area);
+    match (compare.mode, compare.pane) {
+        (CompareMode::Search, _) => draw_search(app, frame, main),
+        (CompareMode::Answers, ComparePane::Summary) => draw_summary(compare, frame, main),
+        (CompareMode::Answers, ComparePane::Columns) => draw_columns(app, frame, main),
+    }
+}
+
+fn labelled(label: &str, value: String) -> Vec<Span<'static>> {
+    vec![
+        Span::styled(format!("{label} "), theme::muted()),
+        Span::raw(value),
+        Span::raw("   "),
+    ]
+}
+
+fn list(items: Vec<String>, none: &str) -> String {
+    if items.is_empty() {
+        none.to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+fn draw_axes(lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
+    let block = pane(Line::styled(" Columns from ", theme::title()), false);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// The axes, and what a run costs.
+fn axes_lines(app: &App) -> Vec<Line<'static>> {
+    let compare = &app.compare;
+    let axes = &compare.axes;
+    let locations: Vec<String> = axes.locations.iter().map(summary::location_label).collect();
+    let cache = if axes.no_cache { "off" } else { "on" };
+    let first = match compare.mode {
+        CompareMode::Answers => {
+            let mut spans = labelled(
+                "models",
+                list(
+                    axes.models.iter().map(|m| m.as_str().to_string()).collect(),
+                    "chatgpt (default)",
+                ),
+            );
+            spans.extend(labelled("devices", list(axes.devices.clone(), "none")));
+            spans.extend(labelled("format", axes.format.to_string()));
+            spans.extend(labelled("cache", cache.to_string()));
+            spans
+        }
+        CompareMode::Search => {
+            let mut spans = labelled(
+                "IP types",
+                list(
+                    axes.ips.iter().map(|ip| ip.as_str().to_string()).collect(),
+                    "any",
+                ),
+            );
+            spans.extend(labelled("other settings", "the Search tab's".to_string()));
+            spans.extend(labelled("cache", cache.to_string()));
+            spans
+        }
+    };
+    let (cost, allowed) = cost_line(compare);
+    let hand = compare.columns.iter().filter(|c| c.by_hand).count();
+    let mut cost_spans = vec![Span::styled(
+        cost,
+        if allowed {
+            theme::accent().add_modifier(Modifier::BOLD)
+        } else {
+            theme::error().add_modifier(Modifier::BOLD)
+        },
+    )];
+    if hand > 0 {
+        cost_spans.push(Span::styled(
+            format!(" ({hand} added by hand)"),
+            theme::dim(),
+        ));
+    }
+    cost_spans.push(Span::styled(
+        format!(
+            "  · at most {} at once · r runs · ? keys",
+            in_flight_cap(app)
+        ),
+        theme::dim(),
+    ));
+    vec![
+        Line::from(first),
+        Line::from(labelled(
+            "locations",
+            list(locations, "any (the service picks)"),
+        )),
+        Line::from(cost_spans),
+    ]
+}
+
+/// Which columns are on screen: the page holding the focused one.
+pub fn visible_columns(compare: &CompareState, width: u16) -> std::ops::Range<usize> {
+    let n = compare.columns.len();
+    if n == 0 {
+        return 0..0;
+    }
+    if compare.full {
+        return compare.selected..compare.selected + 1;
+    }
+    let per_page = usize::from((width / MIN_COLUMN_WIDTH).max(1)).min(n);
+    let start = (compare.selected / per_page) * per_page;
+    start..(start + per_page).min(n)
+}
+
+fn draw_columns(app: &App, frame: &mut Frame, area: Rect) {
+    let compare = &app.compare;
+    let n = compare.columns.len();
+    let shown = visible_columns(compare, area.width);
+    let sync = if compare.sync { "together" } else { "alone" };
+    let title = if n == 0 {
+        " Answers ".to_string()
+    } else if compare.full {
+        format!(
+            " Column {} of {n}, full width · Enter back ",
+            compare.selected + 1
+        )
+    } else {
+        format!(
+            " Columns {}–{} of {n} · ←→ focus · Enter full width · ] summary · z scroll {sync} ",
+            shown.start + 1,
+            shown.end
+        )
+    };
+    let nothing_run = compare
+        .columns
+        .iter()
+        .all(|c| c.outcome.is_none() && !c.queued && matches!(c.call, CallState::Idle));
+    if nothing_run {
+        let block = pane(Line::styled(" Answers ", theme::title()), false);
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let mut lines = vec![
+            Line::styled(
+                "Ask one prompt from several vantage points and read the answers side by side.",
+                theme::title(),
+            ),
+            Line::styled(
+                "Choose models (m), devices (d) and locations (c, then s and t for the last one); each combination is a column. Esc leaves the prompt; r or Enter in the prompt runs them all.",
+                theme::dim(),
+            ),
+            Line::raw(""),
+        ];
+        for (i, column) in compare.columns.iter().enumerate() {
+            let hand = if column.by_hand {
+                "  (added by hand)"
+            } else {
+                ""
+            };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:>3}  ", i + 1), theme::muted()),
+                Span::raw(column.vantage.label(CompareMode::Answers)),
+                Span::styled(hand, theme::dim()),
+            ]));
+        }
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+        return;
+    }
+    let [title_area, columns_area] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    frame.render_widget(
+        Paragraph::new(Line::styled(title, theme::muted())),
+        title_area,
+    );
+    let count = shown.len() as u32;
+    let areas =
+        Layout::horizontal((0..count).map(|_| Constraint::Ratio(1, count))).split(columns_area);
+    for (slot, i) in shown.enumerate() {
+        draw_column(app, i, &compare.columns[i], frame, areas[slot]);
+    }
+}
+
+fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area: Rect) {
+    let compare = &app.compare;
+    let focused = index == compare.selected && compare.focus == CompareFocus::Columns;
+    let model = column
+        .vantage
+        .model
+        .unwrap_or(crate::api::Model::Chatgpt)
+        .display_name();
+    let block = pane(
+        Line::styled(format!(" {} {model} ", index + 1), theme::title()),
+        focused,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let width = usize::from(inner.width);
+    let device = column.vantage.device.as_deref().unwrap_or("no device");
+    let place = summary::location_label(&column.vantage.location);
+    let mut lines = vec![Line::styled(
+        shorten(&format!("{place} · {device}"), width),
+        theme::muted(),
+    )];
+    lines.extend(status_lines(app, column));
+    let header_height = (lines.len() as u16).min(inner.height);
+    let [header, rest] =
+        Layout::vertical([Constraint::Length(header_height), Constraint::Min(0)]).areas(inner);
+    frame.render_widget(Paragraph::new(lines), header);
+    match (column.answer(), &column.call) {
+        (Some(answer), _) => draw_body(frame, rest, &answer.answer, column.scroll),
+        (None, CallState::Failed(error)) => frame.render_widget(
+            Paragraph::new(Line::styled(error.to_string(), theme::error()))
+                .wrap(Wrap { trim: true }),
+            rest,
+        ),
+        _ => {}
+    }
+}
+
+/// The state of one column in a line or two: done with its numbers, queued, running with its
+/// spinner and elapsed seconds (and retry countdown), failed, or not run.
+fn status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
+    let now = app.now;
+    if column.queued {
+        return vec![Line::styled("· queued", theme::dim())];
+    }
+    match &column.call {
+        CallState::Running { started, retry, .. } => {
+            let mut out = vec![Line::from(vec![
+                Span::styled(
+                    format!("{} ", spinner_frame(*started, now)),
+                    theme::accent(),
+                ),
+                Span::raw(format!("{} s", elapsed_since(now, *started).as_secs())),
+            ])];
+            if let Some(countdown) = retry {
+                out.push(Line::styled(
+                    format!(
+                        "↻ retry {} in {} s",
+                        countdown.attempt,
+                        seconds_until(now, countdown.until)
+                    ),
+                    theme::key_hint(),
+                ));
+            }
+            out
+        }
+        CallState::Failed(_) => vec![Line::styled("✗ failed · R retries", theme::error())],
+        CallState::Idle => match (column.answer(), column.results()) {
+            (Some(answer), _) => vec![Line::styled(
+                format!(
+                    "✓ {:.1} s · {} · {} src",
+                    answer.header.elapsed.as_secs_f64(),
+                    human_size(answer.header.bytes),
+                    answer.sources.len()
+                ),
+                theme::ok(),
+            )],
+            (None, Some(page)) => vec![Line::styled(
+                format!(
+                    "✓ {:.1} s · {} results",
+                    page.header.elapsed.as_secs_f64(),
+                    crate::app::compare::ranked_results(page).len()
+                ),
+                theme::ok(),
+            )],
+            (None, None) => vec![Line::styled("not run", theme::dim())],
+        },
+    }
+}
+
+fn draw_summary(compare: &CompareState, frame: &mut Frame, area: Rect) {
+    let block = pane(
+        Line::styled(" What differs · [ back to the columns ", theme::title()),
+        compare.focus == CompareFocus::Columns,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(summary) = &compare.summary else {
+        return;
+    };
+    let text = summary.text(false);
+    let lines: Vec<Line> = text
+        .lines()
+        .skip_while(|l| l.is_empty())
+        .map(|l| {
+            if l.is_empty() || l.starts_with(' ') {
+                Line::raw(l.to_string())
+            } else {
+                Line::styled(l.to_string(), theme::title())
+            }
+        })
+        .collect();
+    let (visible, _) = visible_lines(&lines, compare.table_scroll, inner.height as usize);
+    frame.render_widget(Paragraph::new(visible.to_vec()), inner);
+}
+
+fn movement_style(movement: Movement) -> Style {
+    match movement {
+        Movement::Up(_) => theme::ok(),
+        Movement::Down(_) => theme::error(),
+        Movement::New => theme::accent(),
+        Movement::Gone => theme::dim(),
+        Movement::Same | Movement::Absent => Style::default(),
+    }
+}
+
+/// Width of one rank cell of the search table.
+const CELL: usize = 12;
+
+fn draw_search(app: &App, frame: &mut Frame, area: Rect) {
+    let compare = &app.compare;
+    let block = pane(
+        Line::styled(
+            format!(
+                " Ranks by {} · S sorts · movement against column 1 · +N sitelinks ",
+                compare.sort.label()
+            ),
+            theme::title(),
+        ),
+        compare.focus == CompareFocus::Columns,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if compare.columns.is_empty() {
+        return;
+    }
+    let status_rows = (compare.columns.len() as u16).min(inner.height / 2);
+    let [status_area, table_area] =
+        Layout::vertical([Constraint::Length(status_rows), Constraint::Min(0)]).areas(inner);
+    let status: Vec<Line> = compare
+        .columns
+        .iter()
+        .enumerate()
+        .take(status_rows as usize)
+        .map(|(i, column)| {
+            let mut spans = vec![
+                Span::styled(format!("#{:<3}", i + 1), theme::title()),
+                Span::raw(format!(
+                    "{:<28} ",
+                    shorten(&column.vantage.label(compare.mode), 28)
+                )),
+            ];
+            for line in status_lines(app, column) {
+                spans.extend(line.spans);
+                spans.push(Span::raw("  "));
+            }
+            if let Some(error) = column.call.error() {
+                spans.push(Span::styled(error.to_string(), theme::error()));
+            }
+            Line::from(spans)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(status), status_area);
+    if table_area.height < 2 {
+        return;
+    }
+    let mut header = vec![Span::raw(" ")];
+    for i in 0..compare.columns.len() {
+        header.push(Span::styled(
+            format!("{:<CELL$}", format!("#{}", i + 1)),
+            theme::muted(),
+        ));
+    }
+    header.push(Span::styled("url", theme::muted()));
+    let mut lines = vec![Line::from(header)];
+    let rows = table_area.height as usize - 1;
+    let (visible, _) = visible_lines(&compare.table, compare.table_scroll, rows);
+    for row in visible {
+        let mut spans = vec![Span::raw(" ")];
+        for cell in &row.cells {
+            spans.push(Span::styled(
+                format!("{:<CELL$}", summary::cell_text(cell)),
+                movement_style(cell.movement),
+            ));
+        }
+        spans.push(Span::styled(row.url.clone(), theme::link()));
+        lines.push(Line::from(spans));
+    }
+    if compare.table.is_empty() {
+        lines.push(Line::styled(
+            "No ranked results yet: r runs every column.",
+            theme::dim(),
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines), table_area);
+}

@@ -1,0 +1,274 @@
+//! `vantage compare` and `vantage compare-search` against a simulator whose answers the test
+//! fetches itself with the client: the shared domains, their columns and the ranks printed
+//! must be the ones those answers give.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Output;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+use vantage::api::{
+    AiRequest, Client, ClientSettings, IpType, Location, Model, ResultKind, SearchAnswer,
+    SearchFormat, SearchRequest, Secret,
+};
+use vantage::app::answer;
+use vantage::sim::{SimConfig, Simulator};
+
+const BIN: &str = env!("CARGO_BIN_EXE_vantage");
+
+struct Host {
+    sim: Simulator,
+    dir: TempDir,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Host {
+    fn start() -> Host {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let sim = runtime
+            .block_on(Simulator::start(SimConfig {
+                latency_scale: 0.0,
+                ..SimConfig::default()
+            }))
+            .unwrap();
+        Host {
+            sim,
+            dir: tempfile::tempdir().unwrap(),
+            runtime,
+        }
+    }
+
+    fn client(&self) -> Client {
+        let url = self.sim.url();
+        Client::new(ClientSettings::new(
+            &url,
+            &url,
+            Secret::new(self.sim.token()),
+        ))
+        .unwrap()
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let url = self.sim.url();
+        Command::new(BIN)
+            .env("VANTAGE_DATA_DIR", self.dir.path().join("data"))
+            .env("VANTAGE_CONFIG", self.dir.path().join("config.toml"))
+            .env("VANTAGE_TOKEN", self.sim.token())
+            .env_remove("MASSIVE_TOKEN")
+            .env_remove("VANTAGE_RENDER_URL")
+            .env_remove("VANTAGE_SEARCH_URL")
+            .args(["--render-url", &url, "--search-url", &url])
+            .args(args)
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap()
+    }
+}
+
+fn location(country: &str, subdivision: Option<&str>, city: &str) -> Location {
+    Location {
+        country: Some(country.into()),
+        subdivision: subdivision.map(Into::into),
+        city: Some(city.into()),
+    }
+}
+
+#[test]
+fn compare_prints_the_domains_the_answers_share_and_with_which_columns() {
+    let host = Host::start();
+    let client = host.client();
+    let models = [Model::Chatgpt, Model::Gemini, Model::Perplexity];
+    let places = [
+        location("US", Some("NY"), "New York"),
+        location("DE", None, "Berlin"),
+    ];
+    // The expected answer, fetched column by column in the CLI's order (models, then places).
+    let mut cited: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    let mut column = 0;
+    for model in models {
+        for place in &places {
+            let mut request = AiRequest::new("best hiking boots");
+            request.model = Some(model);
+            request.location = place.clone();
+            let fetched = host.runtime.block_on(client.ai(&request)).unwrap();
+            let prepared = answer::prepare(request, fetched);
+            for source in &prepared.sources {
+                cited
+                    .entry(source.domain.clone())
+                    .or_default()
+                    .insert(column + 1);
+            }
+            column += 1;
+        }
+    }
+    let expected: BTreeMap<String, Vec<usize>> = cited
+        .into_iter()
+        .filter(|(_, columns)| columns.len() >= 2)
+        .map(|(domain, columns)| (domain, columns.into_iter().collect()))
+        .collect();
+    assert!(!expected.is_empty(), "the scenario has shared domains");
+
+    let args = [
+        "compare",
+        "best hiking boots",
+        "--models",
+        "chatgpt,gemini,perplexity",
+        "--locations",
+        "us:ny:New+York,de::Berlin",
+    ];
+    let output = host.run(&[&args[..], &["--json"]].concat());
+    assert!(output.status.success(), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let printed: BTreeMap<String, Vec<usize>> = json["shared"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let columns = s["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_u64().unwrap() as usize + 1)
+                .collect();
+            (s["domain"].as_str().unwrap().to_string(), columns)
+        })
+        .collect();
+    assert_eq!(printed, expected);
+    let matrix = json["similarity"].as_array().unwrap();
+    assert_eq!(matrix.len(), 6);
+    assert_eq!(matrix[2][2].as_f64(), Some(1.0));
+
+    // The text form says the same, one domain a line.
+    let output = host.run(&args);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    for (domain, columns) in &expected {
+        let list: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(domain.as_str()))
+            .unwrap_or_else(|| panic!("{domain} missing in\n{text}"));
+        assert!(
+            line.ends_with(&format!("columns {}", list.join(", "))),
+            "{line}"
+        );
+    }
+    assert!(text.contains("Jaccard"), "{text}");
+    assert!(text.contains("ChatGPT · US/NY/New York"), "{text}");
+}
+
+#[test]
+fn compare_search_prints_each_urls_rank_per_column() {
+    let host = Host::start();
+    let client = host.client();
+    let vantages = [
+        (location("US", Some("NY"), "New York"), IpType::Residential),
+        (location("US", Some("NY"), "New York"), IpType::Isp),
+        (location("DE", None, "Berlin"), IpType::Residential),
+        (location("DE", None, "Berlin"), IpType::Isp),
+    ];
+    let mut expected: Vec<BTreeMap<String, u32>> = Vec::new();
+    for (place, ip) in &vantages {
+        let request = SearchRequest {
+            location: place.clone(),
+            ip: Some(*ip),
+            format: SearchFormat::Json,
+            ..SearchRequest::new("hiking boots")
+        };
+        let fetched = host.runtime.block_on(client.search(&request)).unwrap();
+        let SearchAnswer::Results(results) = fetched.value else {
+            panic!("JSON results")
+        };
+        let mut ranks = BTreeMap::new();
+        let organic = results.results.iter().filter(|r| {
+            matches!(
+                r.kind,
+                ResultKind::Organic | ResultKind::OrganicWithSitelinks
+            ) && !r.url.is_empty()
+        });
+        for (i, result) in organic.enumerate() {
+            let url = result.url.trim_end_matches('/').to_lowercase();
+            ranks.entry(url).or_insert(i as u32 + 1);
+        }
+        expected.push(ranks);
+    }
+
+    let output = host.run(&[
+        "compare-search",
+        "hiking boots",
+        "--locations",
+        "us:ny:New+York,de::Berlin",
+        "--ip",
+        "residential,isp",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    let all: BTreeSet<&String> = expected.iter().flat_map(|m| m.keys()).collect();
+    assert_eq!(rows.len(), all.len());
+    for row in rows {
+        let url = row["url"].as_str().unwrap().to_lowercase();
+        let cells = row["cells"].as_array().unwrap();
+        for (column, ranks) in expected.iter().enumerate() {
+            let want = ranks.get(&url).copied();
+            let got = cells[column]["rank"].as_u64().map(|r| r as u32);
+            assert_eq!(got, want, "{url} in column {}", column + 1);
+            let first = expected[0].get(&url).copied();
+            let movement = &cells[column]["movement"];
+            match (column, first, want) {
+                (0, _, _) => assert_eq!(movement, "same"),
+                (_, Some(a), Some(b)) if b < a => assert_eq!(movement["up"], a - b),
+                (_, Some(a), Some(b)) if b > a => assert_eq!(movement["down"], b - a),
+                (_, None, Some(_)) => assert_eq!(movement, "new"),
+                (_, Some(_), None) => assert_eq!(movement, "gone"),
+                _ => {}
+            }
+        }
+    }
+
+    // Text: one line per URL with its rank in each column.
+    let output = host.run(&[
+        "compare-search",
+        "hiking boots",
+        "--locations",
+        "us:ny:New+York,de::Berlin",
+        "--ip",
+        "residential,isp",
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("DE/–/Berlin · isp"), "{text}");
+    assert!(text.contains("movement against column 1"), "{text}");
+}
+
+#[test]
+fn invalid_comparisons_are_refused_before_anything_is_sent() {
+    let host = Host::start();
+    let too_many = host.run(&[
+        "compare",
+        "boots",
+        "--models",
+        "chatgpt,gemini,perplexity,copilot",
+        "--locations",
+        "us,de,fr,it,es",
+    ]);
+    assert_eq!(too_many.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&too_many.stderr);
+    assert!(
+        err.contains("20 columns") && err.contains("at most 16"),
+        "{err}"
+    );
+    let bad = host.run(&["compare", "boots", "--locations", ":ny:"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no country"));
+    let long = "x".repeat(2048);
+    let over = host.run(&["compare", &long, "--models", "chatgpt"]);
+    assert_eq!(over.status.code(), Some(2));
+}

@@ -1,0 +1,150 @@
+//! The Compare tab through the real event loop against the simulator: twelve columns run at
+//! once and the screen keeps drawing while they do; against the service the cap of eight
+//! queues the rest.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use futures_util::Stream;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+
+use vantage::api::{Client, ClientSettings, Model, Secret};
+use vantage::app::compare::summary::parse_location;
+use vantage::app::{App, Connection, Tab};
+use vantage::sim::{SimConfig, Simulator};
+use vantage::tui::{LoopStats, run_loop, test_runner};
+
+fn scripted_events() -> (
+    UnboundedSender<Event>,
+    impl Stream<Item = io::Result<Event>> + Unpin,
+) {
+    let (tx, rx) = unbounded_channel::<Event>();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|event| (Ok(event), rx))
+    });
+    (tx, Box::pin(stream))
+}
+
+fn key(code: KeyCode, modifiers: KeyModifiers) -> Event {
+    Event::Key(KeyEvent::new(code, modifiers))
+}
+
+/// Alt+digit of the Compare tab, found by its position.
+fn compare_tab_key() -> Event {
+    let index = Tab::ALL.iter().position(|t| *t == Tab::Compare).unwrap();
+    let digit = char::from_digit(index as u32 + 1, 10).unwrap();
+    key(KeyCode::Char(digit), KeyModifiers::ALT)
+}
+
+struct Run {
+    app: App,
+    stats: LoopStats,
+    /// From the key that sends to the last column landing.
+    wall: Duration,
+}
+
+/// Twelve columns (four models × three locations), sent with Enter; the loop is stopped once
+/// `wait` has passed.
+async fn run_twelve(demo: bool, cap: Option<usize>, wait: Duration) -> Run {
+    let sim = Simulator::start(SimConfig {
+        fixed_latency: Some(Duration::from_secs(1)),
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let client = Client::new(ClientSettings::new(
+        &sim.url(),
+        &sim.url(),
+        Secret::new(sim.token()),
+    ))
+    .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let (mut runner, mut rx) = test_runner(client, data.path().to_path_buf());
+    let mut app = App::new(
+        Connection {
+            demo,
+            host: sim.addr().to_string(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    );
+    app.area = ratatui::layout::Rect::new(0, 0, 160, 45);
+    app.compare.max_in_flight = cap;
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = Model::ALL.to_vec();
+    app.compare.axes.locations = ["us:ny:New+York", "de::Berlin", "fr"]
+        .map(|l| parse_location(l).unwrap())
+        .to_vec();
+    app.compare.rebuild();
+    let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
+    let (tx, events) = scripted_events();
+    tx.send(compare_tab_key()).unwrap();
+    let looped = tokio::spawn(async move {
+        let stats = run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        (app, stats)
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let sent = Instant::now();
+    // The prompt has focus: Enter sends every column.
+    tx.send(key(KeyCode::Enter, KeyModifiers::NONE)).unwrap();
+    tokio::time::sleep(wait).await;
+    tx.send(key(KeyCode::Char('c'), KeyModifiers::CONTROL))
+        .unwrap();
+    let (app, stats) = tokio::time::timeout(Duration::from_secs(10), looped)
+        .await
+        .expect("the loop ends on Ctrl+C")
+        .unwrap();
+    let last = app
+        .compare
+        .columns
+        .iter()
+        .filter_map(|c| c.landed_at)
+        .max()
+        .expect("columns landed");
+    Run {
+        wall: last.saturating_duration_since(sent),
+        app,
+        stats,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn twelve_columns_at_one_second_each_finish_in_one_wave_while_the_screen_draws() {
+    let run = run_twelve(true, None, Duration::from_millis(1550)).await;
+    let columns = &run.app.compare.columns;
+    assert_eq!(columns.len(), 12);
+    for (i, column) in columns.iter().enumerate() {
+        assert!(
+            column.answer().is_some(),
+            "column {} has no answer: {:?}",
+            i + 1,
+            column.call
+        );
+    }
+    eprintln!(
+        "12 columns: {:.3} s wall, {} frames",
+        run.wall.as_secs_f64(),
+        run.stats.frames
+    );
+    assert!(run.wall < Duration::from_millis(1600), "{:?}", run.wall);
+    // The spinners tick ten times a second while the calls run.
+    assert!(run.stats.frames >= 10, "{} frames", run.stats.frames);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn against_the_service_eight_run_at_once_and_four_queue() {
+    let run = run_twelve(false, None, Duration::from_millis(2800)).await;
+    assert!(run.app.compare.columns.iter().all(|c| c.answer().is_some()));
+    eprintln!(
+        "12 columns, 8 at once: {:.3} s wall",
+        run.wall.as_secs_f64()
+    );
+    // Two waves of one second each.
+    assert!(run.wall >= Duration::from_secs(2), "{:?}", run.wall);
+}

@@ -1,0 +1,302 @@
+//! Snapshots of the Compare tab on `TestBackend`: columns mid-flight, the summary of what
+//! differs, and the search rank table with movements.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use vantage::api::{
+    AiAnswer, AiRequest, ApiError, Completion, Fetched, Model, RetryNotice, SearchAnswer,
+    SearchRequest, SearchResults,
+};
+use vantage::app::compare::summary::parse_location;
+use vantage::app::{App, Connection, Credits, Msg, Tab, Tag, answer, search_page, update};
+use vantage::ui;
+
+fn app_at(now: Instant) -> App {
+    let mut app = App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        now,
+    );
+    app.credits = Credits::Known(997);
+    app.tab = Tab::Compare;
+    app
+}
+
+fn draw(app: &mut App, width: u16, height: u16) -> String {
+    app.area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| ui::view(app, f)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn completion(
+    model: Model,
+    text: &str,
+    sources: &[&str],
+    millis: u64,
+) -> Box<answer::PreparedAnswer> {
+    let links: String = sources
+        .iter()
+        .map(|url| format!("<li><a href=\"{url}\">{url}</a></li>"))
+        .collect();
+    let completion = Completion {
+        model: model.as_str().into(),
+        completion: format!("<div><p>{text}</p></div>"),
+        sources: format!("<ol>{links}</ol>"),
+        fanouts: if model == Model::Chatgpt {
+            vec![
+                "best hiking boots 2026".into(),
+                "hiking boots reviews".into(),
+            ]
+        } else {
+            Vec::new()
+        },
+        ..Completion::default()
+    };
+    let mut request = AiRequest::new("best hiking boots");
+    request.model = Some(model);
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(millis),
+    };
+    Box::new(answer::prepare(request, fetched))
+}
+
+/// Two models × two cities, sent: four columns running.
+fn four_sent(app: &mut App) -> Vec<Tag> {
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.axes.locations = vec![
+        parse_location("us:ny:New+York").unwrap(),
+        parse_location("de::Berlin").unwrap(),
+    ];
+    app.compare.rebuild();
+    press(app, KeyCode::Enter);
+    app.compare
+        .columns
+        .iter()
+        .map(|c| c.call.tag().expect("running"))
+        .collect()
+}
+
+const BOOTS_US: &str = "For most hikers the Salomon X Ultra is the safe pick; try them on in the afternoon when feet are largest.";
+const BOOTS_DE: &str =
+    "Most hikers in Berlin pick the Salomon X Ultra or a Meindl; try them on in the afternoon.";
+
+#[test]
+fn four_columns_mid_flight() {
+    let start = Instant::now();
+    let mut app = app_at(start);
+    let tags = four_sent(&mut app);
+    app.set_clock(start + Duration::from_millis(1500));
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[0],
+            result: Ok(completion(
+                Model::Chatgpt,
+                BOOTS_US,
+                &[
+                    "https://www.rei.com/boots",
+                    "https://www.switchbacktravel.com/boots",
+                ],
+                1400,
+            )),
+        },
+    );
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[1],
+            result: Err(ApiError::from_status(
+                500,
+                "An unknown error occurred",
+                None,
+            )),
+        },
+    );
+    update(
+        &mut app,
+        Msg::Retrying {
+            tag: tags[3],
+            notice: RetryNotice {
+                attempt: 1,
+                wait: Duration::from_secs(12),
+                error: ApiError::from_status(
+                    503,
+                    "Service is autoscaling; please retry in 12 seconds",
+                    None,
+                ),
+            },
+        },
+    );
+    app.set_clock(start + Duration::from_millis(4200));
+    insta::assert_snapshot!(draw(&mut app, 140, 30));
+}
+
+fn all_landed(app: &mut App) {
+    let tags = four_sent(app);
+    let answers = [
+        (
+            Model::Chatgpt,
+            BOOTS_US,
+            vec![
+                "https://www.rei.com/boots",
+                "https://www.switchbacktravel.com/boots",
+            ],
+            1400,
+        ),
+        (
+            Model::Chatgpt,
+            BOOTS_DE,
+            vec![
+                "https://www.idealo.de/boots",
+                "https://www.switchbacktravel.com/boots",
+            ],
+            1100,
+        ),
+        (
+            Model::Gemini,
+            BOOTS_US,
+            vec![
+                "https://www.rei.com/boots?utm_source=x",
+                "https://www.nytimes.com/wirecutter/boots",
+            ],
+            800,
+        ),
+        (
+            Model::Gemini,
+            BOOTS_DE,
+            vec!["https://www.idealo.de/boots", "https://www.rei.com/de"],
+            900,
+        ),
+    ];
+    for (tag, (model, text, sources, millis)) in tags.into_iter().zip(answers) {
+        update(
+            app,
+            Msg::AiDone {
+                tag,
+                result: Ok(completion(model, text, &sources, millis)),
+            },
+        );
+    }
+}
+
+#[test]
+fn the_summary_lists_shared_domains_and_the_similarity_matrix() {
+    let mut app = app_at(Instant::now());
+    all_landed(&mut app);
+    press(&mut app, KeyCode::Char(']'));
+    let screen = draw(&mut app, 120, 40);
+    assert!(screen.contains("rei.com"), "{screen}");
+    assert!(screen.contains("columns 1, 3, 4"), "{screen}");
+    assert!(screen.contains("Jaccard"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn one_column_full_width() {
+    let mut app = app_at(Instant::now());
+    all_landed(&mut app);
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Enter);
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("Column 2 of 4, full width"), "{screen}");
+    assert!(screen.contains("Berlin pick the Salomon"), "{screen}");
+}
+
+fn page(urls: &[(&str, usize)]) -> Box<search_page::PreparedSearch> {
+    let results: Vec<serde_json::Value> = urls
+        .iter()
+        .enumerate()
+        .map(|(i, (url, sitelinks))| {
+            let links: Vec<serde_json::Value> = (0..*sitelinks)
+                .map(|j| serde_json::json!({"position": j + 1, "url": format!("{url}/s{j}"), "title": "S"}))
+                .collect();
+            serde_json::json!({
+                "type": if *sitelinks > 0 { "organic-with-sitelinks" } else { "organic" },
+                "page": 1, "section": "main", "feature": 1, "position": i + 1,
+                "url": url, "title": "T", "site": "S", "visibleUrl": url, "snippet": "",
+                "sitelinks": links, "images": []
+            })
+        })
+        .collect();
+    let parsed: SearchResults = serde_json::from_value(serde_json::json!({
+        "engine": "google", "terms": "hiking boots", "results": results
+    }))
+    .unwrap();
+    let fetched = Fetched {
+        value: SearchAnswer::Results(Box::new(parsed)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(700),
+    };
+    Box::new(search_page::prepare(
+        SearchRequest::new("hiking boots"),
+        fetched,
+    ))
+}
+
+#[test]
+fn the_search_rank_table_shows_movements() {
+    let mut app = app_at(Instant::now());
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('M'));
+    app.compare.set_prompt("hiking boots");
+    app.compare.axes.locations = vec![
+        parse_location("us").unwrap(),
+        parse_location("de::Berlin").unwrap(),
+    ];
+    press(&mut app, KeyCode::Char('p')); // residential only
+    app.compare.rebuild();
+    press(&mut app, KeyCode::Char('r'));
+    let tags: Vec<Tag> = app
+        .compare
+        .columns
+        .iter()
+        .map(|c| c.call.tag().expect("running"))
+        .collect();
+    assert_eq!(tags.len(), 2);
+    let us = page(&[
+        ("https://www.rei.com/boots/", 3),
+        ("https://www.switchbacktravel.com/boots", 0),
+        ("https://www.bestbuy.com/boots", 0),
+        ("https://www.nytimes.com/boots", 0),
+    ]);
+    let de = page(&[
+        ("https://www.idealo.de/boots", 0),
+        ("https://WWW.REI.com/boots?utm_source=google", 2),
+        ("https://www.nytimes.com/boots", 0),
+        ("https://www.switchbacktravel.com/boots", 0),
+    ]);
+    for (tag, page) in tags.into_iter().zip([us, de]) {
+        update(
+            &mut app,
+            Msg::SearchDone {
+                tag,
+                result: Ok(page),
+            },
+        );
+    }
+    let screen = draw(&mut app, 120, 24);
+    assert!(screen.contains("2 ↓1 +2"), "{screen}");
+    assert!(screen.contains("1 new"), "{screen}");
+    assert!(screen.contains("– gone"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
