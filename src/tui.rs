@@ -682,17 +682,34 @@ impl EffectRunner {
                             .history_entry(&entry)
                             .map_err(|e| e.to_string())?
                             .ok_or("the entry is no longer stored")?;
-                        let kind = app::stored::kind_of(&entry.request)
-                            .ok_or("this kind of request has no viewer here")?;
                         let body = entry
                             .response
                             .ok_or("no response was stored for this request")?;
+                        if let RequestParams::Compare(columns) = &entry.request {
+                            return app::stored::prepare_comparison(columns, &body);
+                        }
+                        let kind = app::stored::kind_of(&entry.request)
+                            .ok_or("this kind of request has no viewer here")?;
                         let title = entry.item.summary.clone();
                         app::stored::prepare(kind, Some(entry.request), &body, &title)
                     })
                     .await;
                     let _ = tx.send(Msg::StoredOpened(result));
                 });
+                None
+            }
+            Effect::RecordComparison { params, columns } => {
+                if let Some(store) = store {
+                    let (entry, ack) = store.add_request(*params);
+                    ack.detach();
+                    let body = crate::store::Body {
+                        status: 200,
+                        text: columns,
+                        elapsed_ms: 0,
+                        received_at: crate::store::now_ms(),
+                    };
+                    store.add_response(&entry, body).detach();
+                }
                 None
             }
             Effect::LoadRerun(entry) => {

@@ -213,7 +213,16 @@ pub enum Msg {
 pub enum StoredView {
     Answer(Box<PreparedAnswer>),
     Search(Box<search_page::PreparedSearch>),
-    Text { title: String, body: text::TextBody },
+    Text {
+        title: String,
+        body: text::TextBody,
+    },
+    /// A comparison: its prompt or terms, and each column's vantage and answer.
+    Comparison {
+        mode: compare::CompareMode,
+        prompt: String,
+        columns: Vec<(compare::Vantage, Result<compare::Outcome, String>)>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -229,6 +238,12 @@ pub enum Effect {
     SendProxy {
         tag: Tag,
         request: Box<ProxyRequest>,
+    },
+    /// Stores a finished comparison as one history entry.
+    RecordComparison {
+        params: Box<crate::store::RequestParams>,
+        /// A JSON array of each column's status, elapsed time and body as received.
+        columns: String,
     },
     Cancel(Tag),
     FetchDevices,
@@ -620,6 +635,23 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 /// text over the Jobs table.
 fn open_stored(app: &mut App, result: Result<StoredView, String>) {
     match result {
+        Ok(StoredView::Comparison {
+            mode,
+            prompt,
+            columns,
+        }) => {
+            let compare = &mut app.compare;
+            compare.mode = mode;
+            compare.set_prompt(&prompt);
+            compare.columns = columns
+                .into_iter()
+                .map(|(vantage, outcome)| compare::Column::restored(vantage, outcome))
+                .collect();
+            compare.selected = 0;
+            compare.refresh_summary();
+            app.tab = Tab::Compare;
+            app.flash_info("The stored comparison, as received (no new calls).");
+        }
         Ok(StoredView::Answer(prepared)) => {
             app.chat.answer = Some(chat::AnswerState::new(prepared));
             app.chat.focus = chat::ChatFocus::Answer;

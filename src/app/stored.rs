@@ -86,3 +86,57 @@ pub fn prepare(
 pub fn kind_of(request: &RequestParams) -> Option<JobKind> {
     request.job_kind()
 }
+
+/// A stored comparison made ready for the Compare tab: each column's request gives its
+/// vantage, each stored body its answer (or the error it ended with). No call is made.
+pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<StoredView, String> {
+    use super::compare::{CompareMode, Outcome, Vantage};
+    let stored: Vec<serde_json::Value> = serde_json::from_str(&body.text)
+        .map_err(|e| format!("the stored comparison could not be read: {e}"))?;
+    let mut mode = CompareMode::Answers;
+    let mut prompt = String::new();
+    let mut columns = Vec::with_capacity(requests.len());
+    for (request, column) in requests.iter().zip(&stored) {
+        let body = Body {
+            status: column["status"].as_u64().unwrap_or(0) as u16,
+            text: column["body"].as_str().unwrap_or_default().to_string(),
+            elapsed_ms: column["elapsed_ms"].as_u64().unwrap_or(0),
+            received_at: body.received_at,
+        };
+        let (vantage, kind) = match request {
+            RequestParams::Ai(r) => {
+                prompt = r.prompt.clone();
+                let vantage = Vantage {
+                    model: r.model,
+                    device: r.device.clone(),
+                    location: r.location.clone(),
+                    ip: None,
+                };
+                (vantage, JobKind::Ai)
+            }
+            RequestParams::Search(r) => {
+                mode = CompareMode::Search;
+                prompt = r.terms.clone();
+                let vantage = Vantage {
+                    location: r.location.clone(),
+                    ip: r.ip,
+                    ..Vantage::default()
+                };
+                (vantage, JobKind::Search)
+            }
+            other => return Err(format!("a {} column cannot be shown", other.kind())),
+        };
+        let outcome = match prepare(kind, Some(request.clone()), &body, "") {
+            Ok(StoredView::Answer(a)) => Ok(Outcome::Answer(a)),
+            Ok(StoredView::Search(s)) => Ok(Outcome::Results(s)),
+            Ok(_) => Err("an answer of another kind was stored".to_string()),
+            Err(e) => Err(e),
+        };
+        columns.push((vantage, outcome));
+    }
+    Ok(StoredView::Comparison {
+        mode,
+        prompt,
+        columns,
+    })
+}

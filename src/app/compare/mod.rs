@@ -173,6 +173,36 @@ pub struct Column {
 }
 
 impl Column {
+    /// A column re-opened from history: its answer, or the error it ended with.
+    pub fn restored(vantage: Vantage, outcome: Result<Outcome, String>) -> Column {
+        let mut column = Column::new(vantage, false);
+        match outcome {
+            Ok(outcome) => column.outcome = Some(outcome),
+            Err(error) => {
+                column.call = CallState::Failed(ApiError::BadBody {
+                    what: error,
+                    excerpt: String::new(),
+                })
+            }
+        }
+        column
+    }
+
+    /// The body as received and its time, for history; status 0 and the sentence when the
+    /// column failed.
+    pub fn stored_body(&self) -> serde_json::Value {
+        let (status, body, elapsed) = match &self.outcome {
+            Some(Outcome::Answer(a)) => (200, a.body.clone(), a.header.elapsed),
+            Some(Outcome::Results(r)) => (200, r.body.clone(), r.header.elapsed),
+            None => (
+                0,
+                self.call.error().map(|e| e.to_string()).unwrap_or_default(),
+                Duration::ZERO,
+            ),
+        };
+        serde_json::json!({"status": status, "elapsed_ms": elapsed.as_millis() as u64, "body": body})
+    }
+
     fn new(vantage: Vantage, by_hand: bool) -> Column {
         Column {
             vantage,
@@ -591,6 +621,18 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     let mut effects = pump(app);
     if app.compare.busy() == 0 {
         effects.push(Effect::FetchAccount);
+        // The whole comparison is one history entry: every column's request and body.
+        let params = app.compare.history_params(&app.search.request());
+        let columns: Vec<serde_json::Value> = app
+            .compare
+            .columns
+            .iter()
+            .map(Column::stored_body)
+            .collect();
+        effects.push(Effect::RecordComparison {
+            params: Box::new(params),
+            columns: serde_json::Value::Array(columns).to_string(),
+        });
     }
     effects
 }

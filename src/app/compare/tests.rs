@@ -260,3 +260,68 @@ fn the_comparison_is_ready_for_history_and_export() {
     let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
     assert_eq!(json["summary"]["shared"][0]["domain"], "rei.com");
 }
+
+#[test]
+fn a_finished_comparison_is_one_history_entry_that_reopens_without_calls() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Perplexity];
+    app.compare.rebuild();
+    let tags = sent_tags(&send_all(&mut app));
+    assert_eq!(tags.len(), 2);
+    let sources = "<a href=\"https://www.rei.com/boots\">REI</a>";
+    let first = update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[0],
+            result: Ok(answer("chatgpt", "boots one", sources)),
+        },
+    );
+    assert!(
+        !first
+            .iter()
+            .any(|e| matches!(e, Effect::RecordComparison { .. }))
+    );
+    let last = update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[1],
+            result: Err(ApiError::from_status(504, "Request(s) timed out", None)),
+        },
+    );
+    let (params, columns) = last
+        .iter()
+        .find_map(|e| match e {
+            Effect::RecordComparison { params, columns } => Some((params.clone(), columns.clone())),
+            _ => None,
+        })
+        .expect("the comparison is recorded once every column has landed");
+    let RequestParams::Compare(requests) = *params else {
+        panic!("one compare entry");
+    };
+    assert_eq!(requests.len(), 2);
+
+    // Re-opened from history: the answer and the failure come back, no call is sent.
+    let body = crate::store::Body {
+        status: 200,
+        text: columns,
+        elapsed_ms: 0,
+        received_at: 0,
+    };
+    let view = crate::app::stored::prepare_comparison(&requests, &body).unwrap();
+    let mut fresh = self::app();
+    fresh.tab = Tab::Chat;
+    let effects = update(&mut fresh, Msg::StoredOpened(Ok(view)));
+    assert!(sent_tags(&effects).is_empty());
+    assert_eq!(fresh.tab, Tab::Compare);
+    assert_eq!(fresh.compare.prompt_text(), "best hiking boots");
+    assert_eq!(fresh.compare.columns.len(), 2);
+    assert_eq!(fresh.compare.columns[0].vantage.model, Some(Model::Chatgpt));
+    assert!(fresh.compare.columns[0].answer().is_some());
+    assert!(
+        fresh.compare.columns[1]
+            .call
+            .error()
+            .is_some_and(|e| e.to_string().contains("timed out"))
+    );
+}
