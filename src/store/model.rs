@@ -104,10 +104,16 @@ impl RequestParams {
                 .and_then(|u| u.as_str())
                 .map(|u| crate::api::request::shorten(u, 60))
                 .unwrap_or_else(|| "browser".to_string()),
-            RequestParams::Compare(parts) => match parts.first() {
-                Some(first) => format!("{} ×{}", first.summary(), parts.len()),
-                None => "compare (empty)".to_string(),
-            },
+            // The prompt or terms, then how many vantage points: one column's model and
+            // place would misdescribe the rest.
+            RequestParams::Compare(parts) => {
+                let asked = parts.first().map_or(String::new(), |first| match first {
+                    RequestParams::Ai(r) => crate::api::request::shorten(&r.prompt, 48),
+                    RequestParams::Search(r) => crate::api::request::shorten(&r.terms, 48),
+                    other => other.summary(),
+                });
+                format!("{} columns · {asked}", parts.len())
+            }
         }
     }
 
