@@ -100,7 +100,7 @@ macro_rules! value_enum {
 
         impl $name {
             pub const ALL: &'static [$name] = &[$name::$first, $($name::$variant),*];
-            /// The value the service takes.
+            /// The value as the service (and the command line) writes it.
             pub fn as_str(self) -> &'static str {
                 match self { $name::$first => $first_text, $($name::$variant => $text),* }
             }
@@ -124,6 +124,9 @@ macro_rules! value_enum {
         }
     };
 }
+
+/// Every small enumeration of the contract (here and in `proxy`) is made the same way.
+pub(crate) use value_enum;
 
 value_enum!(
     /// Output of `GET /ai`: the JSON completion, or the chat page as HTML.

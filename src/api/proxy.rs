@@ -20,6 +20,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use url::Url;
 
 use super::client::{Secret, install_crypto_provider};
+use super::model::value_enum;
 
 /// How long a proxied call may take unless told otherwise.
 pub const DEFAULT_PROXY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -28,56 +29,22 @@ pub const SESSION_TTL_MAX_MINUTES: u32 = 240;
 const TEXT_MAX_CHARS: usize = 100;
 const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
 
-macro_rules! choice {
-    ($(#[$meta:meta])* $name:ident { $first:ident => $first_text:literal $(, $variant:ident => $text:literal)* $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        pub enum $name { #[default] $first, $($variant),* }
-
-        impl $name {
-            pub const ALL: &'static [$name] = &[$name::$first, $($name::$variant),*];
-            /// The value as the service (and the command line) writes it.
-            pub fn as_str(self) -> &'static str {
-                match self { $name::$first => $first_text, $($name::$variant => $text),* }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                let lower = s.trim().to_ascii_lowercase();
-                $name::ALL.iter().copied().find(|v| v.as_str() == lower).ok_or_else(|| {
-                    let names: Vec<&str> = $name::ALL.iter().map(|v| v.as_str()).collect();
-                    format!("unknown value {s:?}; choose one of {}", names.join(", "))
-                })
-            }
-        }
-    };
-}
-
-choice!(
+value_enum!(
     /// The two proxy networks.
     Network { Residential => "residential", Isp => "isp" }
 );
 
-choice!(
+value_enum!(
     /// How the client speaks to the proxy. HTTPS is TLS (1.2 or later) to the proxy itself.
     Protocol { Https => "https", Http => "http", Socks5 => "socks5" }
 );
 
-choice!(
+value_enum!(
     /// The `type` option: the kind of connection the exit is on.
     ConnectionType { Mobile => "mobile", Common => "common", Tv => "tv" }
 );
 
-choice!(
+value_enum!(
     /// The `sessionmode` option.
     SessionMode { Strict => "strict", Flex => "flex", Norotate => "norotate" }
 );

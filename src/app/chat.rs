@@ -467,15 +467,7 @@ fn send(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let request = app.chat.request();
-    if let Err(invalid) = request.validate() {
-        app.flash_error(format!("Not sent: {invalid}."));
-        return Vec::new();
-    }
-    if app.connection.token.is_none() {
-        app.flash_error(format!(
-            "Not sent: no API token. Set VANTAGE_TOKEN or MASSIVE_TOKEN, or `token` in {}; or press D for the demo.",
-            app.connection.token_hint
-        ));
+    if !app.may_send(request.validate()) {
         return Vec::new();
     }
     if app.chat.settings.async_mode {

@@ -469,6 +469,28 @@ impl App {
         layout::frame_with_banner(self.area, banner_lines, status_lines)
     }
 
+    /// Whether a request may leave: it keeps every rule of the contract and a token is set.
+    /// If not, says why in the status bar.
+    pub(crate) fn may_send(&mut self, checked: Result<(), crate::api::InvalidRequest>) -> bool {
+        if let Err(invalid) = checked {
+            self.flash_error(format!("Not sent: {invalid}."));
+            return false;
+        }
+        if self.connection.token.is_none() {
+            self.flash_error(self.no_token_sentence());
+            return false;
+        }
+        true
+    }
+
+    /// Why nothing is sent without a token, and the ways to set one.
+    pub(crate) fn no_token_sentence(&self) -> String {
+        format!(
+            "Not sent: no API token. Set VANTAGE_TOKEN or MASSIVE_TOKEN, or `token` in {}; or press D for the demo.",
+            self.connection.token_hint
+        )
+    }
+
     /// Remembers what an error says about the account (credits, token).
     pub(crate) fn note_error(&mut self, error: &ApiError) {
         if let ApiError::NoCredits { topup_url, .. } = error {

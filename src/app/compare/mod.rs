@@ -691,10 +691,7 @@ fn refusal(app: &App) -> Option<String> {
         ));
     }
     if app.connection.token.is_none() {
-        return Some(format!(
-            "Not sent: no API token. Set VANTAGE_TOKEN or MASSIVE_TOKEN, or `token` in {}; or press D for the demo.",
-            app.connection.token_hint
-        ));
+        return Some(app.no_token_sentence());
     }
     let base = app.search.request();
     for column in &compare.columns {
