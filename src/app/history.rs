@@ -6,7 +6,7 @@ use crate::store::{EntryId, HistoryItem, RequestParams};
 
 use super::chat::ChatFocus;
 use super::keymap::{Action, Context};
-use super::list::FilteredList;
+use super::list::{FilteredList, ListKey};
 use super::search::SearchFocus;
 use super::{App, Effect, Tab};
 
@@ -81,24 +81,15 @@ pub fn on_rerun(app: &mut App, result: Result<RequestParams, String>) {
 }
 
 pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
-    let list = &mut app.history.list;
+    match app.history.list.on_action(action) {
+        ListKey::Handled => return Vec::new(),
+        ListKey::FilterDropped => {
+            app.history.refresh(&mut app.matcher);
+            return Vec::new();
+        }
+        ListKey::NotMine => {}
+    }
     match action {
-        Action::Up => list.move_by(-1),
-        Action::Down => list.move_by(1),
-        Action::PageUp => list.move_by(-10),
-        Action::PageDown => list.move_by(10),
-        Action::Top => list.move_by(isize::MIN / 2),
-        Action::Bottom => list.move_by(isize::MAX / 2),
-        Action::Filter => list.filtering = true,
-        Action::Send => {
-            list.stop_filtering(true);
-        }
-        Action::Back => {
-            let dropped = list.stop_filtering(false);
-            if dropped {
-                app.history.refresh(&mut app.matcher);
-            }
-        }
         Action::Accept => {
             let Some(item) = app.history.selected() else {
                 app.flash_info(

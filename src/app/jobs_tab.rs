@@ -8,7 +8,7 @@ use crate::store::{Body, JobRecord, NewJob, RequestParams};
 
 use super::input::{InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
-use super::list::FilteredList;
+use super::list::{FilteredList, ListKey};
 use super::text::TextBody;
 use super::{App, Effect, Popup, Tab};
 
@@ -210,24 +210,15 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         return Vec::new();
     }
-    let list = &mut app.jobs.list;
+    match app.jobs.list.on_action(action) {
+        ListKey::Handled => return Vec::new(),
+        ListKey::FilterDropped => {
+            app.jobs.refresh(&mut app.matcher);
+            return Vec::new();
+        }
+        ListKey::NotMine => {}
+    }
     match action {
-        Action::Up => list.move_by(-1),
-        Action::Down => list.move_by(1),
-        Action::PageUp => list.move_by(-10),
-        Action::PageDown => list.move_by(10),
-        Action::Top => list.move_by(isize::MIN / 2),
-        Action::Bottom => list.move_by(isize::MAX / 2),
-        Action::Filter => list.filtering = true,
-        Action::Send => {
-            list.stop_filtering(true);
-        }
-        Action::Back => {
-            let dropped = list.stop_filtering(false);
-            if dropped {
-                app.jobs.refresh(&mut app.matcher);
-            }
-        }
         Action::ImportJob => {
             app.popup = Some(Popup::Input(
                 InputPrompt::new(InputTarget::ImportJob, "Import a job: kind and id", "")

@@ -6,6 +6,18 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::fuzzy::FuzzyMatcher;
 
+use super::keymap::Action;
+
+/// What a key did to a list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListKey {
+    Handled,
+    /// The filter was dropped: the tab ranks its items again.
+    FilterDropped,
+    /// Not a list key: the tab handles it.
+    NotMine,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct FilteredList {
     pub filter: String,
@@ -80,6 +92,31 @@ impl FilteredList {
             }
             _ => false,
         }
+    }
+
+    /// The keys every list answers the same way: moving, paging, the filter.
+    pub fn on_action(&mut self, action: Action) -> ListKey {
+        match action {
+            Action::Up => self.move_by(-1),
+            Action::Down => self.move_by(1),
+            Action::PageUp => self.move_by(-10),
+            Action::PageDown => self.move_by(10),
+            Action::Top => self.move_by(isize::MIN / 2),
+            Action::Bottom => self.move_by(isize::MAX / 2),
+            Action::Filter => self.filtering = true,
+            Action::Send => {
+                self.stop_filtering(true);
+            }
+            Action::Back => {
+                return if self.stop_filtering(false) {
+                    ListKey::FilterDropped
+                } else {
+                    ListKey::Handled
+                };
+            }
+            _ => return ListKey::NotMine,
+        }
+        ListKey::Handled
     }
 
     /// Leaves the filter; `keep` false drops what was typed. True when the filter changed.
