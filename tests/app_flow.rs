@@ -1,45 +1,20 @@
 //! The whole app on `TestBackend`: the real event loop, scripted key events, the simulator
 //! over loopback.
 
-use std::io;
+mod common;
+
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use futures_util::Stream;
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-use vantage::api::{Client, ClientSettings, Secret};
+use vantage::api::{Client, ClientSettings};
+
+use common::{client, ctrl_c, key, scripted_events, tab_key, type_events};
 use vantage::app::{App, Connection};
 use vantage::sim::{SimConfig, Simulator};
 use vantage::tui::{run_loop, test_runner};
-
-/// A stream of terminal events the test feeds by hand.
-fn scripted_events() -> (
-    UnboundedSender<Event>,
-    impl Stream<Item = io::Result<Event>> + Unpin,
-) {
-    let (tx, rx) = unbounded_channel::<Event>();
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok(event), rx))
-    });
-    (tx, Box::pin(stream))
-}
-
-fn key(code: KeyCode) -> Event {
-    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-
-fn ctrl_c() -> Event {
-    Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))
-}
-
-fn type_text(tx: &UnboundedSender<Event>, text: &str) {
-    for c in text.chars() {
-        tx.send(key(KeyCode::Char(c))).unwrap();
-    }
-}
 
 fn connection(sim: Option<&Simulator>) -> Connection {
     Connection {
@@ -48,15 +23,6 @@ fn connection(sim: Option<&Simulator>) -> Connection {
         token: sim.map(|_| "demo".to_string()),
         token_hint: "the config file".into(),
     }
-}
-
-fn client_for(sim: &Simulator) -> Client {
-    Client::new(ClientSettings::new(
-        &sim.url(),
-        &sim.url(),
-        Secret::new(sim.token()),
-    ))
-    .unwrap()
 }
 
 fn screen(terminal: &Terminal<TestBackend>) -> String {
@@ -72,24 +38,24 @@ async fn a_prompt_is_asked_and_its_answer_and_sources_reach_the_screen() {
     .await
     .unwrap();
     let data = tempfile::tempdir().unwrap();
-    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let (mut runner, mut rx) = test_runner(client(&sim), data.path().to_path_buf());
     let mut app = App::new(connection(Some(&sim)), Instant::now());
     app.area = ratatui::layout::Rect::new(0, 0, 120, 40);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let (tx, events) = scripted_events();
 
     let driver = tokio::spawn(async move {
-        type_text(&tx, "best hiking boots");
+        type_events(&tx, "best hiking boots");
         // Choose Perplexity, which lists its sources, from the model picker.
         tx.send(key(KeyCode::Esc)).unwrap();
         tx.send(key(KeyCode::Char('m'))).unwrap();
-        type_text(&tx, "perp");
+        type_events(&tx, "perp");
         tx.send(key(KeyCode::Enter)).unwrap();
         tx.send(key(KeyCode::Char('c'))).unwrap();
-        type_text(&tx, "germany");
+        type_events(&tx, "germany");
         tx.send(key(KeyCode::Enter)).unwrap();
         tx.send(key(KeyCode::Char('t'))).unwrap();
-        type_text(&tx, "berlin");
+        type_events(&tx, "berlin");
         tx.send(key(KeyCode::Enter)).unwrap();
         tx.send(key(KeyCode::Enter)).unwrap();
         tx
@@ -171,11 +137,11 @@ async fn a_spinner_ticks_only_while_a_call_runs() {
     .await
     .unwrap();
     let data = tempfile::tempdir().unwrap();
-    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let (mut runner, mut rx) = test_runner(client(&sim), data.path().to_path_buf());
     let mut app = App::new(connection(Some(&sim)), Instant::now());
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let (tx, events) = scripted_events();
-    type_text(&tx, "hello");
+    type_events(&tx, "hello");
     tx.send(key(KeyCode::Enter)).unwrap();
     let looped = tokio::spawn(async move {
         let stats = run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
@@ -197,10 +163,6 @@ async fn a_spinner_ticks_only_while_a_call_runs() {
     sim.shutdown().await;
 }
 
-fn alt(c: char) -> Event {
-    Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_through_the_socks5_proxy_from_germany_shows_its_exit() {
     let sim = Simulator::start(SimConfig {
@@ -210,7 +172,7 @@ async fn a_request_through_the_socks5_proxy_from_germany_shows_its_exit() {
     .await
     .unwrap();
     let data = tempfile::tempdir().unwrap();
-    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let (mut runner, mut rx) = test_runner(client(&sim), data.path().to_path_buf());
     let defaults = vantage::tui::demo_proxy_defaults(&sim);
     runner.set_proxy_endpoints(defaults.endpoints.clone());
     let mut app = App::new(connection(Some(&sim)), Instant::now());
@@ -219,19 +181,14 @@ async fn a_request_through_the_socks5_proxy_from_germany_shows_its_exit() {
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
     let (tx, events) = scripted_events();
 
-    let proxy_tab = vantage::app::Tab::ALL
-        .iter()
-        .position(|t| *t == vantage::app::Tab::Proxy)
-        .unwrap();
-    let digit = char::from_digit(proxy_tab as u32 + 1, 10).unwrap();
-    tx.send(alt(digit)).unwrap();
+    tx.send(tab_key(vantage::app::Tab::Proxy)).unwrap();
     // HTTPS → HTTP → SOCKS5; Germany from the country picker; a session typed.
-    type_text(&tx, "pp");
+    type_events(&tx, "pp");
     tx.send(key(KeyCode::Char('c'))).unwrap();
-    type_text(&tx, "germany");
+    type_events(&tx, "germany");
     tx.send(key(KeyCode::Enter)).unwrap();
     tx.send(key(KeyCode::Char('S'))).unwrap();
-    type_text(&tx, "flow-1");
+    type_events(&tx, "flow-1");
     tx.send(key(KeyCode::Enter)).unwrap();
     tx.send(key(KeyCode::Enter)).unwrap();
     let looped = tokio::spawn(async move {

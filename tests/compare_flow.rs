@@ -2,42 +2,20 @@
 //! once and the screen keeps drawing while they do; against the service the cap of eight
 //! queues the rest.
 
-use std::io;
+mod common;
+
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use futures_util::Stream;
+use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
+use common::{key_with as key, scripted_events, tab_key};
 use vantage::api::{Client, ClientSettings, Model, Secret};
 use vantage::app::compare::summary::parse_location;
 use vantage::app::{App, Connection, Tab};
 use vantage::sim::{SimConfig, Simulator};
 use vantage::tui::{LoopStats, run_loop, test_runner};
-
-fn scripted_events() -> (
-    UnboundedSender<Event>,
-    impl Stream<Item = io::Result<Event>> + Unpin,
-) {
-    let (tx, rx) = unbounded_channel::<Event>();
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok(event), rx))
-    });
-    (tx, Box::pin(stream))
-}
-
-fn key(code: KeyCode, modifiers: KeyModifiers) -> Event {
-    Event::Key(KeyEvent::new(code, modifiers))
-}
-
-/// Alt+digit of the Compare tab, found by its position.
-fn compare_tab_key() -> Event {
-    let index = Tab::ALL.iter().position(|t| *t == Tab::Compare).unwrap();
-    let digit = char::from_digit(index as u32 + 1, 10).unwrap();
-    key(KeyCode::Char(digit), KeyModifiers::ALT)
-}
 
 struct Run {
     app: App,
@@ -82,7 +60,7 @@ async fn run_twelve(demo: bool, cap: Option<usize>, wait: Duration) -> Run {
     app.compare.rebuild();
     let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
     let (tx, events) = scripted_events();
-    tx.send(compare_tab_key()).unwrap();
+    tx.send(tab_key(Tab::Compare)).unwrap();
     let looped = tokio::spawn(async move {
         let stats = run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
             .await

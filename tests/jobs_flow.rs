@@ -2,56 +2,21 @@
 //! a temporary folder: an async chat lands and opens in the answer viewer; 200 pending jobs
 //! poll eight at a time while frames stay cheap.
 
-use std::io;
+mod common;
+
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use futures_util::Stream;
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-use vantage::api::{AiRequest, Client, ClientSettings, Secret};
+use common::{ctrl_c, key, scripted_events, tab_key};
+use vantage::api::AiRequest;
 use vantage::app::{App, Connection, Tab};
 use vantage::jobs::{JobState, MAX_IN_FLIGHT};
 use vantage::sim::{SimConfig, Simulator};
 use vantage::store::{NewJob, RequestKind, RequestParams, Store, StoreOptions};
 use vantage::tui::{FRAME_BUDGET, run_loop, test_runner};
-
-fn scripted_events() -> (
-    UnboundedSender<Event>,
-    impl Stream<Item = io::Result<Event>> + Unpin,
-) {
-    let (tx, rx) = unbounded_channel::<Event>();
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok(event), rx))
-    });
-    (tx, Box::pin(stream))
-}
-
-fn key(code: KeyCode) -> Event {
-    Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-
-fn ctrl_c() -> Event {
-    Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))
-}
-
-/// The Alt+digit of a tab, found by its position (tabs may be added between others).
-fn tab_key(tab: Tab) -> Event {
-    let index = Tab::ALL.iter().position(|t| *t == tab).unwrap();
-    let digit = char::from_digit(index as u32 + 1, 10).unwrap();
-    Event::Key(KeyEvent::new(KeyCode::Char(digit), KeyModifiers::ALT))
-}
-
-fn client_for(sim: &Simulator) -> Client {
-    Client::new(ClientSettings::new(
-        &sim.url(),
-        &sim.url(),
-        Secret::new(sim.token()),
-    ))
-    .unwrap()
-}
 
 fn app_for(sim: &Simulator, width: u16, height: u16) -> App {
     let mut app = App::new(
@@ -79,7 +44,7 @@ async fn an_async_chat_is_queued_lands_and_opens_in_the_answer_viewer() {
     .unwrap();
     let data = tempfile::tempdir().unwrap();
     let store = Store::open_in(data.path(), StoreOptions::default()).unwrap();
-    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let (mut runner, mut rx) = test_runner(common::client(&sim), data.path().to_path_buf());
     runner.set_store(Some(store.clone()));
     let mut app = app_for(&sim, 120, 40);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
@@ -178,7 +143,7 @@ async fn two_hundred_pending_jobs_poll_eight_at_a_time_and_frames_stay_cheap() {
     })
     .await
     .unwrap();
-    let client = client_for(&sim);
+    let client = common::client(&sim);
     let data = tempfile::tempdir().unwrap();
     let store = Store::open_in(data.path(), StoreOptions::default()).unwrap();
     for n in 0..200 {
@@ -257,7 +222,7 @@ async fn without_a_store_jobs_live_in_memory_and_still_open() {
     .unwrap();
     let data = tempfile::tempdir().unwrap();
     // No store: as when the data folder is read-only.
-    let (mut runner, mut rx) = test_runner(client_for(&sim), data.path().to_path_buf());
+    let (mut runner, mut rx) = test_runner(common::client(&sim), data.path().to_path_buf());
     let mut app = app_for(&sim, 100, 30);
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
     let (tx, events) = scripted_events();

@@ -431,17 +431,6 @@ fn the_live_google_page_reads_as_text_with_its_links_listed() {
     insta::assert_snapshot!("google_page_links", text);
 }
 
-fn scripted_events() -> (
-    tokio::sync::mpsc::UnboundedSender<Event>,
-    impl futures_util::Stream<Item = std::io::Result<Event>> + Unpin,
-) {
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok(event), rx))
-    });
-    (tx, Box::pin(stream))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
     let sim = Simulator::start(SimConfig {
@@ -457,7 +446,7 @@ async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
     app.tab = vantage::app::Tab::Chat;
     app.area = ratatui::layout::Rect::new(0, 0, 140, 44);
     let mut terminal = Terminal::new(TestBackend::new(140, 44)).unwrap();
-    let (tx, events) = scripted_events();
+    let (tx, events) = common::scripted_events();
     let key = |code| Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
     let send_text = |text: &str| {
         for c in text.chars() {
@@ -527,7 +516,7 @@ async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
 
     // Back into the same app: select the sitelink and open its detail.
     app.should_quit = false;
-    let (tx, events) = scripted_events();
+    let (tx, events) = common::scripted_events();
     for _ in 0..downs {
         tx.send(key(KeyCode::Down)).unwrap();
     }

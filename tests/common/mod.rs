@@ -149,3 +149,56 @@ fn placeholder_end(chars: &[char], open: usize) -> Option<usize> {
     let brace = skip_ws(close_quote + 1);
     (chars.get(brace) == Some(&'}')).then_some(brace + 1)
 }
+
+/// Terminal events a test feeds to the real event loop by hand.
+pub fn scripted_events() -> (
+    tokio::sync::mpsc::UnboundedSender<crossterm::event::Event>,
+    impl futures_util::Stream<Item = std::io::Result<crossterm::event::Event>> + Unpin,
+) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|event| (Ok(event), rx))
+    });
+    (tx, Box::pin(stream))
+}
+
+/// A key press with modifiers.
+pub fn key_with(
+    code: crossterm::event::KeyCode,
+    modifiers: crossterm::event::KeyModifiers,
+) -> crossterm::event::Event {
+    crossterm::event::Event::Key(crossterm::event::KeyEvent::new(code, modifiers))
+}
+
+/// A key press alone.
+pub fn key(code: crossterm::event::KeyCode) -> crossterm::event::Event {
+    key_with(code, crossterm::event::KeyModifiers::NONE)
+}
+
+pub fn ctrl_c() -> crossterm::event::Event {
+    key_with(
+        crossterm::event::KeyCode::Char('c'),
+        crossterm::event::KeyModifiers::CONTROL,
+    )
+}
+
+/// The Alt+digit of a tab, found by its position (tabs may be added between others).
+pub fn tab_key(tab: vantage::app::Tab) -> crossterm::event::Event {
+    let index = vantage::app::Tab::ALL
+        .iter()
+        .position(|t| *t == tab)
+        .expect("the tab is listed");
+    let digit = char::from_digit(index as u32 + 1, 10).expect("at most nine tabs");
+    key_with(
+        crossterm::event::KeyCode::Char(digit),
+        crossterm::event::KeyModifiers::ALT,
+    )
+}
+
+/// Types text into the loop, one key a character.
+pub fn type_events(tx: &tokio::sync::mpsc::UnboundedSender<crossterm::event::Event>, text: &str) {
+    for c in text.chars() {
+        tx.send(key(crossterm::event::KeyCode::Char(c)))
+            .expect("the loop listens");
+    }
+}
