@@ -145,8 +145,10 @@ pub struct SearchArgs {
     /// Encoded location string
     #[arg(long, value_name = "U")]
     pub uule: Option<String>,
+    /// Language: a common name, a two-letter code or the engine's own code
     #[arg(long, value_name = "L")]
     pub language: Option<String>,
+    /// Display language of the results page (defaults to the language)
     #[arg(long, value_name = "L")]
     pub display: Option<String>,
     /// json (default here) or html
