@@ -8,7 +8,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use vantage::api::{AiAnswer, AiRequest, Completion, Fetched};
-use vantage::app::{App, Connection, Msg, answer, update};
+use vantage::app::{App, Connection, Msg, update};
+use vantage::present::answer;
 use vantage::ui;
 
 const LIVE: &str = concat!(

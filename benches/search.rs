@@ -11,8 +11,8 @@ use ratatui::backend::TestBackend;
 use vantage::api::client::{RawResponse, decode_search};
 use vantage::api::{Fetched, SearchRequest};
 use vantage::app::search::PageState;
-use vantage::app::search_page;
 use vantage::app::{App, Connection, Tab};
+use vantage::present::search_page;
 use vantage::ui;
 
 mod common;

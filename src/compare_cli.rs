@@ -7,12 +7,12 @@ use futures_util::StreamExt;
 use crate::api::{
     AiFormat, ApiError, Client, IpType, Location, Model, SearchFormat, SearchRequest,
 };
-use crate::app::answer::{self, PreparedAnswer};
-use crate::app::compare::summary::{self, AnswerSummary, RankSort};
 use crate::app::compare::{
     self, Axes, CompareMode, CompareState, MAX_COLUMNS, MAX_IN_FLIGHT, Vantage,
 };
-use crate::app::search_page::{self, PreparedSearch};
+use crate::present::answer::{self, PreparedAnswer};
+use crate::present::compare::summary::{self, AnswerSummary, RankSort};
+use crate::present::search_page::{self, PreparedSearch};
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {

@@ -16,6 +16,7 @@ pub mod config;
 pub mod fuzzy;
 pub mod geo;
 pub mod jobs;
+pub mod present;
 pub mod render;
 pub mod sim;
 pub mod store;

@@ -404,7 +404,7 @@ impl EffectRunner {
                     history.finish(&fetched);
                     let result = match fetched {
                         Ok(fetched) => tokio::task::spawn_blocking(move || {
-                            Box::new(app::answer::prepare(request, fetched))
+                            Box::new(crate::present::answer::prepare(request, fetched))
                         })
                         .await
                         .map_err(|e| crate::api::ApiError::BadBody {
@@ -435,7 +435,7 @@ impl EffectRunner {
                     history.finish(&fetched);
                     let result = match fetched {
                         Ok(fetched) => tokio::task::spawn_blocking(move || {
-                            Box::new(app::search_page::prepare(request, fetched))
+                            Box::new(crate::present::search_page::prepare(request, fetched))
                         })
                         .await
                         .map_err(|e| crate::api::ApiError::BadBody {

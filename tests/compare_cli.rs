@@ -14,7 +14,7 @@ use vantage::api::{
     AiRequest, Client, ClientSettings, IpType, Location, Model, ResultKind, SearchAnswer,
     SearchFormat, SearchRequest, Secret,
 };
-use vantage::app::answer;
+use vantage::present::answer;
 use vantage::sim::{SimConfig, Simulator};
 
 const BIN: &str = env!("CARGO_BIN_EXE_vantage");

@@ -12,8 +12,8 @@ use ratatui::backend::TestBackend;
 
 use common::{key_with as key, scripted_events, tab_key};
 use vantage::api::{Client, ClientSettings, Model, Secret};
-use vantage::app::compare::summary::parse_location;
 use vantage::app::{App, Connection, Tab};
+use vantage::present::compare::summary::parse_location;
 use vantage::sim::{SimConfig, Simulator};
 use vantage::tui::{LoopStats, run_loop, test_runner};
 

@@ -10,9 +10,8 @@ use ratatui::backend::TestBackend;
 use vantage::api::{
     AiAnswer, AiRequest, ApiError, Completion, Fetched, Location, Model, RetryNotice,
 };
-use vantage::app::{
-    self, App, Connection, Credits, Devices, Msg, Tag, answer, call::CallState, update,
-};
+use vantage::app::{self, App, Connection, Credits, Devices, Msg, Tag, call::CallState, update};
+use vantage::present::answer;
 use vantage::ui;
 
 fn app_at(now: Instant) -> App {

@@ -11,8 +11,9 @@ use vantage::api::{
     AiAnswer, AiRequest, ApiError, Completion, Fetched, Model, RetryNotice, SearchAnswer,
     SearchRequest, SearchResults,
 };
-use vantage::app::compare::summary::parse_location;
-use vantage::app::{App, Connection, Credits, Msg, Tab, Tag, answer, search_page, update};
+use vantage::app::{App, Connection, Credits, Msg, Tab, Tag, update};
+use vantage::present::compare::summary::parse_location;
+use vantage::present::{answer, search_page};
 use vantage::ui;
 
 fn app_at(now: Instant) -> App {

@@ -8,8 +8,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use vantage::api::{AiRequest, JobId, JobKind, SearchRequest};
-use vantage::app::{App, Connection, Credits, Msg, StoredView, Tab, jobs_tab, text, update};
+use vantage::app::{App, Connection, Credits, Msg, StoredView, Tab, jobs_tab, update};
 use vantage::jobs::{JobState, UnixMs};
+use vantage::present::text;
 use vantage::store::{EntryId, HistoryItem, JobRecord, NewJob, RequestKind, RequestParams};
 use vantage::ui;
 

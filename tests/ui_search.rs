@@ -14,8 +14,8 @@ use vantage::api::{
     Sitelink,
 };
 use vantage::app::search::SearchFocus;
-use vantage::app::search_page::{self, EntryKind, SearchView};
 use vantage::app::{App, Connection, Credits, Msg, Tab, update};
+use vantage::present::search_page::{self, EntryKind, SearchView};
 use vantage::sim::{SimConfig, Simulator};
 use vantage::ui;
 
@@ -498,7 +498,7 @@ async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
         page.prepared.results.iter().map(|r| r.page).collect();
     assert_eq!(pages.into_iter().collect::<Vec<_>>(), vec![1, 2, 3]);
     // Where the first sitelink is among the selectable rows: that many Downs select it.
-    let selectable: Vec<&vantage::app::search_page::Entry> = page
+    let selectable: Vec<&vantage::present::search_page::Entry> = page
         .visible
         .iter()
         .map(|i| &page.prepared.entries[*i])

@@ -9,13 +9,13 @@ use ratatui_textarea::{TextArea, WrapMode};
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::api::{AiFormat, AiRequest, ApiError, Location, Model};
 
-use super::answer::{AnswerView, PreparedAnswer};
 use super::call::CallState;
 use super::keymap::{Action, Context};
 use super::layout;
 use super::picker::PickerKind;
 use super::pickers;
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
+use crate::present::answer::{AnswerView, PreparedAnswer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChatFocus {

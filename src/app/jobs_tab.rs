@@ -9,8 +9,8 @@ use crate::store::{Body, JobRecord, NewJob, RequestParams};
 use super::input::{InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
 use super::list::{FilteredList, ListKey};
-use super::text::TextBody;
 use super::{App, Effect, Popup, Tab};
+use crate::present::text::TextBody;
 
 /// A text result (a browser job's content) open over the table.
 #[derive(Debug)]

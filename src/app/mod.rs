@@ -1,7 +1,6 @@
 //! The app's state, its messages and `update`, which returns effects and performs no I/O.
 //! `tui.rs` carries the effects out and feeds the results back as messages.
 
-pub mod answer;
 pub mod call;
 pub mod chat;
 pub mod compare;
@@ -15,9 +14,7 @@ pub mod picker;
 pub mod pickers;
 pub mod proxy;
 pub mod search;
-pub mod search_page;
 pub mod stored;
-pub mod text;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -31,7 +28,9 @@ use crate::fuzzy::FuzzyMatcher;
 use crate::jobs::{PollOutcome, Transition, UnixMs};
 use crate::store::{Body, EntryId, HistoryItem, JobRecord, RequestParams};
 
-use answer::PreparedAnswer;
+use crate::present::answer::PreparedAnswer;
+use crate::present::compare::{CompareMode, Outcome, Vantage};
+use crate::present::{search_page, text};
 use chat::ChatState;
 use input::{InputPrompt, InputTarget};
 use keymap::{Action, Context};
@@ -219,9 +218,9 @@ pub enum StoredView {
     },
     /// A comparison: its prompt or terms, and each column's vantage and answer.
     Comparison {
-        mode: compare::CompareMode,
+        mode: CompareMode,
         prompt: String,
-        columns: Vec<(compare::Vantage, Result<compare::Outcome, String>)>,
+        columns: Vec<(Vantage, Result<Outcome, String>)>,
     },
 }
 
@@ -872,8 +871,8 @@ fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Eff
             ExportSource::ChatAnswer => "md",
             ExportSource::SearchResults => "csv",
             ExportSource::Comparison => match app.compare.mode {
-                compare::CompareMode::Answers => "md",
-                compare::CompareMode::Search => "csv",
+                CompareMode::Answers => "md",
+                CompareMode::Search => "csv",
             },
         });
     }
@@ -902,7 +901,7 @@ fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Eff
                 .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
             Some(if as_json {
                 compare.export_json()
-            } else if as_csv && compare.mode == compare::CompareMode::Search {
+            } else if as_csv && compare.mode == CompareMode::Search {
                 compare.export_csv()
             } else {
                 compare.export_markdown()

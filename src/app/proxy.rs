@@ -19,8 +19,8 @@ use super::keymap::{Action, Context};
 use super::layout;
 use super::picker::PickerKind;
 use super::pickers;
-use super::text::TextBody;
 use super::{App, Effect, Popup, Tag};
+use crate::present::text::TextBody;
 
 /// The target used when nothing else is known: the simulator's page reporting the exit.
 pub const DEMO_TARGET_URL: &str = "http://target.vantage.test/ip";

@@ -16,8 +16,8 @@ use super::keymap::{Action, Context};
 use super::layout::{self, Cell};
 use super::picker::PickerKind;
 use super::pickers;
-use super::search_page::{EntryKind, PreparedSearch, SearchView};
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
+use crate::present::search_page::{EntryKind, PreparedSearch, SearchView};
 
 /// The settings row of the Search tab, in its order on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,7 +276,7 @@ impl PageState {
     }
 
     /// The entry under the selection.
-    pub fn selected_entry(&self) -> Option<&super::search_page::Entry> {
+    pub fn selected_entry(&self) -> Option<&crate::present::search_page::Entry> {
         self.visible
             .get(self.selected)
             .map(|i| &self.prepared.entries[*i])
@@ -564,7 +564,10 @@ impl SearchState {
 }
 
 /// The text body behind a text view of a search answer.
-pub fn text_of(prepared: &PreparedSearch, view: SearchView) -> Option<&super::text::TextBody> {
+pub fn text_of(
+    prepared: &PreparedSearch,
+    view: SearchView,
+) -> Option<&crate::present::text::TextBody> {
     match view {
         SearchView::Page => prepared.html.as_ref().map(|h| &h.text),
         SearchView::Html => prepared.html.as_ref().map(|h| &h.raw),

@@ -8,8 +8,9 @@ use crate::api::{AiRequest, Fetched, JobKind, SearchRequest};
 use crate::render::{RenderOptions, html_to_document};
 use crate::store::{Body, RequestParams};
 
-use super::text::TextBody;
-use super::{StoredView, answer, search_page};
+use super::StoredView;
+use crate::present::text::TextBody;
+use crate::present::{answer, search_page};
 
 fn raw(body: &Body) -> RawResponse {
     RawResponse {

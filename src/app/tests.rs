@@ -8,6 +8,7 @@ use super::chat::ChatFocus;
 use super::picker::PickerKind;
 use super::*;
 use crate::api::{ApiError, Completion, Fetched, Model, RetryNotice};
+use crate::present::answer;
 
 fn demo_app() -> App {
     App::new(

@@ -8,9 +8,9 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::app::App;
-use crate::app::answer::{AnswerView, SourceOrigin};
 use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
 use crate::app::keymap::{self, Action, Context};
+use crate::present::answer::{AnswerView, SourceOrigin};
 
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
 use super::{call, form, pane, theme};

@@ -9,13 +9,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::request::shorten;
-use crate::app::answer::human_size;
 use crate::app::call::{CallState, spinner_frame};
-use crate::app::compare::summary::{self, Movement};
 use crate::app::compare::{
     Column, CompareFocus, CompareMode, ComparePane, CompareState, cost_line, in_flight_cap,
 };
 use crate::app::{App, elapsed_since, layout, seconds_until};
+use crate::present::answer::human_size;
+use crate::present::compare::summary::{self, Movement};
 
 use super::chat::{PromptBox, draw_prompt_box};
 use super::text_view::{draw_body, visible_lines};
@@ -321,7 +321,7 @@ fn status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
                 format!(
                     "✓ {:.1} s · {} results",
                     page.header.elapsed.as_secs_f64(),
-                    crate::app::compare::ranked_results(page).len()
+                    crate::present::compare::ranked_results(page).len()
                 ),
                 theme::ok(),
             )],

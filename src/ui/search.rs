@@ -11,7 +11,7 @@ use crate::api::{ResultKind, SearchResult};
 use crate::app::App;
 use crate::app::keymap::{self, Action, Context};
 use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, search_areas, text_of};
-use crate::app::search_page::{EntryKind, SearchView, stars, summarize_json};
+use crate::present::search_page::{EntryKind, SearchView, stars, summarize_json};
 
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
 use super::{call, form, pane, theme};

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Margin, Rect};
 use ratatui::widgets::{Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 
-use crate::app::text::TextBody;
+use crate::present::text::TextBody;
 
 /// The slice of `lines` that fits `height` rows from `scroll`, with the scroll clamped so the
 /// last page stays full.

@@ -5,34 +5,33 @@
 //! IP types for searches), plus any added by hand. At most `max_in_flight` calls run at once;
 //! the rest queue and start as others end. A slow or failed column holds up no other.
 
-pub mod summary;
-
 use std::time::Duration;
 
 use crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
+use crate::api::RetryNotice;
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::api::{
     AiFormat, AiRequest, ApiError, IpType, Location, Model, SearchFormat, SearchRequest,
 };
-use crate::api::{ResultKind, RetryNotice};
 use crate::store::RequestParams;
 
-use super::answer::PreparedAnswer;
 use super::call::CallState;
 use super::chat::{editor_chars, prompt_editor};
 use super::keymap::{Action, Context};
 use super::picker::PickerKind;
-use super::search_page::PreparedSearch;
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt, pickers};
+use crate::present::answer::PreparedAnswer;
+use crate::present::search_page::PreparedSearch;
 
-use summary::{AnswerFacts, AnswerSummary, RankRow, RankSort, Ranked};
-
-/// More columns than this are refused: each is a billed call.
-pub const MAX_COLUMNS: usize = 16;
-/// Calls of one comparison running at once against the service; the rest queue.
-pub const MAX_IN_FLIGHT: usize = 8;
+use crate::present::compare::summary::{
+    self, AnswerFacts, AnswerSummary, RankRow, RankSort, Ranked,
+};
+pub use crate::present::compare::{
+    Axes, CompareMode, MAX_COLUMNS, MAX_IN_FLIGHT, Outcome, Vantage, answer_facts, ranked_results,
+    vantages,
+};
 
 /// How many calls of a comparison run at once: `max_in_flight` when set, else 8 against the
 /// service (calls take 7–150 s there and a burst draws 429s and 503s), and every column at
@@ -50,14 +49,6 @@ pub fn in_flight_cap(app: &App) -> usize {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompareMode {
-    /// Chatbot answers, in columns.
-    Answers,
-    /// Search ranks, in a table.
-    Search,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompareFocus {
     Prompt,
     Columns,
@@ -68,94 +59,6 @@ pub enum CompareFocus {
 pub enum ComparePane {
     Columns,
     Summary,
-}
-
-/// The axes whose product makes the columns; an empty axis leaves that setting unset.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Axes {
-    pub models: Vec<Model>,
-    pub devices: Vec<String>,
-    pub locations: Vec<Location>,
-    pub ips: Vec<IpType>,
-    pub format: AiFormat,
-    pub no_cache: bool,
-}
-
-/// One vantage point.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Vantage {
-    pub model: Option<Model>,
-    pub device: Option<String>,
-    pub location: Location,
-    pub ip: Option<IpType>,
-}
-
-impl Vantage {
-    pub fn label(&self, mode: CompareMode) -> String {
-        let location = summary::location_label(&self.location);
-        match mode {
-            CompareMode::Answers => {
-                let model = self.model.unwrap_or(Model::Chatgpt).display_name();
-                match &self.device {
-                    Some(device) => format!("{model} · {device} · {location}"),
-                    None => format!("{model} · {location}"),
-                }
-            }
-            CompareMode::Search => {
-                let ip = self.ip.map_or("any IP", |ip| ip.as_str());
-                format!("{location} · {ip}")
-            }
-        }
-    }
-}
-
-/// The vantage points of the axes, in order: models, then devices, then locations vary
-/// slowest to fastest (answers); locations, then IP types (search).
-pub fn vantages(axes: &Axes, mode: CompareMode) -> Vec<Vantage> {
-    fn or_unset<T: Clone>(list: &[T]) -> Vec<Option<T>> {
-        if list.is_empty() {
-            vec![None]
-        } else {
-            list.iter().cloned().map(Some).collect()
-        }
-    }
-    let locations = or_unset(&axes.locations);
-    let mut out = Vec::new();
-    match mode {
-        CompareMode::Answers => {
-            for model in or_unset(&axes.models) {
-                for device in or_unset(&axes.devices) {
-                    for location in &locations {
-                        out.push(Vantage {
-                            model,
-                            device: device.clone(),
-                            location: location.clone().unwrap_or_default(),
-                            ip: None,
-                        });
-                    }
-                }
-            }
-        }
-        CompareMode::Search => {
-            for location in &locations {
-                for ip in or_unset(&axes.ips) {
-                    out.push(Vantage {
-                        location: location.clone().unwrap_or_default(),
-                        ip,
-                        ..Vantage::default()
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// What a column received.
-#[derive(Debug)]
-pub enum Outcome {
-    Answer(Box<PreparedAnswer>),
-    Results(Box<PreparedSearch>),
 }
 
 #[derive(Debug)]
@@ -535,53 +438,6 @@ impl CompareState {
     pub fn export_csv(&self) -> String {
         summary::rank_table_csv(&self.labels(), &self.table)
     }
-}
-
-/// What the summary needs of one answer column: its answer, or why there is none.
-pub fn answer_facts(
-    label: String,
-    answer: Option<&PreparedAnswer>,
-    error: Option<String>,
-) -> AnswerFacts {
-    match answer {
-        Some(answer) => AnswerFacts {
-            label,
-            elapsed: Some(answer.header.elapsed),
-            chars: answer.plain_text.chars().count(),
-            domains: AnswerSummary::distinct(answer.sources.iter().map(|s| s.domain.clone())),
-            fanouts: answer.fanouts.clone(),
-            text: Some(answer.plain_text.clone()),
-            error: None,
-        },
-        None => AnswerFacts {
-            label,
-            elapsed: None,
-            chars: 0,
-            domains: Vec::new(),
-            fanouts: Vec::new(),
-            text: None,
-            error,
-        },
-    }
-}
-
-/// The ranked results of a page: results with a URL, numbered in the order received.
-pub fn ranked_results(page: &PreparedSearch) -> Vec<Ranked> {
-    page.results
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.kind,
-                ResultKind::Organic | ResultKind::OrganicWithSitelinks
-            ) && !r.url.is_empty()
-        })
-        .enumerate()
-        .map(|(i, r)| Ranked {
-            url: r.url.clone(),
-            rank: i as u32 + 1,
-            sitelinks: r.sitelinks.len(),
-        })
-        .collect()
 }
 
 /// Takes a column's answer. Effects start the queued columns that now have a slot.

@@ -47,7 +47,7 @@ fn answer(model: &str, text: &str, sources: &str) -> Box<PreparedAnswer> {
         content_type: "application/json".into(),
         elapsed: Duration::from_millis(1200),
     };
-    Box::new(crate::app::answer::prepare(
+    Box::new(crate::present::answer::prepare(
         AiRequest::new("best hiking boots"),
         fetched,
     ))

@@ -84,7 +84,7 @@ pub fn shared_domains(domains: &[Vec<String>]) -> Vec<SharedDomain> {
 /// A URL as one row of the rank table: tracking parameters and fragment dropped, host
 /// lower-cased, no trailing slash.
 pub fn normalise_url(url: &str) -> String {
-    let canonical = super::super::answer::canonical_url(url.trim());
+    let canonical = crate::present::answer::canonical_url(url.trim());
     let canonical = match url::Url::parse(&canonical) {
         // The url crate lower-cases hosts already; a URL it cannot parse is lower-cased whole.
         Ok(parsed) => parsed.to_string(),
