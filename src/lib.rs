@@ -11,7 +11,6 @@
 pub mod api;
 pub mod app;
 pub mod cli;
-pub mod compare_cli;
 pub mod config;
 pub mod fuzzy;
 pub mod geo;

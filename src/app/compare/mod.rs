@@ -12,9 +12,7 @@ use ratatui_textarea::TextArea;
 
 use crate::api::RetryNotice;
 use crate::api::request::PROMPT_MAX_CHARS;
-use crate::api::{
-    AiFormat, AiRequest, ApiError, IpType, Location, Model, SearchFormat, SearchRequest,
-};
+use crate::api::{AiFormat, AiRequest, ApiError, IpType, Location, Model, SearchRequest};
 use crate::store::RequestParams;
 
 use super::call::CallState;
@@ -279,29 +277,12 @@ impl CompareState {
 
     /// The AI request of a vantage point.
     pub fn ai_request(&self, vantage: &Vantage) -> AiRequest {
-        AiRequest {
-            prompt: self.prompt_text(),
-            model: vantage.model,
-            device: vantage.device.clone(),
-            location: vantage.location.clone(),
-            language: None,
-            display: None,
-            format: self.axes.format,
-            expiration: self.axes.no_cache.then_some(0),
-        }
+        self.axes.ai_request(self.prompt_text(), vantage)
     }
 
     /// The search request of a vantage point, on top of the Search tab's other settings.
     pub fn search_request(&self, base: &SearchRequest, vantage: &Vantage) -> SearchRequest {
-        SearchRequest {
-            terms: self.prompt_text(),
-            ip: vantage.ip,
-            location: vantage.location.clone(),
-            uule: None,
-            format: SearchFormat::Json,
-            expiration: self.axes.no_cache.then_some(0),
-            ..base.clone()
-        }
+        self.axes.search_request(self.prompt_text(), base, vantage)
     }
 
     /// Recomputes the summary (answers) or the rank table (search) from what has landed.

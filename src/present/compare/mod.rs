@@ -4,7 +4,9 @@
 
 pub mod summary;
 
-use crate::api::{AiFormat, IpType, Location, Model, ResultKind};
+use crate::api::{
+    AiFormat, AiRequest, IpType, Location, Model, ResultKind, SearchFormat, SearchRequest,
+};
 
 use super::answer::PreparedAnswer;
 use super::search_page::PreparedSearch;
@@ -32,6 +34,40 @@ pub struct Axes {
     pub ips: Vec<IpType>,
     pub format: AiFormat,
     pub no_cache: bool,
+}
+
+impl Axes {
+    /// The request of one vantage point.
+    pub fn ai_request(&self, prompt: String, vantage: &Vantage) -> AiRequest {
+        AiRequest {
+            prompt,
+            model: vantage.model,
+            device: vantage.device.clone(),
+            location: vantage.location.clone(),
+            language: None,
+            display: None,
+            format: self.format,
+            expiration: self.no_cache.then_some(0),
+        }
+    }
+
+    /// The search request of a vantage point, on top of `base`'s other settings.
+    pub fn search_request(
+        &self,
+        terms: String,
+        base: &SearchRequest,
+        vantage: &Vantage,
+    ) -> SearchRequest {
+        SearchRequest {
+            terms,
+            ip: vantage.ip,
+            location: vantage.location.clone(),
+            uule: None,
+            format: SearchFormat::Json,
+            expiration: self.no_cache.then_some(0),
+            ..base.clone()
+        }
+    }
 }
 
 /// One vantage point.

@@ -7,11 +7,9 @@ use futures_util::StreamExt;
 use crate::api::{
     AiFormat, ApiError, Client, IpType, Location, Model, SearchFormat, SearchRequest,
 };
-use crate::app::compare::{
-    self, Axes, CompareMode, CompareState, MAX_COLUMNS, MAX_IN_FLIGHT, Vantage,
-};
 use crate::present::answer::{self, PreparedAnswer};
 use crate::present::compare::summary::{self, AnswerSummary, RankSort};
+use crate::present::compare::{self, Axes, CompareMode, MAX_COLUMNS, MAX_IN_FLIGHT, Vantage};
 use crate::present::search_page::{self, PreparedSearch};
 
 #[derive(Debug, Args)]
@@ -98,9 +96,7 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
         Ok(l) => l,
         Err(e) => return invalid(format!("Not sent: {e}.")),
     };
-    let mut state = CompareState::new();
-    state.set_prompt(&args.prompt);
-    state.axes = Axes {
+    let axes = Axes {
         models: args.models,
         devices: args.devices,
         locations,
@@ -108,13 +104,13 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
         no_cache: args.expiration == Some(0),
         ..Axes::default()
     };
-    let vantages = compare::vantages(&state.axes, CompareMode::Answers);
+    let vantages = compare::vantages(&axes, CompareMode::Answers);
     if let Err(e) = check_count(vantages.len()) {
         return invalid(e);
     }
     let mut requests = Vec::new();
     for vantage in &vantages {
-        let mut request = state.ai_request(vantage);
+        let mut request = axes.ai_request(args.prompt.clone(), vantage);
         request.expiration = args.expiration;
         if let Err(e) = request.validate() {
             let error = ApiError::from(e);

@@ -1,0 +1,361 @@
+//! `vantage job` and `vantage jobs`: one queued job by id, and the stored jobs, listed or
+//! watched until they end.
+
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+
+use super::sim::wait_for_shutdown_signal;
+use super::text::job_text;
+use super::{out, pretty_body, with_newline};
+use crate::api::client::poll_delay;
+use crate::api::{ApiError, Client, Fetched, JobId, JobKind, JobPoll};
+use crate::config::Config;
+use crate::jobs::{MAX_IN_FLIGHT, PollOutcome, Scheduler, Transition};
+use crate::store::{Body, JobRecord, NewJob, Store, StoreError, StoreOptions, now_ms};
+
+#[derive(Debug, Args)]
+pub struct JobArgs {
+    /// ai, search or browser
+    pub kind: JobKind,
+    /// The job id (a UUID)
+    pub id: String,
+    /// Poll until the job ends
+    #[arg(long)]
+    pub wait: bool,
+    /// Print the service's JSON as received
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct JobsArgs {
+    #[command(subcommand)]
+    pub command: Option<JobsCommand>,
+    /// Print the jobs as JSON
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
+pub enum JobsCommand {
+    /// Stored jobs, newest first: kind, id, state, age, attempts, summary (the default)
+    List,
+    /// Poll the pending jobs (at most 8 at once) until each has ended, storing results
+    Watch,
+}
+
+pub(super) async fn run_job(client: &Client, args: JobArgs) -> Result<(), ApiError> {
+    let id = JobId::parse(&args.id)?;
+    let mut polls = 0u32;
+    loop {
+        let fetched = client.job(args.kind, &id).await?;
+        polls += 1;
+        match &fetched.value {
+            JobPoll::Ready(answer) => {
+                if args.json {
+                    out(&with_newline(pretty_body(&fetched.body)));
+                } else {
+                    out(&with_newline(job_text(answer)));
+                }
+                return Ok(());
+            }
+            JobPoll::Failed => return Err(ApiError::JobFailed),
+            JobPoll::Pending(status) => {
+                if !args.wait {
+                    if args.json {
+                        out(&with_newline(pretty_body(&fetched.body)));
+                    } else {
+                        out(&format!("pending ({status}); use --wait to wait for it\n"));
+                    }
+                    return Ok(());
+                }
+                let delay = poll_delay(polls);
+                eprintln!("pending ({status}); next poll in {} s", delay.as_secs());
+                tokio::select! {
+                    _ = tokio::time::sleep(delay) => {}
+                    _ = tokio::signal::ctrl_c() => return Err(ApiError::Cancelled),
+                }
+            }
+        }
+    }
+}
+
+// ---- stored jobs ----
+
+fn open_store(config: &Config) -> Result<Store, StoreError> {
+    Store::open_in(&config.data_dir, StoreOptions::from_config(config))
+}
+
+/// Stores a job the moment its id arrives, before the id is printed. If the store fails,
+/// the id is still printed, with a warning, so that it is not lost.
+pub(super) async fn remember_job(config: &Config, job: NewJob) {
+    let id = job.id.clone();
+    let kind = job.kind;
+    let stored = match open_store(config) {
+        Ok(store) => store.record_job(job).await,
+        Err(error) => Err(error),
+    };
+    if let Err(error) = stored {
+        eprintln!(
+            "{error} The job was queued but not stored; fetch it with `vantage job {kind} {id}`."
+        );
+    }
+}
+
+pub(super) async fn run_jobs(config: &Config, client: &Client, args: JobsArgs) -> i32 {
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!("{error}");
+            return 1;
+        }
+    };
+    match args.command.unwrap_or(JobsCommand::List) {
+        JobsCommand::List => list_jobs(&store, args.json),
+        JobsCommand::Watch => watch_jobs(&store, client).await,
+    }
+}
+
+fn list_jobs(store: &Store, json: bool) -> i32 {
+    let jobs = match store.list_jobs() {
+        Ok(jobs) => jobs,
+        Err(error) => {
+            eprintln!("{error}");
+            return 1;
+        }
+    };
+    if json {
+        match serde_json::to_string_pretty(&jobs) {
+            Ok(text) => out(&with_newline(text)),
+            Err(error) => {
+                eprintln!("The jobs could not be written as JSON: {error}.");
+                return 1;
+            }
+        }
+    } else if jobs.is_empty() {
+        eprintln!(
+            "No jobs stored. Queue one with `vantage ai \"…\" --async` or `vantage search \"…\" --async`."
+        );
+    } else {
+        out(&jobs_table(&jobs, now_ms()));
+    }
+    0
+}
+
+/// The jobs as aligned columns: kind, short id, state, age, attempts, summary.
+pub fn jobs_table(jobs: &[JobRecord], now: i64) -> String {
+    let mut text = format!(
+        "{:<7} {:<8} {:<7} {:>5} {:>5}  {}\n",
+        "KIND", "ID", "STATE", "AGE", "TRIES", "SUMMARY"
+    );
+    for job in jobs {
+        let summary = if job.summary.is_empty() {
+            "(imported)"
+        } else {
+            &job.summary
+        };
+        text.push_str(&format!(
+            "{:<7} {:<8} {:<7} {:>5} {:>5}  {}\n",
+            job.kind.as_str(),
+            job.id.short(),
+            job.state.as_str(),
+            age(now - job.created_at),
+            job.attempts,
+            summary
+        ));
+    }
+    text
+}
+
+/// "42s", "5m", "3h", "2d".
+pub fn age(millis: i64) -> String {
+    let secs = millis.max(0) / 1000;
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3_600 => format!("{}m", secs / 60),
+        3_600..86_400 => format!("{}h", secs / 3_600),
+        _ => format!("{}d", secs / 86_400),
+    }
+}
+
+/// "830 B", "12.3 KB", "1.4 MB".
+pub fn human_size(bytes: u64) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
+/// One line per state change: `<id> ai pending → done (12.3 KB)`.
+pub fn transition_line(t: &Transition, size: Option<u64>) -> String {
+    let mut line = format!("{} {} {} → {}", t.id, t.kind, t.from, t.to);
+    if let Some(size) = size {
+        line.push_str(&format!(" ({})", human_size(size)));
+    }
+    if let Some(error) = &t.error {
+        line.push_str(&format!(": {error}"));
+    }
+    if t.parked {
+        line.push_str(" (giving up for now; `vantage jobs watch` tries again)");
+    }
+    line
+}
+
+/// Errors in a row after which `jobs watch` leaves a job in `error` for a later run.
+const WATCH_ERROR_LIMIT: u32 = 6;
+
+/// How a watch session ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WatchEnd {
+    /// Every job ended (or was given up on for this session).
+    Settled,
+    /// Stopped by the caller (Ctrl+C, SIGTERM); jobs left pending stay stored.
+    Stopped,
+    /// The very first answers were transport failures: the service cannot be reached.
+    Unreachable(String),
+}
+
+/// Polls the jobs in `scheduler` until none waits, at most 8 at once, storing each poll's
+/// outcome (and, durably before reporting it, every state change and result). `poll` makes
+/// one retrieval; `report` hears every state change with the result's size.
+pub async fn drive_jobs<P, F, T>(
+    store: &Store,
+    scheduler: &mut Scheduler,
+    mut poll: P,
+    stop: impl std::future::Future<Output = ()>,
+    mut report: impl FnMut(&Transition, Option<u64>),
+) -> Result<WatchEnd, StoreError>
+where
+    P: FnMut(JobKind, JobId) -> F,
+    F: std::future::Future<Output = Result<Fetched<JobPoll<T>>, ApiError>> + Send + 'static,
+    T: Send + 'static,
+{
+    let mut polls = tokio::task::JoinSet::new();
+    let mut tasks = std::collections::HashMap::new();
+    let mut reached = false;
+    tokio::pin!(stop);
+    loop {
+        for ticket in scheduler.due(now_ms()) {
+            let call = poll(ticket.kind, ticket.id.clone());
+            let handle = polls.spawn(call);
+            tasks.insert(handle.id(), ticket.id);
+        }
+        if scheduler.is_settled() {
+            store.flush().await?;
+            return Ok(WatchEnd::Settled);
+        }
+        let wait = scheduler
+            .next_wake()
+            .map_or(60_000, |at| (at - now_ms()).clamp(0, 60_000));
+        tokio::select! {
+            biased;
+            () = &mut stop => {
+                polls.abort_all();
+                store.flush().await?;
+                return Ok(WatchEnd::Stopped);
+            }
+            Some(joined) = polls.join_next_with_id() => {
+                let (task, result) = match joined {
+                    Ok((task, result)) => (task, result),
+                    Err(error) => (
+                        error.id(),
+                        Err(ApiError::BadBody {
+                            what: format!("the poll stopped: {error}"),
+                            excerpt: String::new(),
+                        }),
+                    ),
+                };
+                let Some(id) = tasks.remove(&task) else { continue };
+                let transport = matches!(result, Err(ApiError::Transport { .. }));
+                let unreachable = transport && !reached;
+                reached |= !transport;
+                let outcome = PollOutcome::of(&result);
+                let Some(transition) = scheduler.complete(&id, &outcome, now_ms()) else {
+                    continue;
+                };
+                let body = match (&outcome, &result) {
+                    (PollOutcome::Ready, Ok(fetched)) => Some(Body::of(fetched)),
+                    _ => None,
+                };
+                let size = body.as_ref().map(Body::size);
+                let ack = store.update_job(transition.clone(), body);
+                if transition.changed() || size.is_some() || transition.parked {
+                    ack.await?;
+                    report(&transition, size);
+                } else {
+                    ack.detach();
+                }
+                if unreachable {
+                    polls.abort_all();
+                    store.flush().await?;
+                    let message = match result {
+                        Err(error) => error.to_string(),
+                        Ok(_) => String::new(),
+                    };
+                    return Ok(WatchEnd::Unreachable(message));
+                }
+            }
+            () = tokio::time::sleep(Duration::from_millis(wait.unsigned_abs())) => {}
+        }
+    }
+}
+
+async fn watch_jobs(store: &Store, client: &Client) -> i32 {
+    let open = match store.open_jobs() {
+        Ok(jobs) => jobs,
+        Err(error) => {
+            eprintln!("{error}");
+            return 1;
+        }
+    };
+    if open.is_empty() {
+        eprintln!("No pending jobs to watch.");
+        return 0;
+    }
+    let now = now_ms();
+    let mut scheduler = Scheduler::new().with_error_limit(WATCH_ERROR_LIMIT);
+    for job in &open {
+        scheduler.insert(job.tracked(now));
+    }
+    eprintln!(
+        "Watching {} job(s), at most {MAX_IN_FLIGHT} polls at once. Ctrl+C stops; pending jobs stay stored.",
+        open.len()
+    );
+    let client = client.clone();
+    let poll = move |kind: JobKind, id: JobId| {
+        let client = client.clone();
+        async move { client.job(kind, &id).await }
+    };
+    let ended = drive_jobs(
+        store,
+        &mut scheduler,
+        poll,
+        wait_for_shutdown_signal(),
+        |t, size| out(&format!("{}\n", transition_line(t, size))),
+    )
+    .await;
+    let counts = scheduler.counts();
+    match ended {
+        Ok(WatchEnd::Settled) => {
+            eprintln!("{} job(s): {counts}.", counts.total());
+            0
+        }
+        Ok(WatchEnd::Stopped) => {
+            eprintln!("Stopped. {counts}; run `vantage jobs watch` again to go on.");
+            130
+        }
+        Ok(WatchEnd::Unreachable(message)) => {
+            eprintln!("{message}");
+            eprintln!(
+                "The service could not be reached; the jobs stay stored for a later `vantage jobs watch`."
+            );
+            5
+        }
+        Err(error) => {
+            eprintln!("{error}");
+            1
+        }
+    }
+}

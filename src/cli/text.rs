@@ -1,0 +1,167 @@
+//! Answers and results pages as readable text for the terminal.
+
+use crate::api::{AiAnswer, Completion, JobAnswer, Model, SearchAnswer, SearchResults};
+use crate::render::{self, RenderOptions};
+
+pub(super) fn job_text(answer: &JobAnswer) -> String {
+    match answer {
+        JobAnswer::Ai(ai) => ai_text(ai, Model::Chatgpt),
+        JobAnswer::Search(SearchAnswer::Results(results)) => search_text(results),
+        JobAnswer::Search(SearchAnswer::Html(html)) | JobAnswer::Browser(html) => {
+            html_text(html, None)
+        }
+    }
+}
+
+/// An HTML page as plain text followed by its numbered links.
+pub(super) fn html_text(html: &str, drop_first: Option<&'static str>) -> String {
+    let doc = render::html_to_document(
+        html,
+        &RenderOptions {
+            drop_first,
+            ..RenderOptions::default()
+        },
+    );
+    let mut text = doc.plain_text();
+    append_links(
+        &mut text,
+        "Links",
+        doc.links().iter().map(|l| (&l.text, &l.url)),
+    );
+    text
+}
+
+fn append_links<'a>(
+    text: &mut String,
+    heading: &str,
+    links: impl Iterator<Item = (&'a String, &'a String)>,
+) {
+    let lines: Vec<String> = links
+        .enumerate()
+        .map(|(i, (title, url))| {
+            if title.is_empty() || title == url {
+                format!("  {}. {url}", i + 1)
+            } else {
+                format!("  {}. {title} — {url}", i + 1)
+            }
+        })
+        .collect();
+    if !lines.is_empty() {
+        text.push_str(&format!("\n\n{heading}:\n{}", lines.join("\n")));
+    }
+}
+
+/// The completion as plain text, its sources (from `sources` and citations inside the
+/// answer, deduplicated) and its fanout queries.
+pub fn ai_text(answer: &AiAnswer, requested_model: Model) -> String {
+    match answer {
+        AiAnswer::Html(html) => html_text(html, requested_model.hidden_label_tag()),
+        AiAnswer::Completion(completion) => completion_text(completion, requested_model),
+    }
+}
+
+fn completion_text(completion: &Completion, requested_model: Model) -> String {
+    let model = completion.model.parse().unwrap_or(requested_model);
+    let doc = render::html_to_document(
+        &completion.completion,
+        &RenderOptions {
+            drop_first: model.hidden_label_tag(),
+            ..RenderOptions::default()
+        },
+    );
+    let mut text = doc.plain_text().trim().to_string();
+    let mut sources = render::extract_links(&completion.sources);
+    for link in doc.links() {
+        if !sources.iter().any(|s| s.url == link.url) {
+            sources.push(link.clone());
+        }
+    }
+    append_links(
+        &mut text,
+        "Sources",
+        sources.iter().map(|l| (&l.text, &l.url)),
+    );
+    if !completion.fanouts.is_empty() {
+        text.push_str("\n\nFanout queries:\n");
+        text.push_str(
+            &completion
+                .fanouts
+                .iter()
+                .map(|q| format!("  - {q}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
+    text.push('\n');
+    text
+}
+
+/// Results as a ranked list, grouped by page, with sitelinks under each result.
+pub fn search_text(results: &SearchResults) -> String {
+    let mut text = String::new();
+    let location = [&results.city, &results.subdivision, &results.country]
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .collect::<Vec<_>>()
+        .join(", ");
+    text.push_str(&format!(
+        "{} · {:?} · {} results",
+        if results.engine.is_empty() {
+            "search"
+        } else {
+            &results.engine
+        },
+        results.terms,
+        results
+            .results_count
+            .unwrap_or(results.results.len() as u64),
+    ));
+    if let Some(approx) = results.approx_results_count {
+        text.push_str(&format!(" (about {approx})"));
+    }
+    if let Some(pages) = results.page_count {
+        text.push_str(&format!(" · {pages} page(s)"));
+    }
+    if !location.is_empty() {
+        text.push_str(&format!(" · from {location}"));
+    }
+    text.push('\n');
+    let mut page = None;
+    let mut rank = 0;
+    for result in &results.results {
+        if page != Some(result.page) {
+            page = Some(result.page);
+            text.push_str(&format!("\nPage {}\n", result.page));
+        }
+        let heading = result.heading();
+        if result.kind.is_organic() {
+            rank += 1;
+            text.push_str(&format!("{rank:>3}. {heading}"));
+            if !result.site.is_empty() {
+                text.push_str(&format!(" — {}", result.site));
+            }
+            text.push('\n');
+            text.push_str(&format!("     {}\n", result.target_url()));
+            if !result.snippet.is_empty() {
+                text.push_str(&format!("     {}\n", result.snippet));
+            }
+            for link in &result.sitelinks {
+                text.push_str(&format!("       ↳ {} {}\n", link.title, link.url));
+            }
+        } else {
+            text.push_str(&format!("   · [{}] {heading}", result.kind.type_name()));
+            if let Some(answer) = &result.answer {
+                text.push_str(&format!(" — {}", answer.description));
+            }
+            if !result.publisher.is_empty() {
+                text.push_str(&format!(" — {}", result.publisher));
+            }
+            text.push('\n');
+            let url = result.target_url();
+            if !url.is_empty() {
+                text.push_str(&format!("     {url}\n"));
+            }
+        }
+    }
+    text
+}
