@@ -2,6 +2,7 @@
 //! events and task results into messages, runs `update`, carries out the effects, and draws
 //! once per batch. Idle means no wake-ups: the loop ticks only while something animates.
 
+use crate::app::{CallEffect, OsEffect, StoreEffect};
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -391,7 +392,7 @@ impl EffectRunner {
     /// Starts an effect; the few that finish at once answer a message right away.
     async fn run(&mut self, effect: Effect) -> Option<Msg> {
         match effect {
-            Effect::SendAi { tag, request } => {
+            Effect::Call(CallEffect::SendAi { tag, request }) => {
                 tracing::info!(tag = tag.0, model = %request.effective_model(), "sending an AI call");
                 let tx = self.tx.clone();
                 let retry_tx = self.tx.clone();
@@ -418,7 +419,7 @@ impl EffectRunner {
                 self.tasks.insert(tag, task.abort_handle());
                 None
             }
-            Effect::SendSearch { tag, request } => {
+            Effect::Call(CallEffect::SendSearch { tag, request }) => {
                 tracing::info!(
                     tag = tag.0,
                     pages = request.serps.unwrap_or(1),
@@ -449,7 +450,7 @@ impl EffectRunner {
                 self.tasks.insert(tag, task.abort_handle());
                 None
             }
-            Effect::SendProxy { tag, request } => {
+            Effect::Call(CallEffect::SendProxy { tag, request }) => {
                 tracing::info!(
                     tag = tag.0,
                     network = %request.network,
@@ -480,13 +481,13 @@ impl EffectRunner {
                 self.tasks.insert(tag, task.abort_handle());
                 None
             }
-            Effect::Cancel(tag) => {
+            Effect::Call(CallEffect::Cancel(tag)) => {
                 if let Some(task) = self.tasks.remove(&tag) {
                     task.abort();
                 }
                 None
             }
-            Effect::FetchDevices => {
+            Effect::Call(CallEffect::FetchDevices) => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 tokio::spawn(async move {
                     let result = client.devices().await.map(|f| f.value);
@@ -494,21 +495,21 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::FetchAccount => {
+            Effect::Call(CallEffect::FetchAccount) => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 tokio::spawn(async move {
                     let _ = tx.send(Msg::Account(client.account().await));
                 });
                 None
             }
-            Effect::Copy(text) => {
+            Effect::Os(OsEffect::Copy(text)) => {
                 if self.real_terminal {
                     copy_with_osc52(&text);
                 }
                 self.copied.push(text);
                 None
             }
-            Effect::OpenUrl(url) => {
+            Effect::Os(OsEffect::OpenUrl(url)) => {
                 self.opened.push(url.clone());
                 if !self.real_terminal {
                     return Some(Msg::Opened {
@@ -523,7 +524,7 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::WriteFile { path, contents } => {
+            Effect::Os(OsEffect::WriteFile { path, contents }) => {
                 let tx = self.tx.clone();
                 tokio::task::spawn_blocking(move || {
                     let result = std::fs::write(&path, contents).map_err(|e| e.to_string());
@@ -533,8 +534,10 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::SwitchToDemo => Some(Msg::DemoStarted(self.switch_to_demo().await)),
-            Effect::Quit => None,
+            Effect::Os(OsEffect::SwitchToDemo) => {
+                Some(Msg::DemoStarted(self.switch_to_demo().await))
+            }
+            Effect::Os(OsEffect::Quit) => None,
             effect => self.run_store(effect),
         }
     }
@@ -545,7 +548,7 @@ impl EffectRunner {
         let tx = self.tx.clone();
         let store = self.store.clone();
         match effect {
-            Effect::SubmitJob { request } => {
+            Effect::Call(CallEffect::SubmitJob { request }) => {
                 let client = self.client.clone();
                 let links = self.job_entries.clone();
                 tokio::spawn(async move {
@@ -554,7 +557,7 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::ImportJob { id, kind } => {
+            Effect::Store(StoreEffect::ImportJob { id, kind }) => {
                 let job = NewJob::imported(id, kind);
                 let record = app::jobs_tab::record_of(&job);
                 match store {
@@ -572,7 +575,7 @@ impl EffectRunner {
                     None => Some(Msg::JobQueued(Ok(record))),
                 }
             }
-            Effect::PollJob { id, kind } => {
+            Effect::Call(CallEffect::PollJob { id, kind }) => {
                 let client = self.client.clone();
                 tokio::spawn(async move {
                     let answer = client.job(kind, &id).await;
@@ -589,7 +592,7 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::SaveJob { transition, result } => {
+            Effect::Store(StoreEffect::SaveJob { transition, result }) => {
                 let id = transition.id.clone();
                 match &store {
                     Some(store) => {
@@ -608,14 +611,14 @@ impl EffectRunner {
                 }
                 None
             }
-            Effect::DeleteJob(id) => {
+            Effect::Store(StoreEffect::DeleteJob(id)) => {
                 self.memory.remove(&id);
                 if let Some(store) = store {
                     store.delete_job(&id).detach();
                 }
                 None
             }
-            Effect::LoadJobs => {
+            Effect::Store(StoreEffect::LoadJobs) => {
                 let store = store?;
                 let links = self.job_entries.clone();
                 tokio::task::spawn_blocking(move || {
@@ -627,7 +630,7 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::LoadHistory => {
+            Effect::Store(StoreEffect::LoadHistory) => {
                 let Some(store) = store else {
                     return Some(Msg::HistoryLoaded(Ok(Vec::new())));
                 };
@@ -643,13 +646,13 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::DeleteHistory(id) => {
+            Effect::Store(StoreEffect::DeleteHistory(id)) => {
                 if let Some(store) = store {
                     store.delete_history(&id).detach();
                 }
                 None
             }
-            Effect::OpenJob { id, kind, request } => {
+            Effect::Store(StoreEffect::OpenJob { id, kind, request }) => {
                 let title = format!("{kind} job {}", id.short());
                 let memory = self.memory.get(&id).cloned();
                 tokio::spawn(async move {
@@ -673,7 +676,7 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::OpenHistory(entry) => {
+            Effect::Store(StoreEffect::OpenHistory(entry)) => {
                 let store = store?;
                 tokio::spawn(async move {
                     let _ = store.flush().await;
@@ -698,7 +701,7 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::RecordComparison { params, columns } => {
+            Effect::Store(StoreEffect::RecordComparison { params, columns }) => {
                 if let Some(store) = store {
                     let (entry, ack) = store.add_request(*params);
                     ack.detach();
@@ -712,7 +715,7 @@ impl EffectRunner {
                 }
                 None
             }
-            Effect::LoadRerun(entry) => {
+            Effect::Store(StoreEffect::LoadRerun(entry)) => {
                 let store = store?;
                 tokio::task::spawn_blocking(move || {
                     let result = match store.history_entry(&entry) {
@@ -724,7 +727,7 @@ impl EffectRunner {
                 });
                 None
             }
-            Effect::SaveDevices(names) => {
+            Effect::Store(StoreEffect::SaveDevices(names)) => {
                 if let Some(store) = store {
                     store.save_devices(names).detach();
                 }

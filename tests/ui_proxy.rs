@@ -1,6 +1,7 @@
 //! The Proxy tab: snapshots on `TestBackend`, and `update` checked without a terminal.
 
 use std::time::{Duration, Instant};
+use vantage::app::{CallEffect, OsEffect};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -87,7 +88,7 @@ fn set_options(app: &mut App) {
 fn send(app: &mut App) -> Tag {
     let effects = press(app, KeyCode::Enter);
     match effects.as_slice() {
-        [Effect::SendProxy { tag, request }] => {
+        [Effect::Call(CallEffect::SendProxy { tag, request })] => {
             assert_eq!(request.key.expose(), KEY);
             *tag
         }
@@ -164,7 +165,7 @@ fn the_isp_network_refuses_a_country_at_its_field_and_sends_nothing() {
     assert!(app.proxy.errors().is_empty());
     assert!(matches!(
         press(&mut app, KeyCode::Enter).as_slice(),
-        [Effect::SendProxy { .. }]
+        [Effect::Call(CallEffect::SendProxy { .. })]
     ));
 }
 
@@ -188,7 +189,7 @@ fn a_typed_key_is_masked_and_only_the_copied_curl_command_holds_it() {
     assert!(!format!("{:?}", app.proxy.key).contains(KEY));
 
     let effects = press(&mut app, KeyCode::Char('y'));
-    let [Effect::Copy(command)] = effects.as_slice() else {
+    let [Effect::Os(OsEffect::Copy(command))] = effects.as_slice() else {
         panic!("expected a copy, got {effects:?}");
     };
     assert_eq!(
@@ -258,7 +259,10 @@ fn a_407_is_diagnosed_in_a_sentence() {
 fn esc_cancels_a_running_request_and_its_late_answer_is_dropped() {
     let mut app = app_with(Some(KEY));
     let tag = send(&mut app);
-    assert_eq!(press(&mut app, KeyCode::Esc), vec![Effect::Cancel(tag)]);
+    assert_eq!(
+        press(&mut app, KeyCode::Esc),
+        vec![Effect::Call(CallEffect::Cancel(tag))]
+    );
     update(
         &mut app,
         Msg::ProxyDone {

@@ -4,6 +4,7 @@
 mod common;
 
 use std::time::{Duration, Instant};
+use vantage::app::{CallEffect, OsEffect};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -266,9 +267,9 @@ fn a_sitelink_selected_with_its_detail() {
             &mut app,
             Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE))
         ),
-        vec![vantage::app::Effect::OpenUrl(
+        vec![vantage::app::Effect::Os(OsEffect::OpenUrl(
             "https://www.rei.com/c/hiking-boots".into()
-        )]
+        ))]
     );
 }
 
@@ -331,7 +332,7 @@ fn export_writes_csv_or_json() {
         Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
     );
     match &effects[..] {
-        [vantage::app::Effect::WriteFile { path, contents }] => {
+        [vantage::app::Effect::Os(OsEffect::WriteFile { path, contents })] => {
             assert_eq!(path.to_str(), Some("boots.csv"));
             let mut lines = contents.lines();
             assert!(
@@ -565,6 +566,6 @@ fn enter_searches_from_the_empty_results_pane() {
     );
     assert!(matches!(
         effects.as_slice(),
-        [vantage::app::Effect::SendSearch { .. }]
+        [vantage::app::Effect::Call(CallEffect::SendSearch { .. })]
     ));
 }

@@ -1,5 +1,6 @@
 //! The Chat tab: a prompt, the settings of one vantage point, and the answer in its views.
 
+use crate::app::{CallEffect, OsEffect};
 use std::collections::HashMap;
 
 use crossterm::event::KeyEvent;
@@ -371,7 +372,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if let Some(tag) = chat.call.tag() {
                 chat.call = CallState::Idle;
                 app.flash_info("Cancelled.");
-                return vec![Effect::Cancel(tag)];
+                return vec![Effect::Call(CallEffect::Cancel(tag))];
             }
             if chat.call.error().is_some() {
                 chat.call = CallState::Idle;
@@ -485,7 +486,7 @@ fn send(app: &mut App) -> Vec<Effect> {
         Some(model.typical_seconds()),
     );
     app.chat.focus = ChatFocus::Answer;
-    vec![Effect::SendAi { tag, request }]
+    vec![Effect::Call(CallEffect::SendAi { tag, request })]
 }
 
 fn copy(app: &mut App) -> Vec<Effect> {
@@ -524,7 +525,7 @@ fn copy(app: &mut App) -> Vec<Effect> {
         "Copied {what} ({} characters).",
         text.chars().count()
     ));
-    vec![Effect::Copy(text)]
+    vec![Effect::Os(OsEffect::Copy(text))]
 }
 
 fn open(app: &mut App) -> Vec<Effect> {
@@ -542,7 +543,7 @@ fn open(app: &mut App) -> Vec<Effect> {
         .sources
         .get(answer.selected_of(AnswerView::Sources))
     {
-        Some(source) => vec![Effect::OpenUrl(source.url.clone())],
+        Some(source) => vec![Effect::Os(OsEffect::OpenUrl(source.url.clone()))],
         None => {
             app.flash_info("This answer cites no sources.");
             Vec::new()

@@ -2,6 +2,7 @@
 //! the UI task. `Enter` re-opens the stored response in its viewer without a new call; `r`
 //! loads the request back into its form.
 
+use crate::app::StoreEffect;
 use crate::store::{EntryId, HistoryItem, RequestParams};
 
 use super::chat::ChatFocus;
@@ -103,11 +104,11 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 );
                 return Vec::new();
             }
-            return vec![Effect::OpenHistory(item.id.clone())];
+            return vec![Effect::Store(StoreEffect::OpenHistory(item.id.clone()))];
         }
         Action::Rerun => {
             if let Some(item) = app.history.selected() {
-                return vec![Effect::LoadRerun(item.id.clone())];
+                return vec![Effect::Store(StoreEffect::LoadRerun(item.id.clone()))];
             }
         }
         Action::Delete => {
@@ -118,7 +119,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.history.items.retain(|i| i.id != id);
             app.history.refresh(&mut app.matcher);
             app.flash_info("Deleted the entry.");
-            return vec![Effect::DeleteHistory(id)];
+            return vec![Effect::Store(StoreEffect::DeleteHistory(id))];
         }
         _ => {}
     }

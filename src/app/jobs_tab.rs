@@ -3,6 +3,7 @@
 //! `App::wall` (set by the event loop); the loop sleeps until [`JobsState::next_wake`].
 
 use crate::api::{JobId, JobKind};
+use crate::app::{CallEffect, OsEffect, StoreEffect};
 use crate::jobs::{JobState, PollOutcome, Scheduler, TrackedJob, UnixMs};
 use crate::store::{Body, JobRecord, NewJob, RequestParams};
 
@@ -80,9 +81,11 @@ impl JobsState {
         self.scheduler
             .due(wall)
             .into_iter()
-            .map(|ticket| Effect::PollJob {
-                id: ticket.id,
-                kind: ticket.kind,
+            .map(|ticket| {
+                Effect::Call(CallEffect::PollJob {
+                    id: ticket.id,
+                    kind: ticket.kind,
+                })
             })
             .collect()
     }
@@ -178,7 +181,7 @@ pub fn on_polled(
         if transition.changed() {
             app.jobs.refresh(&mut app.matcher);
         }
-        effects.push(Effect::SaveJob { transition, result });
+        effects.push(Effect::Store(StoreEffect::SaveJob { transition, result }));
     }
     effects.extend(app.jobs.due(app.wall));
     effects
@@ -230,7 +233,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if let Some(job) = app.jobs.selected() {
                 let id = job.id.to_string();
                 app.flash_info(format!("Copied the job id {id}."));
-                return vec![Effect::Copy(id)];
+                return vec![Effect::Os(OsEffect::Copy(id))];
             }
             app.flash_info("There is no job to copy; i imports one by its id.");
         }
@@ -246,7 +249,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.jobs.rows.retain(|r| r.id != id);
             app.jobs.refresh(&mut app.matcher);
             app.flash_info(format!("Deleted job {}.", id.short()));
-            return vec![Effect::DeleteJob(id)];
+            return vec![Effect::Store(StoreEffect::DeleteJob(id))];
         }
         _ => {}
     }
@@ -269,11 +272,11 @@ fn open(app: &mut App) -> Vec<Effect> {
     };
     let short = job.id.short().to_string();
     match job.state {
-        JobState::Done => vec![Effect::OpenJob {
+        JobState::Done => vec![Effect::Store(StoreEffect::OpenJob {
             id: job.id.clone(),
             kind: job.kind,
             request: job.request.clone(),
-        }],
+        })],
         JobState::Pending | JobState::Error => {
             let polls = job.attempts;
             app.flash_info(format!(
@@ -339,9 +342,11 @@ fn resubmit(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     match &job.request {
-        Some(request) if request.job_kind().is_some() => vec![Effect::SubmitJob {
-            request: request.clone(),
-        }],
+        Some(request) if request.job_kind().is_some() => {
+            vec![Effect::Call(CallEffect::SubmitJob {
+                request: request.clone(),
+            })]
+        }
         _ => {
             app.flash_error(format!(
                 "Job {} was imported by its id, without its request: it cannot be re-submitted.",
@@ -356,7 +361,7 @@ fn resubmit(app: &mut App) -> Vec<Effect> {
 /// are valid.
 pub fn import(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
     match parse_import(&prompt.value) {
-        Ok((kind, id)) => vec![Effect::ImportJob { id, kind }],
+        Ok((kind, id)) => vec![Effect::Store(StoreEffect::ImportJob { id, kind })],
         Err(message) => {
             app.flash_error(message);
             app.popup = Some(Popup::Input(prompt));
@@ -399,7 +404,7 @@ pub fn summary_of(job: &JobRecord) -> String {
 
 /// The request a form queues in async mode.
 pub fn submit(request: RequestParams) -> Effect {
-    Effect::SubmitJob { request }
+    Effect::Call(CallEffect::SubmitJob { request })
 }
 
 #[cfg(test)]

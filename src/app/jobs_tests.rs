@@ -1,12 +1,14 @@
 //! `update` on the Jobs and History tabs and the async mode of the forms: keys and poll
 //! answers in, state and effects out.
 
+use crate::app::{CallEffect, StoreEffect};
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
 use crate::api::JobKind;
+use crate::api::{AiRequest, JobId};
 use crate::jobs::{JobState, MAX_IN_FLIGHT, PollOutcome};
 use crate::store::{Body, EntryId, HistoryItem, JobRecord, NewJob, RequestKind, RequestParams};
 
@@ -53,7 +55,7 @@ fn polls(effects: &[Effect]) -> Vec<JobId> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::PollJob { id, .. } => Some(id.clone()),
+            Effect::Call(CallEffect::PollJob { id, .. }) => Some(id.clone()),
             _ => None,
         })
         .collect()
@@ -90,9 +92,9 @@ fn an_async_chat_submit_queues_a_job_instead_of_waiting() {
     let effects = update(&mut app, key(KeyCode::Enter));
     match &effects[..] {
         [
-            Effect::SubmitJob {
+            Effect::Call(CallEffect::SubmitJob {
                 request: RequestParams::Ai(request),
-            },
+            }),
         ] => assert_eq!(request.prompt, "best boots"),
         other => panic!("unexpected effects {other:?}"),
     }
@@ -115,7 +117,7 @@ fn an_async_search_submit_queues_a_job() {
     update(&mut app, ch('i'));
     let effects = update(&mut app, key(KeyCode::Enter));
     assert!(
-        matches!(&effects[..], [Effect::SubmitJob { request: RequestParams::Search(r) }] if r.terms == "boots"),
+        matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Search(r) })] if r.terms == "boots"),
         "{effects:?}"
     );
 }
@@ -141,7 +143,7 @@ fn a_queued_job_shows_at_once_and_polls_move_it_to_done() {
         },
     );
     assert!(
-        matches!(&effects[..], [Effect::SaveJob { transition, result: None }] if transition.to == JobState::Pending)
+        matches!(&effects[..], [Effect::Store(StoreEffect::SaveJob { transition, result: None })] if transition.to == JobState::Pending)
     );
     assert_eq!(app.jobs.rows[0].attempts, 1);
     assert_eq!(
@@ -161,7 +163,7 @@ fn a_queued_job_shows_at_once_and_polls_move_it_to_done() {
         },
     );
     assert!(
-        matches!(&effects[..], [Effect::SaveJob { transition, result: Some(_) }] if transition.to == JobState::Done)
+        matches!(&effects[..], [Effect::Store(StoreEffect::SaveJob { transition, result: Some(_) })] if transition.to == JobState::Done)
     );
     let row = &app.jobs.rows[0];
     assert_eq!(row.state, JobState::Done);
@@ -172,10 +174,10 @@ fn a_queued_job_shows_at_once_and_polls_move_it_to_done() {
     let effects = update(&mut app, key(KeyCode::Enter));
     assert!(matches!(
         &effects[..],
-        [Effect::OpenJob {
+        [Effect::Store(StoreEffect::OpenJob {
             kind: JobKind::Ai,
             ..
-        }]
+        })]
     ));
 }
 
@@ -222,7 +224,7 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
     assert_eq!(app.jobs.selected().unwrap().id, id(1));
     let effects = update(&mut app, ch('R'));
     assert!(
-        matches!(&effects[..], [Effect::SubmitJob { request: RequestParams::Ai(r) }] if r.prompt == "question 1")
+        matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Ai(r) })] if r.prompt == "question 1")
     );
 
     update(&mut app, key(KeyCode::Down));
@@ -240,7 +242,7 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
     );
 
     let effects = update(&mut app, ch('d'));
-    assert_eq!(effects, vec![Effect::DeleteJob(id(2))]);
+    assert_eq!(effects, vec![Effect::Store(StoreEffect::DeleteJob(id(2)))]);
     assert_eq!(app.jobs.rows.len(), 1);
     assert!(app.jobs.scheduler.get(&id(2)).is_none());
 
@@ -264,10 +266,10 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
     let effects = update(&mut app, key(KeyCode::Enter));
     assert_eq!(
         effects,
-        vec![Effect::ImportJob {
+        vec![Effect::Store(StoreEffect::ImportJob {
             id: id(9),
             kind: JobKind::Browser
-        }]
+        })]
     );
 }
 
@@ -309,7 +311,7 @@ fn the_jobs_filter_is_fuzzy_and_esc_drops_it() {
 fn history_reopens_without_a_call_and_reruns_into_the_form() {
     let mut app = app();
     let effects = go_to(&mut app, Tab::History);
-    assert_eq!(effects, vec![Effect::LoadHistory]);
+    assert_eq!(effects, vec![Effect::Store(StoreEffect::LoadHistory)]);
     let item = |n: &str, status| HistoryItem {
         id: EntryId(n.into()),
         kind: RequestKind::Ai,
@@ -325,11 +327,11 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
     );
     assert_eq!(
         update(&mut app, key(KeyCode::Enter)),
-        vec![Effect::OpenHistory(EntryId("a".into()))]
+        vec![Effect::Store(StoreEffect::OpenHistory(EntryId("a".into())))]
     );
     assert_eq!(
         update(&mut app, ch('r')),
-        vec![Effect::LoadRerun(EntryId("a".into()))]
+        vec![Effect::Store(StoreEffect::LoadRerun(EntryId("a".into())))]
     );
     update(&mut app, key(KeyCode::Down));
     assert!(
@@ -348,7 +350,9 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
     update(&mut app, key(KeyCode::Down));
     assert_eq!(
         update(&mut app, ch('d')),
-        vec![Effect::DeleteHistory(EntryId("b".into()))]
+        vec![Effect::Store(StoreEffect::DeleteHistory(EntryId(
+            "b".into()
+        )))]
     );
     assert_eq!(app.history.items.len(), 1);
 }

@@ -4,17 +4,22 @@
 pub mod call;
 pub mod chat;
 pub mod compare;
+mod effect;
 pub mod history;
 pub mod input;
 pub mod jobs_tab;
 pub mod keymap;
 pub mod layout;
 pub mod list;
+mod msg;
 pub mod picker;
 pub mod pickers;
 pub mod proxy;
 pub mod search;
 pub mod stored;
+
+pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
+pub use msg::{Msg, StoredView};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -22,20 +27,16 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use crate::api::proxy::{ProxyError, ProxyRequest};
-use crate::api::{Account, AiRequest, ApiError, JobId, JobKind, RetryNotice, SearchRequest};
+use crate::api::ApiError;
 use crate::fuzzy::FuzzyMatcher;
-use crate::jobs::{PollOutcome, Transition, UnixMs};
-use crate::store::{Body, EntryId, HistoryItem, JobRecord, RequestParams};
+use crate::jobs::UnixMs;
 
-use crate::present::answer::PreparedAnswer;
-use crate::present::compare::{CompareMode, Outcome, Vantage};
-use crate::present::{search_page, text};
+use crate::present::compare::CompareMode;
 use chat::ChatState;
 use input::{InputPrompt, InputTarget};
 use keymap::{Action, Context};
 use picker::{Choice, Picker};
-use proxy::{PreparedProxy, ProxyDefaults, ProxyState};
+use proxy::ProxyState;
 
 /// The tabs, in the order `Alt+1`… selects them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -152,143 +153,6 @@ pub enum Popup {
     Input(InputPrompt),
 }
 
-pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Paste(String),
-    Resize(u16, u16),
-    /// Time passes while something animates.
-    Tick,
-    AiDone {
-        tag: Tag,
-        result: Result<Box<PreparedAnswer>, ApiError>,
-    },
-    SearchDone {
-        tag: Tag,
-        result: Result<Box<search_page::PreparedSearch>, ApiError>,
-    },
-    ProxyDone {
-        tag: Tag,
-        result: Result<Box<PreparedProxy>, ProxyError>,
-    },
-    /// Where the proxies are and whose credentials to use (at start, after a switch to demo).
-    ProxyDefaults(ProxyDefaults),
-    Retrying {
-        tag: Tag,
-        notice: RetryNotice,
-    },
-    Devices(Result<Vec<String>, ApiError>),
-    Account(Result<Account, ApiError>),
-    FileWritten {
-        path: PathBuf,
-        result: Result<(), String>,
-    },
-    Opened {
-        url: String,
-        result: Result<(), String>,
-    },
-    /// The demo simulator started after a switch, or could not.
-    DemoStarted(Result<Connection, String>),
-    /// The stored jobs, read at start.
-    JobsLoaded(Result<Vec<JobRecord>, String>),
-    /// A job recorded in the store (submitted, re-submitted or imported).
-    JobQueued(Result<JobRecord, String>),
-    /// A poll answered; `result` is the body when the job is ready.
-    JobPolled {
-        id: JobId,
-        outcome: PollOutcome,
-        result: Option<Body>,
-    },
-    /// The scheduler's next poll is due.
-    JobsWake,
-    HistoryLoaded(Result<Vec<HistoryItem>, String>),
-    /// A stored request, to put back into its form.
-    Rerun(Result<RequestParams, String>),
-    /// A stored response (a job's result or a history entry), prepared for its viewer.
-    StoredOpened(Result<StoredView, String>),
-}
-
-/// A stored response made ready for the viewer of its kind.
-pub enum StoredView {
-    Answer(Box<PreparedAnswer>),
-    Search(Box<search_page::PreparedSearch>),
-    Text {
-        title: String,
-        body: text::TextBody,
-    },
-    /// A comparison: its prompt or terms, and each column's vantage and answer.
-    Comparison {
-        mode: CompareMode,
-        prompt: String,
-        columns: Vec<(Vantage, Result<Outcome, String>)>,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    SendAi {
-        tag: Tag,
-        request: AiRequest,
-    },
-    SendSearch {
-        tag: Tag,
-        request: SearchRequest,
-    },
-    SendProxy {
-        tag: Tag,
-        request: Box<ProxyRequest>,
-    },
-    /// Stores a finished comparison as one history entry.
-    RecordComparison {
-        params: Box<crate::store::RequestParams>,
-        /// A JSON array of each column's status, elapsed time and body as received.
-        columns: String,
-    },
-    Cancel(Tag),
-    FetchDevices,
-    FetchAccount,
-    Copy(String),
-    OpenUrl(String),
-    WriteFile {
-        path: PathBuf,
-        contents: String,
-    },
-    SwitchToDemo,
-    /// Submits a request in async mode and records its job before anything else.
-    SubmitJob {
-        request: RequestParams,
-    },
-    /// Records a job id received elsewhere (checked to be a UUID).
-    ImportJob {
-        id: JobId,
-        kind: JobKind,
-    },
-    PollJob {
-        id: JobId,
-        kind: JobKind,
-    },
-    /// Stores what a poll changed (and the result, when it landed).
-    SaveJob {
-        transition: Transition,
-        result: Option<Body>,
-    },
-    DeleteJob(JobId),
-    LoadJobs,
-    LoadHistory,
-    DeleteHistory(EntryId),
-    /// Reads a finished job's result from the store and prepares it for its viewer.
-    OpenJob {
-        id: JobId,
-        kind: JobKind,
-        request: Option<RequestParams>,
-    },
-    OpenHistory(EntryId),
-    /// Reads a history entry's request back, to re-run it.
-    LoadRerun(EntryId),
-    SaveDevices(Vec<String>),
-    Quit,
-}
-
 pub struct App {
     pub connection: Connection,
     pub tab: Tab,
@@ -342,10 +206,14 @@ impl App {
     /// The stored jobs are read (and resume polling) whether or not a token is set.
     pub fn start(&mut self) -> Vec<Effect> {
         if self.connection.token.is_none() {
-            return vec![Effect::LoadJobs];
+            return vec![Effect::Store(StoreEffect::LoadJobs)];
         }
         self.devices = Devices::Loading;
-        vec![Effect::FetchAccount, Effect::FetchDevices, Effect::LoadJobs]
+        vec![
+            Effect::Call(CallEffect::FetchAccount),
+            Effect::Call(CallEffect::FetchDevices),
+            Effect::Store(StoreEffect::LoadJobs),
+        ]
     }
 
     pub fn set_clock(&mut self, now: Instant) {
@@ -361,7 +229,7 @@ impl App {
     pub fn select_tab(&mut self, tab: Tab) -> Vec<Effect> {
         self.tab = tab;
         if tab == Tab::History {
-            vec![Effect::LoadHistory]
+            vec![Effect::Store(StoreEffect::LoadHistory)]
         } else {
             Vec::new()
         }
@@ -538,7 +406,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             let landed = app.chat.on_done(tag, result);
             if landed {
                 // The balance moved: ask again (free).
-                vec![Effect::FetchAccount]
+                vec![Effect::Call(CallEffect::FetchAccount)]
             } else {
                 Vec::new()
             }
@@ -548,7 +416,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 app.note_error(error);
             }
             if app.search.on_done(tag, result) {
-                vec![Effect::FetchAccount]
+                vec![Effect::Call(CallEffect::FetchAccount)]
             } else {
                 Vec::new()
             }
@@ -572,7 +440,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             let mut effects = Vec::new();
             app.devices = match result {
                 Ok(list) => {
-                    effects.push(Effect::SaveDevices(list.clone()));
+                    effects.push(Effect::Store(StoreEffect::SaveDevices(list.clone())));
                     Devices::Loaded(list)
                 }
                 Err(e) => Devices::Failed(e.to_string()),
@@ -707,7 +575,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     match action {
         Some(Action::Quit) => {
             app.should_quit = true;
-            vec![Effect::Quit]
+            vec![Effect::Os(OsEffect::Quit)]
         }
         Some(Action::Help) => {
             app.popup = Some(Popup::Help(0));
@@ -724,7 +592,9 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Some(Action::SwitchToDemo) if !app.connection.demo => vec![Effect::SwitchToDemo],
+        Some(Action::SwitchToDemo) if !app.connection.demo => {
+            vec![Effect::Os(OsEffect::SwitchToDemo)]
+        }
         Some(action) => match app.tab {
             Tab::Chat => chat::on_action(app, action),
             Tab::Search => search::on_action(app, action),
@@ -751,7 +621,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Action>) -> Vec<Effect> {
     if action == Some(Action::Quit) {
         app.should_quit = true;
-        return vec![Effect::Quit];
+        return vec![Effect::Os(OsEffect::Quit)];
     }
     match popup {
         Popup::Help(scroll) => {
@@ -909,7 +779,7 @@ fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Eff
         }
     };
     match contents {
-        Some(contents) => vec![Effect::WriteFile { path, contents }],
+        Some(contents) => vec![Effect::Os(OsEffect::WriteFile { path, contents })],
         None => {
             app.flash_error("There is nothing to export yet.");
             Vec::new()

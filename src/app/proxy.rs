@@ -1,6 +1,7 @@
 //! The Proxy tab: a request through the residential or ISP proxy network, its credentials and
 //! targeting options (which ride in the username), and the response in its views.
 
+use crate::app::{CallEffect, OsEffect};
 use std::collections::HashMap;
 
 use ratatui::layout::{Position, Rect};
@@ -510,7 +511,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if let Some(tag) = proxy.call.tag() {
                 proxy.call = CallState::Idle;
                 app.flash_info("Cancelled.");
-                return vec![Effect::Cancel(tag)];
+                return vec![Effect::Call(CallEffect::Cancel(tag))];
             }
             if proxy.call.error().is_some() {
                 proxy.call = CallState::Idle;
@@ -752,10 +753,10 @@ fn send(app: &mut App) -> Vec<Effect> {
     );
     proxy.response = None;
     proxy.focus = ProxyFocus::Response;
-    vec![Effect::SendProxy {
+    vec![Effect::Call(CallEffect::SendProxy {
         tag,
         request: Box::new(request),
-    }]
+    })]
 }
 
 /// Copies the equivalent curl command, key included (it shows as dots everywhere else).
@@ -767,7 +768,7 @@ fn copy(app: &mut App) -> Vec<Effect> {
     };
     let command = curl_command(&request, endpoints, true);
     app.flash_info("Copied the curl command, key included (it shows as •••• here).");
-    vec![Effect::Copy(command)]
+    vec![Effect::Os(OsEffect::Copy(command))]
 }
 
 /// Lines the response pane shows at once, for paging.

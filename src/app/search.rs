@@ -1,5 +1,6 @@
 //! The Search tab: terms, every parameter of `GET /search`, and the results browsed by hand.
 
+use crate::app::{CallEffect, OsEffect};
 use std::collections::HashMap;
 
 use crossterm::event::KeyEvent;
@@ -693,7 +694,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if let Some(tag) = search.call.tag() {
                 search.call = CallState::Idle;
                 app.flash_info("Cancelled.");
-                return vec![Effect::Cancel(tag)];
+                return vec![Effect::Call(CallEffect::Cancel(tag))];
             }
             if search.call.error().is_some() {
                 search.call = CallState::Idle;
@@ -740,7 +741,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         },
         Action::Open => {
             return match search.page.as_ref().and_then(PageState::selected_url) {
-                Some(url) => vec![Effect::OpenUrl(url)],
+                Some(url) => vec![Effect::Os(OsEffect::OpenUrl(url))],
                 None => {
                     app.flash_info("Select a result or a sitelink to open.");
                     Vec::new()
@@ -761,7 +762,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             return match text {
                 Some(text) => {
                     app.flash_info(format!("Copied ({} characters).", text.chars().count()));
-                    vec![Effect::Copy(text)]
+                    vec![Effect::Os(OsEffect::Copy(text))]
                 }
                 None => {
                     app.flash_info("There is nothing selected to copy.");
@@ -824,7 +825,7 @@ fn send(app: &mut App) -> Vec<Effect> {
     let pages = request.serps.unwrap_or(1);
     app.search.call = CallState::running(tag, app.now, format!("Searching {pages} page(s)"), None);
     app.search.focus = SearchFocus::Results;
-    vec![Effect::SendSearch { tag, request }]
+    vec![Effect::Call(CallEffect::SendSearch { tag, request })]
 }
 
 /// Opens the picker or input of a setting, or cycles it.

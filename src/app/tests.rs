@@ -1,5 +1,6 @@
 //! `update` without a terminal: keys in, state and effects out.
 
+use crate::app::{CallEffect, OsEffect, StoreEffect};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -65,7 +66,7 @@ fn sent_tag(effects: &[Effect]) -> Tag {
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::SendAi { tag, .. } => Some(*tag),
+            Effect::Call(CallEffect::SendAi { tag, .. }) => Some(*tag),
             _ => None,
         })
         .expect("a request was sent")
@@ -77,7 +78,7 @@ fn typing_and_enter_sends_the_prompt_with_the_settings() {
     assert!(type_text(&mut app, "best hiking boots").is_empty());
     let effects = update(&mut app, key(KeyCode::Enter));
     match &effects[..] {
-        [Effect::SendAi { request, .. }] => {
+        [Effect::Call(CallEffect::SendAi { request, .. })] => {
             assert_eq!(request.prompt, "best hiking boots");
             assert_eq!(request.model, None);
             assert_eq!(request.expiration, None);
@@ -122,13 +123,13 @@ fn without_a_token_nothing_is_sent_and_d_offers_the_demo() {
     app.connection.token = None;
     assert!(app.banner().unwrap().contains("Press D"));
     // Only the stored jobs are read: nothing goes to the service.
-    assert_eq!(app.start(), vec![Effect::LoadJobs]);
+    assert_eq!(app.start(), vec![Effect::Store(StoreEffect::LoadJobs)]);
     type_text(&mut app, "hi");
     assert!(update(&mut app, key(KeyCode::Enter)).is_empty());
     update(&mut app, key(KeyCode::Esc));
     assert_eq!(
         update(&mut app, key(KeyCode::Char('D'))),
-        vec![Effect::SwitchToDemo]
+        vec![Effect::Os(OsEffect::SwitchToDemo)]
     );
 }
 
@@ -146,7 +147,7 @@ fn single_keys_act_only_outside_text_fields() {
     assert!(app.popup.is_none());
     assert_eq!(
         update(&mut app, key(KeyCode::Char('q'))),
-        vec![Effect::Quit]
+        vec![Effect::Os(OsEffect::Quit)]
     );
     assert!(app.should_quit);
 }
@@ -158,7 +159,7 @@ fn ctrl_c_quits_even_while_typing() {
         &mut app,
         Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
     );
-    assert_eq!(effects, vec![Effect::Quit]);
+    assert_eq!(effects, vec![Effect::Os(OsEffect::Quit)]);
 }
 
 #[test]
@@ -274,7 +275,7 @@ fn esc_cancels_the_call_and_its_late_answer_is_dropped() {
     // The focus moved to the answer, where Esc cancels.
     assert_eq!(
         update(&mut app, key(KeyCode::Esc)),
-        vec![Effect::Cancel(tag)]
+        vec![Effect::Call(CallEffect::Cancel(tag))]
     );
     assert!(!app.chat.call.is_running());
     update(&mut app, answer(tag));
@@ -287,7 +288,7 @@ fn an_answer_lands_with_its_sources_and_views() {
     type_text(&mut app, "hi");
     let tag = sent_tag(&update(&mut app, key(KeyCode::Enter)));
     let effects = update(&mut app, answer(tag));
-    assert_eq!(effects, vec![Effect::FetchAccount]);
+    assert_eq!(effects, vec![Effect::Call(CallEffect::FetchAccount)]);
     let state = app.chat.answer.as_ref().unwrap();
     let urls: Vec<&str> = state
         .prepared
@@ -304,11 +305,11 @@ fn an_answer_lands_with_its_sources_and_views() {
     update(&mut app, key(KeyCode::Down));
     assert_eq!(
         update(&mut app, key(KeyCode::Char('o'))),
-        vec![Effect::OpenUrl("https://a.example/x".into())]
+        vec![Effect::Os(OsEffect::OpenUrl("https://a.example/x".into()))]
     );
     assert_eq!(
         update(&mut app, key(KeyCode::Char('y'))),
-        vec![Effect::Copy("https://a.example/x".into())]
+        vec![Effect::Os(OsEffect::Copy("https://a.example/x".into()))]
     );
 }
 
@@ -369,7 +370,7 @@ fn export_writes_markdown_or_json_by_the_name() {
     }
     type_text(&mut app, "out");
     match &update(&mut app, key(KeyCode::Enter))[..] {
-        [Effect::WriteFile { path, contents }] => {
+        [Effect::Os(OsEffect::WriteFile { path, contents })] => {
             assert_eq!(path.to_str(), Some("out.md"));
             assert!(contents.starts_with("# q"));
             assert!(contents.contains("## Sources"));

@@ -5,6 +5,7 @@
 //! IP types for searches), plus any added by hand. At most `max_in_flight` calls run at once;
 //! the rest queue and start as others end. A slow or failed column holds up no other.
 
+use crate::app::{CallEffect, OsEffect, StoreEffect};
 use std::time::Duration;
 
 use crossterm::event::KeyEvent;
@@ -457,7 +458,7 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     app.compare.refresh_summary();
     let mut effects = pump(app);
     if app.compare.busy() == 0 {
-        effects.push(Effect::FetchAccount);
+        effects.push(Effect::Call(CallEffect::FetchAccount));
         // The whole comparison is one history entry: every column's request and body.
         let params = app.compare.history_params(&app.search.request());
         let columns: Vec<serde_json::Value> = app
@@ -466,10 +467,10 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
             .iter()
             .map(Column::stored_body)
             .collect();
-        effects.push(Effect::RecordComparison {
+        effects.push(Effect::Store(StoreEffect::RecordComparison {
             params: Box::new(params),
             columns: serde_json::Value::Array(columns).to_string(),
-        });
+        }));
     }
     effects
 }
@@ -493,16 +494,16 @@ pub fn pump(app: &mut App) -> Vec<Effect> {
                 (
                     format!("Asking {}", model.display_name()),
                     Some(model.typical_seconds()),
-                    Effect::SendAi { tag, request },
+                    Effect::Call(CallEffect::SendAi { tag, request }),
                 )
             }
             CompareMode::Search => (
                 "Searching".to_string(),
                 None,
-                Effect::SendSearch {
+                Effect::Call(CallEffect::SendSearch {
                     tag,
                     request: compare.search_request(&base, &vantage),
-                },
+                }),
             ),
         };
         let column = &mut compare.columns[i];
@@ -599,7 +600,7 @@ fn cancel_one(app: &mut App) -> Vec<Effect> {
     match column.call.tag() {
         Some(tag) => {
             column.call = CallState::Idle;
-            let mut effects = vec![Effect::Cancel(tag)];
+            let mut effects = vec![Effect::Call(CallEffect::Cancel(tag))];
             effects.extend(pump(app));
             effects
         }
@@ -613,7 +614,7 @@ fn cancel_all(app: &mut App) -> Vec<Effect> {
         column.queued = false;
         if let Some(tag) = column.call.tag() {
             column.call = CallState::Idle;
-            effects.push(Effect::Cancel(tag));
+            effects.push(Effect::Call(CallEffect::Cancel(tag)));
         }
     }
     effects
@@ -830,7 +831,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 CompareMode::Search => compare.export_csv(),
             };
             app.flash_info("Copied the comparison.");
-            return vec![Effect::Copy(text)];
+            return vec![Effect::Os(OsEffect::Copy(text))];
         }
         _ => {}
     }

@@ -1,3 +1,4 @@
+use crate::app::{CallEffect, StoreEffect};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -57,7 +58,8 @@ fn sent_tags(effects: &[Effect]) -> Vec<Tag> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::SendAi { tag, .. } | Effect::SendSearch { tag, .. } => Some(*tag),
+            Effect::Call(CallEffect::SendAi { tag, .. })
+            | Effect::Call(CallEffect::SendSearch { tag, .. }) => Some(*tag),
             _ => None,
         })
         .collect()
@@ -144,7 +146,7 @@ fn esc_cancels_the_focused_column_and_ctrl_x_all() {
     let tags = sent_tags(&send_all(&mut app));
     app.compare.selected = 2;
     let effects = key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
-    assert!(effects.contains(&Effect::Cancel(tags[2])));
+    assert!(effects.contains(&Effect::Call(CallEffect::Cancel(tags[2]))));
     // Its slot goes to a queued column.
     assert_eq!(sent_tags(&effects).len(), 1);
     assert!(!app.compare.columns[2].call.is_running());
@@ -152,7 +154,7 @@ fn esc_cancels_the_focused_column_and_ctrl_x_all() {
     assert_eq!(
         effects
             .iter()
-            .filter(|e| matches!(e, Effect::Cancel(_)))
+            .filter(|e| matches!(e, Effect::Call(CallEffect::Cancel(_))))
             .count(),
         8
     );
@@ -280,7 +282,7 @@ fn a_finished_comparison_is_one_history_entry_that_reopens_without_calls() {
     assert!(
         !first
             .iter()
-            .any(|e| matches!(e, Effect::RecordComparison { .. }))
+            .any(|e| matches!(e, Effect::Store(StoreEffect::RecordComparison { .. })))
     );
     let last = update(
         &mut app,
@@ -292,7 +294,9 @@ fn a_finished_comparison_is_one_history_entry_that_reopens_without_calls() {
     let (params, columns) = last
         .iter()
         .find_map(|e| match e {
-            Effect::RecordComparison { params, columns } => Some((params.clone(), columns.clone())),
+            Effect::Store(StoreEffect::RecordComparison { params, columns }) => {
+                Some((params.clone(), columns.clone()))
+            }
             _ => None,
         })
         .expect("the comparison is recorded once every column has landed");

@@ -1,0 +1,89 @@
+//! What happens to the app: a key, a mouse event, a call's answer, a store's read. Each one
+//! goes through `update`.
+
+use std::path::PathBuf;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+
+use crate::api::proxy::ProxyError;
+use crate::api::{Account, ApiError, JobId, RetryNotice};
+use crate::jobs::PollOutcome;
+use crate::present::answer::PreparedAnswer;
+use crate::present::compare::{CompareMode, Outcome, Vantage};
+use crate::present::{search_page, text};
+use crate::store::{Body, HistoryItem, JobRecord, RequestParams};
+
+use super::proxy::{PreparedProxy, ProxyDefaults};
+use super::{Connection, Tag};
+
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+    /// Time passes while something animates.
+    Tick,
+    AiDone {
+        tag: Tag,
+        result: Result<Box<PreparedAnswer>, ApiError>,
+    },
+    SearchDone {
+        tag: Tag,
+        result: Result<Box<search_page::PreparedSearch>, ApiError>,
+    },
+    ProxyDone {
+        tag: Tag,
+        result: Result<Box<PreparedProxy>, ProxyError>,
+    },
+    /// Where the proxies are and whose credentials to use (at start, after a switch to demo).
+    ProxyDefaults(ProxyDefaults),
+    Retrying {
+        tag: Tag,
+        notice: RetryNotice,
+    },
+    Devices(Result<Vec<String>, ApiError>),
+    Account(Result<Account, ApiError>),
+    FileWritten {
+        path: PathBuf,
+        result: Result<(), String>,
+    },
+    Opened {
+        url: String,
+        result: Result<(), String>,
+    },
+    /// The demo simulator started after a switch, or could not.
+    DemoStarted(Result<Connection, String>),
+    /// The stored jobs, read at start.
+    JobsLoaded(Result<Vec<JobRecord>, String>),
+    /// A job recorded in the store (submitted, re-submitted or imported).
+    JobQueued(Result<JobRecord, String>),
+    /// A poll answered; `result` is the body when the job is ready.
+    JobPolled {
+        id: JobId,
+        outcome: PollOutcome,
+        result: Option<Body>,
+    },
+    /// The scheduler's next poll is due.
+    JobsWake,
+    HistoryLoaded(Result<Vec<HistoryItem>, String>),
+    /// A stored request, to put back into its form.
+    Rerun(Result<RequestParams, String>),
+    /// A stored response (a job's result or a history entry), prepared for its viewer.
+    StoredOpened(Result<StoredView, String>),
+}
+
+/// A stored response made ready for the viewer of its kind.
+pub enum StoredView {
+    Answer(Box<PreparedAnswer>),
+    Search(Box<search_page::PreparedSearch>),
+    Text {
+        title: String,
+        body: text::TextBody,
+    },
+    /// A comparison: its prompt or terms, and each column's vantage and answer.
+    Comparison {
+        mode: CompareMode,
+        prompt: String,
+        columns: Vec<(Vantage, Result<Outcome, String>)>,
+    },
+}
