@@ -1,0 +1,227 @@
+//! Calls of the service and the proxies. Each runs in a task; its heavy preparation (JSON,
+//! HTML) runs on the blocking pool, never on the UI task; its answer comes back as a message.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::api::proxy::ProxyError;
+use crate::api::{ApiError, Client, JobId};
+use crate::app::{self, CallEffect, Msg, Tag};
+use crate::jobs::PollOutcome;
+use crate::present;
+use crate::store::{Body, EntryId, JobRecord, NewJob, RequestParams, Store};
+
+use super::EffectRunner;
+use super::store::{History, error_body, lock};
+
+impl EffectRunner {
+    /// Starts a call; only a cancel finishes at once.
+    pub(super) fn run_call(&mut self, effect: CallEffect) -> Option<Msg> {
+        match effect {
+            CallEffect::SendAi { tag, request } => {
+                tracing::info!(tag = tag.0, model = %request.effective_model(), "sending an AI call");
+                let client = self.client_reporting_retries(tag);
+                let history = History::start(&self.store, RequestParams::Ai(request.clone()));
+                let prepared_request = request.clone();
+                self.spawn_call(
+                    tag,
+                    async move {
+                        let fetched = client.ai(&request).await;
+                        history.finish(&fetched);
+                        fetched
+                    },
+                    move |fetched| present::answer::prepare(prepared_request, fetched),
+                    |detail| ApiError::BadBody {
+                        what: format!("preparing the answer failed: {detail}"),
+                        excerpt: String::new(),
+                    },
+                    |tag, result| Msg::AiDone { tag, result },
+                );
+                None
+            }
+            CallEffect::SendSearch { tag, request } => {
+                tracing::info!(
+                    tag = tag.0,
+                    pages = request.serps.unwrap_or(1),
+                    "sending a search"
+                );
+                let client = self.client_reporting_retries(tag);
+                let history = History::start(&self.store, RequestParams::Search(request.clone()));
+                let prepared_request = request.clone();
+                self.spawn_call(
+                    tag,
+                    async move {
+                        let fetched = client.search(&request).await;
+                        history.finish(&fetched);
+                        fetched
+                    },
+                    move |fetched| present::search_page::prepare(prepared_request, fetched),
+                    |detail| ApiError::BadBody {
+                        what: format!("preparing the results failed: {detail}"),
+                        excerpt: String::new(),
+                    },
+                    |tag, result| Msg::SearchDone { tag, result },
+                );
+                None
+            }
+            CallEffect::SendProxy { tag, request } => {
+                tracing::info!(
+                    tag = tag.0,
+                    network = %request.network,
+                    protocol = %request.protocol,
+                    "sending a proxied request"
+                );
+                let endpoints = self.proxy.clone();
+                self.spawn_call(
+                    tag,
+                    async move {
+                        match endpoints {
+                            Some(endpoints) => request.send(&endpoints).await,
+                            None => Err(ProxyError::Transport {
+                                detail: "no proxy hosts are set".to_string(),
+                            }),
+                        }
+                    },
+                    app::proxy::prepare,
+                    |detail| ProxyError::Transport {
+                        detail: format!("preparing the response failed: {detail}"),
+                    },
+                    |tag, result| Msg::ProxyDone { tag, result },
+                );
+                None
+            }
+            CallEffect::Cancel(tag) => {
+                if let Some(task) = self.tasks.remove(&tag) {
+                    task.abort();
+                }
+                None
+            }
+            CallEffect::FetchDevices => {
+                let (client, tx) = (self.client.clone(), self.tx.clone());
+                tokio::spawn(async move {
+                    let result = client.devices().await.map(|f| f.value);
+                    let _ = tx.send(Msg::Devices(result));
+                });
+                None
+            }
+            CallEffect::FetchAccount => {
+                let (client, tx) = (self.client.clone(), self.tx.clone());
+                tokio::spawn(async move {
+                    let _ = tx.send(Msg::Account(client.account().await));
+                });
+                None
+            }
+            CallEffect::SubmitJob { request } => {
+                let (client, tx) = (self.client.clone(), self.tx.clone());
+                let store = self.store.clone();
+                let links = self.job_entries.clone();
+                tokio::spawn(async move {
+                    let result = submit_job(&client, store.as_ref(), &links, request).await;
+                    let _ = tx.send(Msg::JobQueued(result));
+                });
+                None
+            }
+            CallEffect::PollJob { id, kind } => {
+                let (client, tx) = (self.client.clone(), self.tx.clone());
+                tokio::spawn(async move {
+                    let answer = client.job(kind, &id).await;
+                    let outcome = PollOutcome::of(&answer);
+                    let ready = matches!(outcome, PollOutcome::Ready);
+                    let result = answer.as_ref().ok().filter(|_| ready).map(Body::of);
+                    let _ = tx.send(Msg::JobPolled {
+                        id,
+                        outcome,
+                        result,
+                    });
+                });
+                None
+            }
+        }
+    }
+
+    /// The client, reporting each wait before an automatic retry as a message for `tag`.
+    fn client_reporting_retries(&self, tag: Tag) -> Client {
+        let tx = self.tx.clone();
+        self.client.observed(move |notice| {
+            let _ = tx.send(Msg::Retrying { tag, notice });
+        })
+    }
+
+    /// One cancellable call in a task: the request, then its preparation on the blocking
+    /// pool, then the message that carries the result back.
+    fn spawn_call<T, P, E>(
+        &mut self,
+        tag: Tag,
+        call: impl Future<Output = Result<T, E>> + Send + 'static,
+        prepare: impl FnOnce(T) -> P + Send + 'static,
+        preparation_failed: fn(String) -> E,
+        done: fn(Tag, Result<Box<P>, E>) -> Msg,
+    ) where
+        T: Send + 'static,
+        P: Send + 'static,
+        E: Send + 'static,
+    {
+        let tx = self.tx.clone();
+        let task = tokio::spawn(async move {
+            let result = match call.await {
+                Ok(value) => tokio::task::spawn_blocking(move || Box::new(prepare(value)))
+                    .await
+                    .map_err(|e| preparation_failed(e.to_string())),
+                Err(e) => Err(e),
+            };
+            let _ = tx.send(done(tag, result));
+        });
+        self.tasks.insert(tag, task.abort_handle());
+    }
+}
+
+/// Submits a request in async mode, then records its job (awaited) before anything else:
+/// the id is never lost. The submission is a history entry; the job's result becomes its
+/// response when it lands.
+async fn submit_job(
+    client: &Client,
+    store: Option<&Store>,
+    links: &Mutex<HashMap<JobId, EntryId>>,
+    request: RequestParams,
+) -> Result<JobRecord, String> {
+    let started = Instant::now();
+    let entry = store.map(|store| {
+        let (entry, ack) = store.add_request(request.clone());
+        ack.detach();
+        entry
+    });
+    let submitted = match &request {
+        RequestParams::Ai(r) => client.ai_submit(r).await,
+        RequestParams::Search(r) => client.search_submit(r).await,
+        other => {
+            return Err(format!(
+                "a {} request is not queued from here",
+                other.kind()
+            ));
+        }
+    };
+    let id = match submitted {
+        Ok(id) => id,
+        Err(error) => {
+            if let (Some(store), Some(entry)) = (store, &entry) {
+                store
+                    .add_response(entry, error_body(&error, started))
+                    .detach();
+            }
+            return Err(error.to_string());
+        }
+    };
+    let job = NewJob::submitted(id.clone(), request);
+    let record = app::jobs_tab::record_of(&job);
+    if let Some(store) = store
+        && let Err(error) = store.record_job(job).await
+    {
+        tracing::warn!(%error, "a job could not be stored");
+    }
+    if let Some(entry) = entry {
+        lock(links).insert(id, entry);
+    }
+    Ok(record)
+}

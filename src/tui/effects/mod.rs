@@ -1,0 +1,118 @@
+//! Carries out what `update` asks for. One runner per kind of effect, each matching its kind
+//! exhaustively: calls of the service (`calls`), the local store (`store`), and the terminal
+//! and the machine (`os`). Effects that finish at once answer a message right away; the
+//! others answer later through the channel.
+
+mod calls;
+mod os;
+mod store;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::task::AbortHandle;
+
+use crate::api::proxy::ProxyEndpoints;
+use crate::api::{Client, JobId};
+use crate::app::{self, App, Effect, Msg, Tag};
+use crate::sim::Simulator;
+use crate::store::{Body, EntryId, Store};
+
+/// Carries out effects: spawns calls, cancels them, reads and writes the store, copies,
+/// opens, writes files.
+pub struct EffectRunner {
+    client: Client,
+    tx: UnboundedSender<Msg>,
+    tasks: HashMap<Tag, AbortHandle>,
+    data_dir: PathBuf,
+    /// False in tests: copies are recorded instead of written to the terminal, and links are
+    /// recorded instead of opened.
+    real_terminal: bool,
+    pub copied: Vec<String>,
+    pub opened: Vec<String>,
+    demo: Option<Simulator>,
+    proxy: Option<ProxyEndpoints>,
+    /// Where history and jobs are kept; `None` when it could not open (memory only).
+    store: Option<Store>,
+    /// Job results of this session when there is no store.
+    memory: HashMap<JobId, Body>,
+    /// The history entry of each job submitted this session, to attach its result to.
+    job_entries: Arc<Mutex<HashMap<JobId, EntryId>>>,
+}
+
+impl EffectRunner {
+    pub fn new(
+        client: Client,
+        tx: UnboundedSender<Msg>,
+        data_dir: PathBuf,
+        real_terminal: bool,
+    ) -> Self {
+        EffectRunner {
+            client,
+            tx,
+            tasks: HashMap::new(),
+            data_dir,
+            real_terminal,
+            copied: Vec::new(),
+            opened: Vec::new(),
+            demo: None,
+            proxy: None,
+            store: None,
+            memory: HashMap::new(),
+            job_entries: Arc::default(),
+        }
+    }
+
+    /// The store history and jobs are written to (`None`: memory only).
+    pub fn set_store(&mut self, store: Option<Store>) {
+        self.store = store;
+    }
+
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+
+    /// Where proxied requests go; without endpoints they fail with a sentence.
+    pub fn set_proxy_endpoints(&mut self, endpoints: Option<ProxyEndpoints>) {
+        self.proxy = endpoints;
+    }
+
+    /// Forgets the tasks whose answers arrive.
+    pub(super) fn observe(&mut self, msg: &Msg) {
+        if let Msg::AiDone { tag, .. } | Msg::SearchDone { tag, .. } | Msg::ProxyDone { tag, .. } =
+            msg
+        {
+            self.tasks.remove(tag);
+        }
+    }
+
+    pub(super) fn cancel_all(&mut self) {
+        for (_, task) in self.tasks.drain() {
+            task.abort();
+        }
+    }
+
+    /// Carries out effects, feeding the messages of those that finish at once back through
+    /// `update`.
+    pub(super) async fn run_all(&mut self, effects: Vec<Effect>, app: &mut App) {
+        for effect in effects {
+            let answered = match effect {
+                Effect::Call(call) => self.run_call(call),
+                Effect::Store(store) => self.run_store(store),
+                Effect::Os(os) => self.run_os(os).await,
+            };
+            if let Some(msg) = answered {
+                let more = app::update(app, msg);
+                Box::pin(self.run_all(more, app)).await;
+            }
+        }
+    }
+}
+
+/// A test-friendly runner and channel on a given client.
+pub fn test_runner(client: Client, data_dir: PathBuf) -> (EffectRunner, UnboundedReceiver<Msg>) {
+    let (tx, rx) = unbounded_channel();
+    (EffectRunner::new(client, tx, data_dir, false), rx)
+}

@@ -1,0 +1,268 @@
+//! The local store: reads on the blocking pool, writes through the store's writer thread.
+//! Without a store (it could not open) jobs and their results live in memory this session.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::api::JobId;
+use crate::app::{self, Msg, StoreEffect};
+use crate::store::{Body, EntryId, NewJob, RequestParams, Store, now_ms};
+
+use super::EffectRunner;
+
+impl EffectRunner {
+    /// Carries out a read or a write of the store.
+    pub(super) fn run_store(&mut self, effect: StoreEffect) -> Option<Msg> {
+        let tx = self.tx.clone();
+        let store = self.store.clone();
+        match effect {
+            StoreEffect::ImportJob { id, kind } => {
+                let job = NewJob::imported(id, kind);
+                let record = app::jobs_tab::record_of(&job);
+                match store {
+                    Some(store) => {
+                        tokio::spawn(async move {
+                            let result = store
+                                .record_job(job)
+                                .await
+                                .map(|()| record)
+                                .map_err(|e| e.to_string());
+                            let _ = tx.send(Msg::JobQueued(result));
+                        });
+                        None
+                    }
+                    None => Some(Msg::JobQueued(Ok(record))),
+                }
+            }
+            StoreEffect::SaveJob { transition, result } => {
+                let id = transition.id.clone();
+                match &store {
+                    Some(store) => {
+                        if let Some(body) = &result
+                            && let Some(entry) = lock(&self.job_entries).remove(&id)
+                        {
+                            store.add_response(&entry, body.clone()).detach();
+                        }
+                        store.update_job(transition, result).detach();
+                    }
+                    None => {
+                        if let Some(body) = result {
+                            self.memory.insert(id, body);
+                        }
+                    }
+                }
+                None
+            }
+            StoreEffect::DeleteJob(id) => {
+                self.memory.remove(&id);
+                if let Some(store) = store {
+                    store.delete_job(&id).detach();
+                }
+                None
+            }
+            StoreEffect::LoadJobs => {
+                let store = store?;
+                let links = self.job_entries.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = store.list_jobs().map_err(|e| e.to_string());
+                    if let Ok(jobs) = &result {
+                        relink(&store, jobs, &links);
+                    }
+                    let _ = tx.send(Msg::JobsLoaded(result));
+                });
+                None
+            }
+            StoreEffect::LoadHistory => {
+                let Some(store) = store else {
+                    return Some(Msg::HistoryLoaded(Ok(Vec::new())));
+                };
+                tokio::spawn(async move {
+                    let _ = store.flush().await;
+                    let result = tokio::task::spawn_blocking(move || {
+                        store.history(app::history::SHOWN_ENTRIES, 0)
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r.map_err(|e| e.to_string()));
+                    let _ = tx.send(Msg::HistoryLoaded(result));
+                });
+                None
+            }
+            StoreEffect::DeleteHistory(id) => {
+                if let Some(store) = store {
+                    store.delete_history(&id).detach();
+                }
+                None
+            }
+            StoreEffect::OpenJob { id, kind, request } => {
+                let title = format!("{kind} job {}", id.short());
+                let memory = self.memory.get(&id).cloned();
+                tokio::spawn(async move {
+                    let body = match (memory, store) {
+                        (Some(body), _) => Ok(Some(body)),
+                        (None, Some(store)) => {
+                            let _ = store.flush().await;
+                            blocking(move || store.job_result(&id).map_err(|e| e.to_string())).await
+                        }
+                        (None, None) => Ok(None),
+                    };
+                    let result = match body {
+                        Ok(Some(body)) => {
+                            blocking(move || app::stored::prepare(kind, request, &body, &title))
+                                .await
+                        }
+                        Ok(None) => Err("the result is not stored; r polls the job again".into()),
+                        Err(e) => Err(e),
+                    };
+                    let _ = tx.send(Msg::StoredOpened(result));
+                });
+                None
+            }
+            StoreEffect::OpenHistory(entry) => {
+                let store = store?;
+                tokio::spawn(async move {
+                    let _ = store.flush().await;
+                    let result = blocking(move || {
+                        let entry = store
+                            .history_entry(&entry)
+                            .map_err(|e| e.to_string())?
+                            .ok_or("the entry is no longer stored")?;
+                        let body = entry
+                            .response
+                            .ok_or("no response was stored for this request")?;
+                        if let RequestParams::Compare(columns) = &entry.request {
+                            return app::stored::prepare_comparison(columns, &body);
+                        }
+                        let kind = app::stored::kind_of(&entry.request)
+                            .ok_or("this kind of request has no viewer here")?;
+                        let title = entry.item.summary.clone();
+                        app::stored::prepare(kind, Some(entry.request), &body, &title)
+                    })
+                    .await;
+                    let _ = tx.send(Msg::StoredOpened(result));
+                });
+                None
+            }
+            StoreEffect::RecordComparison { params, columns } => {
+                if let Some(store) = store {
+                    let (entry, ack) = store.add_request(*params);
+                    ack.detach();
+                    let body = crate::store::Body {
+                        status: 200,
+                        text: columns,
+                        elapsed_ms: 0,
+                        received_at: crate::store::now_ms(),
+                    };
+                    store.add_response(&entry, body).detach();
+                }
+                None
+            }
+            StoreEffect::LoadRerun(entry) => {
+                let store = store?;
+                tokio::task::spawn_blocking(move || {
+                    let result = match store.history_entry(&entry) {
+                        Ok(Some(entry)) => Ok(entry.request),
+                        Ok(None) => Err("the entry is no longer stored".to_string()),
+                        Err(e) => Err(e.to_string()),
+                    };
+                    let _ = tx.send(Msg::Rerun(result));
+                });
+                None
+            }
+            StoreEffect::SaveDevices(names) => {
+                if let Some(store) = store {
+                    store.save_devices(names).detach();
+                }
+                None
+            }
+        }
+    }
+}
+
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs heavy work (SQLite reads, JSON and HTML) on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| format!("the work stopped: {e}"))
+        .and_then(|r| r)
+}
+
+/// Finds again the history entries of jobs submitted in an earlier session and still open,
+/// so their results become those entries' responses when they land: the entry without a
+/// response, of the same request, recorded within a minute before the job.
+fn relink(store: &Store, jobs: &[crate::store::JobRecord], links: &Mutex<HashMap<JobId, EntryId>>) {
+    let open: Vec<_> = jobs
+        .iter()
+        .filter(|j| j.is_open() && j.request.is_some())
+        .collect();
+    if open.is_empty() {
+        return;
+    }
+    let Ok(items) = store.history(app::history::SHOWN_ENTRIES, 0) else {
+        return;
+    };
+    let mut links = lock(links);
+    for job in open {
+        let found = items.iter().find(|item| {
+            item.status.is_none()
+                && item.summary == job.summary
+                && (0..60_000).contains(&(job.created_at - item.created_at))
+                && !links.values().any(|e| *e == item.id)
+        });
+        if let Some(item) = found {
+            links.insert(job.id.clone(), item.id.clone());
+        }
+    }
+}
+
+pub(super) fn error_body(error: &crate::api::ApiError, started: Instant) -> Body {
+    Body {
+        status: error.status().unwrap_or(0),
+        text: error.to_string(),
+        elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        received_at: now_ms(),
+    }
+}
+
+/// The history entry of one sync call: the request is written when it leaves, the response
+/// (or the error) when it lands; both through the store's writer thread.
+pub(super) struct History {
+    store: Option<Store>,
+    entry: Option<EntryId>,
+    started: Instant,
+}
+
+impl History {
+    pub(super) fn start(store: &Option<Store>, request: RequestParams) -> History {
+        let entry = store.as_ref().map(|store| {
+            let (entry, ack) = store.add_request(request);
+            ack.detach();
+            entry
+        });
+        History {
+            store: store.clone(),
+            entry,
+            started: Instant::now(),
+        }
+    }
+
+    pub(super) fn finish<T>(&self, result: &Result<crate::api::Fetched<T>, crate::api::ApiError>) {
+        let (Some(store), Some(entry)) = (&self.store, &self.entry) else {
+            return;
+        };
+        let body = match result {
+            Ok(fetched) => Body::of(fetched),
+            Err(error) => error_body(error, self.started),
+        };
+        store.add_response(entry, body).detach();
+    }
+}

@@ -1,0 +1,154 @@
+//! The one place that owns the terminal, the tokio tasks and the channels: it turns terminal
+//! events and task results into messages, runs `update`, carries out the effects, and draws
+//! once per batch. Idle means no wake-ups: the loop ticks only while something animates.
+//!
+//! `mod.rs` sets the terminal up and restores it; `event_loop` is the loop; `effects` carries
+//! out what `update` asks for, one runner per kind of effect.
+
+mod effects;
+mod event_loop;
+
+pub use effects::{EffectRunner, test_runner};
+pub use event_loop::{FRAME_BUDGET, LoopStats, run_loop};
+
+use std::io;
+use std::time::Instant;
+
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    EventStream,
+};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use tokio::sync::mpsc::unbounded_channel;
+
+use crate::api::proxy::ProxyEndpoints;
+use crate::api::{Client, Secret};
+use crate::app::proxy::{DEMO_TARGET_URL, LIVE_TARGET_URL, ProxyDefaults, ProxyState};
+use crate::app::{App, Connection};
+use crate::config::Config;
+use crate::sim::Simulator;
+use crate::store::{Store, StoreOptions};
+
+/// Runs the app in the real terminal until the user quits. Returns the exit code.
+pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) -> i32 {
+    // The simulator is kept alive by the caller for as long as the app runs.
+    let proxy = proxy_defaults(&config, simulator);
+    let connection = connection_of(&config, &client);
+    let mut terminal = match setup_terminal() {
+        Ok(t) => t,
+        Err(e) => {
+            restore_terminal();
+            eprintln!("The terminal could not be set up: {e}. Is this an interactive terminal?");
+            return 1;
+        }
+    };
+    let (tx, mut rx) = unbounded_channel();
+    let mut runner = EffectRunner::new(client, tx, config.data_dir.clone(), true);
+    runner.set_proxy_endpoints(proxy.endpoints.clone());
+    let mut app = App::new(connection, Instant::now());
+    app.proxy = ProxyState::new(proxy);
+    match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
+        Ok(store) => runner.set_store(Some(store)),
+        Err(error) => {
+            tracing::warn!(%error, "the store did not open");
+            app.flash_error(format!(
+                "{error} Jobs and history live in memory only this session."
+            ));
+            app.jobs.memory_only = Some(error.to_string());
+        }
+    }
+    if let Ok(size) = terminal.size() {
+        app.area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+    }
+    let result = run_loop(
+        &mut terminal,
+        EventStream::new(),
+        &mut app,
+        &mut runner,
+        &mut rx,
+    )
+    .await;
+    restore_terminal();
+    match result {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("The app stopped on a terminal error: {e}.");
+            1
+        }
+    }
+}
+
+/// The proxies and credentials: the simulator's in demo mode, else the config's.
+pub fn proxy_defaults(config: &Config, simulator: Option<&Simulator>) -> ProxyDefaults {
+    match simulator {
+        Some(sim) => demo_proxy_defaults(sim),
+        None => ProxyDefaults {
+            username: config.proxy_username.clone(),
+            key: config.proxy_key.clone(),
+            endpoints: Some(ProxyEndpoints::live(
+                &config.proxy_host,
+                &config.isp_proxy_host,
+            )),
+            target_url: LIVE_TARGET_URL.to_string(),
+        },
+    }
+}
+
+/// The simulator's proxies, its credentials, and its target page.
+pub fn demo_proxy_defaults(sim: &Simulator) -> ProxyDefaults {
+    let p = sim.proxies();
+    ProxyDefaults {
+        username: Some(p.username.clone()),
+        key: Secret::new(&p.key),
+        endpoints: Some(crate::cli::demo_proxy_endpoints(p)),
+        target_url: DEMO_TARGET_URL.to_string(),
+    }
+}
+
+fn connection_of(config: &Config, client: &Client) -> Connection {
+    Connection {
+        demo: config.demo,
+        host: client.render_host(),
+        token: config.token.as_ref().map(|t| t.masked()),
+        token_hint: config.token_hint(),
+    }
+}
+
+fn setup_terminal() -> io::Result<Terminal<CrosstermBackend<io::Stdout>>> {
+    install_panic_hook();
+    enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
+    Terminal::new(CrosstermBackend::new(io::stdout()))
+}
+
+/// Puts the terminal back as it was. Safe to call more than once.
+pub fn restore_terminal() {
+    let _ = execute!(
+        io::stdout(),
+        DisableBracketedPaste,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let _ = disable_raw_mode();
+}
+
+/// A panic restores the terminal before the message is printed, so it is readable.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        previous(info);
+    }));
+}
