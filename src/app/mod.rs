@@ -17,9 +17,11 @@ pub mod pickers;
 pub mod proxy;
 pub mod search;
 pub mod stored;
+mod tabs;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use msg::{Msg, StoredView};
+pub use tabs::{Tab, TabSpec};
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -37,39 +39,6 @@ use input::{InputPrompt, InputTarget};
 use keymap::{Action, Context};
 use picker::{Choice, Picker};
 use proxy::ProxyState;
-
-/// The tabs, in the order `Alt+1`… selects them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tab {
-    Chat,
-    Search,
-    Jobs,
-    History,
-    Compare,
-    Proxy,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 6] = [
-        Tab::Chat,
-        Tab::Search,
-        Tab::Jobs,
-        Tab::History,
-        Tab::Compare,
-        Tab::Proxy,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Chat => "Chat",
-            Tab::Search => "Search",
-            Tab::Jobs => "Jobs",
-            Tab::History => "History",
-            Tab::Compare => "Compare",
-            Tab::Proxy => "Proxy",
-        }
-    }
-}
 
 /// Identifies one request, so its answer finds its way back and can be cancelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -225,14 +194,10 @@ impl App {
         self.wall = wall;
     }
 
-    /// Switches tab; the History tab reads the store afresh.
+    /// Switches tab, running what the tab does when it shows.
     pub fn select_tab(&mut self, tab: Tab) -> Vec<Effect> {
         self.tab = tab;
-        if tab == Tab::History {
-            vec![Effect::Store(StoreEffect::LoadHistory)]
-        } else {
-            Vec::new()
-        }
+        (tab.spec().on_enter)(self)
     }
 
     pub(crate) fn next_tag(&mut self) -> Tag {
@@ -270,14 +235,7 @@ impl App {
 
     /// True when keys go to a text field rather than acting as commands.
     pub fn editing(&self) -> bool {
-        match self.tab {
-            Tab::Chat => self.chat.editing(),
-            Tab::Search => self.search.editing(),
-            Tab::Jobs => self.jobs.editing(),
-            Tab::History => self.history.editing(),
-            Tab::Compare => self.compare.editing(),
-            Tab::Proxy => false,
-        }
+        (self.tab.spec().editing)(self)
     }
 
     /// The contexts a key is looked up in, most specific first.
@@ -288,14 +246,7 @@ impl App {
         if self.editing() {
             return vec![Context::Editing, Context::Global];
         }
-        let mut contexts = match self.tab {
-            Tab::Chat => self.chat.key_contexts(),
-            Tab::Search => self.search.key_contexts(),
-            Tab::Jobs => self.jobs.key_contexts(),
-            Tab::History => self.history.key_contexts(),
-            Tab::Compare => self.compare.key_contexts(),
-            Tab::Proxy => self.proxy.key_contexts(),
-        };
+        let mut contexts = (self.tab.spec().key_contexts)(self);
         contexts.extend([Context::Normal, Context::Global]);
         contexts
     }
@@ -374,17 +325,14 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Key(key) => on_key(app, key),
         Msg::Mouse(mouse) => on_mouse(app, mouse),
         Msg::Paste(text) => {
-            if app.popup.is_none() && app.tab == Tab::Chat {
-                app.chat.paste(&text);
-            } else if app.popup.is_none() && app.tab == Tab::Search {
-                app.search.paste(&text);
-            } else if app.popup.is_none() && app.tab == Tab::Compare {
-                app.compare.paste(&text);
-            } else if let Some(Popup::Picker(picker)) = &mut app.popup {
-                let filter = format!("{}{}", picker.filter, text.replace(['\n', '\r'], " "));
-                picker.set_filter(filter, &mut app.matcher);
-            } else if let Some(Popup::Input(input)) = &mut app.popup {
-                input.value.push_str(text.trim());
+            match &mut app.popup {
+                None => (app.tab.spec().on_paste)(app, &text),
+                Some(Popup::Picker(picker)) => {
+                    let filter = format!("{}{}", picker.filter, text.replace(['\n', '\r'], " "));
+                    picker.set_filter(filter, &mut app.matcher);
+                }
+                Some(Popup::Input(input)) => input.value.push_str(text.trim()),
+                Some(Popup::Help(_)) => {}
             }
             Vec::new()
         }
@@ -595,23 +543,9 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(Action::SwitchToDemo) if !app.connection.demo => {
             vec![Effect::Os(OsEffect::SwitchToDemo)]
         }
-        Some(action) => match app.tab {
-            Tab::Chat => chat::on_action(app, action),
-            Tab::Search => search::on_action(app, action),
-            Tab::Jobs => jobs_tab::on_action(app, action),
-            Tab::History => history::on_action(app, action),
-            Tab::Compare => compare::on_action(app, action),
-            Tab::Proxy => proxy::on_action(app, action),
-        },
+        Some(action) => (app.tab.spec().on_action)(app, action),
         None if app.editing() => {
-            match app.tab {
-                Tab::Chat => app.chat.edit(key),
-                Tab::Search => app.search.edit(key, &mut app.matcher),
-                Tab::Jobs => jobs_tab::edit(app, key),
-                Tab::History => history::edit(app, key),
-                Tab::Compare => app.compare.edit(key),
-                Tab::Proxy => {}
-            }
+            (app.tab.spec().on_text_key)(app, key);
             Vec::new()
         }
         None => Vec::new(),
@@ -644,7 +578,7 @@ fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Actio
             match action {
                 Some(Action::Back) => {}
                 Some(Action::Accept) => match picker.choose() {
-                    Choice::Set(value) => apply_choice(app, picker.kind, value),
+                    Choice::Set(value) => (app.tab.spec().on_choice)(app, picker.kind, value),
                     Choice::Nothing => {
                         app.flash_info("Nothing matches; change the filter or press Esc.");
                         app.popup = Some(Popup::Picker(picker));
@@ -801,49 +735,17 @@ fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {
                 }
                 return Vec::new();
             }
-            match app.tab {
-                Tab::Chat => chat::on_click(app, frame.body, at),
-                Tab::Search => search::on_click(app, frame.body, at),
-                Tab::Jobs | Tab::History | Tab::Compare => Vec::new(),
-                Tab::Proxy => proxy::on_click(app, frame.body, at),
-            }
+            (app.tab.spec().on_click)(app, frame.body, at)
         }
         MouseEventKind::ScrollUp => {
-            scroll_by(app, -3);
+            (app.tab.spec().on_wheel)(app, -3);
             Vec::new()
         }
         MouseEventKind::ScrollDown => {
-            scroll_by(app, 3);
+            (app.tab.spec().on_wheel)(app, 3);
             Vec::new()
         }
         _ => Vec::new(),
-    }
-}
-
-/// Sets what a picker chose, in the form of the tab it was opened from.
-fn apply_choice(app: &mut App, kind: picker::PickerKind, value: Option<String>) {
-    match app.tab {
-        Tab::Chat => chat::apply_choice(app, kind, value),
-        Tab::Search => search::apply_choice(app, kind, value),
-        Tab::Jobs | Tab::History => {}
-        Tab::Compare => compare::apply_choice(app, kind, value),
-        Tab::Proxy => proxy::apply_choice(app, kind, value),
-    }
-}
-
-/// The mouse wheel scrolls the focused tab's main pane.
-fn scroll_by(app: &mut App, delta: isize) {
-    match app.tab {
-        Tab::Chat => app.chat.scroll_by(delta),
-        Tab::Search => search::wheel(app, delta),
-        Tab::Jobs => {
-            jobs_tab::on_action(app, if delta < 0 { Action::Up } else { Action::Down });
-        }
-        Tab::History => {
-            history::on_action(app, if delta < 0 { Action::Up } else { Action::Down });
-        }
-        Tab::Compare => app.compare.scroll_by(delta),
-        Tab::Proxy => app.proxy.scroll_by(delta),
     }
 }
 

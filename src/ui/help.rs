@@ -10,40 +10,18 @@ use crate::app::{App, Tab, layout};
 
 use super::{pane, theme};
 
-const ORDER: [Context; 14] = [
-    Context::Global,
-    Context::Normal,
-    Context::Form,
-    Context::Chat,
-    Context::Search,
-    Context::Proxy,
-    Context::Jobs,
-    Context::History,
-    Context::Compare,
-    Context::Settings,
-    Context::Viewer,
-    Context::Results,
-    Context::Editing,
-    Context::Popup,
-];
-
-/// The contexts of one tab are listed only while that tab shows.
-fn shown(context: Context, tab: Tab) -> bool {
-    match context {
-        Context::Form => matches!(tab, Tab::Chat | Tab::Search),
-        Context::Chat => tab == Tab::Chat,
-        Context::Search | Context::Results => tab == Tab::Search,
-        Context::Proxy => tab == Tab::Proxy,
-        Context::Jobs => tab == Tab::Jobs,
-        Context::History => tab == Tab::History,
-        Context::Compare => tab == Tab::Compare,
-        _ => true,
-    }
+/// The sections help lists: the global keys, the current tab's (from the tab table), then
+/// editing and popups.
+fn sections(tab: Tab) -> Vec<Context> {
+    let mut sections = vec![Context::Global, Context::Normal];
+    sections.extend_from_slice(tab.spec().help);
+    sections.extend([Context::Editing, Context::Popup]);
+    sections
 }
 
 pub fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
-    for context in ORDER.into_iter().filter(|c| shown(*c, app.tab)) {
+    for context in sections(app.tab) {
         lines.push(Line::styled(context.title(), theme::title()));
         let mut tab_keys_done = false;
         for binding in keymap::bindings(context) {

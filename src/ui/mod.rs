@@ -38,14 +38,7 @@ pub fn view(app: &App, frame: &mut Frame) {
             areas.banner,
         );
     }
-    match app.tab {
-        Tab::Chat => chat::draw(app, frame, areas.body),
-        Tab::Search => search::draw(app, frame, areas.body),
-        Tab::Jobs => jobs::draw(app, frame, areas.body),
-        Tab::History => history::draw(app, frame, areas.body),
-        Tab::Compare => compare::draw(app, frame, areas.body),
-        Tab::Proxy => proxy::draw(app, frame, areas.body),
-    }
+    view_of(app.tab)(app, frame, areas.body);
     status::draw(app, frame, areas.status);
     match &app.popup {
         Some(Popup::Help(scroll)) => help::draw(app, *scroll, frame, frame.area()),
@@ -62,6 +55,18 @@ pub fn view(app: &App, frame: &mut Frame) {
             },
         ),
         None => {}
+    }
+}
+
+/// The view of each tab: the other half of the tab table in `app::tabs`.
+fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
+    match tab {
+        Tab::Chat => chat::draw,
+        Tab::Search => search::draw,
+        Tab::Jobs => jobs::draw,
+        Tab::History => history::draw,
+        Tab::Compare => compare::draw,
+        Tab::Proxy => proxy::draw,
     }
 }
 

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::keymap::{self, Action};
-use crate::app::{App, Credits, FlashLevel, Tab};
+use crate::app::{App, Credits, FlashLevel};
 
 use super::theme;
 
@@ -65,17 +65,10 @@ fn hints(app: &App) -> Vec<Span<'static>> {
             Action::Back,
             Action::FocusNext,
         ]
-    } else if matches!(app.tab, Tab::Jobs | Tab::History) && app.jobs.reader.is_none() {
-        &[
-            Action::Accept,
-            Action::PollNow,
-            Action::Resubmit,
-            Action::Rerun,
-            Action::ImportJob,
-            Action::Filter,
-            Action::Delete,
-            Action::Help,
-        ]
+    } else if let Some(hints) = app.tab.spec().hints
+        && app.jobs.reader.is_none()
+    {
+        hints
     } else {
         &[
             Action::Cancel,

@@ -1,0 +1,206 @@
+//! The tab table: each tab described once — its title, its key contexts and help, and the
+//! handlers `update` dispatches to. A new tab is a variant here, one `TabSpec`, its state and
+//! handlers in `app/<tab>.rs`, its view in `ui/<tab>.rs` (named in `ui::view_of`), and its
+//! bindings in the keymap.
+
+use crossterm::event::KeyEvent;
+use ratatui::layout::{Position, Rect};
+
+use super::keymap::{Action, Context};
+use super::picker::PickerKind;
+use super::{App, Effect, StoreEffect, chat, compare, history, jobs_tab, proxy, search};
+
+/// The tabs, in the order `Alt+1`… selects them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tab {
+    Chat,
+    Search,
+    Jobs,
+    History,
+    Compare,
+    Proxy,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 6] = [
+        Tab::Chat,
+        Tab::Search,
+        Tab::Jobs,
+        Tab::History,
+        Tab::Compare,
+        Tab::Proxy,
+    ];
+
+    pub fn title(self) -> &'static str {
+        self.spec().title
+    }
+
+    /// What the app knows of this tab.
+    pub fn spec(self) -> &'static TabSpec {
+        match self {
+            Tab::Chat => &CHAT,
+            Tab::Search => &SEARCH,
+            Tab::Jobs => &JOBS,
+            Tab::History => &HISTORY,
+            Tab::Compare => &COMPARE,
+            Tab::Proxy => &PROXY,
+        }
+    }
+}
+
+/// One tab, as `update`, the status bar and the help overlay see it.
+pub struct TabSpec {
+    pub title: &'static str,
+    /// The keymap sections help lists for this tab, between the global ones and editing.
+    pub help: &'static [Context],
+    /// The actions the status bar hints at when not editing; `None` for the common set.
+    pub hints: Option<&'static [Action]>,
+    /// Effects to run when the tab is selected.
+    pub on_enter: fn(&mut App) -> Vec<Effect>,
+    /// True when keys go to a text field rather than acting as commands.
+    pub editing: fn(&App) -> bool,
+    /// The tab's own key contexts, most specific first.
+    pub key_contexts: fn(&App) -> Vec<Context>,
+    pub on_action: fn(&mut App, Action) -> Vec<Effect>,
+    /// A key no binding took while editing: it goes to the text field.
+    pub on_text_key: fn(&mut App, KeyEvent),
+    /// Text pasted while no popup is open.
+    pub on_paste: fn(&mut App, &str),
+    /// A left click inside the tab's body.
+    pub on_click: fn(&mut App, Rect, Position) -> Vec<Effect>,
+    /// The mouse wheel, in lines (negative is up).
+    pub on_wheel: fn(&mut App, isize),
+    /// What a picker opened from this tab chose.
+    pub on_choice: fn(&mut App, PickerKind, Option<String>),
+}
+
+/// The list tabs' hints: their rows are acted on rather than edited.
+const LIST_HINTS: &[Action] = &[
+    Action::Accept,
+    Action::PollNow,
+    Action::Resubmit,
+    Action::Rerun,
+    Action::ImportJob,
+    Action::Filter,
+    Action::Delete,
+    Action::Help,
+];
+
+fn nothing(_: &mut App) -> Vec<Effect> {
+    Vec::new()
+}
+
+fn no_click(_: &mut App, _: Rect, _: Position) -> Vec<Effect> {
+    Vec::new()
+}
+
+fn no_choice(_: &mut App, _: PickerKind, _: Option<String>) {}
+
+fn no_paste(_: &mut App, _: &str) {}
+
+/// The wheel moves a list's selection a row per step.
+fn move_selection(app: &mut App, delta: isize, on_action: fn(&mut App, Action) -> Vec<Effect>) {
+    on_action(app, if delta < 0 { Action::Up } else { Action::Down });
+}
+
+static CHAT: TabSpec = TabSpec {
+    title: "Chat",
+    help: &[
+        Context::Form,
+        Context::Chat,
+        Context::Settings,
+        Context::Viewer,
+    ],
+    hints: None,
+    on_enter: nothing,
+    editing: |app| app.chat.editing(),
+    key_contexts: |app| app.chat.key_contexts(),
+    on_action: chat::on_action,
+    on_text_key: |app, key| app.chat.edit(key),
+    on_paste: |app, text| app.chat.paste(text),
+    on_click: chat::on_click,
+    on_wheel: |app, delta| app.chat.scroll_by(delta),
+    on_choice: chat::apply_choice,
+};
+
+static SEARCH: TabSpec = TabSpec {
+    title: "Search",
+    help: &[
+        Context::Form,
+        Context::Search,
+        Context::Settings,
+        Context::Viewer,
+        Context::Results,
+    ],
+    hints: None,
+    on_enter: nothing,
+    editing: |app| app.search.editing(),
+    key_contexts: |app| app.search.key_contexts(),
+    on_action: search::on_action,
+    on_text_key: |app, key| app.search.edit(key, &mut app.matcher),
+    on_paste: |app, text| app.search.paste(text),
+    on_click: search::on_click,
+    on_wheel: search::wheel,
+    on_choice: search::apply_choice,
+};
+
+static JOBS: TabSpec = TabSpec {
+    title: "Jobs",
+    help: &[Context::Jobs, Context::Settings, Context::Viewer],
+    hints: Some(LIST_HINTS),
+    on_enter: nothing,
+    editing: |app| app.jobs.editing(),
+    key_contexts: |app| app.jobs.key_contexts(),
+    on_action: jobs_tab::on_action,
+    on_text_key: jobs_tab::edit,
+    on_paste: no_paste,
+    on_click: no_click,
+    on_wheel: |app, delta| move_selection(app, delta, jobs_tab::on_action),
+    on_choice: no_choice,
+};
+
+static HISTORY: TabSpec = TabSpec {
+    title: "History",
+    help: &[Context::History, Context::Settings, Context::Viewer],
+    hints: Some(LIST_HINTS),
+    // The store is read afresh each time the tab shows.
+    on_enter: |_| vec![Effect::Store(StoreEffect::LoadHistory)],
+    editing: |app| app.history.editing(),
+    key_contexts: |app| app.history.key_contexts(),
+    on_action: history::on_action,
+    on_text_key: history::edit,
+    on_paste: no_paste,
+    on_click: no_click,
+    on_wheel: |app, delta| move_selection(app, delta, history::on_action),
+    on_choice: no_choice,
+};
+
+static COMPARE: TabSpec = TabSpec {
+    title: "Compare",
+    help: &[Context::Compare, Context::Settings, Context::Viewer],
+    hints: None,
+    on_enter: nothing,
+    editing: |app| app.compare.editing(),
+    key_contexts: |app| app.compare.key_contexts(),
+    on_action: compare::on_action,
+    on_text_key: |app, key| app.compare.edit(key),
+    on_paste: |app, text| app.compare.paste(text),
+    on_click: no_click,
+    on_wheel: |app, delta| app.compare.scroll_by(delta),
+    on_choice: compare::apply_choice,
+};
+
+static PROXY: TabSpec = TabSpec {
+    title: "Proxy",
+    help: &[Context::Proxy, Context::Settings, Context::Viewer],
+    hints: None,
+    on_enter: nothing,
+    editing: |_| false,
+    key_contexts: |app| app.proxy.key_contexts(),
+    on_action: proxy::on_action,
+    on_text_key: |_, _| {},
+    on_paste: no_paste,
+    on_click: proxy::on_click,
+    on_wheel: |app, delta| app.proxy.scroll_by(delta),
+    on_choice: proxy::apply_choice,
+};
