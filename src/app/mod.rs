@@ -5,6 +5,7 @@ pub mod call;
 pub mod chat;
 pub mod compare;
 mod effect;
+mod export;
 pub mod history;
 pub mod input;
 pub mod jobs_tab;
@@ -14,30 +15,29 @@ pub mod list;
 mod msg;
 pub mod picker;
 pub mod pickers;
+mod popup;
 pub mod proxy;
 pub mod search;
 pub mod stored;
 mod tabs;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
+pub use export::{ExportSource, export_prompt};
 pub use msg::{Msg, StoredView};
+pub use popup::Popup;
 pub use tabs::{Tab, TabSpec};
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use crate::api::ApiError;
 use crate::fuzzy::FuzzyMatcher;
 use crate::jobs::UnixMs;
 
-use crate::present::compare::CompareMode;
 use chat::ChatState;
-use input::{InputPrompt, InputTarget};
 use keymap::{Action, Context};
-use picker::{Choice, Picker};
 use proxy::ProxyState;
 
 /// Identifies one request, so its answer finds its way back and can be cancelled.
@@ -87,39 +87,6 @@ pub enum FlashLevel {
 pub struct Flash {
     pub level: FlashLevel,
     pub text: String,
-}
-
-/// What an export writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExportSource {
-    ChatAnswer,
-    SearchResults,
-    /// The Compare tab: answers and summary, or the search rank table.
-    Comparison,
-}
-
-/// The input popup that asks where to export.
-pub fn export_prompt(source: ExportSource, suggested: String) -> InputPrompt {
-    let note = match source {
-        ExportSource::ChatAnswer => {
-            ".json writes the body as received; any other name the answer as Markdown."
-        }
-        ExportSource::SearchResults => {
-            ".json writes the body as received; any other name the results as CSV."
-        }
-        ExportSource::Comparison => {
-            ".json writes the comparison as JSON; .csv the search rank table; any other name Markdown."
-        }
-    };
-    InputPrompt::new(InputTarget::Export(source), "Export to file", suggested).with_note(note)
-}
-
-#[derive(Clone, Debug)]
-pub enum Popup {
-    /// The keys, scrolled down by this many lines.
-    Help(u16),
-    Picker(Picker),
-    Input(InputPrompt),
 }
 
 pub struct App {
@@ -518,7 +485,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let contexts = app.key_contexts();
     let action = keymap::lookup(&contexts, &key);
     if let Some(popup) = app.popup.take() {
-        return on_popup_key(app, popup, key, action);
+        return popup::on_popup_key(app, popup, key, action);
     }
     match action {
         Some(Action::Quit) => {
@@ -549,175 +516,6 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             Vec::new()
         }
         None => Vec::new(),
-    }
-}
-
-fn on_popup_key(app: &mut App, popup: Popup, key: KeyEvent, action: Option<Action>) -> Vec<Effect> {
-    if action == Some(Action::Quit) {
-        app.should_quit = true;
-        return vec![Effect::Os(OsEffect::Quit)];
-    }
-    match popup {
-        Popup::Help(scroll) => {
-            // Esc, ?, q or Enter close help; the arrows scroll it (the view clamps).
-            let scroll = match action {
-                Some(Action::Up) => scroll.saturating_sub(1),
-                Some(Action::Down) => scroll.saturating_add(1),
-                Some(Action::PageUp) => scroll.saturating_sub(10),
-                Some(Action::PageDown) => scroll.saturating_add(10),
-                Some(Action::Top) => 0,
-                Some(Action::Bottom) => u16::MAX,
-                Some(Action::Back | Action::Accept) => return Vec::new(),
-                _ if matches!(key.code, KeyCode::Char('?' | 'q')) => return Vec::new(),
-                _ => scroll,
-            };
-            app.popup = Some(Popup::Help(scroll));
-            Vec::new()
-        }
-        Popup::Picker(mut picker) => {
-            match action {
-                Some(Action::Back) => {}
-                Some(Action::Accept) => match picker.choose() {
-                    Choice::Set(value) => (app.tab.spec().on_choice)(app, picker.kind, value),
-                    Choice::Nothing => {
-                        app.flash_info("Nothing matches; change the filter or press Esc.");
-                        app.popup = Some(Popup::Picker(picker));
-                    }
-                },
-                Some(Action::Up) => {
-                    picker.move_by(-1);
-                    app.popup = Some(Popup::Picker(picker));
-                }
-                Some(Action::Down) => {
-                    picker.move_by(1);
-                    app.popup = Some(Popup::Picker(picker));
-                }
-                Some(Action::PageUp) => {
-                    picker.move_by(-10);
-                    app.popup = Some(Popup::Picker(picker));
-                }
-                Some(Action::PageDown) => {
-                    picker.move_by(10);
-                    app.popup = Some(Popup::Picker(picker));
-                }
-                Some(Action::Top) => {
-                    picker.move_by(isize::MIN / 2);
-                    app.popup = Some(Popup::Picker(picker));
-                }
-                Some(Action::Bottom) => {
-                    picker.move_by(isize::MAX / 2);
-                    app.popup = Some(Popup::Picker(picker));
-                }
-                _ => {
-                    match key.code {
-                        KeyCode::Backspace => picker.backspace(&mut app.matcher),
-                        KeyCode::Char(c)
-                            if !key
-                                .modifiers
-                                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                        {
-                            picker.type_char(c, &mut app.matcher)
-                        }
-                        _ => {}
-                    }
-                    app.popup = Some(Popup::Picker(picker));
-                }
-            }
-            Vec::new()
-        }
-        Popup::Input(mut prompt) => {
-            match action {
-                Some(Action::Back) => {}
-                Some(Action::Clear) => {
-                    prompt.value.clear();
-                    app.popup = Some(Popup::Input(prompt));
-                }
-                Some(Action::Accept) => return accept_input(app, prompt),
-                _ => {
-                    input::edit_line(&mut prompt.value, key);
-                    app.popup = Some(Popup::Input(prompt));
-                }
-            }
-            Vec::new()
-        }
-    }
-}
-
-/// Sets what an input popup holds; a value its form refuses keeps the popup open with the
-/// reason.
-fn accept_input(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
-    let result = match prompt.target {
-        InputTarget::Export(source) => return export_to(app, source, prompt),
-        InputTarget::ImportJob => return jobs_tab::import(app, prompt),
-        InputTarget::Search(setting) => search::apply_input(app, setting, &prompt.value),
-        InputTarget::Proxy(setting) => proxy::apply_input(app, setting, &prompt.value),
-    };
-    if let Err(message) = result {
-        app.flash_error(message);
-        app.popup = Some(Popup::Input(prompt));
-    }
-    Vec::new()
-}
-
-/// Writes what the export prompt names: `.json` gets the body as received, anything else the
-/// readable form (Markdown for an answer, CSV for results; the extension is added when the
-/// name has none).
-fn export_to(app: &mut App, source: ExportSource, input: InputPrompt) -> Vec<Effect> {
-    let typed = input.value.trim();
-    if typed.is_empty() {
-        app.flash_error("Type a file name to export to.");
-        app.popup = Some(Popup::Input(input));
-        return Vec::new();
-    }
-    let mut path = PathBuf::from(typed);
-    if path.extension().is_none() {
-        path.set_extension(match source {
-            ExportSource::ChatAnswer => "md",
-            ExportSource::SearchResults => "csv",
-            ExportSource::Comparison => match app.compare.mode {
-                CompareMode::Answers => "md",
-                CompareMode::Search => "csv",
-            },
-        });
-    }
-    let as_json = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-    let contents = match source {
-        ExportSource::ChatAnswer => app.chat.answer.as_ref().map(|answer| {
-            if as_json {
-                answer.prepared.export_json()
-            } else {
-                answer.prepared.export_markdown()
-            }
-        }),
-        ExportSource::SearchResults => app.search.page.as_ref().map(|page| {
-            if as_json {
-                page.prepared.export_json()
-            } else {
-                page.prepared.export_csv()
-            }
-        }),
-        ExportSource::Comparison => {
-            let compare = &app.compare;
-            let as_csv = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-            Some(if as_json {
-                compare.export_json()
-            } else if as_csv && compare.mode == CompareMode::Search {
-                compare.export_csv()
-            } else {
-                compare.export_markdown()
-            })
-        }
-    };
-    match contents {
-        Some(contents) => vec![Effect::Os(OsEffect::WriteFile { path, contents })],
-        None => {
-            app.flash_error("There is nothing to export yet.");
-            Vec::new()
-        }
     }
 }
 

@@ -1,0 +1,128 @@
+//! Popups over the tabs: help, pickers and one-line inputs, and the keys they take.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::input::{self, InputPrompt, InputTarget};
+use super::keymap::Action;
+use super::picker::{Choice, Picker};
+use super::{App, Effect, OsEffect, export, jobs_tab, proxy, search};
+
+#[derive(Clone, Debug)]
+pub enum Popup {
+    /// The keys, scrolled down by this many lines.
+    Help(u16),
+    Picker(Picker),
+    Input(InputPrompt),
+}
+
+pub(super) fn on_popup_key(
+    app: &mut App,
+    popup: Popup,
+    key: KeyEvent,
+    action: Option<Action>,
+) -> Vec<Effect> {
+    if action == Some(Action::Quit) {
+        app.should_quit = true;
+        return vec![Effect::Os(OsEffect::Quit)];
+    }
+    match popup {
+        Popup::Help(scroll) => {
+            // Esc, ?, q or Enter close help; the arrows scroll it (the view clamps).
+            let scroll = match action {
+                Some(Action::Up) => scroll.saturating_sub(1),
+                Some(Action::Down) => scroll.saturating_add(1),
+                Some(Action::PageUp) => scroll.saturating_sub(10),
+                Some(Action::PageDown) => scroll.saturating_add(10),
+                Some(Action::Top) => 0,
+                Some(Action::Bottom) => u16::MAX,
+                Some(Action::Back | Action::Accept) => return Vec::new(),
+                _ if matches!(key.code, KeyCode::Char('?' | 'q')) => return Vec::new(),
+                _ => scroll,
+            };
+            app.popup = Some(Popup::Help(scroll));
+            Vec::new()
+        }
+        Popup::Picker(mut picker) => {
+            match action {
+                Some(Action::Back) => {}
+                Some(Action::Accept) => match picker.choose() {
+                    Choice::Set(value) => (app.tab.spec().on_choice)(app, picker.kind, value),
+                    Choice::Nothing => {
+                        app.flash_info("Nothing matches; change the filter or press Esc.");
+                        app.popup = Some(Popup::Picker(picker));
+                    }
+                },
+                Some(Action::Up) => {
+                    picker.move_by(-1);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::Down) => {
+                    picker.move_by(1);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::PageUp) => {
+                    picker.move_by(-10);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::PageDown) => {
+                    picker.move_by(10);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::Top) => {
+                    picker.move_by(isize::MIN / 2);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                Some(Action::Bottom) => {
+                    picker.move_by(isize::MAX / 2);
+                    app.popup = Some(Popup::Picker(picker));
+                }
+                _ => {
+                    match key.code {
+                        KeyCode::Backspace => picker.backspace(&mut app.matcher),
+                        KeyCode::Char(c)
+                            if !key
+                                .modifiers
+                                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                        {
+                            picker.type_char(c, &mut app.matcher)
+                        }
+                        _ => {}
+                    }
+                    app.popup = Some(Popup::Picker(picker));
+                }
+            }
+            Vec::new()
+        }
+        Popup::Input(mut prompt) => {
+            match action {
+                Some(Action::Back) => {}
+                Some(Action::Clear) => {
+                    prompt.value.clear();
+                    app.popup = Some(Popup::Input(prompt));
+                }
+                Some(Action::Accept) => return accept_input(app, prompt),
+                _ => {
+                    input::edit_line(&mut prompt.value, key);
+                    app.popup = Some(Popup::Input(prompt));
+                }
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// Sets what an input popup holds; a value its form refuses keeps the popup open with the
+/// reason.
+fn accept_input(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
+    let result = match prompt.target {
+        InputTarget::Export(source) => return export::export_to(app, source, prompt),
+        InputTarget::ImportJob => return jobs_tab::import(app, prompt),
+        InputTarget::Search(setting) => search::apply_input(app, setting, &prompt.value),
+        InputTarget::Proxy(setting) => proxy::apply_input(app, setting, &prompt.value),
+    };
+    if let Err(message) = result {
+        app.flash_error(message);
+        app.popup = Some(Popup::Input(prompt));
+    }
+    Vec::new()
+}
