@@ -1,0 +1,510 @@
+//! The Search tab: terms, every parameter of `GET /search`, and the results browsed by hand.
+
+use crate::app::{CallEffect, OsEffect};
+
+use crossterm::event::KeyEvent;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui_textarea::TextArea;
+
+use crate::api::request::TERMS_MAX_CHARS;
+use crate::api::{ApiError, SearchRequest};
+use crate::fuzzy::FuzzyMatcher;
+
+use super::call::CallState;
+use super::keymap::{Action, Context};
+use super::layout::{self};
+use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
+use crate::present::search_page::{PreparedSearch, SearchView};
+
+mod page;
+mod settings;
+
+pub use page::{PageState, text_of};
+use settings::change_setting;
+pub use settings::{SearchSetting, SearchSettings, apply_choice, apply_input};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchFocus {
+    Terms,
+    Settings,
+    Results,
+    /// The detail pane (on narrow screens it takes the results' place).
+    Detail,
+}
+
+pub struct SearchState {
+    pub terms: TextArea<'static>,
+    pub settings: SearchSettings,
+    pub focus: SearchFocus,
+    pub setting_cursor: usize,
+    pub call: CallState,
+    pub page: Option<PageState>,
+}
+
+impl Default for SearchState {
+    fn default() -> Self {
+        SearchState::new()
+    }
+}
+
+impl SearchState {
+    pub fn new() -> SearchState {
+        let mut terms = TextArea::default();
+        terms
+            .set_placeholder_text("Search terms; \"quotes\" keep an exact phrase. Enter searches.");
+        SearchState {
+            terms,
+            settings: SearchSettings::default(),
+            focus: SearchFocus::Terms,
+            setting_cursor: 0,
+            call: CallState::Idle,
+            page: None,
+        }
+    }
+
+    pub fn terms_text(&self) -> String {
+        self.terms.lines().join(" ")
+    }
+
+    pub fn terms_chars(&self) -> usize {
+        self.terms_text().chars().count()
+    }
+
+    pub fn set_terms(&mut self, text: &str) {
+        self.terms.select_all();
+        self.terms.cut();
+        self.terms.insert_str(text.replace(['\n', '\r'], " "));
+    }
+
+    pub fn request(&self) -> SearchRequest {
+        let s = &self.settings;
+        SearchRequest {
+            terms: self.terms_text(),
+            serps: s.serps,
+            size: s.size,
+            offset: s.offset,
+            ip: s.ip,
+            location: s.location.clone(),
+            uule: s.uule.clone(),
+            language: s.language.clone(),
+            display: s.display.clone(),
+            format: s.format,
+            expiration: s.no_cache.then_some(0),
+            awaiting: s.awaiting.clone(),
+        }
+    }
+
+    /// Puts a request's values back into the form (re-runs from history, compare).
+    pub fn load_request(&mut self, request: &SearchRequest) {
+        self.set_terms(&request.terms);
+        self.settings = SearchSettings {
+            serps: request.serps,
+            size: request.size,
+            offset: request.offset,
+            ip: request.ip,
+            location: request.location.clone(),
+            uule: request.uule.clone(),
+            language: request.language.clone(),
+            display: request.display.clone(),
+            format: request.format,
+            no_cache: request.expiration == Some(0),
+            awaiting: request.awaiting.clone(),
+            async_mode: self.settings.async_mode,
+        };
+    }
+
+    pub fn editing(&self) -> bool {
+        self.focus == SearchFocus::Terms || self.page.as_ref().is_some_and(|p| p.filtering)
+    }
+
+    pub fn key_contexts(&self) -> Vec<Context> {
+        match self.focus {
+            SearchFocus::Terms => vec![Context::Editing],
+            SearchFocus::Settings => vec![Context::Settings, Context::Search, Context::Form],
+            SearchFocus::Results | SearchFocus::Detail => {
+                vec![
+                    Context::Results,
+                    Context::Viewer,
+                    Context::Search,
+                    Context::Form,
+                ]
+            }
+        }
+    }
+
+    pub fn edit(&mut self, key: KeyEvent, matcher: &mut FuzzyMatcher) {
+        if let Some(page) = &mut self.page
+            && page.filtering
+        {
+            match key.code {
+                crossterm::event::KeyCode::Backspace => {
+                    page.filter.pop();
+                }
+                crossterm::event::KeyCode::Char(c) => page.filter.push(c),
+                _ => return,
+            }
+            page.apply_filter(matcher);
+            return;
+        }
+        // One line only: a pasted or typed line break is a space.
+        if key.code == crossterm::event::KeyCode::Enter {
+            return;
+        }
+        self.terms.input(key);
+    }
+
+    pub fn paste(&mut self, text: &str) {
+        self.focus = SearchFocus::Terms;
+        self.terms.insert_str(text.replace(['\n', '\r'], " "));
+    }
+
+    /// Takes the results of the search in flight; those of cancelled searches are dropped.
+    pub fn on_done(&mut self, tag: Tag, result: Result<Box<PreparedSearch>, ApiError>) -> bool {
+        if !self.call.is_for(tag) {
+            return false;
+        }
+        match result {
+            Ok(prepared) => {
+                self.call = CallState::Idle;
+                self.page = Some(PageState::new(prepared));
+                self.focus = SearchFocus::Results;
+                true
+            }
+            Err(error) => {
+                self.call = CallState::Failed(error);
+                false
+            }
+        }
+    }
+
+    fn focus_cycle(&mut self, forward: bool) {
+        const ORDER: [SearchFocus; 3] = [
+            SearchFocus::Terms,
+            SearchFocus::Settings,
+            SearchFocus::Results,
+        ];
+        let current = if self.focus == SearchFocus::Detail {
+            SearchFocus::Results
+        } else {
+            self.focus
+        };
+        let i = ORDER.iter().position(|f| *f == current).unwrap_or(0);
+        let next = if forward { i + 1 } else { i + ORDER.len() - 1 };
+        self.focus = ORDER[next % ORDER.len()];
+    }
+
+    /// Scrolls or moves the selection of the current view by `delta` rows or entries; with
+    /// the detail pane focused, scrolls it.
+    pub fn scroll_by(&mut self, delta: isize, height: usize) {
+        let Some(page) = &mut self.page else {
+            return;
+        };
+        if self.focus == SearchFocus::Detail {
+            page.detail_scroll = (page.detail_scroll as isize + delta).clamp(0, 500) as usize;
+            return;
+        }
+        match page.view {
+            SearchView::Results => {
+                page.move_selection(delta, height);
+                page.detail_scroll = 0;
+            }
+            SearchView::Links => {
+                let len = page.prepared.html.as_ref().map_or(0, |h| h.links.len());
+                if len > 0 {
+                    page.link_selected =
+                        (page.link_selected as isize + delta).clamp(0, len as isize - 1) as usize;
+                }
+            }
+            view => {
+                let max =
+                    text_of(&page.prepared, view).map_or(0, |b| b.wrapped_len().saturating_sub(1));
+                let current = page.text_scroll.get(&view).copied().unwrap_or(0) as isize;
+                let next = ((current + delta).max(0) as usize).min(max);
+                page.text_scroll.insert(view, next);
+            }
+        }
+    }
+}
+
+/// Where the terms, the settings, the header and the lists are.
+pub struct SearchAreas {
+    pub terms: Rect,
+    pub settings: Rect,
+    pub header: Rect,
+    pub list: Rect,
+    /// Empty when the detail pane is not shown beside the list.
+    pub detail: Rect,
+}
+
+/// Wide screens show the detail pane beside the list; narrow ones show one or the other.
+pub const SIDE_BY_SIDE_WIDTH: u16 = 110;
+
+pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
+    let cells = search.settings.cells();
+    let rows = layout::flow_rows(body.width, &layout::cell_widths(&cells), 1);
+    let header_rows = match &search.page {
+        Some(page) => {
+            let width = usize::from(body.width.max(1));
+            (page
+                .prepared
+                .header
+                .describe()
+                .chars()
+                .count()
+                .div_ceil(width))
+            .clamp(1, 2) as u16
+        }
+        None => 0,
+    };
+    let [terms, settings, header, rest] = Layout::vertical([
+        Constraint::Length(3),
+        Constraint::Length(rows),
+        Constraint::Length(header_rows),
+        Constraint::Min(3),
+    ])
+    .areas(body);
+    let results_view = search
+        .page
+        .as_ref()
+        .is_some_and(|p| p.view == SearchView::Results);
+    let (list, detail) = if results_view && body.width >= SIDE_BY_SIDE_WIDTH {
+        let [list, detail] =
+            Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
+                .areas(rest);
+        (list, detail)
+    } else if results_view && search.focus == SearchFocus::Detail {
+        (Rect::default(), rest)
+    } else {
+        (rest, Rect::default())
+    };
+    SearchAreas {
+        terms,
+        settings,
+        header,
+        list,
+        detail,
+    }
+}
+
+/// Rows the results list shows at once (inside its border).
+fn list_height(app: &App) -> usize {
+    let areas = search_areas(&app.search, app.frame_areas().body);
+    areas.list.height.saturating_sub(2).max(1) as usize
+}
+
+/// Handles an action the keymap found, on the Search tab.
+pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    let height = list_height(app);
+    let search = &mut app.search;
+    match action {
+        Action::FocusNext => search.focus_cycle(true),
+        Action::FocusPrev => search.focus_cycle(false),
+        Action::Back if search.call.is_running() => {
+            return on_action(app, Action::Cancel);
+        }
+        Action::Back => {
+            if let Some(page) = &mut search.page
+                && page.filtering
+            {
+                // Esc drops the filter; Enter keeps it.
+                page.filtering = false;
+                page.filter.clear();
+                page.apply_filter(&mut app.matcher);
+            } else {
+                search.focus = SearchFocus::Results;
+            }
+        }
+        Action::EditPrompt => search.focus = SearchFocus::Terms,
+        Action::Send => {
+            if let Some(page) = &mut search.page
+                && page.filtering
+            {
+                page.filtering = false;
+                return Vec::new();
+            }
+            return send(app);
+        }
+        Action::Newline => {}
+        Action::Accept => {
+            if search.focus == SearchFocus::Settings {
+                let setting =
+                    SearchSetting::ALL[search.setting_cursor.min(SearchSetting::ALL.len() - 1)];
+                return change_setting(app, setting);
+            }
+            // Enter on a result opens its detail (beside the list on wide screens); with no
+            // results yet there is nothing to detail, so Enter searches.
+            if search.page.is_some() {
+                search.focus = SearchFocus::Detail;
+            } else {
+                return send(app);
+            }
+        }
+        Action::Cancel => {
+            if let Some(tag) = search.call.tag() {
+                search.call = CallState::Idle;
+                app.flash_info("Cancelled.");
+                return vec![Effect::Call(CallEffect::Cancel(tag))];
+            }
+            if search.call.error().is_some() {
+                search.call = CallState::Idle;
+            }
+        }
+        Action::Left => search.setting_cursor = search.setting_cursor.saturating_sub(1),
+        Action::Right => {
+            search.setting_cursor = (search.setting_cursor + 1).min(SearchSetting::ALL.len() - 1)
+        }
+        Action::Up => search.scroll_by(-1, height),
+        Action::Down => search.scroll_by(1, height),
+        Action::PageUp => search.scroll_by(-(height as isize), height),
+        Action::PageDown => search.scroll_by(height as isize, height),
+        Action::Top => search.scroll_by(isize::MIN / 4, height),
+        Action::Bottom => search.scroll_by(isize::MAX / 4, height),
+        Action::NextPage | Action::PrevPage => {
+            if let Some(page) = &mut search.page
+                && page.view == SearchView::Results
+            {
+                page.jump_page(action == Action::NextPage, height);
+            }
+        }
+        Action::NextView | Action::PrevView => {
+            if let Some(page) = &mut search.page {
+                let views = &page.prepared.views;
+                let i = views.iter().position(|v| *v == page.view).unwrap_or(0);
+                let next = if action == Action::NextView {
+                    i + 1
+                } else {
+                    i + views.len() - 1
+                };
+                page.view = views[next % views.len()];
+            }
+        }
+        Action::Filter => match &mut search.page {
+            Some(page) if page.view == SearchView::Results => {
+                page.filtering = true;
+                search.focus = SearchFocus::Results;
+            }
+            Some(_) => {
+                app.flash_info("The filter works on the Results view; [ and ] switch views.")
+            }
+            None => app.flash_info("Search first; / then filters the results."),
+        },
+        Action::Open => {
+            return match search.page.as_ref().and_then(PageState::selected_url) {
+                Some(url) => vec![Effect::Os(OsEffect::OpenUrl(url))],
+                None => {
+                    app.flash_info("Select a result or a sitelink to open.");
+                    Vec::new()
+                }
+            };
+        }
+        Action::Copy => {
+            let text = search.page.as_ref().and_then(|page| match page.view {
+                SearchView::Results | SearchView::Links => page.selected_url(),
+                SearchView::Json => Some(page.prepared.export_json()),
+                SearchView::Html => Some(page.prepared.body.clone()),
+                SearchView::Page => page
+                    .prepared
+                    .html
+                    .as_ref()
+                    .and_then(|h| h.text.as_document().map(|d| d.plain_text())),
+            });
+            return match text {
+                Some(text) => {
+                    app.flash_info(format!("Copied ({} characters).", text.chars().count()));
+                    vec![Effect::Os(OsEffect::Copy(text))]
+                }
+                None => {
+                    app.flash_info("There is nothing selected to copy.");
+                    Vec::new()
+                }
+            };
+        }
+        Action::Export => {
+            if search.page.is_none() {
+                app.flash_info("There are no results to export yet.");
+            } else {
+                let slug: String = search
+                    .terms_text()
+                    .chars()
+                    .map(|c| {
+                        if c.is_alphanumeric() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            '-'
+                        }
+                    })
+                    .take(40)
+                    .collect();
+                app.popup = Some(Popup::Input(export_prompt(
+                    ExportSource::SearchResults,
+                    format!("vantage-search-{}.csv", slug.trim_matches('-')),
+                )));
+            }
+        }
+        Action::PickCountry => return change_setting(app, SearchSetting::Country),
+        Action::PickSubdivision => return change_setting(app, SearchSetting::Subdivision),
+        Action::PickCity => return change_setting(app, SearchSetting::City),
+        Action::PickLanguage => return change_setting(app, SearchSetting::Language),
+        Action::PickDisplay => return change_setting(app, SearchSetting::Display),
+        Action::CycleFormat => return change_setting(app, SearchSetting::Format),
+        Action::ToggleCache => return change_setting(app, SearchSetting::Cache),
+        Action::CycleIp => return change_setting(app, SearchSetting::Ip),
+        Action::ToggleAsync => return change_setting(app, SearchSetting::Mode),
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn send(app: &mut App) -> Vec<Effect> {
+    if app.search.call.is_running() {
+        app.flash_info("A search is already running; Esc cancels it.");
+        return Vec::new();
+    }
+    let request = app.search.request();
+    if !app.may_send(request.validate()) {
+        return Vec::new();
+    }
+    if app.search.settings.async_mode {
+        app.flash_info("Queueing the search…");
+        return vec![super::jobs_tab::submit(
+            crate::store::RequestParams::Search(request),
+        )];
+    }
+    let tag = app.next_tag();
+    let pages = request.serps.unwrap_or(1);
+    app.search.call = CallState::running(tag, app.now, format!("Searching {pages} page(s)"), None);
+    app.search.focus = SearchFocus::Results;
+    vec![Effect::Call(CallEffect::SendSearch { tag, request })]
+}
+
+/// The terms counter's limit, for the view.
+pub const TERMS_LIMIT: usize = TERMS_MAX_CHARS;
+
+/// A click on the Search tab's body.
+pub fn on_click(app: &mut App, body: Rect, at: ratatui::layout::Position) -> Vec<Effect> {
+    let areas = search_areas(&app.search, body);
+    if areas.terms.contains(at) {
+        app.search.focus = SearchFocus::Terms;
+    } else if areas.settings.contains(at) {
+        app.search.focus = SearchFocus::Settings;
+        let cells = app.search.settings.cells();
+        let positions = layout::flow(areas.settings.width, &layout::cell_widths(&cells), 1);
+        if let Some(i) = positions.iter().position(|c| {
+            Rect::new(areas.settings.x + c.x, areas.settings.y + c.y, c.width, 1).contains(at)
+        }) {
+            app.search.setting_cursor = i;
+            return change_setting(app, SearchSetting::ALL[i]);
+        }
+    } else if areas.list.contains(at) {
+        app.search.focus = SearchFocus::Results;
+    } else if areas.detail.contains(at) {
+        app.search.focus = SearchFocus::Detail;
+    }
+    Vec::new()
+}
+
+/// The mouse wheel over the Search tab.
+pub fn wheel(app: &mut App, delta: isize) {
+    let height = list_height(app);
+    app.search.scroll_by(delta, height);
+}
