@@ -5,7 +5,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
 use crate::api::{AiAnswer, Completion, Fetched};
+use crate::api::{Location, Model};
+use crate::app::picker::PickerKind;
 use crate::app::{Connection, Msg, Tab, update};
+use crate::app::{Effect, Popup};
 
 fn app() -> App {
     let mut app = App::new(

@@ -1,0 +1,328 @@
+//! The Compare tab's keys and pickers: the axes, the columns, the panes.
+
+use crate::app::OsEffect;
+
+use crate::api::{AiFormat, IpType, Location, Model};
+
+use crate::app::keymap::Action;
+use crate::app::picker::PickerKind;
+use crate::app::{App, Effect, ExportSource, Popup, export_prompt, pickers};
+
+use super::run::{cancel_all, cancel_one, pump, rerun, send_all};
+use super::{Column, CompareFocus, ComparePane, CompareState};
+use crate::present::compare::summary::{self};
+use crate::present::compare::{CompareMode, MAX_COLUMNS, Vantage};
+
+/// Handles an action the keymap found, on the Compare tab.
+pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    let compare = &mut app.compare;
+    let n = compare.columns.len();
+    match action {
+        Action::FocusNext | Action::FocusPrev => {
+            compare.focus = match compare.focus {
+                CompareFocus::Prompt => CompareFocus::Columns,
+                CompareFocus::Columns => CompareFocus::Prompt,
+            };
+        }
+        Action::Back => compare.focus = CompareFocus::Columns,
+        Action::EditPrompt => compare.focus = CompareFocus::Prompt,
+        Action::Newline => compare.prompt.insert_newline(),
+        Action::Send => return send_all(app),
+        Action::Rerun => return rerun(app),
+        Action::Cancel => {
+            let running = compare
+                .columns
+                .get(compare.selected)
+                .is_some_and(|c| c.queued || c.call.is_running());
+            if running {
+                app.flash_info("Cancelled this column; R runs it again.");
+                return cancel_one(app);
+            }
+            compare.full = false;
+        }
+        Action::CancelAll => {
+            let effects = cancel_all(app);
+            if !effects.is_empty() {
+                app.flash_info(format!("Cancelled {} calls.", effects.len()));
+            }
+            return effects;
+        }
+        Action::Left => compare.selected = compare.selected.saturating_sub(1),
+        Action::Right => compare.selected = (compare.selected + 1).min(n.saturating_sub(1)),
+        Action::Accept if n > 0 && compare.mode == CompareMode::Answers => {
+            compare.full = !compare.full;
+            compare.pane = ComparePane::Columns;
+        }
+        Action::Up => compare.scroll_by(-1),
+        Action::Down => compare.scroll_by(1),
+        Action::PageUp => compare.scroll_by(-10),
+        Action::PageDown => compare.scroll_by(10),
+        Action::Top => compare.scroll_by(isize::MIN / 2),
+        Action::Bottom => compare.scroll_by(isize::MAX / 2),
+        Action::NextView | Action::PrevView => {
+            compare.pane = match compare.pane {
+                ComparePane::Columns => ComparePane::Summary,
+                ComparePane::Summary => ComparePane::Columns,
+            };
+            compare.full = false;
+        }
+        Action::ToggleSync => {
+            compare.sync = !compare.sync;
+            let text = if compare.sync {
+                "Columns scroll together."
+            } else {
+                "Only the focused column scrolls."
+            };
+            app.flash_info(text);
+        }
+        Action::ToggleMode => {
+            if compare.busy() > 0 {
+                app.flash_info("Calls are running; Ctrl+X cancels them before switching.");
+                return Vec::new();
+            }
+            compare.mode = match compare.mode {
+                CompareMode::Answers => CompareMode::Search,
+                CompareMode::Search => CompareMode::Answers,
+            };
+            compare.columns.clear();
+            compare.full = false;
+            compare.rebuild();
+            let text = match compare.mode {
+                CompareMode::Answers => "Comparing chatbot answers: models × devices × locations.",
+                CompareMode::Search => {
+                    "Comparing search ranks: locations × IP types, with the Search tab's other settings."
+                }
+            };
+            app.flash_info(text);
+        }
+        Action::SortBy => {
+            compare.sort = compare.sort.next();
+            summary::sort_rows(&mut compare.table, compare.sort);
+            let label = compare.sort.label();
+            app.flash_info(format!("Rows sorted by {label}."));
+        }
+        Action::CycleFormat => {
+            let all = AiFormat::ALL;
+            let i = all
+                .iter()
+                .position(|f| *f == compare.axes.format)
+                .unwrap_or(0);
+            compare.axes.format = all[(i + 1) % all.len()];
+            let format = compare.axes.format;
+            app.flash_info(format!("Format for every column: {format}"));
+        }
+        Action::ToggleCache => {
+            compare.axes.no_cache = !compare.axes.no_cache;
+            let text = if compare.axes.no_cache {
+                "Cache off for every column (expiration=0)."
+            } else {
+                "Cache on for every column (expiration=1)."
+            };
+            app.flash_info(text);
+        }
+        Action::CycleIp => {
+            // none → residential → isp → both → none
+            compare.axes.ips = match compare.axes.ips.as_slice() {
+                [] => vec![IpType::Residential],
+                [IpType::Residential] => vec![IpType::Isp],
+                [IpType::Isp] => vec![IpType::Residential, IpType::Isp],
+                _ => Vec::new(),
+            };
+            compare.rebuild();
+        }
+        Action::Clear => {
+            if compare.axes.locations.pop().is_some() {
+                compare.rebuild();
+            } else {
+                app.flash_info("There is no location to remove.");
+            }
+        }
+        Action::AddColumn => {
+            let vantage = match compare.mode {
+                CompareMode::Answers => Vantage {
+                    model: app.chat.settings.model,
+                    device: app.chat.settings.device.clone(),
+                    location: app.chat.settings.location.clone(),
+                    ip: None,
+                },
+                CompareMode::Search => Vantage {
+                    location: app.search.settings.location.clone(),
+                    ip: app.search.settings.ip,
+                    ..Vantage::default()
+                },
+            };
+            let label = vantage.label(compare.mode);
+            compare.columns.push(Column::new(vantage, true));
+            compare.selected = compare.columns.len() - 1;
+            compare.refresh_summary();
+            let source = match compare.mode {
+                CompareMode::Answers => "Chat",
+                CompareMode::Search => "Search",
+            };
+            app.flash_info(format!(
+                "Added a column from the {source} tab's settings: {label}."
+            ));
+        }
+        Action::RemoveColumn => {
+            if n == 0 {
+                return Vec::new();
+            }
+            let mut effects = cancel_one(app);
+            let compare = &mut app.compare;
+            let column = compare.columns.remove(compare.selected);
+            compare.selected = compare
+                .selected
+                .min(compare.columns.len().saturating_sub(1));
+            compare.full = false;
+            compare.refresh_summary();
+            if !column.by_hand {
+                app.flash_info("Removed; it comes back when the axes change.");
+            }
+            effects.extend(pump(app));
+            return effects;
+        }
+        Action::PickModel => app.popup = Some(Popup::Picker(model_picker(compare, None))),
+        Action::PickDevice => {
+            app.popup = Some(Popup::Picker(device_picker(&app.devices, compare, None)));
+        }
+        Action::PickCountry => {
+            let picker = pickers::location(PickerKind::Country, &Location::default())
+                .with_note("Adds a location; s and t then set its subdivision and city.");
+            app.popup = Some(Popup::Picker(picker));
+        }
+        Action::PickSubdivision | Action::PickCity => {
+            let Some(last) = compare.axes.locations.last() else {
+                app.flash_info(
+                    "Add a location with c first: subdivisions and cities belong to a country.",
+                );
+                return Vec::new();
+            };
+            let kind = if action == Action::PickCity {
+                PickerKind::City
+            } else {
+                PickerKind::Subdivision
+            };
+            app.popup = Some(Popup::Picker(pickers::location(kind, last)));
+        }
+        Action::Export => {
+            if compare.columns.iter().all(|c| c.outcome.is_none()) {
+                app.flash_info("There is nothing to export yet: run the comparison first.");
+            } else {
+                let name = match compare.mode {
+                    CompareMode::Answers => "vantage-compare.md",
+                    CompareMode::Search => "vantage-compare-search.csv",
+                };
+                app.popup = Some(Popup::Input(export_prompt(
+                    ExportSource::Comparison,
+                    name.to_string(),
+                )));
+            }
+        }
+        Action::Copy => {
+            let text = match compare.mode {
+                CompareMode::Answers => compare.export_markdown(),
+                CompareMode::Search => compare.export_csv(),
+            };
+            app.flash_info("Copied the comparison.");
+            return vec![Effect::Os(OsEffect::Copy(text))];
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// The model picker as a multi-select: it stays open, Enter toggles, Esc closes.
+fn model_picker(compare: &CompareState, at: Option<Model>) -> crate::app::picker::Picker {
+    pickers::model(at).with_note(format!(
+        "Chosen: {}. Enter adds or removes the highlighted model; Esc when done.",
+        list_or_none(compare.axes.models.iter().map(|m| m.as_str().to_string()))
+    ))
+}
+
+fn device_picker(
+    devices: &crate::app::Devices,
+    compare: &CompareState,
+    at: Option<&str>,
+) -> crate::app::picker::Picker {
+    pickers::device(devices, at).with_note(format!(
+        "Chosen: {}. Enter adds or removes the highlighted device; Esc when done.",
+        list_or_none(compare.axes.devices.iter().cloned())
+    ))
+}
+
+fn list_or_none(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
+    match list.iter().position(|v| *v == value) {
+        Some(i) => {
+            list.remove(i);
+        }
+        None => list.push(value),
+    }
+}
+
+/// Sets what a picker chose: models and devices toggle; a country adds a location;
+/// subdivision and city set those of the last location.
+pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
+    let compare = &mut app.compare;
+    match kind {
+        PickerKind::Model => {
+            let model = value.and_then(|v| v.parse::<Model>().ok());
+            if let Some(model) = model {
+                toggle(&mut compare.axes.models, model);
+            }
+            compare.rebuild();
+            app.popup = Some(Popup::Picker(model_picker(&app.compare, model)));
+            return;
+        }
+        PickerKind::Device => {
+            if let Some(device) = &value {
+                toggle(&mut compare.axes.devices, device.clone());
+            }
+            compare.rebuild();
+            app.popup = Some(Popup::Picker(device_picker(
+                &app.devices,
+                &app.compare,
+                value.as_deref(),
+            )));
+            return;
+        }
+        PickerKind::Country => {
+            let mut location = Location::default();
+            pickers::apply_location(&mut location, kind, value);
+            if compare.axes.locations.contains(&location) {
+                app.flash_info("That location is already a column axis.");
+                return;
+            }
+            compare.axes.locations.push(location);
+        }
+        PickerKind::Subdivision | PickerKind::City => {
+            if let Some(last) = compare.axes.locations.last_mut() {
+                pickers::apply_location(last, kind, value);
+            }
+        }
+        PickerKind::Language | PickerKind::Display => {}
+    }
+    compare.rebuild();
+}
+
+/// The line that says what a send costs: "8 columns = 8 calls", or why it is refused.
+pub fn cost_line(compare: &CompareState) -> (String, bool) {
+    let n = compare.columns.len();
+    if n > MAX_COLUMNS {
+        (
+            format!("{n} columns = {n} calls: too many, at most {MAX_COLUMNS}"),
+            false,
+        )
+    } else {
+        let s = if n == 1 { "" } else { "s" };
+        (format!("{n} column{s} = {n} call{s}"), true)
+    }
+}

@@ -1,0 +1,210 @@
+//! Running a comparison: columns start as slots free up, land, fail, are cancelled or re-run.
+
+use crate::app::{CallEffect, StoreEffect};
+
+use crate::api::ApiError;
+
+use crate::app::call::CallState;
+use crate::app::{App, Effect, Tag};
+use crate::present::answer::PreparedAnswer;
+use crate::present::search_page::PreparedSearch;
+
+use super::{Column, CompareFocus, in_flight_cap};
+use crate::present::compare::{CompareMode, MAX_COLUMNS, Outcome};
+
+pub fn on_ai_done(
+    app: &mut App,
+    tag: Tag,
+    result: Result<Box<PreparedAnswer>, ApiError>,
+) -> Vec<Effect> {
+    land(app, tag, result.map(Outcome::Answer))
+}
+
+pub fn on_search_done(
+    app: &mut App,
+    tag: Tag,
+    result: Result<Box<PreparedSearch>, ApiError>,
+) -> Vec<Effect> {
+    land(app, tag, result.map(Outcome::Results))
+}
+
+fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effect> {
+    if let Err(error) = &result {
+        app.note_error(error);
+    }
+    let now = app.now;
+    let Some(column) = app.compare.column_of(tag) else {
+        return Vec::new();
+    };
+    column.landed_at = Some(now);
+    match result {
+        Ok(outcome) => {
+            column.call = CallState::Idle;
+            column.outcome = Some(outcome);
+        }
+        Err(error) => column.call = CallState::Failed(error),
+    }
+    app.compare.refresh_summary();
+    let mut effects = pump(app);
+    if app.compare.busy() == 0 {
+        effects.push(Effect::Call(CallEffect::FetchAccount));
+        // The whole comparison is one history entry: every column's request and body.
+        let params = app.compare.history_params(&app.search.request());
+        let columns: Vec<serde_json::Value> = app
+            .compare
+            .columns
+            .iter()
+            .map(Column::stored_body)
+            .collect();
+        effects.push(Effect::Store(StoreEffect::RecordComparison {
+            params: Box::new(params),
+            columns: serde_json::Value::Array(columns).to_string(),
+        }));
+    }
+    effects
+}
+
+/// Starts queued columns while fewer than `max_in_flight` run.
+pub fn pump(app: &mut App) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    let base = app.search.request();
+    let cap = in_flight_cap(app);
+    while app.compare.running() < cap {
+        let Some(i) = app.compare.columns.iter().position(|c| c.queued) else {
+            break;
+        };
+        let tag = app.next_tag();
+        let compare = &mut app.compare;
+        let vantage = compare.columns[i].vantage.clone();
+        let (label, typical, effect) = match compare.mode {
+            CompareMode::Answers => {
+                let request = compare.ai_request(&vantage);
+                let model = request.effective_model();
+                (
+                    format!("Asking {}", model.display_name()),
+                    Some(model.typical_seconds()),
+                    Effect::Call(CallEffect::SendAi { tag, request }),
+                )
+            }
+            CompareMode::Search => (
+                "Searching".to_string(),
+                None,
+                Effect::Call(CallEffect::SendSearch {
+                    tag,
+                    request: compare.search_request(&base, &vantage),
+                }),
+            ),
+        };
+        let column = &mut compare.columns[i];
+        column.queued = false;
+        column.call = CallState::running(tag, app.now, label, typical);
+        effects.push(effect);
+    }
+    effects
+}
+
+/// Why the comparison cannot be sent as it stands, as a sentence.
+fn refusal(app: &App) -> Option<String> {
+    let compare = &app.compare;
+    let n = compare.columns.len();
+    if n == 0 {
+        return Some(
+            "There are no columns: choose models (m) or locations (c), or add one with +.".into(),
+        );
+    }
+    if n > MAX_COLUMNS {
+        return Some(format!(
+            "Not sent: {n} columns would be {n} billed calls; at most {MAX_COLUMNS} are allowed. Remove a model, device or location."
+        ));
+    }
+    if app.connection.token.is_none() {
+        return Some(app.no_token_sentence());
+    }
+    let base = app.search.request();
+    for column in &compare.columns {
+        let checked = match compare.mode {
+            CompareMode::Answers => compare.ai_request(&column.vantage).validate(),
+            CompareMode::Search => compare.search_request(&base, &column.vantage).validate(),
+        };
+        if let Err(invalid) = checked {
+            return Some(format!(
+                "Not sent: {invalid} (column {}).",
+                column.vantage.label(compare.mode)
+            ));
+        }
+    }
+    None
+}
+
+/// Runs every column again: the running ones are cancelled first.
+pub fn send_all(app: &mut App) -> Vec<Effect> {
+    if let Some(reason) = refusal(app) {
+        app.flash_error(reason);
+        return Vec::new();
+    }
+    let mut effects = cancel_all(app);
+    for column in &mut app.compare.columns {
+        column.outcome = None;
+        column.call = CallState::Idle;
+        column.queued = true;
+        column.scroll = 0;
+    }
+    app.compare.focus = CompareFocus::Columns;
+    app.compare.refresh_summary();
+    let n = app.compare.columns.len();
+    let cap = in_flight_cap(app);
+    if n > cap {
+        app.flash_info(format!(
+            "{n} calls: {cap} at once, the other {} queue.",
+            n - cap
+        ));
+    }
+    effects.extend(pump(app));
+    effects
+}
+
+pub(super) fn rerun(app: &mut App) -> Vec<Effect> {
+    if app.compare.columns.is_empty() {
+        return Vec::new();
+    }
+    if let Some(reason) = refusal(app) {
+        app.flash_error(reason);
+        return Vec::new();
+    }
+    let mut effects = cancel_one(app);
+    let column = &mut app.compare.columns[app.compare.selected];
+    column.outcome = None;
+    column.call = CallState::Idle;
+    column.queued = true;
+    app.compare.refresh_summary();
+    effects.extend(pump(app));
+    effects
+}
+
+pub(super) fn cancel_one(app: &mut App) -> Vec<Effect> {
+    let Some(column) = app.compare.columns.get_mut(app.compare.selected) else {
+        return Vec::new();
+    };
+    column.queued = false;
+    match column.call.tag() {
+        Some(tag) => {
+            column.call = CallState::Idle;
+            let mut effects = vec![Effect::Call(CallEffect::Cancel(tag))];
+            effects.extend(pump(app));
+            effects
+        }
+        None => Vec::new(),
+    }
+}
+
+pub(super) fn cancel_all(app: &mut App) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for column in &mut app.compare.columns {
+        column.queued = false;
+        if let Some(tag) = column.call.tag() {
+            column.call = CallState::Idle;
+            effects.push(Effect::Call(CallEffect::Cancel(tag)));
+        }
+    }
+    effects
+}
