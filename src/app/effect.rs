@@ -82,6 +82,8 @@ pub enum StoreEffect {
     /// Reads a history entry's request back, to re-run it.
     LoadRerun(EntryId),
     SaveDevices(Vec<String>),
+    /// Reads the device list saved last time, shown until a fresh one arrives.
+    LoadDevices,
 }
 
 /// What touches the terminal or the machine.

@@ -54,6 +54,22 @@ impl JobsState {
         self.list.selected_index().and_then(|i| self.rows.get(i))
     }
 
+    /// The selected job's full id and what comes next for it, for the footer.
+    pub fn selected_next_step(&self, wall: UnixMs) -> Option<(String, NextStep)> {
+        let job = self.selected()?;
+        let step = match (&job.last_error, job.state) {
+            (Some(error), _) => NextStep::Error(error.clone()),
+            (None, JobState::Pending) => match job.next_poll_at {
+                Some(at) if at > wall => NextStep::PollIn(at - wall),
+                _ => NextStep::Polling,
+            },
+            (None, JobState::Done) => NextStep::Open,
+            (None, JobState::Failed | JobState::Expired) => NextStep::Resubmit,
+            (None, JobState::Error) => NextStep::Nothing,
+        };
+        Some((job.id.to_string(), step))
+    }
+
     /// Ranks the rows against the filter again.
     pub fn refresh(&mut self, matcher: &mut crate::fuzzy::FuzzyMatcher) {
         let haystacks: Vec<String> = self
@@ -400,6 +416,21 @@ pub fn summary_of(job: &JobRecord) -> String {
         Some(request) => request.summary(),
         None => "(imported by id)".to_string(),
     }
+}
+
+/// What comes next for a job, or why it stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NextStep {
+    /// The last poll's error.
+    Error(String),
+    /// The next poll, in this many milliseconds.
+    PollIn(UnixMs),
+    Polling,
+    /// Done: Enter opens the result.
+    Open,
+    /// Failed or expired: R re-submits it.
+    Resubmit,
+    Nothing,
 }
 
 /// The request a form queues in async mode.

@@ -147,6 +147,8 @@ impl App {
         self.devices = Devices::Loading;
         vec![
             Effect::Call(CallEffect::FetchAccount),
+            // The list saved last time shows until the fresh one arrives (or if it fails).
+            Effect::Store(StoreEffect::LoadDevices),
             Effect::Call(CallEffect::FetchDevices),
             Effect::Store(StoreEffect::LoadJobs),
         ]
@@ -358,10 +360,19 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                     effects.push(Effect::Store(StoreEffect::SaveDevices(list.clone())));
                     Devices::Loaded(list)
                 }
+                // A cached list stays usable when the fresh one cannot be had.
+                Err(_) if matches!(app.devices, Devices::Loaded(_)) => return effects,
                 Err(e) => Devices::Failed(e.to_string()),
             };
             chat::refresh_device_picker(app);
             effects
+        }
+        Msg::DevicesCached(list) => {
+            if matches!(app.devices, Devices::Loading | Devices::NotFetched) && !list.is_empty() {
+                app.devices = Devices::Loaded(list);
+                chat::refresh_device_picker(app);
+            }
+            Vec::new()
         }
         Msg::Account(result) => {
             match result {

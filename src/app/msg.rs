@@ -42,6 +42,8 @@ pub enum Msg {
         notice: RetryNotice,
     },
     Devices(Result<Vec<String>, ApiError>),
+    /// The device list saved in an earlier session.
+    DevicesCached(Vec<String>),
     Account(Result<Account, ApiError>),
     FileWritten {
         path: PathBuf,

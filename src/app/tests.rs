@@ -117,6 +117,33 @@ fn an_over_long_prompt_is_refused_with_the_reason() {
 }
 
 #[test]
+fn the_saved_device_list_shows_until_a_fresh_one_and_outlives_a_failed_fetch() {
+    let mut app = demo_app();
+    let start = app.start();
+    assert!(start.contains(&Effect::Store(StoreEffect::LoadDevices)));
+    assert_eq!(app.devices, Devices::Loading);
+    update(&mut app, Msg::DevicesCached(vec!["iPhone 15".into()]));
+    assert_eq!(app.devices, Devices::Loaded(vec!["iPhone 15".into()]));
+    // The fetch failing keeps the saved list usable.
+    let failed = ApiError::Transport {
+        kind: crate::api::TransportKind::Connect,
+        detail: "connection refused".into(),
+    };
+    update(&mut app, Msg::Devices(Err(failed)));
+    assert_eq!(app.devices, Devices::Loaded(vec!["iPhone 15".into()]));
+    // A fresh list replaces it and is saved; a late cached one does not overwrite it.
+    let effects = update(&mut app, Msg::Devices(Ok(vec!["Pixel 9".into()])));
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreEffect::SaveDevices(vec![
+            "Pixel 9".into()
+        ]))]
+    );
+    update(&mut app, Msg::DevicesCached(vec!["iPhone 15".into()]));
+    assert_eq!(app.devices, Devices::Loaded(vec!["Pixel 9".into()]));
+}
+
+#[test]
 fn without_a_token_nothing_is_sent_and_d_offers_the_demo() {
     let mut app = demo_app();
     app.connection.demo = false;

@@ -402,11 +402,6 @@ impl PreparedSearch {
     pub fn export_json(&self) -> String {
         pretty_json(&self.body)
     }
-
-    /// The number of results (not rows).
-    pub fn result_count(&self) -> usize {
-        self.results.len()
-    }
 }
 
 /// "★★★★☆ 4.6 (1,234)" for a rating out of five.

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::App;
-use crate::app::jobs_tab::summary_of;
+use crate::app::jobs_tab::{NextStep, summary_of};
 use crate::jobs::JobState;
 
 use super::list::{self, Columns, ago, size};
@@ -76,7 +76,9 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
         area,
         list::Frame {
             title: Line::from(title),
-            footer: jobs.selected().map(|job| footer(job, wall)),
+            footer: jobs
+                .selected_next_step(wall)
+                .map(|(id, step)| footer(id, step)),
             empty: "No jobs yet. Press a in the Chat or Search form for async mode, then Enter queues the request; i imports a job by its id.",
         },
         Columns {
@@ -104,26 +106,18 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
 }
 
 /// The selected job's full id and what comes next for it (or why it stopped).
-fn footer(job: &crate::store::JobRecord, wall: crate::jobs::UnixMs) -> Line<'static> {
-    let what = match (&job.last_error, job.state) {
-        (Some(error), _) => Span::styled(format!(" {error} "), theme::error()),
-        (None, JobState::Pending) => Span::styled(
-            match job.next_poll_at {
-                Some(at) if at > wall => format!(" next poll in {} ", ago(at - wall)),
-                _ => " polling ".to_string(),
-            },
-            theme::dim(),
-        ),
-        (None, JobState::Done) => Span::styled(" Enter opens the result ", theme::dim()),
-        (None, JobState::Failed | JobState::Expired) => {
-            Span::styled(" R re-submits it ", theme::dim())
+fn footer(id: String, step: NextStep) -> Line<'static> {
+    let what = match step {
+        NextStep::Error(error) => Span::styled(format!(" {error} "), theme::error()),
+        NextStep::PollIn(wait) => {
+            Span::styled(format!(" next poll in {} ", ago(wait)), theme::dim())
         }
-        (None, JobState::Error) => Span::raw(""),
+        NextStep::Polling => Span::styled(" polling ", theme::dim()),
+        NextStep::Open => Span::styled(" Enter opens the result ", theme::dim()),
+        NextStep::Resubmit => Span::styled(" R re-submits it ", theme::dim()),
+        NextStep::Nothing => Span::raw(""),
     };
-    Line::from(vec![
-        Span::styled(format!(" {} ", job.id), theme::muted()),
-        what,
-    ])
+    Line::from(vec![Span::styled(format!(" {id} "), theme::muted()), what])
 }
 
 fn state_style(state: JobState) -> Style {

@@ -170,6 +170,15 @@ impl EffectRunner {
                 });
                 None
             }
+            StoreEffect::LoadDevices => {
+                let store = store?;
+                tokio::task::spawn_blocking(move || {
+                    if let Ok(Some(devices)) = store.load_devices() {
+                        let _ = tx.send(Msg::DevicesCached(devices.names));
+                    }
+                });
+                None
+            }
             StoreEffect::SaveDevices(names) => {
                 if let Some(store) = store {
                     store.save_devices(names).detach();
