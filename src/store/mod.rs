@@ -133,9 +133,14 @@ impl StoreError {
         }
     }
 
-    /// True when the error is about this machine's storage rather than a record.
+    /// True when SQLite found the file damaged.
     pub fn is_damage(&self) -> bool {
         matches!(self, StoreError::Damaged { .. })
+    }
+
+    /// The process exit code for any store failure: local storage.
+    pub fn exit_code(&self) -> i32 {
+        crate::exit::STORAGE
     }
 }
 
