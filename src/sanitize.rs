@@ -169,7 +169,11 @@ mod tests {
         assert_eq!(for_terminal("\x1b[38;5;196mred\x1b[0m"), "␛red␛");
         assert_eq!(for_terminal("x\x1bcy"), "x␛y", "RIS, a two-byte sequence");
         assert_eq!(for_terminal("x\x1b(By"), "x␛y", "charset designation");
-        assert_eq!(for_terminal("x\x1bPq#0;2;0;0;0\x1b\\y"), "x␛y", "DCS (sixel)");
+        assert_eq!(
+            for_terminal("x\x1bPq#0;2;0;0;0\x1b\\y"),
+            "x␛y",
+            "DCS (sixel)"
+        );
         assert_eq!(for_terminal("x\x1b]8;;http://e\x07link"), "x␛link");
         assert_eq!(for_terminal("x\x1b"), "x␛", "a lone ESC at the end");
     }
@@ -185,7 +189,10 @@ mod tests {
     fn lone_controls_are_shown_and_line_ends_kept() {
         assert_eq!(for_terminal("a\rb"), "a␍b");
         assert_eq!(for_terminal("a\r\nb"), "a\nb");
-        assert_eq!(for_terminal("bell\x07 nul\0 del\x7f bs\x08"), "bell␇ nul␀ del␡ bs␈");
+        assert_eq!(
+            for_terminal("bell\x07 nul\0 del\x7f bs\x08"),
+            "bell␇ nul␀ del␡ bs␈"
+        );
         assert_eq!(one_line("a\nb\tc\r\nd"), "a b c d");
     }
 
@@ -218,8 +225,8 @@ mod tests {
             (0u32..0x20).prop_map(|c| char::from_u32(c).unwrap_or('x')),
             (0x7Fu32..0xA0).prop_map(|c| char::from_u32(c).unwrap_or('x')),
             prop::sample::select(vec![
-                '\x1b', '[', ']', '\\', 'P', '_', '^', ';', '0', '2', 'J', '\u{202E}',
-                '\u{2066}', '\u{2069}', '\u{202A}', '\n', '\t', '\r',
+                '\x1b', '[', ']', '\\', 'P', '_', '^', ';', '0', '2', 'J', '\u{202E}', '\u{2066}',
+                '\u{2069}', '\u{202A}', '\n', '\t', '\r',
             ]),
             any::<char>(),
         ];
