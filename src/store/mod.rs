@@ -21,6 +21,12 @@
 //!
 //! Dropping the last clone finishes the queued writes and joins the writer thread.
 //!
+//! A file that cannot be written is opened read-only; a damaged one (a corruption error on
+//! any statement, or [`Store::quick_check`] finding damage) gets no more writes, not even
+//! the closing checkpoint. Either way reads go on, every write fails with a sentence, and
+//! [`Store::health`] / [`Store::watch_health`] tell the app, which then keeps the session
+//! in memory. [`Store::check`] and [`Store::recover`] are for the `store` commands.
+//!
 //! The token is never written: requests are stored as their typed parameters, which do not
 //! carry it, and bodies are what the service answered.
 

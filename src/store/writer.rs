@@ -90,7 +90,9 @@ impl Writer {
                     history_max = n;
                 }
             }
-            let results = match self.health.borrow().refusal(&self.path) {
+            // Read apart from the match, so the health is not held locked during the batch.
+            let refusal = self.health.borrow().refusal(&self.path);
+            let results = match refusal {
                 // Damaged or read-only since these were queued: nothing is written.
                 Some(refusal) => batch
                     .iter()
