@@ -54,8 +54,7 @@ fn is_bidi_control(c: char) -> bool {
 }
 
 fn clean(text: &str, one_line: bool) -> Cow<'_, str> {
-    let changes = |c: char| is_unsafe(c) || (one_line && matches!(c, '\n' | '\t'));
-    let Some(first) = text.find(changes) else {
+    let Some(first) = first_change(text, one_line) else {
         return Cow::Borrowed(text);
     };
     let mut out = String::with_capacity(text.len() + 8);
@@ -87,6 +86,22 @@ fn clean(text: &str, one_line: bool) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Where the first character to change starts. Scans bytes: every such character starts
+/// with a byte below 0x20, 0x7F, 0xC2 (C1) or 0xE2 (bidi), and those bytes only ever start
+/// a character, so only they are decoded.
+fn first_change(text: &str, one_line: bool) -> Option<usize> {
+    text.bytes()
+        .enumerate()
+        .filter(|(_, b)| *b < 0x20 || matches!(b, 0x7F | 0xC2 | 0xE2))
+        .find(|(at, _)| {
+            text[*at..]
+                .chars()
+                .next()
+                .is_some_and(|c| is_unsafe(c) || (one_line && matches!(c, '\n' | '\t')))
+        })
+        .map(|(at, _)| at)
 }
 
 type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
