@@ -118,17 +118,21 @@ fn init_logging(
 /// Opens the log for appending. Opened here rather than by `tracing_appender::rolling`,
 /// which panics when the file cannot be opened.
 fn open_log_file(data_dir: &Path) -> Result<std::fs::File, String> {
+    let what_to_do = "Make it writable, or set VANTAGE_DATA_DIR to another folder.";
+    if let Err(e) = std::fs::create_dir_all(data_dir) {
+        return Err(format!(
+            "Running without a log: the data folder {} could not be made ({e}). {what_to_do}",
+            data_dir.display()
+        ));
+    }
     let path = data_dir.join(LOG_FILE);
-    std::fs::create_dir_all(data_dir)
-        .and_then(|()| {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&path)
-        })
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
         .map_err(|e| {
             format!(
-                "Running without a log: {} could not be opened ({e}). Make the data folder writable, or set VANTAGE_DATA_DIR to another folder.",
+                "Running without a log: {} could not be opened ({e}). {what_to_do}",
                 path.display()
             )
         })

@@ -92,10 +92,8 @@ fn a_data_folder_that_cannot_be_made_leaves_the_commands_working_without_a_log()
     assert!(!output.stdout.is_empty(), "the devices are listed");
     let err = stderr(&output);
     assert_eq!(err.matches("Running without a log").count(), 1, "{err}");
-    assert!(
-        err.contains(&data_dir.join("vantage.log").display().to_string()),
-        "{err}"
-    );
+    assert!(err.contains("could not be made"), "{err}");
+    assert!(err.contains(&data_dir.display().to_string()), "{err}");
     assert!(err.contains("VANTAGE_DATA_DIR"), "{err}");
     assert_eq!(std::fs::read(&blocker).unwrap(), b"a regular file");
 }
@@ -114,6 +112,10 @@ fn a_log_that_cannot_be_opened_is_said_once_and_the_command_runs() {
     assert!(!output.stdout.is_empty(), "the answer is printed");
     let err = stderr(&output);
     assert_eq!(err.matches("Running without a log").count(), 1, "{err}");
+    assert!(
+        err.contains(&data_dir.join("vantage.log").display().to_string()),
+        "{err}"
+    );
     assert!(data_dir.join("vantage.log").is_dir(), "left as it was");
 }
 
