@@ -163,3 +163,35 @@ fn a_malformed_config_names_line_and_key_but_never_the_token() {
         assert_eq!(std::fs::read_to_string(&config).unwrap(), text, "unchanged");
     }
 }
+
+/// A database that can only be read (its journal's place is taken by a folder, which stops
+/// root too) still lists the jobs.
+#[test]
+fn jobs_are_listed_from_a_database_that_can_only_be_read() {
+    use vantage::api::{AiRequest, JobId};
+    use vantage::store::{DB_FILE, NewJob, RequestParams, Store, StoreOptions};
+
+    let dir = TempDir::new().unwrap();
+    let data_dir = dir.path().join("data");
+    let id = JobId::parse("00000000-0000-4000-8000-000000000042").unwrap();
+    let store = Store::open_in(&data_dir, StoreOptions::default()).unwrap();
+    store
+        .record_job(NewJob::submitted(
+            id.clone(),
+            RequestParams::Ai(AiRequest::new("kept")),
+        ))
+        .wait()
+        .unwrap();
+    drop(store);
+    std::fs::create_dir(data_dir.join(format!("{DB_FILE}-wal"))).unwrap();
+    let before = std::fs::read(data_dir.join(DB_FILE)).unwrap();
+
+    let output = vantage(&data_dir, &dir.path().join("none.toml"))
+        .args(["jobs", "--json"])
+        .output()
+        .expect("vantage runs");
+    assert_no_panic(&output);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains(id.as_str()));
+    assert_eq!(std::fs::read(data_dir.join(DB_FILE)).unwrap(), before);
+}

@@ -250,3 +250,32 @@ fn a_file_that_is_not_a_database_is_named_and_left_alone() {
     assert!(!report.is_whole());
     assert_eq!(std::fs::read(&path).unwrap(), garbage);
 }
+
+/// Root writes any file, so the refusal is made with a folder where SQLite's journal goes:
+/// the database can then be read but not written, by anyone.
+#[tokio::test]
+async fn a_database_whose_journal_cannot_be_made_is_opened_for_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = filled(&dir);
+    std::fs::create_dir(dir.path().join(format!("{DB_FILE}-wal"))).unwrap();
+    let before = std::fs::read(&path).unwrap();
+
+    let store = Store::open_in(dir.path(), StoreOptions::default()).expect("opened to read");
+    assert!(
+        matches!(store.health(), Health::ReadOnly { .. }),
+        "{:?}",
+        store.health()
+    );
+    assert_eq!(store.list_jobs().unwrap().len(), 1);
+    assert_eq!(store.history_len().unwrap(), ENTRIES);
+    let (_, ack) = store.add_request(RequestParams::Search(SearchRequest::new("new")));
+    let error = ack.await.unwrap_err();
+    assert!(matches!(error, StoreError::ReadOnly { .. }), "{error:?}");
+    assert!(error.to_string().contains(&path.display().to_string()));
+    drop(store);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the file is unchanged"
+    );
+}
