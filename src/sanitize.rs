@@ -34,6 +34,16 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     clean(text, true)
 }
 
+/// Output printed "as received" (`--json` of a body that is not JSON, raw HTML): exact
+/// into a pipe or a file, where a program reads it, and cleaned when a terminal would obey it.
+pub fn as_received(text: &str, to_terminal: bool) -> Cow<'_, str> {
+    if to_terminal {
+        for_terminal(text)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
 /// A CSV cell that a spreadsheet reads as text, never as a formula: a cell starting with
 /// `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Quoting for commas and quotes is the
 /// CSV writer's job.
@@ -216,6 +226,13 @@ mod tests {
         assert_eq!(for_terminal("abc\u{202E}fed\u{202C}"), "abcfed");
         assert_eq!(for_terminal("\u{2066}x\u{2069}"), "x");
         assert_eq!(for_terminal("שלום"), "שלום");
+    }
+
+    #[test]
+    fn output_as_received_is_exact_only_away_from_a_terminal() {
+        let body = "<title>\x1b]0;x\x07</title>\r\n";
+        assert!(matches!(as_received(body, false), Cow::Borrowed(b) if b == body));
+        assert_eq!(as_received(body, true), "<title>␛</title>\n");
     }
 
     #[test]
