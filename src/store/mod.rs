@@ -88,7 +88,7 @@ pub enum StoreError {
     )]
     ReadOnly { path: PathBuf, reason: String },
     #[error(
-        "The history database {path} is damaged ({detail}), so nothing more is written to it and this session is kept in memory only. Run `vantage store check` to see the damage, then `vantage store recover` to copy what can be read into a new file."
+        "The history database {path} is damaged ({detail}), so vantage writes nothing more to it. Run `vantage store check` to see the damage, then `vantage store recover` to copy what can be read into a new file."
     )]
     Damaged { path: PathBuf, detail: String },
     #[error("The history database failed: {0}.")]
