@@ -80,7 +80,36 @@ pub struct Overrides {
 pub enum ConfigError {
     #[error("The config file {path} could not be read: {reason}. Fix or remove it.")]
     Unreadable { path: PathBuf, reason: String },
+    /// The file is not valid: named by line and key, never by value (it may be the token).
+    #[error(
+        "The config file {path} has a mistake on line {line}{}: {problem}. Fix that line, or remove the file to use the defaults.",
+        key_part(.key)
+    )]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        key: Option<String>,
+        problem: String,
+    },
 }
+
+fn key_part(key: &Option<String>) -> String {
+    key.as_ref()
+        .map_or_else(String::new, |key| format!(", at `{key}`"))
+}
+
+/// The keys the file may hold, the only words of a line quoted back to the user.
+const KNOWN_KEYS: [&str; 9] = [
+    "render_url",
+    "search_url",
+    "token",
+    "timeout_secs",
+    "proxy_host",
+    "isp_proxy_host",
+    "proxy_username",
+    "proxy_key",
+    "history_max_entries",
+];
 
 /// The config and data folders: `VANTAGE_CONFIG` / `VANTAGE_DATA_DIR` when set (tests and
 /// portable installs), else the platform's folders.
@@ -208,10 +237,86 @@ fn read_file(path: &Path) -> Result<ConfigFile, ConfigError> {
             });
         }
     };
-    toml::from_str(&text).map_err(|e| ConfigError::Unreadable {
+    toml::from_str(&text).map_err(|e| invalid_file(path, &text, &e))
+}
+
+/// The error for a file TOML refused, built from the error's position and message alone:
+/// toml's own Display quotes the offending line, which may hold the token.
+fn invalid_file(path: &Path, text: &str, error: &toml::de::Error) -> ConfigError {
+    let start = error.span().map_or(0, |span| span.start).min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |at| start + at);
+    let line_text = text.get(line_start..line_end).unwrap_or("");
+    let (key_text, value_text) = line_text.split_once('=').unwrap_or(("", line_text));
+    let key_text = key_text.trim().trim_matches(['"', '\'']);
+    let unknown = unknown_field(error.message());
+    let key = KNOWN_KEYS
+        .into_iter()
+        .find(|known| *known == key_text)
+        .map(str::to_string)
+        .or_else(|| unknown.clone());
+    let problem = match unknown {
+        Some(name) => format!(
+            "`{name}` is not a setting (the settings are {})",
+            KNOWN_KEYS.join(", ")
+        ),
+        None => describe(error.message()),
+    };
+    ConfigError::Invalid {
         path: path.to_path_buf(),
-        reason: e.to_string(),
-    })
+        line: text[..line_start].matches('\n').count() + 1,
+        key,
+        problem: without_value(problem, value_text),
+    }
+}
+
+/// The field named by serde's "unknown field `x`, expected one of …".
+fn unknown_field(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    rest.split_once('`').map(|(name, _)| name.to_string())
+}
+
+/// toml's message in words that never repeat the value: serde's "invalid type: string
+/// \"…\", expected u64" quotes it, so type errors are rephrased from their kinds alone.
+fn describe(message: &str) -> String {
+    let first_line = message.lines().next().unwrap_or("").trim();
+    let Some(rest) = first_line
+        .strip_prefix("invalid type: ")
+        .or_else(|| first_line.strip_prefix("invalid value: "))
+    else {
+        return first_line.to_string();
+    };
+    let found = rest.split_whitespace().next().unwrap_or("value");
+    let expected = match rest.rsplit_once("expected ").map(|(_, e)| e.trim()) {
+        Some("u64" | "usize" | "u32") => "a whole number",
+        Some("a string") => "text in quotes",
+        Some("a boolean") => "true or false",
+        _ => "another kind of value",
+    };
+    if first_line.starts_with("invalid value") {
+        format!("the {found} is out of range; it should be {expected}")
+    } else {
+        format!("the value is a {found} but should be {expected}")
+    }
+}
+
+/// A last guard: if the problem still shows any part of the line's value, it is replaced.
+fn without_value(problem: String, value_text: &str) -> String {
+    let value: Vec<char> = value_text
+        .trim()
+        .trim_matches(['"', '\''])
+        .chars()
+        .collect();
+    let window = value.len().min(6);
+    let leaks = window >= 3
+        && value
+            .windows(window)
+            .any(|part| problem.contains(&part.iter().collect::<String>()));
+    if leaks {
+        "the value could not be read".to_string()
+    } else {
+        problem
+    }
 }
 
 #[cfg(test)]
@@ -273,5 +378,63 @@ mod tests {
     #[test]
     fn unknown_keys_in_the_file_are_reported() {
         assert!(toml::from_str::<ConfigFile>("tokne = \"x\"").is_err());
+    }
+
+    const SECRET: &str = "sk-live-9f8e7d6c5b4a";
+
+    fn error_for(text: &str) -> String {
+        let path = Path::new("/home/u/.config/vantage/config.toml");
+        let error = toml::from_str::<ConfigFile>(text).expect_err("malformed");
+        invalid_file(path, text, &error).to_string()
+    }
+
+    #[test]
+    fn malformed_files_are_named_by_line_and_key_never_by_value() {
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            (
+                "render_url = \"https://x.example\"\ntoken = \"SECRET",
+                "line 2",
+                Some("token"),
+            ),
+            ("token = SECRET", "line 1", Some("token")),
+            (
+                "token = \"SECRET\"\ntoken = \"SECRET\"",
+                "line 2",
+                Some("token"),
+            ),
+            ("timeout_secs = \"SECRET\"", "line 1", Some("timeout_secs")),
+            ("tokne = \"SECRET\"", "line 1", Some("tokne")),
+            ("token = \"SECRET\\q\"", "line 1", Some("token")),
+            ("token = 'SECRET'\n[x", "line 2", None),
+            ("\n\ntoken = \"\"\"SECRET\nmore SECRET", "line 4", None),
+            ("token = \"SECRET\" SECRET", "line 1", Some("token")),
+            (
+                "proxy_key = \"SECRET\"\nhistory_max_entries = -SECRET",
+                "line 2",
+                Some("history_max_entries"),
+            ),
+        ];
+        for (template, line, key) in cases {
+            let text = template.replace("SECRET", SECRET);
+            let message = error_for(&text);
+            assert!(!message.contains(SECRET), "{message}");
+            assert!(!message.contains("sk-live"), "{message}");
+            assert!(!message.contains("9f8e"), "{message}");
+            assert!(message.contains("config.toml"), "{message}");
+            assert!(message.contains(line), "{text:?}: {message}");
+            if let Some(key) = key {
+                assert!(message.contains(&format!("`{key}`")), "{text:?}: {message}");
+            }
+            assert_eq!(message.lines().count(), 1, "one sentence: {message}");
+            assert!(message.ends_with('.'), "{message}");
+        }
+    }
+
+    #[test]
+    fn a_type_mistake_says_what_was_expected() {
+        let message = error_for("timeout_secs = \"soon\"");
+        assert!(message.contains("should be a whole number"), "{message}");
+        let message = error_for("token = 42");
+        assert!(message.contains("should be text in quotes"), "{message}");
     }
 }

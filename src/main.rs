@@ -9,6 +9,7 @@ use clap::Parser;
 use vantage::api::Client;
 use vantage::cli::{self, Cli, Command};
 use vantage::config::{Config, Overrides};
+use vantage::exit;
 use vantage::sim::{SimConfig, Simulator};
 
 fn main() -> ExitCode {
@@ -20,11 +21,11 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("Could not start the async runtime: {e}.");
-            return ExitCode::from(1);
+            return ExitCode::from(exit::FAILURE as u8);
         }
     };
     let code = runtime.block_on(dispatch(cli));
-    ExitCode::from(u8::try_from(code).unwrap_or(1))
+    ExitCode::from(u8::try_from(code).unwrap_or(exit::FAILURE as u8))
 }
 
 async fn dispatch(cli: Cli) -> i32 {
@@ -39,10 +40,16 @@ async fn dispatch(cli: Cli) -> i32 {
         Ok(config) => config,
         Err(e) => {
             eprintln!("{e}");
-            return 2;
+            return exit::INVALID_INPUT;
         }
     };
-    let _log_guard = init_logging(&config.data_dir);
+    let (_log_guard, log_warning) = init_logging(&config.data_dir);
+    // Said once: on stderr for a subcommand; for the app, after it leaves the screen, where
+    // it is not drawn over.
+    let for_app = cli.command.is_none();
+    if !for_app && let Some(warning) = &log_warning {
+        eprintln!("{warning}");
+    }
     let simulator = if cli.demo {
         let mut sim_config = SimConfig::demo();
         // The demo keeps its jobs across restarts, as the live service does.
@@ -54,7 +61,7 @@ async fn dispatch(cli: Cli) -> i32 {
             }
             Err(e) => {
                 eprintln!("The demo simulator could not start: {e}.");
-                return 5;
+                return exit::NO_ANSWER;
             }
         }
     } else {
@@ -72,24 +79,61 @@ async fn dispatch(cli: Cli) -> i32 {
         Some(command) => cli::run(&config, &client, command).await,
         None => vantage::tui::run(config, client, simulator.as_ref()).await,
     };
+    if for_app && let Some(warning) = &log_warning {
+        eprintln!("{warning}");
+    }
     if let Some(simulator) = simulator {
         simulator.shutdown().await;
     }
     code
 }
 
-/// Logs go to a file in the data dir, never to the terminal. No file, no logs: the app runs.
-fn init_logging(data_dir: &Path) -> Option<tracing_appender::non_blocking::WorkerGuard> {
-    std::fs::create_dir_all(data_dir).ok()?;
-    let appender = tracing_appender::rolling::never(data_dir, "vantage.log");
-    let (writer, guard) = tracing_appender::non_blocking(appender);
+/// The log's file name inside the data dir.
+const LOG_FILE: &str = "vantage.log";
+
+/// Logs go to a file in the data dir, never to the terminal. No file, no logs: the app runs,
+/// and the returned sentence says why there is no log (to be shown once).
+fn init_logging(
+    data_dir: &Path,
+) -> (
+    Option<tracing_appender::non_blocking::WorkerGuard>,
+    Option<String>,
+) {
+    let file = match open_log_file(data_dir) {
+        Ok(file) => file,
+        Err(warning) => return (None, Some(warning)),
+    };
+    let (writer, guard) = tracing_appender::non_blocking(file);
     let filter = tracing_subscriber::EnvFilter::try_from_env("VANTAGE_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
+    // Fails only if a subscriber is already set, which then receives the logs.
+    let _ = tracing_subscriber::fmt()
         .with_writer(writer)
         .with_ansi(false)
         .with_env_filter(filter)
-        .try_init()
-        .ok()?;
-    Some(guard)
+        .try_init();
+    (Some(guard), None)
+}
+
+/// Opens the log for appending. Opened here rather than by `tracing_appender::rolling`,
+/// which panics when the file cannot be opened.
+fn open_log_file(data_dir: &Path) -> Result<std::fs::File, String> {
+    let what_to_do = "Make it writable, or set VANTAGE_DATA_DIR to another folder.";
+    if let Err(e) = std::fs::create_dir_all(data_dir) {
+        return Err(format!(
+            "Running without a log: the data folder {} could not be made ({e}). {what_to_do}",
+            data_dir.display()
+        ));
+    }
+    let path = data_dir.join(LOG_FILE);
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| {
+            format!(
+                "Running without a log: {} could not be opened ({e}). {what_to_do}",
+                path.display()
+            )
+        })
 }

@@ -179,6 +179,8 @@ struct Inner {
     retry: RetryPolicy,
     max_body_bytes: usize,
     config_hint: String,
+    /// The most one call may take, its retries and waits included.
+    timeout: Duration,
 }
 
 #[derive(Clone)]
@@ -256,6 +258,7 @@ impl Client {
                 retry: settings.retry,
                 max_body_bytes: settings.max_body_bytes,
                 config_hint: settings.config_hint,
+                timeout: settings.timeout,
             }),
             observer: None,
         })
@@ -394,7 +397,8 @@ impl Client {
         }
     }
 
-    /// One call, with the retries the policy allows.
+    /// One call, with the retries the policy allows, all within the client's timeout: each
+    /// attempt gets only the time left, and a wait that would pass the limit is not taken.
     async fn get(
         &self,
         base: Base,
@@ -410,11 +414,13 @@ impl Client {
                 config_hint: self.inner.config_hint.clone(),
             })?;
         let started = Instant::now();
+        let deadline = started + self.inner.timeout;
         let policy = &self.inner.retry;
         let mut waits = 0u32;
         let mut server_error_retried = false;
         loop {
-            let result = self.get_once(&url, token).await;
+            let left = deadline.saturating_duration_since(Instant::now());
+            let result = self.get_once(&url, token, left).await;
             let wait = match &result {
                 Err(e @ (ApiError::Unavailable { .. } | ApiError::RateLimited { .. }))
                     if waits < policy.max_retries =>
@@ -435,6 +441,16 @@ impl Client {
             };
             match (wait, result) {
                 (Some(wait), Err(error)) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if wait >= left {
+                        return Err(match error {
+                            ApiError::Server { .. } => error,
+                            _ => ApiError::WaitBeyondLimit {
+                                cause: Box::new(error),
+                                left,
+                            },
+                        });
+                    }
                     waits += 1;
                     tracing::info!(
                         path,
@@ -479,11 +495,17 @@ impl Client {
         Ok(url)
     }
 
-    async fn get_once(&self, url: &Url, token: &Secret) -> Result<RawResponse, ApiError> {
+    async fn get_once(
+        &self,
+        url: &Url,
+        token: &Secret,
+        time_left: Duration,
+    ) -> Result<RawResponse, ApiError> {
         let mut response = self
             .inner
             .http
             .get(url.clone())
+            .timeout(time_left)
             .header(AUTHORIZATION, format!("Bearer {}", token.expose()))
             .send()
             .await

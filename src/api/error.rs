@@ -132,6 +132,16 @@ pub enum ApiError {
     /// The user cancelled.
     #[error("Cancelled.")]
     Cancelled,
+
+    /// A 503 or 429 whose wait would pass the call's time limit, so it was not taken.
+    #[error(
+        "{cause} That is more than the {} s left of this call's time limit (`timeout_secs`), so vantage did not wait.",
+        .left.as_secs()
+    )]
+    WaitBeyondLimit {
+        cause: Box<ApiError>,
+        left: Duration,
+    },
 }
 
 fn topup_hint(url: &Option<String>) -> String {
@@ -215,6 +225,7 @@ impl ApiError {
             | ApiError::Unavailable { message, .. }
             | ApiError::GatewayTimeout { message }
             | ApiError::OtherStatus { message, .. } => Some(message),
+            ApiError::WaitBeyondLimit { cause, .. } => cause.server_message(),
             _ => None,
         }
     }
@@ -232,6 +243,7 @@ impl ApiError {
             ApiError::Server { .. } => 500,
             ApiError::Unavailable { .. } => 503,
             ApiError::GatewayTimeout { .. } => 504,
+            ApiError::WaitBeyondLimit { cause, .. } => return cause.status(),
             _ => return None,
         })
     }

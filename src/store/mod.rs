@@ -21,11 +21,19 @@
 //!
 //! Dropping the last clone finishes the queued writes and joins the writer thread.
 //!
+//! A file that cannot be written is opened read-only; a damaged one (a corruption error on
+//! any statement, or [`Store::quick_check`] finding damage) gets no more writes, not even
+//! the closing checkpoint. Either way reads go on, every write fails with a sentence, and
+//! [`Store::health`] / [`Store::watch_health`] tell the app, which then keeps the session
+//! in memory. [`Store::check`] and [`Store::recover`] are for the `store` commands.
+//!
 //! The token is never written: requests are stored as their typed parameters, which do not
 //! carry it, and bodies are what the service answered.
 
+mod health;
 mod model;
 mod read;
+mod repair;
 mod schema;
 mod writer;
 
@@ -38,12 +46,14 @@ use std::task::{Context, Poll};
 use std::thread::JoinHandle;
 
 use rusqlite::Connection;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
+pub use health::{Health, is_damage, is_write_refusal};
 pub use model::{
     Body, Devices, EntryId, HistoryEntry, HistoryItem, JobEvent, JobRecord, JobUpdate, NewJob,
     RequestKind, RequestParams, now_ms,
 };
+pub use repair::{CheckReport, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
 
 use crate::api::JobId;
@@ -65,8 +75,22 @@ pub enum StoreError {
         found: u32,
         supported: u32,
     },
-    #[error("The data folder {path} could not be made: {reason}.")]
+    #[error(
+        "The data folder {path} could not be made ({reason}). Set VANTAGE_DATA_DIR to a folder you can write."
+    )]
     Folder { path: PathBuf, reason: String },
+    #[error(
+        "The history database {path} could not be opened ({reason}). Make its folder writable, or set VANTAGE_DATA_DIR to another folder."
+    )]
+    Open { path: PathBuf, reason: String },
+    #[error(
+        "The history database {path} cannot be written ({reason}), so history and jobs are shown but nothing new is saved. Make the file and its folder writable, or set VANTAGE_DATA_DIR to another folder."
+    )]
+    ReadOnly { path: PathBuf, reason: String },
+    #[error(
+        "The history database {path} is damaged ({detail}), so vantage writes nothing more to it. Run `vantage store check` to see the damage, then `vantage store recover` to copy what can be read into a new file."
+    )]
+    Damaged { path: PathBuf, detail: String },
     #[error("The history database failed: {0}.")]
     Sqlite(String),
     #[error("A stored record could not be read: {0}.")]
@@ -75,9 +99,54 @@ pub enum StoreError {
     Closed,
 }
 
+/// Damage and refused writes keep their kind (the path is filled in by [`StoreError::at`]);
+/// other SQLite errors become a sentence.
 impl From<rusqlite::Error> for StoreError {
     fn from(error: rusqlite::Error) -> Self {
-        StoreError::Sqlite(error.to_string())
+        if is_damage(&error) {
+            StoreError::Damaged {
+                path: PathBuf::new(),
+                detail: error.to_string(),
+            }
+        } else if error.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
+            StoreError::ReadOnly {
+                path: PathBuf::new(),
+                reason: error.to_string(),
+            }
+        } else {
+            StoreError::Sqlite(error.to_string())
+        }
+    }
+}
+
+impl StoreError {
+    /// The same error, naming `path` where it names no file yet.
+    pub fn at(self, path: &Path) -> StoreError {
+        match self {
+            StoreError::Damaged { path: p, detail } if p.as_os_str().is_empty() => {
+                StoreError::Damaged {
+                    path: path.to_path_buf(),
+                    detail,
+                }
+            }
+            StoreError::ReadOnly { path: p, reason } if p.as_os_str().is_empty() => {
+                StoreError::ReadOnly {
+                    path: path.to_path_buf(),
+                    reason,
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// True when SQLite found the file damaged.
+    pub fn is_damage(&self) -> bool {
+        matches!(self, StoreError::Damaged { .. })
+    }
+
+    /// The process exit code for any store failure: local storage.
+    pub fn exit_code(&self) -> i32 {
+        crate::exit::STORAGE
     }
 }
 
@@ -140,6 +209,9 @@ impl Future for Ack {
 
 struct Inner {
     path: PathBuf,
+    health: Arc<health::HealthCell>,
+    /// Opened read-only from the start: readers open the file read-only too.
+    read_only: bool,
     commands: Mutex<Option<mpsc::Sender<Command>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
     readers: Mutex<Vec<Connection>>,
@@ -186,20 +258,42 @@ impl Store {
         Store::open(&data_dir.join(DB_FILE), options)
     }
 
-    /// Opens (creating and migrating) the database at `path`. Blocks briefly: call it at
-    /// start-up or off the UI task.
+    /// Opens (creating and migrating) the database at `path`; if the file or its folder
+    /// refuses writes, opens it read-only (see [`Store::health`]). Blocks briefly: call it
+    /// at start-up or off the UI task.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
-        let conn = schema::open_writer(path)?;
+        let conn = match schema::open_writer(path) {
+            Ok(conn) => conn,
+            Err(StoreError::ReadOnly { reason, .. }) if path.exists() => {
+                return Store::open_read_only_because(path, reason);
+            }
+            Err(StoreError::ReadOnly { reason, .. }) => {
+                return Err(StoreError::Open {
+                    path: path.to_path_buf(),
+                    reason,
+                });
+            }
+            Err(error) => return Err(error),
+        };
         let reader = schema::open_reader(path)?;
+        let (health, _) = watch::channel(Health::Writable);
+        let health = Arc::new(health);
         let (tx, rx) = mpsc::channel();
         let history_max = options.history_max_entries;
+        let writer = writer::Writer {
+            conn,
+            path: path.to_path_buf(),
+            health: Arc::clone(&health),
+        };
         let handle = std::thread::Builder::new()
             .name("vantage-store".to_string())
-            .spawn(move || writer::run(conn, rx, history_max))
+            .spawn(move || writer.run(rx, history_max))
             .map_err(|e| StoreError::Sqlite(format!("the writer thread could not start: {e}")))?;
         Ok(Store {
             inner: Arc::new(Inner {
                 path: path.to_path_buf(),
+                health,
+                read_only: false,
                 commands: Mutex::new(Some(tx)),
                 writer: Mutex::new(Some(handle)),
                 readers: Mutex::new(vec![reader]),
@@ -207,11 +301,102 @@ impl Store {
         })
     }
 
+    /// Opens an existing database for reading only: every write fails with
+    /// [`StoreError::ReadOnly`]. What [`Store::open`] falls back to when writes are refused.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        Store::open_read_only_because(path, "opened for reading only".to_string())
+    }
+
+    fn open_read_only_because(path: &Path, reason: String) -> Result<Store, StoreError> {
+        let reader = schema::open_read_only(path)?;
+        tracing::warn!(path = %path.display(), %reason, "the store is read-only");
+        let (health, _) = watch::channel(Health::ReadOnly { reason });
+        Ok(Store {
+            inner: Arc::new(Inner {
+                path: path.to_path_buf(),
+                health: Arc::new(health),
+                read_only: true,
+                commands: Mutex::new(None),
+                writer: Mutex::new(None),
+                readers: Mutex::new(vec![reader]),
+            }),
+        })
+    }
+
+    /// Whether the file can be written now.
+    pub fn health(&self) -> Health {
+        self.inner.health.borrow().clone()
+    }
+
+    /// Follows [`Store::health`]: changes when damage is found or writes are refused.
+    pub fn watch_health(&self) -> watch::Receiver<Health> {
+        self.inner.health.subscribe()
+    }
+
+    /// Runs SQLite's `quick_check` off the caller's thread (on the writer's, before any
+    /// write queued after it; without a writer, on a thread of its own). Resolves to
+    /// [`StoreError::Damaged`] when the file is damaged, which also stops every later
+    /// write. Call it once after opening; the app need not wait for it.
+    pub fn quick_check(&self) -> Ack {
+        if !self.inner.read_only {
+            return self.send_anyway(Op::QuickCheck);
+        }
+        let (ack, rx) = oneshot::channel();
+        let store = self.clone();
+        let started = std::thread::Builder::new()
+            .name("vantage-store-check".to_string())
+            .spawn(move || {
+                let result = store.with_reader(|conn| {
+                    let lines = repair::quick_check_lines(conn)?;
+                    repair::damage_in(lines).map_or(Ok(()), |detail| {
+                        Err(StoreError::Damaged {
+                            path: PathBuf::new(),
+                            detail,
+                        })
+                    })
+                });
+                let _ = ack.send(result);
+            });
+        match started {
+            Ok(_) => Ack(AckInner::Waiting(rx)),
+            Err(e) => Ack(AckInner::Failed(Some(StoreError::Sqlite(format!(
+                "the check could not start: {e}"
+            ))))),
+        }
+    }
+
+    /// Runs SQLite's `integrity_check` over the file at `path`, opened read-only: the
+    /// problems it finds, none when the file is whole. For `vantage store check`.
+    pub fn check(path: &Path) -> Result<CheckReport, StoreError> {
+        repair::check(path)
+    }
+
+    /// Copies what can be read from the file at `path` into a new file next to it (named in
+    /// the report), leaving the old one as it is. For `vantage store recover`.
+    pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
+        repair::recover(path)
+    }
+
     pub fn path(&self) -> &Path {
         &self.inner.path
     }
 
+    /// Queues a write, unless the file is read-only or damaged.
     fn send(&self, op: Op) -> Ack {
+        let barrier = matches!(op, Op::Barrier);
+        if !barrier && let Some(refusal) = self.health().refusal(&self.inner.path) {
+            return Ack(AckInner::Failed(Some(refusal)));
+        }
+        if barrier && self.inner.read_only {
+            // Nothing can be queued, so everything queued is done.
+            let (done, rx) = oneshot::channel();
+            let _ = done.send(Ok(()));
+            return Ack(AckInner::Waiting(rx));
+        }
+        self.send_anyway(op)
+    }
+
+    fn send_anyway(&self, op: Op) -> Ack {
         let (ack, rx) = oneshot::channel();
         let sent = match self.inner.commands.lock() {
             Ok(commands) => commands
@@ -298,12 +483,14 @@ impl Store {
         &self,
         read: impl FnOnce(&Connection) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
+        let path = &self.inner.path;
         let pooled = self.inner.readers.lock().ok().and_then(|mut p| p.pop());
         let conn = match pooled {
             Some(conn) => conn,
-            None => schema::open_reader(&self.inner.path)?,
+            None if self.inner.read_only => schema::open_read_only(path)?,
+            None => schema::open_reader(path)?,
         };
-        let result = read(&conn);
+        let result = read(&conn).map_err(|e| health::note(&self.inner.health, path, e));
         if let Ok(mut pool) = self.inner.readers.lock()
             && pool.len() < READ_POOL
         {

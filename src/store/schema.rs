@@ -6,6 +6,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 use super::StoreError;
+use super::health::is_write_refusal;
 
 /// Each entry brings the schema from version `index` to `index + 1`. Append, never edit.
 const MIGRATIONS: &[&str] = &[
@@ -85,16 +86,37 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
 }
 
 /// Opens the writer's connection: WAL, full sync (a committed job survives a crash of the
-/// process and of the machine), then migrates.
+/// process and of the machine), then migrates. A file or folder that refuses writes gives
+/// [`StoreError::ReadOnly`], so the caller can open it for reading instead.
 pub fn open_writer(path: &Path) -> Result<Connection, StoreError> {
-    let mut conn = Connection::open(path)?;
-    configure(&conn)?;
-    let mode: String = conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
+    let refused = |error: rusqlite::Error| {
+        if is_write_refusal(&error) {
+            StoreError::ReadOnly {
+                path: path.to_path_buf(),
+                reason: error.to_string(),
+            }
+        } else {
+            StoreError::from(error).at(path)
+        }
+    };
+    let mut conn = Connection::open(path).map_err(refused)?;
+    // SQLite opens a file it may not write read-only without saying so.
+    if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+        return Err(StoreError::ReadOnly {
+            path: path.to_path_buf(),
+            reason: "the file is read-only".to_string(),
+        });
+    }
+    configure(&conn).map_err(|e| e.at(path))?;
+    let mode: String = conn
+        .pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))
+        .map_err(refused)?;
     if !mode.eq_ignore_ascii_case("wal") {
         tracing::warn!(mode, "SQLite did not switch to WAL");
     }
-    conn.pragma_update(None, "synchronous", "FULL")?;
-    migrate(&mut conn, path)?;
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(refused)?;
+    migrate(&mut conn, path).map_err(|e| e.at(path))?;
     Ok(conn)
 }
 
@@ -103,10 +125,59 @@ pub fn open_reader(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    configure(&conn)?;
-    conn.pragma_update(None, "query_only", true)?;
+    )
+    .map_err(|e| StoreError::from(e).at(path))?;
+    configure(&conn).map_err(|e| e.at(path))?;
+    conn.pragma_update(None, "query_only", true)
+        .map_err(|e| StoreError::from(e).at(path))?;
     Ok(conn)
+}
+
+/// Opens an existing file that SQLite must not write at all. A WAL file in a folder that
+/// cannot be written can only be read as immutable (SQLite cannot make its shared-memory
+/// file), which is tried when the plain read-only open cannot read it.
+pub fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
+    let readable = |conn: &Connection| -> Result<(), StoreError> {
+        configure(conn)?;
+        let found = user_version(conn)?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                path: path.to_path_buf(),
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(())
+    };
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let opened = Connection::open_with_flags(path, flags).map_err(StoreError::from);
+    let first_error = match opened.and_then(|conn| readable(&conn).map(|()| conn)) {
+        Ok(conn) => return Ok(conn),
+        Err(error @ (StoreError::Damaged { .. } | StoreError::TooNew { .. })) => {
+            return Err(error.at(path));
+        }
+        Err(error) => error,
+    };
+    let immutable = std::path::absolute(path)
+        .ok()
+        .and_then(|absolute| url::Url::from_file_path(absolute).ok())
+        .map(|mut url| {
+            url.set_query(Some("immutable=1"));
+            url.to_string()
+        });
+    let Some(uri) = immutable else {
+        return Err(first_error.at(path));
+    };
+    Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)
+        .map_err(StoreError::from)
+        .and_then(|conn| readable(&conn).map(|()| conn))
+        .map_err(|_| match first_error {
+            StoreError::Sqlite(reason) => StoreError::Open {
+                path: path.to_path_buf(),
+                reason,
+            },
+            other => other.at(path),
+        })
 }
 
 pub fn user_version(conn: &Connection) -> Result<u32, StoreError> {

@@ -1,13 +1,18 @@
 //! The one thread that writes: it owns the write connection and applies whatever commands
 //! are queued in one transaction per batch, then answers each command's acknowledgement.
 
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError};
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
 use super::StoreError;
+use super::health::{self, Health, HealthCell, is_damage};
 use super::model::{Body, EntryId, JobUpdate, NewJob, RequestParams};
+use super::repair;
 use crate::api::JobId;
 use crate::jobs::{JobState, UnixMs};
 
@@ -36,6 +41,8 @@ pub(super) enum Op {
     SetHistoryLimit(usize),
     /// Nothing to write: acknowledged once everything queued before it is committed.
     Barrier,
+    /// `PRAGMA quick_check`, run alone between batches.
+    QuickCheck,
 }
 
 pub(super) struct Command {
@@ -43,32 +50,93 @@ pub(super) struct Command {
     pub ack: Option<oneshot::Sender<Result<(), StoreError>>>,
 }
 
-pub(super) fn run(mut conn: Connection, commands: Receiver<Command>, mut history_max: usize) {
-    while let Ok(first) = commands.recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match commands.try_recv() {
-                Ok(command) => batch.push(command),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+/// The writer thread's state: its connection, and the health it shares with the handles.
+pub(super) struct Writer {
+    pub conn: Connection,
+    pub path: PathBuf,
+    pub health: Arc<HealthCell>,
+}
+
+impl Writer {
+    pub(super) fn run(mut self, commands: Receiver<Command>, mut history_max: usize) {
+        // A check is run on its own, between batches, so writes queued after it wait for it.
+        let mut carried: Option<Command> = None;
+        loop {
+            let first = match carried.take() {
+                Some(command) => command,
+                None => match commands.recv() {
+                    Ok(command) => command,
+                    Err(_) => break,
+                },
+            };
+            if matches!(first.op, Op::QuickCheck) {
+                let result = self.quick_check();
+                answer(first, result);
+                continue;
+            }
+            let mut batch = vec![first];
+            while batch.len() < MAX_BATCH {
+                match commands.try_recv() {
+                    Ok(command) if matches!(command.op, Op::QuickCheck) => {
+                        carried = Some(command);
+                        break;
+                    }
+                    Ok(command) => batch.push(command),
+                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+                }
+            }
+            for command in &batch {
+                if let Op::SetHistoryLimit(n) = command.op {
+                    history_max = n;
+                }
+            }
+            // Read apart from the match, so the health is not held locked during the batch.
+            let refusal = self.health.borrow().refusal(&self.path);
+            let results = match refusal {
+                // Damaged or read-only since these were queued: nothing is written.
+                Some(refusal) => batch
+                    .iter()
+                    .map(|c| match c.op {
+                        Op::Barrier => Ok(()),
+                        _ => Err(refusal.clone()),
+                    })
+                    .collect(),
+                None => apply_batch(&mut self.conn, &batch, history_max),
+            };
+            for (command, result) in batch.into_iter().zip(results) {
+                let result = result.map_err(|e| health::note(&self.health, &self.path, e));
+                answer(command, result);
             }
         }
-        for command in &batch {
-            if let Op::SetHistoryLimit(n) = command.op {
-                history_max = n;
-            }
-        }
-        let results = apply_batch(&mut conn, &batch, history_max);
-        for (command, result) in batch.into_iter().zip(results) {
-            if let Err(error) = &result {
-                tracing::warn!(%error, "a store write failed");
-            }
-            if let Some(ack) = command.ack {
-                let _ = ack.send(result);
-            }
+        // Every handle is gone. Closing the last connection folds the WAL back into the
+        // file, unless the file is damaged: then nothing more goes into it.
+        if matches!(*self.health.borrow(), Health::Damaged { .. }) {
+            let _ = self
+                .conn
+                .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true);
         }
     }
-    // Every handle is gone. Closing the last connection folds the WAL back into the file.
-    drop(conn);
+
+    fn quick_check(&self) -> Result<(), StoreError> {
+        let outcome = repair::quick_check_lines(&self.conn).and_then(|lines| {
+            repair::damage_in(lines).map_or(Ok(()), |detail| {
+                Err(StoreError::Damaged {
+                    path: PathBuf::new(),
+                    detail,
+                })
+            })
+        });
+        outcome.map_err(|e| health::note(&self.health, &self.path, e))
+    }
+}
+
+fn answer(command: Command, result: Result<(), StoreError>) {
+    if let Err(error) = &result {
+        tracing::warn!(%error, "a store write failed");
+    }
+    if let Some(ack) = command.ack {
+        let _ = ack.send(result);
+    }
 }
 
 /// One transaction for the whole batch; each command in its own savepoint so that one bad
@@ -100,6 +168,8 @@ fn try_batch(
         let result = apply(&sp, &command.op);
         match result {
             Ok(()) => sp.commit()?,
+            // Damage aborts the whole transaction: nothing of the batch reaches the file.
+            Err(error) if is_damage(&error) => return Err(error),
             Err(_) => sp.rollback()?,
         }
         trim |= matches!(command.op, Op::AddRequest { .. } | Op::SetHistoryLimit(_));
@@ -193,7 +263,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
                 params![names, fetched_at],
             )?;
         }
-        Op::SetHistoryLimit(_) | Op::Barrier => {}
+        Op::SetHistoryLimit(_) | Op::Barrier | Op::QuickCheck => {}
     }
     Ok(())
 }

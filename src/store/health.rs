@@ -1,0 +1,153 @@
+//! Whether the database can be written, and the SQLite errors that change that: a file or
+//! folder that refuses writes makes the store read-only; a damaged file stops all writes, so
+//! that damage is never made worse.
+
+use std::path::Path;
+
+use rusqlite::ErrorCode;
+use tokio::sync::watch;
+
+use super::StoreError;
+
+/// What the store can do with its file now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Health {
+    /// Reads and writes.
+    Writable,
+    /// Reads only: the file or its folder cannot be written.
+    ReadOnly { reason: String },
+    /// SQLite found the file damaged: reads are still tried, nothing more is written.
+    Damaged { detail: String },
+}
+
+impl Health {
+    /// The error every write gets in this state, if writes are refused.
+    pub fn refusal(&self, path: &Path) -> Option<StoreError> {
+        match self {
+            Health::Writable => None,
+            Health::ReadOnly { reason } => Some(StoreError::ReadOnly {
+                path: path.to_path_buf(),
+                reason: reason.clone(),
+            }),
+            Health::Damaged { detail } => Some(StoreError::Damaged {
+                path: path.to_path_buf(),
+                detail: detail.clone(),
+            }),
+        }
+    }
+}
+
+/// The store's health, shared by its handles and its writer thread, and watched by the app.
+pub(super) type HealthCell = watch::Sender<Health>;
+
+/// Records what an error says about the file: damage always wins; a refused write makes a
+/// writable store read-only. Returns the error with the file's path filled in.
+pub(super) fn note(cell: &HealthCell, path: &Path, error: StoreError) -> StoreError {
+    let error = error.at(path);
+    let next = match &error {
+        StoreError::Damaged { detail, .. } => Some(Health::Damaged {
+            detail: detail.clone(),
+        }),
+        StoreError::ReadOnly { reason, .. } => Some(Health::ReadOnly {
+            reason: reason.clone(),
+        }),
+        _ => None,
+    };
+    if let Some(next) = next {
+        cell.send_if_modified(|health| {
+            let worse = match (&*health, &next) {
+                (Health::Damaged { .. }, _) => false,
+                (_, Health::Damaged { .. }) => true,
+                (Health::Writable, Health::ReadOnly { .. }) => true,
+                _ => false,
+            };
+            if worse {
+                tracing::warn!(%error, "the store stops writing");
+                *health = next.clone();
+            }
+            worse
+        });
+    }
+    error
+}
+
+/// SQLite says the file is damaged or is not a database at all.
+pub fn is_damage(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)
+    )
+}
+
+/// SQLite could not write or create the file: it, its folder or its journal is read-only.
+pub fn is_write_refusal(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rusqlite::{Connection, OpenFlags};
+
+    #[test]
+    fn errors_are_sorted_into_damage_and_refused_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x)")
+            .unwrap();
+        let read_only =
+            Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+        let refused = read_only
+            .execute("INSERT INTO t VALUES (1)", [])
+            .unwrap_err();
+        assert!(is_write_refusal(&refused), "{refused}");
+        assert!(!is_damage(&refused));
+
+        let missing = Connection::open_with_flags(
+            dir.path().join("no/such/folder.db"),
+            OpenFlags::SQLITE_OPEN_READ_WRITE,
+        )
+        .unwrap_err();
+        assert!(is_write_refusal(&missing), "{missing}");
+
+        let garbage = dir.path().join("garbage.db");
+        std::fs::write(&garbage, vec![0x5Au8; 8192]).unwrap();
+        let conn = Connection::open(&garbage).unwrap();
+        let damaged = conn
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .unwrap_err();
+        assert!(is_damage(&damaged), "{damaged}");
+        assert!(!is_write_refusal(&damaged));
+    }
+
+    #[test]
+    fn damage_outranks_a_read_only_file_and_is_never_undone() {
+        let (cell, _) = watch::channel(Health::Writable);
+        let path = Path::new("/data/vantage.db");
+        let read_only = StoreError::ReadOnly {
+            path: Default::default(),
+            reason: "attempt to write a readonly database".into(),
+        };
+        let error = note(&cell, path, read_only.clone());
+        assert!(error.to_string().contains("/data/vantage.db"), "{error}");
+        assert!(matches!(*cell.borrow(), Health::ReadOnly { .. }));
+        let damaged = StoreError::Damaged {
+            path: Default::default(),
+            detail: "database disk image is malformed".into(),
+        };
+        note(&cell, path, damaged);
+        assert!(matches!(*cell.borrow(), Health::Damaged { .. }));
+        note(&cell, path, read_only);
+        assert!(
+            matches!(*cell.borrow(), Health::Damaged { .. }),
+            "stays damaged"
+        );
+    }
+}
