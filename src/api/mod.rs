@@ -1,6 +1,7 @@
 //! The service contract as types, and the HTTP client. Knows nothing of the UI or storage.
 
 pub mod client;
+pub mod decode;
 pub mod error;
 pub mod model;
 pub mod proxy;
