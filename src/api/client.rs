@@ -11,7 +11,7 @@ use super::decode::{
     RawResponse, decode_account, decode_ai, decode_devices, decode_job, decode_job_id,
     decode_off_thread, decode_search,
 };
-use super::error::{ApiError, TransportKind, excerpt};
+use super::error::{ApiError, ErrorChain, TransportKind, excerpt};
 use super::model::JobKind;
 use super::request::{AiRequest, JobId, SearchRequest};
 use super::response::{Account, AiAnswer, JobPoll, SearchAnswer};
@@ -552,17 +552,9 @@ fn map_poll<T, U>(poll: JobPoll<T>, f: impl FnOnce(T) -> U) -> JobPoll<U> {
 
 /// Names what part of reaching the service failed, from reqwest's error and its causes.
 fn transport_error(error: reqwest::Error) -> ApiError {
-    let mut chain = Vec::new();
-    let mut io_kind = None;
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&error);
-    while let Some(e) = source {
-        chain.push(e.to_string());
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            io_kind = Some(io.kind());
-        }
-        source = e.source();
-    }
-    let text = chain.join(": ").to_ascii_lowercase();
+    let chain = ErrorChain::of(&error);
+    let text = chain.joined().to_ascii_lowercase();
+    let io_kind = chain.io_kind;
     use std::io::ErrorKind as K;
     let kind = if error.is_timeout() || matches!(io_kind, Some(K::TimedOut)) {
         TransportKind::Timeout
@@ -592,13 +584,10 @@ fn transport_error(error: reqwest::Error) -> ApiError {
         TransportKind::Other
     };
     // The innermost cause says most; the URL is left out because it may be long.
-    let detail = chain
-        .last()
-        .cloned()
-        .unwrap_or_else(|| "unknown error".to_string());
+    let detail = chain.innermost().unwrap_or("unknown error");
     ApiError::Transport {
         kind,
-        detail: super::request::shorten(&detail, 160),
+        detail: super::request::shorten(detail, 160),
     }
 }
 

@@ -325,6 +325,39 @@ pub fn excerpt(body: &[u8]) -> String {
     one_line.trim().to_string()
 }
 
+/// An error and its causes as text, outermost first, with the kind of the innermost I/O error
+/// among them: what the HTTP library's errors are classified by.
+pub(crate) struct ErrorChain {
+    pub messages: Vec<String>,
+    pub io_kind: Option<std::io::ErrorKind>,
+}
+
+impl ErrorChain {
+    pub(crate) fn of(error: &(dyn std::error::Error + 'static)) -> ErrorChain {
+        let mut messages = Vec::new();
+        let mut io_kind = None;
+        let mut source = Some(error);
+        while let Some(e) = source {
+            messages.push(e.to_string());
+            if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                io_kind = Some(io.kind());
+            }
+            source = e.source();
+        }
+        ErrorChain { messages, io_kind }
+    }
+
+    /// Every message, outermost first, as one line.
+    pub(crate) fn joined(&self) -> String {
+        self.messages.join(": ")
+    }
+
+    /// The innermost cause: it says most.
+    pub(crate) fn innermost(&self) -> Option<&str> {
+        self.messages.last().map(String::as_str)
+    }
+}
+
 impl fmt::Display for TransportKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -112,17 +112,36 @@ impl fmt::Display for Field {
     }
 }
 
-/// One rule broken, at one field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldError {
-    pub field: Field,
+/// One rule broken, at one field. `F` names the fields: [`Field`] for the service's calls,
+/// `proxy::ProxyField` for proxy requests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FieldError<F = Field> {
+    pub field: F,
     pub message: String,
 }
 
-impl fmt::Display for FieldError {
+impl<F> FieldError<F> {
+    pub fn new(field: F, message: impl Into<String>) -> Self {
+        FieldError {
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+impl<F: fmt::Display> fmt::Display for FieldError<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.field, self.message)
     }
+}
+
+/// Every broken rule as one sentence part: "country: …; city: …".
+pub(crate) fn join_field_errors<F: fmt::Display>(errors: &[FieldError<F>]) -> String {
+    errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Every rule a request breaks; a request with any is never sent.
@@ -144,9 +163,28 @@ impl InvalidRequest {
 
 impl fmt::Display for InvalidRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.0.iter().map(ToString::to_string).collect();
-        write!(f, "{}", parts.join("; "))
+        f.write_str(&join_field_errors(&self.0))
     }
+}
+
+/// What is wrong with a country code, if anything.
+pub(crate) fn country_problem(country: &str) -> Option<String> {
+    let two_letters =
+        country.chars().count() == 2 && country.chars().all(|c| c.is_ascii_alphabetic());
+    (!two_letters)
+        .then(|| format!("must be a two-letter ISO 3166-1 code such as US or DE, not {country:?}"))
+}
+
+/// What is wrong with a subdivision code (the part after the separator), if anything.
+pub(crate) fn subdivision_problem(subdivision: &str) -> Option<String> {
+    let n = subdivision.chars().count();
+    let well_formed =
+        (1..=3).contains(&n) && subdivision.chars().all(|c| c.is_ascii_alphanumeric());
+    (!well_formed).then(|| {
+        format!(
+            "must be the part after the separator of an ISO 3166-2 code (NY for US-NY), not {subdivision:?}"
+        )
+    })
 }
 
 /// Where a request is made from. Subdivision and city require a country.
@@ -179,28 +217,15 @@ impl Location {
     }
 
     fn check(&self, errors: &mut Vec<FieldError>) {
-        if let Some(country) = &self.country
-            && !(country.chars().count() == 2 && country.chars().all(|c| c.is_ascii_alphabetic()))
-        {
-            errors.push(FieldError {
-                field: Field::Country,
-                message: format!(
-                    "must be a two-letter ISO 3166-1 code such as US or DE, not {country:?}"
-                ),
-            });
+        if let Some(message) = self.country.as_deref().and_then(country_problem) {
+            errors.push(FieldError::new(Field::Country, message));
         }
         if let Some(subdivision) = &self.subdivision {
             if self.country.is_none() {
                 errors.push(requires_country(Field::Subdivision));
             }
-            let n = subdivision.chars().count();
-            if !(1..=3).contains(&n) || !subdivision.chars().all(|c| c.is_ascii_alphanumeric()) {
-                errors.push(FieldError {
-                    field: Field::Subdivision,
-                    message: format!(
-                        "must be the part after the separator of an ISO 3166-2 code (NY for US-NY), not {subdivision:?}"
-                    ),
-                });
+            if let Some(message) = subdivision_problem(subdivision) {
+                errors.push(FieldError::new(Field::Subdivision, message));
             }
         }
         if let Some(city) = &self.city {
@@ -220,23 +245,22 @@ fn requires_country(field: Field) -> FieldError {
 }
 
 /// A free-text value: not blank, not over-long, no control characters.
-fn check_text(field: Field, value: &str, max: usize, errors: &mut Vec<FieldError>) {
+pub(crate) fn check_text<F: Copy>(
+    field: F,
+    value: &str,
+    max: usize,
+    errors: &mut Vec<FieldError<F>>,
+) {
     let n = value.chars().count();
     if value.trim().is_empty() {
-        errors.push(FieldError {
-            field,
-            message: "is empty; leave it unset instead".to_string(),
-        });
+        errors.push(FieldError::new(field, "is empty; leave it unset instead"));
     } else if n > max {
-        errors.push(FieldError {
+        errors.push(FieldError::new(
             field,
-            message: format!("is {n} characters; at most {max} are allowed"),
-        });
+            format!("is {n} characters; at most {max} are allowed"),
+        ));
     } else if value.chars().any(char::is_control) {
-        errors.push(FieldError {
-            field,
-            message: "contains a control character".to_string(),
-        });
+        errors.push(FieldError::new(field, "contains a control character"));
     }
 }
 

@@ -155,24 +155,28 @@ fn ranked(request: &SearchRequest, topic: &Topic, place: &Place, needed: usize) 
     scored.into_iter().map(|(_, c)| c).collect()
 }
 
+/// "https://host › section › slug", as a results page shows an address, long parts cut.
 fn visible_url(url: &str) -> String {
-    let rest = url.trim_start_matches("https://");
-    let mut parts = rest.split('/').filter(|p| !p.is_empty());
-    let host = parts.next().unwrap_or(rest);
-    let path: Vec<&str> = parts.collect();
-    if path.is_empty() {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return url.to_string();
+    };
+    let host = parsed.host_str().unwrap_or_default();
+    let shown: Vec<String> = parsed
+        .path_segments()
+        .into_iter()
+        .flatten()
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            if p.chars().count() > 22 {
+                format!("{}...", p.chars().take(20).collect::<String>())
+            } else {
+                p.to_string()
+            }
+        })
+        .collect();
+    if shown.is_empty() {
         format!("https://{host}")
     } else {
-        let shown: Vec<String> = path
-            .iter()
-            .map(|p| {
-                if p.chars().count() > 22 {
-                    format!("{}...", p.chars().take(20).collect::<String>())
-                } else {
-                    p.to_string()
-                }
-            })
-            .collect();
         format!("https://{host} › {}", shown.join(" › "))
     }
 }

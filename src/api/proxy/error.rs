@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::super::request::join_field_errors;
 use super::Protocol;
 use super::options::{ProxyField, ProxyFieldError};
 
@@ -46,7 +47,7 @@ impl SocksReply {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ProxyError {
     /// Rules broken; nothing was sent.
-    #[error("Nothing was sent: {}. Fix the option and try again.", join_errors(.0))]
+    #[error("Nothing was sent: {}. Fix the option and try again.", join_field_errors(.0))]
     Invalid(Vec<ProxyFieldError>),
 
     /// No key or username; nothing was sent.
@@ -126,14 +127,6 @@ pub enum ProxyError {
         "The proxy could not be reached ({detail}). Check the host, the port and your network."
     )]
     Transport { detail: String },
-}
-
-fn join_errors(errors: &[ProxyFieldError]) -> String {
-    errors
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 fn message_suffix(message: &str) -> String {

@@ -3,8 +3,10 @@
 
 use std::fmt;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use serde::{Deserialize, Serialize};
 
+use super::super::request::{FieldError, check_text, country_problem, subdivision_problem};
 use super::{ConnectionType, Network, SESSION_TTL_MAX_MINUTES, SessionMode};
 
 const TEXT_MAX_CHARS: usize = 100;
@@ -94,24 +96,11 @@ impl fmt::Display for ProxyField {
     }
 }
 
-/// One rule broken, at one field.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ProxyFieldError {
-    pub field: ProxyField,
-    pub message: String,
-}
-
-impl fmt::Display for ProxyFieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
+/// One rule broken, at one proxy field.
+pub type ProxyFieldError = FieldError<ProxyField>;
 
 pub(super) fn field_error(field: ProxyField, message: impl Into<String>) -> ProxyFieldError {
-    ProxyFieldError {
-        field,
-        message: message.into(),
-    }
+    FieldError::new(field, message)
 }
 
 /// Targeting options. All optional; `None` leaves the choice to the service.
@@ -210,13 +199,8 @@ impl ProxyOptions {
                 ));
             }
         }
-        if let Some(country) = &self.country
-            && !(country.chars().count() == 2 && country.chars().all(|c| c.is_ascii_alphabetic()))
-        {
-            errors.push(field_error(
-                ProxyField::Country,
-                format!("must be a two-letter ISO 3166-1 code such as US or DE, not {country:?}"),
-            ));
+        if let Some(message) = self.country.as_deref().and_then(country_problem) {
+            errors.push(field_error(ProxyField::Country, message));
         }
         if self.country.is_none() && network == Network::Residential {
             for field in geo_set.iter().filter(|f| **f != ProxyField::Country) {
@@ -226,16 +210,8 @@ impl ProxyOptions {
                 ));
             }
         }
-        if let Some(subdivision) = &self.subdivision {
-            let n = subdivision.chars().count();
-            if !(1..=3).contains(&n) || !subdivision.chars().all(|c| c.is_ascii_alphanumeric()) {
-                errors.push(field_error(
-                    ProxyField::Subdivision,
-                    format!(
-                        "must be the part after the separator of an ISO 3166-2 code (NY for US-NY), not {subdivision:?}"
-                    ),
-                ));
-            }
+        if let Some(message) = self.subdivision.as_deref().and_then(subdivision_problem) {
+            errors.push(field_error(ProxyField::Subdivision, message));
         }
         if let Some(zipcode) = &self.zipcode {
             let n = zipcode.chars().count();
@@ -273,60 +249,34 @@ impl ProxyOptions {
             (ProxyField::Subaccount, &self.subaccount),
         ] {
             if let Some(value) = value {
-                check_text(field, value, &mut errors);
+                check_text(field, value, TEXT_MAX_CHARS, &mut errors);
             }
         }
         errors
     }
 }
 
-fn check_text(field: ProxyField, value: &str, errors: &mut Vec<ProxyFieldError>) {
-    let n = value.chars().count();
-    if value.trim().is_empty() {
-        errors.push(field_error(field, "is empty; leave it unset instead"));
-    } else if n > TEXT_MAX_CHARS {
-        errors.push(field_error(
-            field,
-            format!("is {n} characters; at most {TEXT_MAX_CHARS} are allowed"),
-        ));
-    } else if value.chars().any(char::is_control) {
-        errors.push(field_error(field, "contains a control character"));
-    }
-}
+/// What a username value escapes: everything but ASCII letters, digits and `._~`.
+const VALUE_ESCAPES: &AsciiSet = &NON_ALPHANUMERIC.remove(b'.').remove(b'_').remove(b'~');
 
 /// Percent-encodes everything but ASCII letters, digits and `._~`: `-` becomes `%2D`,
 /// a space `%20`, `:` `%3A`.
 pub fn encode_value(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for byte in value.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'~') {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(value, VALUE_ESCAPES).to_string()
 }
 
 /// Reverses [`encode_value`]; `None` for a malformed escape or bytes that are not UTF-8.
 pub fn decode_value(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return None;
-            }
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    // The library passes a malformed escape through unchanged; the username grammar refuses it.
+    let escapes_well_formed = text.split('%').skip(1).all(|after| {
+        after
+            .get(..2)
+            .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    if !escapes_well_formed {
+        return None;
     }
-    String::from_utf8(out).ok()
+    percent_decode_str(text).decode_utf8().ok().map(Into::into)
 }
 
 /// The username as sent: the account's username followed by `-key-value` for each option set,
@@ -401,6 +351,14 @@ mod tests {
             parse_username("demo-user-session-a%2Db%3Ac%25d"),
             Ok(("demo-user".to_string(), hostile))
         );
+    }
+
+    #[test]
+    fn malformed_escapes_and_bytes_that_are_not_utf8_are_refused() {
+        assert_eq!(decode_value("New%20York").as_deref(), Some("New York"));
+        assert_eq!(decode_value("a%2"), None);
+        assert_eq!(decode_value("a%zz-b"), None);
+        assert_eq!(decode_value("%FF"), None);
     }
 
     #[test]

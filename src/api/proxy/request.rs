@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use super::super::client::{Secret, install_crypto_provider};
+use super::super::error::ErrorChain;
 use super::super::request::shorten;
 use super::endpoints::{Ports, ProxyEndpoints, RootCertificate};
 use super::error::{ProxyError, SocksReply, TlsSide};
@@ -287,19 +288,11 @@ impl ProxyRequest {
 
     /// Maps a reqwest error onto what happened.
     fn classify(&self, error: reqwest::Error, port: u16, timeout: Duration) -> ProxyError {
-        let mut chain = Vec::new();
-        let mut io_kind = None;
-        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&error);
-        while let Some(e) = source {
-            chain.push(e.to_string());
-            if let Some(io) = e.downcast_ref::<std::io::Error>() {
-                io_kind = Some(io.kind());
-            }
-            source = e.source();
-        }
-        let text = chain.join(": ");
+        let chain = ErrorChain::of(&error);
+        let text = chain.joined();
         let lower = text.to_ascii_lowercase();
-        let detail = chain.last().cloned().unwrap_or_default();
+        let detail = chain.innermost().unwrap_or_default().to_string();
+        let io_kind = chain.io_kind;
         use std::io::ErrorKind as K;
         if error.is_timeout() || matches!(io_kind, Some(K::TimedOut)) {
             return ProxyError::Timeout { after: timeout };
@@ -348,11 +341,11 @@ impl ProxyRequest {
     }
 }
 
+/// The host as it stands before `:port`: an IPv6 address in brackets.
 pub(super) fn bracket(host: &str) -> String {
-    if host.contains(':') && !host.starts_with('[') {
-        format!("[{host}]")
-    } else {
-        host.to_string()
+    match host.parse::<std::net::Ipv6Addr>() {
+        Ok(ip) => url::Host::<&str>::Ipv6(ip).to_string(),
+        Err(_) => host.to_string(),
     }
 }
 
