@@ -9,7 +9,6 @@ use clap::Parser;
 use vantage::api::Client;
 use vantage::cli::{self, Cli, Command};
 use vantage::config::{Config, Overrides};
-use vantage::sim::{SimConfig, Simulator};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -44,10 +43,7 @@ async fn dispatch(cli: Cli) -> i32 {
     };
     let _log_guard = init_logging(&config.data_dir);
     let simulator = if cli.demo {
-        let mut sim_config = SimConfig::demo();
-        // The demo keeps its jobs across restarts, as the live service does.
-        sim_config.state_file = Some(config.data_dir.join("demo-simulator-jobs.json"));
-        match Simulator::start(sim_config).await {
+        match vantage::sim::demo::start(&config.data_dir).await {
             Ok(simulator) => {
                 config.use_simulator(&simulator.url(), simulator.token());
                 Some(simulator)

@@ -29,7 +29,7 @@ use crate::app::proxy::{DEMO_TARGET_URL, LIVE_TARGET_URL, ProxyDefaults, ProxySt
 use crate::app::{self, App, Connection, Effect, Msg, Tag};
 use crate::config::Config;
 use crate::jobs::PollOutcome;
-use crate::sim::{SimConfig, Simulator};
+use crate::sim::Simulator;
 use crate::store::{Body, EntryId, NewJob, RequestParams, Store, StoreOptions, now_ms};
 use crate::ui;
 use std::sync::{Arc, Mutex};
@@ -111,7 +111,7 @@ pub fn demo_proxy_defaults(sim: &Simulator) -> ProxyDefaults {
     ProxyDefaults {
         username: Some(p.username.clone()),
         key: Secret::new(&p.key),
-        endpoints: Some(crate::cli::demo_proxy_endpoints(p)),
+        endpoints: Some(sim.client_proxy_endpoints()),
         target_url: DEMO_TARGET_URL.to_string(),
     }
 }
@@ -736,9 +736,9 @@ impl EffectRunner {
 
     /// Starts the embedded simulator and points every later call at it.
     async fn switch_to_demo(&mut self) -> Result<Connection, String> {
-        let mut config = SimConfig::demo();
-        config.state_file = Some(self.data_dir.join("demo-simulator-jobs.json"));
-        let simulator = Simulator::start(config).await.map_err(|e| e.to_string())?;
+        let simulator = crate::sim::demo::start(&self.data_dir)
+            .await
+            .map_err(|e| e.to_string())?;
         let settings = ClientSettings::new(
             &simulator.url(),
             &simulator.url(),

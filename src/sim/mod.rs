@@ -6,6 +6,7 @@
 //! the request, never from a random generator.
 
 mod chat;
+pub mod demo;
 mod html;
 mod jobs;
 mod place;
@@ -142,6 +143,8 @@ pub struct Simulator {
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
     proxies: proxy::ProxyServers,
+    /// Where the demo saved the proxies' CA, if it did.
+    proxy_ca_file: Option<std::path::PathBuf>,
 }
 
 impl Simulator {
@@ -176,6 +179,7 @@ impl Simulator {
             stop: Some(stop),
             task: Some(task),
             proxies,
+            proxy_ca_file: None,
         })
     }
 

@@ -1,5 +1,7 @@
 //! Where the proxy networks are: a host and one port per protocol for each network.
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Network, Protocol};
@@ -64,6 +66,9 @@ pub struct ProxyEndpoints {
     /// When set, this certificate is the only root trusted (the simulator's CA in demo mode);
     /// when unset, the system's roots are.
     pub root: Option<RootCertificate>,
+    /// Where `root` is saved, for commands run outside the app to trust it (the demo writes
+    /// the simulator's CA into the data dir).
+    pub root_file: Option<PathBuf>,
 }
 
 impl ProxyEndpoints {
@@ -79,6 +84,7 @@ impl ProxyEndpoints {
                 ports: Ports::ISP,
             },
             root: None,
+            root_file: None,
         }
     }
 
@@ -99,6 +105,7 @@ impl ProxyEndpoints {
                 ports: isp,
             },
             root,
+            root_file: None,
         }
     }
 
