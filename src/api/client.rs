@@ -33,7 +33,7 @@ impl Secret {
     }
 
     /// The last four characters behind dots, for showing which token is in use.
-    pub fn masked(&self) -> String {
+    pub(crate) fn masked(&self) -> String {
         let tail: String = self
             .0
             .chars()
@@ -98,7 +98,7 @@ impl RetryPolicy {
     }
 }
 
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(180);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(180);
 /// Bodies larger than this are refused, not buffered.
 pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 
@@ -198,7 +198,7 @@ impl fmt::Debug for Client {
 }
 
 /// Installs the TLS crypto provider once per process (reqwest is built without a default).
-pub fn install_crypto_provider() {
+pub(crate) fn install_crypto_provider() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // An error means another part of the process installed one first: fine.
@@ -226,7 +226,7 @@ fn check_base_url(text: &str) -> Result<Url, ApiError> {
 }
 
 /// True when the URL's host is this machine.
-pub fn is_loopback(url: &Url) -> bool {
+pub(crate) fn is_loopback(url: &Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -274,7 +274,7 @@ impl Client {
     }
 
     /// The host answering AI calls, for the status bar.
-    pub fn render_host(&self) -> String {
+    pub(crate) fn render_host(&self) -> String {
         match &self.inner.render_url {
             Ok(url) => url[url::Position::BeforeHost..url::Position::AfterPort].to_string(),
             Err(_) => "(invalid URL)".to_string(),
@@ -529,7 +529,7 @@ impl Client {
 }
 
 /// The wait before the next poll of a pending job: 2 s after the first poll, doubling to 30 s.
-pub fn poll_delay(polls_done: u32) -> Duration {
+pub(crate) fn poll_delay(polls_done: u32) -> Duration {
     let doublings = polls_done.saturating_sub(1).min(4);
     Duration::from_secs((2u64 << doublings).min(30))
 }

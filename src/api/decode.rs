@@ -66,7 +66,7 @@ fn bad_json(what: &str, error: &serde_json::Error, body: &str) -> ApiError {
 }
 
 /// The body of a sync `/ai` call (or a ready AI job).
-pub fn decode_ai(raw: &RawResponse) -> Result<AiAnswer, ApiError> {
+pub(crate) fn decode_ai(raw: &RawResponse) -> Result<AiAnswer, ApiError> {
     if raw.is_json() {
         if job_state(&raw.body).is_some() {
             return Err(ApiError::BadBody {
@@ -119,7 +119,7 @@ pub(super) fn decode_job_id(raw: &RawResponse) -> Result<JobId, ApiError> {
 }
 
 /// A JSON array of names; entries that are not strings are skipped.
-pub fn decode_devices(body: &str) -> Result<Vec<String>, ApiError> {
+pub(crate) fn decode_devices(body: &str) -> Result<Vec<String>, ApiError> {
     let values: Vec<serde_json::Value> =
         serde_json::from_str(body).map_err(|e| bad_json("not a list of devices", &e, body))?;
     Ok(values
@@ -132,7 +132,7 @@ pub fn decode_devices(body: &str) -> Result<Vec<String>, ApiError> {
 }
 
 /// `[{"email": …, "credits": N}]`, or the object alone.
-pub fn decode_account(body: &str) -> Result<Account, ApiError> {
+pub(crate) fn decode_account(body: &str) -> Result<Account, ApiError> {
     #[derive(serde::Deserialize)]
     #[serde(untagged)]
     enum Accounts {

@@ -286,7 +286,7 @@ fn clean_message(body: &str) -> String {
 }
 
 /// "please retry in 180 seconds" → 180.
-pub fn parse_retry_seconds(message: &str) -> Option<u64> {
+pub(crate) fn parse_retry_seconds(message: &str) -> Option<u64> {
     let lower = message.to_ascii_lowercase();
     let at = lower.find("retry in")?;
     lower[at + "retry in".len()..]

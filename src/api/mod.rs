@@ -11,9 +11,7 @@ pub mod response;
 pub use client::{Client, ClientSettings, Fetched, JobAnswer, RetryNotice, RetryPolicy, Secret};
 pub use error::{ApiError, TransportKind};
 pub use model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
-pub use request::{
-    AiRequest, Field, FieldError, InvalidRequest, JobId, JobRef, Location, SearchRequest,
-};
+pub use request::{AiRequest, Field, FieldError, InvalidRequest, JobId, Location, SearchRequest};
 pub use response::{
     Account, AiAnswer, AskedAnswer, Completion, JobPoll, ResultImage, ResultKind, SearchAnswer,
     SearchResult, SearchResults, Sitelink,

@@ -5,13 +5,13 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
+use super::model::{AiFormat, Awaiting, IpType, Model, SearchFormat};
 
-pub const PROMPT_MAX_CHARS: usize = 2047;
-pub const TERMS_MAX_CHARS: usize = 255;
-pub const SERPS_RANGE: std::ops::RangeInclusive<u32> = 1..=10;
-pub const SIZE_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
-pub const OFFSET_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
+pub(crate) const PROMPT_MAX_CHARS: usize = 2047;
+pub(crate) const TERMS_MAX_CHARS: usize = 255;
+pub(crate) const SERPS_RANGE: std::ops::RangeInclusive<u32> = 1..=10;
+pub(crate) const SIZE_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
+pub(crate) const OFFSET_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
 /// Generous limits for free-text fields the contract leaves open, so that a pasted essay is
 /// caught here rather than as a confusing 422 or an over-long URL.
 const NAME_MAX_CHARS: usize = 100;
@@ -67,7 +67,7 @@ impl Field {
 
     /// Finds the field a server message speaks of ("Subdivision requires country" names
     /// subdivision): the first parameter name that appears as a word in the message.
-    pub fn named_in(message: &str) -> Option<Field> {
+    pub(crate) fn named_in(message: &str) -> Option<Field> {
         const ORDER: [Field; 18] = [
             Field::Prompt,
             Field::Terms,
@@ -204,7 +204,7 @@ impl Location {
     }
 
     /// "New York, NY, US" or "anywhere" when the service picks.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let parts: Vec<&str> = [&self.city, &self.subdivision, &self.country]
             .into_iter()
             .filter_map(|p| p.as_deref())
@@ -331,7 +331,7 @@ impl AiRequest {
     }
 
     /// The model the service will use: the one chosen, else its default.
-    pub fn effective_model(&self) -> Model {
+    pub(crate) fn effective_model(&self) -> Model {
         self.model.unwrap_or(Model::Chatgpt)
     }
 
@@ -369,7 +369,7 @@ impl AiRequest {
     }
 
     /// The query string pairs, in a stable order. Validate first.
-    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = vec![("prompt", self.prompt.clone())];
         if let Some(model) = self.model {
             pairs.push(("model", model.as_str().to_string()));
@@ -479,7 +479,7 @@ impl SearchRequest {
         finish(errors)
     }
 
-    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = vec![("terms", self.terms.clone())];
         for (name, value) in [
             ("serps", self.serps),
@@ -553,13 +553,6 @@ impl fmt::Display for JobId {
     }
 }
 
-/// A job to retrieve: its kind says which endpoint.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct JobRef {
-    pub kind: JobKind,
-    pub id: JobId,
-}
-
 fn push_opt(pairs: &mut Vec<(&'static str, String)>, name: &'static str, value: &Option<String>) {
     if let Some(v) = value {
         pairs.push((name, v.clone()));
@@ -575,7 +568,7 @@ fn push_location(pairs: &mut Vec<(&'static str, String)>, location: &Location) {
 }
 
 /// The first `max` characters of one line of text, with an ellipsis when cut.
-pub fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() <= max {
         one_line

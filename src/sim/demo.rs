@@ -10,7 +10,7 @@ use crate::api::proxy::{Ports, ProxyEndpoints, RootCertificate};
 /// The demo's job table, kept in the data dir as the live service keeps jobs.
 const JOBS_FILE: &str = "demo-simulator-jobs.json";
 /// The simulator's CA, for commands run outside the app (it is made afresh at each start).
-pub const PROXY_CA_FILE: &str = "demo-proxy-ca.pem";
+const PROXY_CA_FILE: &str = "demo-proxy-ca.pem";
 
 /// Starts the demo simulator, keeping its jobs and its proxy CA in `data_dir`.
 pub async fn start(data_dir: &Path) -> std::io::Result<Simulator> {

@@ -27,7 +27,8 @@ use tokio::task::JoinHandle;
 use jobs::JobKind;
 use server::Shared;
 
-pub use proxy::{DEFAULT_PROXY_USERNAME, PortSet, ProxyEndpoints, TARGET_HOST};
+pub(crate) use proxy::DEFAULT_PROXY_USERNAME;
+pub use proxy::{PortSet, ProxyEndpoints};
 
 pub const DEMO_TOKEN: &str = "demo-token";
 
@@ -129,7 +130,7 @@ impl std::str::FromStr for Fault {
 }
 
 /// Parses a comma-separated list such as "503,500,slow"; empty items are skipped.
-pub fn parse_faults(list: &str) -> Result<Vec<Fault>, String> {
+pub(crate) fn parse_faults(list: &str) -> Result<Vec<Fault>, String> {
     list.split(',')
         .filter(|item| !item.trim().is_empty())
         .map(str::parse)
@@ -154,7 +155,7 @@ impl Simulator {
     }
 
     /// Starts on 127.0.0.1:`port` (0 lets the system choose).
-    pub async fn start_on(config: SimConfig, port: u16) -> std::io::Result<Simulator> {
+    pub(crate) async fn start_on(config: SimConfig, port: u16) -> std::io::Result<Simulator> {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
         let addr = listener.local_addr()?;
         let proxy_key = config.proxy_key.as_ref().unwrap_or(&config.token);

@@ -35,7 +35,7 @@ fn single_quote(text: &str) -> String {
 /// it exports the key itself, behind a leading space that keeps it out of the history of
 /// shells set to ignore such lines. With a custom root (demo mode), curl is told to trust
 /// the file it is saved in.
-pub fn curl_command(
+pub(crate) fn curl_command(
     request: &ProxyRequest,
     endpoints: &ProxyEndpoints,
     reveal_key: bool,

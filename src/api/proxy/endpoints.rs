@@ -19,7 +19,7 @@ pub struct Ports {
 impl Ports {
     /// The residential network's ports (contract): HTTPS 65535, HTTP 65534, SOCKS5 65533,
     /// HTTPS fallback 1080.
-    pub const RESIDENTIAL: Ports = Ports {
+    pub(crate) const RESIDENTIAL: Ports = Ports {
         https: 65535,
         http: 65534,
         socks5: 65533,
@@ -89,7 +89,7 @@ impl ProxyEndpoints {
     }
 
     /// Networks on other ports (the simulator's), trusting only `root`.
-    pub fn custom(
+    pub(crate) fn custom(
         host: &str,
         residential: Ports,
         isp: Ports,

@@ -198,11 +198,6 @@ impl ProxyError {
         }
     }
 
-    /// The sentence to show: what happened and what to do next.
-    pub fn diagnosis(&self) -> String {
-        self.to_string()
-    }
-
     /// The status the proxy answered, when it answered one.
     pub fn status(&self) -> Option<u16> {
         Some(match self {

@@ -26,20 +26,20 @@ use serde::{Deserialize, Serialize};
 
 use super::model::value_enum;
 
-pub use curl::curl_command;
+pub(crate) use curl::curl_command;
 pub use endpoints::{NetworkEndpoint, Ports, ProxyEndpoints, RootCertificate};
 pub use error::{ProxyError, SocksReply, TlsSide};
+pub(crate) use options::ProxyFieldError;
 pub use options::{
-    ProxyField, ProxyFieldError, ProxyOptions, build_username, decode_value, encode_value,
-    parse_username,
+    ProxyField, ProxyOptions, build_username, decode_value, encode_value, parse_username,
 };
 pub use request::ProxyRequest;
 pub use response::{ExitInfo, ProxyResponse};
 
 /// How long a proxied call may take unless told otherwise.
-pub const DEFAULT_PROXY_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_PROXY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Longest session lifetime the service takes, in minutes.
-pub const SESSION_TTL_MAX_MINUTES: u32 = 240;
+pub(crate) const SESSION_TTL_MAX_MINUTES: u32 = 240;
 
 value_enum!(
     /// The two proxy networks.

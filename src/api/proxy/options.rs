@@ -97,7 +97,7 @@ impl fmt::Display for ProxyField {
 }
 
 /// One rule broken, at one proxy field.
-pub type ProxyFieldError = FieldError<ProxyField>;
+pub(crate) type ProxyFieldError = FieldError<ProxyField>;
 
 pub(super) fn field_error(field: ProxyField, message: impl Into<String>) -> ProxyFieldError {
     FieldError::new(field, message)

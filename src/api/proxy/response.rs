@@ -28,7 +28,7 @@ impl ExitInfo {
     }
 
     /// "203.0.113.7 · DE · Europe/Berlin · AS64500", or "unknown exit".
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let parts: Vec<&str> = [&self.ip, &self.country, &self.timezone, &self.asn]
             .into_iter()
             .filter_map(|p| p.as_deref())

@@ -47,7 +47,7 @@ impl Network {
 
 /// Why a request was refused before anything was forwarded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// 407: missing or wrong credentials.
     Credentials(String),
     /// 400: options the service does not accept.

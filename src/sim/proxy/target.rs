@@ -71,7 +71,7 @@ pub fn text(status: u16, message: &str, exit: Option<&Exit>) -> Response<Body> {
     response
 }
 
-pub fn add_exit_headers(response: &mut Response<Body>, exit: Option<&Exit>) {
+pub(crate) fn add_exit_headers(response: &mut Response<Body>, exit: Option<&Exit>) {
     let Some(exit) = exit else { return };
     for (name, value) in exit.headers() {
         if let Ok(value) = HeaderValue::from_str(&value) {
