@@ -188,13 +188,11 @@ pub(crate) fn subdivision_problem(subdivision: &str) -> Option<String> {
 }
 
 /// Where a request is made from. Subdivision and city require a country.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Location {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subdivision: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
 }
 
@@ -288,8 +286,73 @@ fn check_range(
     }
 }
 
-fn check_expiration(value: Option<u32>, errors: &mut Vec<FieldError>) {
-    check_range(Field::Expiration, value, 0..=1, errors);
+/// The fields both calls end with: the answer's language, the page's, and caching.
+fn check_languages_and_expiration(
+    language: &Option<String>,
+    display: &Option<String>,
+    expiration: Option<u32>,
+    errors: &mut Vec<FieldError>,
+) {
+    if let Some(language) = language {
+        check_name(Field::Language, language, errors);
+    }
+    if let Some(display) = display {
+        check_name(Field::Display, display, errors);
+    }
+    check_range(Field::Expiration, expiration, 0..=1, errors);
+}
+
+/// The text a call is about (the prompt, the terms): required, not over-long, none of the
+/// characters the service chokes on; the words agree with the field ("is", "are").
+struct MainText {
+    field: Field,
+    max: usize,
+    verb: &'static str,
+    empty_hint: &'static str,
+    forbidden: fn(char) -> bool,
+    forbidden_message: &'static str,
+}
+
+const PROMPT: MainText = MainText {
+    field: Field::Prompt,
+    max: PROMPT_MAX_CHARS,
+    verb: "is",
+    empty_hint: "type what to ask",
+    forbidden: is_nul,
+    forbidden_message: "contains a NUL character",
+};
+
+const TERMS: MainText = MainText {
+    field: Field::Terms,
+    max: TERMS_MAX_CHARS,
+    verb: "are",
+    empty_hint: "type what to search for",
+    forbidden: char::is_control,
+    forbidden_message: "contain a control character (a line break?)",
+};
+
+fn is_nul(c: char) -> bool {
+    c == '\0'
+}
+
+impl MainText {
+    fn check(&self, value: &str, errors: &mut Vec<FieldError>) {
+        let (verb, max) = (self.verb, self.max);
+        let n = value.chars().count();
+        if value.trim().is_empty() {
+            errors.push(FieldError::new(
+                self.field,
+                format!("{verb} empty; {}", self.empty_hint),
+            ));
+        } else if n > max {
+            errors.push(FieldError::new(
+                self.field,
+                format!("{verb} {n} characters; the service takes at most {max}"),
+            ));
+        } else if value.chars().any(self.forbidden) {
+            errors.push(FieldError::new(self.field, self.forbidden_message));
+        }
+    }
 }
 
 fn finish(errors: Vec<FieldError>) -> Result<(), InvalidRequest> {
@@ -302,23 +365,19 @@ fn finish(errors: Vec<FieldError>) -> Result<(), InvalidRequest> {
 
 /// The parameters of `GET /ai`. `None` leaves a choice to the service (it then picks at
 /// random, or its default).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AiRequest {
     pub prompt: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<Model>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
     #[serde(default, flatten)]
     pub location: Location,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<String>,
     #[serde(default)]
     pub format: AiFormat,
     /// 1 allows a cached answer up to a day old (the service's default); 0 asks for a fresh one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<u32>,
 }
 
@@ -337,34 +396,12 @@ impl AiRequest {
 
     pub fn validate(&self) -> Result<(), InvalidRequest> {
         let mut errors = Vec::new();
-        let n = self.prompt.chars().count();
-        if self.prompt.trim().is_empty() {
-            errors.push(FieldError {
-                field: Field::Prompt,
-                message: "is empty; type what to ask".to_string(),
-            });
-        } else if n > PROMPT_MAX_CHARS {
-            errors.push(FieldError {
-                field: Field::Prompt,
-                message: format!("is {n} characters; the service takes at most {PROMPT_MAX_CHARS}"),
-            });
-        } else if self.prompt.contains('\0') {
-            errors.push(FieldError {
-                field: Field::Prompt,
-                message: "contains a NUL character".to_string(),
-            });
-        }
+        PROMPT.check(&self.prompt, &mut errors);
         if let Some(device) = &self.device {
             check_name(Field::Device, device, &mut errors);
         }
         self.location.check(&mut errors);
-        if let Some(language) = &self.language {
-            check_name(Field::Language, language, &mut errors);
-        }
-        if let Some(display) = &self.display {
-            check_name(Field::Display, display, &mut errors);
-        }
-        check_expiration(self.expiration, &mut errors);
+        check_languages_and_expiration(&self.language, &self.display, self.expiration, &mut errors);
         finish(errors)
     }
 
@@ -397,29 +434,22 @@ impl AiRequest {
 }
 
 /// The parameters of `GET /search`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SearchRequest {
     /// An exact phrase stays wrapped in double quotes, as typed.
     pub terms: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serps: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<IpType>,
     #[serde(default, flatten)]
     pub location: Location,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uule: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<String>,
     #[serde(default)]
     pub format: SearchFormat,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<u32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub awaiting: Vec<Awaiting>,
@@ -435,23 +465,7 @@ impl SearchRequest {
 
     pub fn validate(&self) -> Result<(), InvalidRequest> {
         let mut errors = Vec::new();
-        let n = self.terms.chars().count();
-        if self.terms.trim().is_empty() {
-            errors.push(FieldError {
-                field: Field::Terms,
-                message: "are empty; type what to search for".to_string(),
-            });
-        } else if n > TERMS_MAX_CHARS {
-            errors.push(FieldError {
-                field: Field::Terms,
-                message: format!("are {n} characters; the service takes at most {TERMS_MAX_CHARS}"),
-            });
-        } else if self.terms.chars().any(char::is_control) {
-            errors.push(FieldError {
-                field: Field::Terms,
-                message: "contain a control character (a line break?)".to_string(),
-            });
-        }
+        TERMS.check(&self.terms, &mut errors);
         check_range(Field::Serps, self.serps, SERPS_RANGE, &mut errors);
         check_range(Field::Size, self.size, SIZE_RANGE, &mut errors);
         check_range(Field::Offset, self.offset, OFFSET_RANGE, &mut errors);
@@ -459,13 +473,7 @@ impl SearchRequest {
         if let Some(uule) = &self.uule {
             check_text(Field::Uule, uule, UULE_MAX_CHARS, &mut errors);
         }
-        if let Some(language) = &self.language {
-            check_name(Field::Language, language, &mut errors);
-        }
-        if let Some(display) = &self.display {
-            check_name(Field::Display, display, &mut errors);
-        }
-        check_expiration(self.expiration, &mut errors);
+        check_languages_and_expiration(&self.language, &self.display, self.expiration, &mut errors);
         let mut seen = Vec::new();
         for a in &self.awaiting {
             if seen.contains(a) {

@@ -99,27 +99,21 @@ mod tests {
     use crate::api::Secret;
     use crate::api::proxy::{Network, ProxyOptions};
 
-    fn options() -> ProxyOptions {
-        ProxyOptions {
-            country: Some("US".into()),
-            subdivision: Some("NY".into()),
-            city: Some("New York".into()),
-            session: Some("abc".into()),
-            ..ProxyOptions::default()
-        }
-    }
-
     #[test]
     fn the_curl_command_reads_the_key_from_the_environment() {
         let key = Secret::new("sekret-key").unwrap();
         let mut request = ProxyRequest::new("USER", key, "https://example.com/a b");
-        request.options = options();
+        request.options = ProxyOptions {
+            country: Some("US".into()),
+            city: Some("New York".into()),
+            ..ProxyOptions::default()
+        };
         let endpoints = ProxyEndpoints::live("network.joinmassive.com", "isp.joinmassive.com");
         let masked = curl_command(&request, &endpoints, false);
         assert_eq!(
             masked,
             "# The key is read from $VANTAGE_PROXY_KEY: export VANTAGE_PROXY_KEY=<your proxy key> first.\n\
-             curl -x https://network.joinmassive.com:65535 --proxy-user 'USER-country-US-subdivision-NY-city-New%20York-session-abc:'\"$VANTAGE_PROXY_KEY\" 'https://example.com/a b'"
+             curl -x https://network.joinmassive.com:65535 --proxy-user 'USER-country-US-city-New%20York:'\"$VANTAGE_PROXY_KEY\" 'https://example.com/a b'"
         );
         assert!(!masked.contains("sekret"));
         let revealed = curl_command(&request, &endpoints, true);

@@ -104,30 +104,21 @@ pub(super) fn field_error(field: ProxyField, message: impl Into<String>) -> Prox
 }
 
 /// Targeting options. All optional; `None` leaves the choice to the service.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProxyOptions {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subdivision: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zipcode: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub asn: Option<u32>,
-    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type")]
     pub kind: Option<ConnectionType>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
     /// Minutes, 1 to 240.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessionttl: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessionmode: Option<SessionMode>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessionerr: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subaccount: Option<String>,
 }
 
