@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::request::{Field, InvalidRequest};
+use super::field::{Field, InvalidRequest};
 
 /// Which part of reaching the service failed, when no answer came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

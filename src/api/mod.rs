@@ -3,6 +3,7 @@
 pub mod client;
 pub mod decode;
 pub mod error;
+pub mod field;
 pub mod model;
 pub mod proxy;
 pub mod request;
@@ -10,8 +11,9 @@ pub mod response;
 
 pub use client::{Client, ClientSettings, Fetched, JobAnswer, RetryNotice, RetryPolicy, Secret};
 pub use error::{ApiError, TransportKind};
+pub use field::{Field, FieldError, InvalidRequest};
 pub use model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
-pub use request::{AiRequest, Field, FieldError, InvalidRequest, JobId, Location, SearchRequest};
+pub use request::{AiRequest, JobId, Location, SearchRequest};
 pub use response::{
     Account, AiAnswer, AskedAnswer, Completion, JobPoll, ResultImage, ResultKind, SearchAnswer,
     SearchResult, SearchResults, Sitelink,

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::super::request::join_field_errors;
+use super::super::field::join_field_errors;
 use super::Protocol;
 use super::options::{ProxyField, ProxyFieldError};
 

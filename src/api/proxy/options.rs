@@ -6,7 +6,7 @@ use std::fmt;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use serde::{Deserialize, Serialize};
 
-use super::super::request::{FieldError, check_text, country_problem, subdivision_problem};
+use super::super::field::{FieldError, check_text, country_problem, subdivision_problem};
 use super::{ConnectionType, Network, SESSION_TTL_MAX_MINUTES, SessionMode};
 
 const TEXT_MAX_CHARS: usize = 100;
