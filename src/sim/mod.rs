@@ -17,8 +17,8 @@ mod server;
 mod topic;
 
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::oneshot;
@@ -137,6 +137,12 @@ pub(crate) fn parse_faults(list: &str) -> Result<Vec<Fault>, String> {
         .collect()
 }
 
+/// Locks a mutex even if a thread panicked while holding it: the tables it guards stay
+/// usable, and a simulator that serves on is worth more than one that stops.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// A running simulator. Dropping it stops the server too; `shutdown` also waits for it.
 pub struct Simulator {
     shared: Arc<Shared>,
@@ -199,10 +205,7 @@ impl Simulator {
     /// The next billed calls answer these outcomes in order (`None` = a normal answer);
     /// after them, faults are drawn by `fault_rate` again.
     pub fn script(&self, outcomes: Vec<Option<Fault>>) {
-        let mut script = match self.shared.script.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut script = lock(&self.shared.script);
         script.extend(outcomes);
     }
 

@@ -18,7 +18,7 @@ mod submission;
 use super::chat::DEVICES;
 use super::jobs::{Job, JobKind, JobTable, millis, now_unix_ms};
 use super::seed::{Mix, fnv1a};
-use super::{Fault, SimConfig};
+use super::{Fault, SimConfig, lock};
 
 use calls::{retrieve, submit_ai, submit_browser, submit_search};
 use submission::Query;
@@ -131,13 +131,6 @@ impl Shared {
             content,
         });
         id
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
     }
 }
 
