@@ -9,6 +9,7 @@ use super::super::seed::Mix;
 use super::super::topic::{Intent, Topic, slugify, title_case};
 use super::{Candidate, SearchRequest, TINY_PNG};
 
+/// "https://host › section › slug", as a results page shows an address, long parts cut.
 fn visible_url(url: &str) -> String {
     let Ok(parsed) = url::Url::parse(url) else {
         return url.to_string();

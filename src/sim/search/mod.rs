@@ -160,8 +160,6 @@ fn ranked(request: &SearchRequest, topic: &Topic, place: &Place, needed: usize) 
     scored.into_iter().map(|(_, c)| c).collect()
 }
 
-/// "https://host › section › slug", as a results page shows an address, long parts cut.
-
 /// The JSON results body. `variation` is 0 for cacheable results, fresh otherwise; it only
 /// moves ranks slightly, as a re-crawl would.
 pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
