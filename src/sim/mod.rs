@@ -3,7 +3,7 @@
 //! It serves the contract (`/ai`, `/ai/devices`, `/search`, `/search/results`, `/browser`,
 //! `/user`) with its own code, so `--demo` works with no account and no network and every
 //! test exercises real HTTP. Content is deterministic: each choice is drawn from a hash of
-//! the request, never from a random generator.
+//! the request, never from a random generator. [`demo::start`] starts it as `--demo` does.
 
 mod chat;
 pub mod demo;
