@@ -259,12 +259,12 @@ pub fn encode_value(value: &str) -> String {
 /// Reverses [`encode_value`]; `None` for a malformed escape or bytes that are not UTF-8.
 pub fn decode_value(text: &str) -> Option<String> {
     // The library passes a malformed escape through unchanged; the username grammar refuses it.
-    let escapes_well_formed = text.split('%').skip(1).all(|after| {
-        after
-            .get(..2)
-            .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
-    });
-    if !escapes_well_formed {
+    let hex_pair = |pair: &str| pair.bytes().all(|b| b.is_ascii_hexdigit());
+    if !text
+        .split('%')
+        .skip(1)
+        .all(|after| after.get(..2).is_some_and(hex_pair))
+    {
         return None;
     }
     percent_decode_str(text).decode_utf8().ok().map(Into::into)

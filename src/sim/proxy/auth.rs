@@ -201,12 +201,12 @@ fn parse_options(rest: &str) -> Result<Vec<(String, String)>, Refusal> {
 /// A `%XX`-escaped value; `None` for a malformed escape or bytes that are not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
     // The library passes a malformed escape through unchanged; the service refuses it.
-    let escapes_well_formed = text.split('%').skip(1).all(|after| {
-        after
-            .get(..2)
-            .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
-    });
-    if !escapes_well_formed {
+    let hex_pair = |pair: &str| pair.bytes().all(|b| b.is_ascii_hexdigit());
+    if !text
+        .split('%')
+        .skip(1)
+        .all(|after| after.get(..2).is_some_and(hex_pair))
+    {
         return None;
     }
     percent_encoding::percent_decode_str(text)
