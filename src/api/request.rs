@@ -336,7 +336,7 @@ impl JobId {
     }
 
     /// The first eight characters, for tables.
-    pub fn short(&self) -> &str {
+    pub(crate) fn short(&self) -> &str {
         self.0.get(..8).unwrap_or(&self.0)
     }
 }

@@ -109,7 +109,7 @@ impl ProxyEndpoints {
         }
     }
 
-    pub fn network(&self, network: Network) -> &NetworkEndpoint {
+    pub(crate) fn network(&self, network: Network) -> &NetworkEndpoint {
         match network {
             Network::Residential => &self.residential,
             Network::Isp => &self.isp,

@@ -124,7 +124,7 @@ pub struct ProxyOptions {
 
 impl ProxyOptions {
     /// The options that are set, as (field, value as text), in the order they are written.
-    pub fn pairs(&self) -> Vec<(ProxyField, String)> {
+    pub(crate) fn pairs(&self) -> Vec<(ProxyField, String)> {
         let text = |v: &Option<String>| v.clone();
         let values: [Option<String>; 11] = [
             text(&self.country),
@@ -174,7 +174,7 @@ impl ProxyOptions {
     }
 
     /// Every rule these options break on `network`; empty when they may be sent.
-    pub fn check(&self, network: Network) -> Vec<ProxyFieldError> {
+    pub(crate) fn check(&self, network: Network) -> Vec<ProxyFieldError> {
         let mut errors = Vec::new();
         let geo_set: Vec<ProxyField> = self
             .pairs()

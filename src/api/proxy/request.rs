@@ -48,7 +48,7 @@ impl ProxyRequest {
     }
 
     /// Every rule the request breaks; empty when it may be sent.
-    pub fn check(&self) -> Vec<ProxyFieldError> {
+    pub(crate) fn check(&self) -> Vec<ProxyFieldError> {
         let mut errors = Vec::new();
         let user = self.username.trim();
         if user.is_empty() {
@@ -116,7 +116,7 @@ impl ProxyRequest {
     }
 
     /// The proxy's host and port for this request.
-    pub fn address(&self, endpoints: &ProxyEndpoints) -> Result<(String, u16), ProxyError> {
+    pub(crate) fn address(&self, endpoints: &ProxyEndpoints) -> Result<(String, u16), ProxyError> {
         let endpoint = endpoints.network(self.network);
         let port = endpoint
             .ports
