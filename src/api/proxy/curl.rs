@@ -42,7 +42,7 @@ pub(crate) fn curl_command(
 ) -> String {
     let key_line = if reveal_key {
         format!(
-            " export {KEY_VARIABLE}={}  # the leading space keeps this line out of shell history",
+            " export {KEY_VARIABLE}={}  # the leading space keeps it out of history where the shell ignores such lines",
             shell_quote(request.key.expose())
         )
     } else {
