@@ -6,7 +6,7 @@ use std::fmt;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::ExportSource;
-use super::proxy::ProxySetting;
+use crate::api::proxy::ProxyField;
 use super::search::SearchSetting;
 
 /// Which value a text field sets when accepted.
@@ -16,7 +16,7 @@ pub enum InputTarget {
     Export(ExportSource),
     /// A search setting typed by hand (numbers, uule).
     Search(SearchSetting),
-    Proxy(ProxySetting),
+    Proxy(ProxyField),
     /// A job to import: its kind and id.
     ImportJob,
 }

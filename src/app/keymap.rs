@@ -2,7 +2,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::proxy::ProxySetting;
+use crate::api::proxy::ProxyField;
 
 /// Where a binding applies. Lookups go from the most specific context to `Global`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,7 +101,7 @@ pub enum Action {
     CycleIp,
     SwitchToDemo,
     /// Change one setting of the Proxy form (cycle it, pick it or type it).
-    EditProxy(ProxySetting),
+    EditProxy(ProxyField),
     /// Unset the selected setting, or clear a text field.
     Clear,
     /// Switch a form between sync and async (queued job) mode.
@@ -242,23 +242,23 @@ pub static KEYMAP: &[Binding] = &[
     bind!(Settings, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "unset the setting"),
     bind!(Proxy, [key(KeyCode::Enter)], "Enter", Action::Send, "send through the proxy"),
     bind!(Proxy, [key(KeyCode::Esc)], "Esc", Action::Cancel, "cancel the request"),
-    bind!(Proxy, [ch('n')], "n", Action::EditProxy(ProxySetting::Network), "network residential/ISP"),
-    bind!(Proxy, [ch('p')], "p", Action::EditProxy(ProxySetting::Protocol), "protocol HTTPS/HTTP/SOCKS5"),
-    bind!(Proxy, [ch('F')], "F", Action::EditProxy(ProxySetting::Fallback), "HTTPS fallback port on/off"),
-    bind!(Proxy, [ch('u')], "u", Action::EditProxy(ProxySetting::Username), "proxy username"),
-    bind!(Proxy, [ch('K')], "K", Action::EditProxy(ProxySetting::Key), "API key"),
-    bind!(Proxy, [ch('U')], "U", Action::EditProxy(ProxySetting::Url), "target URL"),
-    bind!(Proxy, [ch('c')], "c", Action::EditProxy(ProxySetting::Country), "country"),
-    bind!(Proxy, [ch('s')], "s", Action::EditProxy(ProxySetting::Subdivision), "subdivision"),
-    bind!(Proxy, [ch('t')], "t", Action::EditProxy(ProxySetting::City), "city (town)"),
-    bind!(Proxy, [ch('z')], "z", Action::EditProxy(ProxySetting::Zipcode), "zipcode"),
-    bind!(Proxy, [ch('a')], "a", Action::EditProxy(ProxySetting::Asn), "asn"),
-    bind!(Proxy, [ch('m')], "m", Action::EditProxy(ProxySetting::Type), "type mobile/common/tv"),
-    bind!(Proxy, [ch('S')], "S", Action::EditProxy(ProxySetting::Session), "session"),
-    bind!(Proxy, [ch('T')], "T", Action::EditProxy(ProxySetting::SessionTtl), "session lifetime (minutes)"),
-    bind!(Proxy, [ch('M')], "M", Action::EditProxy(ProxySetting::SessionMode), "session mode strict/flex/norotate"),
-    bind!(Proxy, [ch('E')], "E", Action::EditProxy(ProxySetting::SessionErr), "sessionerr"),
-    bind!(Proxy, [ch('A')], "A", Action::EditProxy(ProxySetting::Subaccount), "subaccount"),
+    bind!(Proxy, [ch('n')], "n", Action::EditProxy(ProxyField::Network), "network residential/ISP"),
+    bind!(Proxy, [ch('p')], "p", Action::EditProxy(ProxyField::Protocol), "protocol HTTPS/HTTP/SOCKS5"),
+    bind!(Proxy, [ch('F')], "F", Action::EditProxy(ProxyField::Fallback), "HTTPS fallback port on/off"),
+    bind!(Proxy, [ch('u')], "u", Action::EditProxy(ProxyField::Username), "proxy username"),
+    bind!(Proxy, [ch('K')], "K", Action::EditProxy(ProxyField::Key), "API key"),
+    bind!(Proxy, [ch('U')], "U", Action::EditProxy(ProxyField::TargetUrl), "target URL"),
+    bind!(Proxy, [ch('c')], "c", Action::EditProxy(ProxyField::Country), "country"),
+    bind!(Proxy, [ch('s')], "s", Action::EditProxy(ProxyField::Subdivision), "subdivision"),
+    bind!(Proxy, [ch('t')], "t", Action::EditProxy(ProxyField::City), "city (town)"),
+    bind!(Proxy, [ch('z')], "z", Action::EditProxy(ProxyField::Zipcode), "zipcode"),
+    bind!(Proxy, [ch('a')], "a", Action::EditProxy(ProxyField::Asn), "asn"),
+    bind!(Proxy, [ch('m')], "m", Action::EditProxy(ProxyField::Type), "type mobile/common/tv"),
+    bind!(Proxy, [ch('S')], "S", Action::EditProxy(ProxyField::Session), "session"),
+    bind!(Proxy, [ch('T')], "T", Action::EditProxy(ProxyField::SessionTtl), "session lifetime (minutes)"),
+    bind!(Proxy, [ch('M')], "M", Action::EditProxy(ProxyField::SessionMode), "session mode strict/flex/norotate"),
+    bind!(Proxy, [ch('E')], "E", Action::EditProxy(ProxyField::SessionErr), "sessionerr"),
+    bind!(Proxy, [ch('A')], "A", Action::EditProxy(ProxyField::Subaccount), "subaccount"),
     bind!(Jobs, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the result"),
     bind!(Jobs, [ch('r')], "r", Action::PollNow, "poll now"),
     bind!(Jobs, [ch('R')], "R", Action::Resubmit, "re-submit (failed, expired)"),

@@ -13,7 +13,7 @@ use crate::api::proxy::ExitInfo;
 use crate::app::App;
 use crate::app::keymap::{self, Action, Context};
 use crate::app::proxy::{
-    ProxyFocus, ProxySetting, ProxyState, ResponseState, ResponseView, cell_widths, proxy_areas,
+    FORM_ORDER, ProxyFocus, ProxyState, ResponseState, ResponseView, cell_label, cell_widths, proxy_areas,
 };
 
 use super::form::{self, Cell, draw_cells};
@@ -43,14 +43,14 @@ fn draw_form(proxy: &ProxyState, frame: &mut Frame, area: Rect, cells_area: Rect
     frame.render_widget(block, area);
 
     let errors = proxy.errors();
-    let cells: Vec<Cell> = ProxySetting::ALL
+    let cells: Vec<Cell> = FORM_ORDER
         .iter()
         .enumerate()
         .map(|(i, setting)| Cell {
-            label: setting.label(),
+            label: cell_label(*setting),
             value: proxy.value_text(*setting),
             selected: focused && i == proxy.cursor,
-            broken: errors.iter().any(|e| e.field == setting.field()),
+            broken: errors.iter().any(|e| e.field == *setting),
         })
         .collect();
     draw_cells(frame, cells_area, &cells, &cell_widths(proxy));

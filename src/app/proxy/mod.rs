@@ -22,7 +22,7 @@ mod settings;
 
 pub use response::{PreparedProxy, ResponseState, ResponseView, prepare};
 use settings::edit;
-pub use settings::{ProxySetting, apply_choice, apply_input};
+pub use settings::{FORM_ORDER, apply_choice, apply_input, cell_label};
 
 /// The target used when nothing else is known: the simulator's page reporting the exit.
 pub const DEMO_TARGET_URL: &str = "http://target.vantage.test/ip";
@@ -189,42 +189,42 @@ impl ProxyState {
     }
 
     /// The text a cell shows.
-    pub fn value_text(&self, setting: ProxySetting) -> String {
+    pub fn value_text(&self, setting: ProxyField) -> String {
         let o = &self.options;
         let or_dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "–".to_string());
         let cut = |s: String, n: usize| crate::api::request::shorten(&s, n);
         match setting {
-            ProxySetting::Network => self.network.as_str().to_string(),
-            ProxySetting::Protocol => self.protocol.as_str().to_ascii_uppercase(),
-            ProxySetting::Fallback => if self.fallback { "on" } else { "off" }.to_string(),
-            ProxySetting::Username if self.username.trim().is_empty() => "unset".to_string(),
-            ProxySetting::Username => cut(self.username.clone(), 24),
-            ProxySetting::Key => self
+            ProxyField::Network => self.network.as_str().to_string(),
+            ProxyField::Protocol => self.protocol.as_str().to_ascii_uppercase(),
+            ProxyField::Fallback => if self.fallback { "on" } else { "off" }.to_string(),
+            ProxyField::Username if self.username.trim().is_empty() => "unset".to_string(),
+            ProxyField::Username => cut(self.username.clone(), 24),
+            ProxyField::Key => self
                 .key
                 .as_ref()
                 .map_or_else(|| "unset".to_string(), |_| "••••".to_string()),
-            ProxySetting::Url => cut(self.target_url.clone(), 40),
-            ProxySetting::Country => or_dash(&o.country),
-            ProxySetting::Subdivision => or_dash(&o.subdivision),
-            ProxySetting::City => cut(or_dash(&o.city), 20),
-            ProxySetting::Zipcode => or_dash(&o.zipcode),
-            ProxySetting::Asn => o.asn.map_or_else(|| "–".to_string(), |n| n.to_string()),
-            ProxySetting::Type => o.kind.map_or("–", ConnectionType::as_str).to_string(),
-            ProxySetting::Session => cut(or_dash(&o.session), 20),
-            ProxySetting::SessionTtl => o
+            ProxyField::TargetUrl => cut(self.target_url.clone(), 40),
+            ProxyField::Country => or_dash(&o.country),
+            ProxyField::Subdivision => or_dash(&o.subdivision),
+            ProxyField::City => cut(or_dash(&o.city), 20),
+            ProxyField::Zipcode => or_dash(&o.zipcode),
+            ProxyField::Asn => o.asn.map_or_else(|| "–".to_string(), |n| n.to_string()),
+            ProxyField::Type => o.kind.map_or("–", ConnectionType::as_str).to_string(),
+            ProxyField::Session => cut(or_dash(&o.session), 20),
+            ProxyField::SessionTtl => o
                 .sessionttl
                 .map_or_else(|| "–".to_string(), |n| format!("{n} min")),
-            ProxySetting::SessionMode => o.sessionmode.map_or("–", SessionMode::as_str).to_string(),
-            ProxySetting::SessionErr => cut(or_dash(&o.sessionerr), 20),
-            ProxySetting::Subaccount => cut(or_dash(&o.subaccount), 20),
+            ProxyField::SessionMode => o.sessionmode.map_or("–", SessionMode::as_str).to_string(),
+            ProxyField::SessionErr => cut(or_dash(&o.sessionerr), 20),
+            ProxyField::Subaccount => cut(or_dash(&o.subaccount), 20),
         }
     }
 
     /// "label value" cells, for the form.
-    pub fn cells(&self) -> Vec<(ProxySetting, String)> {
-        ProxySetting::ALL
+    pub fn cells(&self) -> Vec<(ProxyField, String)> {
+        FORM_ORDER
             .iter()
-            .map(|s| (*s, format!("{} {}", s.label(), self.value_text(*s))))
+            .map(|s| (*s, format!("{} {}", cell_label(*s), self.value_text(*s))))
             .collect()
     }
 
@@ -279,33 +279,33 @@ impl ProxyState {
     }
 
     /// Unsets a cell (back to its default, for network, protocol and URL).
-    fn clear(&mut self, setting: ProxySetting) {
+    fn clear(&mut self, setting: ProxyField) {
         let o = &mut self.options;
         match setting {
-            ProxySetting::Network => self.network = Network::Residential,
-            ProxySetting::Protocol => self.protocol = Protocol::Https,
-            ProxySetting::Fallback => self.fallback = false,
-            ProxySetting::Username => self.username.clear(),
-            ProxySetting::Key => {
+            ProxyField::Network => self.network = Network::Residential,
+            ProxyField::Protocol => self.protocol = Protocol::Https,
+            ProxyField::Fallback => self.fallback = false,
+            ProxyField::Username => self.username.clear(),
+            ProxyField::Key => {
                 self.key = None;
                 self.key_typed = true;
             }
-            ProxySetting::Url => self.target_url = self.default_url.clone(),
-            ProxySetting::Country => {
+            ProxyField::TargetUrl => self.target_url = self.default_url.clone(),
+            ProxyField::Country => {
                 o.country = None;
                 o.subdivision = None;
                 o.city = None;
             }
-            ProxySetting::Subdivision => o.subdivision = None,
-            ProxySetting::City => o.city = None,
-            ProxySetting::Zipcode => o.zipcode = None,
-            ProxySetting::Asn => o.asn = None,
-            ProxySetting::Type => o.kind = None,
-            ProxySetting::Session => o.session = None,
-            ProxySetting::SessionTtl => o.sessionttl = None,
-            ProxySetting::SessionMode => o.sessionmode = None,
-            ProxySetting::SessionErr => o.sessionerr = None,
-            ProxySetting::Subaccount => o.subaccount = None,
+            ProxyField::Subdivision => o.subdivision = None,
+            ProxyField::City => o.city = None,
+            ProxyField::Zipcode => o.zipcode = None,
+            ProxyField::Asn => o.asn = None,
+            ProxyField::Type => o.kind = None,
+            ProxyField::Session => o.session = None,
+            ProxyField::SessionTtl => o.sessionttl = None,
+            ProxyField::SessionMode => o.sessionmode = None,
+            ProxyField::SessionErr => o.sessionerr = None,
+            ProxyField::Subaccount => o.subaccount = None,
         }
     }
 }
@@ -342,17 +342,17 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Top => proxy.scroll_by(isize::MIN / 2),
         Action::Bottom => proxy.scroll_by(isize::MAX / 2),
         Action::Left => proxy.cursor = proxy.cursor.saturating_sub(1),
-        Action::Right => proxy.cursor = (proxy.cursor + 1).min(ProxySetting::ALL.len() - 1),
+        Action::Right => proxy.cursor = (proxy.cursor + 1).min(FORM_ORDER.len() - 1),
         Action::Accept => {
-            let setting = ProxySetting::ALL[proxy.cursor.min(ProxySetting::ALL.len() - 1)];
+            let setting = FORM_ORDER[proxy.cursor.min(FORM_ORDER.len() - 1)];
             return edit(app, setting);
         }
         Action::Clear => {
-            let setting = ProxySetting::ALL[proxy.cursor.min(ProxySetting::ALL.len() - 1)];
+            let setting = FORM_ORDER[proxy.cursor.min(FORM_ORDER.len() - 1)];
             proxy.clear(setting);
         }
         Action::EditProxy(setting) => {
-            if let Some(i) = ProxySetting::ALL.iter().position(|s| *s == setting) {
+            if let Some(i) = FORM_ORDER.iter().position(|s| *s == setting) {
                 proxy.cursor = i;
             }
             proxy.focus = ProxyFocus::Form;
@@ -380,9 +380,9 @@ fn send(app: &mut App) -> Vec<Effect> {
         };
         app.flash_error(format!("Not sent: {first}{more}."));
         app.proxy.focus = ProxyFocus::Form;
-        if let Some(i) = ProxySetting::ALL
+        if let Some(i) = FORM_ORDER
             .iter()
-            .position(|s| s.field() == first.field)
+            .position(|s| *s == first.field)
         {
             app.proxy.cursor = i;
         }
@@ -500,7 +500,7 @@ pub fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
             Rect::new(areas.cells.x + c.x, areas.cells.y + c.y, c.width, 1).contains(at)
         }) {
             app.proxy.cursor = i;
-            return edit(app, ProxySetting::ALL[i]);
+            return edit(app, FORM_ORDER[i]);
         }
     } else if areas.form.contains(at) {
         app.proxy.focus = ProxyFocus::Form;

@@ -12,91 +12,47 @@ use crate::app::pickers;
 use crate::app::{App, Effect, Popup};
 
 /// The cells of the form, in their order on screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProxySetting {
-    Network,
-    Protocol,
-    Fallback,
-    Username,
-    Key,
-    Url,
-    Country,
-    Subdivision,
-    City,
-    Zipcode,
-    Asn,
-    Type,
-    Session,
-    SessionTtl,
-    SessionMode,
-    SessionErr,
-    Subaccount,
-}
-
-impl ProxySetting {
-    pub const ALL: [ProxySetting; 17] = [
-        ProxySetting::Network,
-        ProxySetting::Protocol,
-        ProxySetting::Fallback,
-        ProxySetting::Username,
-        ProxySetting::Key,
-        ProxySetting::Url,
-        ProxySetting::Country,
-        ProxySetting::Subdivision,
-        ProxySetting::City,
-        ProxySetting::Zipcode,
-        ProxySetting::Asn,
-        ProxySetting::Type,
-        ProxySetting::Session,
-        ProxySetting::SessionTtl,
-        ProxySetting::SessionMode,
-        ProxySetting::SessionErr,
-        ProxySetting::Subaccount,
+/// The form's cells are the request's fields, in their order on screen.
+pub const FORM_ORDER: [ProxyField; 17] = [
+        ProxyField::Network,
+        ProxyField::Protocol,
+        ProxyField::Fallback,
+        ProxyField::Username,
+        ProxyField::Key,
+        ProxyField::TargetUrl,
+        ProxyField::Country,
+        ProxyField::Subdivision,
+        ProxyField::City,
+        ProxyField::Zipcode,
+        ProxyField::Asn,
+        ProxyField::Type,
+        ProxyField::Session,
+        ProxyField::SessionTtl,
+        ProxyField::SessionMode,
+        ProxyField::SessionErr,
+        ProxyField::Subaccount,
     ];
 
-    pub fn label(self) -> &'static str {
-        match self {
-            ProxySetting::Network => "network",
-            ProxySetting::Protocol => "protocol",
-            ProxySetting::Fallback => "fallback",
-            ProxySetting::Username => "user",
-            ProxySetting::Key => "key",
-            ProxySetting::Url => "url",
-            ProxySetting::Country => "country",
-            ProxySetting::Subdivision => "subdiv",
-            ProxySetting::City => "city",
-            ProxySetting::Zipcode => "zip",
-            ProxySetting::Asn => "asn",
-            ProxySetting::Type => "type",
-            ProxySetting::Session => "session",
-            ProxySetting::SessionTtl => "ttl",
-            ProxySetting::SessionMode => "mode",
-            ProxySetting::SessionErr => "sessionerr",
-            ProxySetting::Subaccount => "subaccount",
-        }
-    }
-
-    /// The part of the request its messages point at.
-    pub fn field(self) -> ProxyField {
-        match self {
-            ProxySetting::Network => ProxyField::Network,
-            ProxySetting::Protocol => ProxyField::Protocol,
-            ProxySetting::Fallback => ProxyField::Fallback,
-            ProxySetting::Username => ProxyField::Username,
-            ProxySetting::Key => ProxyField::Key,
-            ProxySetting::Url => ProxyField::TargetUrl,
-            ProxySetting::Country => ProxyField::Country,
-            ProxySetting::Subdivision => ProxyField::Subdivision,
-            ProxySetting::City => ProxyField::City,
-            ProxySetting::Zipcode => ProxyField::Zipcode,
-            ProxySetting::Asn => ProxyField::Asn,
-            ProxySetting::Type => ProxyField::Type,
-            ProxySetting::Session => ProxyField::Session,
-            ProxySetting::SessionTtl => ProxyField::SessionTtl,
-            ProxySetting::SessionMode => ProxyField::SessionMode,
-            ProxySetting::SessionErr => ProxyField::SessionErr,
-            ProxySetting::Subaccount => ProxyField::Subaccount,
-        }
+/// A field's label on the settings row.
+pub fn cell_label(field: ProxyField) -> &'static str {
+    match field {
+        ProxyField::Network => "network",
+        ProxyField::Protocol => "protocol",
+        ProxyField::Fallback => "fallback",
+        ProxyField::Username => "user",
+        ProxyField::Key => "key",
+        ProxyField::TargetUrl => "url",
+        ProxyField::Country => "country",
+        ProxyField::Subdivision => "subdiv",
+        ProxyField::City => "city",
+        ProxyField::Zipcode => "zip",
+        ProxyField::Asn => "asn",
+        ProxyField::Type => "type",
+        ProxyField::Session => "session",
+        ProxyField::SessionTtl => "ttl",
+        ProxyField::SessionMode => "mode",
+        ProxyField::SessionErr => "sessionerr",
+        ProxyField::Subaccount => "subaccount",
     }
 }
 
@@ -114,31 +70,31 @@ fn cycle<T: Copy + PartialEq>(all: &[T], current: T) -> T {
 }
 
 /// Changes one setting: cycles a choice, opens a picker or a text field.
-pub(super) fn edit(app: &mut App, setting: ProxySetting) -> Vec<Effect> {
+pub(super) fn edit(app: &mut App, setting: ProxyField) -> Vec<Effect> {
     let proxy = &mut app.proxy;
     let o = &mut proxy.options;
-    let text = |target: ProxySetting, title: &str, value: Option<&str>, note: &str| {
+    let text = |target: ProxyField, title: &str, value: Option<&str>, note: &str| {
         Popup::Input(
             InputPrompt::new(InputTarget::Proxy(target), title, value.unwrap_or(""))
                 .with_note(note),
         )
     };
     let popup = match setting {
-        ProxySetting::Network => {
+        ProxyField::Network => {
             proxy.network = cycle(Network::ALL, proxy.network);
             if proxy.network == Network::Isp {
                 proxy.fallback = false;
             }
             return Vec::new();
         }
-        ProxySetting::Protocol => {
+        ProxyField::Protocol => {
             proxy.protocol = cycle(Protocol::ALL, proxy.protocol);
             if proxy.protocol != Protocol::Https {
                 proxy.fallback = false;
             }
             return Vec::new();
         }
-        ProxySetting::Fallback => {
+        ProxyField::Fallback => {
             if proxy.network == Network::Isp || proxy.protocol != Protocol::Https {
                 app.flash_info(
                     "The fallback port 1080 is for HTTPS on the residential network only.",
@@ -148,74 +104,74 @@ pub(super) fn edit(app: &mut App, setting: ProxySetting) -> Vec<Effect> {
             }
             return Vec::new();
         }
-        ProxySetting::Type => {
+        ProxyField::Type => {
             o.kind = cycle_option(ConnectionType::ALL, o.kind);
             return Vec::new();
         }
-        ProxySetting::SessionMode => {
+        ProxyField::SessionMode => {
             o.sessionmode = cycle_option(SessionMode::ALL, o.sessionmode);
             return Vec::new();
         }
-        ProxySetting::Country => {
+        ProxyField::Country => {
             Popup::Picker(pickers::location(PickerKind::Country, &proxy.location()))
         }
-        ProxySetting::Subdivision | ProxySetting::City if o.country.is_none() => {
+        ProxyField::Subdivision | ProxyField::City if o.country.is_none() => {
             app.flash_info("Choose a country first (c): subdivisions and cities belong to one.");
             return Vec::new();
         }
-        ProxySetting::Subdivision => Popup::Picker(pickers::location(
+        ProxyField::Subdivision => Popup::Picker(pickers::location(
             PickerKind::Subdivision,
             &proxy.location(),
         )),
-        ProxySetting::City => Popup::Picker(pickers::location(PickerKind::City, &proxy.location())),
-        ProxySetting::Username => text(
+        ProxyField::City => Popup::Picker(pickers::location(PickerKind::City, &proxy.location())),
+        ProxyField::Username => text(
             setting,
             "Proxy username",
             Some(&proxy.username),
             "The bare username; the options are added to it.",
         ),
-        ProxySetting::Key => Popup::Input(
+        ProxyField::Key => Popup::Input(
             InputPrompt::new(InputTarget::Proxy(setting), "API key", "")
                 .masked()
                 .with_note("Kept in memory for this session only; shown as dots."),
         ),
-        ProxySetting::Url => text(
+        ProxyField::TargetUrl => text(
             setting,
             "Target URL",
             Some(&proxy.target_url),
             "The page to fetch through the proxy (http:// or https://).",
         ),
-        ProxySetting::Zipcode => text(
+        ProxyField::Zipcode => text(
             setting,
             "zipcode",
             o.zipcode.as_deref(),
             "A postal code; needs country.",
         ),
-        ProxySetting::Asn => text(
+        ProxyField::Asn => text(
             setting,
             "asn",
             o.asn.map(|n| n.to_string()).as_deref(),
             "An autonomous system number such as 3320; needs country.",
         ),
-        ProxySetting::Session => text(
+        ProxyField::Session => text(
             setting,
             "session",
             o.session.as_deref(),
             "Any name: requests with the same session keep the same exit.",
         ),
-        ProxySetting::SessionTtl => text(
+        ProxyField::SessionTtl => text(
             setting,
             "sessionttl",
             o.sessionttl.map(|n| n.to_string()).as_deref(),
             &format!("How long a session keeps its exit, 1 to {SESSION_TTL_MAX_MINUTES} minutes."),
         ),
-        ProxySetting::SessionErr => text(
+        ProxyField::SessionErr => text(
             setting,
             "sessionerr",
             o.sessionerr.as_deref(),
             "What a session does when its exit fails.",
         ),
-        ProxySetting::Subaccount => text(
+        ProxyField::Subaccount => text(
             setting,
             "subaccount",
             o.subaccount.as_deref(),
@@ -227,7 +183,7 @@ pub(super) fn edit(app: &mut App, setting: ProxySetting) -> Vec<Effect> {
 }
 
 /// Sets what a text field held. An error keeps the field open with the message.
-pub fn apply_input(app: &mut App, setting: ProxySetting, text: &str) -> Result<(), String> {
+pub fn apply_input(app: &mut App, setting: ProxyField, text: &str) -> Result<(), String> {
     let proxy = &mut app.proxy;
     let trimmed = text.trim();
     let value = (!trimmed.is_empty()).then(|| trimmed.to_string());
@@ -247,20 +203,20 @@ pub fn apply_input(app: &mut App, setting: ProxySetting, text: &str) -> Result<(
     };
     let o = &mut proxy.options;
     match setting {
-        ProxySetting::Username => proxy.username = trimmed.to_string(),
-        ProxySetting::Key => {
+        ProxyField::Username => proxy.username = trimmed.to_string(),
+        ProxyField::Key => {
             proxy.key = Secret::new(text);
             proxy.key_typed = true;
         }
-        ProxySetting::Url => {
+        ProxyField::TargetUrl => {
             proxy.target_url = value.unwrap_or_else(|| proxy.default_url.clone());
         }
-        ProxySetting::Zipcode => o.zipcode = value,
-        ProxySetting::Asn => o.asn = number("asn", "3320")?,
-        ProxySetting::Session => o.session = value,
-        ProxySetting::SessionTtl => o.sessionttl = number("sessionttl", "30")?,
-        ProxySetting::SessionErr => o.sessionerr = value,
-        ProxySetting::Subaccount => o.subaccount = value,
+        ProxyField::Zipcode => o.zipcode = value,
+        ProxyField::Asn => o.asn = number("asn", "3320")?,
+        ProxyField::Session => o.session = value,
+        ProxyField::SessionTtl => o.sessionttl = number("sessionttl", "30")?,
+        ProxyField::SessionErr => o.sessionerr = value,
+        ProxyField::Subaccount => o.subaccount = value,
         _ => {}
     }
     Ok(())
