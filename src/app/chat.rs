@@ -404,12 +404,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         | Action::PickLanguage
         | Action::PickDisplay => open_picker(app, action),
         Action::CycleFormat => {
-            let all = AiFormat::ALL;
-            let i = all
-                .iter()
-                .position(|f| *f == chat.settings.format)
-                .unwrap_or(0);
-            chat.settings.format = all[(i + 1) % all.len()];
+            chat.settings.format = super::cycle::next(AiFormat::ALL, chat.settings.format);
             let format = chat.settings.format;
             app.flash_info(format!("Format: {format}"));
         }

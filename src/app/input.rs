@@ -6,8 +6,8 @@ use std::fmt;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::ExportSource;
-use crate::api::proxy::ProxyField;
 use super::search::SearchSetting;
+use crate::api::proxy::ProxyField;
 
 /// Which value a text field sets when accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 pub mod call;
 pub mod chat;
 pub mod compare;
+mod cycle;
 mod effect;
 mod export;
 pub mod history;

@@ -110,3 +110,22 @@ pub fn draw_status<E: std::fmt::Display>(
     );
     rest
 }
+
+/// A pane whose top shows a call's state: draws the box and the state, and returns the room
+/// left under it and whether nothing has happened yet (no call running, none failed), when a
+/// pane shows its intro instead.
+pub fn draw_call_pane<E: std::fmt::Display>(
+    frame: &mut Frame,
+    area: Rect,
+    title: ratatui::text::Line<'_>,
+    focused: bool,
+    call: &CallState<E>,
+    now: std::time::Instant,
+    cancel_key: &str,
+) -> (Rect, bool) {
+    let block = super::pane(title, focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let rest = draw_status(frame, inner, call, now, cancel_key);
+    (rest, !call.is_running() && call.error().is_none())
+}

@@ -1,7 +1,7 @@
 //! The Chat tab: prompt, settings row, answer pane.
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -13,7 +13,7 @@ use crate::app::keymap::{self, Action, Context};
 use crate::present::answer::{AnswerView, SourceOrigin};
 
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
-use super::{call, form, pane, theme};
+use super::{call, form, theme};
 
 pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let chat = &app.chat;
@@ -25,11 +25,11 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
 }
 
 fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
-    draw_prompt_box(
+    form::draw_prompt_box(
         frame,
         area,
         &chat.prompt,
-        PromptBox {
+        form::PromptBox {
             title: " Prompt ",
             count: chat.prompt_chars(),
             limit: PROMPT_MAX_CHARS,
@@ -37,66 +37,6 @@ fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
             hint: "Press i (or click) to type a prompt; Enter sends.",
         },
     );
-}
-
-/// How a prompt editor is framed: its title, counter, limit and the hint shown when empty.
-pub(super) struct PromptBox<'a> {
-    pub title: &'a str,
-    pub count: usize,
-    pub limit: usize,
-    pub focused: bool,
-    pub hint: &'a str,
-}
-
-/// A prompt editor in a box with its character counter, as Chat and Compare show it.
-pub(super) fn draw_prompt_box(
-    frame: &mut Frame,
-    area: Rect,
-    editor: &ratatui_textarea::TextArea<'static>,
-    spec: PromptBox<'_>,
-) {
-    let PromptBox {
-        title,
-        count,
-        limit,
-        focused,
-        hint,
-    } = spec;
-    let over = count > limit;
-    let counter_style = if over {
-        theme::error().add_modifier(Modifier::BOLD)
-    } else {
-        theme::dim()
-    };
-    let mut block = pane(Line::styled(title.to_string(), theme::title()), focused).title(
-        Line::styled(format!(" {count}/{limit} "), counter_style).alignment(Alignment::Right),
-    );
-    if over {
-        block = block.title_bottom(Line::styled(
-            format!(
-                " {} characters too many: the service takes at most {limit} ",
-                count - limit
-            ),
-            theme::error(),
-        ));
-    }
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    if focused {
-        frame.render_widget(editor, inner);
-    } else if editor.is_empty() {
-        frame.render_widget(
-            Paragraph::new(Line::styled(hint.to_string(), theme::dim())),
-            inner,
-        );
-    } else {
-        let lines: Vec<Line> = editor
-            .lines()
-            .iter()
-            .map(|l| Line::raw(l.clone()))
-            .collect();
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
-    }
 }
 
 fn view_tabs(answer: &AnswerState) -> Line<'static> {
@@ -123,15 +63,12 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
         Some(answer) => view_tabs(answer),
         None => Line::styled(" Answer ", theme::title()),
     };
-    let block = pane(title, focused);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-
     let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
-    let rest = call::draw_status(frame, inner, &chat.call, app.now, cancel);
+    let (rest, quiet) =
+        call::draw_call_pane(frame, area, title, focused, &chat.call, app.now, cancel);
 
     let Some(answer) = &chat.answer else {
-        if !chat.call.is_running() && chat.call.error().is_none() {
+        if quiet {
             draw_intro(frame, rest);
         }
         return;

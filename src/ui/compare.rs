@@ -17,7 +17,7 @@ use crate::app::{App, elapsed_since, layout, seconds_until};
 use crate::present::answer::human_size;
 use crate::present::compare::summary::{self, Movement};
 
-use super::chat::{PromptBox, draw_prompt_box};
+use super::form::{PromptBox, draw_prompt_box};
 use super::text_view::{draw_body, visible_lines};
 use super::{pane, theme};
 

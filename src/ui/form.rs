@@ -2,14 +2,14 @@
 //! view names in a pane's title.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::layout;
 
-use super::theme;
+use super::{pane, theme};
 
 /// One cell of a settings row.
 pub struct Cell<'a> {
@@ -72,4 +72,64 @@ pub fn view_tabs(titles: &[(String, bool)]) -> Line<'static> {
     }
     spans.push(Span::raw(" "));
     Line::from(spans)
+}
+
+/// How a prompt editor is framed: its title, counter, limit and the hint shown when empty.
+pub(crate) struct PromptBox<'a> {
+    pub title: &'a str,
+    pub count: usize,
+    pub limit: usize,
+    pub focused: bool,
+    pub hint: &'a str,
+}
+
+/// A prompt editor in a box with its character counter, as Chat, Search and Compare show it.
+pub(crate) fn draw_prompt_box(
+    frame: &mut Frame,
+    area: Rect,
+    editor: &ratatui_textarea::TextArea<'static>,
+    spec: PromptBox<'_>,
+) {
+    let PromptBox {
+        title,
+        count,
+        limit,
+        focused,
+        hint,
+    } = spec;
+    let over = count > limit;
+    let counter_style = if over {
+        theme::error().add_modifier(Modifier::BOLD)
+    } else {
+        theme::dim()
+    };
+    let mut block = pane(Line::styled(title.to_string(), theme::title()), focused).title(
+        Line::styled(format!(" {count}/{limit} "), counter_style).alignment(Alignment::Right),
+    );
+    if over {
+        block = block.title_bottom(Line::styled(
+            format!(
+                " {} characters too many: the service takes at most {limit} ",
+                count - limit
+            ),
+            theme::error(),
+        ));
+    }
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if focused {
+        frame.render_widget(editor, inner);
+    } else if editor.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(hint.to_string(), theme::dim())),
+            inner,
+        );
+    } else {
+        let lines: Vec<Line> = editor
+            .lines()
+            .iter()
+            .map(|l| Line::raw(l.clone()))
+            .collect();
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    }
 }

@@ -13,7 +13,8 @@ use crate::api::proxy::ExitInfo;
 use crate::app::App;
 use crate::app::keymap::{self, Action, Context};
 use crate::app::proxy::{
-    FORM_ORDER, ProxyFocus, ProxyState, ResponseState, ResponseView, cell_label, cell_widths, proxy_areas,
+    FORM_ORDER, ProxyFocus, ProxyState, ResponseState, ResponseView, cell_label, cell_widths,
+    proxy_areas,
 };
 
 use super::form::{self, Cell, draw_cells};
@@ -98,15 +99,12 @@ fn draw_response(app: &App, frame: &mut Frame, area: Rect) {
         }
         None => Line::styled(" Response ", theme::title()),
     };
-    let block = pane(title, focused);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-
     let cancel = keymap::label_of(Context::Proxy, Action::Cancel).unwrap_or("Esc");
-    let rest = call::draw_status(frame, inner, &proxy.call, app.now, cancel);
+    let (rest, quiet) =
+        call::draw_call_pane(frame, area, title, focused, &proxy.call, app.now, cancel);
 
     let Some(response) = &proxy.response else {
-        if !proxy.call.is_running() && proxy.call.error().is_none() {
+        if quiet {
             draw_intro(frame, rest);
         }
         return;

@@ -1,7 +1,7 @@
 //! The Search tab: terms, settings row, header, the results list and the detail pane.
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -42,41 +42,18 @@ pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
 }
 
 fn draw_terms(search: &SearchState, frame: &mut Frame, area: Rect) {
-    let count = search.terms_chars();
-    let over = count > TERMS_LIMIT;
-    let focused = search.focus == SearchFocus::Terms;
-    let counter_style = if over {
-        theme::error().add_modifier(Modifier::BOLD)
-    } else {
-        theme::dim()
-    };
-    let mut block = pane(Line::styled(" Search terms ", theme::title()), focused).title(
-        Line::styled(format!(" {count}/{TERMS_LIMIT} "), counter_style).alignment(Alignment::Right),
+    form::draw_prompt_box(
+        frame,
+        area,
+        &search.terms,
+        form::PromptBox {
+            title: " Search terms ",
+            count: search.terms_chars(),
+            limit: TERMS_LIMIT,
+            focused: search.focus == SearchFocus::Terms,
+            hint: "Press i (or click) to type search terms.",
+        },
     );
-    if over {
-        block = block.title_bottom(Line::styled(
-            format!(
-                " {} characters too many: the service takes at most {TERMS_LIMIT} ",
-                count - TERMS_LIMIT
-            ),
-            theme::error(),
-        ));
-    }
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    if focused {
-        frame.render_widget(&search.terms, inner);
-    } else if search.terms.is_empty() {
-        frame.render_widget(
-            Paragraph::new(Line::styled(
-                "Press i (or click) to type search terms.",
-                theme::dim(),
-            )),
-            inner,
-        );
-    } else {
-        frame.render_widget(Paragraph::new(search.terms_text()), inner);
-    }
 }
 
 /// The call's state while it runs or after it failed; else what the service reported.

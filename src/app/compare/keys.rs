@@ -102,12 +102,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.flash_info(format!("Rows sorted by {label}."));
         }
         Action::CycleFormat => {
-            let all = AiFormat::ALL;
-            let i = all
-                .iter()
-                .position(|f| *f == compare.axes.format)
-                .unwrap_or(0);
-            compare.axes.format = all[(i + 1) % all.len()];
+            compare.axes.format = crate::app::cycle::next(AiFormat::ALL, compare.axes.format);
             let format = compare.axes.format;
             app.flash_info(format!("Format for every column: {format}"));
         }

@@ -380,10 +380,7 @@ fn send(app: &mut App) -> Vec<Effect> {
         };
         app.flash_error(format!("Not sent: {first}{more}."));
         app.proxy.focus = ProxyFocus::Form;
-        if let Some(i) = FORM_ORDER
-            .iter()
-            .position(|s| *s == first.field)
-        {
+        if let Some(i) = FORM_ORDER.iter().position(|s| *s == first.field) {
             app.proxy.cursor = i;
         }
         return Vec::new();

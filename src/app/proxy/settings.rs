@@ -6,6 +6,7 @@ use crate::api::proxy::{
     ConnectionType, Network, Protocol, ProxyField, SESSION_TTL_MAX_MINUTES, SessionMode,
 };
 
+use crate::app::cycle;
 use crate::app::input::{InputPrompt, InputTarget};
 use crate::app::picker::PickerKind;
 use crate::app::pickers;
@@ -14,24 +15,24 @@ use crate::app::{App, Effect, Popup};
 /// The cells of the form, in their order on screen.
 /// The form's cells are the request's fields, in their order on screen.
 pub const FORM_ORDER: [ProxyField; 17] = [
-        ProxyField::Network,
-        ProxyField::Protocol,
-        ProxyField::Fallback,
-        ProxyField::Username,
-        ProxyField::Key,
-        ProxyField::TargetUrl,
-        ProxyField::Country,
-        ProxyField::Subdivision,
-        ProxyField::City,
-        ProxyField::Zipcode,
-        ProxyField::Asn,
-        ProxyField::Type,
-        ProxyField::Session,
-        ProxyField::SessionTtl,
-        ProxyField::SessionMode,
-        ProxyField::SessionErr,
-        ProxyField::Subaccount,
-    ];
+    ProxyField::Network,
+    ProxyField::Protocol,
+    ProxyField::Fallback,
+    ProxyField::Username,
+    ProxyField::Key,
+    ProxyField::TargetUrl,
+    ProxyField::Country,
+    ProxyField::Subdivision,
+    ProxyField::City,
+    ProxyField::Zipcode,
+    ProxyField::Asn,
+    ProxyField::Type,
+    ProxyField::Session,
+    ProxyField::SessionTtl,
+    ProxyField::SessionMode,
+    ProxyField::SessionErr,
+    ProxyField::Subaccount,
+];
 
 /// A field's label on the settings row.
 pub fn cell_label(field: ProxyField) -> &'static str {
@@ -56,19 +57,6 @@ pub fn cell_label(field: ProxyField) -> &'static str {
     }
 }
 
-/// The next of `all` after `current`, with "unset" between the last and the first.
-fn cycle_option<T: Copy + PartialEq>(all: &[T], current: Option<T>) -> Option<T> {
-    match current.and_then(|c| all.iter().position(|v| *v == c)) {
-        None => all.first().copied(),
-        Some(i) => all.get(i + 1).copied(),
-    }
-}
-
-fn cycle<T: Copy + PartialEq>(all: &[T], current: T) -> T {
-    let i = all.iter().position(|v| *v == current).unwrap_or(0);
-    all[(i + 1) % all.len()]
-}
-
 /// Changes one setting: cycles a choice, opens a picker or a text field.
 pub(super) fn edit(app: &mut App, setting: ProxyField) -> Vec<Effect> {
     let proxy = &mut app.proxy;
@@ -81,14 +69,14 @@ pub(super) fn edit(app: &mut App, setting: ProxyField) -> Vec<Effect> {
     };
     let popup = match setting {
         ProxyField::Network => {
-            proxy.network = cycle(Network::ALL, proxy.network);
+            proxy.network = cycle::next(Network::ALL, proxy.network);
             if proxy.network == Network::Isp {
                 proxy.fallback = false;
             }
             return Vec::new();
         }
         ProxyField::Protocol => {
-            proxy.protocol = cycle(Protocol::ALL, proxy.protocol);
+            proxy.protocol = cycle::next(Protocol::ALL, proxy.protocol);
             if proxy.protocol != Protocol::Https {
                 proxy.fallback = false;
             }
@@ -105,11 +93,11 @@ pub(super) fn edit(app: &mut App, setting: ProxyField) -> Vec<Effect> {
             return Vec::new();
         }
         ProxyField::Type => {
-            o.kind = cycle_option(ConnectionType::ALL, o.kind);
+            o.kind = cycle::next_or_unset(ConnectionType::ALL, o.kind);
             return Vec::new();
         }
         ProxyField::SessionMode => {
-            o.sessionmode = cycle_option(SessionMode::ALL, o.sessionmode);
+            o.sessionmode = cycle::next_or_unset(SessionMode::ALL, o.sessionmode);
             return Vec::new();
         }
         ProxyField::Country => {

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::api::proxy::ProxyError;
-use crate::api::{ApiError, Client, JobId};
+use crate::api::{ApiError, Client, Fetched, JobId};
 use crate::app::{self, CallEffect, Msg, Tag};
 use crate::jobs::PollOutcome;
 use crate::present;
@@ -22,21 +22,13 @@ impl EffectRunner {
         match effect {
             CallEffect::SendAi { tag, request } => {
                 tracing::info!(tag = tag.0, model = %request.effective_model(), "sending an AI call");
-                let client = self.client_reporting_retries(tag);
-                let history = History::start(&self.store, RequestParams::Ai(request.clone()));
                 let prepared_request = request.clone();
-                self.spawn_call(
+                self.spawn_service_call(
                     tag,
-                    async move {
-                        let fetched = client.ai(&request).await;
-                        history.finish(&fetched);
-                        fetched
-                    },
+                    RequestParams::Ai(request.clone()),
+                    move |client| async move { client.ai(&request).await },
                     move |fetched| present::answer::prepare(prepared_request, fetched),
-                    |detail| ApiError::BadBody {
-                        what: format!("preparing the answer failed: {detail}"),
-                        excerpt: String::new(),
-                    },
+                    "answer",
                     |tag, result| Msg::AiDone { tag, result },
                 );
                 None
@@ -47,21 +39,13 @@ impl EffectRunner {
                     pages = request.serps.unwrap_or(1),
                     "sending a search"
                 );
-                let client = self.client_reporting_retries(tag);
-                let history = History::start(&self.store, RequestParams::Search(request.clone()));
                 let prepared_request = request.clone();
-                self.spawn_call(
+                self.spawn_service_call(
                     tag,
-                    async move {
-                        let fetched = client.search(&request).await;
-                        history.finish(&fetched);
-                        fetched
-                    },
+                    RequestParams::Search(request.clone()),
+                    move |client| async move { client.search(&request).await },
                     move |fetched| present::search_page::prepare(prepared_request, fetched),
-                    |detail| ApiError::BadBody {
-                        what: format!("preparing the results failed: {detail}"),
-                        excerpt: String::new(),
-                    },
+                    "results",
                     |tag, result| Msg::SearchDone { tag, result },
                 );
                 None
@@ -149,6 +133,38 @@ impl EffectRunner {
         })
     }
 
+    /// A call of the service: its retries reported, its request and answer kept in history.
+    fn spawn_service_call<T, P, Call>(
+        &mut self,
+        tag: Tag,
+        params: RequestParams,
+        call: impl FnOnce(Client) -> Call + Send + 'static,
+        prepare: impl FnOnce(Fetched<T>) -> P + Send + 'static,
+        what: &'static str,
+        done: fn(Tag, Result<Box<P>, ApiError>) -> Msg,
+    ) where
+        Call: Future<Output = Result<Fetched<T>, ApiError>> + Send + 'static,
+        T: Send + 'static,
+        P: Send + 'static,
+    {
+        let client = self.client_reporting_retries(tag);
+        let history = History::start(&self.store, params);
+        self.spawn_call(
+            tag,
+            async move {
+                let fetched = call(client).await;
+                history.finish(&fetched);
+                fetched
+            },
+            prepare,
+            move |detail| ApiError::BadBody {
+                what: format!("preparing the {what} failed: {detail}"),
+                excerpt: String::new(),
+            },
+            done,
+        );
+    }
+
     /// One cancellable call in a task: the request, then its preparation on the blocking
     /// pool, then the message that carries the result back.
     fn spawn_call<T, P, E>(
@@ -156,7 +172,7 @@ impl EffectRunner {
         tag: Tag,
         call: impl Future<Output = Result<T, E>> + Send + 'static,
         prepare: impl FnOnce(T) -> P + Send + 'static,
-        preparation_failed: fn(String) -> E,
+        preparation_failed: impl FnOnce(String) -> E + Send + 'static,
         done: fn(Tag, Result<Box<P>, E>) -> Msg,
     ) where
         T: Send + 'static,
