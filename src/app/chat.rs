@@ -135,12 +135,12 @@ impl ChatSettings {
 }
 
 /// The mode cell's value.
-pub fn mode_text(async_mode: bool) -> &'static str {
+pub(crate) fn mode_text(async_mode: bool) -> &'static str {
     if async_mode { "async" } else { "sync" }
 }
 
 /// The sentence a switch of mode shows.
-pub fn mode_flash(async_mode: bool) -> String {
+pub(crate) fn mode_flash(async_mode: bool) -> String {
     if async_mode {
         format!(
             "Async mode: Enter queues the request as a job; it lands in Jobs ({}).",
@@ -344,7 +344,7 @@ impl ChatState {
 }
 
 /// A prompt editor as Chat and Compare use it: word-wrapped, with a placeholder.
-pub fn prompt_editor(placeholder: &str) -> TextArea<'static> {
+pub(crate) fn prompt_editor(placeholder: &str) -> TextArea<'static> {
     let mut prompt = TextArea::default();
     prompt.set_wrap_mode(WrapMode::WordOrGlyph);
     prompt.set_placeholder_text(placeholder);
@@ -352,13 +352,13 @@ pub fn prompt_editor(placeholder: &str) -> TextArea<'static> {
 }
 
 /// Characters in an editor, lines joined by one newline each (the service counts them too).
-pub fn editor_chars(editor: &TextArea<'_>) -> usize {
+pub(crate) fn editor_chars(editor: &TextArea<'_>) -> usize {
     let lines = editor.lines();
     lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1)
 }
 
 /// Handles an action the keymap found, on the Chat tab.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     let page = page_height(app) as isize;
     let chat = &mut app.chat;
     match action {
@@ -450,7 +450,7 @@ fn page_height(app: &App) -> usize {
 }
 
 /// Where the prompt, the settings row and the answer are, inside the tab's body.
-pub fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
+pub(crate) fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
     let widths = layout::cell_widths(&chat.settings.cells());
     let rows = layout::flow_rows(body.width, &widths, 1);
     let prompt_rows = layout::wrapped_rows(chat.prompt.lines(), body.width.saturating_sub(2));
@@ -569,7 +569,7 @@ fn open_picker(app: &mut App, action: Action) {
 }
 
 /// Sets what a picker chose. A new country clears the subdivision and city of the old one.
-pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
+pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
     let s = &mut app.chat.settings;
     match kind {
         PickerKind::Model => s.model = value.and_then(|v| v.parse().ok()),
@@ -583,7 +583,7 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
 }
 
 /// Rebuilds an open device picker when the list arrives, keeping what was typed.
-pub fn refresh_device_picker(app: &mut App) {
+pub(crate) fn refresh_device_picker(app: &mut App) {
     if let Some(Popup::Picker(picker)) = &mut app.popup
         && picker.kind == PickerKind::Device
     {
@@ -595,7 +595,7 @@ pub fn refresh_device_picker(app: &mut App) {
 }
 
 /// A click on the Chat tab's body: focus what was clicked.
-pub fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
+pub(crate) fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
     let widths = layout::cell_widths(&app.chat.settings.cells());
     let areas = chat_areas(&app.chat, body);
     if areas.prompt.contains(at) {

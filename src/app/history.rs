@@ -12,7 +12,7 @@ use super::search::SearchFocus;
 use super::{App, Effect, Tab};
 
 /// How many entries the tab reads (the store's cap bounds the rest).
-pub const SHOWN_ENTRIES: usize = 2_000;
+pub(crate) const SHOWN_ENTRIES: usize = 2_000;
 
 #[derive(Default)]
 pub struct HistoryState {
@@ -47,7 +47,7 @@ impl HistoryState {
     }
 }
 
-pub fn on_loaded(app: &mut App, result: Result<Vec<HistoryItem>, String>) {
+pub(crate) fn on_loaded(app: &mut App, result: Result<Vec<HistoryItem>, String>) {
     match result {
         Ok(items) => {
             app.history.items = items;
@@ -59,7 +59,7 @@ pub fn on_loaded(app: &mut App, result: Result<Vec<HistoryItem>, String>) {
 }
 
 /// A stored request to run again: it goes into its form, ready to edit.
-pub fn on_rerun(app: &mut App, result: Result<RequestParams, String>) {
+pub(crate) fn on_rerun(app: &mut App, result: Result<RequestParams, String>) {
     match result {
         Ok(RequestParams::Ai(request)) => {
             app.chat.load_request(&request);
@@ -81,7 +81,7 @@ pub fn on_rerun(app: &mut App, result: Result<RequestParams, String>) {
     }
 }
 
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     match app.history.list.on_action(action) {
         ListKey::Handled => return Vec::new(),
         ListKey::FilterDropped => {
@@ -126,7 +126,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-pub fn edit(app: &mut App, key: crossterm::event::KeyEvent) {
+pub(crate) fn edit(app: &mut App, key: crossterm::event::KeyEvent) {
     if app.history.list.edit(key) {
         app.history.refresh(&mut app.matcher);
     }

@@ -74,7 +74,7 @@ impl InputPrompt {
 }
 
 /// Applies a key to a one-line text: Backspace deletes, printable characters are added.
-pub fn edit_line(text: &mut String, key: KeyEvent) {
+pub(crate) fn edit_line(text: &mut String, key: KeyEvent) {
     match key.code {
         KeyCode::Backspace => {
             text.pop();

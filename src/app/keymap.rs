@@ -130,7 +130,7 @@ pub enum Action {
 
 /// A key, with the modifiers that must be held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Key {
+pub(crate) struct Key {
     pub code: KeyCode,
     pub modifiers: KeyModifiers,
 }
@@ -167,7 +167,7 @@ const fn alt(code: KeyCode) -> Key {
     }
 }
 
-pub struct Binding {
+pub(crate) struct Binding {
     pub context: Context,
     pub keys: &'static [Key],
     /// How the keys are written in the help overlay and the status bar.
@@ -190,7 +190,7 @@ macro_rules! bind {
 
 // One line a binding reads best as a table.
 #[rustfmt::skip]
-pub static KEYMAP: &[Binding] = &[
+pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Global, [ctrl('c')], "Ctrl+C", Action::Quit, "quit"),
     bind!(Global, [alt(KeyCode::Char('1'))], "Alt+1", Action::SelectTab(0), "first tab"),
     bind!(Global, [alt(KeyCode::Char('2'))], "Alt+2", Action::SelectTab(1), "second tab"),
@@ -325,7 +325,7 @@ fn matches(k: &Key, event: &KeyEvent) -> bool {
 }
 
 /// The action bound to `event` in the first of `contexts` that binds it.
-pub fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+pub(crate) fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
     contexts.iter().find_map(|context| {
         KEYMAP
             .iter()
@@ -336,12 +336,12 @@ pub fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
 }
 
 /// The bindings of a context, for the help overlay and key hints.
-pub fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
+pub(crate) fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
     KEYMAP.iter().filter(move |b| b.context == context)
 }
 
 /// The label of the first binding of `action` in `context`, for hints ("Esc cancel").
-pub fn label_of(context: Context, action: Action) -> Option<&'static str> {
+pub(crate) fn label_of(context: Context, action: Action) -> Option<&'static str> {
     bindings(context)
         .find(|b| b.action == action)
         .map(|b| b.label)

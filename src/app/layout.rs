@@ -16,7 +16,7 @@ pub struct FrameAreas {
 
 /// The whole screen: tabs on top, an optional banner, the tab's body, the status bar (two
 /// lines when a long message needs them).
-pub fn frame_with_banner(area: Rect, banner_lines: u16, status_lines: u16) -> FrameAreas {
+pub(crate) fn frame_with_banner(area: Rect, banner_lines: u16, status_lines: u16) -> FrameAreas {
     let [tabs, banner, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(banner_lines),
@@ -32,21 +32,16 @@ pub fn frame_with_banner(area: Rect, banner_lines: u16, status_lines: u16) -> Fr
     }
 }
 
-/// The frame without a banner, for hit tests of the tab row.
-pub fn frame(area: Rect) -> FrameAreas {
-    frame_with_banner(area, 0, 1)
-}
-
 /// The label each tab shows: its number and name.
-pub fn tab_label(index: usize, tab: Tab) -> String {
+pub(crate) fn tab_label(index: usize, tab: Tab) -> String {
     format!(" {} {} ", index + 1, tab.title())
 }
 
 /// The first column of the tab labels (after the app's name).
-pub const TABS_START: u16 = 9;
+pub(crate) const TABS_START: u16 = 9;
 
 /// The tab under column `x` of the tab row.
-pub fn tab_at(tabs: Rect, x: u16) -> Option<Tab> {
+pub(crate) fn tab_at(tabs: Rect, x: u16) -> Option<Tab> {
     let mut left = tabs.x + TABS_START;
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let width = tab_label(i, *tab).width() as u16;
@@ -58,14 +53,14 @@ pub fn tab_at(tabs: Rect, x: u16) -> Option<Tab> {
     None
 }
 
-pub struct ChatAreas {
+pub(crate) struct ChatAreas {
     pub prompt: Rect,
     pub settings: Rect,
     pub answer: Rect,
 }
 
 /// The prompt grows with its text, from 1 to 6 lines inside its border.
-pub fn chat(body: Rect, prompt_lines: usize, settings_rows: u16) -> ChatAreas {
+pub(crate) fn chat(body: Rect, prompt_lines: usize, settings_rows: u16) -> ChatAreas {
     let prompt_height = (prompt_lines.clamp(1, 6) as u16) + 2;
     let [prompt, settings, answer] = Layout::vertical([
         Constraint::Length(prompt_height),
@@ -82,7 +77,7 @@ pub fn chat(body: Rect, prompt_lines: usize, settings_rows: u16) -> ChatAreas {
 
 /// Lays cells of the given widths left to right, wrapping to new rows; a cell wider than
 /// the row is cut to it. Returns each cell's area relative to (0, 0).
-pub fn flow(width: u16, widths: &[u16], gap: u16) -> Vec<Rect> {
+pub(crate) fn flow(width: u16, widths: &[u16], gap: u16) -> Vec<Rect> {
     let mut out = Vec::with_capacity(widths.len());
     let (mut x, mut y) = (0u16, 0u16);
     for &w in widths {
@@ -112,18 +107,18 @@ impl Cell {
 }
 
 /// The widths of a settings row's cells, for `flow`.
-pub fn cell_widths(cells: &[Cell]) -> Vec<u16> {
+pub(crate) fn cell_widths(cells: &[Cell]) -> Vec<u16> {
     cells.iter().map(Cell::width).collect()
 }
 
 /// How many rows `flow` needs.
-pub fn flow_rows(width: u16, widths: &[u16], gap: u16) -> u16 {
+pub(crate) fn flow_rows(width: u16, widths: &[u16], gap: u16) -> u16 {
     flow(width, widths, gap).last().map_or(1, |last| last.y + 1)
 }
 
 /// How many rows lines of text take when wrapped at `width` (a close estimate: one more
 /// column per line for the cursor at its end).
-pub fn wrapped_rows<S: AsRef<str>>(lines: &[S], width: u16) -> usize {
+pub(crate) fn wrapped_rows<S: AsRef<str>>(lines: &[S], width: u16) -> usize {
     let width = usize::from(width.max(1));
     lines
         .iter()
@@ -132,7 +127,7 @@ pub fn wrapped_rows<S: AsRef<str>>(lines: &[S], width: u16) -> usize {
 }
 
 /// A centred popup of at most `width` × `height`, inside `area`.
-pub fn popup(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn popup(area: Rect, width: u16, height: u16) -> Rect {
     let w = width
         .min(area.width.saturating_sub(2))
         .max(10.min(area.width));

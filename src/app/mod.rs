@@ -2,20 +2,20 @@
 //! `tui.rs` carries the effects out and feeds the results back as messages.
 
 pub mod call;
-pub mod chat;
-pub mod compare;
+pub(crate) mod chat;
+pub(crate) mod compare;
 mod cycle;
 mod effect;
 mod export;
-pub mod history;
-pub mod input;
+pub(crate) mod history;
+pub(crate) mod input;
 pub mod jobs_tab;
-pub mod keymap;
-pub mod layout;
-pub mod list;
+pub(crate) mod keymap;
+pub(crate) mod layout;
+pub(crate) mod list;
 mod msg;
-pub mod picker;
-pub mod pickers;
+pub(crate) mod picker;
+pub(crate) mod pickers;
 mod popup;
 pub mod proxy;
 pub mod search;

@@ -8,7 +8,7 @@ use super::Devices;
 use super::picker::{PickItem, Picker, PickerKind};
 
 /// The model picker; unset means the service's default.
-pub fn model(current: Option<Model>) -> Picker {
+pub(crate) fn model(current: Option<Model>) -> Picker {
     Picker::new(
         PickerKind::Model,
         std::iter::once(PickItem::new(
@@ -31,7 +31,7 @@ pub fn model(current: Option<Model>) -> Picker {
 
 /// The device picker: the service's list, or a note on why there is none; a name can always
 /// be typed.
-pub fn device(devices: &Devices, current: Option<&str>) -> Picker {
+pub(crate) fn device(devices: &Devices, current: Option<&str>) -> Picker {
     let mut items = vec![PickItem::new("none", None, "no device emulation")];
     let note = match devices {
         Devices::Loaded(list) if list.is_empty() => {
@@ -57,7 +57,7 @@ pub fn device(devices: &Devices, current: Option<&str>) -> Picker {
 }
 
 /// Country, subdivision and city pickers from the embedded data, shared by every form.
-pub fn location(kind: PickerKind, location: &Location) -> Picker {
+pub(crate) fn location(kind: PickerKind, location: &Location) -> Picker {
     let country = location.country.as_deref().unwrap_or("");
     let random = PickItem::random();
     match kind {
@@ -121,7 +121,7 @@ pub fn location(kind: PickerKind, location: &Location) -> Picker {
     }
 }
 
-pub fn language(kind: PickerKind, current: Option<&str>) -> Picker {
+pub(crate) fn language(kind: PickerKind, current: Option<&str>) -> Picker {
     Picker::new(
         kind,
         std::iter::once(PickItem::new("unset", None, ""))
@@ -148,7 +148,7 @@ fn format_population(population: u32) -> String {
 }
 
 /// Sets a location part; a new country clears the subdivision and city of the old one.
-pub fn apply_location(location: &mut Location, kind: PickerKind, value: Option<String>) {
+pub(crate) fn apply_location(location: &mut Location, kind: PickerKind, value: Option<String>) {
     match kind {
         PickerKind::Country => {
             if location.country != value {

@@ -13,7 +13,7 @@ use crate::app::{elapsed_since, seconds_until};
 use super::theme;
 
 /// The lines describing a call's state; empty when idle.
-pub fn lines<E: std::fmt::Display>(
+pub(super) fn lines<E: std::fmt::Display>(
     call: &CallState<E>,
     now: std::time::Instant,
     cancel_key: &str,
@@ -72,7 +72,7 @@ pub fn lines<E: std::fmt::Display>(
 
 /// Rows the lines take when word-wrapped at `width`, with one spare row for each line that
 /// wraps (words pushed to the next row can need it).
-pub fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
+pub(super) fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
     let width = usize::from(width.max(1));
     lines
         .iter()
@@ -93,7 +93,7 @@ fn status_and_message(error: &ApiError) -> String {
 }
 
 /// Draws a call's state at the top of a pane's inside and returns the room left under it.
-pub fn draw_status<E: std::fmt::Display>(
+pub(super) fn draw_status<E: std::fmt::Display>(
     frame: &mut Frame,
     area: Rect,
     call: &CallState<E>,
@@ -114,7 +114,7 @@ pub fn draw_status<E: std::fmt::Display>(
 /// A pane whose top shows a call's state: draws the box and the state, and returns the room
 /// left under it and whether nothing has happened yet (no call running, none failed), when a
 /// pane shows its intro instead.
-pub fn draw_call_pane<E: std::fmt::Display>(
+pub(super) fn draw_call_pane<E: std::fmt::Display>(
     frame: &mut Frame,
     area: Rect,
     title: ratatui::text::Line<'_>,

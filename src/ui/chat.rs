@@ -15,7 +15,7 @@ use crate::present::answer::{AnswerView, SourceOrigin};
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
 use super::{call, form, theme};
 
-pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let chat = &app.chat;
     let areas = chat_areas(chat, body);
     draw_prompt(chat, frame, areas.prompt);

@@ -22,9 +22,9 @@ use super::text_view::{draw_body, visible_lines};
 use super::{pane, theme};
 
 /// Narrowest a column is drawn; more columns than fit page horizontally.
-pub const MIN_COLUMN_WIDTH: u16 = 30;
+pub(super) const MIN_COLUMN_WIDTH: u16 = 30;
 
-pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let compare = &app.compare;
     let prompt_rows =
         layout::wrapped_rows(compare.prompt.lines(), body.width.saturating_sub(2)).clamp(1, 4);
@@ -161,7 +161,7 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
 }
 
 /// Which columns are on screen: the page holding the focused one.
-pub fn visible_columns(compare: &CompareState, width: u16) -> std::ops::Range<usize> {
+pub(super) fn visible_columns(compare: &CompareState, width: u16) -> std::ops::Range<usize> {
     let n = compare.columns.len();
     if n == 0 {
         return 0..0;

@@ -12,7 +12,7 @@ use crate::app::layout;
 use super::{pane, theme};
 
 /// One cell of a settings row.
-pub struct Cell<'a> {
+pub(super) struct Cell<'a> {
     pub label: &'a str,
     pub value: String,
     pub selected: bool,
@@ -21,7 +21,7 @@ pub struct Cell<'a> {
 }
 
 /// Draws cells left to right, wrapping to new rows as `layout::flow` places them.
-pub fn draw_cells(frame: &mut Frame, area: Rect, cells: &[Cell<'_>], widths: &[u16]) {
+pub(super) fn draw_cells(frame: &mut Frame, area: Rect, cells: &[Cell<'_>], widths: &[u16]) {
     let positions = layout::flow(area.width, widths, 1);
     for (cell, at) in cells.iter().zip(positions) {
         let rect = Rect::new(area.x + at.x, area.y + at.y, at.width, 1).intersection(area);
@@ -42,7 +42,12 @@ pub fn draw_cells(frame: &mut Frame, area: Rect, cells: &[Cell<'_>], widths: &[u
 }
 
 /// A form's settings row from the app's cells; the one under the cursor highlighted.
-pub fn draw_row(frame: &mut Frame, area: Rect, cells: &[layout::Cell], cursor: Option<usize>) {
+pub(super) fn draw_row(
+    frame: &mut Frame,
+    area: Rect,
+    cells: &[layout::Cell],
+    cursor: Option<usize>,
+) {
     let drawn: Vec<Cell> = cells
         .iter()
         .enumerate()
@@ -57,7 +62,7 @@ pub fn draw_row(frame: &mut Frame, area: Rect, cells: &[layout::Cell], cursor: O
 }
 
 /// " Body │ Headers │ Raw " with the current view highlighted.
-pub fn view_tabs(titles: &[(String, bool)]) -> Line<'static> {
+pub(super) fn view_tabs(titles: &[(String, bool)]) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     for (i, (title, current)) in titles.iter().enumerate() {
         if i > 0 {

@@ -19,7 +19,7 @@ fn sections(tab: Tab) -> Vec<Context> {
     sections
 }
 
-pub fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
+pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
     for context in sections(app.tab) {
         lines.push(Line::styled(context.title(), theme::title()));

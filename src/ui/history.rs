@@ -11,7 +11,7 @@ use super::theme;
 
 const TITLES: [&str; 6] = ["kind", "request", "when", "status", "took", "size"];
 
-pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let history = &app.history;
     let title = Line::from(vec![
         Span::styled(" History ", theme::title()),

@@ -17,7 +17,7 @@ const TITLES: [&str; 8] = [
     "kind", "request", "id", "state", "age", "polled", "polls", "size",
 ];
 
-pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let jobs = &app.jobs;
     if let Some(reader) = &jobs.reader {
         let block = pane(

@@ -10,21 +10,21 @@ use crate::app::list::FilteredList;
 use super::text_view::{draw_scrollbar, list_offset};
 use super::{pane, theme};
 
-pub struct Columns<'a> {
+pub(super) struct Columns<'a> {
     pub titles: &'a [&'a str],
     pub widths: &'a [Constraint],
 }
 
 /// The pane around the table: its title, a line on its bottom border, and what shows when
 /// there are no items at all.
-pub struct Frame<'a> {
+pub(super) struct Frame<'a> {
     pub title: Line<'a>,
     pub footer: Option<Line<'a>>,
     pub empty: &'a str,
 }
 
 /// Draws the list; `row(i)` builds the cells of item `i` and is called for visible rows only.
-pub fn draw<'a>(
+pub(super) fn draw<'a>(
     frame: &mut ratatui::Frame,
     area: Rect,
     chrome: Frame<'_>,
@@ -114,7 +114,7 @@ pub fn draw<'a>(
 }
 
 /// "12s", "5m", "3h", "2d": how long ago, in the largest whole unit.
-pub fn ago(ms: i64) -> String {
+pub(super) fn ago(ms: i64) -> String {
     let s = ms.max(0) / 1000;
     match s {
         0..60 => format!("{s}s"),
@@ -125,7 +125,7 @@ pub fn ago(ms: i64) -> String {
 }
 
 /// "812 B", "4.1 kB", "2.3 MB".
-pub fn size(bytes: u64) -> String {
+pub(super) fn size(bytes: u64) -> String {
     match bytes {
         0..1_000 => format!("{bytes} B"),
         1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),

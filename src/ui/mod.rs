@@ -14,7 +14,7 @@ mod proxy;
 mod search;
 mod status;
 mod text_view;
-pub mod theme;
+pub(crate) mod theme;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;

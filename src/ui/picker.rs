@@ -13,7 +13,7 @@ use crate::app::picker::{PickItem, Picker};
 use super::text_view::list_offset;
 use super::{pane, theme};
 
-pub fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
+pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     let popup = layout::popup(area, 64, 22);
     frame.render_widget(Clear, popup);
     let title = Line::from(vec![

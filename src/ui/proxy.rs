@@ -21,7 +21,7 @@ use super::form::{self, Cell, draw_cells};
 use super::text_view::draw_body;
 use super::{call, pane, theme};
 
-pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let proxy = &app.proxy;
     let areas = proxy_areas(proxy, body);
     draw_form(proxy, frame, areas.form, areas.cells);

@@ -16,7 +16,7 @@ use crate::present::search_page::{EntryKind, SearchView, stars, summarize_json};
 use super::text_view::{draw_body, draw_scrollbar, list_offset};
 use super::{call, form, pane, theme};
 
-pub fn draw(app: &App, frame: &mut Frame, body: Rect) {
+pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let search = &app.search;
     let areas = search_areas(search, body);
     draw_terms(search, frame, areas.terms);

@@ -11,7 +11,7 @@ use crate::app::{App, Credits, FlashLevel};
 
 use super::theme;
 
-pub fn draw(app: &App, frame: &mut Frame, area: Rect) {
+pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = Vec::new();
     if app.connection.demo {
         spans.push(Span::styled(" DEMO ", theme::demo_badge()));

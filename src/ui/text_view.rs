@@ -17,7 +17,7 @@ pub fn visible_lines<T>(lines: &[T], scroll: usize, height: usize) -> (&[T], usi
 }
 
 /// Draws a text body wrapped to the area (one column is kept for the scrollbar).
-pub fn draw_body(frame: &mut Frame, area: Rect, body: &TextBody, scroll: usize) {
+pub(super) fn draw_body(frame: &mut Frame, area: Rect, body: &TextBody, scroll: usize) {
     if area.width < 2 || area.height == 0 {
         return;
     }
@@ -32,7 +32,13 @@ pub fn draw_body(frame: &mut Frame, area: Rect, body: &TextBody, scroll: usize) 
 }
 
 /// A scrollbar on the right edge, only when the content overflows.
-pub fn draw_scrollbar(frame: &mut Frame, area: Rect, len: usize, position: usize, height: usize) {
+pub(super) fn draw_scrollbar(
+    frame: &mut Frame,
+    area: Rect,
+    len: usize,
+    position: usize,
+    height: usize,
+) {
     if len <= height {
         return;
     }
@@ -50,7 +56,7 @@ pub fn draw_scrollbar(frame: &mut Frame, area: Rect, len: usize, position: usize
 }
 
 /// The first row to show so that `selected` stays in view of `height` rows.
-pub fn list_offset(selected: usize, height: usize) -> usize {
+pub(super) fn list_offset(selected: usize, height: usize) -> usize {
     if height == 0 {
         0
     } else {

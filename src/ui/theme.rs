@@ -2,76 +2,76 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-pub fn title() -> Style {
+pub(crate) fn title() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
 }
 
-pub fn dim() -> Style {
+pub(crate) fn dim() -> Style {
     Style::default().fg(Color::DarkGray)
 }
 
-pub fn muted() -> Style {
+pub(crate) fn muted() -> Style {
     Style::default().fg(Color::Gray)
 }
 
-pub fn accent() -> Style {
+pub(crate) fn accent() -> Style {
     Style::default().fg(Color::Cyan)
 }
 
-pub fn selected() -> Style {
+pub(crate) fn selected() -> Style {
     Style::default()
         .bg(Color::Blue)
         .fg(Color::White)
         .add_modifier(Modifier::BOLD)
 }
 
-pub fn focused_border() -> Style {
+pub(crate) fn focused_border() -> Style {
     Style::default().fg(Color::Cyan)
 }
 
-pub fn border() -> Style {
+pub(crate) fn border() -> Style {
     Style::default().fg(Color::DarkGray)
 }
 
-pub fn error() -> Style {
+pub(crate) fn error() -> Style {
     Style::default().fg(Color::Red)
 }
 
-pub fn warning_banner() -> Style {
+pub(crate) fn warning_banner() -> Style {
     Style::default()
         .bg(Color::Yellow)
         .fg(Color::Black)
         .add_modifier(Modifier::BOLD)
 }
 
-pub fn ok() -> Style {
+pub(crate) fn ok() -> Style {
     Style::default().fg(Color::Green)
 }
 
-pub fn link() -> Style {
+pub(crate) fn link() -> Style {
     Style::default()
         .fg(Color::Blue)
         .add_modifier(Modifier::UNDERLINED)
 }
 
-pub fn key_hint() -> Style {
+pub(crate) fn key_hint() -> Style {
     Style::default().fg(Color::Yellow)
 }
 
-pub fn matched() -> Style {
+pub(crate) fn matched() -> Style {
     Style::default()
         .fg(Color::Yellow)
         .add_modifier(Modifier::BOLD)
 }
 
-pub fn demo_badge() -> Style {
+pub(crate) fn demo_badge() -> Style {
     Style::default()
         .bg(Color::Magenta)
         .fg(Color::White)
         .add_modifier(Modifier::BOLD)
 }
 
-pub fn live_badge() -> Style {
+pub(crate) fn live_badge() -> Style {
     Style::default()
         .bg(Color::Green)
         .fg(Color::Black)
@@ -79,7 +79,7 @@ pub fn live_badge() -> Style {
 }
 
 /// "k what  k what" with the keys highlighted, for the intros of empty panes.
-pub fn hint_line(pairs: &[(&'static str, &'static str)]) -> ratatui::text::Line<'static> {
+pub(crate) fn hint_line(pairs: &[(&'static str, &'static str)]) -> ratatui::text::Line<'static> {
     use ratatui::text::Span;
     let mut spans = Vec::with_capacity(pairs.len() * 2);
     for (i, (key, what)) in pairs.iter().enumerate() {

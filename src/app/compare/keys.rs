@@ -14,7 +14,7 @@ use crate::present::compare::summary::{self};
 use crate::present::compare::{CompareMode, MAX_COLUMNS, Vantage};
 
 /// Handles an action the keymap found, on the Compare tab.
-pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     let compare = &mut app.compare;
     let n = compare.columns.len();
     match action {
@@ -265,7 +265,7 @@ fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
 
 /// Sets what a picker chose: models and devices toggle; a country adds a location;
 /// subdivision and city set those of the last location.
-pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
+pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
     let compare = &mut app.compare;
     match kind {
         PickerKind::Model => {
@@ -309,7 +309,7 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
 }
 
 /// The line that says what a send costs: "8 columns = 8 calls", or why it is refused.
-pub fn cost_line(compare: &CompareState) -> (String, bool) {
+pub(crate) fn cost_line(compare: &CompareState) -> (String, bool) {
     let n = compare.columns.len();
     if n > MAX_COLUMNS {
         (

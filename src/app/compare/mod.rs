@@ -25,7 +25,7 @@ use crate::present::search_page::PreparedSearch;
 use crate::present::compare::summary::{
     self, AnswerFacts, AnswerSummary, RankRow, RankSort, Ranked,
 };
-pub use crate::present::compare::{
+pub(crate) use crate::present::compare::{
     Axes, CompareMode, MAX_COLUMNS, MAX_IN_FLIGHT, Outcome, Vantage, answer_facts, ranked_results,
     vantages,
 };
@@ -34,7 +34,7 @@ pub use crate::present::compare::{
 /// service (calls take 7–150 s there and a burst draws 429s and 503s), and every column at
 /// once against the embedded simulator, which is on loopback, unbilled and never
 /// rate-limits, so a comparison there is one wave.
-pub fn in_flight_cap(app: &App) -> usize {
+pub(crate) fn in_flight_cap(app: &App) -> usize {
     app.compare
         .max_in_flight
         .unwrap_or(if app.connection.demo {
@@ -424,8 +424,8 @@ impl CompareState {
 mod keys;
 mod run;
 
-pub use keys::{apply_choice, cost_line, on_action};
-pub use run::{on_ai_done, on_search_done, pump, send_all};
+pub(crate) use keys::{apply_choice, cost_line, on_action};
+pub(crate) use run::{on_ai_done, on_search_done};
 
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,7 @@ use crate::present::search_page::PreparedSearch;
 use super::{Column, CompareFocus, in_flight_cap};
 use crate::present::compare::{CompareMode, MAX_COLUMNS, Outcome};
 
-pub fn on_ai_done(
+pub(crate) fn on_ai_done(
     app: &mut App,
     tag: Tag,
     result: Result<Box<PreparedAnswer>, ApiError>,
@@ -20,7 +20,7 @@ pub fn on_ai_done(
     land(app, tag, result.map(Outcome::Answer))
 }
 
-pub fn on_search_done(
+pub(crate) fn on_search_done(
     app: &mut App,
     tag: Tag,
     result: Result<Box<PreparedSearch>, ApiError>,
@@ -65,7 +65,7 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
 }
 
 /// Starts queued columns while fewer than `max_in_flight` run.
-pub fn pump(app: &mut App) -> Vec<Effect> {
+pub(super) fn pump(app: &mut App) -> Vec<Effect> {
     let mut effects = Vec::new();
     let base = app.search.request();
     let cap = in_flight_cap(app);
@@ -137,7 +137,7 @@ fn refusal(app: &App) -> Option<String> {
 }
 
 /// Runs every column again: the running ones are cancelled first.
-pub fn send_all(app: &mut App) -> Vec<Effect> {
+pub(super) fn send_all(app: &mut App) -> Vec<Effect> {
     if let Some(reason) = refusal(app) {
         app.flash_error(reason);
         return Vec::new();

@@ -3,6 +3,7 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::run::send_all;
 use super::*;
 use crate::api::{AiAnswer, Completion, Fetched};
 use crate::api::{Location, Model};
