@@ -146,7 +146,7 @@ pub fn search_text(results: &SearchResults) -> String {
                 text.push_str(&format!(" — {}", one_line(&result.site)));
             }
             text.push('\n');
-            text.push_str(&format!("     {}\n", one_line(&result.target_url())));
+            text.push_str(&format!("     {}\n", one_line(result.target_url())));
             if !result.snippet.is_empty() {
                 text.push_str(&format!("     {}\n", one_line(&result.snippet)));
             }
@@ -171,7 +171,7 @@ pub fn search_text(results: &SearchResults) -> String {
             text.push('\n');
             let url = result.target_url();
             if !url.is_empty() {
-                text.push_str(&format!("     {}\n", one_line(&url)));
+                text.push_str(&format!("     {}\n", one_line(url)));
             }
         }
     }
