@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use vantage::api::client::{RawResponse, decode_search};
+use vantage::api::decode::{RawResponse, decode_search};
 use vantage::api::{Fetched, SearchRequest};
 use vantage::app::search::PageState;
 use vantage::app::{App, Connection, Tab};

@@ -10,7 +10,6 @@ use vantage::api::Client;
 use vantage::cli::{self, Cli, Command};
 use vantage::config::{Config, Overrides};
 use vantage::exit;
-use vantage::sim::{SimConfig, Simulator};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -51,10 +50,7 @@ async fn dispatch(cli: Cli) -> i32 {
         cli::err(warning);
     }
     let simulator = if cli.demo {
-        let mut sim_config = SimConfig::demo();
-        // The demo keeps its jobs across restarts, as the live service does.
-        sim_config.state_file = Some(config.data_dir.join("demo-simulator-jobs.json"));
-        match Simulator::start(sim_config).await {
+        match vantage::sim::demo::start(&config.data_dir).await {
             Ok(simulator) => {
                 config.use_simulator(&simulator.url(), simulator.token());
                 Some(simulator)

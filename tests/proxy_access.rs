@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use vantage::api::Secret;
 use vantage::api::proxy::{
-    ConnectionType, Network, Ports, Protocol, ProxyEndpoints, ProxyError, ProxyField, ProxyOptions,
-    ProxyRequest, RootCertificate, SocksReply,
+    ConnectionType, Network, Protocol, ProxyEndpoints, ProxyError, ProxyField, ProxyOptions,
+    ProxyRequest, SocksReply,
 };
 use vantage::sim::{SimConfig, Simulator};
 
@@ -16,22 +16,6 @@ async fn sim() -> Simulator {
     })
     .await
     .expect("simulator starts")
-}
-
-fn endpoints(sim: &Simulator) -> ProxyEndpoints {
-    let p = sim.proxies();
-    let ports = |s: &vantage::sim::PortSet| Ports {
-        https: s.https,
-        http: s.http,
-        socks5: s.socks5,
-        https_fallback: s.https_fallback,
-    };
-    ProxyEndpoints::custom(
-        &p.host,
-        ports(&p.residential),
-        ports(&p.isp),
-        Some(RootCertificate::Pem(p.ca_pem.clone())),
-    )
 }
 
 fn request(sim: &Simulator, network: Network, protocol: Protocol, url: &str) -> ProxyRequest {
@@ -56,7 +40,7 @@ const PROTOCOLS: [Protocol; 3] = [Protocol::Https, Protocol::Http, Protocol::Soc
 #[tokio::test]
 async fn every_protocol_on_both_networks_reaches_the_target_with_its_exit() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     for network in [Network::Residential, Network::Isp] {
         for protocol in PROTOCOLS {
             for url in [
@@ -102,7 +86,7 @@ async fn every_protocol_on_both_networks_reaches_the_target_with_its_exit() {
 #[tokio::test]
 async fn the_fallback_port_and_html_pages_work() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     let mut request = request(
         &sim,
         Network::Residential,
@@ -127,7 +111,7 @@ async fn the_fallback_port_and_html_pages_work() {
 #[tokio::test]
 async fn a_wrong_key_gives_the_credentials_sentence_on_every_protocol() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     for protocol in PROTOCOLS {
         for url in [
             "http://target.vantage.test/ip",
@@ -152,7 +136,7 @@ async fn a_wrong_key_gives_the_credentials_sentence_on_every_protocol() {
 #[tokio::test]
 async fn geo_options_without_country_are_refused_before_anything_is_sent() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     let before = sim.proxy_connections();
     for (network, options) in [
         (
@@ -191,7 +175,7 @@ async fn geo_options_without_country_are_refused_before_anything_is_sent() {
 #[tokio::test]
 async fn the_simulator_refuses_bad_options_itself() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     let user = &sim.proxies().username;
     let raw = |network, protocol, suffix: &str, url: &str| {
         let mut r = request(&sim, network, protocol, url);
@@ -262,7 +246,7 @@ async fn raw_geo_without_country_and_isp_geo_answer_400() {
 #[tokio::test]
 async fn capacity_and_disallowed_content_have_their_sentences() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     for protocol in PROTOCOLS {
         for url in [
             "http://target.vantage.test/ip",
@@ -291,7 +275,7 @@ async fn capacity_and_disallowed_content_have_their_sentences() {
 #[tokio::test]
 async fn the_proxies_forward_to_the_target_site_only() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     // HTTP absolute-form: the proxy answers 403 itself.
     let r = request(
         &sim,
@@ -337,7 +321,7 @@ async fn the_proxies_forward_to_the_target_site_only() {
 #[tokio::test]
 async fn transport_failures_are_diagnosed() {
     let sim = sim().await;
-    let good = endpoints(&sim);
+    let good = sim.client_proxy_endpoints();
     // Plain HTTP spoken to the HTTPS port's peer: a TLS port answered in the clear.
     let mut wrong_port = good.clone();
     wrong_port.residential.ports.https = good.residential.ports.http;
@@ -379,7 +363,7 @@ async fn transport_failures_are_diagnosed() {
 #[tokio::test]
 async fn hostile_option_values_arrive_intact() {
     let sim = sim().await;
-    let endpoints = endpoints(&sim);
+    let endpoints = sim.client_proxy_endpoints();
     let mut r = request(
         &sim,
         Network::Residential,

@@ -85,7 +85,23 @@ fn the_curl_command_masks_the_key_and_sends_nothing() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.starts_with("curl -x http://127.0.0.1:"), "{stdout}");
-    assert!(stdout.contains("--proxy-user 'demo-user:••••'"), "{stdout}");
+    let (note, command) = stdout.split_once('\n').unwrap();
+    assert!(note.contains("export VANTAGE_PROXY_KEY="), "{note}");
+    assert!(command.starts_with("curl -x http://127.0.0.1:"), "{stdout}");
+    assert!(
+        command.contains("--proxy-user 'demo-user:'\"$VANTAGE_PROXY_KEY\""),
+        "{stdout}"
+    );
     assert!(!stdout.contains("demo-token"));
+    // The CA the command trusts is where it says, and is the demo's.
+    let ca = dir.path().join("demo-proxy-ca.pem");
+    assert!(
+        command.contains(&format!("--cacert {} ", ca.display())),
+        "{stdout}"
+    );
+    assert!(
+        std::fs::read_to_string(&ca)
+            .unwrap()
+            .contains("BEGIN CERTIFICATE")
+    );
 }

@@ -192,11 +192,14 @@ fn a_typed_key_is_masked_and_only_the_copied_curl_command_holds_it() {
     let [Effect::Os(OsEffect::Copy(command))] = effects.as_slice() else {
         panic!("expected a copy, got {effects:?}");
     };
+    let (export, curl) = command.split_once('\n').unwrap();
+    assert!(
+        export.starts_with(&format!(" export VANTAGE_PROXY_KEY={KEY} ")),
+        "{export}"
+    );
     assert_eq!(
-        command,
-        &format!(
-            "curl -x https://network.joinmassive.com:65535 --proxy-user 'acme:{KEY}' https://example.com/ip"
-        )
+        curl,
+        "curl -x https://network.joinmassive.com:65535 --proxy-user 'acme:'\"$VANTAGE_PROXY_KEY\" https://example.com/ip"
     );
     let text = screen(&mut app, 100, 30);
     assert!(!text.contains(KEY), "{text}");

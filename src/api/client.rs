@@ -7,12 +7,14 @@ use std::time::{Duration, Instant};
 use reqwest::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
 use url::Url;
 
-use super::error::{ApiError, TransportKind, excerpt};
+use super::decode::{
+    RawResponse, decode_account, decode_ai, decode_devices, decode_job, decode_job_id,
+    decode_off_thread, decode_search,
+};
+use super::error::{ApiError, ErrorChain, TransportKind, excerpt};
 use super::model::JobKind;
 use super::request::{AiRequest, JobId, SearchRequest};
-use super::response::{
-    Account, AiAnswer, Completion, JobPoll, SearchAnswer, SearchResults, job_state,
-};
+use super::response::{Account, AiAnswer, JobPoll, SearchAnswer};
 
 /// The token. Its `Debug` and `Display` never show it.
 #[derive(Clone, PartialEq, Eq)]
@@ -31,7 +33,7 @@ impl Secret {
     }
 
     /// The last four characters behind dots, for showing which token is in use.
-    pub fn masked(&self) -> String {
+    pub(crate) fn masked(&self) -> String {
         let tail: String = self
             .0
             .chars()
@@ -96,11 +98,9 @@ impl RetryPolicy {
     }
 }
 
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(180);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(180);
 /// Bodies larger than this are refused, not buffered.
 pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
-/// Bodies above this are parsed on a blocking thread, away from the async workers.
-const BLOCKING_PARSE_BYTES: usize = 256 * 1024;
 
 #[derive(Clone, Debug)]
 pub struct ClientSettings {
@@ -200,7 +200,7 @@ impl fmt::Debug for Client {
 }
 
 /// Installs the TLS crypto provider once per process (reqwest is built without a default).
-pub fn install_crypto_provider() {
+pub(crate) fn install_crypto_provider() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // An error means another part of the process installed one first: fine.
@@ -228,7 +228,7 @@ fn check_base_url(text: &str) -> Result<Url, ApiError> {
 }
 
 /// True when the URL's host is this machine.
-pub fn is_loopback(url: &Url) -> bool {
+pub(crate) fn is_loopback(url: &Url) -> bool {
     match url.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
         Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
@@ -277,7 +277,7 @@ impl Client {
     }
 
     /// The host answering AI calls, for the status bar.
-    pub fn render_host(&self) -> String {
+    pub(crate) fn render_host(&self) -> String {
         match &self.inner.render_url {
             Ok(url) => url[url::Position::BeforeHost..url::Position::AfterPort].to_string(),
             Err(_) => "(invalid URL)".to_string(),
@@ -551,7 +551,7 @@ impl Client {
 }
 
 /// The wait before the next poll of a pending job: 2 s after the first poll, doubling to 30 s.
-pub fn poll_delay(polls_done: u32) -> Duration {
+pub(crate) fn poll_delay(polls_done: u32) -> Duration {
     let doublings = polls_done.saturating_sub(1).min(4);
     Duration::from_secs((2u64 << doublings).min(30))
 }
@@ -572,156 +572,11 @@ fn map_poll<T, U>(poll: JobPoll<T>, f: impl FnOnce(T) -> U) -> JobPoll<U> {
     }
 }
 
-/// A successful answer before decoding.
-#[derive(Clone, Debug)]
-pub struct RawResponse {
-    pub status: u16,
-    pub content_type: String,
-    pub body: String,
-    pub elapsed: Duration,
-}
-
-impl RawResponse {
-    fn into_fetched<T>(self, value: T) -> Fetched<T> {
-        Fetched {
-            value,
-            body: self.body,
-            status: self.status,
-            content_type: self.content_type,
-            elapsed: self.elapsed,
-        }
-    }
-
-    fn is_json(&self) -> bool {
-        self.content_type.contains("json")
-            || matches!(self.body.trim_start().chars().next(), Some('{' | '['))
-    }
-}
-
-/// Decodes on a blocking thread when the body is large, so async workers stay responsive.
-async fn decode_off_thread<T: Send + 'static>(
-    raw: RawResponse,
-    decode: impl FnOnce(&RawResponse) -> Result<T, ApiError> + Send + 'static,
-) -> Result<Fetched<T>, ApiError> {
-    if raw.body.len() < BLOCKING_PARSE_BYTES {
-        let value = decode(&raw)?;
-        return Ok(raw.into_fetched(value));
-    }
-    tokio::task::spawn_blocking(move || {
-        let value = decode(&raw)?;
-        Ok(raw.into_fetched(value))
-    })
-    .await
-    .map_err(|e| ApiError::BadBody {
-        what: format!("decoding stopped: {e}"),
-        excerpt: String::new(),
-    })?
-}
-
-fn bad_json(what: &str, error: &serde_json::Error, body: &str) -> ApiError {
-    ApiError::BadBody {
-        what: format!("{what}: {error}"),
-        excerpt: excerpt(body.as_bytes()),
-    }
-}
-
-/// The body of a sync `/ai` call (or a ready AI job).
-pub fn decode_ai(raw: &RawResponse) -> Result<AiAnswer, ApiError> {
-    if raw.is_json() {
-        if job_state(&raw.body).is_some() {
-            return Err(ApiError::BadBody {
-                what: "a job state where an answer was expected".to_string(),
-                excerpt: excerpt(raw.body.as_bytes()),
-            });
-        }
-        let completion: Completion = serde_json::from_str(&raw.body)
-            .map_err(|e| bad_json("not a completion", &e, &raw.body))?;
-        Ok(AiAnswer::Completion(Box::new(completion)))
-    } else {
-        Ok(AiAnswer::Html(raw.body.clone()))
-    }
-}
-
-/// The body of a sync `/search` call (or a ready search job).
-pub fn decode_search(raw: &RawResponse) -> Result<SearchAnswer, ApiError> {
-    if raw.is_json() {
-        let results: SearchResults = serde_json::from_str(&raw.body)
-            .map_err(|e| bad_json("not search results", &e, &raw.body))?;
-        Ok(SearchAnswer::Results(Box::new(results)))
-    } else {
-        Ok(SearchAnswer::Html(raw.body.clone()))
-    }
-}
-
-fn decode_job<T>(
-    raw: &RawResponse,
-    ready: impl FnOnce(&RawResponse) -> Result<T, ApiError>,
-) -> Result<JobPoll<T>, ApiError> {
-    match job_state(&raw.body) {
-        Some(JobPoll::Pending(status)) => Ok(JobPoll::Pending(status)),
-        Some(JobPoll::Failed) => Ok(JobPoll::Failed),
-        _ if raw.status == 202 => Ok(JobPoll::Pending("retrieving".to_string())),
-        _ => ready(raw).map(JobPoll::Ready),
-    }
-}
-
-fn decode_job_id(raw: &RawResponse) -> Result<JobId, ApiError> {
-    #[derive(serde::Deserialize)]
-    struct Queued {
-        id: String,
-    }
-    let queued: Queued = serde_json::from_str(&raw.body)
-        .map_err(|e| bad_json("no job id in the answer", &e, &raw.body))?;
-    JobId::parse(&queued.id).map_err(|_| ApiError::BadBody {
-        what: "the job id is not a UUID".to_string(),
-        excerpt: excerpt(raw.body.as_bytes()),
-    })
-}
-
-/// A JSON array of names; entries that are not strings are skipped.
-pub fn decode_devices(body: &str) -> Result<Vec<String>, ApiError> {
-    let values: Vec<serde_json::Value> =
-        serde_json::from_str(body).map_err(|e| bad_json("not a list of devices", &e, body))?;
-    Ok(values
-        .into_iter()
-        .filter_map(|v| match v {
-            serde_json::Value::String(s) if !s.trim().is_empty() => Some(s),
-            _ => None,
-        })
-        .collect())
-}
-
-/// `[{"email": …, "credits": N}]`, or the object alone.
-pub fn decode_account(body: &str) -> Result<Account, ApiError> {
-    #[derive(serde::Deserialize)]
-    #[serde(untagged)]
-    enum Accounts {
-        List(Vec<Account>),
-        One(Account),
-    }
-    match serde_json::from_str::<Accounts>(body) {
-        Ok(Accounts::One(a)) => Ok(a),
-        Ok(Accounts::List(list)) => list.into_iter().next().ok_or_else(|| ApiError::BadBody {
-            what: "an empty account list".to_string(),
-            excerpt: excerpt(body.as_bytes()),
-        }),
-        Err(e) => Err(bad_json("not an account", &e, body)),
-    }
-}
-
 /// Names what part of reaching the service failed, from reqwest's error and its causes.
 fn transport_error(error: reqwest::Error) -> ApiError {
-    let mut chain = Vec::new();
-    let mut io_kind = None;
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&error);
-    while let Some(e) = source {
-        chain.push(e.to_string());
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            io_kind = Some(io.kind());
-        }
-        source = e.source();
-    }
-    let text = chain.join(": ").to_ascii_lowercase();
+    let chain = ErrorChain::of(&error);
+    let text = chain.joined().to_ascii_lowercase();
+    let io_kind = chain.io_kind;
     use std::io::ErrorKind as K;
     let kind = if error.is_timeout() || matches!(io_kind, Some(K::TimedOut)) {
         TransportKind::Timeout
@@ -751,13 +606,10 @@ fn transport_error(error: reqwest::Error) -> ApiError {
         TransportKind::Other
     };
     // The innermost cause says most; the URL is left out because it may be long.
-    let detail = chain
-        .last()
-        .cloned()
-        .unwrap_or_else(|| "unknown error".to_string());
+    let detail = chain.innermost().unwrap_or("unknown error");
     ApiError::Transport {
         kind,
-        detail: super::request::shorten(&detail, 160),
+        detail: super::request::shorten(detail, 160),
     }
 }
 
@@ -807,28 +659,5 @@ mod tests {
     fn polls_back_off_from_two_to_thirty_seconds() {
         let secs: Vec<u64> = (0..8).map(|n| poll_delay(n).as_secs()).collect();
         assert_eq!(secs, vec![2, 2, 4, 8, 16, 30, 30, 30]);
-    }
-
-    #[test]
-    fn devices_skip_odd_entries() {
-        assert_eq!(
-            decode_devices(r#"["iPhone 15", 3, null, "", "Pixel 8 (Pro)"]"#).unwrap(),
-            vec!["iPhone 15", "Pixel 8 (Pro)"]
-        );
-        assert!(decode_devices("<html>").is_err());
-    }
-
-    #[test]
-    fn account_reads_list_or_object() {
-        assert_eq!(
-            decode_account(r#"[{"email":"a@b","credits":12}]"#)
-                .unwrap()
-                .credits,
-            Some(12)
-        );
-        assert_eq!(
-            decode_account(r#"{"credits":"7"}"#).unwrap().credits,
-            Some(7)
-        );
     }
 }

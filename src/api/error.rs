@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::request::{Field, InvalidRequest};
+use super::field::{Field, InvalidRequest};
 
 /// Which part of reaching the service failed, when no answer came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,7 +298,7 @@ fn clean_message(body: &str) -> String {
 }
 
 /// "please retry in 180 seconds" → 180.
-pub fn parse_retry_seconds(message: &str) -> Option<u64> {
+pub(crate) fn parse_retry_seconds(message: &str) -> Option<u64> {
     let lower = message.to_ascii_lowercase();
     let at = lower.find("retry in")?;
     lower[at + "retry in".len()..]
@@ -335,6 +335,39 @@ pub fn excerpt(body: &[u8]) -> String {
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     one_line.trim().to_string()
+}
+
+/// An error and its causes as text, outermost first, with the kind of the innermost I/O error
+/// among them: what the HTTP library's errors are classified by.
+pub(crate) struct ErrorChain {
+    pub messages: Vec<String>,
+    pub io_kind: Option<std::io::ErrorKind>,
+}
+
+impl ErrorChain {
+    pub(crate) fn of(error: &(dyn std::error::Error + 'static)) -> ErrorChain {
+        let mut messages = Vec::new();
+        let mut io_kind = None;
+        let mut source = Some(error);
+        while let Some(e) = source {
+            messages.push(e.to_string());
+            if let Some(io) = e.downcast_ref::<std::io::Error>() {
+                io_kind = Some(io.kind());
+            }
+            source = e.source();
+        }
+        ErrorChain { messages, io_kind }
+    }
+
+    /// Every message, outermost first, as one line.
+    pub(crate) fn joined(&self) -> String {
+        self.messages.join(": ")
+    }
+
+    /// The innermost cause: it says most.
+    pub(crate) fn innermost(&self) -> Option<&str> {
+        self.messages.last().map(String::as_str)
+    }
 }
 
 impl fmt::Display for TransportKind {

@@ -1,7 +1,9 @@
 //! The service contract as types, and the HTTP client. Knows nothing of the UI or storage.
 
 pub mod client;
+pub mod decode;
 pub mod error;
+pub mod field;
 pub mod model;
 pub mod proxy;
 pub mod request;
@@ -9,10 +11,9 @@ pub mod response;
 
 pub use client::{Client, ClientSettings, Fetched, JobAnswer, RetryNotice, RetryPolicy, Secret};
 pub use error::{ApiError, TransportKind};
+pub use field::{Field, FieldError, InvalidRequest};
 pub use model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
-pub use request::{
-    AiRequest, Field, FieldError, InvalidRequest, JobId, JobRef, Location, SearchRequest,
-};
+pub use request::{AiRequest, JobId, Location, SearchRequest};
 pub use response::{
     Account, AiAnswer, AskedAnswer, Completion, JobPoll, ResultImage, ResultKind, SearchAnswer,
     SearchResult, SearchResults, Sitelink,

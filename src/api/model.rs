@@ -34,7 +34,7 @@ impl Model {
     }
 
     /// The name people know the chatbot by.
-    pub fn display_name(self) -> &'static str {
+    pub(crate) fn display_name(self) -> &'static str {
         match self {
             Model::Chatgpt => "ChatGPT",
             Model::Gemini => "Gemini",
@@ -44,7 +44,7 @@ impl Model {
     }
 
     /// Observed time of one sync call on the live service, in seconds (API.md).
-    pub fn typical_seconds(self) -> (u32, u32) {
+    pub(crate) fn typical_seconds(self) -> (u32, u32) {
         match self {
             Model::Gemini => (7, 21),
             Model::Chatgpt => (14, 17),
@@ -55,7 +55,7 @@ impl Model {
 
     /// The element that carries the model's visually hidden "… said:" label when it is not
     /// already hidden by class (Copilot labels its answer with a bare `h6`).
-    pub fn hidden_label_tag(self) -> Option<&'static str> {
+    pub(crate) fn hidden_label_tag(self) -> Option<&'static str> {
         match self {
             Model::Copilot => Some("h6"),
             _ => None,
@@ -63,7 +63,7 @@ impl Model {
     }
 
     /// Only ChatGPT exposes the queries it searched.
-    pub fn exposes_fanouts(self) -> bool {
+    pub(crate) fn exposes_fanouts(self) -> bool {
         self == Model::Chatgpt
     }
 }
@@ -152,9 +152,6 @@ value_enum!(
     /// The three kinds of queued job and where each is retrieved.
     JobKind { Ai => "ai", Search => "search", Browser => "browser" }
 );
-
-/// The one search engine the service queries.
-pub const SEARCH_ENGINE: &str = "google";
 
 #[cfg(test)]
 mod tests {

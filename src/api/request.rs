@@ -5,158 +5,28 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
+use super::field::{
+    Field, FieldError, InvalidRequest, check_range, check_text, country_problem, finish,
+    subdivision_problem,
+};
+use super::model::{AiFormat, Awaiting, IpType, Model, SearchFormat};
 
-pub const PROMPT_MAX_CHARS: usize = 2047;
-pub const TERMS_MAX_CHARS: usize = 255;
-pub const SERPS_RANGE: std::ops::RangeInclusive<u32> = 1..=10;
-pub const SIZE_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
-pub const OFFSET_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
+pub(crate) const PROMPT_MAX_CHARS: usize = 2047;
+pub(crate) const TERMS_MAX_CHARS: usize = 255;
+pub(crate) const SERPS_RANGE: std::ops::RangeInclusive<u32> = 1..=10;
+pub(crate) const SIZE_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
+pub(crate) const OFFSET_RANGE: std::ops::RangeInclusive<u32> = 0..=100;
 /// Generous limits for free-text fields the contract leaves open, so that a pasted essay is
 /// caught here rather than as a confusing 422 or an over-long URL.
 const NAME_MAX_CHARS: usize = 100;
 const UULE_MAX_CHARS: usize = 1000;
 
-/// A query parameter, named as the service names it, so a message can point at its field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Field {
-    Prompt,
-    Model,
-    Device,
-    Country,
-    Subdivision,
-    City,
-    Language,
-    Display,
-    Format,
-    Expiration,
-    Terms,
-    Serps,
-    Size,
-    Offset,
-    Ip,
-    Uule,
-    Awaiting,
-    Id,
-}
-
-impl Field {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Field::Prompt => "prompt",
-            Field::Model => "model",
-            Field::Device => "device",
-            Field::Country => "country",
-            Field::Subdivision => "subdivision",
-            Field::City => "city",
-            Field::Language => "language",
-            Field::Display => "display",
-            Field::Format => "format",
-            Field::Expiration => "expiration",
-            Field::Terms => "terms",
-            Field::Serps => "serps",
-            Field::Size => "size",
-            Field::Offset => "offset",
-            Field::Ip => "ip",
-            Field::Uule => "uule",
-            Field::Awaiting => "awaiting",
-            Field::Id => "id",
-        }
-    }
-
-    /// Finds the field a server message speaks of ("Subdivision requires country" names
-    /// subdivision): the first parameter name that appears as a word in the message.
-    pub fn named_in(message: &str) -> Option<Field> {
-        const ORDER: [Field; 18] = [
-            Field::Prompt,
-            Field::Terms,
-            Field::Model,
-            Field::Device,
-            Field::Subdivision,
-            Field::City,
-            Field::Country,
-            Field::Language,
-            Field::Display,
-            Field::Format,
-            Field::Expiration,
-            Field::Serps,
-            Field::Size,
-            Field::Offset,
-            Field::Ip,
-            Field::Uule,
-            Field::Awaiting,
-            Field::Id,
-        ];
-        let lower = message.to_ascii_lowercase();
-        let words: Vec<&str> = lower
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
-        let first_word_position = |field: Field| words.iter().position(|w| *w == field.as_str());
-        ORDER
-            .into_iter()
-            .filter_map(|f| first_word_position(f).map(|pos| (pos, f)))
-            .min_by_key(|(pos, _)| *pos)
-            .map(|(_, f)| f)
-            .or_else(|| {
-                // "Character counts must be no more than 255" is the service's text for terms.
-                lower.contains("character count").then_some(Field::Terms)
-            })
-    }
-}
-
-impl fmt::Display for Field {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One rule broken, at one field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldError {
-    pub field: Field,
-    pub message: String,
-}
-
-impl fmt::Display for FieldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
-    }
-}
-
-/// Every rule a request breaks; a request with any is never sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InvalidRequest(pub Vec<FieldError>);
-
-impl InvalidRequest {
-    pub fn fields(&self) -> impl Iterator<Item = Field> + '_ {
-        self.0.iter().map(|e| e.field)
-    }
-
-    pub fn message_for(&self, field: Field) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|e| e.field == field)
-            .map(|e| e.message.as_str())
-    }
-}
-
-impl fmt::Display for InvalidRequest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.0.iter().map(ToString::to_string).collect();
-        write!(f, "{}", parts.join("; "))
-    }
-}
-
 /// Where a request is made from. Subdivision and city require a country.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Location {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subdivision: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
 }
 
@@ -166,7 +36,7 @@ impl Location {
     }
 
     /// "New York, NY, US" or "anywhere" when the service picks.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let parts: Vec<&str> = [&self.city, &self.subdivision, &self.country]
             .into_iter()
             .filter_map(|p| p.as_deref())
@@ -179,28 +49,15 @@ impl Location {
     }
 
     fn check(&self, errors: &mut Vec<FieldError>) {
-        if let Some(country) = &self.country
-            && !(country.chars().count() == 2 && country.chars().all(|c| c.is_ascii_alphabetic()))
-        {
-            errors.push(FieldError {
-                field: Field::Country,
-                message: format!(
-                    "must be a two-letter ISO 3166-1 code such as US or DE, not {country:?}"
-                ),
-            });
+        if let Some(message) = self.country.as_deref().and_then(country_problem) {
+            errors.push(FieldError::new(Field::Country, message));
         }
         if let Some(subdivision) = &self.subdivision {
             if self.country.is_none() {
                 errors.push(requires_country(Field::Subdivision));
             }
-            let n = subdivision.chars().count();
-            if !(1..=3).contains(&n) || !subdivision.chars().all(|c| c.is_ascii_alphanumeric()) {
-                errors.push(FieldError {
-                    field: Field::Subdivision,
-                    message: format!(
-                        "must be the part after the separator of an ISO 3166-2 code (NY for US-NY), not {subdivision:?}"
-                    ),
-                });
+            if let Some(message) = subdivision_problem(subdivision) {
+                errors.push(FieldError::new(Field::Subdivision, message));
             }
         }
         if let Some(city) = &self.city {
@@ -219,82 +76,94 @@ fn requires_country(field: Field) -> FieldError {
     }
 }
 
-/// A free-text value: not blank, not over-long, no control characters.
-fn check_text(field: Field, value: &str, max: usize, errors: &mut Vec<FieldError>) {
-    let n = value.chars().count();
-    if value.trim().is_empty() {
-        errors.push(FieldError {
-            field,
-            message: "is empty; leave it unset instead".to_string(),
-        });
-    } else if n > max {
-        errors.push(FieldError {
-            field,
-            message: format!("is {n} characters; at most {max} are allowed"),
-        });
-    } else if value.chars().any(char::is_control) {
-        errors.push(FieldError {
-            field,
-            message: "contains a control character".to_string(),
-        });
-    }
-}
-
 fn check_name(field: Field, value: &str, errors: &mut Vec<FieldError>) {
     check_text(field, value, NAME_MAX_CHARS, errors);
 }
 
-fn check_range(
-    field: Field,
-    value: Option<u32>,
-    range: std::ops::RangeInclusive<u32>,
+/// The fields both calls end with: the answer's language, the page's, and caching.
+fn check_languages_and_expiration(
+    language: &Option<String>,
+    display: &Option<String>,
+    expiration: Option<u32>,
     errors: &mut Vec<FieldError>,
 ) {
-    if let Some(v) = value
-        && !range.contains(&v)
-    {
-        errors.push(FieldError {
-            field,
-            message: format!(
-                "is {v}; it must be from {} to {}",
-                range.start(),
-                range.end()
-            ),
-        });
+    if let Some(language) = language {
+        check_name(Field::Language, language, errors);
     }
+    if let Some(display) = display {
+        check_name(Field::Display, display, errors);
+    }
+    check_range(Field::Expiration, expiration, 0..=1, errors);
 }
 
-fn check_expiration(value: Option<u32>, errors: &mut Vec<FieldError>) {
-    check_range(Field::Expiration, value, 0..=1, errors);
+/// The text a call is about (the prompt, the terms): required, not over-long, none of the
+/// characters the service chokes on; the words agree with the field ("is", "are").
+struct MainText {
+    field: Field,
+    max: usize,
+    verb: &'static str,
+    empty_hint: &'static str,
+    forbidden: fn(char) -> bool,
+    forbidden_message: &'static str,
 }
 
-fn finish(errors: Vec<FieldError>) -> Result<(), InvalidRequest> {
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(InvalidRequest(errors))
+const PROMPT: MainText = MainText {
+    field: Field::Prompt,
+    max: PROMPT_MAX_CHARS,
+    verb: "is",
+    empty_hint: "type what to ask",
+    forbidden: is_nul,
+    forbidden_message: "contains a NUL character",
+};
+
+const TERMS: MainText = MainText {
+    field: Field::Terms,
+    max: TERMS_MAX_CHARS,
+    verb: "are",
+    empty_hint: "type what to search for",
+    forbidden: char::is_control,
+    forbidden_message: "contain a control character (a line break?)",
+};
+
+fn is_nul(c: char) -> bool {
+    c == '\0'
+}
+
+impl MainText {
+    fn check(&self, value: &str, errors: &mut Vec<FieldError>) {
+        let (verb, max) = (self.verb, self.max);
+        let n = value.chars().count();
+        if value.trim().is_empty() {
+            errors.push(FieldError::new(
+                self.field,
+                format!("{verb} empty; {}", self.empty_hint),
+            ));
+        } else if n > max {
+            errors.push(FieldError::new(
+                self.field,
+                format!("{verb} {n} characters; the service takes at most {max}"),
+            ));
+        } else if value.chars().any(self.forbidden) {
+            errors.push(FieldError::new(self.field, self.forbidden_message));
+        }
     }
 }
 
 /// The parameters of `GET /ai`. `None` leaves a choice to the service (it then picks at
 /// random, or its default).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AiRequest {
     pub prompt: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<Model>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
     #[serde(default, flatten)]
     pub location: Location,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<String>,
     #[serde(default)]
     pub format: AiFormat,
     /// 1 allows a cached answer up to a day old (the service's default); 0 asks for a fresh one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<u32>,
 }
 
@@ -307,45 +176,23 @@ impl AiRequest {
     }
 
     /// The model the service will use: the one chosen, else its default.
-    pub fn effective_model(&self) -> Model {
+    pub(crate) fn effective_model(&self) -> Model {
         self.model.unwrap_or(Model::Chatgpt)
     }
 
     pub fn validate(&self) -> Result<(), InvalidRequest> {
         let mut errors = Vec::new();
-        let n = self.prompt.chars().count();
-        if self.prompt.trim().is_empty() {
-            errors.push(FieldError {
-                field: Field::Prompt,
-                message: "is empty; type what to ask".to_string(),
-            });
-        } else if n > PROMPT_MAX_CHARS {
-            errors.push(FieldError {
-                field: Field::Prompt,
-                message: format!("is {n} characters; the service takes at most {PROMPT_MAX_CHARS}"),
-            });
-        } else if self.prompt.contains('\0') {
-            errors.push(FieldError {
-                field: Field::Prompt,
-                message: "contains a NUL character".to_string(),
-            });
-        }
+        PROMPT.check(&self.prompt, &mut errors);
         if let Some(device) = &self.device {
             check_name(Field::Device, device, &mut errors);
         }
         self.location.check(&mut errors);
-        if let Some(language) = &self.language {
-            check_name(Field::Language, language, &mut errors);
-        }
-        if let Some(display) = &self.display {
-            check_name(Field::Display, display, &mut errors);
-        }
-        check_expiration(self.expiration, &mut errors);
+        check_languages_and_expiration(&self.language, &self.display, self.expiration, &mut errors);
         finish(errors)
     }
 
     /// The query string pairs, in a stable order. Validate first.
-    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = vec![("prompt", self.prompt.clone())];
         if let Some(model) = self.model {
             pairs.push(("model", model.as_str().to_string()));
@@ -373,29 +220,22 @@ impl AiRequest {
 }
 
 /// The parameters of `GET /search`.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SearchRequest {
     /// An exact phrase stays wrapped in double quotes, as typed.
     pub terms: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub serps: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<IpType>,
     #[serde(default, flatten)]
     pub location: Location,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uule: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<String>,
     #[serde(default)]
     pub format: SearchFormat,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiration: Option<u32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub awaiting: Vec<Awaiting>,
@@ -411,23 +251,7 @@ impl SearchRequest {
 
     pub fn validate(&self) -> Result<(), InvalidRequest> {
         let mut errors = Vec::new();
-        let n = self.terms.chars().count();
-        if self.terms.trim().is_empty() {
-            errors.push(FieldError {
-                field: Field::Terms,
-                message: "are empty; type what to search for".to_string(),
-            });
-        } else if n > TERMS_MAX_CHARS {
-            errors.push(FieldError {
-                field: Field::Terms,
-                message: format!("are {n} characters; the service takes at most {TERMS_MAX_CHARS}"),
-            });
-        } else if self.terms.chars().any(char::is_control) {
-            errors.push(FieldError {
-                field: Field::Terms,
-                message: "contain a control character (a line break?)".to_string(),
-            });
-        }
+        TERMS.check(&self.terms, &mut errors);
         check_range(Field::Serps, self.serps, SERPS_RANGE, &mut errors);
         check_range(Field::Size, self.size, SIZE_RANGE, &mut errors);
         check_range(Field::Offset, self.offset, OFFSET_RANGE, &mut errors);
@@ -435,13 +259,7 @@ impl SearchRequest {
         if let Some(uule) = &self.uule {
             check_text(Field::Uule, uule, UULE_MAX_CHARS, &mut errors);
         }
-        if let Some(language) = &self.language {
-            check_name(Field::Language, language, &mut errors);
-        }
-        if let Some(display) = &self.display {
-            check_name(Field::Display, display, &mut errors);
-        }
-        check_expiration(self.expiration, &mut errors);
+        check_languages_and_expiration(&self.language, &self.display, self.expiration, &mut errors);
         let mut seen = Vec::new();
         for a in &self.awaiting {
             if seen.contains(a) {
@@ -455,7 +273,7 @@ impl SearchRequest {
         finish(errors)
     }
 
-    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn query_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = vec![("terms", self.terms.clone())];
         for (name, value) in [
             ("serps", self.serps),
@@ -518,7 +336,7 @@ impl JobId {
     }
 
     /// The first eight characters, for tables.
-    pub fn short(&self) -> &str {
+    pub(crate) fn short(&self) -> &str {
         self.0.get(..8).unwrap_or(&self.0)
     }
 }
@@ -527,13 +345,6 @@ impl fmt::Display for JobId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
-}
-
-/// A job to retrieve: its kind says which endpoint.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct JobRef {
-    pub kind: JobKind,
-    pub id: JobId,
 }
 
 fn push_opt(pairs: &mut Vec<(&'static str, String)>, name: &'static str, value: &Option<String>) {
@@ -551,7 +362,7 @@ fn push_location(pairs: &mut Vec<(&'static str, String)>, location: &Location) {
 }
 
 /// The first `max` characters of one line of text, with an ellipsis when cut.
-pub fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() <= max {
         one_line
@@ -589,19 +400,6 @@ mod tests {
         let pairs = req.query_pairs();
         assert_eq!(pairs[0], ("terms", "\"best hiking boots\"".to_string()));
         assert_eq!(pairs.iter().filter(|(k, _)| *k == "awaiting").count(), 2);
-    }
-
-    #[test]
-    fn field_named_in_server_messages() {
-        assert_eq!(
-            Field::named_in("Subdivision requires country"),
-            Some(Field::Subdivision)
-        );
-        assert_eq!(
-            Field::named_in("Character counts must be no more than 255"),
-            Some(Field::Terms)
-        );
-        assert_eq!(Field::named_in("Unknown error occurred"), None);
     }
 
     #[test]

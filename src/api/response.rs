@@ -142,7 +142,7 @@ pub enum ResultKind {
 }
 
 impl ResultKind {
-    pub fn from_type(name: &str) -> ResultKind {
+    pub(crate) fn from_type(name: &str) -> ResultKind {
         match name {
             "organic" => ResultKind::Organic,
             "organic-with-sitelinks" => ResultKind::OrganicWithSitelinks,
@@ -430,7 +430,7 @@ pub enum JobPoll<T> {
 
 /// If a body is a job state (`{"status": "retrieving"}`, perhaps with an id or a message),
 /// says which. Large bodies are never job states, so they are not parsed here.
-pub fn job_state(body: &str) -> Option<JobPoll<()>> {
+pub(crate) fn job_state(body: &str) -> Option<JobPoll<()>> {
     if body.len() > 1024 || !body.trim_start().starts_with('{') {
         return None;
     }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::api::client::{RawResponse, decode_ai, decode_search};
+use crate::api::decode::{RawResponse, decode_ai, decode_search};
 use crate::api::{AiRequest, Fetched, JobKind, SearchRequest};
 use crate::render::{RenderOptions, html_to_document};
 use crate::store::{Body, RequestParams};

@@ -22,7 +22,7 @@ mod text;
 pub use ai::AiArgs;
 pub use compare::{CompareArgs, CompareSearchArgs};
 pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
-pub use proxy::{ProxyArgs, demo_proxy_endpoints, run_proxy};
+pub use proxy::{ProxyArgs, run_proxy};
 pub use search::SearchArgs;
 pub use sim::{SimArgs, run_sim, wait_for_shutdown_signal};
 pub use store::StoreCommand;

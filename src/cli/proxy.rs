@@ -9,7 +9,7 @@ use crate::api::Secret;
 use crate::api::proxy;
 use crate::config::Config;
 use crate::render::{self, RenderOptions};
-use crate::sim::{self, Simulator};
+use crate::sim::Simulator;
 
 #[derive(Debug, Args)]
 pub struct ProxyArgs {
@@ -59,7 +59,7 @@ pub struct ProxyArgs {
     /// Proxy username (else VANTAGE_PROXY_USERNAME, else proxy_username in the config file)
     #[arg(long, value_name = "U")]
     pub user: Option<String>,
-    /// Print the equivalent curl command (key masked) and send nothing
+    /// Print the equivalent curl command (it reads the key from $VANTAGE_PROXY_KEY) and send nothing
     #[arg(long)]
     pub curl: bool,
     /// Print the answer as a JSON object
@@ -83,22 +83,6 @@ impl ProxyArgs {
             subaccount: self.subaccount.clone(),
         }
     }
-}
-
-/// The simulator's proxies as the client's endpoints, trusting only the simulator's CA.
-pub fn demo_proxy_endpoints(p: &sim::ProxyEndpoints) -> proxy::ProxyEndpoints {
-    let ports = |s: &sim::PortSet| proxy::Ports {
-        https: s.https,
-        http: s.http,
-        socks5: s.socks5,
-        https_fallback: s.https_fallback,
-    };
-    proxy::ProxyEndpoints::custom(
-        &p.host,
-        ports(&p.residential),
-        ports(&p.isp),
-        Some(proxy::RootCertificate::Pem(p.ca_pem.clone())),
-    )
 }
 
 /// `vantage proxy`: fetches the URL through the chosen network and protocol; returns the
@@ -131,7 +115,7 @@ async fn proxy_call(
         Some(sim) => {
             let p = sim.proxies();
             (
-                demo_proxy_endpoints(p),
+                sim.client_proxy_endpoints(),
                 Some(p.username.clone()),
                 Secret::new(&p.key),
             )

@@ -2,20 +2,9 @@
 
 use super::seed::Mix;
 
-/// Escapes text for element content and double-quoted attributes.
+/// Escapes text for element content and quoted attributes.
 pub(crate) fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
+    html_escape::encode_quoted_attribute(text).into_owned()
 }
 
 /// Percent-encodes a query value the way browsers do for search URLs (space as +).
@@ -75,7 +64,7 @@ mod tests {
     fn escapes_markup_characters() {
         assert_eq!(
             esc("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#x27;"
         );
         assert_eq!(query_value("a b&c"), "a+b%26c");
     }

@@ -102,10 +102,7 @@ impl JobTable {
     }
 
     pub(crate) fn insert(&self, job: Job) {
-        let mut jobs = match self.jobs.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut jobs = super::lock(&self.jobs);
         jobs.insert(job.id.clone(), job);
         if let Some(path) = &self.file {
             // Written under the lock so concurrent inserts cannot reorder file versions.
@@ -116,10 +113,7 @@ impl JobTable {
     }
 
     pub(crate) fn get(&self, id: &str) -> Option<Job> {
-        let jobs = match self.jobs.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let jobs = super::lock(&self.jobs);
         jobs.get(id).cloned()
     }
 }

@@ -3,9 +3,10 @@
 //! It serves the contract (`/ai`, `/ai/devices`, `/search`, `/search/results`, `/browser`,
 //! `/user`) with its own code, so `--demo` works with no account and no network and every
 //! test exercises real HTTP. Content is deterministic: each choice is drawn from a hash of
-//! the request, never from a random generator.
+//! the request, never from a random generator. [`demo::start`] starts it as `--demo` does.
 
 mod chat;
+pub mod demo;
 mod html;
 mod jobs;
 mod place;
@@ -16,8 +17,8 @@ mod server;
 mod topic;
 
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::oneshot;
@@ -26,7 +27,8 @@ use tokio::task::JoinHandle;
 use jobs::JobKind;
 use server::Shared;
 
-pub use proxy::{DEFAULT_PROXY_USERNAME, PortSet, ProxyEndpoints, TARGET_HOST};
+pub(crate) use proxy::DEFAULT_PROXY_USERNAME;
+pub use proxy::{PortSet, ProxyEndpoints};
 
 pub const DEMO_TOKEN: &str = "demo-token";
 
@@ -128,11 +130,17 @@ impl std::str::FromStr for Fault {
 }
 
 /// Parses a comma-separated list such as "503,500,slow"; empty items are skipped.
-pub fn parse_faults(list: &str) -> Result<Vec<Fault>, String> {
+pub(crate) fn parse_faults(list: &str) -> Result<Vec<Fault>, String> {
     list.split(',')
         .filter(|item| !item.trim().is_empty())
         .map(str::parse)
         .collect()
+}
+
+/// Locks a mutex even if a thread panicked while holding it: the tables it guards stay
+/// usable, and a simulator that serves on is worth more than one that stops.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A running simulator. Dropping it stops the server too; `shutdown` also waits for it.
@@ -142,6 +150,8 @@ pub struct Simulator {
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
     proxies: proxy::ProxyServers,
+    /// Where the demo saved the proxies' CA, if it did.
+    proxy_ca_file: Option<std::path::PathBuf>,
 }
 
 impl Simulator {
@@ -151,7 +161,7 @@ impl Simulator {
     }
 
     /// Starts on 127.0.0.1:`port` (0 lets the system choose).
-    pub async fn start_on(config: SimConfig, port: u16) -> std::io::Result<Simulator> {
+    pub(crate) async fn start_on(config: SimConfig, port: u16) -> std::io::Result<Simulator> {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
         let addr = listener.local_addr()?;
         let proxy_key = config.proxy_key.as_ref().unwrap_or(&config.token);
@@ -176,6 +186,7 @@ impl Simulator {
             stop: Some(stop),
             task: Some(task),
             proxies,
+            proxy_ca_file: None,
         })
     }
 
@@ -194,10 +205,7 @@ impl Simulator {
     /// The next billed calls answer these outcomes in order (`None` = a normal answer);
     /// after them, faults are drawn by `fault_rate` again.
     pub fn script(&self, outcomes: Vec<Option<Fault>>) {
-        let mut script = match self.shared.script.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut script = lock(&self.shared.script);
         script.extend(outcomes);
     }
 

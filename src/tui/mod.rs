@@ -141,7 +141,7 @@ pub fn demo_proxy_defaults(sim: &Simulator) -> ProxyDefaults {
     ProxyDefaults {
         username: Some(p.username.clone()),
         key: Secret::new(&p.key),
-        endpoints: Some(crate::cli::demo_proxy_endpoints(p)),
+        endpoints: Some(sim.client_proxy_endpoints()),
         target_url: DEMO_TARGET_URL.to_string(),
     }
 }

@@ -310,6 +310,7 @@ impl ProxyState {
     }
 }
 
+/// Handles an action the keymap found, on the Proxy tab.
 pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     let page = page_height(app) as isize;
     let proxy = &mut app.proxy;

@@ -7,6 +7,7 @@ use crate::render::{self, RenderOptions};
 
 use crate::present::text::TextBody;
 
+/// The views of a response, in the order they cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResponseView {
     Body,

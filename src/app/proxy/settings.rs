@@ -100,8 +100,6 @@ impl ProxySetting {
     }
 }
 
-/// The views of a response, in the order they cycle.
-
 /// The next of `all` after `current`, with "unset" between the last and the first.
 fn cycle_option<T: Copy + PartialEq>(all: &[T], current: Option<T>) -> Option<T> {
     match current.and_then(|c| all.iter().position(|v| *v == c)) {
@@ -114,8 +112,6 @@ fn cycle<T: Copy + PartialEq>(all: &[T], current: T) -> T {
     let i = all.iter().position(|v| *v == current).unwrap_or(0);
     all[(i + 1) % all.len()]
 }
-
-/// Handles an action the keymap found, on the Proxy tab.
 
 /// Changes one setting: cycles a choice, opens a picker or a text field.
 pub(super) fn edit(app: &mut App, setting: ProxySetting) -> Vec<Effect> {

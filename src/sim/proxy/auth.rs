@@ -47,7 +47,7 @@ impl Network {
 
 /// Why a request was refused before anything was forwarded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// 407: missing or wrong credentials.
     Credentials(String),
     /// 400: options the service does not accept.
@@ -198,21 +198,21 @@ fn parse_options(rest: &str) -> Result<Vec<(String, String)>, Refusal> {
     Ok(options)
 }
 
+/// A `%XX`-escaped value; `None` for a malformed escape or bytes that are not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    // The library passes a malformed escape through unchanged; the service refuses it.
+    let hex_pair = |pair: &str| pair.bytes().all(|b| b.is_ascii_hexdigit());
+    if !text
+        .split('%')
+        .skip(1)
+        .all(|after| after.get(..2).is_some_and(hex_pair))
+    {
+        return None;
     }
-    String::from_utf8(out).ok()
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8()
+        .ok()
+        .map(Into::into)
 }
 
 fn check_rules(options: &[(String, String)], network: Network) -> Result<(), Refusal> {
@@ -407,6 +407,8 @@ mod tests {
         assert_eq!(status("demo-user-country-DE", Network::Isp), 400);
         assert_eq!(status("demo-user-session-x", Network::Isp), 200);
         assert_eq!(status("demo-user-country-AQ", Network::Residential), 521);
+        assert_eq!(status("demo-user-session-a%2", Network::Residential), 400);
+        assert_eq!(status("demo-user-session-a%zz", Network::Residential), 400);
         assert_eq!(
             status("demo-user-sessionttl-241", Network::Residential),
             400

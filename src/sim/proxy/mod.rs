@@ -25,9 +25,9 @@ use auth::Credentials;
 pub use auth::Network;
 
 /// The name the proxies route to the target site.
-pub const TARGET_HOST: &str = "target.vantage.test";
+pub(crate) const TARGET_HOST: &str = "target.vantage.test";
 /// The proxy username the simulator accepts unless told otherwise.
-pub const DEFAULT_PROXY_USERNAME: &str = "demo-user";
+pub(crate) const DEFAULT_PROXY_USERNAME: &str = "demo-user";
 
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 

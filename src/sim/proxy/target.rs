@@ -6,6 +6,7 @@ use axum::body::Body;
 use axum::http::{HeaderValue, Request, Response, StatusCode, header};
 use serde_json::json;
 
+use super::super::html::esc;
 use super::auth::Exit;
 
 /// Answers one request for the target site. `exit` is `None` when it came directly, not
@@ -71,7 +72,7 @@ pub fn text(status: u16, message: &str, exit: Option<&Exit>) -> Response<Body> {
     response
 }
 
-pub fn add_exit_headers(response: &mut Response<Body>, exit: Option<&Exit>) {
+pub(crate) fn add_exit_headers(response: &mut Response<Body>, exit: Option<&Exit>) {
     let Some(exit) = exit else { return };
     for (name, value) in exit.headers() {
         if let Ok(value) = HeaderValue::from_str(&value) {
@@ -80,30 +81,17 @@ pub fn add_exit_headers(response: &mut Response<Body>, exit: Option<&Exit>) {
     }
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 fn html_page(report: &serde_json::Value) -> String {
     let field = |key: &str| match &report[key] {
-        serde_json::Value::String(s) => escape(s),
+        serde_json::Value::String(s) => esc(s),
         serde_json::Value::Null => "—".to_string(),
-        other => escape(&other.to_string()),
+        other => esc(&other.to_string()),
     };
     let options = report["options"]
         .as_object()
         .map(|o| {
             o.iter()
-                .map(|(k, v)| {
-                    format!(
-                        "<li>{}: {}</li>",
-                        escape(k),
-                        escape(v.as_str().unwrap_or(""))
-                    )
-                })
+                .map(|(k, v)| format!("<li>{}: {}</li>", esc(k), esc(v.as_str().unwrap_or(""))))
                 .collect::<String>()
         })
         .unwrap_or_default();

@@ -11,7 +11,7 @@ use rcgen::{
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use tokio_rustls::TlsAcceptor;
 
-pub struct SimTls {
+pub(crate) struct SimTls {
     pub ca_pem: String,
     pub acceptor: TlsAcceptor,
 }
@@ -21,7 +21,7 @@ fn io_error(what: &str, e: impl std::fmt::Display) -> std::io::Error {
 }
 
 /// Makes the CA and the server certificate; TLS 1.2 is the lowest version accepted.
-pub fn make(names: &[&str]) -> std::io::Result<SimTls> {
+pub(crate) fn make(names: &[&str]) -> std::io::Result<SimTls> {
     let ca_key = KeyPair::generate().map_err(|e| io_error("CA key", e))?;
     let mut ca_params =
         CertificateParams::new(Vec::<String>::new()).map_err(|e| io_error("CA parameters", e))?;

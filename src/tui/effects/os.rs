@@ -5,7 +5,6 @@ use std::io;
 
 use crate::api::{Client, ClientSettings};
 use crate::app::{Connection, Msg, OsEffect};
-use crate::sim::{SimConfig, Simulator};
 
 use super::EffectRunner;
 use crate::tui::demo_proxy_defaults;
@@ -53,9 +52,9 @@ impl EffectRunner {
 
     /// Starts the embedded simulator and points every later call at it.
     async fn switch_to_demo(&mut self) -> Result<Connection, String> {
-        let mut config = SimConfig::demo();
-        config.state_file = Some(self.data_dir.join("demo-simulator-jobs.json"));
-        let simulator = Simulator::start(config).await.map_err(|e| e.to_string())?;
+        let simulator = crate::sim::demo::start(&self.data_dir)
+            .await
+            .map_err(|e| e.to_string())?;
         let settings = ClientSettings::new(
             &simulator.url(),
             &simulator.url(),

@@ -1,0 +1,215 @@
+//! The path of every billed call: credits, faults, billing, latency, and async jobs stored
+//! and retrieved.
+
+use std::sync::atomic::Ordering;
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::json;
+
+use super::super::Fault;
+use super::super::jobs::{Job, JobKind, JobState, now_unix_ms};
+use super::submission::{
+    Query, ai_body, browser_page, search_body, validate_ai, validate_browser, validate_search,
+};
+use super::{Shared, fault_response, html_response, json_response, malformed, text, unprocessable};
+
+enum Gate {
+    Go { slow: bool, malformed: bool },
+    Refuse(Response),
+    TimeOut,
+}
+
+/// Credits, then faults, then billing: a refused or failed call costs nothing.
+fn gate(shared: &Shared) -> Gate {
+    let no_credits = || {
+        text(
+            StatusCode::PAYMENT_REQUIRED,
+            &format!("Credit balance is 0; top up at {}/plans", shared.base_url),
+        )
+    };
+    if shared.credits.load(Ordering::SeqCst) == 0 {
+        return Gate::Refuse(no_credits());
+    }
+    let (slow, malformed) = match shared.next_fault() {
+        None => (false, false),
+        Some(Fault::Slow) => (true, false),
+        Some(Fault::Malformed) => (false, true),
+        Some(Fault::Timeout) => return Gate::TimeOut,
+        Some(other) => return Gate::Refuse(fault_response(other)),
+    };
+    let spent = shared
+        .credits
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| c.checked_sub(1));
+    if spent.is_err() {
+        return Gate::Refuse(no_credits());
+    }
+    Gate::Go { slow, malformed }
+}
+
+async fn body_bytes(response: Response) -> (Response, String) {
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    (
+        Response::from_parts(parts, axum::body::Body::from(bytes)),
+        text,
+    )
+}
+
+async fn finish(response: Response, malformed_body: bool) -> Response {
+    if malformed_body {
+        let (response, body) = body_bytes(response).await;
+        malformed(response, &body)
+    } else {
+        response
+    }
+}
+
+fn accepted(id: &str) -> Response {
+    json_response(StatusCode::ACCEPTED, json!({ "id": id }).to_string())
+}
+
+fn model_latency(model: &str) -> (f64, f64) {
+    match model {
+        "gemini" => (7.0, 21.0),
+        "perplexity" => (18.0, 51.0),
+        "copilot" => (35.0, 150.0),
+        _ => (14.0, 17.0),
+    }
+}
+
+pub(super) async fn submit_ai(shared: &Shared, query: &Query) -> Response {
+    let submission = match validate_ai(query) {
+        Ok(s) => s,
+        Err(message) => return unprocessable(message),
+    };
+    let key = format!(
+        "{}\u{1f}{}",
+        submission.request.content_key(),
+        submission.format as u8
+    );
+    let call = Call {
+        kind: JobKind::Ai,
+        key: &key,
+        latency_range: model_latency(submission.request.model),
+        cache: submission.cache,
+        asynchronous: submission.asynchronous,
+    };
+    submit(shared, call, query, |variation| {
+        ai_body(&submission, variation)
+    })
+    .await
+}
+
+pub(super) async fn submit_search(shared: &Shared, query: &Query) -> Response {
+    let submission = match validate_search(query) {
+        Ok(s) => s,
+        Err(message) => return unprocessable(message),
+    };
+    let key = format!(
+        "{}\u{1f}{}",
+        submission.request.content_key(),
+        submission.html
+    );
+    let call = Call {
+        kind: JobKind::Search,
+        key: &key,
+        latency_range: (3.0, 9.0),
+        cache: submission.cache,
+        asynchronous: submission.asynchronous,
+    };
+    submit(shared, call, query, |variation| {
+        search_body(&submission, variation)
+    })
+    .await
+}
+
+pub(super) async fn submit_browser(shared: &Shared, query: &Query) -> Response {
+    let submission = match validate_browser(query) {
+        Ok(s) => s,
+        Err(message) => return unprocessable(message),
+    };
+    let key = submission.url.to_string();
+    let call = Call {
+        kind: JobKind::Browser,
+        key: &key,
+        latency_range: (1.0, 4.0),
+        cache: true,
+        asynchronous: submission.asynchronous,
+    };
+    submit(shared, call, query, |_| {
+        html_response(browser_page(&submission.url))
+    })
+    .await
+}
+
+struct Call<'a> {
+    kind: JobKind,
+    /// What makes two calls the same answer, for latency draws and cache hits.
+    key: &'a str,
+    latency_range: (f64, f64),
+    cache: bool,
+    asynchronous: bool,
+}
+
+/// The shared path of every billed call. An async call stores its query and answers with
+/// an id; `body` is only run for sync calls, async bodies being rebuilt at retrieval.
+async fn submit(
+    shared: &Shared,
+    call: Call<'_>,
+    query: &Query,
+    body: impl FnOnce(u64) -> Response,
+) -> Response {
+    let (slow, malformed_body) = match gate(shared) {
+        Gate::Go { slow, malformed } => (slow, malformed),
+        Gate::Refuse(response) => return response,
+        Gate::TimeOut => {
+            tokio::time::sleep(shared.latency(call.latency_range, call.key, false, false)).await;
+            return fault_response(Fault::Timeout);
+        }
+    };
+    let hit = call.cache && shared.cache_hit(call.key);
+    let variation = shared.variation(call.cache);
+    if call.asynchronous {
+        let id = shared.create_job(call.kind, query.for_job(), variation, slow, None);
+        return finish(accepted(&id), malformed_body).await;
+    }
+    tokio::time::sleep(shared.latency(call.latency_range, call.key, hit, slow)).await;
+    finish(body(variation), malformed_body).await
+}
+
+pub(super) fn retrieve(
+    shared: &Shared,
+    kind: JobKind,
+    query: &Query,
+    pending: StatusCode,
+) -> Response {
+    let not_found = || text(StatusCode::NOT_FOUND, "Job not found");
+    let Some(id) = query.optional("id") else {
+        return not_found();
+    };
+    let Some(job) = shared.jobs.get(id).filter(|job| job.kind == kind) else {
+        return not_found();
+    };
+    match job.state(now_unix_ms()) {
+        JobState::Pending => json_response(pending, json!({"status": "retrieving"}).to_string()),
+        JobState::Failed => json_response(StatusCode::OK, json!({"status": "failed"}).to_string()),
+        JobState::Ready(job) => rebuild(job),
+    }
+}
+
+fn rebuild(job: &Job) -> Response {
+    if let Some(content) = &job.content {
+        return html_response(content.clone());
+    }
+    let query = Query(job.params.clone());
+    let rebuilt = match job.kind {
+        JobKind::Ai => validate_ai(&query).map(|s| ai_body(&s, job.variation)),
+        JobKind::Search => validate_search(&query).map(|s| search_body(&s, job.variation)),
+        JobKind::Browser => validate_browser(&query).map(|s| html_response(browser_page(&s.url))),
+    };
+    rebuilt.unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "Unknown error occurred"))
+}
