@@ -66,9 +66,7 @@ pub async fn run(
     }
     match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
         Ok(store) => {
-            watch_store_health(&store, tx.clone());
-            // Its answer arrives through the health watch; the UI does not wait for it.
-            store.quick_check().detach();
+            watch_store(&store, tx.clone());
             runner.set_store(Some(store));
         }
         Err(error) => {
@@ -100,10 +98,13 @@ pub async fn run(
     }
 }
 
-/// Tells the app, once, when the store stops writing (it opened read-only, or a write or the
-/// start-up check found it read-only or damaged); the store itself refuses every later write.
-fn watch_store_health(store: &Store, tx: UnboundedSender<Msg>) {
+/// Starts SQLite's quick check of the store without waiting for it, and tells the app, once,
+/// when the store stops writing: it opened read-only, or the check or a write found it
+/// read-only or damaged. The store itself refuses every later write.
+pub fn watch_store(store: &Store, tx: UnboundedSender<Msg>) {
     let mut health = store.watch_health();
+    // Its answer arrives through the health watch.
+    store.quick_check().detach();
     let path = store.path().to_path_buf();
     tokio::spawn(async move {
         loop {
