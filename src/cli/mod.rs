@@ -120,6 +120,10 @@ pub(super) fn out_as_received(text: &str) {
 }
 
 fn write_stdout(text: &str) {
+    // On a shared terminal, a countdown line would otherwise run into this text.
+    if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        write_stderr(&blank_line());
+    }
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
