@@ -61,6 +61,7 @@ pub async fn run(
     runner.set_proxy_endpoints(proxy.endpoints.clone());
     let mut app = App::new(connection, Instant::now());
     app.proxy = ProxyState::new(proxy);
+    let no_log = start_warning.is_some();
     if let Some(warning) = start_warning {
         app.flash_error(warning);
     }
@@ -72,7 +73,13 @@ pub async fn run(
         Err(error) => {
             tracing::warn!(%error, "the store did not open");
             app.flash_error(format!(
-                "{error} Jobs and history live in memory only this session."
+                "{error} Jobs and history live in memory only this session{}.",
+                // The store's sentence replaces the log's warning, so it keeps its gist.
+                if no_log {
+                    ", and no log is written"
+                } else {
+                    ""
+                }
             ));
             app.jobs.memory_only = Some(error.to_string());
         }
