@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("Could not start the async runtime: {e}.");
+            cli::err(&format!("Could not start the async runtime: {e}."));
             return ExitCode::from(exit::FAILURE as u8);
         }
     };
@@ -38,16 +38,16 @@ async fn dispatch(cli: Cli) -> i32 {
     let mut config = match Config::load(&overrides) {
         Ok(config) => config,
         Err(e) => {
-            eprintln!("{e}");
+            cli::err(&e.to_string());
             return exit::INVALID_INPUT;
         }
     };
     let (_log_guard, log_warning) = init_logging(&config.data_dir);
-    // Said once: on stderr for a subcommand; for the app, after it leaves the screen, where
-    // it is not drawn over.
-    let for_app = cli.command.is_none();
-    if !for_app && let Some(warning) = &log_warning {
-        eprintln!("{warning}");
+    // Said once: on stderr for a subcommand; in the app, as its first flash.
+    if cli.command.is_some()
+        && let Some(warning) = &log_warning
+    {
+        cli::err(warning);
     }
     let simulator = if cli.demo {
         match vantage::sim::demo::start(&config.data_dir).await {
@@ -56,7 +56,7 @@ async fn dispatch(cli: Cli) -> i32 {
                 Some(simulator)
             }
             Err(e) => {
-                eprintln!("The demo simulator could not start: {e}.");
+                cli::err(&format!("The demo simulator could not start: {e}."));
                 return exit::NO_ANSWER;
             }
         }
@@ -66,18 +66,15 @@ async fn dispatch(cli: Cli) -> i32 {
     let client = match Client::new(config.client_settings()) {
         Ok(client) => client,
         Err(e) => {
-            eprintln!("{e}");
+            cli::err(&e.to_string());
             return e.exit_code();
         }
     };
     let code = match cli.command {
         Some(Command::Proxy(args)) => cli::run_proxy(args, &config, simulator.as_ref()).await,
         Some(command) => cli::run(&config, &client, command).await,
-        None => vantage::tui::run(config, client, simulator.as_ref()).await,
+        None => vantage::tui::run(config, client, simulator.as_ref(), log_warning).await,
     };
-    if for_app && let Some(warning) = &log_warning {
-        eprintln!("{warning}");
-    }
     if let Some(simulator) = simulator {
         simulator.shutdown().await;
     }

@@ -54,6 +54,31 @@ pub fn csv_cell(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Rows as CSV text, one record a line: quoting by the `csv` crate, and every cell passed
+/// through [`csv_cell`] first, so that a spreadsheet shows it and never evaluates it.
+pub fn csv_text<R, C>(rows: R) -> String
+where
+    R: IntoIterator,
+    R::Item: IntoIterator<Item = C>,
+    C: AsRef<str>,
+{
+    let mut writer = csv::WriterBuilder::new()
+        .flexible(true)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for row in rows {
+        let cells = row
+            .into_iter()
+            .map(|cell| csv_cell(cell.as_ref()).into_owned());
+        // Writing into memory cannot fail; should it, the rows so far are kept.
+        if writer.write_record(cells).is_err() {
+            break;
+        }
+    }
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// True for a character that [`for_terminal`] changes (newline and tab are kept).
 pub fn is_unsafe(c: char) -> bool {
     matches!(c, '\0'..='\x08' | '\x0B'..='\x1F' | '\x7F'..='\u{9F}') || is_bidi_control(c)
@@ -242,6 +267,19 @@ mod tests {
         }
         assert!(matches!(csv_cell("plain"), Cow::Borrowed("plain")));
         assert!(matches!(csv_cell(""), Cow::Borrowed("")));
+    }
+
+    #[test]
+    fn csv_text_quotes_and_neutralises_every_cell() {
+        let rows = [
+            vec!["n", "title", "url"],
+            vec!["1", "=HYPERLINK(\"http://evil\")", "a, \"b\""],
+            vec!["2", "line\nbreak", "@x"],
+        ];
+        assert_eq!(
+            csv_text(rows),
+            "n,title,url\n1,\"'=HYPERLINK(\"\"http://evil\"\")\",\"a, \"\"b\"\"\"\n2,\"line\nbreak\",'@x\n"
+        );
     }
 
     #[test]

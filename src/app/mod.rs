@@ -444,6 +444,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             open_stored(app, result);
             Vec::new()
         }
+        Msg::StoreUnwritable(sentence) => {
+            app.flash_error(format!(
+                "{sentence} Jobs and history live in memory only for the rest of this session."
+            ));
+            app.jobs.memory_only = Some(sentence);
+            Vec::new()
+        }
     }
 }
 

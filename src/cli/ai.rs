@@ -4,9 +4,10 @@ use clap::Args;
 
 use super::jobs::remember_job;
 use super::text::ai_text;
-use super::{LocationArgs, out, pretty_body, with_newline};
+use super::{LocationArgs, err, exit_code_of, out, out_as_received, pretty_body, with_newline};
 use crate::api::{AiFormat, AiRequest, ApiError, Client, Model};
 use crate::config::Config;
+use crate::sanitize::one_line;
 use crate::store::{NewJob, RequestParams};
 
 #[derive(Debug, Args)]
@@ -41,7 +42,8 @@ pub struct AiArgs {
     pub json: bool,
 }
 
-pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> Result<(), ApiError> {
+/// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
+pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i32 {
     let request = AiRequest {
         prompt: args.prompt,
         model: args.model,
@@ -53,37 +55,44 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> Re
         expiration: args.expiration,
     };
     if args.is_async {
-        let id = client.ai_submit(&request).await?;
-        remember_job(
-            config,
-            NewJob::submitted(id.clone(), RequestParams::Ai(request)),
-        )
-        .await;
-        out(&format!("{id}\n"));
-        return Ok(());
+        return match client.ai_submit(&request).await {
+            Ok(id) => {
+                remember_job(
+                    config,
+                    NewJob::submitted(id.clone(), RequestParams::Ai(request)),
+                )
+                .await
+            }
+            Err(error) => exit_code_of(Err(error)),
+        };
     }
-    let fetched = client.ai(&request).await?;
+    let fetched = match client.ai(&request).await {
+        Ok(fetched) => fetched,
+        Err(error) => return exit_code_of(Err(error)),
+    };
     if args.json {
-        out(&with_newline(pretty_body(&fetched.body)));
+        out_as_received(&with_newline(pretty_body(&fetched.body)));
     } else {
         out(&with_newline(ai_text(
             &fetched.value,
             request.effective_model(),
         )));
     }
-    Ok(())
+    crate::exit::OK
 }
 
 pub(super) async fn run_devices(client: &Client, json: bool) -> Result<(), ApiError> {
     let fetched = client.devices().await?;
     if json {
-        out(&with_newline(pretty_body(&fetched.body)));
+        out_as_received(&with_newline(pretty_body(&fetched.body)));
     } else if fetched.value.is_empty() {
-        eprintln!(
-            "The service lists no devices right now; a device name can still be typed with --device."
+        err(
+            "The service lists no devices right now; a device name can still be typed with --device.",
         );
     } else {
-        out(&with_newline(fetched.value.join("\n")));
+        // One name a line: a newline inside a name must not pass for a second device.
+        let names: Vec<_> = fetched.value.iter().map(|n| one_line(n)).collect();
+        out(&with_newline(names.join("\n")));
     }
     Ok(())
 }

@@ -4,6 +4,9 @@
 use clap::Args;
 use futures_util::StreamExt;
 
+use super::{err, out, out_as_received, with_newline};
+use crate::exit;
+
 use crate::api::{
     AiFormat, ApiError, Client, IpType, Location, Model, SearchFormat, SearchRequest,
 };
@@ -59,8 +62,8 @@ pub struct CompareSearchArgs {
 
 /// A refusal before anything is sent: exit code 2.
 fn invalid(message: String) -> i32 {
-    eprintln!("{message}");
-    2
+    err(&message);
+    exit::INVALID_INPUT
 }
 
 fn locations(list: &[String]) -> Result<Vec<Location>, String> {
@@ -83,9 +86,12 @@ fn check_count(n: usize) -> Result<(), String> {
 /// error's (after the comparison of those that did is printed).
 fn finish(errors: &[&ApiError]) -> i32 {
     match errors.first() {
-        None => 0,
+        None => exit::OK,
         Some(error) => {
-            eprintln!("{} of the columns failed; the first: {error}", errors.len());
+            err(&format!(
+                "{} of the columns failed; the first: {error}",
+                errors.len()
+            ));
             error.exit_code()
         }
     }
@@ -114,7 +120,7 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
         request.expiration = args.expiration;
         if let Err(e) = request.validate() {
             let error = ApiError::from(e);
-            eprintln!("{error}");
+            err(&error.to_string());
             return error.exit_code();
         }
         requests.push(request);
@@ -145,12 +151,9 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
         .collect();
     let summary = AnswerSummary::of(facts);
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&summary).unwrap_or_default()
-        );
+        print_json(&summary);
     } else {
-        print!("{}", summary.text(false).trim_start());
+        out(summary.text(false).trim_start());
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     finish(&errors)
@@ -182,7 +185,7 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
         };
         if let Err(e) = request.validate() {
             let error = ApiError::from(e);
-            eprintln!("{error}");
+            err(&error.to_string());
             return error.exit_code();
         }
         requests.push(request);
@@ -232,13 +235,20 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
             "sort": sort,
             "rows": rows,
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
+        print_json(&value);
     } else {
-        print!("{}", summary::rank_table_text(&labels, &rows, sort));
+        out(&summary::rank_table_text(&labels, &rows, sort));
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     finish(&errors)
+}
+
+/// The comparison as JSON: what the service sent, so exact into a pipe.
+fn print_json(value: &impl serde::Serialize) {
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => out_as_received(&with_newline(text)),
+        Err(error) => err(&format!(
+            "The comparison could not be written as JSON: {error}."
+        )),
+    }
 }

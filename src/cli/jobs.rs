@@ -7,11 +7,13 @@ use clap::{Args, Subcommand};
 
 use super::sim::wait_for_shutdown_signal;
 use super::text::job_text;
-use super::{out, pretty_body, with_newline};
+use super::{err, out, out_as_received, pretty_body, with_newline};
 use crate::api::client::poll_delay;
 use crate::api::{ApiError, Client, Fetched, JobId, JobKind, JobPoll};
 use crate::config::Config;
+use crate::exit;
 use crate::jobs::{MAX_IN_FLIGHT, PollOutcome, Scheduler, Transition};
+use crate::sanitize::one_line;
 use crate::store::{Body, JobRecord, NewJob, Store, StoreError, StoreOptions, now_ms};
 
 #[derive(Debug, Args)]
@@ -54,7 +56,7 @@ pub(super) async fn run_job(client: &Client, args: JobArgs) -> Result<(), ApiErr
         match &fetched.value {
             JobPoll::Ready(answer) => {
                 if args.json {
-                    out(&with_newline(pretty_body(&fetched.body)));
+                    out_as_received(&with_newline(pretty_body(&fetched.body)));
                 } else {
                     out(&with_newline(job_text(answer)));
                 }
@@ -64,14 +66,21 @@ pub(super) async fn run_job(client: &Client, args: JobArgs) -> Result<(), ApiErr
             JobPoll::Pending(status) => {
                 if !args.wait {
                     if args.json {
-                        out(&with_newline(pretty_body(&fetched.body)));
+                        out_as_received(&with_newline(pretty_body(&fetched.body)));
                     } else {
-                        out(&format!("pending ({status}); use --wait to wait for it\n"));
+                        out(&format!(
+                            "pending ({}); use --wait to wait for it\n",
+                            one_line(status)
+                        ));
                     }
                     return Ok(());
                 }
                 let delay = poll_delay(polls);
-                eprintln!("pending ({status}); next poll in {} s", delay.as_secs());
+                err(&format!(
+                    "pending ({}); next poll in {} s",
+                    one_line(status),
+                    delay.as_secs()
+                ));
                 tokio::select! {
                     _ = tokio::time::sleep(delay) => {}
                     _ = tokio::signal::ctrl_c() => return Err(ApiError::Cancelled),
@@ -87,19 +96,25 @@ fn open_store(config: &Config) -> Result<Store, StoreError> {
     Store::open_in(&config.data_dir, StoreOptions::from_config(config))
 }
 
-/// Stores a job the moment its id arrives, before the id is printed. If the store fails,
-/// the id is still printed, with a warning, so that it is not lost.
-pub(super) async fn remember_job(config: &Config, job: NewJob) {
+/// Stores a job the moment its id arrives, then prints the id; returns the exit code. If the
+/// store fails, the id is still printed, so that it is not lost, with the store's sentence,
+/// and the exit code says local storage failed (6).
+pub(super) async fn remember_job(config: &Config, job: NewJob) -> i32 {
     let id = job.id.clone();
     let kind = job.kind;
     let stored = match open_store(config) {
         Ok(store) => store.record_job(job).await,
         Err(error) => Err(error),
     };
-    if let Err(error) = stored {
-        eprintln!(
-            "{error} The job was queued but not stored; fetch it with `vantage job {kind} {id}`."
-        );
+    out(&format!("{id}\n"));
+    match stored {
+        Ok(()) => exit::OK,
+        Err(error) => {
+            err(&format!(
+                "{error} The job was queued but not stored; fetch it with `vantage job {kind} {id}`."
+            ));
+            error.exit_code()
+        }
     }
 }
 
@@ -107,8 +122,8 @@ pub(super) async fn run_jobs(config: &Config, client: &Client, args: JobsArgs) -
     let store = match open_store(config) {
         Ok(store) => store,
         Err(error) => {
-            eprintln!("{error}");
-            return 1;
+            err(&error.to_string());
+            return error.exit_code();
         }
     };
     match args.command.unwrap_or(JobsCommand::List) {
@@ -121,26 +136,26 @@ fn list_jobs(store: &Store, json: bool) -> i32 {
     let jobs = match store.list_jobs() {
         Ok(jobs) => jobs,
         Err(error) => {
-            eprintln!("{error}");
-            return 1;
+            err(&error.to_string());
+            return error.exit_code();
         }
     };
     if json {
         match serde_json::to_string_pretty(&jobs) {
-            Ok(text) => out(&with_newline(text)),
+            Ok(text) => out_as_received(&with_newline(text)),
             Err(error) => {
-                eprintln!("The jobs could not be written as JSON: {error}.");
-                return 1;
+                err(&format!("The jobs could not be written as JSON: {error}."));
+                return exit::FAILURE;
             }
         }
     } else if jobs.is_empty() {
-        eprintln!(
-            "No jobs stored. Queue one with `vantage ai \"…\" --async` or `vantage search \"…\" --async`."
+        err(
+            "No jobs stored. Queue one with `vantage ai \"…\" --async` or `vantage search \"…\" --async`.",
         );
     } else {
         out(&jobs_table(&jobs, now_ms()));
     }
-    0
+    exit::OK
 }
 
 /// The jobs as aligned columns: kind, short id, state, age, attempts, summary.
@@ -162,7 +177,7 @@ pub fn jobs_table(jobs: &[JobRecord], now: i64) -> String {
             job.state.as_str(),
             age(now - job.created_at),
             job.attempts,
-            summary
+            one_line(summary)
         ));
     }
     text
@@ -195,7 +210,7 @@ pub fn transition_line(t: &Transition, size: Option<u64>) -> String {
         line.push_str(&format!(" ({})", human_size(size)));
     }
     if let Some(error) = &t.error {
-        line.push_str(&format!(": {error}"));
+        line.push_str(&format!(": {}", one_line(error)));
     }
     if t.parked {
         line.push_str(" (giving up for now; `vantage jobs watch` tries again)");
@@ -306,23 +321,23 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
     let open = match store.open_jobs() {
         Ok(jobs) => jobs,
         Err(error) => {
-            eprintln!("{error}");
-            return 1;
+            err(&error.to_string());
+            return error.exit_code();
         }
     };
     if open.is_empty() {
-        eprintln!("No pending jobs to watch.");
-        return 0;
+        err("No pending jobs to watch.");
+        return exit::OK;
     }
     let now = now_ms();
     let mut scheduler = Scheduler::new().with_error_limit(WATCH_ERROR_LIMIT);
     for job in &open {
         scheduler.insert(job.tracked(now));
     }
-    eprintln!(
+    err(&format!(
         "Watching {} job(s), at most {MAX_IN_FLIGHT} polls at once. Ctrl+C stops; pending jobs stay stored.",
         open.len()
-    );
+    ));
     let client = client.clone();
     let poll = move |kind: JobKind, id: JobId| {
         let client = client.clone();
@@ -339,23 +354,25 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
     let counts = scheduler.counts();
     match ended {
         Ok(WatchEnd::Settled) => {
-            eprintln!("{} job(s): {counts}.", counts.total());
-            0
+            err(&format!("{} job(s): {counts}.", counts.total()));
+            exit::OK
         }
         Ok(WatchEnd::Stopped) => {
-            eprintln!("Stopped. {counts}; run `vantage jobs watch` again to go on.");
-            130
+            err(&format!(
+                "Stopped. {counts}; run `vantage jobs watch` again to go on."
+            ));
+            exit::CANCELLED
         }
         Ok(WatchEnd::Unreachable(message)) => {
-            eprintln!("{message}");
-            eprintln!(
-                "The service could not be reached; the jobs stay stored for a later `vantage jobs watch`."
+            err(&message);
+            err(
+                "The service could not be reached; the jobs stay stored for a later `vantage jobs watch`.",
             );
-            5
+            exit::NO_ANSWER
         }
         Err(error) => {
-            eprintln!("{error}");
-            1
+            err(&error.to_string());
+            error.exit_code()
         }
     }
 }

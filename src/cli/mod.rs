@@ -1,7 +1,12 @@
 //! The command line: its grammar, and the non-interactive subcommands for scripting.
 //! Output goes to stdout; errors go to stderr as the sentence of `ApiError`.
+//!
+//! Everything the subcommands print passes through [`out`], [`out_as_received`] or [`err`],
+//! which clean it with [`crate::sanitize`]: nothing the service sends can drive the terminal.
+//! No other printing happens in this folder (a test greps for it).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -11,6 +16,7 @@ mod jobs;
 mod proxy;
 mod search;
 mod sim;
+mod store;
 mod text;
 
 pub use ai::AiArgs;
@@ -19,11 +25,13 @@ pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
 pub use proxy::{ProxyArgs, run_proxy};
 pub use search::SearchArgs;
 pub use sim::{SimArgs, run_sim, wait_for_shutdown_signal};
+pub use store::StoreCommand;
 pub use text::{ai_text, search_text};
 
-use crate::api::{ApiError, Client, Location};
+use crate::api::{ApiError, Client, Location, RetryNotice};
 use crate::config::Config;
 use crate::render::{self};
+use crate::sanitize;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -70,6 +78,9 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Run one search from several locations and IP types; print how ranks move
     CompareSearch(compare::CompareSearchArgs),
+    /// Check the history database for damage, or copy what can be read into a new file
+    #[command(subcommand)]
+    Store(StoreCommand),
 }
 
 #[derive(Debug, Args)]
@@ -95,11 +106,110 @@ impl LocationArgs {
     }
 }
 
-/// Writes to stdout, ignoring a closed pipe (`vantage search … | head` must not panic).
+/// Text for the reader on stdout, cleaned of anything a terminal would obey, even into a
+/// pipe. A closed pipe is ignored (`vantage search … | head` must not panic).
 pub(super) fn out(text: &str) {
+    write_stdout(&sanitize::for_terminal(text));
+}
+
+/// Output as received (`--json`, a raw body): exact into a pipe or a file, where a program
+/// reads it; cleaned when stdout is a terminal, which would obey it.
+pub(super) fn out_as_received(text: &str) {
+    let to_terminal = std::io::stdout().is_terminal();
+    write_stdout(&sanitize::as_received(text, to_terminal));
+}
+
+fn write_stdout(text: &str) {
+    // On a shared terminal, a countdown line would otherwise run into this text.
+    if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        write_stderr(&blank_line());
+    }
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
+}
+
+/// A sentence on stderr (an error, a warning, a note), cleaned, ending in a newline. A retry
+/// countdown on screen is cleared first, so the sentence does not land in its middle.
+pub fn err(text: &str) {
+    let mut line = with_newline(sanitize::for_terminal(text).into_owned());
+    if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        line.insert_str(0, &blank_line());
+    }
+    write_stderr(&line);
+}
+
+fn write_stderr(text: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(text.as_bytes());
+    let _ = stderr.flush();
+}
+
+/// The countdown's width: one short of the terminal's, so that it never wraps.
+fn line_width() -> usize {
+    crossterm::terminal::size().map_or(80, |(columns, _)| usize::from(columns.max(2)) - 1)
+}
+
+/// Rewrites the line in place with a carriage return and padding, with no escape sequence,
+/// so stderr carries no ESC byte at all.
+fn rewrite_line(text: &str) -> String {
+    let width = line_width();
+    format!("\r{:<width$}", shorten(text, width.saturating_sub(1)))
+}
+
+fn blank_line() -> String {
+    format!("{}\r", rewrite_line(""))
+}
+
+/// Whether a countdown line is on stderr now, to be cleared before anything else goes there.
+static COUNTDOWN_SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The wait before an automatic retry, counted down on one line of stderr (a terminal's
+/// only) and rewritten each second; [`Countdown::clear`] erases it when the call ends.
+#[derive(Clone, Default)]
+struct Countdown {
+    ticker: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
+}
+
+impl Countdown {
+    fn show(&self, notice: RetryNotice) {
+        let reason = sanitize::one_line(&notice.error.to_string()).into_owned();
+        let attempt = notice.attempt;
+        let seconds = notice.wait.as_secs().max(1);
+        let ticker = tokio::spawn(async move {
+            for left in (1..=seconds).rev() {
+                write_stderr(&rewrite_line(&format!(
+                    "Retry {attempt} in {left} s: {reason}"
+                )));
+                COUNTDOWN_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
+        });
+        if let Ok(mut slot) = self.ticker.lock()
+            && let Some(previous) = slot.replace(ticker)
+        {
+            previous.abort();
+        }
+    }
+
+    fn clear(&self) {
+        if let Ok(mut slot) = self.ticker.lock()
+            && let Some(ticker) = slot.take()
+        {
+            ticker.abort();
+        }
+        if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
+            write_stderr(&blank_line());
+        }
+    }
+}
+
+/// At most `max` characters (the last an ellipsis when cut).
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max.saturating_sub(1)) {
+        Some((at, _)) if text.chars().count() > max => format!("{}…", &text[..at]),
+        _ => text.to_string(),
+    }
 }
 
 /// The body as received, pretty when it is JSON.
@@ -114,24 +224,44 @@ pub(super) fn with_newline(mut text: String) -> String {
     text
 }
 
-/// Runs one subcommand (not `sim`) and returns the process exit code.
+/// Runs one subcommand (not `sim`) and returns the process exit code. When stderr is a
+/// terminal, waits before automatic retries are counted down there.
 pub async fn run(config: &Config, client: &Client, command: Command) -> i32 {
+    let countdown = Countdown::default();
+    let client = if std::io::stderr().is_terminal() {
+        let shown = countdown.clone();
+        client.observed(move |notice| shown.show(notice))
+    } else {
+        client.clone()
+    };
+    let code = run_command(config, &client, command).await;
+    countdown.clear();
+    code
+}
+
+async fn run_command(config: &Config, client: &Client, command: Command) -> i32 {
     let result = match command {
-        Command::Ai(args) => ai::run_ai(config, client, args).await,
+        Command::Ai(args) => return ai::run_ai(config, client, args).await,
         Command::Devices { json } => ai::run_devices(client, json).await,
-        Command::Search(args) => search::run_search(config, client, args).await,
+        Command::Search(args) => return search::run_search(config, client, args).await,
         Command::Job(args) => jobs::run_job(client, args).await,
         Command::Jobs(args) => return jobs::run_jobs(config, client, args).await,
         Command::Compare(args) => return compare::run_compare(client, args).await,
         Command::CompareSearch(args) => {
             return compare::run_compare_search(client, args).await;
         }
+        Command::Store(command) => return store::run_store(config, command),
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
     };
+    exit_code_of(result)
+}
+
+/// 0, or the error's sentence on stderr and its exit code.
+fn exit_code_of(result: Result<(), ApiError>) -> i32 {
     match result {
-        Ok(()) => 0,
+        Ok(()) => crate::exit::OK,
         Err(error) => {
-            eprintln!("{error}");
+            err(&error.to_string());
             error.exit_code()
         }
     }

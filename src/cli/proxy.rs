@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::{out, pretty_body, with_newline};
+use super::{err, out, out_as_received, pretty_body, with_newline};
 use crate::api::Secret;
 use crate::api::proxy;
 use crate::config::Config;
@@ -89,11 +89,20 @@ impl ProxyArgs {
 /// exit code (2 invalid input, 3 credentials, 4 the proxy answered an error, 5 no answer).
 pub async fn run_proxy(args: ProxyArgs, config: &Config, simulator: Option<&Simulator>) -> i32 {
     match proxy_call(args, config, simulator).await {
-        Ok(()) => 0,
+        Ok(()) => crate::exit::OK,
         Err(error) => {
-            eprintln!("{error}");
-            error.exit_code()
+            err(&error.to_string());
+            proxy_exit_code(&error)
         }
+    }
+}
+
+/// The README's table: a SOCKS5 refusal gave no answer from the target (5), whatever kind
+/// of refusal the proxy error calls it.
+fn proxy_exit_code(error: &proxy::ProxyError) -> i32 {
+    match error {
+        proxy::ProxyError::SocksRefused { .. } => crate::exit::NO_ANSWER,
+        other => other.exit_code(),
     }
 }
 
@@ -147,7 +156,7 @@ async fn proxy_call(
         {
             value["json"] = parsed;
         }
-        out(&with_newline(
+        out_as_received(&with_newline(
             serde_json::to_string_pretty(&value).unwrap_or_default(),
         ));
         return Ok(());

@@ -4,10 +4,8 @@ use clap::Args;
 
 use super::jobs::remember_job;
 use super::text::{html_text, search_text};
-use super::{LocationArgs, out, pretty_body, with_newline};
-use crate::api::{
-    ApiError, Awaiting, Client, Fetched, IpType, SearchAnswer, SearchFormat, SearchRequest,
-};
+use super::{LocationArgs, exit_code_of, out, out_as_received, pretty_body, with_newline};
+use crate::api::{Awaiting, Client, Fetched, IpType, SearchAnswer, SearchFormat, SearchRequest};
 use crate::config::Config;
 use crate::store::{NewJob, RequestParams};
 
@@ -55,11 +53,8 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
-pub(super) async fn run_search(
-    config: &Config,
-    client: &Client,
-    args: SearchArgs,
-) -> Result<(), ApiError> {
+/// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
+pub(super) async fn run_search(config: &Config, client: &Client, args: SearchArgs) -> i32 {
     let request = SearchRequest {
         terms: args.terms,
         serps: args.serps,
@@ -75,23 +70,29 @@ pub(super) async fn run_search(
         awaiting: args.awaiting,
     };
     if args.is_async {
-        let id = client.search_submit(&request).await?;
-        remember_job(
-            config,
-            NewJob::submitted(id.clone(), RequestParams::Search(request)),
-        )
-        .await;
-        out(&format!("{id}\n"));
-        return Ok(());
+        return match client.search_submit(&request).await {
+            Ok(id) => {
+                remember_job(
+                    config,
+                    NewJob::submitted(id.clone(), RequestParams::Search(request)),
+                )
+                .await
+            }
+            Err(error) => exit_code_of(Err(error)),
+        };
     }
-    let fetched = client.search(&request).await?;
-    print_search(&fetched, args.json);
-    Ok(())
+    match client.search(&request).await {
+        Ok(fetched) => {
+            print_search(&fetched, args.json);
+            crate::exit::OK
+        }
+        Err(error) => exit_code_of(Err(error)),
+    }
 }
 
 fn print_search(fetched: &Fetched<SearchAnswer>, json: bool) {
     if json {
-        out(&with_newline(pretty_body(&fetched.body)));
+        out_as_received(&with_newline(pretty_body(&fetched.body)));
         return;
     }
     match &fetched.value {

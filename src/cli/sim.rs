@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::out;
+use super::{err, out};
 use crate::sim::{self, SimConfig, Simulator};
 
 #[derive(Debug, Args)]
@@ -99,18 +99,18 @@ pub async fn run_sim(args: SimArgs) -> i32 {
     let (config, script) = match args.to_config() {
         Ok(parts) => parts,
         Err(message) => {
-            eprintln!("{message}");
-            return 2;
+            err(&message);
+            return crate::exit::INVALID_INPUT;
         }
     };
     let simulator = match Simulator::start_on(config, args.port).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!(
+            err(&format!(
                 "The simulator could not listen on port {}: {e}. Choose another --port, or 0 for any free one.",
                 args.port
-            );
-            return 5;
+            ));
+            return crate::exit::NO_ANSWER;
         }
     };
     if !script.is_empty() {

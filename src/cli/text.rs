@@ -2,6 +2,7 @@
 
 use crate::api::{AiAnswer, Completion, JobAnswer, Model, SearchAnswer, SearchResults};
 use crate::render::{self, RenderOptions};
+use crate::sanitize::one_line;
 
 pub(super) fn job_text(answer: &JobAnswer) -> String {
     match answer {
@@ -39,10 +40,11 @@ fn append_links<'a>(
     let lines: Vec<String> = links
         .enumerate()
         .map(|(i, (title, url))| {
-            if title.is_empty() || title == url {
+            let url = one_line(url);
+            if title.is_empty() || title == url.as_ref() {
                 format!("  {}. {url}", i + 1)
             } else {
-                format!("  {}. {title} — {url}", i + 1)
+                format!("  {}. {} — {url}", i + 1, one_line(title))
             }
         })
         .collect();
@@ -87,7 +89,7 @@ fn completion_text(completion: &Completion, requested_model: Model) -> String {
             &completion
                 .fanouts
                 .iter()
-                .map(|q| format!("  - {q}"))
+                .map(|q| format!("  - {}", one_line(q)))
                 .collect::<Vec<_>>()
                 .join("\n"),
         );
@@ -102,16 +104,17 @@ pub fn search_text(results: &SearchResults) -> String {
     let location = [&results.city, &results.subdivision, &results.country]
         .into_iter()
         .filter_map(|p| p.as_deref())
+        .map(one_line)
         .collect::<Vec<_>>()
         .join(", ");
     text.push_str(&format!(
         "{} · {:?} · {} results",
         if results.engine.is_empty() {
-            "search"
+            "search".into()
         } else {
-            &results.engine
+            one_line(&results.engine)
         },
-        results.terms,
+        one_line(&results.terms),
         results
             .results_count
             .unwrap_or(results.results.len() as u64),
@@ -133,33 +136,42 @@ pub fn search_text(results: &SearchResults) -> String {
             page = Some(result.page);
             text.push_str(&format!("\nPage {}\n", result.page));
         }
-        let heading = result.heading();
+        // Each field on its own line of the list: cleaned one by one, so that an escape
+        // sequence left open in one cannot swallow the fields after it.
+        let heading = one_line(result.heading());
         if result.kind.is_organic() {
             rank += 1;
             text.push_str(&format!("{rank:>3}. {heading}"));
             if !result.site.is_empty() {
-                text.push_str(&format!(" — {}", result.site));
+                text.push_str(&format!(" — {}", one_line(&result.site)));
             }
             text.push('\n');
-            text.push_str(&format!("     {}\n", result.target_url()));
+            text.push_str(&format!("     {}\n", one_line(result.target_url())));
             if !result.snippet.is_empty() {
-                text.push_str(&format!("     {}\n", result.snippet));
+                text.push_str(&format!("     {}\n", one_line(&result.snippet)));
             }
             for link in &result.sitelinks {
-                text.push_str(&format!("       ↳ {} {}\n", link.title, link.url));
+                text.push_str(&format!(
+                    "       ↳ {} {}\n",
+                    one_line(&link.title),
+                    one_line(&link.url)
+                ));
             }
         } else {
-            text.push_str(&format!("   · [{}] {heading}", result.kind.type_name()));
+            text.push_str(&format!(
+                "   · [{}] {heading}",
+                one_line(result.kind.type_name())
+            ));
             if let Some(answer) = &result.answer {
-                text.push_str(&format!(" — {}", answer.description));
+                text.push_str(&format!(" — {}", one_line(&answer.description)));
             }
             if !result.publisher.is_empty() {
-                text.push_str(&format!(" — {}", result.publisher));
+                text.push_str(&format!(" — {}", one_line(&result.publisher)));
             }
             text.push('\n');
             let url = result.target_url();
             if !url.is_empty() {
-                text.push_str(&format!("     {url}\n"));
+                text.push_str(&format!("     {}\n", one_line(url)));
             }
         }
     }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::api::{Fetched, ResultKind, SearchAnswer, SearchRequest, SearchResult, SearchResults};
 use crate::render::{self, Link, RenderOptions};
+use crate::sanitize;
 
 use super::text::TextBody;
 
@@ -339,34 +340,38 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
     }
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 impl PreparedSearch {
     /// The results as CSV, one row per result; sitelinks joined in one column. An HTML page
     /// exports its links.
     pub fn export_csv(&self) -> String {
         if let Some(html) = &self.html {
-            let mut out = String::from("n,text,url\n");
-            for (i, link) in html.links.iter().enumerate() {
-                out.push_str(&format!(
-                    "{},{},{}\n",
-                    i + 1,
-                    csv_field(&link.text),
-                    csv_field(&link.url)
-                ));
-            }
-            return out;
+            let header = ["n", "text", "url"].map(String::from).to_vec();
+            let links =
+                html.links.iter().enumerate().map(|(i, link)| {
+                    vec![(i + 1).to_string(), link.text.clone(), link.url.clone()]
+                });
+            return sanitize::csv_text(std::iter::once(header).chain(links));
         }
-        let mut out = String::from(
-            "page,section,feature,position,type,title,url,site,visible_url,date,snippet,rating,votes,sitelinks,images\n",
-        );
-        for r in &self.results {
+        let header = [
+            "page",
+            "section",
+            "feature",
+            "position",
+            "type",
+            "title",
+            "url",
+            "site",
+            "visible_url",
+            "date",
+            "snippet",
+            "rating",
+            "votes",
+            "sitelinks",
+            "images",
+        ]
+        .map(String::from)
+        .to_vec();
+        let rows = self.results.iter().map(|r| {
             let sitelinks: Vec<String> = r
                 .sitelinks
                 .iter()
@@ -376,27 +381,25 @@ impl PreparedSearch {
                 Some(a) if r.snippet.is_empty() => a.description.clone(),
                 _ => r.snippet.clone(),
             };
-            let row = [
+            vec![
                 r.page.to_string(),
-                csv_field(&r.section),
+                r.section.clone(),
                 r.feature.to_string(),
                 r.position.to_string(),
-                csv_field(r.kind.type_name()),
-                csv_field(r.heading()),
-                csv_field(r.target_url()),
-                csv_field(&r.site),
-                csv_field(&r.visible_url),
-                csv_field(r.date.as_deref().unwrap_or("")),
-                csv_field(&snippet),
+                r.kind.type_name().to_string(),
+                r.heading().to_string(),
+                r.target_url().to_string(),
+                r.site.clone(),
+                r.visible_url.clone(),
+                r.date.clone().unwrap_or_default(),
+                snippet,
                 r.rating.map_or(String::new(), |v| v.to_string()),
                 r.votes.map_or(String::new(), |v| v.to_string()),
-                csv_field(&sitelinks.join(" | ")),
+                sitelinks.join(" | "),
                 r.images.len().to_string(),
-            ];
-            out.push_str(&row.join(","));
-            out.push('\n');
-        }
-        out
+            ]
+        });
+        sanitize::csv_text(std::iter::once(header).chain(rows))
     }
 
     pub fn export_json(&self) -> String {
@@ -450,11 +453,5 @@ mod tests {
         assert_eq!(thousands(255_000_000), "255,000,000");
         assert_eq!(thousands(999), "999");
         assert_eq!(stars(4.4, Some(1234)), "★★★★☆ 4.4 (1,234)");
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(csv_field("plain"), "plain");
-        assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
     }
 }

@@ -25,18 +25,24 @@ use crossterm::terminal::{
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use tokio::sync::mpsc::unbounded_channel;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 use crate::api::proxy::ProxyEndpoints;
 use crate::api::{Client, Secret};
 use crate::app::proxy::{DEMO_TARGET_URL, LIVE_TARGET_URL, ProxyDefaults, ProxyState};
-use crate::app::{App, Connection};
+use crate::app::{App, Connection, Msg};
 use crate::config::Config;
 use crate::sim::Simulator;
 use crate::store::{Store, StoreOptions};
 
 /// Runs the app in the real terminal until the user quits. Returns the exit code.
-pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) -> i32 {
+/// `start_warning` (the log could not be opened, say) is shown as the first flash.
+pub async fn run(
+    config: Config,
+    client: Client,
+    simulator: Option<&Simulator>,
+    start_warning: Option<String>,
+) -> i32 {
     // The simulator is kept alive by the caller for as long as the app runs.
     let proxy = proxy_defaults(&config, simulator);
     let connection = connection_of(&config, &client);
@@ -44,21 +50,36 @@ pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) 
         Ok(t) => t,
         Err(e) => {
             restore_terminal();
-            eprintln!("The terminal could not be set up: {e}. Is this an interactive terminal?");
-            return 1;
+            crate::cli::err(&format!(
+                "The terminal could not be set up: {e}. Is this an interactive terminal?"
+            ));
+            return crate::exit::FAILURE;
         }
     };
     let (tx, mut rx) = unbounded_channel();
-    let mut runner = EffectRunner::new(client, tx, config.data_dir.clone(), true);
+    let mut runner = EffectRunner::new(client, tx.clone(), config.data_dir.clone(), true);
     runner.set_proxy_endpoints(proxy.endpoints.clone());
     let mut app = App::new(connection, Instant::now());
     app.proxy = ProxyState::new(proxy);
+    let no_log = start_warning.is_some();
+    if let Some(warning) = start_warning {
+        app.flash_error(warning);
+    }
     match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
-        Ok(store) => runner.set_store(Some(store)),
+        Ok(store) => {
+            watch_store(&store, tx.clone());
+            runner.set_store(Some(store));
+        }
         Err(error) => {
             tracing::warn!(%error, "the store did not open");
             app.flash_error(format!(
-                "{error} Jobs and history live in memory only this session."
+                "{error} Jobs and history live in memory only this session{}.",
+                // The store's sentence replaces the log's warning, so it keeps its gist.
+                if no_log {
+                    ", and no log is written"
+                } else {
+                    ""
+                }
             ));
             app.jobs.memory_only = Some(error.to_string());
         }
@@ -78,10 +99,32 @@ pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) 
     match result {
         Ok(_) => 0,
         Err(e) => {
-            eprintln!("The app stopped on a terminal error: {e}.");
-            1
+            crate::cli::err(&format!("The app stopped on a terminal error: {e}."));
+            crate::exit::FAILURE
         }
     }
+}
+
+/// Starts SQLite's quick check of the store without waiting for it, and tells the app, once,
+/// when the store stops writing: it opened read-only, or the check or a write found it
+/// read-only or damaged. The store itself refuses every later write.
+pub fn watch_store(store: &Store, tx: UnboundedSender<Msg>) {
+    let mut health = store.watch_health();
+    // Its answer arrives through the health watch.
+    store.quick_check().detach();
+    let path = store.path().to_path_buf();
+    tokio::spawn(async move {
+        loop {
+            let refusal = health.borrow_and_update().refusal(&path);
+            if let Some(error) = refusal {
+                let _ = tx.send(Msg::StoreUnwritable(error.to_string()));
+                return;
+            }
+            if health.changed().await.is_err() {
+                return;
+            }
+        }
+    });
 }
 
 /// The proxies and credentials: the simulator's in demo mode, else the config's.

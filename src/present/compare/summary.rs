@@ -498,33 +498,22 @@ pub fn cell_text(cell: &RankCell) -> String {
 
 /// The rank table as CSV: url, then rank, movement and sitelinks per column.
 pub fn rank_table_csv(labels: &[String], rows: &[RankRow]) -> String {
-    let quote = |s: &str| {
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
-    let mut out = String::from("url");
+    let mut header = vec!["url".to_string()];
     for label in labels {
-        let label = quote(label);
-        let _ = write!(out, ",{label} rank,{label} movement,{label} sitelinks");
+        header.push(format!("{label} rank"));
+        header.push(format!("{label} movement"));
+        header.push(format!("{label} sitelinks"));
     }
-    out.push('\n');
-    for row in rows {
-        out.push_str(&quote(&row.url));
+    let records = rows.iter().map(|row| {
+        let mut record = vec![row.url.clone()];
         for cell in &row.cells {
-            let _ = write!(
-                out,
-                ",{},{},{}",
-                cell.rank.map_or(String::new(), |r| r.to_string()),
-                cell.movement.text(),
-                cell.sitelinks
-            );
+            record.push(cell.rank.map_or(String::new(), |r| r.to_string()));
+            record.push(cell.movement.text());
+            record.push(cell.sitelinks.to_string());
         }
-        out.push('\n');
-    }
-    out
+        record
+    });
+    crate::sanitize::csv_text(std::iter::once(header).chain(records))
 }
 
 #[cfg(test)]

@@ -75,11 +75,13 @@ impl EffectRunner {
     }
 }
 
-/// Copies through the terminal (OSC 52), which works over SSH and inside tmux.
+/// Copies through the terminal (OSC 52), which works over SSH and inside tmux. The text is
+/// cleaned first: a control sequence in it would be pasted into whatever reads the clipboard.
 fn copy_with_osc52(text: &str) {
+    let text = crate::sanitize::for_terminal(text);
     let _ = crossterm::execute!(
         io::stdout(),
-        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_ref())
     );
 }
 
