@@ -1,6 +1,9 @@
 //! The Chat tab's budgets: preparing the live 478 KB completion for its views, and drawing
 //! the tab with a 2,000-line answer (a frame costs what is on screen).
 
+// A benchmark reads fixtures of our own: a panic is the right answer to a broken one.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};

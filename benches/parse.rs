@@ -1,6 +1,9 @@
 //! Parsing the largest search answer the contract allows: 10 pages of 100 results, with
 //! sitelinks, inline images, "People also ask" answers, top stories and related searches.
 
+// A benchmark reads fixtures of our own: a panic is the right answer to a broken one.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};

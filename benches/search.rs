@@ -1,6 +1,9 @@
 //! The Search tab's budgets: from a 10-page × 100-result body to a drawable list, and the
 //! cost of a frame with 1,000 results against 10 (it must not grow with what is loaded).
 
+// A benchmark reads fixtures of our own: a panic is the right answer to a broken one.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
