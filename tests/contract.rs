@@ -13,7 +13,7 @@ use vantage::api::{
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
-const COMPLETION_REQUIRED: [&str; 8] = [
+const COMPLETION_REQUIRED: [&str; 9] = [
     "model",
     "query",
     "html",
@@ -21,6 +21,7 @@ const COMPLETION_REQUIRED: [&str; 8] = [
     "completion",
     "sources",
     "ads",
+    "sse",
     "fanouts",
 ];
 const COMPLETION_OPTIONAL: [&str; 6] = [
