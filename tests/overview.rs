@@ -49,9 +49,15 @@ fn the_live_page_yields_its_four_related_questions() {
         ]
     );
     let first = questions[0].answer.as_deref().unwrap_or("");
-    assert!(first.starts_with("MCPサーバーとは何か MCP（Model Context Protocol）"), "{first}");
+    assert!(
+        first.starts_with("MCPサーバーとは何か MCP（Model Context Protocol）"),
+        "{first}"
+    );
     assert_eq!(
-        questions[0].source.as_ref().map(|s| s.url.starts_with("https://www.strategit.jp/")),
+        questions[0]
+            .source
+            .as_ref()
+            .map(|s| s.url.starts_with("https://www.strategit.jp/")),
         Some(true)
     );
     // Google had not loaded the other answers when the page was saved.

@@ -12,15 +12,35 @@ const OPENAPI: &str = include_str!("fixtures/openapi.json");
 
 /// (method, path, why the simulator leaves it out).
 const NOT_SERVED: [(&str, &str, &str); 9] = [
-    ("post", "/search/batches", "batches: the app never sends them"),
-    ("get", "/search/batches", "batches: the app never sends them"),
+    (
+        "post",
+        "/search/batches",
+        "batches: the app never sends them",
+    ),
+    (
+        "get",
+        "/search/batches",
+        "batches: the app never sends them",
+    ),
     ("post", "/ai/batches", "batches: the app never sends them"),
     ("get", "/ai/batches", "batches: the app never sends them"),
-    ("post", "/browser/batches", "batches: the app never sends them"),
-    ("get", "/browser/batches", "batches: the app never sends them"),
+    (
+        "post",
+        "/browser/batches",
+        "batches: the app never sends them",
+    ),
+    (
+        "get",
+        "/browser/batches",
+        "batches: the app never sends them",
+    ),
     ("post", "/users", "user administration: whitelabelers only"),
     ("patch", "/users", "user administration: whitelabelers only"),
-    ("delete", "/users", "user administration: whitelabelers only"),
+    (
+        "delete",
+        "/users",
+        "user administration: whitelabelers only",
+    ),
 ];
 
 fn document() -> Value {
@@ -134,21 +154,63 @@ async fn every_served_path_answers_as_the_document_says() {
         ("/ai/devices", vec![]),
         ("/search/devices", vec![]),
         ("/browser/devices", vec![]),
-        ("/search", vec![("terms", "hiking boots"), ("awaiting", "ai")]),
-        ("/search", vec![("terms", "hiking boots"), ("mode", "async")]),
+        (
+            "/search",
+            vec![("terms", "hiking boots"), ("awaiting", "ai")],
+        ),
+        (
+            "/search",
+            vec![("terms", "hiking boots"), ("mode", "async")],
+        ),
         ("/search", vec![("terms", "")]),
         ("/ai", vec![("prompt", "best hiking boots")]),
-        ("/ai", vec![("prompt", "best hiking boots"), ("model", "gemini")]),
-        ("/ai", vec![("prompt", "best hiking boots"), ("format", "rendered")]),
+        (
+            "/ai",
+            vec![("prompt", "best hiking boots"), ("model", "gemini")],
+        ),
+        (
+            "/ai",
+            vec![("prompt", "best hiking boots"), ("format", "rendered")],
+        ),
         ("/ai", vec![("prompt", "hi"), ("mode", "async")]),
         ("/ai", vec![("prompt", "hi"), ("model", "bard")]),
         ("/browser", vec![("url", "https://example.com/")]),
-        ("/browser", vec![("url", "https://shop.test/boots"), ("format", "markdown"), ("country", "DE")]),
-        ("/browser", vec![("url", "https://shop.test/boots"), ("format", "raw")]),
-        ("/browser", vec![("url", "https://shop.test/boots"), ("mode", "async")]),
-        ("/usage", vec![("from", "2000-01-01T00:00:00Z"), ("to", "2100-01-01T00:00:00Z")]),
-        ("/usage", vec![("from", "2000-01-01T00:00:00Z"), ("to", "2100-01-01T00:00:00Z"), ("by", "hour"), ("service", "search")]),
-        ("/usage", vec![("from", "yesterday"), ("to", "2100-01-01T00:00:00Z")]),
+        (
+            "/browser",
+            vec![
+                ("url", "https://shop.test/boots"),
+                ("format", "markdown"),
+                ("country", "DE"),
+            ],
+        ),
+        (
+            "/browser",
+            vec![("url", "https://shop.test/boots"), ("format", "raw")],
+        ),
+        (
+            "/browser",
+            vec![("url", "https://shop.test/boots"), ("mode", "async")],
+        ),
+        (
+            "/usage",
+            vec![
+                ("from", "2000-01-01T00:00:00Z"),
+                ("to", "2100-01-01T00:00:00Z"),
+            ],
+        ),
+        (
+            "/usage",
+            vec![
+                ("from", "2000-01-01T00:00:00Z"),
+                ("to", "2100-01-01T00:00:00Z"),
+                ("by", "hour"),
+                ("service", "search"),
+            ],
+        ),
+        (
+            "/usage",
+            vec![("from", "yesterday"), ("to", "2100-01-01T00:00:00Z")],
+        ),
     ];
     let mut ids: Vec<(&str, String)> = Vec::new();
     for (path, query) in &calls {
@@ -191,7 +253,13 @@ async fn every_served_path_answers_as_the_document_says() {
         fields.retain(|_, value| !value.is_null());
     }
     served.body = body.to_string();
-    check(&doc, "/components/schemas/Results", "/search", &query, &served);
+    check(
+        &doc,
+        "/components/schemas/Results",
+        "/search",
+        &query,
+        &served,
+    );
 
     // Missing and wrong tokens answer the documented errors on every served path.
     let served_paths: Vec<String> = doc["paths"]
@@ -237,9 +305,7 @@ fn every_path_of_the_document_is_served_or_listed_with_why() {
     let readme = include_str!("../README.md");
     for (path, methods) in doc["paths"].as_object().expect("paths") {
         for method in methods.as_object().expect("methods").keys() {
-            let listed = NOT_SERVED
-                .iter()
-                .find(|(m, p, _)| m == method && p == path);
+            let listed = NOT_SERVED.iter().find(|(m, p, _)| m == method && p == path);
             match listed {
                 Some((_, _, why)) => {
                     assert!(!why.is_empty());

@@ -85,25 +85,48 @@ async fn usage_counts_the_calls_served_per_service() {
     assert_eq!(row("search", "failure")["calls"], 1);
     assert_eq!(row("search", "failure")["credits"], 0);
     assert_eq!(row("browser", "success")["calls"], 1);
-    assert_eq!(total.as_array().map(Vec::len), Some(3), "AI calls are not a usage service");
+    assert_eq!(
+        total.as_array().map(Vec::len),
+        Some(3),
+        "AI calls are not a usage service"
+    );
 
     let mut hourly_query = range.to_vec();
     hourly_query.extend([("by", "hour"), ("service", "browser")]);
     let hourly = json(&get(&sim, "/usage", &hourly_query).await);
     assert_eq!(hourly.as_array().map(Vec::len), Some(1));
     assert_eq!(hourly[0]["from"], hourly[0]["to"]);
-    assert!(hourly[0]["from"].as_str().is_some_and(|t| t.ends_with(":00:00Z")));
+    assert!(
+        hourly[0]["from"]
+            .as_str()
+            .is_some_and(|t| t.ends_with(":00:00Z"))
+    );
 
     let past = [
         ("from", "2000-01-01T00:00:00Z"),
         ("to", "2000-01-02T00:00:00Z"),
     ];
-    assert_eq!(json(&get(&sim, "/usage", &past).await), Value::Array(Vec::new()));
+    assert_eq!(
+        json(&get(&sim, "/usage", &past).await),
+        Value::Array(Vec::new())
+    );
     for (bad, message) in [
-        (vec![("to", "2100-01-01T00:00:00Z")], "From must be provided"),
-        (vec![("from", "today"), ("to", "2100-01-01T00:00:00Z")], "From must be an ISO datetime"),
-        ([range.to_vec(), vec![("by", "day")]].concat(), "By must be one of hour, total"),
-        ([range.to_vec(), vec![("service", "ai")]].concat(), "Service must be one of search, browser"),
+        (
+            vec![("to", "2100-01-01T00:00:00Z")],
+            "From must be provided",
+        ),
+        (
+            vec![("from", "today"), ("to", "2100-01-01T00:00:00Z")],
+            "From must be an ISO datetime",
+        ),
+        (
+            [range.to_vec(), vec![("by", "day")]].concat(),
+            "By must be one of hour, total",
+        ),
+        (
+            [range.to_vec(), vec![("service", "ai")]].concat(),
+            "Service must be one of search, browser",
+        ),
     ] {
         let (status, body) = get_as(&sim, "/usage", &bad, DEMO_TOKEN).await;
         assert_eq!(status, 422, "{bad:?}");
@@ -132,13 +155,26 @@ async fn browser_honours_each_format_and_the_example_domains() {
     let markdown = get(&sim, "/browser", &[("url", shop), ("format", "markdown")]).await;
     assert!(rendered.contains("<h1>") && rendered.contains("<li>"));
     assert_ne!(raw, rendered);
-    assert!(raw.contains("<script") && !raw.contains("<li>"), "raw is before scripts ran");
-    assert!(markdown.starts_with("# ") && !markdown.contains('<'), "{markdown}");
+    assert!(
+        raw.contains("<script") && !raw.contains("<li>"),
+        "raw is before scripts ran"
+    );
+    assert!(
+        markdown.starts_with("# ") && !markdown.contains('<'),
+        "{markdown}"
+    );
     assert!(markdown.contains("\n- Trail Runner Classic"), "{markdown}");
 
-    for url in ["https://example.com/", "http://example.net", "https://www.example.org/x"] {
+    for url in [
+        "https://example.com/",
+        "http://example.net",
+        "https://www.example.org/x",
+    ] {
         let markdown = get(&sim, "/browser", &[("url", url), ("format", "markdown")]).await;
-        assert!(markdown.starts_with("# Example Domain\n"), "{url}: {markdown}");
+        assert!(
+            markdown.starts_with("# Example Domain\n"),
+            "{url}: {markdown}"
+        );
         assert!(markdown.contains("[Learn more](https://iana.org/domains/example)"));
         let page = get(&sim, "/browser", &[("url", url), ("country", "JP")]).await;
         assert!(page.contains("<title>Example Domain</title>"), "{url}");
@@ -148,18 +184,34 @@ async fn browser_honours_each_format_and_the_example_domains() {
     let (status, accepted) = get_as(
         &sim,
         "/browser",
-        &[("url", "https://example.com/"), ("format", "markdown"), ("mode", "async")],
+        &[
+            ("url", "https://example.com/"),
+            ("format", "markdown"),
+            ("mode", "async"),
+        ],
         DEMO_TOKEN,
     )
     .await;
     assert_eq!(status, 202);
-    let id = json(&accepted)["id"].as_str().unwrap_or_default().to_string();
+    let id = json(&accepted)["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let (status, content) = get_as(&sim, "/browser", &[("id", &id)], DEMO_TOKEN).await;
     assert_eq!(status, 200);
     assert!(content.starts_with("# Example Domain\n"), "{content}");
 
-    let (status, body) = get_as(&sim, "/browser", &[("url", shop), ("format", "pdf")], DEMO_TOKEN).await;
-    assert_eq!((status, body.as_str()), (422, "Format must be one of rendered, raw, markdown"));
+    let (status, body) = get_as(
+        &sim,
+        "/browser",
+        &[("url", shop), ("format", "pdf")],
+        DEMO_TOKEN,
+    )
+    .await;
+    assert_eq!(
+        (status, body.as_str()),
+        (422, "Format must be one of rendered, raw, markdown")
+    );
 }
 
 #[tokio::test]
@@ -170,12 +222,18 @@ async fn a_shop_page_differs_in_language_and_prices_across_three_countries() {
     for (country, lang, currency) in [("US", "en", "$"), ("DE", "de", "€"), ("JP", "ja", "¥")] {
         let page = get(&sim, "/browser", &[("url", shop), ("country", country)]).await;
         assert!(page.contains(&format!("lang=\"{lang}\"")), "{country}");
-        let markdown =
-            get(&sim, "/browser", &[("url", shop), ("country", country), ("format", "markdown")])
-                .await;
+        let markdown = get(
+            &sim,
+            "/browser",
+            &[("url", shop), ("country", country), ("format", "markdown")],
+        )
+        .await;
         let prices: Vec<&str> = markdown.lines().filter(|l| l.starts_with("- ")).collect();
         assert_eq!(prices.len(), 4, "{markdown}");
-        assert!(prices.iter().all(|p| p.contains(currency)), "{country}: {prices:?}");
+        assert!(
+            prices.iter().all(|p| p.contains(currency)),
+            "{country}: {prices:?}"
+        );
         pages.push(markdown);
     }
     assert!(pages[1].contains("## Produkte") && pages[2].contains("## 商品"));
@@ -190,22 +248,36 @@ async fn chatgpt_completions_carry_their_event_stream() {
     let sse = chatgpt["sse"].as_str().unwrap_or_default();
     let events: Vec<Value> = sse.lines().map(json).collect();
     assert_eq!(events[0]["type"], "conversation_detail_metadata");
-    assert_eq!(events.last().map(|e| e["type"].clone()), Some("message_stream_complete".into()));
+    assert_eq!(
+        events.last().map(|e| e["type"].clone()),
+        Some("message_stream_complete".into())
+    );
     let streamed: String = events
         .iter()
         .filter(|e| e["type"] == "delta")
         .filter_map(|e| e["v"].as_str())
         .collect();
     assert!(streamed.len() > 100, "{streamed}");
-    let gemini =
-        json(&get(&sim, "/ai", &[("prompt", "best hiking boots"), ("model", "gemini")]).await);
+    let gemini = json(
+        &get(
+            &sim,
+            "/ai",
+            &[("prompt", "best hiking boots"), ("model", "gemini")],
+        )
+        .await,
+    );
     assert_eq!(gemini["sse"], "");
 }
 
 #[tokio::test]
 async fn results_pages_awaiting_ai_carry_an_overview_and_questions_the_extractor_reads() {
     let sim = start().await;
-    for terms in ["best hiking boots", "how to bake bread", "what is mcp", "iphone vs pixel"] {
+    for terms in [
+        "best hiking boots",
+        "how to bake bread",
+        "what is mcp",
+        "iphone vs pixel",
+    ] {
         let page = get(&sim, "/search", &[("terms", terms), ("awaiting", "ai")]).await;
         let found = extract(&page);
         let overview = found
@@ -213,12 +285,25 @@ async fn results_pages_awaiting_ai_carry_an_overview_and_questions_the_extractor
             .unwrap_or_else(|| panic!("{terms}: no overview found"));
         assert!(overview.blocks.len() >= 3, "{terms}: {:?}", overview.blocks);
         assert_eq!(overview.sources.len(), 3, "{terms}");
-        assert!(overview.sources.iter().all(|s| s.url.starts_with("https://") && !s.title.is_empty()));
+        assert!(
+            overview
+                .sources
+                .iter()
+                .all(|s| s.url.starts_with("https://") && !s.title.is_empty())
+        );
         assert!(found.related_questions.len() >= 3, "{terms}");
-        assert!(found.related_questions.iter().all(|q| q.answer.is_some() && q.source.is_some()));
+        assert!(
+            found
+                .related_questions
+                .iter()
+                .all(|q| q.answer.is_some() && q.source.is_some())
+        );
 
         let plain = extract(&get(&sim, "/search", &[("terms", terms)]).await);
-        assert_eq!(plain.ai_overview, None, "{terms}: an overview only when awaited");
+        assert_eq!(
+            plain.ai_overview, None,
+            "{terms}: an overview only when awaited"
+        );
         assert_eq!(plain.related_questions, found.related_questions);
     }
 }

@@ -438,7 +438,10 @@ mod tests {
         assert_eq!(overview.blocks[2].text, "Safety: no data races.");
         assert!(overview.text.starts_with("Rust is a language"));
         assert!(overview.text.contains("\n## Features\n- Safety"));
-        assert!(!overview.text.contains("The Book"), "source panel is not text");
+        assert!(
+            !overview.text.contains("The Book"),
+            "source panel is not text"
+        );
         assert_eq!(
             overview.sources,
             [
@@ -453,9 +456,15 @@ mod tests {
             ]
         );
         assert_eq!(page.related_questions.len(), 2);
-        assert_eq!(page.related_questions[0].answer.as_deref(), Some("Yes, very."));
         assert_eq!(
-            page.related_questions[0].source.as_ref().map(|s| s.title.as_str()),
+            page.related_questions[0].answer.as_deref(),
+            Some("Yes, very.")
+        );
+        assert_eq!(
+            page.related_questions[0]
+                .source
+                .as_ref()
+                .map(|s| s.title.as_str()),
             Some("Fast Rust")
         );
         assert_eq!(page.related_questions[1].answer, None);

@@ -217,7 +217,10 @@ fn shop_page(url: &url::Url, vantage: &Vantage<'_>) -> SitePage {
     parts.push(Part::Heading(2, words.products.to_string()));
     parts.push(Part::Items(items));
     parts.push(Part::Paragraph(words.taxes.to_string()));
-    let about = url.join("/about").map(|u| u.to_string()).unwrap_or_default();
+    let about = url
+        .join("/about")
+        .map(|u| u.to_string())
+        .unwrap_or_default();
     parts.push(Part::Link(words.about.to_string(), about));
     let scripted = json!(
         products
@@ -340,6 +343,9 @@ mod tests {
         assert!(rendered.contains("lang=\"fr\"") && rendered.contains(" €"));
         assert!(raw.contains("__DATA__") && !raw.contains("<li>"));
         let markdown = page(url, Some("JP"), BrowseFormat::Markdown);
-        assert!(markdown.contains("## 商品") && markdown.contains('¥'), "{markdown}");
+        assert!(
+            markdown.contains("## 商品") && markdown.contains('¥'),
+            "{markdown}"
+        );
     }
 }

@@ -87,7 +87,9 @@ pub(crate) fn results_html(request: &SearchRequest, body: &Value) -> String {
             }
             "also-asked" => {
                 if !in_asked {
-                    main.push_str("<div class=\"Wt5Tfe\"><h2 class=\"Uo8X3b\">People also ask</h2>");
+                    main.push_str(
+                        "<div class=\"Wt5Tfe\"><h2 class=\"Uo8X3b\">People also ask</h2>",
+                    );
                     in_asked = true;
                 }
                 main.push_str(&features::related_question(result));

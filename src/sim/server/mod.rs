@@ -296,7 +296,8 @@ pub(crate) async fn handle(
         "/users" => {
             // Profiles of the addresses asked for; all the token sees (one) by default.
             let mut asked = query.all("email").peekable();
-            let wanted = asked.peek().is_none() || asked.any(|e| e.eq_ignore_ascii_case(ACCOUNT_EMAIL));
+            let wanted =
+                asked.peek().is_none() || asked.any(|e| e.eq_ignore_ascii_case(ACCOUNT_EMAIL));
             let accounts: Vec<_> = wanted.then(|| account(&shared)).into_iter().collect();
             json_response(StatusCode::OK, json!(accounts).to_string())
         }

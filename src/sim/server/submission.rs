@@ -5,9 +5,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::super::MODELS;
+use super::super::browse::{BrowseFormat, Vantage, browse};
 use super::super::chat::{self, AiRequest, device_named};
 use super::super::search::{self, SearchRequest};
-use super::super::browse::{BrowseFormat, Vantage, browse};
 use super::{html_response, json_response, with_type};
 
 pub(super) struct Query(pub Vec<(String, String)>);
