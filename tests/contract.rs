@@ -1,6 +1,9 @@
 //! The JSON field names of the contract, pinned: the simulator's bodies carry exactly these
 //! keys, the client's types read them, and real captures from the live service parse.
 
+// Test helpers outside #[test] functions may panic too: a panic is a failed test here.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::BTreeSet;

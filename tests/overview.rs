@@ -1,5 +1,8 @@
 //! The AI overview extractor on the live results page.
 
+// Test helpers outside #[test] functions may panic too: a panic is a failed test here.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use vantage::analysis::overview::{BlockKind, extract};
 
 const LIVE_PAGE: &str = include_str!("fixtures/live/search-google-sample.html");

@@ -3,6 +3,9 @@
 //! does not serve are listed with why (also in the README); a path added to the document
 //! fails this test until it is served or listed.
 
+// Test helpers outside #[test] functions may panic too: a panic is a failed test here.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Duration;
 
 use serde_json::{Value, json};

@@ -1,5 +1,8 @@
 //! The simulator over real HTTP, as the app's client sees it.
 
+// Test helpers outside #[test] functions may panic too: a panic is a failed test here.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::{Duration, Instant};
 
 use serde_json::Value;

@@ -2,6 +2,9 @@
 //! devices lists, `/browser` formats and vantage points, ChatGPT's `sse`, and results pages
 //! the AI overview extractor reads.
 
+// Test helpers outside #[test] functions may panic too: a panic is a failed test here.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Duration;
 
 use serde_json::Value;
