@@ -1,6 +1,9 @@
 //! The JSON field names of the contract, pinned: the simulator's bodies carry exactly these
 //! keys, the client's types read them, and real captures from the live service parse.
 
+// Test helpers outside #[test] functions may panic too: a panic is a failed test here.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::collections::BTreeSet;
@@ -13,7 +16,7 @@ use vantage::api::{
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
-const COMPLETION_REQUIRED: [&str; 8] = [
+const COMPLETION_REQUIRED: [&str; 9] = [
     "model",
     "query",
     "html",
@@ -21,6 +24,7 @@ const COMPLETION_REQUIRED: [&str; 8] = [
     "completion",
     "sources",
     "ads",
+    "sse",
     "fanouts",
 ];
 const COMPLETION_OPTIONAL: [&str; 6] = [

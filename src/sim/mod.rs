@@ -5,6 +5,7 @@
 //! test exercises real HTTP. Content is deterministic: each choice is drawn from a hash of
 //! the request, never from a random generator. [`demo::start`] starts it as `--demo` does.
 
+mod browse;
 mod chat;
 pub mod demo;
 mod html;

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 mod markup;
 mod parts;
+mod sse;
 mod voices;
 
 use super::html::noise;
@@ -232,6 +233,13 @@ pub(crate) fn completion_json(request: &AiRequest, page: &ChatPage) -> Value {
     body.insert("sources".into(), json!(page.sources_html));
     body.insert("ads".into(), json!(page.ads_html));
     body.insert("fanouts".into(), json!(page.fanouts));
+    // Required by the live schema for every model, filled by ChatGPT only.
+    let sse = if request.model == "chatgpt" {
+        sse::events(request, page)
+    } else {
+        String::new()
+    };
+    body.insert("sse".into(), json!(sse));
     let optional = [
         ("device", request.device.map(str::to_string)),
         ("country", request.country.clone()),

@@ -323,14 +323,33 @@ pub(super) fn top_extras(
                 }
             }
             "ai" => {
-                let sources: Vec<&str> = ranked.iter().take(3).map(|c| c.url.as_str()).collect();
+                let sources: Vec<Value> = ranked
+                    .iter()
+                    .take(3)
+                    .map(|c| json!({"url": c.url, "title": c.title, "site": c.site}))
+                    .collect();
+                let subject = title_case(&topic.subject);
+                let points: Vec<Value> = topic
+                    .category
+                    .aspects
+                    .iter()
+                    .take(3)
+                    .map(|aspect| {
+                        json!({
+                            "label": title_case(aspect),
+                            "text": format!("reviewers weigh {aspect} first when they compare {}.", topic.subject),
+                        })
+                    })
+                    .collect();
                 extras.push(json!({
                     "type": "ai-overview",
                     "page": 1,
                     "section": "top",
                     "feature": feature,
                     "position": 1,
-                    "text": format!("{} vary mostly in {}. Most guides recommend comparing a few options before buying.", title_case(&topic.subject), topic.category.aspects[0]),
+                    "text": format!("{subject} vary mostly in {}. Most guides recommend comparing a few options before buying.", topic.category.aspects[0]),
+                    "heading": "Key points",
+                    "points": points,
                     "sources": sources,
                 }));
             }

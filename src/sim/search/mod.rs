@@ -9,6 +9,7 @@ use super::seed::{Mix, hash_parts};
 use super::topic::{GENERAL_SITES, Topic, slugify, title_case, topic_of};
 
 mod entries;
+mod features;
 mod page;
 
 use entries::{also_asked, also_searched, organic, top_extras, top_stories};

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::super::html::{esc, noise};
 use super::super::seed::Mix;
-use super::SearchRequest;
+use super::{SearchRequest, features};
 
 fn field<'a>(value: &'a Value, name: &str) -> &'a str {
     value.get(name).and_then(Value::as_str).unwrap_or("")
@@ -87,18 +87,12 @@ pub(crate) fn results_html(request: &SearchRequest, body: &Value) -> String {
             }
             "also-asked" => {
                 if !in_asked {
-                    main.push_str("<div class=\"related-question-pairs\"><h2 class=\"Uo8X3b\">People also ask</h2>");
+                    main.push_str(
+                        "<div class=\"Wt5Tfe\"><h2 class=\"Uo8X3b\">People also ask</h2>",
+                    );
                     in_asked = true;
                 }
-                let answer = result.get("answer").unwrap_or(&Value::Null);
-                main.push_str(&format!(
-                    "<div class=\"related-question-pair\"><div role=\"heading\" aria-level=\"3\">{}</div><div class=\"answer\"><span>{}</span><a href=\"{}\"><h3>{}</h3><cite>{}</cite></a></div></div>",
-                    esc(field(result, "question")),
-                    esc(field(answer, "description")),
-                    esc(field(answer, "url")),
-                    esc(field(answer, "title")),
-                    esc(field(answer, "visibleUrl"))
-                ));
+                main.push_str(&features::related_question(result));
             }
             "top-story" => {
                 if !in_stories {
@@ -136,12 +130,7 @@ pub(crate) fn results_html(request: &SearchRequest, body: &Value) -> String {
                     esc(field(result, "source"))
                 ));
             }
-            "ai-overview" => {
-                top.push_str(&format!(
-                    "<div class=\"ai-overview\"><h2>AI Overview</h2><p>{}</p></div>",
-                    esc(field(result, "text"))
-                ));
-            }
+            "ai-overview" => top.push_str(&features::ai_overview(result, lang)),
             _ => {
                 top.push_str(&format!(
                     "<div class=\"uEierd\"><span>Sponsored</span><a href=\"{}\"><div role=\"heading\">{}</div></a><div>{}</div></div>",

@@ -2,6 +2,7 @@
 //! and retrieved.
 
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -10,7 +11,7 @@ use serde_json::json;
 use super::super::Fault;
 use super::super::jobs::{Job, JobKind, JobState, now_unix_ms};
 use super::submission::{
-    Query, ai_body, browser_page, search_body, validate_ai, validate_browser, validate_search,
+    Query, ai_body, browser_body, search_body, validate_ai, validate_browser, validate_search,
 };
 use super::{Shared, fault_response, html_response, json_response, malformed, text, unprocessable};
 
@@ -132,7 +133,7 @@ pub(super) async fn submit_browser(shared: &Shared, query: &Query) -> Response {
         Ok(s) => s,
         Err(message) => return unprocessable(message),
     };
-    let key = submission.url.to_string();
+    let key = submission.content_key();
     let call = Call {
         kind: JobKind::Browser,
         key: &key,
@@ -140,10 +141,7 @@ pub(super) async fn submit_browser(shared: &Shared, query: &Query) -> Response {
         cache: true,
         asynchronous: submission.asynchronous,
     };
-    submit(shared, call, query, |_| {
-        html_response(browser_page(&submission.url))
-    })
-    .await
+    submit(shared, call, query, |_| browser_body(&submission)).await
 }
 
 struct Call<'a> {
@@ -165,9 +163,14 @@ async fn submit(
 ) -> Response {
     let (slow, malformed_body) = match gate(shared) {
         Gate::Go { slow, malformed } => (slow, malformed),
-        Gate::Refuse(response) => return response,
+        Gate::Refuse(response) => {
+            shared.usage.record(call.kind, false, 0, Duration::ZERO);
+            return response;
+        }
         Gate::TimeOut => {
-            tokio::time::sleep(shared.latency(call.latency_range, call.key, false, false)).await;
+            let waited = shared.latency(call.latency_range, call.key, false, false);
+            tokio::time::sleep(waited).await;
+            shared.usage.record(call.kind, false, 0, waited);
             return fault_response(Fault::Timeout);
         }
     };
@@ -175,9 +178,12 @@ async fn submit(
     let variation = shared.variation(call.cache);
     if call.asynchronous {
         let id = shared.create_job(call.kind, query.for_job(), variation, slow, None);
+        shared.usage.record(call.kind, true, 1, Duration::ZERO);
         return finish(accepted(&id), malformed_body).await;
     }
-    tokio::time::sleep(shared.latency(call.latency_range, call.key, hit, slow)).await;
+    let waited = shared.latency(call.latency_range, call.key, hit, slow);
+    tokio::time::sleep(waited).await;
+    shared.usage.record(call.kind, true, 1, waited);
     finish(body(variation), malformed_body).await
 }
 
@@ -209,7 +215,7 @@ fn rebuild(job: &Job) -> Response {
     let rebuilt = match job.kind {
         JobKind::Ai => validate_ai(&query).map(|s| ai_body(&s, job.variation)),
         JobKind::Search => validate_search(&query).map(|s| search_body(&s, job.variation)),
-        JobKind::Browser => validate_browser(&query).map(|s| html_response(browser_page(&s.url))),
+        JobKind::Browser => validate_browser(&query).map(|s| browser_body(&s)),
     };
     rebuilt.unwrap_or_else(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "Unknown error occurred"))
 }

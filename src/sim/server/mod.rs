@@ -14,6 +14,7 @@ use serde_json::json;
 
 mod calls;
 mod submission;
+mod usage;
 
 use super::chat::DEVICES;
 use super::jobs::{Job, JobKind, JobTable, millis, now_unix_ms};
@@ -22,6 +23,7 @@ use super::{Fault, SimConfig, lock};
 
 use calls::{retrieve, submit_ai, submit_browser, submit_search};
 use submission::Query;
+use usage::UsageTable;
 
 /// Seconds announced by 503 and 429 answers; kept short so retries in the app stay quick.
 const RETRY_SECONDS: u64 = 2;
@@ -38,6 +40,7 @@ pub(crate) struct Shared {
     /// Content keys answered before: repeats are cache hits and answer faster.
     cache: Mutex<HashSet<u64>>,
     pub jobs: JobTable,
+    usage: UsageTable,
 }
 
 impl Shared {
@@ -51,6 +54,7 @@ impl Shared {
             script: Mutex::new(VecDeque::new()),
             cache: Mutex::new(HashSet::new()),
             jobs: JobTable::open(config.state_file.clone()),
+            usage: UsageTable::default(),
             config,
         }
     }
@@ -197,6 +201,13 @@ fn malformed(mut response: Response, body: &str) -> Response {
 
 // ---------- dispatch ----------
 
+fn account(shared: &Shared) -> serde_json::Value {
+    json!({
+        "email": ACCOUNT_EMAIL,
+        "credits": shared.credits.load(Ordering::SeqCst),
+    })
+}
+
 enum Auth {
     Ok,
     Missing,
@@ -222,8 +233,15 @@ fn authenticate(headers: &HeaderMap, token: &str) -> Auth {
     }
 }
 
-const API_PATHS: [&str; 8] = [
+/// The account the simulator's token belongs to.
+const ACCOUNT_EMAIL: &str = "demo@vantage.local";
+
+const API_PATHS: [&str; 12] = [
     "/user",
+    "/users",
+    "/usage",
+    "/search/devices",
+    "/browser/devices",
     "/ai",
     "/ai/devices",
     "/ai/completions",
@@ -264,7 +282,7 @@ pub(crate) async fn handle(
         }
         Auth::Wrong => {
             // The live service answers 403 here on the devices and browser endpoints only.
-            let status = if path == "/ai/devices" || path.starts_with("/browser") {
+            let status = if path.ends_with("/devices") || path.starts_with("/browser") {
                 StatusCode::FORBIDDEN
             } else {
                 StatusCode::UNAUTHORIZED
@@ -274,16 +292,21 @@ pub(crate) async fn handle(
     }
     let query = Query::parse(uri.query());
     match path {
-        "/user" => json_response(
-            StatusCode::OK,
-            json!([{
-                "email": "demo@vantage.local",
-                "credits": shared.credits.load(Ordering::SeqCst),
-            }])
-            .to_string(),
-        ),
-        "/ai/devices" => {
-            let names: Vec<&str> = if shared.config.empty_devices {
+        "/user" => json_response(StatusCode::OK, json!([account(&shared)]).to_string()),
+        "/users" => {
+            // Profiles of the addresses asked for; all the token sees (one) by default.
+            let mut asked = query.all("email").peekable();
+            let wanted =
+                asked.peek().is_none() || asked.any(|e| e.eq_ignore_ascii_case(ACCOUNT_EMAIL));
+            let accounts: Vec<_> = wanted.then(|| account(&shared)).into_iter().collect();
+            json_response(StatusCode::OK, json!(accounts).to_string())
+        }
+        "/usage" => match shared.usage.report(&query, ACCOUNT_EMAIL) {
+            Ok(report) => json_response(StatusCode::OK, report.to_string()),
+            Err(message) => unprocessable(message),
+        },
+        "/ai/devices" | "/search/devices" | "/browser/devices" => {
+            let names: Vec<&str> = if shared.config.empty_devices && path == "/ai/devices" {
                 Vec::new()
             } else {
                 DEVICES.iter().map(|(name, _)| *name).collect()
@@ -295,6 +318,9 @@ pub(crate) async fn handle(
         }
         "/ai" => submit_ai(&shared, &query).await,
         "/ai/completions" => retrieve(&shared, JobKind::Ai, &query, StatusCode::OK),
+        "/search" if query.first("id").is_some() => {
+            retrieve(&shared, JobKind::Search, &query, StatusCode::ACCEPTED)
+        }
         "/search" => submit_search(&shared, &query).await,
         "/search/results" => retrieve(&shared, JobKind::Search, &query, StatusCode::ACCEPTED),
         "/browser" if query.first("id").is_some() => {

@@ -5,10 +5,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::super::MODELS;
+use super::super::browse::{BrowseFormat, Vantage, browse};
 use super::super::chat::{self, AiRequest, device_named};
 use super::super::search::{self, SearchRequest};
-use super::super::seed::Mix;
-use super::{html_response, json_response};
+use super::{html_response, json_response, with_type};
 
 pub(super) struct Query(pub Vec<(String, String)>);
 
@@ -33,7 +33,7 @@ impl Query {
         self.first(name).map(str::trim).filter(|v| !v.is_empty())
     }
 
-    fn all(&self, name: &str) -> impl Iterator<Item = &str> {
+    pub(super) fn all(&self, name: &str) -> impl Iterator<Item = &str> {
         self.0
             .iter()
             .filter(move |(k, _)| k == name)
@@ -262,17 +262,54 @@ pub(super) fn validate_search(query: &Query) -> Result<SearchSubmission, String>
 
 pub(super) struct BrowserSubmission {
     pub(super) url: url::Url,
+    pub(super) format: BrowseFormat,
+    country: Option<String>,
+    subdivision: Option<String>,
+    city: Option<String>,
+    device: Option<&'static str>,
     pub(super) asynchronous: bool,
 }
 
+impl BrowserSubmission {
+    /// What makes two browses the same page.
+    pub(super) fn content_key(&self) -> String {
+        [
+            self.url.as_str(),
+            &format!("{:?}", self.format),
+            self.country.as_deref().unwrap_or(""),
+            self.subdivision.as_deref().unwrap_or(""),
+            self.city.as_deref().unwrap_or(""),
+            self.device.unwrap_or(""),
+        ]
+        .join("\u{1f}")
+    }
+}
+
 pub(super) fn validate_browser(query: &Query) -> Result<BrowserSubmission, String> {
-    let raw = required_text(query, "url", "Url", 2048)?;
+    let raw = required_text(query, "url", "Url", 2047)?;
     let url = url::Url::parse(raw.trim())
         .ok()
         .filter(|u| (u.scheme() == "https" || u.scheme() == "http") && u.host_str().is_some())
         .ok_or_else(|| "Url must be an absolute http or https address".to_string())?;
+    let format = match choice(query, "format", "Format", &["rendered", "raw", "markdown"])? {
+        Some("raw") => BrowseFormat::Raw,
+        Some("markdown") => BrowseFormat::Markdown,
+        _ => BrowseFormat::Rendered,
+    };
+    let device = match query.optional("device") {
+        None => None,
+        Some(name) => Some(device_named(name).ok_or_else(|| {
+            "Device must be one of the names listed by /browser/devices".to_string()
+        })?),
+    };
+    let place = location(query)?;
     Ok(BrowserSubmission {
         url,
+        format,
+        country: place.country,
+        subdivision: place.subdivision,
+        city: place.city,
+        device,
         asynchronous: is_async(query)?,
     })
 }
@@ -298,21 +335,15 @@ pub(super) fn search_body(submission: &SearchSubmission, variation: u64) -> Resp
     }
 }
 
-pub(super) fn browser_page(url: &url::Url) -> String {
-    let host = url.host_str().unwrap_or("site");
-    let mut mix = Mix::of(&["browser", url.as_str()]);
-    let paragraphs = 2 + mix.below(3);
-    let mut body = String::new();
-    for i in 0..paragraphs {
-        body.push_str(&format!(
-            "<p>Section {} of {host}: content as a browser in the simulator fetched it.</p>",
-            i + 1
-        ));
-    }
-    format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{host}</title></head><body><h1>{host}</h1>{body}<ul><li><a href=\"{base}about\">About</a></li><li><a href=\"{base}contact\">Contact</a></li></ul></body></html>",
-        base = url.join("/").map(|u| u.to_string()).unwrap_or_default()
-    )
+pub(super) fn browser_body(submission: &BrowserSubmission) -> Response {
+    let vantage = Vantage {
+        country: submission.country.as_deref(),
+        subdivision: submission.subdivision.as_deref(),
+        city: submission.city.as_deref(),
+        device: submission.device,
+    };
+    let (content_type, body) = browse(&submission.url, &vantage, submission.format);
+    with_type(StatusCode::OK, content_type, body)
 }
 
 #[cfg(test)]

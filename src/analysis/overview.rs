@@ -1,0 +1,498 @@
+//! The AI overview and the related questions of a Google results page.
+//!
+//! Google marks the overview's content with the class `pOOWX` (paragraphs in `div.n6owBd`,
+//! headings as a lone `strong`, lists of `li`), its cited pages as links inside it, and each
+//! related question as a `related-question-pair` element whose `data-q` is the question and
+//! whose `hgKElc` span, when expanded, is the answer. The simulator writes the same markup,
+//! so one reading serves both. Class names are Google's and change; the reading is kept in
+//! this one place for that reason.
+
+use scraper::{ElementRef, Html, Node};
+use serde::Serialize;
+
+/// Pages larger than this are read up to this size: the live page is about 1.2 MB, and a
+/// hostile page must not cost unbounded time.
+pub const MAX_HTML_BYTES: usize = 8 * 1024 * 1024;
+
+/// Elements nested deeper than this below the overview are not read; real overviews are
+/// about 30 levels deep.
+const MAX_DEPTH: usize = 200;
+
+const OVERVIEW_CLASS: &str = "pOOWX";
+const QUESTION_CLASS: &str = "related-question-pair";
+const ANSWER_CLASS: &str = "hgKElc";
+/// The title of a cited page in the overview's list of sources.
+const SOURCE_TITLE_CLASS: &str = "Nn35F";
+
+/// What a results page says beyond its ranked links.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PageExtract {
+    pub ai_overview: Option<AiOverview>,
+    pub related_questions: Vec<RelatedQuestion>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AiOverview {
+    /// The whole text, one block a line, list items marked as in Markdown.
+    pub text: String,
+    pub blocks: Vec<Block>,
+    /// The pages it cites, in order of first mention, each once.
+    pub sources: Vec<Source>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Block {
+    pub kind: BlockKind,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BlockKind {
+    Heading,
+    Paragraph,
+    BulletItem,
+    NumberedItem,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Source {
+    pub title: String,
+    pub url: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RelatedQuestion {
+    pub question: String,
+    /// The answer, when the page shows one (Google expands only some).
+    pub answer: Option<String>,
+    /// The page the answer is quoted from, when shown.
+    pub source: Option<Source>,
+}
+
+/// Reads the AI overview and the related questions of a results page.
+pub fn extract(html: &str) -> PageExtract {
+    let document = Html::parse_document(bounded(html));
+    let root = document.root_element();
+    PageExtract {
+        ai_overview: overview(root),
+        related_questions: related_questions(root),
+    }
+}
+
+/// The page cut to [`MAX_HTML_BYTES`], on a character boundary.
+fn bounded(html: &str) -> &str {
+    if html.len() <= MAX_HTML_BYTES {
+        return html;
+    }
+    let mut end = MAX_HTML_BYTES;
+    while !html.is_char_boundary(end) {
+        end -= 1;
+    }
+    &html[..end]
+}
+
+fn has_class(element: ElementRef<'_>, class: &str) -> bool {
+    element.value().classes().any(|c| c == class)
+}
+
+fn inside_class(element: ElementRef<'_>, class: &str) -> bool {
+    element
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .any(|ancestor| has_class(ancestor, class))
+}
+
+/// Overview roots: `pOOWX` blocks that are not a related question's answer (which Google
+/// also marks `pOOWX`) and not inside another root.
+fn overview_roots(root: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    root.descendent_elements()
+        .filter(|e| has_class(*e, OVERVIEW_CLASS))
+        .filter(|e| !inside_class(*e, QUESTION_CLASS) && !inside_class(*e, OVERVIEW_CLASS))
+        .collect()
+}
+
+fn overview(root: ElementRef<'_>) -> Option<AiOverview> {
+    let mut blocks = Vec::new();
+    let mut sources: Vec<Source> = Vec::new();
+    for overview_root in overview_roots(root) {
+        let mut inline = Inline::default();
+        walk_blocks(overview_root, 0, &mut inline, &mut blocks);
+        inline.flush(&mut blocks);
+        collect_sources(overview_root, &mut sources);
+    }
+    if blocks.is_empty() {
+        return None;
+    }
+    let text = blocks
+        .iter()
+        .map(|block| match block.kind {
+            BlockKind::Heading => format!("## {}", block.text),
+            BlockKind::BulletItem => format!("- {}", block.text),
+            BlockKind::NumberedItem => format!("1. {}", block.text),
+            BlockKind::Paragraph => block.text.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(AiOverview {
+        text,
+        blocks,
+        sources,
+    })
+}
+
+/// Citation chips, the panel of sources and page machinery carry no overview text.
+fn skipped(element: ElementRef<'_>) -> bool {
+    let value = element.value();
+    matches!(
+        value.name(),
+        "script" | "style" | "svg" | "button" | "noscript" | "template" | "img" | "head"
+    ) || value.attr("role") == Some("dialog")
+        || value.attr("aria-hidden") == Some("true")
+        || has_class(element, "notranslate")
+}
+
+fn is_block(name: &str) -> bool {
+    matches!(
+        name,
+        "div"
+            | "p"
+            | "section"
+            | "article"
+            | "ul"
+            | "ol"
+            | "li"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "table"
+            | "tr"
+            | "blockquote"
+            | "header"
+            | "footer"
+    )
+}
+
+fn is_heading(element: ElementRef<'_>) -> bool {
+    let value = element.value();
+    matches!(value.name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+        || value.attr("role") == Some("heading")
+}
+
+/// Running inline text of the block being read, and whether all of it is emphasised (a
+/// lone bold line is how the overview writes a heading).
+#[derive(Default)]
+struct Inline {
+    text: String,
+    all_strong: bool,
+    any_text: bool,
+}
+
+impl Inline {
+    fn push(&mut self, text: &str, strong: bool) {
+        if text.trim().is_empty() {
+            self.text.push_str(text);
+            return;
+        }
+        self.all_strong = if self.any_text {
+            self.all_strong && strong
+        } else {
+            strong
+        };
+        self.any_text = true;
+        self.text.push_str(text);
+    }
+
+    fn flush(&mut self, blocks: &mut Vec<Block>) {
+        let text = collapse(&self.text);
+        if !text.is_empty() {
+            let kind = if self.all_strong {
+                BlockKind::Heading
+            } else {
+                BlockKind::Paragraph
+            };
+            blocks.push(Block { kind, text });
+        }
+        *self = Inline::default();
+    }
+}
+
+fn walk_blocks(element: ElementRef<'_>, depth: usize, inline: &mut Inline, out: &mut Vec<Block>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for child in element.children() {
+        match child.value() {
+            Node::Text(text) => inline.push(text, false),
+            Node::Element(_) => {
+                let Some(child) = ElementRef::wrap(child) else {
+                    continue;
+                };
+                if skipped(child) {
+                    continue;
+                }
+                let name = child.value().name();
+                if name == "br" {
+                    inline.push(" ", false);
+                } else if is_heading(child) || name == "li" {
+                    inline.flush(out);
+                    let kind = if name != "li" {
+                        BlockKind::Heading
+                    } else if ordered(child) {
+                        BlockKind::NumberedItem
+                    } else {
+                        BlockKind::BulletItem
+                    };
+                    let text = inline_text(child);
+                    if !text.is_empty() {
+                        out.push(Block { kind, text });
+                    }
+                } else if is_block(name) {
+                    inline.flush(out);
+                    walk_blocks(child, depth + 1, inline, out);
+                    inline.flush(out);
+                } else {
+                    let strong = matches!(name, "strong" | "b");
+                    inline.push(&raw_inline_text(child, 0), strong);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn ordered(item: ElementRef<'_>) -> bool {
+    item.ancestors()
+        .filter_map(ElementRef::wrap)
+        .map(|a| a.value().name())
+        .find(|name| *name == "ol" || *name == "ul")
+        == Some("ol")
+}
+
+/// The visible text of an element, whitespace collapsed, skipping what [`skipped`] skips.
+fn inline_text(element: ElementRef<'_>) -> String {
+    collapse(&raw_inline_text(element, 0))
+}
+
+fn raw_inline_text(element: ElementRef<'_>, depth: usize) -> String {
+    let mut out = String::new();
+    if depth > MAX_DEPTH {
+        return out;
+    }
+    for child in element.children() {
+        match child.value() {
+            Node::Text(text) => out.push_str(text),
+            Node::Element(_) => {
+                if let Some(child) = ElementRef::wrap(child)
+                    && !skipped(child)
+                {
+                    if child.value().name() == "br" {
+                        out.push(' ');
+                    } else {
+                        if is_block(child.value().name()) {
+                            out.push(' ');
+                        }
+                        out.push_str(&raw_inline_text(child, depth + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn web_url(href: &str) -> Option<String> {
+    let url = url::Url::parse(href).ok()?;
+    matches!(url.scheme(), "http" | "https").then(|| url.to_string())
+}
+
+/// Every page the overview links to, titled by the link's text, else by the title shown
+/// beside it in the list of sources, else by its host.
+fn collect_sources(overview_root: ElementRef<'_>, sources: &mut Vec<Source>) {
+    for link in overview_root
+        .descendent_elements()
+        .filter(|e| e.value().name() == "a")
+    {
+        let Some(url) = link.value().attr("href").and_then(web_url) else {
+            continue;
+        };
+        let own = inline_text(link);
+        let listed = link
+            .ancestors()
+            .filter_map(ElementRef::wrap)
+            .find(|a| a.value().name() == "li")
+            .and_then(|item| {
+                item.descendent_elements()
+                    .find(|e| has_class(*e, SOURCE_TITLE_CLASS))
+            })
+            .map(inline_text)
+            .unwrap_or_default();
+        let title = [own, listed]
+            .into_iter()
+            .find(|t| !t.is_empty())
+            .unwrap_or_default();
+        match sources.iter_mut().find(|s| s.url == url) {
+            Some(known) if known.title.is_empty() => known.title = title,
+            Some(_) => {}
+            None => sources.push(Source { title, url }),
+        }
+    }
+    for source in sources.iter_mut().filter(|s| s.title.is_empty()) {
+        source.title = url::Url::parse(&source.url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+            .unwrap_or_default();
+    }
+}
+
+fn related_questions(root: ElementRef<'_>) -> Vec<RelatedQuestion> {
+    let mut questions: Vec<RelatedQuestion> = Vec::new();
+    for pair in root
+        .descendent_elements()
+        .filter(|e| has_class(*e, QUESTION_CLASS))
+    {
+        let question = pair
+            .value()
+            .attr("data-q")
+            .map(collapse)
+            .filter(|q| !q.is_empty())
+            .or_else(|| {
+                pair.descendent_elements()
+                    .find(|e| is_heading(*e) || has_class(*e, "CSkcDe"))
+                    .map(inline_text)
+            })
+            .unwrap_or_default();
+        if question.is_empty() || questions.iter().any(|q| q.question == question) {
+            continue;
+        }
+        let answer = pair
+            .descendent_elements()
+            .find(|e| has_class(*e, ANSWER_CLASS))
+            .map(inline_text)
+            .filter(|a| !a.is_empty());
+        let source = answer.as_ref().and_then(|_| answer_source(pair));
+        questions.push(RelatedQuestion {
+            question,
+            answer,
+            source,
+        });
+    }
+    questions
+}
+
+/// The quoted page: the first link with a title heading inside the pair.
+fn answer_source(pair: ElementRef<'_>) -> Option<Source> {
+    pair.descendent_elements()
+        .filter(|e| e.value().name() == "a")
+        .find_map(|link| {
+            let url = link.value().attr("href").and_then(web_url)?;
+            let title = link
+                .descendent_elements()
+                .find(|e| e.value().name() == "h3")
+                .map(inline_text)?;
+            Some(Source { title, url })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structure_sources_and_questions_are_read() {
+        let html = r#"<html><body>
+            <div class="pOOWX"><script>var x = 1;</script>
+              <div class="n6owBd">Rust is <mark>a language</mark> for systems.<span class="uJ19be notranslate"><a class="muU3oe" href="https://www.rust-lang.org/"></a><button>Rust +2</button></span></div>
+              <div class="n6owBd"><strong class="Yjhzub">Features</strong></div>
+              <ul><li><strong>Safety:</strong> no data races.</li><li>Speed</li></ul>
+              <ol><li>Install</li></ol>
+              <div class="notranslate"><ul><li><a href="https://doc.rust-lang.org/book/"></a><div class="Nn35F"><span>The Book</span></div></li></ul></div>
+            </div>
+            <div class="related-question-pair" data-q="Is Rust fast?"><span class="hgKElc pOOWX">Yes,<br>very.</span>
+              <div class="yuRUbf"><a href="https://example.org/fast"><h3>Fast Rust</h3></a></div></div>
+            <div class="related-question-pair" data-q="Is Rust new?"></div>
+            <div class="related-question-pair" data-q="Is Rust fast?"></div>
+            </body></html>"#;
+        let page = extract(html);
+        let overview = page.ai_overview.unwrap_or_else(|| panic!("no overview"));
+        let kinds: Vec<BlockKind> = overview.blocks.iter().map(|b| b.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                BlockKind::Paragraph,
+                BlockKind::Heading,
+                BlockKind::BulletItem,
+                BlockKind::BulletItem,
+                BlockKind::NumberedItem
+            ]
+        );
+        assert_eq!(overview.blocks[0].text, "Rust is a language for systems.");
+        assert_eq!(overview.blocks[2].text, "Safety: no data races.");
+        assert!(overview.text.starts_with("Rust is a language"));
+        assert!(overview.text.contains("\n## Features\n- Safety"));
+        assert!(
+            !overview.text.contains("The Book"),
+            "source panel is not text"
+        );
+        assert_eq!(
+            overview.sources,
+            [
+                Source {
+                    title: "www.rust-lang.org".into(),
+                    url: "https://www.rust-lang.org/".into()
+                },
+                Source {
+                    title: "The Book".into(),
+                    url: "https://doc.rust-lang.org/book/".into()
+                }
+            ]
+        );
+        assert_eq!(page.related_questions.len(), 2);
+        assert_eq!(
+            page.related_questions[0].answer.as_deref(),
+            Some("Yes, very.")
+        );
+        assert_eq!(
+            page.related_questions[0]
+                .source
+                .as_ref()
+                .map(|s| s.title.as_str()),
+            Some("Fast Rust")
+        );
+        assert_eq!(page.related_questions[1].answer, None);
+    }
+
+    #[test]
+    fn a_page_without_either_yields_nothing() {
+        assert_eq!(
+            extract("<p>plain</p>"),
+            PageExtract {
+                ai_overview: None,
+                related_questions: Vec::new()
+            }
+        );
+        assert_eq!(extract(""), PageExtract::default());
+    }
+
+    #[test]
+    fn hostile_input_is_bounded() {
+        let deep = format!(
+            "<div class=\"pOOWX\">{}deep{}</div>",
+            "<div>".repeat(5_000),
+            "</div>".repeat(5_000)
+        );
+        // Too deep to read, but read without overflowing the stack.
+        assert_eq!(extract(&deep).ai_overview, None);
+        let huge = "é".repeat(MAX_HTML_BYTES);
+        assert!(bounded(&huge).len() <= MAX_HTML_BYTES);
+        assert!(bounded(&huge).is_char_boundary(bounded(&huge).len()));
+    }
+}
