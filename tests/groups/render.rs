@@ -1,0 +1,11 @@
+//! HTML to text: fixtures, properties, snapshots. One test binary for these files, so CI links fewer.
+
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../render_dump.rs"]
+mod render_dump;
+#[path = "../render_fixtures.rs"]
+mod render_fixtures;
+#[path = "../render_props.rs"]
+mod render_props;
