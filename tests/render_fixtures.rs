@@ -35,10 +35,10 @@ fn check_answer(doc: &Document) {
             .any(|l| l.starts_with("“MCP” can mean a lot of different things")),
         "answer's first words missing"
     );
-    assert!(all.iter().any(|l| l == "- Why it matters:"));
+    assert!(all.iter().any(|l| l == "• Why it matters:"));
     assert!(
         all.iter()
-            .any(|l| l == "  - Lets AI access files, databases, APIs, etc.")
+            .any(|l| l == "  • Lets AI access files, databases, APIs, etc.")
     );
     for w in [1u16, 7, 20, 33, 80, 100, 157] {
         for l in doc.wrap(w) {

@@ -97,10 +97,11 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
                 // Inside the link, so it stays with its text.
                 let number = new_element(dom, "span", Some(LINK_NUMBER_CLASS));
                 dom.append(&number, NodeOrText::AppendText(format!(" [{n}]").into()));
-                dom.append(&node, NodeOrText::AppendNode(number));
+                dom.append(&innermost_last(&node), NodeOrText::AppendNode(number));
             }
         }
         let in_pre = in_pre || name == "pre";
+        let in_list_or_cell = matches!(name, "li" | "dd" | "dt" | "td" | "th" | "p");
         let old = std::mem::take(&mut *node.children.borrow_mut());
         let mut kept: Vec<Handle> = Vec::with_capacity(old.len());
         // The element before this one with nothing but white space between them.
@@ -125,7 +126,13 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
             {
                 continue;
             }
-            let child = if name == "hr" {
+            let child = if matches!(name, "ul" | "ol" | "dl" | "table") && !in_list_or_cell {
+                // A paragraph of its own, so a blank line sets it apart as it does on a page.
+                let block = new_element(dom, "p", None);
+                child.parent.set(Some(Rc::downgrade(&block)));
+                block.children.borrow_mut().push(child);
+                block
+            } else if name == "hr" {
                 let rule = new_element(dom, "p", Some(RULE_CLASS));
                 dom.append(&rule, NodeOrText::AppendText("─".into()));
                 rule
@@ -185,6 +192,34 @@ fn is_blank_text(node: &Handle) -> bool {
 fn is_sponsored(a: &Handle) -> bool {
     attr(a, "rel").is_some_and(|rel| rel.split_ascii_whitespace().any(|r| r == "sponsored"))
         || attr(a, "data-sponsored").is_some_and(|v| v == "true")
+}
+
+/// The element holding the end of `node`'s content: its last element child's, and so on
+/// down, so a number put there follows the last word instead of starting a line after a
+/// block inside a link.
+fn innermost_last(node: &Handle) -> Handle {
+    let mut at = node.clone();
+    loop {
+        let last = at
+            .children
+            .borrow()
+            .iter()
+            .rev()
+            .find(|c| {
+                !matches!(c.data, Comment { .. })
+                    && (local_name_of(c).is_some() || !is_blank_text(c))
+            })
+            .cloned();
+        match last {
+            Some(child) if local_name_of(&child).is_some_and(|n| !REMOVED.contains(&&*n)) => {
+                if is_hidden(&child) {
+                    return at;
+                }
+                at = child;
+            }
+            _ => return at,
+        }
+    }
 }
 
 /// Take a node out of its parent's children.

@@ -112,15 +112,19 @@ fn config(markdown: bool) -> Config<Marks> {
         .empty_img_mode(ImageRenderMode::IgnoreEmpty)
 }
 
+/// Zero-width joiner and the emoji and text variation selectors.
+const JOINERS: [char; 3] = ['\u{200D}', '\u{FE0F}', '\u{FE0E}'];
+
 /// Convert HTML (a whole page or a fragment) into a [`Document`].
 pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
     if let Err(why) = prescan::check(html) {
         return Document::fallback(html, why.notice());
     }
-    // VS16 widens the character before it in some measures of width and not in others;
-    // html2text mixes them, so the emoji keep their text presentation.
-    let html = if html.contains('\u{FE0F}') {
-        std::borrow::Cow::Owned(html.replace('\u{FE0F}', ""))
+    // Emoji sequences (joined by ZWJ, or with a variation selector) measure differently as a
+    // string than as the sum of their characters; html2text mixes both measures and
+    // miscounts a line's width. Without the joiners and selectors each emoji stands alone.
+    let html = if html.contains(JOINERS) {
+        std::borrow::Cow::Owned(html.replace(JOINERS, ""))
     } else {
         std::borrow::Cow::Borrowed(html)
     };

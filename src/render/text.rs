@@ -2,7 +2,7 @@
 //! paragraphs stay on one line.
 
 use super::marks::Mark;
-use super::wrap::{tagged_lines, tidy_lines};
+use super::wrap::{tagged_lines, tidy_lines, view_pieces};
 use super::{Body, Document};
 
 /// Width for the unwrapped renderings: paragraphs longer than this wrap.
@@ -68,20 +68,27 @@ fn render(doc: &Document, markdown: bool) -> String {
         in_code = is_code;
         let start = out.len();
         let mut after_number = false;
-        for piece in line.tagged_strings() {
-            if piece.tag.contains(&Mark::LinkNumber) {
+        let pieces: Vec<(String, Vec<Mark>)> = if markdown {
+            line.tagged_strings()
+                .map(|t| (t.s.clone(), t.tag.clone()))
+                .collect()
+        } else {
+            view_pieces(&line)
+        };
+        for (text, tags) in &pieces {
+            if tags.contains(&Mark::LinkNumber) {
                 // Nor the space before it.
                 let kept = start + out[start..].trim_end_matches(' ').len();
                 out.truncate(kept);
                 after_number = true;
                 continue;
             }
-            let mut text = piece.s.as_str();
+            let mut text = text.as_str();
             if std::mem::take(&mut after_number) && (out.len() == start || out.ends_with(' ')) {
                 // The space that separated the number from what follows.
                 text = text.trim_start_matches(' ');
             }
-            if piece.tag.contains(&Mark::Rule) {
+            if tags.contains(&Mark::Rule) {
                 out.push_str(if markdown { "---" } else { "───" });
                 continue;
             }

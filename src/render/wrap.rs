@@ -111,23 +111,62 @@ impl Document {
     }
 }
 
+/// A line's pieces with the view's list bullets and quote bars: html2text's prefixes are
+/// ASCII (`- `, `> `) as it counts their bytes as columns; the view draws `• ` and `│ `.
+pub(crate) fn view_pieces(line: &TaggedLine<Vec<Mark>>) -> Vec<(String, Vec<Mark>)> {
+    let mut pieces: Vec<(String, Vec<Mark>)> = line
+        .tagged_strings()
+        .map(|t| (t.s.clone(), t.tag.clone()))
+        .collect();
+    'line: for (text, tags) in pieces.iter_mut() {
+        if tags.contains(&Mark::Pre) {
+            break;
+        }
+        let mut out = String::with_capacity(text.len() + 4);
+        let mut rest = text.as_str();
+        let mut done = false;
+        while !rest.is_empty() {
+            if let Some(r) = rest.strip_prefix(' ') {
+                out.push(' ');
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("> ") {
+                out.push_str("│ ");
+                rest = r;
+            } else {
+                if let Some(r) = rest.strip_prefix("- ") {
+                    out.push_str("• ");
+                    rest = r;
+                }
+                done = true;
+                break;
+            }
+        }
+        out.push_str(rest);
+        *text = out;
+        if done {
+            break 'line;
+        }
+    }
+    pieces
+}
+
 /// One of html2text's lines as a ratatui line, cut to `width`.
 fn to_line(line: &TaggedLine<Vec<Mark>>, width: usize) -> Line<'static> {
     let mut spans: Vec<Span<'static>> = Vec::new();
     let mut used = 0;
-    for piece in line.tagged_strings() {
-        if piece.s.is_empty() {
+    for (text, tags) in view_pieces(line) {
+        if text.is_empty() {
             continue;
         }
-        let style = style_of(&piece.tag);
-        if piece.tag.contains(&Mark::Rule) {
+        let style = style_of(&tags);
+        if tags.contains(&Mark::Rule) {
             let n = width.saturating_sub(used);
             spans.push(Span::styled("─".repeat(n), style));
             used += n;
             continue;
         }
         // Terminals show a no-break space as a space; tests and copies want the space.
-        let text = piece.s.replace('\u{A0}', " ");
+        let text = text.replace('\u{A0}', " ");
         let w = text.width();
         if used + w <= width {
             used += w;
