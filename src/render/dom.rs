@@ -87,7 +87,7 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
         {
             if is_sponsored(&node) {
                 // An ad says where it leads.
-                let host = format!(" · {}", host_of(&links[n - 1].url));
+                let host = format!(" ·\u{A0}{}", host_of(&links[n - 1].url));
                 let where_to = new_element(dom, "span", None);
                 dom.append(&where_to, NodeOrText::AppendText(host.into()));
                 dom.append(&node, NodeOrText::AppendNode(where_to));
