@@ -75,10 +75,17 @@ fn shown(name: &str, html: &str) -> Vec<String> {
     for l in &lines {
         assert!(l.width() <= 100, "{name}: a line wider than 100");
     }
-    lines
+    let text: Vec<String> = lines
         .iter()
         .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-        .collect()
+        .collect();
+    if let Some(notice) = doc.notice() {
+        assert!(
+            text[0].starts_with("Shown as plain text: "),
+            "{name}: {notice}"
+        );
+    }
+    text
 }
 
 #[test]
@@ -89,14 +96,14 @@ fn nested_divs() {
         "</div>".repeat(100_000)
     );
     let lines = shown("100,000 nested <div>", &html);
-    assert_eq!(lines, ["deep"]);
+    assert_eq!(lines.last().map(String::as_str), Some("deep"));
 }
 
 #[test]
 fn unclosed_divs() {
     let html = format!("{}end", "<div>x".repeat(100_000));
     let lines = shown("100,000 unclosed <div>", &html);
-    assert!(lines.iter().any(|l| l.contains("end")));
+    assert!(lines.iter().any(|l| l == "x"));
 }
 
 #[test]
@@ -130,7 +137,12 @@ fn a_table_of_500_columns() {
 fn a_five_megabyte_text_node() {
     let html = format!("<p>{}</p>", "word ".repeat(1_000_000));
     let lines = shown("a 5 MB text node", &html);
-    assert!(lines.len() > 10_000);
+    assert!(lines.iter().filter(|l| l.starts_with("word word")).count() > 5_000);
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.contains("copy or export it"))
+    );
 }
 
 #[test]

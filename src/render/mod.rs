@@ -89,9 +89,10 @@ impl Document {
         self.notice.as_deref()
     }
 
+    /// The notice leads the text, so every view and export says why it looks plain.
     fn fallback(html: &str, notice: String) -> Document {
         Document {
-            body: Body::Plain(plain::strip_tags(html)),
+            body: Body::Plain(format!("{notice}\n\n{}", plain::strip_tags(html))),
             links: plain::scan_links(html),
             notice: Some(notice),
             plain: OnceLock::new(),

@@ -23,43 +23,45 @@ const SKIPPED: &[&[u8]] = &[
 ];
 
 /// Elements that end a line.
-const BREAKS: &[&[u8]] = &[
-    b"p",
-    b"div",
-    b"br",
-    b"li",
-    b"tr",
-    b"h1",
-    b"h2",
-    b"h3",
-    b"h4",
-    b"h5",
-    b"h6",
-    b"table",
-    b"ul",
-    b"ol",
-    b"dl",
-    b"dt",
-    b"dd",
-    b"blockquote",
-    b"pre",
-    b"hr",
-    b"section",
-    b"article",
-    b"header",
-    b"footer",
-    b"nav",
-    b"main",
-    b"aside",
-    b"figure",
-    b"figcaption",
-    b"address",
-    b"form",
-    b"fieldset",
-    b"details",
-    b"summary",
-    b"caption",
-];
+fn is_break(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"p" | b"div"
+            | b"br"
+            | b"li"
+            | b"tr"
+            | b"h1"
+            | b"h2"
+            | b"h3"
+            | b"h4"
+            | b"h5"
+            | b"h6"
+            | b"table"
+            | b"ul"
+            | b"ol"
+            | b"dl"
+            | b"dt"
+            | b"dd"
+            | b"blockquote"
+            | b"pre"
+            | b"hr"
+            | b"section"
+            | b"article"
+            | b"header"
+            | b"footer"
+            | b"nav"
+            | b"main"
+            | b"aside"
+            | b"figure"
+            | b"figcaption"
+            | b"address"
+            | b"form"
+            | b"fieldset"
+            | b"details"
+            | b"summary"
+            | b"caption"
+    )
+}
 
 /// The text of `html` without its tags: blocks on their own lines, runs of white space
 /// collapsed, at most one blank line in a row, every HTML5 entity decoded.
@@ -68,17 +70,14 @@ pub(crate) fn strip_tags(html: &str) -> String {
     let mut raw = String::with_capacity(html.len() / 2);
     let mut i = 0;
     while i < b.len() {
-        let Some(off) = b[i..].iter().position(|&c| c == b'<') else {
+        let Some(off) = memchr::memchr(b'<', &b[i..]) else {
             raw.push_str(&html[i..]);
             break;
         };
         raw.push_str(&html[i..i + off]);
         i += off + 1;
         if b[i..].starts_with(b"!--") {
-            i = b[i + 3..]
-                .windows(3)
-                .position(|w| w == b"-->")
-                .map_or(b.len(), |e| i + 3 + e + 3);
+            i = memchr::memmem::find(&b[i + 3..], b"-->").map_or(b.len(), |e| i + 3 + e + 3);
             continue;
         }
         let closing = b.get(i) == Some(&b'/');
@@ -92,13 +91,16 @@ pub(crate) fn strip_tags(html: &str) -> String {
             raw.push('<');
             continue;
         }
-        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
-        let name = name.as_bytes();
+        let mut lower = [0u8; 16];
+        let len = name_len.min(lower.len());
+        lower[..len].copy_from_slice(&b[name_start..name_start + len]);
+        lower[..len].make_ascii_lowercase();
+        let name = &lower[..len];
         i = after_tag(b, name_start + name_len);
         if !closing && SKIPPED.contains(&name) {
             i = skip_raw_text(b, i, name);
             raw.push(' ');
-        } else if BREAKS.contains(&name) {
+        } else if is_break(name) {
             raw.push('\n');
         } else if matches!(name, b"td" | b"th" | b"img") {
             raw.push(' ');
@@ -146,10 +148,12 @@ pub(crate) fn scan_links(html: &str) -> Vec<Link> {
 
 /// The decoded value of the `href` attribute in a tag's attribute text.
 fn href_of(attrs: &str) -> Option<String> {
-    let b = attrs.as_bytes();
+    // Lower case keeps every byte where it was.
+    let lower = attrs.to_ascii_lowercase();
+    let b = lower.as_bytes();
     let mut from = 0;
     loop {
-        let at = find_ci(b, from, b"href")?;
+        let at = from + memchr::memmem::find(&b[from..], b"href")?;
         from = at + 4;
         if at > 0 && !b[at - 1].is_ascii_whitespace() {
             continue;
@@ -170,12 +174,20 @@ fn href_of(attrs: &str) -> Option<String> {
     }
 }
 
-/// Index of `needle` (ASCII, any case) in `hay` at or after `from`.
+/// Index of `needle` (ASCII, starting with `<`, any case after it) in `hay` at or after
+/// `from`.
 fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle))
-        .map(|p| p + from)
+    let mut at = from;
+    loop {
+        let start = at + memchr::memchr(needle[0], hay.get(at..)?)?;
+        if hay
+            .get(start..start + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        {
+            return Some(start);
+        }
+        at = start + 1;
+    }
 }
 
 /// Index just past the `>` ending a tag, quotes respected.
@@ -193,34 +205,37 @@ fn after_tag(b: &[u8], from: usize) -> usize {
 }
 
 /// Collapse white space within lines, trim lines, keep at most one blank line in a row.
+/// Byte by byte: ASCII white space never occurs inside a multi-byte character.
 pub(crate) fn tidy(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut blank_run = 0;
-    for line in text.split('\n') {
-        let mut words = line.split(|c: char| c.is_whitespace() && c != '\u{A0}');
-        let mut any = false;
-        let start = out.len();
-        for w in words.by_ref() {
-            if w.is_empty() {
-                continue;
+    let mut out: Vec<u8> = Vec::with_capacity(text.len());
+    let mut space = false;
+    let mut newlines = 0;
+    for &c in text.as_bytes() {
+        match c {
+            b' ' | b'\t' | b'\r' | b'\x0c' => space = true,
+            b'\n' => {
+                newlines += 1;
+                space = false;
             }
-            if any {
-                out.push(' ');
-            } else if start > 0 {
-                if blank_run > 0 {
-                    out.push('\n');
+            _ => {
+                if !out.is_empty() {
+                    if newlines > 0 {
+                        out.push(b'\n');
+                        if newlines > 1 {
+                            out.push(b'\n');
+                        }
+                    } else if space {
+                        out.push(b' ');
+                    }
                 }
-                out.push('\n');
+                newlines = 0;
+                space = false;
+                out.push(c);
             }
-            blank_run = 0;
-            any = true;
-            out.push_str(w);
-        }
-        if !any {
-            blank_run += 1;
         }
     }
-    out
+    // Only ASCII bytes were left out, so the rest is still UTF-8.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -256,6 +271,31 @@ mod tests {
                 ("https://b.example/", "b.example")
             ]
         );
+    }
+
+    #[test]
+    fn every_html5_named_entity_decodes() {
+        let mut checked = 0;
+        for (name, &(a, b)) in html5ever::data::NAMED_ENTITIES.entries() {
+            if !name.ends_with(';') {
+                continue;
+            }
+            let expected: String = [a, b]
+                .into_iter()
+                .filter(|&c| c != 0)
+                .filter_map(char::from_u32)
+                .collect();
+            if expected.chars().any(char::is_whitespace) {
+                continue;
+            }
+            assert_eq!(
+                strip_tags(&format!("x&{name}y")),
+                format!("x{expected}y"),
+                "&{name}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 2_000);
     }
 
     #[test]

@@ -125,7 +125,7 @@ pub(crate) fn check(html: &str) -> Result<(), TooCostly> {
     let mut elements = 0usize;
     let mut text = 0usize;
     let mut i = 0;
-    while let Some(off) = memchr(b'<', &b[i..]) {
+    while let Some(off) = memchr::memchr(b'<', &b[i..]) {
         text += off;
         if text > MAX_TEXT_BYTES {
             return Err(TooCostly::Text);
@@ -206,16 +206,9 @@ pub(crate) fn check(html: &str) -> Result<(), TooCostly> {
     Ok(())
 }
 
-fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&c| c == needle)
-}
-
 /// Index of `needle` in `hay` at or after `from`.
 fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    hay.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
+    memchr::memmem::find(hay.get(from..)?, needle).map(|p| p + from)
 }
 
 /// Index just past the `>` that ends the tag whose attributes start at `from`, skipping

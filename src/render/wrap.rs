@@ -95,7 +95,19 @@ impl Document {
         let width = width as usize;
         match &self.body {
             Body::Empty => Vec::new(),
-            Body::Plain(text) => wrap_plain(text, width),
+            Body::Plain(text) => {
+                let mut lines = wrap_plain(text, width);
+                if self.notice.is_some() {
+                    // The notice's lines, up to the blank line after it.
+                    let style = Style::new()
+                        .fg(Color::DarkGray)
+                        .add_modifier(Modifier::ITALIC);
+                    for line in lines.iter_mut().take_while(|l| l.width() > 0) {
+                        line.style = style;
+                    }
+                }
+                lines
+            }
             Body::Tree(_) => {
                 let Some(lines) = tagged_lines(self, width, false) else {
                     return Vec::new();
@@ -191,14 +203,41 @@ fn to_line(line: &TaggedLine<Vec<Mark>>, width: usize) -> Line<'static> {
     Line::from(spans)
 }
 
+/// Most lines of plain text laid out: a fallback page can hold megabytes of text, more
+/// than anyone scrolls through; the rest stays in the copy and the export.
+const MAX_PLAIN_LINES: usize = 10_000;
+
 /// Plain text wrapped at spaces, words longer than a line broken.
 fn wrap_plain(text: &str, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    for para in text.split('\n') {
+    let mut rest = text;
+    while let Some(para) = next_line(&mut rest) {
+        wrap_paragraph(para, width, &mut out);
+        if out.len() >= MAX_PLAIN_LINES {
+            out.truncate(MAX_PLAIN_LINES);
+            let more =
+                "… The rest of this text is not shown here; copy or export it to read it all.";
+            wrap_paragraph(more, width, &mut out);
+            break;
+        }
+    }
+    out
+}
+
+/// One paragraph of plain text, wrapped at spaces, words longer than a line broken.
+fn wrap_paragraph(para: &str, width: usize, out: &mut Vec<Line<'static>>) {
+    {
         let mut line = String::new();
         let mut used = 0;
         for word in para.split(' ').filter(|w| !w.is_empty()) {
-            let ww = word.width();
+            if out.len() > MAX_PLAIN_LINES {
+                return;
+            }
+            let ww = if word.is_ascii() {
+                word.len()
+            } else {
+                word.width()
+            };
             if used > 0 && used + 1 + ww <= width {
                 line.push(' ');
                 line.push_str(word);
@@ -228,7 +267,17 @@ fn wrap_plain(text: &str, width: usize) -> Vec<Line<'static>> {
         }
         out.push(Line::from(line));
     }
-    out
+}
+
+/// The next line of `rest` (without its `\n`), `None` at the end.
+fn next_line<'a>(rest: &mut &'a str) -> Option<&'a str> {
+    if rest.is_empty() {
+        return None;
+    }
+    let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
+    let line = &rest[..end];
+    *rest = rest.get(end + 1..).unwrap_or("");
+    Some(line)
 }
 
 /// Keeps the lines of the last width asked for, so redraws without a resize cost nothing.
