@@ -53,8 +53,8 @@ pub struct Link {
 enum Body {
     #[default]
     Empty,
-    /// html2text's render tree, laid out again for each width.
-    Tree(RenderTree),
+    /// html2text's render tree, laid out again for each width (boxed: it is large).
+    Tree(Box<RenderTree>),
     /// Text without markup (the fallback for pages too costly to lay out).
     Plain(String),
 }
@@ -138,7 +138,7 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
     let links = dom::prepare(&dom, options);
     match config(false).dom_to_render_tree(&dom) {
         Ok(tree) => Document {
-            body: Body::Tree(tree),
+            body: Body::Tree(Box::new(tree)),
             links,
             notice: None,
             plain: OnceLock::new(),

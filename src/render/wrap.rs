@@ -44,10 +44,10 @@ pub(crate) fn tagged_lines(
     // Not html2text's own overflow mode: it miscounts overflowing lines.
     let mut layout_width = width;
     loop {
-        match config(markdown).render_to_lines(tree.clone(), layout_width) {
+        match config(markdown).render_to_lines((**tree).clone(), layout_width) {
             Ok(lines) => return Some(lines),
             Err(html2text::Error::TooNarrow) if layout_width < WIDEST => {
-                layout_width = (layout_width * 2).max(16).min(WIDEST);
+                layout_width = (layout_width * 2).clamp(16, WIDEST);
             }
             Err(_) => return None,
         }
