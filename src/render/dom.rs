@@ -141,6 +141,8 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
             } else {
                 if name == "pre" {
                     keep_only_code(&child);
+                } else if name == "style" {
+                    keep_hiding_rules(dom, &child);
                 }
                 child
             };
@@ -354,6 +356,40 @@ fn text_of(node: &Handle) -> String {
     }
     let escaped = String::from_utf8_lossy(&html);
     tidy(&html_escape::decode_html_entities(&escaped).replace(['\n', '\u{A0}'], " "))
+}
+
+/// Of a page's style sheet, only the rules that hide something matter here (html2text
+/// lays out nothing else of CSS); a search page carries thousands of rules, and html2text
+/// matches each against every element. Rules inside at-rules (`@media` and the like)
+/// depend on a screen this is not, so they go too.
+fn keep_hiding_rules(dom: &RcDom, style: &Handle) {
+    let mut css = Vec::new();
+    for child in style.children.borrow().iter() {
+        let _ = child.serialize(&mut css);
+    }
+    let css = String::from_utf8_lossy(&css);
+    let mut kept = String::new();
+    let mut depth = 0usize;
+    let mut rule_start = 0;
+    for (i, c) in css.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    let rule = &css[rule_start..=i];
+                    let squeezed: String = rule.chars().filter(|c| !c.is_whitespace()).collect();
+                    if !rule.trim_start().starts_with('@') && squeezed.contains("display:none") {
+                        kept.push_str(rule);
+                    }
+                    rule_start = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    style.children.borrow_mut().clear();
+    dom.append(style, NodeOrText::AppendText(kept.into()));
 }
 
 /// A code block as chatbots send it holds a language label and a copy button beside the
