@@ -367,6 +367,11 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Back => chat.focus = ChatFocus::Answer,
         Action::EditPrompt => chat.focus = ChatFocus::Prompt,
         Action::Newline => chat.prompt.insert_newline(),
+        // Enter on a list of the answer acts on its selected row; only elsewhere does it
+        // send the prompt again (a new, billed call).
+        Action::Send if chat.focus == ChatFocus::Answer && viewing_list(chat) => {
+            return act_on_selected_row(app);
+        }
         Action::Send => return send(app),
         Action::Cancel => {
             if let Some(tag) = chat.call.tag() {
@@ -482,6 +487,43 @@ fn send(app: &mut App) -> Vec<Effect> {
     );
     app.chat.focus = ChatFocus::Answer;
     vec![Effect::Call(CallEffect::SendAi { tag, request })]
+}
+
+/// True when the answer shows a list view (sources, fanouts).
+fn viewing_list(chat: &ChatState) -> bool {
+    chat.answer
+        .as_ref()
+        .is_some_and(|a| matches!(a.view, AnswerView::Sources | AnswerView::Fanouts))
+}
+
+/// Enter on a source opens it; on a fanout, puts the query into Search, ready to send.
+fn act_on_selected_row(app: &mut App) -> Vec<Effect> {
+    let Some(answer) = &app.chat.answer else {
+        return Vec::new();
+    };
+    if answer.view == AnswerView::Sources {
+        return open(app);
+    }
+    let Some(query) = answer
+        .prepared
+        .fanouts
+        .get(answer.selected_of(AnswerView::Fanouts))
+        .cloned()
+    else {
+        app.flash_info("There is no fanout query to search.");
+        return Vec::new();
+    };
+    send_to_search(app, &query)
+}
+
+/// Fills the Search terms with `query` and shows the Search tab, its terms focused; the
+/// search itself waits for the user's Enter, as every billed call does.
+pub(crate) fn send_to_search(app: &mut App, query: &str) -> Vec<Effect> {
+    app.search.set_terms(query);
+    app.search.focus = super::search::SearchFocus::Terms;
+    let effects = app.select_tab(super::Tab::Search);
+    app.flash_info("The fanout is in Search: Enter searches it.");
+    effects
 }
 
 fn copy(app: &mut App) -> Vec<Effect> {
@@ -620,3 +662,7 @@ pub(crate) fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
     }
     Vec::new()
 }
+
+#[cfg(test)]
+#[path = "chat_tests.rs"]
+mod tests;
