@@ -320,6 +320,57 @@ fn n_and_p_jump_between_page_groups() {
 }
 
 #[test]
+fn n_on_the_last_loaded_page_fetches_the_results_after_it() {
+    let mut app = landed_sample();
+    press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Char('n'));
+    assert!(app.search.call.tag().is_none(), "pages 2 and 3 are loaded");
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
+    );
+    let sent = effects.iter().find_map(|e| match e {
+        vantage::app::Effect::Call(CallEffect::SendSearch { request, .. }) => Some(request),
+        _ => None,
+    });
+    let sent = sent.expect("n past page 3 searches for what follows");
+    assert_eq!(sent.terms, "best hiking boots");
+    assert_eq!(sent.offset, Some(30), "three pages of ten are loaded");
+    assert_eq!(app.search.settings.offset, Some(30), "the form shows it");
+}
+
+#[test]
+fn paging_stops_at_the_services_offset_limit() {
+    let mut app = app();
+    type_text(&mut app, "best hiking boots");
+    press(&mut app, KeyCode::Enter);
+    let tag = app.search.call.tag().expect("sent");
+    let mut request = SearchRequest::new("best hiking boots");
+    request.offset = Some(95);
+    let fetched = Fetched {
+        value: SearchAnswer::Results(Box::new(sample_results())),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(10),
+    };
+    let prepared = search_page::prepare(request, fetched);
+    update(
+        &mut app,
+        Msg::SearchDone {
+            tag,
+            result: Ok(Box::new(prepared)),
+        },
+    );
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char('n'));
+    }
+    assert!(app.search.call.tag().is_none());
+    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    assert!(flash.contains("at most 100"), "{flash}");
+}
+
+#[test]
 fn export_writes_csv_or_json() {
     let mut app = landed_sample();
     press(&mut app, KeyCode::Char('e'));

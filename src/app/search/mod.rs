@@ -363,7 +363,10 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if let Some(page) = &mut search.page
                 && page.view == SearchView::Results
             {
-                page.jump_page(action == Action::NextPage, height);
+                let forward = action == Action::NextPage;
+                if !page.jump_page(forward, height) && forward && page.filter.is_empty() {
+                    return fetch_next_pages(app);
+                }
             }
         }
         Action::NextView | Action::PrevView => {
@@ -475,6 +478,26 @@ fn send(app: &mut App) -> Vec<Effect> {
     app.search.call = CallState::running(tag, app.now, format!("Searching {pages} page(s)"), None);
     app.search.focus = SearchFocus::Results;
     vec![Effect::Call(CallEffect::SendSearch { tag, request })]
+}
+
+/// `n` past the last loaded page: the same search again, offset past what is loaded. The
+/// form follows, so what is on screen is what the form would send.
+fn fetch_next_pages(app: &mut App) -> Vec<Effect> {
+    let Some(next) = app.search.page.as_ref().and_then(PageState::next_pages_request) else {
+        app.flash_info(
+            "This is as far as paging goes: the service skips at most 100 results (offset).",
+        );
+        return Vec::new();
+    };
+    app.search.load_request(&next);
+    let offset = next.offset.unwrap_or(0);
+    let effects = send(app);
+    if app.search.call.is_running() {
+        app.flash_info(format!(
+            "Fetching the results after the first {offset} (offset {offset})…"
+        ));
+    }
+    effects
 }
 
 /// The terms counter's limit, for the view.
