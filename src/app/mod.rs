@@ -454,17 +454,10 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) {
         Ok(StoredView::Comparison {
             mode,
             prompt,
+            axes,
             columns,
         }) => {
-            let compare = &mut app.compare;
-            compare.mode = mode;
-            compare.set_prompt(&prompt);
-            compare.columns = columns
-                .into_iter()
-                .map(|(vantage, outcome)| compare::Column::restored(vantage, outcome))
-                .collect();
-            compare.selected = 0;
-            compare.refresh_summary();
+            app.compare.restore(mode, &prompt, axes, columns);
             app.tab = Tab::Compare;
             app.flash_info("The stored comparison, as received (no new calls).");
         }

@@ -82,10 +82,11 @@ pub enum StoredView {
         title: String,
         body: text::TextBody,
     },
-    /// A comparison: its prompt or terms, and each column's vantage and answer.
+    /// A comparison: its prompt or terms, its axes, and each column's vantage and answer.
     Comparison {
         mode: CompareMode,
         prompt: String,
+        axes: crate::present::compare::Axes,
         columns: Vec<(Vantage, Result<Outcome, String>)>,
     },
 }

@@ -229,6 +229,35 @@ impl CompareState {
             .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
     }
 
+    /// Shows a stored comparison: its prompt, the axes its columns were made from (so the
+    /// setup box says what was asked), and each column as received. No call is made.
+    pub fn restore(
+        &mut self,
+        mode: CompareMode,
+        prompt: &str,
+        axes: Axes,
+        columns: Vec<(Vantage, Result<Outcome, String>)>,
+    ) {
+        self.mode = mode;
+        self.set_prompt(prompt);
+        let from_axes = vantages(&axes, mode);
+        self.axes = axes;
+        self.columns = columns
+            .into_iter()
+            .map(|(vantage, outcome)| {
+                let by_hand = !from_axes.contains(&vantage);
+                let mut column = Column::restored(vantage, outcome);
+                column.by_hand = by_hand;
+                column
+            })
+            .collect();
+        self.selected = 0;
+        self.full = false;
+        self.pane = ComparePane::Columns;
+        self.table_scroll = 0;
+        self.refresh_summary();
+    }
+
     /// Remakes the columns from the axes, keeping those added by hand and the results of
     /// vantage points that stay.
     pub fn rebuild(&mut self) {
