@@ -86,6 +86,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             };
             compare.columns.clear();
             compare.full = false;
+            // The summary and the rank table share a scroll: a new table opens at its top.
+            compare.table_scroll = 0;
             compare.rebuild();
             let text = match compare.mode {
                 CompareMode::Answers => "Comparing chatbot answers: models × devices × locations.",

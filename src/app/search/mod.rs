@@ -483,7 +483,12 @@ fn send(app: &mut App) -> Vec<Effect> {
 /// `n` past the last loaded page: the same search again, offset past what is loaded. The
 /// form follows, so what is on screen is what the form would send.
 fn fetch_next_pages(app: &mut App) -> Vec<Effect> {
-    let Some(next) = app.search.page.as_ref().and_then(PageState::next_pages_request) else {
+    let Some(next) = app
+        .search
+        .page
+        .as_ref()
+        .and_then(PageState::next_pages_request)
+    else {
         app.flash_info(
             "This is as far as paging goes: the service skips at most 100 results (offset).",
         );

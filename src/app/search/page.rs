@@ -198,7 +198,10 @@ impl PageState {
         let request = &self.prepared.request;
         let header = &self.prepared.header;
         let pages = header.page_count.or(request.serps).unwrap_or(1).max(1);
-        let size = header.page_size.or(request.size).unwrap_or(DEFAULT_PAGE_SIZE);
+        let size = header
+            .page_size
+            .or(request.size)
+            .unwrap_or(DEFAULT_PAGE_SIZE);
         let offset = request.offset.unwrap_or(0) + pages * size;
         if !crate::api::request::OFFSET_RANGE.contains(&offset) || size == 0 {
             return None;
