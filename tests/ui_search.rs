@@ -366,7 +366,11 @@ fn paging_stops_at_the_services_offset_limit() {
         press(&mut app, KeyCode::Char('n'));
     }
     assert!(app.search.call.tag().is_none());
-    let flash = app.flash.as_ref().map(|f| f.text.clone()).unwrap_or_default();
+    let flash = app
+        .flash
+        .as_ref()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
     assert!(flash.contains("at most 100"), "{flash}");
 }
 
@@ -383,7 +387,7 @@ fn export_writes_csv_or_json() {
         Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
     );
     match &effects[..] {
-        [vantage::app::Effect::Os(OsEffect::WriteFile { path, contents })] => {
+        [vantage::app::Effect::Os(OsEffect::WriteFile { path, contents, .. })] => {
             assert_eq!(path.to_str(), Some("boots.csv"));
             let mut lines = contents.lines();
             assert!(

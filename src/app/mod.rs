@@ -6,7 +6,7 @@ pub(crate) mod chat;
 pub(crate) mod compare;
 mod cycle;
 mod effect;
-mod export;
+pub(crate) mod export;
 pub(crate) mod history;
 pub(crate) mod input;
 pub mod jobs_tab;
@@ -112,6 +112,7 @@ pub struct App {
     pub area: Rect,
     pub matcher: FuzzyMatcher,
     pub should_quit: bool,
+    pub(crate) export: export::ExportState,
     next_tag: u64,
 }
 
@@ -135,6 +136,7 @@ impl App {
             area: Rect::new(0, 0, 80, 24),
             matcher: FuzzyMatcher::new(),
             should_quit: false,
+            export: export::ExportState::default(),
             next_tag: 1,
         }
     }
@@ -394,13 +396,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::FileWritten { path, result } => {
-            match result {
-                Ok(()) => app.flash_info(format!("Exported to {}", path.display())),
-                Err(e) => app.flash_error(format!(
-                    "Could not write {}: {e}. Choose another path with e.",
-                    path.display()
-                )),
-            }
+            export::on_written(app, path, result);
             Vec::new()
         }
         Msg::Opened { url, result } => {

@@ -47,7 +47,7 @@ pub enum Msg {
     Account(Result<Account, ApiError>),
     FileWritten {
         path: PathBuf,
-        result: Result<(), String>,
+        result: Result<(), super::export::WriteFailure>,
     },
     Opened {
         url: String,
