@@ -39,6 +39,9 @@ pub fn prepare(
     body: &Body,
     title: &str,
 ) -> Result<StoredView, String> {
+    if body.status == Body::CANCELLED {
+        return Err("the call was cancelled before its answer came".to_string());
+    }
     if body.status == 0 {
         return Err(format!(
             "no answer was stored, only the error: {}",

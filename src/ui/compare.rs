@@ -279,12 +279,25 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
 }
 
 /// The state of one column in a line or two: done with its numbers, queued, running with its
-/// spinner and elapsed seconds (and retry countdown), failed, or not run.
+/// spinner and elapsed seconds (and retry countdown), failed, cancelled, or not run.
 fn status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
-    let now = app.now;
     if column.queued {
         return vec![Line::styled("· queued", theme::dim())];
     }
+    let mut out = Vec::new();
+    if column.cancelled {
+        out.push(Line::styled("cancelled · R runs it", theme::key_hint()));
+        if column.outcome.is_none() {
+            return out;
+        }
+    }
+    out.extend(call_status_lines(app, column));
+    out
+}
+
+/// The column's call: running, failed, or done with its numbers.
+fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
+    let now = app.now;
     match &column.call {
         CallState::Running { started, retry, .. } => {
             let mut out = vec![Line::from(vec![

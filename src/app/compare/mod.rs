@@ -67,6 +67,10 @@ pub struct Column {
     pub queued: bool,
     pub call: CallState,
     pub outcome: Option<Outcome>,
+    /// What the column showed before it was run again, brought back if that run is cancelled.
+    pub earlier: Option<Outcome>,
+    /// Its last run was cancelled (it shows the earlier answer, if there was one).
+    pub cancelled: bool,
     pub scroll: usize,
     /// When its answer or error arrived (the clock of that batch).
     pub landed_at: Option<std::time::Instant>,
@@ -91,6 +95,11 @@ impl Column {
     /// The body as received and its time, for history; status 0 and the sentence when the
     /// column failed.
     pub fn stored_body(&self) -> serde_json::Value {
+        if self.cancelled {
+            // An earlier answer on screen is not this run's: history keeps the cancel.
+            let body = crate::store::Body::cancelled(0);
+            return serde_json::json!({"status": body.status, "elapsed_ms": 0, "body": body.text});
+        }
         let (status, body, elapsed) = match &self.outcome {
             Some(Outcome::Answer(a)) => (200, a.body.clone(), a.header.elapsed),
             Some(Outcome::Results(r)) => (200, r.body.clone(), r.header.elapsed),
@@ -110,9 +119,35 @@ impl Column {
             queued: false,
             call: CallState::Idle,
             outcome: None,
+            earlier: None,
+            cancelled: false,
             scroll: 0,
             landed_at: None,
         }
+    }
+
+    /// Queues the column for a new run; what it showed is kept aside until the run ends.
+    pub(crate) fn queue(&mut self) {
+        if let Some(outcome) = self.outcome.take() {
+            self.earlier = Some(outcome);
+        }
+        self.call = CallState::Idle;
+        self.queued = true;
+        self.cancelled = false;
+    }
+
+    /// Stops the column's run, if it has one: the earlier answer comes back, marked
+    /// cancelled. The tag of the call to cancel, when one was running.
+    pub(crate) fn cancel(&mut self) -> Option<Tag> {
+        let tag = self.call.tag();
+        if !self.queued && tag.is_none() {
+            return None;
+        }
+        self.queued = false;
+        self.call = CallState::Idle;
+        self.outcome = self.earlier.take();
+        self.cancelled = true;
+        tag
     }
 
     pub fn answer(&self) -> Option<&PreparedAnswer> {

@@ -425,3 +425,53 @@ fn the_rank_table_opens_at_its_top() {
     send_all(&mut app);
     assert_eq!(app.compare.table_scroll, 0);
 }
+
+#[test]
+fn a_cancelled_column_keeps_its_earlier_answer_and_says_so() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    let tags = sent_tags(&send_all(&mut app));
+    for tag in tags {
+        update(
+            &mut app,
+            Msg::AiDone {
+                tag,
+                result: Ok(answer("chatgpt", "first answer", "")),
+            },
+        );
+    }
+    app.compare.focus = CompareFocus::Columns;
+    app.compare.selected = 1;
+    let rerun = key(&mut app, KeyCode::Char('R'), KeyModifiers::SHIFT);
+    let tag = sent_tags(&rerun)[0];
+    assert!(
+        app.compare.columns[1].answer().is_none(),
+        "a new run is under way"
+    );
+    let effects = key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(effects.contains(&Effect::Call(CallEffect::Cancel(tag))));
+    let column = &app.compare.columns[1];
+    assert!(column.cancelled);
+    assert!(
+        column
+            .answer()
+            .is_some_and(|a| a.markdown.contains("first answer")),
+        "the earlier answer is back"
+    );
+    // History keeps this run as cancelled, not the earlier answer.
+    assert_eq!(column.stored_body()["status"], 499);
+
+    // Ctrl+X over a fresh run: a column that never answered says cancelled, nothing more.
+    let mut app = self::app();
+    twelve(&mut app);
+    send_all(&mut app);
+    key(&mut app, KeyCode::Char('x'), KeyModifiers::CONTROL);
+    assert!(
+        app.compare
+            .columns
+            .iter()
+            .all(|c| c.cancelled && c.outcome.is_none())
+    );
+}
