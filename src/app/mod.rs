@@ -113,6 +113,8 @@ pub struct App {
     pub matcher: FuzzyMatcher,
     pub should_quit: bool,
     pub(crate) export: export::ExportState,
+    /// The widest that answers wrap, centred in wider panes; 0 uses the whole pane.
+    pub reading_width: u16,
     next_tag: u64,
 }
 
@@ -137,6 +139,7 @@ impl App {
             matcher: FuzzyMatcher::new(),
             should_quit: false,
             export: export::ExportState::default(),
+            reading_width: crate::config::DEFAULT_READING_WIDTH,
             next_tag: 1,
         }
     }

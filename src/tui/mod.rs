@@ -53,6 +53,7 @@ pub async fn run(config: Config, client: Client, simulator: Option<&Simulator>) 
     runner.set_proxy_endpoints(proxy.endpoints.clone());
     let mut app = App::new(connection, Instant::now());
     app.proxy = ProxyState::new(proxy);
+    app.reading_width = config.reading_width;
     match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
         Ok(store) => runner.set_store(Some(store)),
         Err(error) => {

@@ -18,7 +18,7 @@ use crate::present::answer::human_size;
 use crate::present::compare::summary::{self, Movement};
 
 use super::form::{PromptBox, draw_prompt_box};
-use super::text_view::{draw_body, visible_lines};
+use super::text_view::{draw_prose, visible_lines};
 use super::{pane, theme};
 
 /// Narrowest a column is drawn; more columns than fit page horizontally.
@@ -268,7 +268,13 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
         Layout::vertical([Constraint::Length(header_height), Constraint::Min(0)]).areas(inner);
     frame.render_widget(Paragraph::new(lines), header);
     match (column.answer(), &column.call) {
-        (Some(answer), _) => draw_body(frame, rest, &answer.answer, column.scroll),
+        (Some(answer), _) => draw_prose(
+            frame,
+            rest,
+            &answer.answer,
+            column.scroll,
+            app.reading_width,
+        ),
         (None, CallState::Failed(error)) => frame.render_widget(
             Paragraph::new(Line::styled(error.to_string(), theme::error()))
                 .wrap(Wrap { trim: true }),

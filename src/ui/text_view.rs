@@ -31,6 +31,47 @@ pub(super) fn draw_body(frame: &mut Frame, area: Rect, body: &TextBody, scroll: 
     draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);
 }
 
+/// Draws prose no wider than `reading_width` (0: the whole area), centred in a wider area,
+/// the scrollbar still on the area's right edge. Verbatim text (HTML, JSON) keeps the width.
+pub(super) fn draw_prose(
+    frame: &mut Frame,
+    area: Rect,
+    body: &TextBody,
+    scroll: usize,
+    reading_width: u16,
+) {
+    if area.width < 2 || area.height == 0 {
+        return;
+    }
+    let text_area = reading_area(
+        Rect {
+            width: area.width - 1,
+            ..area
+        },
+        if body.as_document().is_some() {
+            reading_width
+        } else {
+            0
+        },
+    );
+    let lines = body.lines(text_area.width);
+    let (visible, scroll) = visible_lines(&lines, scroll, area.height as usize);
+    frame.render_widget(Paragraph::new(visible.to_vec()), text_area);
+    draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);
+}
+
+/// The centred part of `area` at most `reading_width` wide (0: all of it).
+fn reading_area(area: Rect, reading_width: u16) -> Rect {
+    if reading_width == 0 || area.width <= reading_width {
+        return area;
+    }
+    Rect {
+        x: area.x + (area.width - reading_width) / 2,
+        width: reading_width,
+        ..area
+    }
+}
+
 /// A scrollbar on the right edge, only when the content overflows.
 pub(super) fn draw_scrollbar(
     frame: &mut Frame,
