@@ -400,3 +400,36 @@ fn answers_wrap_at_the_reading_width_centred_on_a_wide_screen() {
     let (first, last) = text_span(&terminal, row).unwrap();
     assert!(first < 5 && last > 140, "a line runs {first}..{last}");
 }
+
+#[test]
+fn slash_finds_text_in_the_answer_with_n_of_total() {
+    let mut app = app_at(Instant::now());
+    let tag = send(&mut app, "boots or shoes");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(long_paragraph_answer()),
+        },
+    );
+    draw(&mut app, 80, 24);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "trails");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('n'));
+    let terminal = draw(&mut app, 80, 24);
+    let text = screen(&terminal);
+    assert!(text.contains("/trails  2 of 4"), "{text}");
+    // The current match is marked without colour: reverse video, bold and underlined.
+    let buffer = terminal.backend().buffer();
+    let marked = (0..24u16)
+        .flat_map(|y| (0..80u16).map(move |x| (x, y)))
+        .filter(|at| {
+            buffer[*at]
+                .modifier
+                .contains(ratatui::style::Modifier::REVERSED)
+        })
+        .count();
+    assert_eq!(marked, 4 * "trails".len(), "every visible match is marked");
+    insta::assert_snapshot!(text);
+}

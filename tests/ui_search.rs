@@ -487,6 +487,24 @@ fn the_live_google_page_reads_as_text_with_its_links_listed() {
     insta::assert_snapshot!("google_page_links", text);
 }
 
+#[test]
+fn slash_searches_the_page_text_and_n_moves_on() {
+    let html = std::fs::read_to_string(format!("{FIXTURES}/search-google-sample.html")).unwrap();
+    let mut app = app();
+    land(&mut app, SearchAnswer::Html(html.clone()), html);
+    draw(&mut app, 120, 40);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "mcp");
+    press(&mut app, KeyCode::Enter);
+    let total = app.search.find.as_ref().unwrap().found.len();
+    assert!(total > 2, "{total} matches");
+    press(&mut app, KeyCode::Char('n'));
+    let text = draw(&mut app, 120, 40);
+    assert!(text.contains(&format!("/mcp  2 of {total}")), "{text}");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.search.find.is_none());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
     let sim = Simulator::start(SimConfig {

@@ -15,6 +15,7 @@ use super::keymap::{Action, Context};
 use super::layout;
 use super::picker::PickerKind;
 use super::pickers;
+use super::text_search::TextSearch;
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 use crate::present::answer::{AnswerView, PreparedAnswer};
 
@@ -188,6 +189,8 @@ pub struct ChatState {
     pub setting_cursor: usize,
     pub call: CallState,
     pub answer: Option<AnswerState>,
+    /// `/` inside the answer's text view.
+    pub find: Option<TextSearch>,
 }
 
 impl Default for ChatState {
@@ -206,6 +209,7 @@ impl ChatState {
             setting_cursor: 0,
             call: CallState::Idle,
             answer: None,
+            find: None,
         }
     }
 
@@ -228,7 +232,7 @@ impl ChatState {
     }
 
     pub fn editing(&self) -> bool {
-        self.focus == ChatFocus::Prompt
+        self.focus == ChatFocus::Prompt || self.find.as_ref().is_some_and(|f| f.typing)
     }
 
     pub fn key_contexts(&self) -> Vec<Context> {
@@ -270,10 +274,50 @@ impl ChatState {
     }
 
     pub fn edit(&mut self, key: KeyEvent) {
+        if let Some(find) = self.find.as_mut().filter(|f| f.typing) {
+            if find.edit(key) {
+                self.refresh_find();
+            }
+            return;
+        }
         self.prompt.input(key);
     }
 
+    /// Finds the search's text again in the view on screen, and scrolls to the match.
+    fn refresh_find(&mut self) {
+        let (Some(find), Some(answer)) = (self.find.as_mut(), self.answer.as_mut()) else {
+            return;
+        };
+        let view = answer.view;
+        match answer.prepared.body_of(view) {
+            Some(body) => {
+                find.refresh(body, answer.scroll.get(&view).copied().unwrap_or(0));
+                if let Some(line) = find.scroll_target() {
+                    answer.scroll.insert(view, line);
+                }
+            }
+            None => find.found.clear(),
+        }
+    }
+
+    /// `n` / `N`: the next or previous match, scrolled to.
+    fn step_find(&mut self, forward: bool) -> bool {
+        let (Some(find), Some(answer)) = (self.find.as_mut(), self.answer.as_mut()) else {
+            return false;
+        };
+        find.step(forward);
+        if let Some(line) = find.scroll_target() {
+            answer.scroll.insert(answer.view, line);
+        }
+        true
+    }
+
     pub fn paste(&mut self, text: &str) {
+        if let Some(find) = self.find.as_mut().filter(|f| f.typing) {
+            find.query.push_str(&text.replace(['\n', '\r'], " "));
+            self.refresh_find();
+            return;
+        }
         if self.focus != ChatFocus::Prompt {
             self.focus = ChatFocus::Prompt;
         }
@@ -291,6 +335,7 @@ impl ChatState {
             Ok(prepared) => {
                 self.call = CallState::Idle;
                 self.answer = Some(AnswerState::new(prepared));
+                self.find = None;
                 true
             }
             Err(error) => {
@@ -340,6 +385,8 @@ impl ChatState {
         let i = views.iter().position(|v| *v == answer.view).unwrap_or(0);
         let next = if forward { i + 1 } else { i + views.len() - 1 };
         answer.view = views[next % views.len()];
+        // The search follows to the new view's text.
+        self.refresh_find();
     }
 }
 
@@ -364,7 +411,16 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
         Action::FocusNext => chat.focus_cycle(true),
         Action::FocusPrev => chat.focus_cycle(false),
+        Action::Back if chat.find.as_ref().is_some_and(|f| f.typing) => chat.find = None,
         Action::Back => chat.focus = ChatFocus::Answer,
+        Action::Send if chat.find.as_ref().is_some_and(|f| f.typing) => {
+            if let Some(find) = &mut chat.find {
+                find.typing = false;
+                if find.query.is_empty() {
+                    chat.find = None;
+                }
+            }
+        }
         Action::EditPrompt => chat.focus = ChatFocus::Prompt,
         Action::Newline => chat.prompt.insert_newline(),
         // Enter on a list of the answer acts on its selected row; only elsewhere does it
@@ -373,6 +429,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             return act_on_selected_row(app);
         }
         Action::Send => return send(app),
+        Action::Cancel if !chat.call.is_running() && chat.find.is_some() => chat.find = None,
         Action::Cancel => {
             if let Some(tag) = chat.call.tag() {
                 chat.call = CallState::Idle;
@@ -441,7 +498,27 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::Filter => {
-            app.flash_info("Chat has no list to filter; use [ and ] to move between views.");
+            let has_text = chat
+                .answer
+                .as_ref()
+                .is_some_and(|a| a.prepared.body_of(a.view).is_some());
+            if has_text {
+                chat.focus = ChatFocus::Answer;
+                chat.find = Some(TextSearch::start());
+            } else if chat.answer.is_some() {
+                app.flash_info(
+                    "/ searches the text views (Answer, HTML, JSON…); [ and ] switch to one.",
+                );
+            } else {
+                app.flash_info("There is no answer to search yet.");
+            }
+        }
+        Action::NextMatch | Action::PrevMatch => {
+            if !chat.step_find(action == Action::NextMatch) {
+                app.flash_info(
+                    "Press / to search the text first; n and N then move between matches.",
+                );
+            }
         }
         _ => {}
     }

@@ -105,3 +105,35 @@ fn enter_on_a_source_opens_it() {
         vec![Effect::Os(OsEffect::OpenUrl("https://b.example/".into()))]
     );
 }
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+#[test]
+fn slash_searches_the_answer_and_n_moves_between_matches() {
+    let mut app = app_with_an_answer();
+    update(&mut app, key(KeyCode::Char('/')));
+    assert!(app.editing(), "keys type into the search");
+    type_text(&mut app, "LO");
+    let find = app.chat.find.as_ref().expect("a search is open");
+    assert_eq!(find.found.len(), 1, "Hello, without case");
+    assert_eq!(find.status(), "1 of 1");
+    // Enter keeps the search and gives the keys back; Esc drops it.
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(effects.is_empty(), "Enter in the search sends nothing");
+    assert!(!app.editing());
+    update(&mut app, key(KeyCode::Char('n')));
+    assert_eq!(app.chat.find.as_ref().map(|f| f.current), Some(0));
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.chat.find.is_none());
+
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "zzz");
+    assert_eq!(app.chat.find.as_ref().unwrap().status(), "no match");
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.chat.find.is_none());
+    assert!(!app.editing());
+}

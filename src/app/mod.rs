@@ -21,6 +21,7 @@ pub mod proxy;
 pub mod search;
 pub mod stored;
 mod tabs;
+pub(crate) mod text_search;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, export_prompt};

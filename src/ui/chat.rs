@@ -91,9 +91,14 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
         AnswerView::Sources => draw_sources(answer, frame, content),
         AnswerView::Fanouts => draw_fanouts(answer, frame, content),
         _ => match answer.prepared.body_of(view) {
-            Some(body) if !body.is_empty() => {
-                draw_prose(frame, content, body, answer.scroll_of(view), reading_width)
-            }
+            Some(body) if !body.is_empty() => draw_prose(
+                frame,
+                content,
+                body,
+                answer.scroll_of(view),
+                reading_width,
+                chat.find.as_ref(),
+            ),
             _ => frame.render_widget(
                 Paragraph::new(Line::styled(empty_text(view), theme::dim())),
                 content,

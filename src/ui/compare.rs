@@ -274,6 +274,7 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
             &answer.answer,
             column.scroll,
             app.reading_width,
+            compare.find.as_ref().filter(|_| index == compare.selected),
         ),
         (None, CallState::Failed(error)) => frame.render_widget(
             Paragraph::new(Line::styled(error.to_string(), theme::error()))

@@ -24,6 +24,44 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 CompareFocus::Columns => CompareFocus::Prompt,
             };
         }
+        Action::Back if compare.find.as_ref().is_some_and(|f| f.typing) => compare.find = None,
+        Action::Send if compare.find.as_ref().is_some_and(|f| f.typing) => {
+            if let Some(find) = &mut compare.find {
+                find.typing = false;
+                if find.query.is_empty() {
+                    compare.find = None;
+                }
+            }
+        }
+        Action::Cancel
+            if compare.find.is_some()
+                && !compare
+                    .columns
+                    .get(compare.selected)
+                    .is_some_and(|c| c.queued || c.call.is_running()) =>
+        {
+            compare.find = None;
+        }
+        Action::Filter => {
+            let has_answer = compare
+                .columns
+                .get(compare.selected)
+                .is_some_and(|c| c.answer().is_some());
+            if compare.mode == CompareMode::Answers && has_answer {
+                compare.focus = CompareFocus::Columns;
+                compare.pane = ComparePane::Columns;
+                compare.find = Some(crate::app::text_search::TextSearch::start());
+            } else {
+                app.flash_info(
+                    "/ searches the focused column's answer; ← → choose one that has answered.",
+                );
+            }
+        }
+        Action::NextMatch | Action::PrevMatch => {
+            if !compare.step_find(action == Action::NextMatch) {
+                app.flash_info("Press / to search the focused column first; n and N then move between matches.");
+            }
+        }
         Action::Back => compare.focus = CompareFocus::Columns,
         Action::EditPrompt => compare.focus = CompareFocus::Prompt,
         Action::Newline => compare.prompt.insert_newline(),
@@ -47,8 +85,14 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
             return effects;
         }
-        Action::Left => compare.selected = compare.selected.saturating_sub(1),
-        Action::Right => compare.selected = (compare.selected + 1).min(n.saturating_sub(1)),
+        Action::Left => {
+            compare.selected = compare.selected.saturating_sub(1);
+            compare.refresh_find();
+        }
+        Action::Right => {
+            compare.selected = (compare.selected + 1).min(n.saturating_sub(1));
+            compare.refresh_find();
+        }
         Action::Accept if n > 0 && compare.mode == CompareMode::Answers => {
             compare.full = !compare.full;
             compare.pane = ComparePane::Columns;

@@ -18,6 +18,7 @@ use crate::store::RequestParams;
 use super::call::CallState;
 use super::chat::{editor_chars, prompt_editor};
 use super::keymap::Context;
+use super::text_search::TextSearch;
 use super::{App, Tag};
 use crate::present::answer::PreparedAnswer;
 use crate::present::search_page::PreparedSearch;
@@ -195,6 +196,8 @@ pub struct CompareState {
     /// Recomputed when a column lands, not per frame.
     pub summary: Option<AnswerSummary>,
     pub table: Vec<RankRow>,
+    /// `/` inside the focused column's answer.
+    pub find: Option<TextSearch>,
 }
 
 impl Default for CompareState {
@@ -220,6 +223,7 @@ impl CompareState {
             table_scroll: 0,
             summary: None,
             table: Vec::new(),
+            find: None,
         };
         state.rebuild();
         state
@@ -247,7 +251,7 @@ impl CompareState {
     }
 
     pub fn editing(&self) -> bool {
-        self.focus == CompareFocus::Prompt
+        self.focus == CompareFocus::Prompt || self.find.as_ref().is_some_and(|f| f.typing)
     }
 
     pub fn key_contexts(&self) -> Vec<Context> {
@@ -255,7 +259,47 @@ impl CompareState {
     }
 
     pub fn edit(&mut self, key: KeyEvent) {
+        if let Some(find) = self.find.as_mut().filter(|f| f.typing) {
+            if find.edit(key) {
+                self.refresh_find();
+            }
+            return;
+        }
         self.prompt.input(key);
+    }
+
+    /// Finds the search's text again in the focused column's answer, and scrolls to it.
+    pub(crate) fn refresh_find(&mut self) {
+        let Some(find) = self.find.as_mut() else {
+            return;
+        };
+        let Some(column) = self.columns.get_mut(self.selected) else {
+            find.found.clear();
+            return;
+        };
+        match &column.outcome {
+            Some(Outcome::Answer(answer)) => {
+                find.refresh(&answer.answer, column.scroll);
+                if let Some(line) = find.scroll_target() {
+                    column.scroll = line;
+                }
+            }
+            _ => find.found.clear(),
+        }
+    }
+
+    /// `n` / `N` in the focused column; false when nothing is searched.
+    pub(crate) fn step_find(&mut self, forward: bool) -> bool {
+        let Some(find) = self.find.as_mut() else {
+            return false;
+        };
+        find.step(forward);
+        if let (Some(line), Some(column)) =
+            (find.scroll_target(), self.columns.get_mut(self.selected))
+        {
+            column.scroll = line;
+        }
+        true
     }
 
     pub fn paste(&mut self, text: &str) {

@@ -150,6 +150,7 @@ pub(super) fn send_all(app: &mut App) -> Vec<Effect> {
     }
     app.compare.focus = CompareFocus::Columns;
     app.compare.table_scroll = 0;
+    app.compare.find = None;
     app.compare.refresh_summary();
     let n = app.compare.columns.len();
     let cap = in_flight_cap(app);

@@ -475,3 +475,39 @@ fn a_cancelled_column_keeps_its_earlier_answer_and_says_so() {
             .all(|c| c.cancelled && c.outcome.is_none())
     );
 }
+
+#[test]
+fn slash_searches_the_focused_column_and_follows_the_focus() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    let tags = sent_tags(&send_all(&mut app));
+    let texts = ["waterproof boots", "boots, boots and more boots"];
+    for (tag, text) in tags.into_iter().zip(texts) {
+        update(
+            &mut app,
+            Msg::AiDone {
+                tag,
+                result: Ok(answer("chatgpt", text, "")),
+            },
+        );
+    }
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Char('/'), KeyModifiers::NONE);
+    for c in "boots".chars() {
+        key(&mut app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    let effects = key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(
+        sent_tags(&effects).is_empty(),
+        "Enter keeps the search, runs nothing"
+    );
+    assert_eq!(app.compare.find.as_ref().unwrap().status(), "1 of 1");
+    key(&mut app, KeyCode::Right, KeyModifiers::NONE);
+    assert_eq!(app.compare.find.as_ref().unwrap().status(), "1 of 3");
+    key(&mut app, KeyCode::Char('N'), KeyModifiers::SHIFT);
+    assert_eq!(app.compare.find.as_ref().unwrap().status(), "3 of 3");
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(app.compare.find.is_none());
+}
