@@ -478,6 +478,7 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) {
                 title,
                 body,
                 scroll: 0,
+                find: None,
             });
             app.tab = Tab::Jobs;
         }
