@@ -642,3 +642,21 @@ fn enter_searches_from_the_empty_results_pane() {
         [vantage::app::Effect::Call(CallEffect::SendSearch { .. })]
     ));
 }
+
+#[test]
+fn at_80_by_24_the_results_get_most_rows_and_the_settings_fold() {
+    let mut app = landed_sample();
+    let text = draw(&mut app, 80, 24);
+    let body = app.frame_areas().body;
+    let areas = vantage::app::search::search_areas(&app.search, body);
+    assert_eq!(areas.settings.height, 1, "{text}");
+    assert!(
+        areas.list.height >= 17,
+        "the list has {} rows",
+        areas.list.height
+    );
+    // The settings come back when they have the focus.
+    app.search.focus = SearchFocus::Settings;
+    let areas = vantage::app::search::search_areas(&app.search, body);
+    assert!(areas.settings.height >= 3);
+}

@@ -534,7 +534,14 @@ fn page_height(app: &App) -> usize {
 /// Where the prompt, the settings row and the answer are, inside the tab's body.
 pub(crate) fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
     let widths = layout::cell_widths(&chat.settings.cells());
-    let rows = layout::flow_rows(body.width, &widths, 1);
+    let mut rows = layout::flow_rows(body.width, &widths, 1);
+    // Short screens: while an answer is read, the settings fold to their first row.
+    if body.height < layout::COMPACT_BELOW
+        && chat.focus == ChatFocus::Answer
+        && chat.answer.is_some()
+    {
+        rows = rows.min(1);
+    }
     let prompt_rows = layout::wrapped_rows(chat.prompt.lines(), body.width.saturating_sub(2));
     layout::chat(body, prompt_rows, rows)
 }

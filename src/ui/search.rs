@@ -64,7 +64,15 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
     let search = &app.search;
     let line = match (&search.call, &search.page) {
         (crate::app::call::CallState::Idle, Some(page)) => Line::styled(
-            page.prepared.header.describe(),
+            {
+                let text = page.prepared.header.describe();
+                // Folded to one line (a short screen): cut with an ellipsis, not mid-word.
+                if area.height == 1 {
+                    crate::api::request::shorten(&text, usize::from(area.width))
+                } else {
+                    text
+                }
+            },
             theme::muted().add_modifier(Modifier::ITALIC),
         ),
         _ => Line::raw(""),

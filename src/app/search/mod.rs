@@ -286,8 +286,16 @@ pub const SIDE_BY_SIDE_WIDTH: u16 = 110;
 
 pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
     let cells = search.settings.cells();
-    let rows = layout::flow_rows(body.width, &layout::cell_widths(&cells), 1);
+    let mut rows = layout::flow_rows(body.width, &layout::cell_widths(&cells), 1);
+    // Short screens: while the results have the focus, the settings fold to their first row
+    // and the header to one line, so the results get most rows.
+    let compact = body.height < layout::COMPACT_BELOW
+        && matches!(search.focus, SearchFocus::Results | SearchFocus::Detail);
+    if compact {
+        rows = rows.min(1);
+    }
     let header_rows = match &search.page {
+        Some(_) if compact => 1,
         Some(page) => {
             let width = usize::from(body.width.max(1));
             (page
