@@ -514,7 +514,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::NextMatch | Action::PrevMatch => {
-            if !chat.step_find(action == Action::NextMatch) {
+            let moved = chat.step_find(action == Action::NextMatch);
+            if !moved {
                 app.flash_info(
                     "Press / to search the text first; n and N then move between matches.",
                 );

@@ -58,7 +58,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::NextMatch | Action::PrevMatch => {
-            if !compare.step_find(action == Action::NextMatch) {
+            let moved = compare.step_find(action == Action::NextMatch);
+            if !moved {
                 app.flash_info("Press / to search the focused column first; n and N then move between matches.");
             }
         }

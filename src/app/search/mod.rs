@@ -362,7 +362,8 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::NextMatch | Action::PrevMatch => {
-            if !search.step_find(action == Action::NextMatch) {
+            let moved = search.step_find(action == Action::NextMatch);
+            if !moved {
                 app.flash_info(
                     "Press / in a text view to search it; n and N then move between matches.",
                 );

@@ -303,13 +303,13 @@ mod tests {
     #[test]
     fn a_call_dropped_before_its_answer_is_kept_as_cancelled() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Some(Store::open_in(dir.path(), StoreOptions::default()).unwrap());
-        let cancelled = History::start(&store, RequestParams::Ai(AiRequest::new("one")));
+        let store = Store::open_in(dir.path(), StoreOptions::default()).unwrap();
+        let shared = Some(store.clone());
+        let cancelled = History::start(&shared, RequestParams::Ai(AiRequest::new("one")));
         drop(cancelled);
-        let answered = History::start(&store, RequestParams::Ai(AiRequest::new("two")));
+        let answered = History::start(&shared, RequestParams::Ai(AiRequest::new("two")));
         answered.finish::<()>(&Err(crate::api::ApiError::from_status(500, "boom", None)));
         drop(answered);
-        let store = store.unwrap();
         store.flush().wait().unwrap();
         let mut statuses: Vec<(String, Option<u16>)> = store
             .history(10, 0)
