@@ -112,8 +112,12 @@ fn draw_folded_axes(app: &App, frame: &mut Frame, area: Rect) {
     } else {
         theme::error().add_modifier(Modifier::BOLD)
     };
+    let what = match app.compare.mode {
+        CompareMode::Answers => "· Tab shows the models, devices and locations",
+        CompareMode::Search => "· Tab shows the locations and IP types",
+    };
     let rest = shorten(
-        "· Tab shows the models, devices and locations",
+        what,
         usize::from(area.width).saturating_sub(cost.chars().count() + 3),
     );
     let line = Line::from(vec![

@@ -577,6 +577,10 @@ fn send(app: &mut App) -> Vec<Effect> {
 /// `n` past the last loaded page: the same search again, offset past what is loaded. The
 /// form follows, so what is on screen is what the form would send.
 fn fetch_next_pages(app: &mut App) -> Vec<Effect> {
+    if app.search.call.is_running() {
+        app.flash_info("The next results are on their way; Esc cancels.");
+        return Vec::new();
+    }
     let Some(next) = app
         .search
         .page
