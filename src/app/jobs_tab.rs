@@ -19,6 +19,7 @@ pub struct Reader {
     pub title: String,
     pub body: TextBody,
     pub scroll: usize,
+    pub find: Option<super::text_search::TextSearch>,
 }
 
 #[derive(Default)]
@@ -40,6 +41,10 @@ impl JobsState {
 
     pub fn editing(&self) -> bool {
         self.list.filtering
+            || self
+                .reader
+                .as_ref()
+                .is_some_and(|r| r.find.as_ref().is_some_and(|f| f.typing))
     }
 
     pub fn key_contexts(&self) -> Vec<Context> {
@@ -212,6 +217,9 @@ pub fn on_wake(app: &mut App) -> Vec<Effect> {
 pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     if let Some(reader) = &mut app.jobs.reader {
         let page = 10;
+        if super::text_search::on_action(&mut reader.find, &mut reader.scroll, action) {
+            return Vec::new();
+        }
         match action {
             Action::Back => app.jobs.reader = None,
             Action::Up => reader.scroll = reader.scroll.saturating_sub(1),
@@ -274,6 +282,11 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 
 /// Types into the filter while it is open.
 pub fn edit(app: &mut App, key: crossterm::event::KeyEvent) {
+    if let Some(r) = &mut app.jobs.reader
+        && super::text_search::on_key(&mut r.find, &r.body, &mut r.scroll, key)
+    {
+        return;
+    }
     if app.jobs.list.edit(key) {
         app.jobs.refresh(&mut app.matcher);
     }

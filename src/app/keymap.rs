@@ -126,6 +126,9 @@ pub enum Action {
     SortBy,
     AddColumn,
     RemoveColumn,
+    /// Move to the next or previous match of a search inside a text view.
+    NextMatch,
+    PrevMatch,
 }
 
 /// A key, with the modifiers that must be held.
@@ -303,6 +306,8 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Viewer, [key(KeyCode::PageDown), ch(' ')], "PgDn Space", Action::PageDown, "page down"),
     bind!(Viewer, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "top"),
     bind!(Viewer, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "bottom"),
+    bind!(Viewer, [ch('n')], "n", Action::NextMatch, "next match of / in the text"),
+    bind!(Viewer, [ch('N')], "N", Action::PrevMatch, "previous match of / in the text"),
 ];
 
 fn matches(k: &Key, event: &KeyEvent) -> bool {

@@ -214,6 +214,20 @@ impl Body {
         }
     }
 
+    /// What history keeps of a call the user cancelled before its answer came.
+    pub fn cancelled(elapsed_ms: u64) -> Self {
+        Body {
+            status: Body::CANCELLED,
+            text: "Cancelled before the answer came.".to_string(),
+            elapsed_ms,
+            received_at: now_ms(),
+        }
+    }
+
+    /// The status of a cancelled call: 499, "client closed request" in nginx's convention,
+    /// which no answer of the service uses.
+    pub const CANCELLED: u16 = 499;
+
     pub fn size(&self) -> u64 {
         self.text.len() as u64
     }

@@ -21,7 +21,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         Constraint::Length(7),
         Constraint::Min(12),
         Constraint::Length(5),
-        Constraint::Length(6),
+        Constraint::Length(9),
         Constraint::Length(6),
         Constraint::Length(8),
     ];
@@ -48,6 +48,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             let item = &history.items[i];
             let status = match item.status {
                 None => Span::styled("–", theme::dim()),
+                Some(crate::store::Body::CANCELLED) => Span::styled("cancelled", theme::dim()),
                 Some(0) => Span::styled("error", theme::error()),
                 Some(s) if s >= 400 => Span::styled(s.to_string(), theme::error()),
                 Some(s) => Span::styled(s.to_string(), theme::ok()),

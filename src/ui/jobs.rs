@@ -29,7 +29,14 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         );
         let inner = block.inner(body);
         frame.render_widget(block, body);
-        text_view::draw_body(frame, inner, &reader.body, reader.scroll);
+        text_view::draw_prose(
+            frame,
+            inner,
+            &reader.body,
+            reader.scroll,
+            0,
+            reader.find.as_ref(),
+        );
         return;
     }
     let mut area = body;

@@ -24,6 +24,45 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 CompareFocus::Columns => CompareFocus::Prompt,
             };
         }
+        Action::Back if compare.find.as_ref().is_some_and(|f| f.typing) => compare.find = None,
+        Action::Send if compare.find.as_ref().is_some_and(|f| f.typing) => {
+            if let Some(find) = &mut compare.find {
+                find.typing = false;
+                if find.query.is_empty() {
+                    compare.find = None;
+                }
+            }
+        }
+        Action::Cancel
+            if compare.find.is_some()
+                && !compare
+                    .columns
+                    .get(compare.selected)
+                    .is_some_and(|c| c.queued || c.call.is_running()) =>
+        {
+            compare.find = None;
+        }
+        Action::Filter => {
+            let has_answer = compare
+                .columns
+                .get(compare.selected)
+                .is_some_and(|c| c.answer().is_some());
+            if compare.mode == CompareMode::Answers && has_answer {
+                compare.focus = CompareFocus::Columns;
+                compare.pane = ComparePane::Columns;
+                compare.find = Some(crate::app::text_search::TextSearch::start());
+            } else {
+                app.flash_info(
+                    "/ searches the focused column's answer; ← → choose one that has answered.",
+                );
+            }
+        }
+        Action::NextMatch | Action::PrevMatch => {
+            let moved = compare.step_find(action == Action::NextMatch);
+            if !moved {
+                app.flash_info("Press / to search the focused column first; n and N then move between matches.");
+            }
+        }
         Action::Back => compare.focus = CompareFocus::Columns,
         Action::EditPrompt => compare.focus = CompareFocus::Prompt,
         Action::Newline => compare.prompt.insert_newline(),
@@ -47,8 +86,14 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
             return effects;
         }
-        Action::Left => compare.selected = compare.selected.saturating_sub(1),
-        Action::Right => compare.selected = (compare.selected + 1).min(n.saturating_sub(1)),
+        Action::Left => {
+            compare.selected = compare.selected.saturating_sub(1);
+            compare.refresh_find();
+        }
+        Action::Right => {
+            compare.selected = (compare.selected + 1).min(n.saturating_sub(1));
+            compare.refresh_find();
+        }
         Action::Accept if n > 0 && compare.mode == CompareMode::Answers => {
             compare.full = !compare.full;
             compare.pane = ComparePane::Columns;
@@ -86,6 +131,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             };
             compare.columns.clear();
             compare.full = false;
+            // The summary and the rank table share a scroll: a new table opens at its top.
+            compare.table_scroll = 0;
             compare.rebuild();
             let text = match compare.mode {
                 CompareMode::Answers => "Comparing chatbot answers: models × devices × locations.",
