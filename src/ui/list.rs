@@ -3,7 +3,7 @@
 
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Row, Table};
+use ratatui::widgets::{HighlightSpacing, Paragraph, Row, Table, TableState};
 
 use crate::app::list::FilteredList;
 
@@ -84,15 +84,7 @@ pub(super) fn draw<'a>(
     let end = (offset + height).min(list.shown.len());
     let rows: Vec<Row> = list.shown[offset..end]
         .iter()
-        .enumerate()
-        .map(|(i, index)| {
-            let r = Row::new(row(*index));
-            if offset + i == list.selected {
-                r.style(theme::selected())
-            } else {
-                r
-            }
-        })
+        .map(|index| Row::new(row(*index)))
         .collect();
     let header = Row::new(
         columns
@@ -102,8 +94,13 @@ pub(super) fn draw<'a>(
     );
     let table = Table::new(rows, columns.widths.iter().copied())
         .header(header)
-        .column_spacing(1);
-    frame.render_widget(table, inner);
+        .column_spacing(1)
+        .row_highlight_style(theme::selected())
+        .highlight_symbol(theme::SELECTED_MARK)
+        .highlight_spacing(HighlightSpacing::Always);
+    // Only the rows in view were built: the selection is relative to them.
+    let mut state = TableState::default().with_selected(Some(list.selected - offset));
+    frame.render_stateful_widget(table, inner, &mut state);
     draw_scrollbar(
         frame,
         inner,

@@ -73,12 +73,15 @@ fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
 fn draw_tabs(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = vec![Span::styled(" vantage ", theme::title()), Span::raw(" ")];
     for (i, tab) in Tab::ALL.iter().enumerate() {
-        let style = if *tab == app.tab {
-            theme::selected()
+        let label = layout::tab_label(i, *tab);
+        if *tab == app.tab {
+            // Brackets in place of the padding: the active tab shows without colour too, and
+            // the labels keep their widths for the mouse.
+            let inner = label.trim_matches(' ');
+            spans.push(Span::styled(format!("[{inner}]"), theme::selected()));
         } else {
-            theme::muted()
-        };
-        spans.push(Span::styled(layout::tab_label(i, *tab), style));
+            spans.push(Span::styled(label, theme::muted()));
+        }
         spans.push(Span::raw(" "));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

@@ -1,0 +1,136 @@
+//! Snapshots of the shared list and picker widgets as a new user meets them: without colour,
+//! with a filter applied, with long prompts on a wide screen.
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Modifier;
+
+use vantage::app::{App, Connection, Credits, Msg, Tab, update};
+use vantage::jobs::UnixMs;
+use vantage::store::{EntryId, HistoryItem, RequestKind};
+use vantage::ui;
+
+const T0: UnixMs = 1_700_000_000_000;
+
+fn app() -> App {
+    let mut app = App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    );
+    app.credits = Credits::Known(997);
+    app.set_wall(T0);
+    app
+}
+
+fn terminal(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| ui::view(app, f)).unwrap();
+    terminal
+}
+
+fn draw(app: &mut App, width: u16, height: u16) -> String {
+    terminal(app, width, height).backend().to_string()
+}
+
+/// What a terminal without colour shows: the text, and under each line that has any, a
+/// line of `^` under the cells drawn in reverse video. Colours are left out on purpose.
+fn draw_without_colour(app: &mut App, width: u16, height: u16) -> String {
+    let terminal = terminal(app, width, height);
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let mut text = String::new();
+        let mut marks = String::new();
+        let mut skip = 0;
+        for x in 0..width {
+            let cell = &buffer[(x, y)];
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let symbol = cell.symbol();
+            let cell_width = unicode_width::UnicodeWidthStr::width(symbol).max(1);
+            skip = cell_width - 1;
+            text.push_str(symbol);
+            let mark = if cell.modifier.contains(Modifier::REVERSED) {
+                '^'
+            } else {
+                ' '
+            };
+            marks.extend(std::iter::repeat_n(mark, cell_width));
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+        if marks.contains('^') {
+            out.push_str(marks.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn go_to(app: &mut App, tab: Tab) {
+    let index = Tab::ALL.iter().position(|t| *t == tab).unwrap();
+    let digit = char::from_digit(index as u32 + 1, 10).unwrap();
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(digit), KeyModifiers::ALT)),
+    );
+}
+
+fn history_item(n: &str, kind: RequestKind, summary: &str, ago_s: i64) -> HistoryItem {
+    HistoryItem {
+        id: EntryId(n.into()),
+        kind,
+        summary: summary.into(),
+        created_at: T0 - ago_s * 1_000,
+        status: Some(200),
+        elapsed_ms: Some(8_400),
+        size: Some(48_213),
+    }
+}
+
+fn history_app(items: Vec<HistoryItem>) -> App {
+    let mut app = app();
+    go_to(&mut app, Tab::History);
+    update(&mut app, Msg::HistoryLoaded(Ok(items)));
+    app
+}
+
+fn three_requests() -> Vec<HistoryItem> {
+    vec![
+        history_item(
+            "a",
+            RequestKind::Ai,
+            "perplexity · best hiking boots · DE, Berlin",
+            30,
+        ),
+        history_item("b", RequestKind::Search, "trail running shoes · US", 400),
+        history_item(
+            "c",
+            RequestKind::Ai,
+            "chatgpt · cheapest flights · random",
+            7_200,
+        ),
+    ]
+}
+
+#[test]
+fn a_list_and_the_tab_bar_without_colour() {
+    let mut app = history_app(three_requests());
+    press(&mut app, KeyCode::Down);
+    insta::assert_snapshot!(draw_without_colour(&mut app, 80, 8));
+}
