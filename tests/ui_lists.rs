@@ -134,3 +134,20 @@ fn a_list_and_the_tab_bar_without_colour() {
     press(&mut app, KeyCode::Down);
     insta::assert_snapshot!(draw_without_colour(&mut app, 80, 8));
 }
+
+#[test]
+fn history_uses_the_width_it_has_for_prompts() {
+    let mut request = vantage::api::AiRequest::new(
+        "which trail running shoes hold up best on wet rock and loose gravel for a beginner \
+         training for a first ultramarathon",
+    );
+    request.location.country = Some("US".into());
+    let long = &vantage::store::RequestParams::Ai(request).summary();
+    let mut app = history_app(vec![history_item("a", RequestKind::Ai, long, 30)]);
+    let wide = draw(&mut app, 160, 6);
+    // Before, the prompt was cut at 48 characters whatever the width.
+    assert!(wide.contains("for a beginner training for a first"), "{wide}");
+    let narrow = draw(&mut app, 80, 6);
+    assert!(narrow.contains("…"), "a cut shows as one: {narrow}");
+    insta::assert_snapshot!(narrow);
+}

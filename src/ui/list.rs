@@ -1,7 +1,9 @@
 //! A filtered table in a pane, shared by the Jobs and History tabs: a header, the rows in
 //! view (only those are built), the selection, and the filter line while one is set.
 
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{HighlightSpacing, Paragraph, Row, Table, TableState};
 
@@ -82,9 +84,16 @@ pub(super) fn draw<'a>(
     let height = inner.height.saturating_sub(1) as usize;
     let offset = list_offset(list.selected, height);
     let end = (offset + height).min(list.shown.len());
+    let column_widths = column_widths(columns.widths, inner.width);
     let rows: Vec<Row> = list.shown[offset..end]
         .iter()
-        .map(|index| Row::new(row(*index)))
+        .map(|index| {
+            let cells = row(*index)
+                .into_iter()
+                .zip(&column_widths)
+                .map(|(span, width)| ellipsized(span, *width));
+            Row::new(cells)
+        })
         .collect();
     let header = Row::new(
         columns
@@ -108,6 +117,53 @@ pub(super) fn draw<'a>(
         offset,
         inner.height as usize,
     );
+}
+
+/// The widths the table gives its columns, as it lays them out: after the selection mark,
+/// one space between columns.
+fn column_widths(widths: &[Constraint], area_width: u16) -> Vec<u16> {
+    let mark = theme::SELECTED_MARK.width() as u16;
+    let columns = Rect::new(0, 0, area_width.saturating_sub(mark), 1);
+    Layout::horizontal(widths.iter().copied())
+        .flex(Flex::Start)
+        .spacing(1)
+        .split(columns)
+        .iter()
+        .map(|r| r.width)
+        .collect()
+}
+
+/// The span cut to `width` columns with an ellipsis when it is wider, so a cut shows as one.
+fn ellipsized(span: Span<'_>, width: u16) -> Span<'_> {
+    let width = usize::from(width);
+    if span.content.width() <= width {
+        return span;
+    }
+    let style = span.style;
+    Span::styled(fit(&span.content, width), style)
+}
+
+/// `text` in at most `width` terminal columns, ending in "…" when it had to be cut. Cuts
+/// between grapheme clusters, so an emoji or an accented letter is never split.
+pub(super) fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let budget = width.saturating_sub(1);
+    let mut used = 0;
+    let mut out = String::new();
+    for grapheme in text.graphemes(true) {
+        let w = grapheme.width();
+        if used + w > budget {
+            break;
+        }
+        used += w;
+        out.push_str(grapheme);
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
 }
 
 /// "12s", "5m", "3h", "2d": how long ago, in the largest whole unit.
