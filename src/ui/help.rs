@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::app::keymap::{self, Action, Context};
 use crate::app::{App, Tab, layout};
@@ -51,7 +51,7 @@ pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     ));
     let height = (lines.len() as u16 + 2).min(area.height);
     let popup = layout::popup(area, 72, height);
-    frame.render_widget(Clear, popup);
+    super::clear_popup(frame, popup);
     let block = pane(Line::styled(" Keys ", theme::title()), true)
         .title(Line::styled(" ↑↓ PgUp PgDn scroll ", theme::dim()).alignment(Alignment::Right));
     let inner = block.inner(popup);

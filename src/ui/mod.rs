@@ -21,6 +21,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
 
 use crate::app::input::InputTarget;
 use crate::app::{App, Popup, Tab, layout};
@@ -99,10 +100,27 @@ pub(crate) fn pane(title: Line<'_>, focused: bool) -> Block<'_> {
         .title(title)
 }
 
+/// Clears the area a popup is drawn on. A wide character (an emoji, a CJK letter) that starts
+/// just left of the area would spill its second half over the popup's border, so it goes too.
+pub(crate) fn clear_popup(frame: &mut Frame, popup: Rect) {
+    frame.render_widget(Clear, popup);
+    if popup.x == 0 {
+        return;
+    }
+    let buffer = frame.buffer_mut();
+    for y in popup.top()..popup.bottom() {
+        if let Some(cell) = buffer.cell_mut((popup.x - 1, y))
+            && cell.symbol().width() > 1
+        {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
 /// A popup with one line of text being typed, a note under it, and its keys.
 fn draw_line_popup(frame: &mut Frame, title: &str, text: &str, note: &str, accept: &str) {
     let popup = layout::popup(frame.area(), 76, 7);
-    frame.render_widget(Clear, popup);
+    clear_popup(frame, popup);
     let block = pane(Line::styled(title.to_string(), theme::title()), true);
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
@@ -126,4 +144,34 @@ fn draw_line_popup(frame: &mut Frame, title: &str, text: &str, note: &str, accep
             .wrap(Wrap { trim: true }),
         inner,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+
+    #[test]
+    fn an_emoji_under_a_popup_leaves_its_border_whole() {
+        for left in [10, 11] {
+            let mut terminal = Terminal::new(TestBackend::new(40, 5)).unwrap();
+            terminal
+                .draw(|frame| {
+                    let pins = "📍".repeat(20);
+                    frame.render_widget(Paragraph::new(vec![Line::raw(pins); 5]), frame.area());
+                    let popup = Rect::new(left, 1, 20, 3);
+                    clear_popup(frame, popup);
+                    frame.render_widget(pane(Line::raw("t"), true), popup);
+                })
+                .unwrap();
+            let buffer = terminal.backend().buffer();
+            for y in 1..4 {
+                let before = buffer[(left - 1, y)].symbol();
+                assert!(before.width() <= 1, "row {y} at {left}: {before:?} spills over");
+                assert_eq!(buffer[(left, y)].symbol().width(), 1);
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::app::layout;
 use crate::app::picker::{PickItem, Picker};
@@ -15,7 +15,7 @@ use super::{pane, theme};
 
 pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     let popup = layout::popup(area, 64, 22);
-    frame.render_widget(Clear, popup);
+    super::clear_popup(frame, popup);
     let title = Line::from(vec![
         Span::styled(format!(" {} ", picker.kind.title()), theme::title()),
         Span::styled(
