@@ -151,3 +151,18 @@ fn history_uses_the_width_it_has_for_prompts() {
     assert!(narrow.contains("…"), "a cut shows as one: {narrow}");
     insta::assert_snapshot!(narrow);
 }
+
+#[test]
+fn a_multi_select_picker_shows_checkmarks() {
+    let mut app = app();
+    go_to(&mut app, Tab::Compare);
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('m'));
+    for _ in 0..2 {
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+    }
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("[✓]"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

@@ -281,7 +281,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Compare, [ch('c')], "c", Action::PickCountry, "add a location (country)"),
     bind!(Compare, [ch('s')], "s", Action::PickSubdivision, "subdivision of the last location"),
     bind!(Compare, [ch('t')], "t", Action::PickCity, "city of the last location"),
-    bind!(Compare, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "remove the last location"),
+    bind!(Compare, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "remove a location"),
     bind!(Compare, [ch('p')], "p", Action::CycleIp, "IP types (search): residential/isp/both/any"),
     bind!(Compare, [ch('f')], "f", Action::CycleFormat, "format for every column"),
     bind!(Compare, [ch('x')], "x", Action::ToggleCache, "cache on/off for every column"),

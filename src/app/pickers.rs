@@ -121,6 +121,20 @@ pub(crate) fn location(kind: PickerKind, location: &Location) -> Picker {
     }
 }
 
+/// Compare's locations, each chosen by its place in the list.
+pub(crate) fn axis_locations(locations: &[Location]) -> Picker {
+    Picker::new(
+        PickerKind::AxisLocation,
+        locations
+            .iter()
+            .enumerate()
+            .map(|(i, location)| PickItem::new(location.describe(), Some(i.to_string()), ""))
+            .collect(),
+        None,
+    )
+    .with_checked((0..locations.len()).map(|i| i.to_string()))
+}
+
 pub(crate) fn language(kind: PickerKind, current: Option<&str>) -> Picker {
     Picker::new(
         kind,

@@ -70,7 +70,7 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
                     .get(row)
                     .map(|r| r.positions.as_slice())
                     .unwrap_or(&[]);
-                item_line(item, positions, selected)
+                item_line(item, positions, selected, picker.is_checked(item))
             }
             None => Line::from(vec![Span::styled(
                 format!(
@@ -102,7 +102,12 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     );
 }
 
-fn item_line(item: &PickItem, positions: &[u32], selected: bool) -> Line<'static> {
+fn item_line(
+    item: &PickItem,
+    positions: &[u32],
+    selected: bool,
+    checked: Option<bool>,
+) -> Line<'static> {
     let base = if selected {
         theme::selected()
     } else {
@@ -114,6 +119,13 @@ fn item_line(item: &PickItem, positions: &[u32], selected: bool) -> Line<'static
         theme::matched()
     };
     let mut spans = vec![Span::styled(if selected { "› " } else { "  " }, base)];
+    match checked {
+        // "default", "none": nothing to add to the choice, so no box either.
+        Some(_) if item.value.is_none() => spans.push(Span::styled("    ", base)),
+        Some(true) => spans.push(Span::styled("[✓] ", base)),
+        Some(false) => spans.push(Span::styled("[ ] ", base)),
+        None => {}
+    }
     let mut run = String::new();
     let mut run_matched = false;
     for (i, c) in item.label.chars().enumerate() {
