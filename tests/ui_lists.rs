@@ -166,3 +166,57 @@ fn a_multi_select_picker_shows_checkmarks() {
     assert!(screen.contains("[✓]"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn an_applied_filter_shows_in_the_title_until_esc() {
+    let mut app = history_app(three_requests());
+    press(&mut app, KeyCode::Char('/'));
+    for c in "hiking".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    let terminal = terminal(&mut app, 80, 8);
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains("History 1 of 3 requests"), "{screen}");
+    // The matched letters are highlighted: "hiking" in "perplexity · best hiking boots".
+    let buffer = terminal.backend().buffer();
+    let row = (0..8)
+        .find(|y| {
+            let text: String = (0..80).map(|x| buffer[(x, *y)].symbol()).collect();
+            text.contains("perplexity")
+        })
+        .unwrap();
+    let styled: String = (0..80)
+        .filter(|x| buffer[(*x, row)].modifier.contains(Modifier::UNDERLINED))
+        .map(|x| buffer[(x, row)].symbol().to_string())
+        .collect();
+    assert_eq!(styled, "hiking");
+    insta::assert_snapshot!(screen);
+    press(&mut app, KeyCode::Esc);
+    let screen = draw(&mut app, 80, 8);
+    assert!(screen.contains("History 3 requests"), "{screen}");
+}
+
+#[test]
+fn the_filter_wants_letters_together_or_at_word_starts() {
+    let mut app = history_app(vec![
+        history_item("a", RequestKind::Search, "rei trail shoes · US", 30),
+        history_item("b", RequestKind::Search, "running earbuds in ear · US", 40),
+        history_item("c", RequestKind::Search, "nytimes wirecutter · FR", 50),
+        history_item("d", RequestKind::Ai, "chatgpt · hotels · US, Farmers Branch", 60),
+        history_item("e", RequestKind::Ai, "chatgpt · hotels · US, San Francisco", 70),
+    ]);
+    let mut filter = |text: &str| {
+        press(&mut app, KeyCode::Char('/'));
+        for c in text.chars() {
+            press(&mut app, KeyCode::Char(c));
+        }
+        press(&mut app, KeyCode::Enter);
+        let shown = app.history.list.shown.clone();
+        press(&mut app, KeyCode::Esc);
+        shown
+    };
+    assert_eq!(filter("rei.com"), Vec::<usize>::new());
+    assert_eq!(filter("san franc"), [4]);
+    assert_eq!(filter("rei"), [0, 1]);
+}

@@ -39,7 +39,8 @@ impl HistoryState {
         let haystacks: Vec<String> = self
             .items
             .iter()
-            .map(|i| format!("{} {}", i.kind, i.summary))
+            // The summary first, so matched positions in it are its own (for highlighting).
+            .map(|i| format!("{} {}", i.summary, i.kind))
             .collect();
         self.list.set_total(self.items.len());
         self.list

@@ -75,7 +75,8 @@ impl JobsState {
         let haystacks: Vec<String> = self
             .rows
             .iter()
-            .map(|r| format!("{} {} {} {}", r.kind, r.summary, r.id, r.state))
+            // The summary first, so matched positions in it are its own (for highlighting).
+            .map(|r| format!("{} {} {} {}", summary_of(r), r.kind, r.id, r.state))
             .collect();
         self.list.set_total(self.rows.len());
         self.list

@@ -298,7 +298,7 @@ fn the_jobs_filter_is_fuzzy_and_esc_drops_it() {
     go_to(&mut app, Tab::Jobs);
     update(&mut app, ch('/'));
     assert!(app.editing());
-    for c in "hkbt".chars() {
+    for c in "hikbo".chars() {
         update(&mut app, ch(c));
     }
     assert_eq!(app.jobs.list.shown.len(), 1);

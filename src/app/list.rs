@@ -25,10 +25,32 @@ pub struct FilteredList {
     pub filtering: bool,
     /// Indices of the items that match, in the order shown.
     pub shown: Vec<usize>,
+    /// Per item (by index), the char positions the filter matched in its haystack, for
+    /// highlighting; empty without a filter.
+    pub matched: std::collections::HashMap<usize, Vec<u32>>,
     /// Index into `shown`.
     pub selected: usize,
     /// How many items there are in all.
     pub total: usize,
+}
+
+impl FilteredList {
+    /// "3 of 10" while a filter narrows the list, so a title says the list is not whole.
+    pub fn count_label(&self, noun: &str) -> String {
+        if self.filter.is_empty() {
+            format!("{} {noun}", self.total)
+        } else {
+            format!("{} of {} {noun}", self.shown.len(), self.total)
+        }
+    }
+
+    /// Where the filter matched within the first `len` chars of item `index`'s haystack.
+    pub fn matched_in(&self, index: usize, len: usize) -> Vec<u32> {
+        self.matched
+            .get(&index)
+            .map(|p| p.iter().copied().filter(|p| (*p as usize) < len).collect())
+            .unwrap_or_default()
+    }
 }
 
 impl FilteredList {
@@ -42,7 +64,12 @@ impl FilteredList {
     ) {
         let before = self.selected_index();
         let ranked = matcher.rank(&self.filter, haystacks);
-        self.shown = ranked.into_iter().map(|r| r.index).collect();
+        self.shown = ranked.iter().map(|r| r.index).collect();
+        self.matched = ranked
+            .into_iter()
+            .filter(|r| !r.positions.is_empty())
+            .map(|r| (r.index, r.positions))
+            .collect();
         self.total = self.total.max(self.shown.len());
         if let Some(before) = before
             && let Some(at) = self.shown.iter().position(|i| *i == before)

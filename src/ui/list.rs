@@ -4,6 +4,7 @@
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{HighlightSpacing, Paragraph, Row, Table, TableState};
 
@@ -26,13 +27,14 @@ pub(super) struct Frame<'a> {
 }
 
 /// Draws the list; `row(i)` builds the cells of item `i` and is called for visible rows only.
+/// Cells wider than their column are cut with an ellipsis.
 pub(super) fn draw<'a>(
     frame: &mut ratatui::Frame,
     area: Rect,
     chrome: Frame<'_>,
     columns: Columns<'_>,
     list: &FilteredList,
-    row: impl Fn(usize) -> Vec<Span<'a>>,
+    row: impl Fn(usize) -> Vec<Line<'a>>,
 ) {
     let Frame {
         title,
@@ -91,7 +93,7 @@ pub(super) fn draw<'a>(
             let cells = row(*index)
                 .into_iter()
                 .zip(&column_widths)
-                .map(|(span, width)| ellipsized(span, *width));
+                .map(|(line, width)| ellipsized(line, *width));
             Row::new(cells)
         })
         .collect();
@@ -133,14 +135,52 @@ fn column_widths(widths: &[Constraint], area_width: u16) -> Vec<u16> {
         .collect()
 }
 
-/// The span cut to `width` columns with an ellipsis when it is wider, so a cut shows as one.
-fn ellipsized(span: Span<'_>, width: u16) -> Span<'_> {
+/// The line cut to `width` columns with an ellipsis when it is wider, so a cut shows as one.
+fn ellipsized(line: Line<'_>, width: u16) -> Line<'_> {
     let width = usize::from(width);
-    if span.content.width() <= width {
-        return span;
+    if line.width() <= width {
+        return line;
     }
-    let style = span.style;
-    Span::styled(fit(&span.content, width), style)
+    let mut left = width.saturating_sub(1);
+    let mut spans = Vec::with_capacity(line.spans.len());
+    for span in line.spans {
+        let w = span.content.width();
+        if w <= left {
+            left -= w;
+            spans.push(span);
+            continue;
+        }
+        let mut cut = fit(&span.content, left + 1);
+        cut.pop();
+        spans.push(Span::styled(cut, span.style));
+        break;
+    }
+    spans.push(Span::styled("…", line.style));
+    Line::from(spans).style(line.style)
+}
+
+/// `text` with the chars at `positions` (char indices, ascending) in the match style.
+pub(super) fn highlighted(text: String, positions: &[u32], style: Style) -> Line<'static> {
+    if positions.is_empty() {
+        return Line::styled(text, style);
+    }
+    let mut spans = Vec::new();
+    let mut run = String::new();
+    let mut run_matched = false;
+    for (i, c) in text.chars().enumerate() {
+        let is_match = positions.binary_search(&(i as u32)).is_ok();
+        if is_match != run_matched && !run.is_empty() {
+            let run_style = if run_matched { theme::matched() } else { style };
+            spans.push(Span::styled(std::mem::take(&mut run), run_style));
+        }
+        run_matched = is_match;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        let run_style = if run_matched { theme::matched() } else { style };
+        spans.push(Span::styled(run, run_style));
+    }
+    Line::from(spans)
 }
 
 /// `text` in at most `width` terminal columns, ending in "…" when it had to be cut. Cuts

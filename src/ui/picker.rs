@@ -114,7 +114,7 @@ fn item_line(
         Style::default()
     };
     let highlight = if selected {
-        theme::selected()
+        theme::selected().add_modifier(ratatui::style::Modifier::UNDERLINED)
     } else {
         theme::matched()
     };

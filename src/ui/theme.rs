@@ -63,10 +63,12 @@ pub(crate) fn key_hint() -> Style {
     Style::default().fg(Color::Yellow)
 }
 
+/// Letters a filter matched: underlined as well, so they show on a selected row (whose
+/// colours win) and without colour.
 pub(crate) fn matched() -> Style {
     Style::default()
         .fg(Color::Yellow)
-        .add_modifier(Modifier::BOLD)
+        .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
 }
 
 pub(crate) fn demo_badge() -> Style {

@@ -304,9 +304,9 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Back => {
             if let Some(page) = &mut search.page
-                && page.filtering
+                && (page.filtering || !page.filter.is_empty())
             {
-                // Esc drops the filter; Enter keeps it.
+                // Esc drops the filter, applied or being typed; Enter keeps it.
                 page.filtering = false;
                 page.filter.clear();
                 page.apply_filter(&mut app.matcher);
