@@ -220,3 +220,22 @@ fn the_filter_wants_letters_together_or_at_word_starts() {
     assert_eq!(filter("san franc"), [4]);
     assert_eq!(filter("rei"), [0, 1]);
 }
+
+#[test]
+fn an_imported_unknown_id_reads_the_same_in_its_row_and_the_title() {
+    use vantage::api::{JobId, JobKind};
+    use vantage::jobs::JobState;
+    use vantage::store::NewJob;
+    let id = JobId::parse("0000000a-0000-4000-8000-000000000000").unwrap();
+    let mut record = vantage::app::jobs_tab::record_of(&NewJob::imported(id, JobKind::Ai));
+    record.created_at = T0 - 4_000;
+    record.state = JobState::Error;
+    record.last_error = Some(vantage::jobs::UNKNOWN_JOB.to_string());
+    let mut app = app();
+    update(&mut app, Msg::JobsLoaded(Ok(vec![record])));
+    go_to(&mut app, Tab::Jobs);
+    let screen = draw(&mut app, 80, 7);
+    assert!(screen.contains("0 pending · 1 error (retrying)"), "{screen}");
+    assert!(!screen.contains("waiting"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

@@ -419,6 +419,12 @@ pub fn summary_of(job: &JobRecord) -> String {
     }
 }
 
+/// True while the Jobs table shows ages that a second changes: the loop then redraws every
+/// second, and not otherwise.
+pub fn ages_on_screen(app: &App) -> bool {
+    app.tab == super::Tab::Jobs && app.jobs.reader.is_none() && !app.jobs.rows.is_empty()
+}
+
 /// What comes next for a job, or why it stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NextStep {

@@ -356,3 +356,17 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
     );
     assert_eq!(app.history.items.len(), 1);
 }
+
+#[test]
+fn the_ages_tick_only_while_the_jobs_table_shows_jobs() {
+    let mut app = app();
+    go_to(&mut app, Tab::Jobs);
+    assert!(!jobs_tab::ages_on_screen(&app), "no jobs, no tick");
+    update(
+        &mut app,
+        Msg::JobsLoaded(Ok(vec![record(1, JobState::Pending)])),
+    );
+    assert!(jobs_tab::ages_on_screen(&app));
+    go_to(&mut app, Tab::Chat);
+    assert!(!jobs_tab::ages_on_screen(&app), "another tab, no tick");
+}

@@ -47,15 +47,21 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     }
     let counts = jobs.scheduler.counts();
     let mut title = vec![Span::styled(" Jobs ", theme::title())];
-    let waiting = counts.pending + counts.error;
     let stored_done = jobs
         .rows
         .iter()
         .filter(|r| r.state == JobState::Done)
         .count();
+    // The same words as the state column: a job in `error` is not counted as pending.
+    let errors = if counts.error > 0 {
+        format!("{} error (retrying) · ", counts.error)
+    } else {
+        String::new()
+    };
     title.push(Span::styled(
         format!(
-            "{waiting} waiting · {stored_done} done · {} polling ",
+            "{} pending · {errors}{stored_done} done · {} polling ",
+            counts.pending,
             jobs.scheduler.in_flight()
         ),
         theme::dim(),
