@@ -10,7 +10,7 @@ use crate::store::{Body, JobRecord, NewJob, RequestParams};
 use super::input::{InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
 use super::list::{FilteredList, ListKey};
-use super::{App, Effect, Popup, Tab};
+use super::{App, Confirm, Effect, Popup, Tab};
 use crate::present::text::TextBody;
 
 /// A text result (a browser job's content) open over the table.
@@ -262,11 +262,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 return Vec::new();
             };
             let id = job.id.clone();
-            app.jobs.scheduler.remove(&id);
-            app.jobs.rows.retain(|r| r.id != id);
-            app.jobs.refresh(&mut app.matcher);
-            app.flash_info(format!("Deleted job {}.", id.short()));
-            return vec![Effect::Store(StoreEffect::DeleteJob(id))];
+            app.popup = Some(Popup::Confirm(Confirm::DeleteJob { id }));
         }
         _ => {}
     }

@@ -55,8 +55,28 @@ pub fn view(app: &App, frame: &mut Frame) {
                 _ => "set",
             },
         ),
+        Some(Popup::Confirm(confirm)) => draw_confirm(frame, &confirm.question()),
         None => {}
     }
+}
+
+/// A question and its two answers.
+fn draw_confirm(frame: &mut Frame, question: &str) {
+    let popup = layout::popup(frame.area(), 60, 6);
+    clear_popup(frame, popup);
+    let block = pane(Line::styled(" Are you sure? ", theme::title()), true);
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let lines = vec![
+        Line::raw(question.to_string()),
+        Line::from(vec![
+            Span::styled("y", theme::key_hint()),
+            Span::raw(" yes  "),
+            Span::styled("n Esc", theme::key_hint()),
+            Span::raw(" no"),
+        ]),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
 }
 
 /// The view of each tab: the other half of the tab table in `app::tabs`.
