@@ -239,3 +239,14 @@ fn an_imported_unknown_id_reads_the_same_in_its_row_and_the_title() {
     assert!(!screen.contains("waiting"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn alt_enter_is_hinted_only_where_a_line_break_can_go() {
+    let mut app = app();
+    let chat = draw(&mut app, 160, 24);
+    assert!(chat.contains("Alt+Enter new line"), "{chat}");
+    go_to(&mut app, Tab::Search);
+    assert!(app.editing(), "the terms field has the focus");
+    let search = draw(&mut app, 160, 24);
+    assert!(!search.contains("Alt+Enter"), "{search}");
+}

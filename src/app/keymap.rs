@@ -235,7 +235,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Form, [ch('a')], "a", Action::ToggleAsync, "mode sync/async (async queues a job)"),
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
-    bind!(Search, [ch('r')], "r", Action::CycleIp, "IP type residential/isp/random"),
+    bind!(Search, [ch('I')], "I", Action::CycleIp, "IP type residential/isp/random"),
     bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
     bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),
     bind!(Settings, [key(KeyCode::Enter), ch(' ')], "Enter Space", Action::Accept, "change the setting"),
@@ -282,7 +282,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Compare, [ch('s')], "s", Action::PickSubdivision, "subdivision of the last location"),
     bind!(Compare, [ch('t')], "t", Action::PickCity, "city of the last location"),
     bind!(Compare, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "remove a location"),
-    bind!(Compare, [ch('p')], "p", Action::CycleIp, "IP types (search): residential/isp/both/any"),
+    bind!(Compare, [ch('I')], "I", Action::CycleIp, "IP types (search): residential/isp/both/any"),
     bind!(Compare, [ch('f')], "f", Action::CycleFormat, "format for every column"),
     bind!(Compare, [ch('x')], "x", Action::ToggleCache, "cache on/off for every column"),
     bind!(Compare, [ch('+')], "+", Action::AddColumn, "add a column from the Chat/Search settings"),
@@ -380,6 +380,13 @@ mod tests {
             lookup(&[Context::Editing], &alt_enter),
             Some(Action::Newline)
         );
+    }
+
+    #[test]
+    fn the_ip_type_is_the_same_key_in_search_and_compare() {
+        let search = label_of(Context::Search, Action::CycleIp);
+        assert!(search.is_some());
+        assert_eq!(search, label_of(Context::Compare, Action::CycleIp));
     }
 
     #[test]

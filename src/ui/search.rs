@@ -100,7 +100,7 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
                 ("c", "country"),
                 ("s", "subdivision"),
                 ("t", "city"),
-                ("r", "IP type"),
+                ("I", "IP type"),
                 ("f", "format"),
                 ("x", "cache"),
                 ("?", "all keys"),
