@@ -146,7 +146,10 @@ fn history_uses_the_width_it_has_for_prompts() {
     let mut app = history_app(vec![history_item("a", RequestKind::Ai, long, 30)]);
     let wide = draw(&mut app, 160, 6);
     // Before, the prompt was cut at 48 characters whatever the width.
-    assert!(wide.contains("for a beginner training for a first"), "{wide}");
+    assert!(
+        wide.contains("for a beginner training for a first"),
+        "{wide}"
+    );
     let narrow = draw(&mut app, 80, 6);
     assert!(narrow.contains("…"), "a cut shows as one: {narrow}");
     insta::assert_snapshot!(narrow);
@@ -203,8 +206,18 @@ fn the_filter_wants_letters_together_or_at_word_starts() {
         history_item("a", RequestKind::Search, "rei trail shoes · US", 30),
         history_item("b", RequestKind::Search, "running earbuds in ear · US", 40),
         history_item("c", RequestKind::Search, "nytimes wirecutter · FR", 50),
-        history_item("d", RequestKind::Ai, "chatgpt · hotels · US, Farmers Branch", 60),
-        history_item("e", RequestKind::Ai, "chatgpt · hotels · US, San Francisco", 70),
+        history_item(
+            "d",
+            RequestKind::Ai,
+            "chatgpt · hotels · US, Farmers Branch",
+            60,
+        ),
+        history_item(
+            "e",
+            RequestKind::Ai,
+            "chatgpt · hotels · US, San Francisco",
+            70,
+        ),
     ]);
     let mut filter = |text: &str| {
         press(&mut app, KeyCode::Char('/'));
@@ -235,7 +248,10 @@ fn an_imported_unknown_id_reads_the_same_in_its_row_and_the_title() {
     update(&mut app, Msg::JobsLoaded(Ok(vec![record])));
     go_to(&mut app, Tab::Jobs);
     let screen = draw(&mut app, 80, 7);
-    assert!(screen.contains("0 pending · 1 error (retrying)"), "{screen}");
+    assert!(
+        screen.contains("0 pending · 1 error (retrying)"),
+        "{screen}"
+    );
     assert!(!screen.contains("waiting"), "{screen}");
     insta::assert_snapshot!(screen);
 }
@@ -249,4 +265,52 @@ fn alt_enter_is_hinted_only_where_a_line_break_can_go() {
     assert!(app.editing(), "the terms field has the focus");
     let search = draw(&mut app, 160, 24);
     assert!(!search.contains("Alt+Enter"), "{search}");
+}
+
+fn chord(app: &mut App, c: char) {
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+    );
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+#[test]
+fn every_text_field_takes_the_same_editing_keys() {
+    // The Chat prompt: Ctrl+U deleted nothing there, it undid.
+    let mut app = app();
+    type_text(&mut app, "best boots");
+    chord(&mut app, 'w');
+    assert_eq!(app.chat.prompt_text(), "best ");
+    chord(&mut app, 'u');
+    assert_eq!(app.chat.prompt_text(), "");
+    chord(&mut app, 'z');
+    assert_eq!(app.chat.prompt_text(), "best ");
+    // The History filter: Ctrl+U typed a literal "u" in filters.
+    let mut app = history_app(three_requests());
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "trail xx");
+    chord(&mut app, 'w');
+    assert_eq!(app.history.list.filter, "trail ");
+    chord(&mut app, 'a');
+    chord(&mut app, 'k');
+    assert_eq!(app.history.list.filter, "");
+    chord(&mut app, 'z');
+    assert_eq!(app.history.list.filter, "trail ");
+    // A picker's filter.
+    let mut app = self::app();
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('c'));
+    type_text(&mut app, "united st");
+    chord(&mut app, 'u');
+    let vantage::app::Popup::Picker(picker) = app.popup.as_ref().unwrap() else {
+        panic!("the country picker is open")
+    };
+    assert_eq!(picker.filter, "");
+    assert_eq!(picker.rows.len(), picker.items.len());
 }

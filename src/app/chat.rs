@@ -270,7 +270,7 @@ impl ChatState {
     }
 
     pub fn edit(&mut self, key: KeyEvent) {
-        self.prompt.input(key);
+        super::input::edit_text_area(&mut self.prompt, key);
     }
 
     pub fn paste(&mut self, text: &str) {

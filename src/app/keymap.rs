@@ -15,6 +15,9 @@ pub enum Context {
     Editing,
     /// A popup (picker, export, help) is open.
     Popup,
+    /// Any text field: the prompt editors, filters, pickers and popups. Never looked up: the
+    /// field itself takes these keys (`input::edit_line`); they are here for help.
+    TextField,
     /// A form with a location (Chat, Search), outside text fields.
     Form,
     /// The Chat tab, outside text fields.
@@ -44,6 +47,7 @@ impl Context {
             Context::Normal => "Outside text fields",
             Context::Editing => "In a text field",
             Context::Popup => "In a popup",
+            Context::TextField => "Editing text (every field)",
             Context::Form => "Chat and Search forms",
             Context::Chat => "Chat",
             Context::Search => "Search",
@@ -126,6 +130,8 @@ pub enum Action {
     SortBy,
     AddColumn,
     RemoveColumn,
+    /// A key a text field takes itself (see `Context::TextField`).
+    EditText,
 }
 
 /// A key, with the modifiers that must be held.
@@ -211,7 +217,12 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Popup, [key(KeyCode::PageDown)], "PgDn", Action::PageDown, "page down"),
     bind!(Popup, [key(KeyCode::Home)], "Home", Action::Top, "first item"),
     bind!(Popup, [key(KeyCode::End)], "End", Action::Bottom, "last item (a typed value)"),
-    bind!(Popup, [ctrl('u')], "Ctrl+U", Action::Clear, "clear the text field"),
+    bind!(TextField, [ctrl('a')], "Ctrl+A", Action::EditText, "start of the line"),
+    bind!(TextField, [ctrl('e')], "Ctrl+E", Action::EditText, "end of the line"),
+    bind!(TextField, [ctrl('w'), alt(KeyCode::Backspace)], "Ctrl+W", Action::EditText, "delete the word before the cursor"),
+    bind!(TextField, [ctrl('u')], "Ctrl+U", Action::EditText, "delete to the start of the line"),
+    bind!(TextField, [ctrl('k')], "Ctrl+K", Action::EditText, "delete to the end of the line"),
+    bind!(TextField, [ctrl('z')], "Ctrl+Z", Action::EditText, "undo"),
     bind!(Editing, [key(KeyCode::Esc)], "Esc", Action::Back, "leave the text field"),
     bind!(Editing, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
     bind!(Editing, [alt(KeyCode::Enter), shift(KeyCode::Enter)], "Alt+Enter", Action::Newline, "new line"),

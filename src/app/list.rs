@@ -2,7 +2,7 @@
 //! items live with their tab; this keeps which of them show, in what order, and which one is
 //! selected.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use crate::fuzzy::FuzzyMatcher;
 
@@ -21,6 +21,8 @@ pub enum ListKey {
 #[derive(Clone, Debug, Default)]
 pub struct FilteredList {
     pub filter: String,
+    /// The filter's cursor and undo.
+    pub edit: super::input::EditState,
     /// True while the filter is being typed.
     pub filtering: bool,
     /// Indices of the items that match, in the order shown.
@@ -106,19 +108,11 @@ impl FilteredList {
 
     /// Types into the filter; true when the key changed it (the caller then refreshes).
     pub fn edit(&mut self, key: KeyEvent) -> bool {
-        match key.code {
-            KeyCode::Backspace => self.filter.pop().is_some(),
-            KeyCode::Char(c)
-                if !key
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                self.filter.push(c);
-                self.selected = 0;
-                true
-            }
-            _ => false,
+        let changed = super::input::edit_line(&mut self.filter, &mut self.edit, key);
+        if changed {
+            self.selected = 0;
         }
+        changed
     }
 
     /// The keys every list answers the same way: moving, paging, the filter.

@@ -77,6 +77,8 @@ pub struct Picker {
     pub note: Option<String>,
     /// In a multi-select picker, the values chosen so far (shown with a checkmark).
     pub checked: Option<Vec<String>>,
+    /// The filter's cursor and undo.
+    pub edit: super::input::EditState,
 }
 
 /// What choosing in a picker did.
@@ -107,6 +109,7 @@ impl Picker {
             allow_custom: false,
             note: None,
             checked: None,
+            edit: super::input::EditState::default(),
         }
     }
 

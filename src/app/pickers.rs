@@ -131,9 +131,9 @@ fn city(location: &Location) -> Picker {
              any name can be typed."
         ),
     };
-    let cities: Vec<&geo::City> =
-        narrowed.unwrap_or_else(|| geo::cities(country).iter().collect());
-    let show_subdivision = location.subdivision.is_none() || cities.iter().all(|c| c.admin1.is_empty());
+    let cities: Vec<&geo::City> = narrowed.unwrap_or_else(|| geo::cities(country).iter().collect());
+    let show_subdivision =
+        location.subdivision.is_none() || cities.iter().all(|c| c.admin1.is_empty());
     Picker::new(
         PickerKind::City,
         std::iter::once(PickItem::random())
@@ -226,7 +226,10 @@ mod tests {
             subdivision: Some("BY".into()),
             ..Location::default()
         };
-        assert_eq!(location(PickerKind::City, &bavaria).items[1].label, "München (Munich)");
+        assert_eq!(
+            location(PickerKind::City, &bavaria).items[1].label,
+            "München (Munich)"
+        );
     }
 
     #[test]
@@ -241,8 +244,10 @@ mod tests {
             .map(|i| i.detail.as_str())
             .collect();
         assert!(springfields.len() > 3, "{springfields:?}");
-        let states: std::collections::HashSet<&str> =
-            springfields.iter().map(|d| d.split(" · ").next().unwrap()).collect();
+        let states: std::collections::HashSet<&str> = springfields
+            .iter()
+            .map(|d| d.split(" · ").next().unwrap())
+            .collect();
         assert_eq!(states.len(), springfields.len(), "{springfields:?}");
     }
 

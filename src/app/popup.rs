@@ -1,6 +1,6 @@
 //! Popups over the tabs: help, pickers and one-line inputs, and the keys they take.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 
 use super::input::{self, InputPrompt, InputTarget};
 use super::keymap::Action;
@@ -23,9 +23,16 @@ pub enum Popup {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Confirm {
     /// Quitting would drop the calls in flight (and the credits they cost).
-    Quit { calls: usize },
-    DeleteHistory { id: EntryId, summary: String },
-    DeleteJob { id: JobId },
+    Quit {
+        calls: usize,
+    },
+    DeleteHistory {
+        id: EntryId,
+        summary: String,
+    },
+    DeleteJob {
+        id: JobId,
+    },
 }
 
 impl Confirm {
@@ -160,16 +167,9 @@ pub(super) fn on_popup_key(
                     app.popup = Some(Popup::Picker(picker));
                 }
                 _ => {
-                    match key.code {
-                        KeyCode::Backspace => picker.backspace(&mut app.matcher),
-                        KeyCode::Char(c)
-                            if !key
-                                .modifiers
-                                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                        {
-                            picker.type_char(c, &mut app.matcher)
-                        }
-                        _ => {}
+                    let mut filter = picker.filter.clone();
+                    if input::edit_line(&mut filter, &mut picker.edit, key) {
+                        picker.set_filter(filter, &mut app.matcher);
                     }
                     app.popup = Some(Popup::Picker(picker));
                 }
@@ -179,13 +179,9 @@ pub(super) fn on_popup_key(
         Popup::Input(mut prompt) => {
             match action {
                 Some(Action::Back) => {}
-                Some(Action::Clear) => {
-                    prompt.value.clear();
-                    app.popup = Some(Popup::Input(prompt));
-                }
                 Some(Action::Accept) => return accept_input(app, prompt),
                 _ => {
-                    input::edit_line(&mut prompt.value, key);
+                    input::edit_line(&mut prompt.value, &mut prompt.edit, key);
                     app.popup = Some(Popup::Input(prompt));
                 }
             }

@@ -18,6 +18,7 @@ fn sections(tab: Tab) -> Vec<Context> {
         Context::Global,
         Context::Normal,
         Context::Editing,
+        Context::TextField,
         Context::Popup,
     ]
     .into_iter()

@@ -2,11 +2,11 @@
 //! view (only those are built), the selection, and the filter line while one is set.
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
-use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{HighlightSpacing, Paragraph, Row, Table, TableState};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
 use crate::app::list::FilteredList;
 
@@ -57,13 +57,12 @@ pub(super) fn draw<'a>(
             ..inner
         };
         inner.height -= 1;
-        let mut spans = vec![
-            Span::styled("/ ", theme::accent()),
-            Span::raw(list.filter.clone()),
-        ];
-        if list.filtering {
-            spans.push(Span::styled("▏", theme::accent()));
-        }
+        let mut spans = vec![Span::styled("/ ", theme::accent())];
+        spans.extend(super::field_spans(
+            &list.filter,
+            list.edit.cursor_in(&list.filter),
+            list.filtering,
+        ));
         spans.push(Span::styled(
             format!("  {} of {}", list.shown.len(), list.total),
             theme::dim(),

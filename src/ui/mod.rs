@@ -47,7 +47,7 @@ pub fn view(app: &App, frame: &mut Frame) {
         Some(Popup::Input(input)) => draw_line_popup(
             frame,
             &format!(" {} ", input.title),
-            &input.shown(),
+            (&input.shown(), input.edit.cursor_in(&input.value)),
             &input.note,
             match input.target {
                 InputTarget::Export(_) => "write",
@@ -120,6 +120,22 @@ pub(crate) fn pane(title: Line<'_>, focused: bool) -> Block<'_> {
         .title(title)
 }
 
+/// A one-line field's text with the cursor drawn where it is (when the field has the focus).
+pub(crate) fn field_spans(text: &str, cursor: usize, focused: bool) -> Vec<Span<'static>> {
+    if !focused {
+        return vec![Span::raw(text.to_string())];
+    }
+    let split = text
+        .char_indices()
+        .nth(cursor)
+        .map_or(text.len(), |(b, _)| b);
+    vec![
+        Span::raw(text[..split].to_string()),
+        Span::styled("▏", theme::accent()),
+        Span::raw(text[split..].to_string()),
+    ]
+}
+
 /// Clears the area a popup is drawn on. A wide character (an emoji, a CJK letter) that starts
 /// just left of the area would spill its second half over the popup's border, so it goes too.
 pub(crate) fn clear_popup(frame: &mut Frame, popup: Rect) {
@@ -138,18 +154,24 @@ pub(crate) fn clear_popup(frame: &mut Frame, popup: Rect) {
 }
 
 /// A popup with one line of text being typed, a note under it, and its keys.
-fn draw_line_popup(frame: &mut Frame, title: &str, text: &str, note: &str, accept: &str) {
+fn draw_line_popup(
+    frame: &mut Frame,
+    title: &str,
+    (text, cursor): (&str, usize),
+    note: &str,
+    accept: &str,
+) {
     let popup = layout::popup(frame.area(), 76, 7);
     clear_popup(frame, popup);
     let block = pane(Line::styled(title.to_string(), theme::title()), true);
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let lines = vec![
-        Line::from(vec![
-            Span::styled("› ", theme::accent()),
-            Span::raw(text.to_string()),
-            Span::styled("▏", theme::accent()),
-        ]),
+        Line::from(
+            std::iter::once(Span::styled("› ", theme::accent()))
+                .chain(field_spans(text, cursor, true))
+                .collect::<Vec<_>>(),
+        ),
         Line::styled(note.to_string(), theme::dim()),
         Line::from(vec![
             Span::styled("Enter", theme::key_hint()),
@@ -189,7 +211,10 @@ mod tests {
             let buffer = terminal.backend().buffer();
             for y in 1..4 {
                 let before = buffer[(left - 1, y)].symbol();
-                assert!(before.width() <= 1, "row {y} at {left}: {before:?} spills over");
+                assert!(
+                    before.width() <= 1,
+                    "row {y} at {left}: {before:?} spills over"
+                );
                 assert_eq!(buffer[(left, y)].symbol().width(), 1);
             }
         }

@@ -36,18 +36,18 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     .areas(inner);
     frame.render_widget(
         Paragraph::new(Line::from(
-            [
-                Span::styled("filter › ", theme::accent()),
-                Span::raw(picker.filter.clone()),
-                Span::styled("▏", theme::accent()),
-            ]
-            .into_iter()
-            .chain(
-                picker
-                    .custom_value()
-                    .map(|_| Span::styled("  End: use as typed", theme::dim())),
-            )
-            .collect::<Vec<_>>(),
+            std::iter::once(Span::styled("filter › ", theme::accent()))
+                .chain(super::field_spans(
+                    &picker.filter,
+                    picker.edit.cursor_in(&picker.filter),
+                    true,
+                ))
+                .chain(
+                    picker
+                        .custom_value()
+                        .map(|_| Span::styled("  End: use as typed", theme::dim())),
+                )
+                .collect::<Vec<_>>(),
         )),
         filter_area,
     );

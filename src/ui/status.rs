@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::keymap::{self, Action};
 use crate::app::compare::CompareMode;
+use crate::app::keymap::{self, Action};
 use crate::app::{App, Credits, FlashLevel, Tab};
 
 use super::theme;
@@ -68,7 +68,7 @@ fn multi_line_field(app: &App) -> bool {
 fn hints(app: &App) -> Vec<Span<'static>> {
     let contexts = app.key_contexts();
     let wanted: &[Action] = if app.popup.is_some() {
-        &[Action::Accept, Action::Back, Action::Clear]
+        &[Action::Accept, Action::Back]
     } else if app.editing() && multi_line_field(app) {
         &[
             Action::Send,

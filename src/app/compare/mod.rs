@@ -220,7 +220,7 @@ impl CompareState {
     }
 
     pub fn edit(&mut self, key: KeyEvent) {
-        self.prompt.input(key);
+        crate::app::input::edit_text_area(&mut self.prompt, key);
     }
 
     pub fn paste(&mut self, text: &str) {

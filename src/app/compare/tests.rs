@@ -237,7 +237,13 @@ fn any_location_can_be_removed_not_only_the_last() {
     // The middle one: Down, then Enter.
     key(&mut app, KeyCode::Down, KeyModifiers::NONE);
     key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
-    let left: Vec<_> = app.compare.axes.locations.iter().map(|l| l.describe()).collect();
+    let left: Vec<_> = app
+        .compare
+        .axes
+        .locations
+        .iter()
+        .map(|l| l.describe())
+        .collect();
     assert_eq!(left, ["US", "FR"]);
     assert!(matches!(&app.popup, Some(Popup::Picker(p)) if p.items.len() == 2));
 }
