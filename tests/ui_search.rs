@@ -243,6 +243,8 @@ fn the_filter_shows_n_of_total() {
     press(&mut app, KeyCode::Enter);
     assert!(!app.search.page.as_ref().unwrap().filtering);
     assert_eq!(app.search.page.as_ref().unwrap().filter, "review");
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.search.page.as_ref().unwrap().filter, "");
 }
 
 #[test]

@@ -280,7 +280,7 @@ impl ChatState {
             }
             return;
         }
-        self.prompt.input(key);
+        super::input::edit_text_area(&mut self.prompt, key);
     }
 
     /// Finds the search's text again in the view on screen, and scrolls to the match.
@@ -706,6 +706,7 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         }
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
+        PickerKind::AxisLocation => {}
     }
 }
 

@@ -26,7 +26,7 @@ pub(crate) mod text_search;
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, export_prompt};
 pub use msg::{Msg, StoredView};
-pub use popup::Popup;
+pub use popup::{Confirm, Popup};
 pub use tabs::{Tab, TabSpec};
 
 use std::time::{Duration, Instant};
@@ -308,7 +308,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                     picker.set_filter(filter, &mut app.matcher);
                 }
                 Some(Popup::Input(input)) => input.value.push_str(text.trim()),
-                Some(Popup::Help(_)) => {}
+                Some(Popup::Help(_) | Popup::Confirm(_)) => {}
             }
             Vec::new()
         }
@@ -501,10 +501,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return popup::on_popup_key(app, popup, key, action);
     }
     match action {
-        Some(Action::Quit) => {
-            app.should_quit = true;
-            vec![Effect::Os(OsEffect::Quit)]
-        }
+        Some(Action::Quit) => popup::quit(app),
         Some(Action::Help) => {
             app.popup = Some(Popup::Help(0));
             Vec::new()

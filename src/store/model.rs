@@ -108,8 +108,8 @@ impl RequestParams {
             // place would misdescribe the rest.
             RequestParams::Compare(parts) => {
                 let asked = parts.first().map_or(String::new(), |first| match first {
-                    RequestParams::Ai(r) => crate::api::request::shorten(&r.prompt, 48),
-                    RequestParams::Search(r) => crate::api::request::shorten(&r.terms, 48),
+                    RequestParams::Ai(r) => crate::api::request::shorten(&r.prompt, 200),
+                    RequestParams::Search(r) => crate::api::request::shorten(&r.terms, 200),
                     other => other.summary(),
                 });
                 format!("{} columns · {asked}", parts.len())

@@ -108,7 +108,7 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
                 ("c", "country"),
                 ("s", "subdivision"),
                 ("t", "city"),
-                ("r", "IP type"),
+                ("I", "IP type"),
                 ("f", "format"),
                 ("x", "cache"),
                 ("?", "all keys"),
@@ -166,13 +166,12 @@ fn draw_results(page: &PageState, frame: &mut Frame, area: Rect) {
     let mut area = area;
     if page.filtering || !page.filter.is_empty() {
         let (shown, total) = page.shown_of_total();
-        let mut spans = vec![
-            Span::styled("filter › ", theme::accent()),
-            Span::raw(page.filter.clone()),
-        ];
-        if page.filtering {
-            spans.push(Span::styled("▏", theme::accent()));
-        }
+        let mut spans = vec![Span::styled("filter › ", theme::accent())];
+        spans.extend(super::field_spans(
+            &page.filter,
+            page.filter_edit.cursor_in(&page.filter),
+            page.filtering,
+        ));
         spans.push(Span::styled(format!("  {shown} of {total}"), theme::dim()));
         frame.render_widget(
             Paragraph::new(Line::from(spans)),

@@ -172,13 +172,10 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             };
             compare.rebuild();
         }
-        Action::Clear => {
-            if compare.axes.locations.pop().is_some() {
-                compare.rebuild();
-            } else {
-                app.flash_info("There is no location to remove.");
-            }
-        }
+        Action::Clear => match location_picker(compare) {
+            Some(picker) => app.popup = Some(Popup::Picker(picker)),
+            None => app.flash_info("There is no location to remove."),
+        },
         Action::AddColumn => {
             let vantage = match compare.mode {
                 CompareMode::Answers => Vantage {
@@ -275,10 +272,18 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 
 /// The model picker as a multi-select: it stays open, Enter toggles, Esc closes.
 fn model_picker(compare: &CompareState, at: Option<Model>) -> crate::app::picker::Picker {
-    pickers::model(at).with_note(format!(
-        "Chosen: {}. Enter adds or removes the highlighted model; Esc when done.",
-        list_or_none(compare.axes.models.iter().map(|m| m.as_str().to_string()))
-    ))
+    pickers::model(at)
+        .with_note("Enter adds or removes the highlighted model; Esc when done.")
+        .with_checked(compare.axes.models.iter().map(|m| m.as_str().to_string()))
+}
+
+/// The locations chosen so far, any of which Enter removes; `None` when there are none.
+fn location_picker(compare: &CompareState) -> Option<crate::app::picker::Picker> {
+    let locations = &compare.axes.locations;
+    (!locations.is_empty()).then(|| {
+        pickers::axis_locations(locations)
+            .with_note("Enter removes the highlighted location; Esc when done.")
+    })
 }
 
 fn device_picker(
@@ -286,19 +291,14 @@ fn device_picker(
     compare: &CompareState,
     at: Option<&str>,
 ) -> crate::app::picker::Picker {
-    pickers::device(devices, at).with_note(format!(
-        "Chosen: {}. Enter adds or removes the highlighted device; Esc when done.",
-        list_or_none(compare.axes.devices.iter().cloned())
-    ))
-}
-
-fn list_or_none(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    if items.is_empty() {
-        "none".to_string()
+    let picker = pickers::device(devices, at);
+    // The device picker's own note says why its list is empty; keep that one.
+    let picker = if picker.note.is_some() {
+        picker
     } else {
-        items.join(", ")
-    }
+        picker.with_note("Enter adds or removes the highlighted device; Esc when done.")
+    };
+    picker.with_checked(compare.axes.devices.iter().cloned())
 }
 
 fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
@@ -349,6 +349,15 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
             if let Some(last) = compare.axes.locations.last_mut() {
                 pickers::apply_location(last, kind, value);
             }
+        }
+        PickerKind::AxisLocation => {
+            let at = value.and_then(|v| v.parse::<usize>().ok());
+            if let Some(at) = at.filter(|at| *at < compare.axes.locations.len()) {
+                compare.axes.locations.remove(at);
+                compare.rebuild();
+            }
+            app.popup = location_picker(&app.compare).map(Popup::Picker);
+            return;
         }
         PickerKind::Language | PickerKind::Display => {}
     }

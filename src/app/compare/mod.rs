@@ -265,7 +265,7 @@ impl CompareState {
             }
             return;
         }
-        self.prompt.input(key);
+        crate::app::input::edit_text_area(&mut self.prompt, key);
     }
 
     /// Finds the search's text again in the focused column's answer, and scrolls to it.

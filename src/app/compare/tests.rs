@@ -201,13 +201,7 @@ fn models_toggle_and_locations_grow_through_the_shared_pickers() {
         panic!("the picker stays open")
     };
     assert_eq!(picker.kind, PickerKind::Model);
-    assert!(
-        picker
-            .note
-            .as_deref()
-            .unwrap_or("")
-            .contains("Chosen: copilot")
-    );
+    assert_eq!(picker.checked, Some(vec!["copilot".to_string()]));
     app.popup = None;
     apply_choice(&mut app, PickerKind::Country, Some("US".into()));
     apply_choice(&mut app, PickerKind::Subdivision, Some("NY".into()));
@@ -225,6 +219,33 @@ fn models_toggle_and_locations_grow_through_the_shared_pickers() {
     apply_choice(&mut app, PickerKind::Model, Some("chatgpt".into()));
     assert_eq!(app.compare.columns.len(), 5);
     assert!(app.compare.columns[4].by_hand);
+}
+
+#[test]
+fn any_location_can_be_removed_not_only_the_last() {
+    let mut app = app();
+    for country in ["US", "DE", "FR"] {
+        apply_choice(&mut app, PickerKind::Country, Some(country.into()));
+    }
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Delete, KeyModifiers::NONE);
+    let Some(Popup::Picker(picker)) = &app.popup else {
+        panic!("Del lists the locations to remove one")
+    };
+    assert_eq!(picker.kind, PickerKind::AxisLocation);
+    assert_eq!(picker.is_checked(&picker.items[1]), Some(true));
+    // The middle one: Down, then Enter.
+    key(&mut app, KeyCode::Down, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    let left: Vec<_> = app
+        .compare
+        .axes
+        .locations
+        .iter()
+        .map(|l| l.describe())
+        .collect();
+    assert_eq!(left, ["US", "FR"]);
+    assert!(matches!(&app.popup, Some(Popup::Picker(p)) if p.items.len() == 2));
 }
 
 #[test]

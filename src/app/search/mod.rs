@@ -180,21 +180,16 @@ impl SearchState {
         if let Some(page) = &mut self.page
             && page.filtering
         {
-            match key.code {
-                crossterm::event::KeyCode::Backspace => {
-                    page.filter.pop();
-                }
-                crossterm::event::KeyCode::Char(c) => page.filter.push(c),
-                _ => return,
+            if crate::app::input::edit_line(&mut page.filter, &mut page.filter_edit, key) {
+                page.apply_filter(matcher);
             }
-            page.apply_filter(matcher);
             return;
         }
         // One line only: a pasted or typed line break is a space.
         if key.code == crossterm::event::KeyCode::Enter {
             return;
         }
-        self.terms.input(key);
+        crate::app::input::edit_text_area(&mut self.terms, key);
     }
 
     pub fn paste(&mut self, text: &str) {
@@ -393,9 +388,9 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Back => {
             if let Some(page) = &mut search.page
-                && page.filtering
+                && (page.filtering || !page.filter.is_empty())
             {
-                // Esc drops the filter; Enter keeps it.
+                // Esc drops the filter, applied or being typed; Enter keeps it.
                 page.filtering = false;
                 page.filter.clear();
                 page.apply_filter(&mut app.matcher);

@@ -26,6 +26,7 @@ pub struct PageState {
     /// The first row shown.
     pub scroll: usize,
     pub filter: String,
+    pub filter_edit: crate::app::input::EditState,
     pub filtering: bool,
     /// Scroll of the text views, and selection of the Links view.
     pub text_scroll: HashMap<SearchView, usize>,
@@ -45,6 +46,7 @@ impl PageState {
             selected: 0,
             scroll: 0,
             filter: String::new(),
+            filter_edit: Default::default(),
             filtering: false,
             text_scroll: HashMap::new(),
             link_selected: 0,
