@@ -276,7 +276,9 @@ mod tests {
 
     #[test]
     fn csv_cells_that_a_spreadsheet_would_evaluate_become_text() {
-        for formula in ["=1+1", "+1+cmd", "-1+A1", "-x", "@SUM(A1)", "\tx", "\rx", "+", "-."] {
+        for formula in [
+            "=1+1", "+1+cmd", "-1+A1", "-x", "@SUM(A1)", "\tx", "\rx", "+", "-.",
+        ] {
             assert_eq!(csv_cell(formula), format!("'{formula}"));
         }
         // Signed numbers stay numbers a spreadsheet can sort.

@@ -9,3 +9,5 @@ mod render_dump;
 mod render_fixtures;
 #[path = "../render_props.rs"]
 mod render_props;
+#[path = "../render_snapshots.rs"]
+mod render_snapshots;

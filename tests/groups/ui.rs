@@ -9,6 +9,8 @@ mod ui_chat;
 mod ui_compare;
 #[path = "../ui_jobs.rs"]
 mod ui_jobs;
+#[path = "../ui_lists.rs"]
+mod ui_lists;
 #[path = "../ui_proxy.rs"]
 mod ui_proxy;
 #[path = "../ui_search.rs"]
