@@ -8,6 +8,7 @@
 //! `store` keeps history and queued jobs in SQLite; `jobs` decides, without I/O, which
 //! queued jobs to poll when.
 
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod cli;
