@@ -56,11 +56,11 @@ fn answers_and_requests_are_found_by_their_words() {
     let found = store
         .search_history("lowa", Some(RequestKind::Ai), 50, 0)
         .unwrap();
-    assert_eq!(ids(&found), [boots.0.clone()]);
+    assert_eq!(ids(&found), vec![boots.0.clone()]);
     // Every word must appear; a trailing * is a prefix.
     assert_eq!(
         ids(&store.search_history("merrell boots", None, 50, 0).unwrap()),
-        [boots.0.clone()]
+        vec![boots.0.clone()]
     );
     assert!(
         store
@@ -70,7 +70,7 @@ fn answers_and_requests_are_found_by_their_words() {
     );
     assert_eq!(
         ids(&store.search_history("hub*", None, 50, 0).unwrap()),
-        [other.0.clone()]
+        vec![other.0.clone()]
     );
     // The page's HTML is not indexed, and query syntax typed by a user is taken as words.
     assert!(
@@ -177,7 +177,7 @@ fn history_pages_through_every_entry_not_only_the_newest() {
     )
     .unwrap();
     for n in 0..2_600 {
-        let _ = store.add_request(RequestParams::Search(SearchRequest::new(&format!(
+        let _ = store.add_request(RequestParams::Search(SearchRequest::new(format!(
             "query {n}"
         ))));
     }
