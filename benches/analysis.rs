@@ -82,9 +82,31 @@ fn bench_mentions(c: &mut Criterion) {
 /// that some words are rare and some are everywhere.
 fn seeded_store(dir: &std::path::Path) -> Store {
     let words = [
-        "boots", "trail", "waterproof", "grip", "ankle", "support", "budget", "weight",
-        "leather", "mesh", "Salomon", "Merrell", "Keen", "Scarpa", "Hoka", "Lowa", "fit",
-        "sizing", "review", "durable", "comfort", "winter", "summer", "hiking", "running",
+        "boots",
+        "trail",
+        "waterproof",
+        "grip",
+        "ankle",
+        "support",
+        "budget",
+        "weight",
+        "leather",
+        "mesh",
+        "Salomon",
+        "Merrell",
+        "Keen",
+        "Scarpa",
+        "Hoka",
+        "Lowa",
+        "fit",
+        "sizing",
+        "review",
+        "durable",
+        "comfort",
+        "winter",
+        "summer",
+        "hiking",
+        "running",
     ];
     let store = Store::open_in(
         dir,
@@ -138,7 +160,11 @@ fn bench_history(c: &mut Criterion) {
     let mut group = c.benchmark_group("history_50k");
     group.sample_size(30);
     group.bench_function("fts_rare_word_first_page", |b| {
-        b.iter(|| store.search_history(black_box("zamberlan"), None, 100, 0).unwrap())
+        b.iter(|| {
+            store
+                .search_history(black_box("zamberlan"), None, 100, 0)
+                .unwrap()
+        })
     });
     group.bench_function("fts_common_words_first_page", |b| {
         b.iter(|| {
@@ -150,7 +176,12 @@ fn bench_history(c: &mut Criterion) {
     group.bench_function("fts_prefix_first_page_of_ai", |b| {
         b.iter(|| {
             store
-                .search_history(black_box("zamb*"), Some(vantage::store::RequestKind::Ai), 100, 0)
+                .search_history(
+                    black_box("zamb*"),
+                    Some(vantage::store::RequestKind::Ai),
+                    100,
+                    0,
+                )
                 .unwrap()
         })
     });
