@@ -1,5 +1,8 @@
 //! Conversion + wrapping at width 100 of the live pages, and re-wrapping a kept document.
 
+// A benchmark reads fixtures of our own: a panic is the right answer to a broken one.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};

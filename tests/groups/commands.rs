@@ -2,6 +2,8 @@
 
 // Tests may unwrap: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+// Each file loads the shared helpers itself, as it would alone.
+#![allow(clippy::duplicate_mod)]
 
 #[path = "../cli.rs"]
 mod cli;
@@ -15,5 +17,7 @@ mod hardening;
 mod hostile_output;
 #[path = "../jobs_cli.rs"]
 mod jobs_cli;
+#[path = "../mentions_cli.rs"]
+mod mentions_cli;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;

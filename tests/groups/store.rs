@@ -2,6 +2,8 @@
 
 // Tests may unwrap: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+// Each file loads the shared helpers itself, as it would alone.
+#![allow(clippy::duplicate_mod)]
 
 #[path = "../jobs_crash.rs"]
 mod jobs_crash;
@@ -11,3 +13,5 @@ mod store_damage;
 mod store_db;
 #[path = "../store_health_app.rs"]
 mod store_health_app;
+#[path = "../store_search.rs"]
+mod store_search;

@@ -2,6 +2,8 @@
 
 // Tests may unwrap: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+// Each file loads the shared helpers itself, as it would alone.
+#![allow(clippy::duplicate_mod)]
 
 #[path = "../ui_chat.rs"]
 mod ui_chat;
