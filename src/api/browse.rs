@@ -67,7 +67,10 @@ impl BrowserRequest {
         let url = self.url.trim();
         let n = url.chars().count();
         if url.is_empty() {
-            errors.push(FieldError::new(Field::Url, "is empty; type the page's address"));
+            errors.push(FieldError::new(
+                Field::Url,
+                "is empty; type the page's address",
+            ));
         } else if n > URL_MAX_CHARS {
             errors.push(FieldError::new(
                 Field::Url,
@@ -116,11 +119,7 @@ impl BrowserRequest {
 
     /// One line for lists: the URL and where from.
     pub fn summary(&self) -> String {
-        format!(
-            "{} · {}",
-            shorten(&self.url, 60),
-            self.location.describe()
-        )
+        format!("{} · {}", shorten(&self.url, 60), self.location.describe())
     }
 }
 
@@ -181,10 +180,10 @@ pub(crate) fn iso(at: OffsetDateTime) -> String {
 }
 
 /// Reads a time typed on the command line: RFC 3339 (`2025-12-24T18:00:00-06:00`).
-pub fn parse_time(text: &str) -> Result<OffsetDateTime, InvalidRequest> {
+pub fn parse_time(field: Field, text: &str) -> Result<OffsetDateTime, InvalidRequest> {
     OffsetDateTime::parse(text.trim(), &Rfc3339).map_err(|_| {
         InvalidRequest(vec![FieldError::new(
-            Field::From,
+            field,
             format!(
                 "{:?} is not a date and time; write it like 2025-12-24T18:00:00Z or 2025-12-24T18:00:00-06:00",
                 shorten(text, 40)
@@ -279,8 +278,17 @@ mod tests {
 
     #[test]
     fn page_urls_must_be_web_addresses() {
-        assert!(BrowserRequest::new("https://example.com").validate().is_ok());
-        for bad in ["", "example.com", "ftp://example.com/x", "javascript:alert(1)"] {
+        assert!(
+            BrowserRequest::new("https://example.com")
+                .validate()
+                .is_ok()
+        );
+        for bad in [
+            "",
+            "example.com",
+            "ftp://example.com/x",
+            "javascript:alert(1)",
+        ] {
             let err = BrowserRequest::new(bad).validate().unwrap_err();
             assert_eq!(err.fields().collect::<Vec<_>>(), vec![Field::Url], "{bad}");
         }
@@ -323,6 +331,6 @@ mod tests {
             ..request
         };
         assert!(backwards.validate().is_err());
-        assert!(parse_time("yesterday").is_err());
+        assert!(parse_time(Field::To, "yesterday").is_err());
     }
 }
