@@ -13,6 +13,10 @@ pub const DEFAULT_SEARCH_URL: &str = "https://render.joinmassive.com";
 pub const DEFAULT_PROXY_HOST: &str = "network.joinmassive.com";
 pub const DEFAULT_ISP_PROXY_HOST: &str = "isp.joinmassive.com";
 pub const DEFAULT_HISTORY_MAX_ENTRIES: usize = 5_000;
+/// Answers wrap at most this wide, centred: long lines are hard to read.
+pub const DEFAULT_READING_WIDTH: u16 = 100;
+/// Narrower than this, a reading width would make prose harder to read, not easier.
+const MIN_READING_WIDTH: u16 = 40;
 
 /// The file, as a user writes it. Every key is optional.
 #[derive(Debug, Default, Deserialize)]
@@ -27,6 +31,7 @@ struct ConfigFile {
     proxy_username: Option<String>,
     proxy_key: Option<String>,
     history_max_entries: Option<usize>,
+    reading_width: Option<u16>,
 }
 
 /// Where the token in use came from, so messages can say where to change it.
@@ -61,6 +66,8 @@ pub struct Config {
     pub proxy_username: Option<String>,
     pub proxy_key: Option<Secret>,
     pub history_max_entries: usize,
+    /// The widest that answers wrap, centred in a wider pane; 0 uses the whole pane.
+    pub reading_width: u16,
     /// The file read, if there was one.
     pub config_file: PathBuf,
     /// Where history, jobs, the log and the demo simulator's state live.
@@ -99,7 +106,7 @@ fn key_part(key: &Option<String>) -> String {
 }
 
 /// The keys the file may hold, the only words of a line quoted back to the user.
-const KNOWN_KEYS: [&str; 9] = [
+const KNOWN_KEYS: [&str; 10] = [
     "render_url",
     "search_url",
     "token",
@@ -109,6 +116,7 @@ const KNOWN_KEYS: [&str; 9] = [
     "proxy_username",
     "proxy_key",
     "history_max_entries",
+    "reading_width",
 ];
 
 /// The config and data folders: `VANTAGE_CONFIG` / `VANTAGE_DATA_DIR` when set (tests and
@@ -197,6 +205,10 @@ impl Config {
             history_max_entries: file
                 .history_max_entries
                 .unwrap_or(DEFAULT_HISTORY_MAX_ENTRIES),
+            reading_width: match file.reading_width.unwrap_or(DEFAULT_READING_WIDTH) {
+                0 => 0,
+                width => width.max(MIN_READING_WIDTH),
+            },
             config_file,
             data_dir,
             demo: false,
@@ -288,7 +300,7 @@ fn describe(message: &str) -> String {
     };
     let found = rest.split_whitespace().next().unwrap_or("value");
     let expected = match rest.rsplit_once("expected ").map(|(_, e)| e.trim()) {
-        Some("u64" | "usize" | "u32") => "a whole number",
+        Some("u64" | "usize" | "u32" | "u16") => "a whole number",
         Some("a string") => "text in quotes",
         Some("a boolean") => "true or false",
         _ => "another kind of value",
@@ -373,6 +385,20 @@ mod tests {
         assert_eq!(config.token.as_ref().map(Secret::expose), Some("v"));
         assert_eq!(config.render_url, DEFAULT_RENDER_URL);
         assert_eq!(config.timeout, Duration::from_secs(180));
+    }
+
+    #[test]
+    fn the_reading_width_defaults_to_100_and_0_means_the_whole_pane() {
+        let width = |text: &str| {
+            let file: ConfigFile = toml::from_str(text).unwrap();
+            let dir = PathBuf::from("d");
+            let config = Config::assemble(file, &Overrides::default(), dir.clone(), dir, |_| None);
+            config.reading_width
+        };
+        assert_eq!(width(""), DEFAULT_READING_WIDTH);
+        assert_eq!(width("reading_width = 72"), 72);
+        assert_eq!(width("reading_width = 0"), 0);
+        assert_eq!(width("reading_width = 10"), MIN_READING_WIDTH);
     }
 
     #[test]

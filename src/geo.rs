@@ -43,7 +43,8 @@ pub struct City {
     /// Upper-case alpha-2 code of the country.
     pub country: &'static str,
     pub population: u32,
-    /// GeoNames admin1 code (not always the ISO 3166-2 part), empty when unknown.
+    /// The first-level subdivision: the ISO 3166-2 part where GeoNames uses it or
+    /// `generate.py` maps it, else GeoNames' own admin1 code; empty when unknown.
     pub admin1: &'static str,
     /// Another name to search by, empty when none: GeoNames' English name where the
     /// picker shows the local one (`"Munich"` for `"München"`).
@@ -108,6 +109,25 @@ pub fn subdivision(country: &str, short: &str) -> Option<&'static Subdivision> {
     subdivisions(country)
         .iter()
         .find(|s| s.short == wanted || s.code == wanted)
+}
+
+/// The subdivision a city lies in, where the data maps its admin1 code to one.
+pub fn subdivision_of(city: &City) -> Option<&'static Subdivision> {
+    if city.admin1.is_empty() {
+        return None;
+    }
+    subdivision(city.country, city.admin1)
+}
+
+/// Cities of a country in one subdivision, by population descending; `None` when the data
+/// cannot tell which cities of the country lie in it (no city's admin1 code maps to it).
+pub fn cities_in(country: &str, subdivision: &str) -> Option<Vec<&'static City>> {
+    let wanted = self::subdivision(country, subdivision)?;
+    let found: Vec<&'static City> = cities(country)
+        .iter()
+        .filter(|c| c.admin1 == wanted.short)
+        .collect();
+    (!found.is_empty()).then_some(found)
 }
 
 /// Cities of a country, by population descending; empty for an unknown country.

@@ -6,7 +6,8 @@
 //! code; `app` holds state and returns effects, doing no I/O; `ui` draws from `app`'s state;
 //! `tui` owns the terminal, the tasks and the channels; `cli` runs the scripting commands;
 //! `store` keeps history and queued jobs in SQLite; `jobs` decides, without I/O, which
-//! queued jobs to poll when.
+//! queued jobs to poll when; `present` makes responses ready to show for the app and the CLI;
+//! `analysis` reads answers and pages (mentions, the AI Overview) as pure functions.
 
 pub mod analysis;
 pub mod api;

@@ -48,10 +48,24 @@ pub fn as_received(text: &str, to_terminal: bool) -> Cow<'_, str> {
 /// `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Quoting for commas and quotes is the
 /// CSV writer's job.
 pub fn csv_cell(text: &str) -> Cow<'_, str> {
+    // A plain signed number (`-3`, `+2`, `-0.5`) is data a spreadsheet should sort, and
+    // cannot carry a formula: it is left as it is.
+    if is_plain_number(text) {
+        return Cow::Borrowed(text);
+    }
     match text.chars().next() {
         Some('=' | '+' | '-' | '@' | '\t' | '\r') => Cow::Owned(format!("'{text}")),
         _ => Cow::Borrowed(text),
     }
+}
+
+/// Digits with at most a leading sign and one decimal point: nothing a spreadsheet evaluates.
+fn is_plain_number(text: &str) -> bool {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    !digits.is_empty()
+        && digits.bytes().filter(|b| *b == b'.').count() <= 1
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && digits.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// Rows as CSV text, one record a line: quoting by the `csv` crate, and every cell passed
@@ -262,8 +276,14 @@ mod tests {
 
     #[test]
     fn csv_cells_that_a_spreadsheet_would_evaluate_become_text() {
-        for formula in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"] {
+        for formula in [
+            "=1+1", "+1+cmd", "-1+A1", "-x", "@SUM(A1)", "\tx", "\rx", "+", "-.",
+        ] {
             assert_eq!(csv_cell(formula), format!("'{formula}"));
+        }
+        // Signed numbers stay numbers a spreadsheet can sort.
+        for number in ["+2", "-3", "0", "-0.5"] {
+            assert!(matches!(csv_cell(number), Cow::Borrowed(n) if n == number));
         }
         assert!(matches!(csv_cell("plain"), Cow::Borrowed("plain")));
         assert!(matches!(csv_cell(""), Cow::Borrowed("")));

@@ -1,6 +1,9 @@
 //! The whole app on `TestBackend`: the real event loop, scripted key events, the simulator
 //! over loopback.
 
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};

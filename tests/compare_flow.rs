@@ -2,6 +2,9 @@
 //! once and the screen keeps drawing while they do; against the service the cap of eight
 //! queues the rest.
 
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};

@@ -2,6 +2,9 @@
 //! a temporary folder: an async chat lands and opens in the answer viewer; 200 pending jobs
 //! poll eight at a time while frames stay cheap.
 
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};

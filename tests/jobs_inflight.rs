@@ -1,6 +1,9 @@
 //! Two hundred pending jobs polled through the shared driver against the in-process
 //! simulator: never more than eight polls out at once, and every job ends done and stored.
 
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};

@@ -51,6 +51,7 @@ fn dump_fixtures() {
             lines_to_string(&doc.wrap(100)),
         )
         .unwrap();
+        std::fs::write(dir.join(format!("{name}.plain.txt")), doc.plain_text()).unwrap();
         std::fs::write(dir.join(format!("{name}.md")), doc.to_markdown()).unwrap();
         let links: Vec<String> = doc
             .links()

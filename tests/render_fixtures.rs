@@ -38,7 +38,7 @@ fn check_answer(doc: &Document) {
     assert!(all.iter().any(|l| l == "• Why it matters:"));
     assert!(
         all.iter()
-            .any(|l| l == "  ◦ Lets AI access files, databases, APIs, etc.")
+            .any(|l| l == "  • Lets AI access files, databases, APIs, etc.")
     );
     for w in [1u16, 7, 20, 33, 80, 100, 157] {
         for l in doc.wrap(w) {

@@ -335,3 +335,101 @@ fn the_status_bar_says_demo_and_the_host_and_live_otherwise() {
     assert!(text.contains("LIVE") && text.contains("render.joinmassive.com"));
     let _ = app::Tab::Chat;
 }
+
+/// An answer of one long paragraph, to see where it wraps.
+fn long_paragraph_answer() -> Box<answer::PreparedAnswer> {
+    let words = "Waterproof leather boots with a stiff sole suit rocky trails and heavy packs, \
+        while light mesh shoes dry faster and suit warm weather and well kept paths. ";
+    let completion = Completion {
+        model: "chatgpt".into(),
+        query: "boots or shoes".into(),
+        completion: format!("<p>{}</p>", words.repeat(4)),
+        ..Completion::default()
+    };
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(9_000),
+    };
+    Box::new(answer::prepare(AiRequest::new("boots or shoes"), fetched))
+}
+
+/// The columns of `row` that hold text other than spaces, as (first, last).
+fn text_span(terminal: &Terminal<TestBackend>, row: u16) -> Option<(u16, u16)> {
+    let buffer = terminal.backend().buffer();
+    let width = buffer.area.width;
+    let filled: Vec<u16> = (1..width - 2)
+        .filter(|x| buffer[(*x, row)].symbol() != " ")
+        .collect();
+    Some((*filled.first()?, *filled.last()?))
+}
+
+#[test]
+fn answers_wrap_at_the_reading_width_centred_on_a_wide_screen() {
+    let mut app = app_at(Instant::now());
+    let tag = send(&mut app, "boots or shoes");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(long_paragraph_answer()),
+        },
+    );
+    let terminal = draw(&mut app, 160, 45);
+    let text = screen(&terminal);
+    let row = (0..45)
+        .find(|y| {
+            let line: String = text.lines().nth(*y as usize).unwrap_or_default().into();
+            line.contains("Waterproof leather")
+        })
+        .expect("the answer is on screen");
+    let (first, last) = text_span(&terminal, row).unwrap();
+    assert!(last - first < 100, "a line runs {first}..{last}");
+    // Centred: about as much room on the left as on the right of the 100 columns.
+    assert!(
+        (25..=35).contains(&first),
+        "the text starts at column {first}"
+    );
+    insta::assert_snapshot!(text);
+
+    // 0 in the config file uses the whole pane.
+    app.reading_width = 0;
+    let terminal = draw(&mut app, 160, 45);
+    let (first, last) = text_span(&terminal, row).unwrap();
+    assert!(first < 5 && last > 140, "a line runs {first}..{last}");
+}
+
+#[test]
+fn slash_finds_text_in_the_answer_with_n_of_total() {
+    let mut app = app_at(Instant::now());
+    let tag = send(&mut app, "boots or shoes");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(long_paragraph_answer()),
+        },
+    );
+    draw(&mut app, 80, 24);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "trails");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('n'));
+    let terminal = draw(&mut app, 80, 24);
+    let text = screen(&terminal);
+    assert!(text.contains("/trails  2 of 4"), "{text}");
+    // The current match is marked without colour: reverse video, bold and underlined.
+    let buffer = terminal.backend().buffer();
+    let marked = (0..24u16)
+        .flat_map(|y| (0..80u16).map(move |x| (x, y)))
+        .filter(|at| {
+            buffer[*at]
+                .modifier
+                .contains(ratatui::style::Modifier::REVERSED)
+        })
+        .count();
+    assert_eq!(marked, 4 * "trails".len(), "every visible match is marked");
+    insta::assert_snapshot!(text);
+}

@@ -264,7 +264,7 @@ fn the_search_rank_table_shows_movements() {
         parse_location("us").unwrap(),
         parse_location("de::Berlin").unwrap(),
     ];
-    press(&mut app, KeyCode::Char('p')); // residential only
+    press(&mut app, KeyCode::Char('I')); // residential only
     app.compare.rebuild();
     press(&mut app, KeyCode::Char('r'));
     let tags: Vec<Tag> = app

@@ -243,6 +243,8 @@ fn the_filter_shows_n_of_total() {
     press(&mut app, KeyCode::Enter);
     assert!(!app.search.page.as_ref().unwrap().filtering);
     assert_eq!(app.search.page.as_ref().unwrap().filter, "review");
+    press(&mut app, KeyCode::Esc);
+    assert_eq!(app.search.page.as_ref().unwrap().filter, "");
 }
 
 #[test]
@@ -320,6 +322,61 @@ fn n_and_p_jump_between_page_groups() {
 }
 
 #[test]
+fn n_on_the_last_loaded_page_fetches_the_results_after_it() {
+    let mut app = landed_sample();
+    press(&mut app, KeyCode::Char('n'));
+    press(&mut app, KeyCode::Char('n'));
+    assert!(app.search.call.tag().is_none(), "pages 2 and 3 are loaded");
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
+    );
+    let sent = effects.iter().find_map(|e| match e {
+        vantage::app::Effect::Call(CallEffect::SendSearch { request, .. }) => Some(request),
+        _ => None,
+    });
+    let sent = sent.expect("n past page 3 searches for what follows");
+    assert_eq!(sent.terms, "best hiking boots");
+    assert_eq!(sent.offset, Some(30), "three pages of ten are loaded");
+    assert_eq!(app.search.settings.offset, Some(30), "the form shows it");
+}
+
+#[test]
+fn paging_stops_at_the_services_offset_limit() {
+    let mut app = app();
+    type_text(&mut app, "best hiking boots");
+    press(&mut app, KeyCode::Enter);
+    let tag = app.search.call.tag().expect("sent");
+    let mut request = SearchRequest::new("best hiking boots");
+    request.offset = Some(95);
+    let fetched = Fetched {
+        value: SearchAnswer::Results(Box::new(sample_results())),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(10),
+    };
+    let prepared = search_page::prepare(request, fetched);
+    update(
+        &mut app,
+        Msg::SearchDone {
+            tag,
+            result: Ok(Box::new(prepared)),
+        },
+    );
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Char('n'));
+    }
+    assert!(app.search.call.tag().is_none());
+    let flash = app
+        .flash
+        .as_ref()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    assert!(flash.contains("at most 100"), "{flash}");
+}
+
+#[test]
 fn export_writes_csv_or_json() {
     let mut app = landed_sample();
     press(&mut app, KeyCode::Char('e'));
@@ -332,7 +389,7 @@ fn export_writes_csv_or_json() {
         Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
     );
     match &effects[..] {
-        [vantage::app::Effect::Os(OsEffect::WriteFile { path, contents })] => {
+        [vantage::app::Effect::Os(OsEffect::WriteFile { path, contents, .. })] => {
             assert_eq!(path.to_str(), Some("boots.csv"));
             let mut lines = contents.lines();
             assert!(
@@ -430,6 +487,24 @@ fn the_live_google_page_reads_as_text_with_its_links_listed() {
     let text = draw(&mut app, 120, 40);
     assert!(text.contains("   1. "), "{text}");
     insta::assert_snapshot!("google_page_links", text);
+}
+
+#[test]
+fn slash_searches_the_page_text_and_n_moves_on() {
+    let html = std::fs::read_to_string(format!("{FIXTURES}/search-google-sample.html")).unwrap();
+    let mut app = app();
+    land(&mut app, SearchAnswer::Html(html.clone()), html);
+    draw(&mut app, 120, 40);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "mcp");
+    press(&mut app, KeyCode::Enter);
+    let total = app.search.find.as_ref().unwrap().found.len();
+    assert!(total > 2, "{total} matches");
+    press(&mut app, KeyCode::Char('n'));
+    let text = draw(&mut app, 120, 40);
+    assert!(text.contains(&format!("/mcp  2 of {total}")), "{text}");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.search.find.is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -568,4 +643,22 @@ fn enter_searches_from_the_empty_results_pane() {
         effects.as_slice(),
         [vantage::app::Effect::Call(CallEffect::SendSearch { .. })]
     ));
+}
+
+#[test]
+fn at_80_by_24_the_results_get_most_rows_and_the_settings_fold() {
+    let mut app = landed_sample();
+    let text = draw(&mut app, 80, 24);
+    let body = app.frame_areas().body;
+    let areas = vantage::app::search::search_areas(&app.search, body);
+    assert_eq!(areas.settings.height, 1, "{text}");
+    assert!(
+        areas.list.height >= 17,
+        "the list has {} rows",
+        areas.list.height
+    );
+    // The settings come back when they have the focus.
+    app.search.focus = SearchFocus::Settings;
+    let areas = vantage::app::search::search_areas(&app.search, body);
+    assert!(areas.settings.height >= 3);
 }

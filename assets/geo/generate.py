@@ -45,6 +45,35 @@ ENDONYMS = {
     ("PT", "Lisbon"): "Lisboa",
 }
 
+# GeoNames admin1 codes that differ from the ISO 3166-2 part, for the countries with the most
+# cities where they differ. Each was checked against the largest city of the code (01 Calgary
+# is Alberta). Where GeoNames already uses the ISO part (US, GB, JP, CH, …) nothing is needed;
+# elsewhere the city picker cannot narrow by subdivision.
+ADMIN1_TO_ISO = {
+    "DE": {
+        "01": "BW", "02": "BY", "03": "HB", "04": "HH", "05": "HE", "06": "NI", "07": "NW",
+        "08": "RP", "09": "SL", "10": "SH", "11": "BB", "12": "MV", "13": "SN", "14": "ST",
+        "15": "TH", "16": "BE",
+    },
+    "CA": {
+        "01": "AB", "02": "BC", "03": "MB", "04": "NB", "05": "NL", "07": "NS", "08": "ON",
+        "09": "PE", "10": "QC", "11": "SK", "12": "YT", "13": "NT", "14": "NU",
+    },
+    "AU": {
+        "01": "ACT", "02": "NSW", "03": "NT", "04": "QLD", "05": "SA", "06": "TAS", "07": "VIC",
+        "08": "WA",
+    },
+    "FR": {
+        "11": "IDF", "24": "CVL", "27": "BFC", "28": "NOR", "32": "HDF", "44": "GES", "52": "PDL",
+        "53": "BRE", "75": "NAQ", "76": "OCC", "84": "ARA", "93": "PAC", "94": "20R",
+    },
+}
+
+
+def iso_admin1(country, admin1):
+    """The ISO 3166-2 part for a GeoNames admin1 code where the two differ, else the code."""
+    return ADMIN1_TO_ISO.get(country, {}).get(admin1, admin1)
+
 
 def clean(text):
     """One line of TSV: no tabs or newlines, NFC, trimmed."""
@@ -134,7 +163,8 @@ def cities(wheel):
         if endonym and endonym != name and endonym in c.get("alternatenames", []):
             name, alias = endonym, name
             applied.add((country, c["name"]))
-        rows.append((country, -population, name, c.get("admin1code") or "", alias))
+        admin1 = iso_admin1(country, c.get("admin1code") or "")
+        rows.append((country, -population, name, admin1, alias))
     for key in sorted(set(ENDONYMS) - applied):
         if ENDONYMS[key] != key[1]:
             print(f"note: endonym for {key} not applied", file=sys.stderr)

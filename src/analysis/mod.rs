@@ -1,6 +1,10 @@
-//! Pure analysis of pages the service returns: no I/O, no state, input in and values out.
+//! Pure analysis of what the service returns: no I/O, no state, input in and values out.
 //!
 //! [`overview`] reads a search results page (the live service's or the simulator's, which
-//! share the markup) for its AI overview and its related questions.
+//! share the markup) for its AI overview and its related questions; [`mentions`] finds which
+//! tracked brands an answer names, where and citing whom; [`workspace`] reads and edits the
+//! workspace file that lists those brands.
 
+pub mod mentions;
 pub mod overview;
+pub mod workspace;

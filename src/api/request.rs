@@ -213,7 +213,7 @@ impl AiRequest {
         format!(
             "{} · {} · {}",
             self.effective_model(),
-            shorten(&self.prompt, 48),
+            shorten(&self.prompt, 200),
             self.location.describe()
         )
     }
@@ -305,7 +305,7 @@ impl SearchRequest {
         let ip = self.ip.map(|ip| format!(" · {ip}")).unwrap_or_default();
         format!(
             "{} · {}{ip}",
-            shorten(&self.terms, 48),
+            shorten(&self.terms, 200),
             self.location.describe()
         )
     }

@@ -15,6 +15,7 @@ use super::keymap::{Action, Context};
 use super::layout;
 use super::picker::PickerKind;
 use super::pickers;
+use super::text_search::TextSearch;
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 use crate::present::answer::{AnswerView, PreparedAnswer};
 
@@ -188,6 +189,8 @@ pub struct ChatState {
     pub setting_cursor: usize,
     pub call: CallState,
     pub answer: Option<AnswerState>,
+    /// `/` inside the answer's text view.
+    pub find: Option<TextSearch>,
 }
 
 impl Default for ChatState {
@@ -206,6 +209,7 @@ impl ChatState {
             setting_cursor: 0,
             call: CallState::Idle,
             answer: None,
+            find: None,
         }
     }
 
@@ -228,7 +232,7 @@ impl ChatState {
     }
 
     pub fn editing(&self) -> bool {
-        self.focus == ChatFocus::Prompt
+        self.focus == ChatFocus::Prompt || self.find.as_ref().is_some_and(|f| f.typing)
     }
 
     pub fn key_contexts(&self) -> Vec<Context> {
@@ -270,10 +274,50 @@ impl ChatState {
     }
 
     pub fn edit(&mut self, key: KeyEvent) {
-        self.prompt.input(key);
+        if let Some(find) = self.find.as_mut().filter(|f| f.typing) {
+            if find.edit(key) {
+                self.refresh_find();
+            }
+            return;
+        }
+        super::input::edit_text_area(&mut self.prompt, key);
+    }
+
+    /// Finds the search's text again in the view on screen, and scrolls to the match.
+    fn refresh_find(&mut self) {
+        let (Some(find), Some(answer)) = (self.find.as_mut(), self.answer.as_mut()) else {
+            return;
+        };
+        let view = answer.view;
+        match answer.prepared.body_of(view) {
+            Some(body) => {
+                find.refresh(body, answer.scroll.get(&view).copied().unwrap_or(0));
+                if let Some(line) = find.scroll_target() {
+                    answer.scroll.insert(view, line);
+                }
+            }
+            None => find.found.clear(),
+        }
+    }
+
+    /// `n` / `N`: the next or previous match, scrolled to.
+    fn step_find(&mut self, forward: bool) -> bool {
+        let (Some(find), Some(answer)) = (self.find.as_mut(), self.answer.as_mut()) else {
+            return false;
+        };
+        find.step(forward);
+        if let Some(line) = find.scroll_target() {
+            answer.scroll.insert(answer.view, line);
+        }
+        true
     }
 
     pub fn paste(&mut self, text: &str) {
+        if let Some(find) = self.find.as_mut().filter(|f| f.typing) {
+            find.query.push_str(&text.replace(['\n', '\r'], " "));
+            self.refresh_find();
+            return;
+        }
         if self.focus != ChatFocus::Prompt {
             self.focus = ChatFocus::Prompt;
         }
@@ -291,6 +335,7 @@ impl ChatState {
             Ok(prepared) => {
                 self.call = CallState::Idle;
                 self.answer = Some(AnswerState::new(prepared));
+                self.find = None;
                 true
             }
             Err(error) => {
@@ -340,6 +385,8 @@ impl ChatState {
         let i = views.iter().position(|v| *v == answer.view).unwrap_or(0);
         let next = if forward { i + 1 } else { i + views.len() - 1 };
         answer.view = views[next % views.len()];
+        // The search follows to the new view's text.
+        self.refresh_find();
     }
 }
 
@@ -364,10 +411,25 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
         Action::FocusNext => chat.focus_cycle(true),
         Action::FocusPrev => chat.focus_cycle(false),
+        Action::Back if chat.find.as_ref().is_some_and(|f| f.typing) => chat.find = None,
         Action::Back => chat.focus = ChatFocus::Answer,
+        Action::Send if chat.find.as_ref().is_some_and(|f| f.typing) => {
+            if let Some(find) = &mut chat.find {
+                find.typing = false;
+                if find.query.is_empty() {
+                    chat.find = None;
+                }
+            }
+        }
         Action::EditPrompt => chat.focus = ChatFocus::Prompt,
         Action::Newline => chat.prompt.insert_newline(),
+        // Enter on a list of the answer acts on its selected row; only elsewhere does it
+        // send the prompt again (a new, billed call).
+        Action::Send if chat.focus == ChatFocus::Answer && viewing_list(chat) => {
+            return act_on_selected_row(app);
+        }
         Action::Send => return send(app),
+        Action::Cancel if !chat.call.is_running() && chat.find.is_some() => chat.find = None,
         Action::Cancel => {
             if let Some(tag) = chat.call.tag() {
                 chat.call = CallState::Idle;
@@ -436,7 +498,28 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::Filter => {
-            app.flash_info("Chat has no list to filter; use [ and ] to move between views.");
+            let has_text = chat
+                .answer
+                .as_ref()
+                .is_some_and(|a| a.prepared.body_of(a.view).is_some());
+            if has_text {
+                chat.focus = ChatFocus::Answer;
+                chat.find = Some(TextSearch::start());
+            } else if chat.answer.is_some() {
+                app.flash_info(
+                    "/ searches the text views (Answer, HTML, JSON…); [ and ] switch to one.",
+                );
+            } else {
+                app.flash_info("There is no answer to search yet.");
+            }
+        }
+        Action::NextMatch | Action::PrevMatch => {
+            let moved = chat.step_find(action == Action::NextMatch);
+            if !moved {
+                app.flash_info(
+                    "Press / to search the text first; n and N then move between matches.",
+                );
+            }
         }
         _ => {}
     }
@@ -452,7 +535,14 @@ fn page_height(app: &App) -> usize {
 /// Where the prompt, the settings row and the answer are, inside the tab's body.
 pub(crate) fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
     let widths = layout::cell_widths(&chat.settings.cells());
-    let rows = layout::flow_rows(body.width, &widths, 1);
+    let mut rows = layout::flow_rows(body.width, &widths, 1);
+    // Short screens: while an answer is read, the settings fold to their first row.
+    if body.height < layout::COMPACT_BELOW
+        && chat.focus == ChatFocus::Answer
+        && chat.answer.is_some()
+    {
+        rows = rows.min(1);
+    }
     let prompt_rows = layout::wrapped_rows(chat.prompt.lines(), body.width.saturating_sub(2));
     layout::chat(body, prompt_rows, rows)
 }
@@ -482,6 +572,43 @@ fn send(app: &mut App) -> Vec<Effect> {
     );
     app.chat.focus = ChatFocus::Answer;
     vec![Effect::Call(CallEffect::SendAi { tag, request })]
+}
+
+/// True when the answer shows a list view (sources, fanouts).
+fn viewing_list(chat: &ChatState) -> bool {
+    chat.answer
+        .as_ref()
+        .is_some_and(|a| matches!(a.view, AnswerView::Sources | AnswerView::Fanouts))
+}
+
+/// Enter on a source opens it; on a fanout, puts the query into Search, ready to send.
+fn act_on_selected_row(app: &mut App) -> Vec<Effect> {
+    let Some(answer) = &app.chat.answer else {
+        return Vec::new();
+    };
+    if answer.view == AnswerView::Sources {
+        return open(app);
+    }
+    let Some(query) = answer
+        .prepared
+        .fanouts
+        .get(answer.selected_of(AnswerView::Fanouts))
+        .cloned()
+    else {
+        app.flash_info("There is no fanout query to search.");
+        return Vec::new();
+    };
+    send_to_search(app, &query)
+}
+
+/// Fills the Search terms with `query` and shows the Search tab, its terms focused; the
+/// search itself waits for the user's Enter, as every billed call does.
+pub(crate) fn send_to_search(app: &mut App, query: &str) -> Vec<Effect> {
+    app.search.set_terms(query);
+    app.search.focus = super::search::SearchFocus::Terms;
+    let effects = app.select_tab(super::Tab::Search);
+    app.flash_info("The fanout is in Search: Enter searches it.");
+    effects
 }
 
 fn copy(app: &mut App) -> Vec<Effect> {
@@ -579,6 +706,7 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         }
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
+        PickerKind::AxisLocation => {}
     }
 }
 
@@ -620,3 +748,7 @@ pub(crate) fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
     }
     Vec::new()
 }
+
+#[cfg(test)]
+#[path = "chat_tests.rs"]
+mod tests;

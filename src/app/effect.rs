@@ -91,7 +91,12 @@ pub enum StoreEffect {
 pub enum OsEffect {
     Copy(String),
     OpenUrl(String),
-    WriteFile { path: PathBuf, contents: String },
+    /// Writes an export, creating a missing folder; an existing file only when `overwrite`.
+    WriteFile {
+        path: PathBuf,
+        contents: String,
+        overwrite: bool,
+    },
     SwitchToDemo,
     Quit,
 }

@@ -6,6 +6,26 @@ use super::input::{InputPrompt, InputTarget};
 use super::{App, Effect, OsEffect, Popup};
 use crate::present::compare::CompareMode;
 
+/// Why an export was not written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteFailure {
+    /// A file of that name is there; it is replaced only once the user says so.
+    Exists,
+    /// The missing folder could not be made.
+    Folder { folder: PathBuf, reason: String },
+    /// The file could not be written.
+    Write(String),
+}
+
+/// The export last asked for, so that a file in the way can be confirmed and replaced.
+#[derive(Clone, Debug, Default)]
+pub struct ExportState {
+    /// What was exported and the name typed, to ask again with.
+    asked: Option<(ExportSource, String)>,
+    /// The path the user agreed to replace.
+    replace: Option<PathBuf>,
+}
+
 /// What an export writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportSource {
@@ -84,11 +104,51 @@ pub(super) fn export_to(app: &mut App, source: ExportSource, input: InputPrompt)
             })
         }
     };
+    // Replacing is allowed once, for the path the user confirmed after being told it exists.
+    let overwrite = app.export.replace.take().is_some_and(|p| p == path);
+    app.export.asked = Some((source, typed.to_string()));
     match contents {
-        Some(contents) => vec![Effect::Os(OsEffect::WriteFile { path, contents })],
+        Some(contents) => vec![Effect::Os(OsEffect::WriteFile {
+            path,
+            contents,
+            overwrite,
+        })],
         None => {
             app.flash_error("There is nothing to export yet.");
             Vec::new()
         }
     }
 }
+
+/// Says how an export went; a file in the way opens the prompt again to confirm or rename.
+pub(super) fn on_written(app: &mut App, path: PathBuf, result: Result<(), WriteFailure>) {
+    match result {
+        Ok(()) => app.flash_info(format!("Exported to {}", path.display())),
+        Err(WriteFailure::Exists) => match app.export.asked.take() {
+            Some((source, typed)) => {
+                let name = path.display();
+                let prompt = export_prompt(source, typed).with_note(format!(
+                    "{name} exists. Enter replaces it; edit the name to keep it."
+                ));
+                app.export.replace = Some(path);
+                app.popup = Some(Popup::Input(prompt));
+            }
+            None => app.flash_error(format!(
+                "{} exists and was left as it is. Press e to export under another name.",
+                path.display()
+            )),
+        },
+        Err(WriteFailure::Folder { folder, reason }) => app.flash_error(format!(
+            "Could not create the folder {}: {reason}. Press e to choose another path.",
+            folder.display()
+        )),
+        Err(WriteFailure::Write(reason)) => app.flash_error(format!(
+            "Could not write {}: {reason}. Press e to choose another path.",
+            path.display()
+        )),
+    }
+}
+
+#[cfg(test)]
+#[path = "export_tests.rs"]
+mod tests;

@@ -3,13 +3,13 @@
 //! loads the request back into its form.
 
 use crate::app::StoreEffect;
-use crate::store::{EntryId, HistoryItem, RequestParams};
+use crate::store::{HistoryItem, RequestParams};
 
 use super::chat::ChatFocus;
 use super::keymap::{Action, Context};
 use super::list::{FilteredList, ListKey};
 use super::search::SearchFocus;
-use super::{App, Effect, Tab};
+use super::{App, Confirm, Effect, Popup, Tab};
 
 /// How many entries the tab reads (the store's cap bounds the rest).
 pub(crate) const SHOWN_ENTRIES: usize = 2_000;
@@ -39,7 +39,8 @@ impl HistoryState {
         let haystacks: Vec<String> = self
             .items
             .iter()
-            .map(|i| format!("{} {}", i.kind, i.summary))
+            // The summary first, so matched positions in it are its own (for highlighting).
+            .map(|i| format!("{} {}", i.summary, i.kind))
             .collect();
         self.list.set_total(self.items.len());
         self.list
@@ -115,11 +116,10 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let Some(item) = app.history.selected() else {
                 return Vec::new();
             };
-            let id: EntryId = item.id.clone();
-            app.history.items.retain(|i| i.id != id);
-            app.history.refresh(&mut app.matcher);
-            app.flash_info("Deleted the entry.");
-            return vec![Effect::Store(StoreEffect::DeleteHistory(id))];
+            app.popup = Some(Popup::Confirm(Confirm::DeleteHistory {
+                id: item.id.clone(),
+                summary: item.summary.clone(),
+            }));
         }
         _ => {}
     }

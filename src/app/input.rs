@@ -30,6 +30,7 @@ pub struct InputPrompt {
     pub masked: bool,
     /// A dim line under the field: what the value is for, its limits.
     pub note: String,
+    pub edit: EditState,
 }
 
 impl fmt::Debug for InputPrompt {
@@ -50,6 +51,7 @@ impl InputPrompt {
             value: value.into(),
             masked: false,
             note: String::new(),
+            edit: EditState::default(),
         }
     }
 
@@ -73,19 +75,208 @@ impl InputPrompt {
     }
 }
 
-/// Applies a key to a one-line text: Backspace deletes, printable characters are added.
-pub(crate) fn edit_line(text: &mut String, key: KeyEvent) {
-    match key.code {
-        KeyCode::Backspace => {
-            text.pop();
+/// Where the cursor of a one-line field is and what undo goes back to. The text itself lives
+/// with its owner (a filter, a popup's value), so code that sets it needs nothing else.
+#[derive(Clone, Debug, Default)]
+pub struct EditState {
+    /// In chars; `None` is the end of the text, where typing usually happens.
+    pub cursor: Option<usize>,
+    undo: Vec<String>,
+    /// Typing a run of characters is one step of undo, not one per character.
+    typing: bool,
+}
+
+impl EditState {
+    /// The cursor as a char index into `text`.
+    pub fn cursor_in(&self, text: &str) -> usize {
+        let len = text.chars().count();
+        self.cursor.unwrap_or(len).min(len)
+    }
+
+    fn remember(&mut self, text: &str, typing: bool) {
+        if !(typing && self.typing) {
+            self.undo.push(text.to_string());
         }
-        KeyCode::Char(c)
-            if !key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-        {
-            text.push(c)
+        self.typing = typing;
+    }
+
+    fn place(&mut self, at: usize, text: &str) {
+        self.cursor = (at < text.chars().count()).then_some(at);
+    }
+}
+
+fn byte_at(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(b, _)| b)
+}
+
+/// The one way every one-line field takes keys (filters, pickers, popups): characters are
+/// typed at the cursor; ← → move; Ctrl+A and Ctrl+E go to the start and end; Backspace and
+/// Del delete a character, Ctrl+W the word before the cursor, Ctrl+U everything before it,
+/// Ctrl+K everything after it; Ctrl+Z undoes. True when the text changed.
+pub(crate) fn edit_line(text: &mut String, state: &mut EditState, key: KeyEvent) -> bool {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    let at = state.cursor_in(text);
+    match key.code {
+        KeyCode::Char('a') if ctrl => state.cursor = Some(0),
+        KeyCode::Char('e') if ctrl => state.cursor = None,
+        KeyCode::Left => state.place(at.saturating_sub(1), text),
+        KeyCode::Right => state.place(at + 1, text),
+        KeyCode::Char('z') if ctrl => {
+            let Some(before) = state.undo.pop() else {
+                return false;
+            };
+            *text = before;
+            state.cursor = None;
+            state.typing = false;
+            return true;
+        }
+        KeyCode::Char('u') if ctrl && at > 0 => {
+            state.remember(text, false);
+            text.replace_range(..byte_at(text, at), "");
+            state.place(0, text);
+            return true;
+        }
+        KeyCode::Char('k') if ctrl && at < text.chars().count() => {
+            state.remember(text, false);
+            text.truncate(byte_at(text, at));
+            state.cursor = None;
+            return true;
+        }
+        KeyCode::Char('w') if ctrl => return delete_word_before(text, state, at),
+        KeyCode::Backspace if alt => return delete_word_before(text, state, at),
+        KeyCode::Backspace if at > 0 => {
+            state.remember(text, false);
+            text.replace_range(byte_at(text, at - 1)..byte_at(text, at), "");
+            state.place(at - 1, text);
+            return true;
+        }
+        KeyCode::Delete if at < text.chars().count() => {
+            state.remember(text, false);
+            text.replace_range(byte_at(text, at)..byte_at(text, at + 1), "");
+            state.place(at, text);
+            return true;
+        }
+        KeyCode::Char(c) if !ctrl && !alt => {
+            state.remember(text, true);
+            text.insert(byte_at(text, at), c);
+            state.place(at + 1, text);
+            return true;
         }
         _ => {}
+    }
+    state.typing = false;
+    false
+}
+
+fn delete_word_before(text: &mut String, state: &mut EditState, at: usize) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let mut start = at;
+    while start > 0 && chars[start - 1].is_whitespace() {
+        start -= 1;
+    }
+    while start > 0 && !chars[start - 1].is_whitespace() {
+        start -= 1;
+    }
+    if start == at {
+        return false;
+    }
+    state.remember(text, false);
+    text.replace_range(byte_at(text, start)..byte_at(text, at), "");
+    state.place(start, text);
+    true
+}
+
+/// The same keys in the multi-line prompt editors, on top of the editor's own: there Ctrl+U
+/// was undo; here it deletes to the start of the line like everywhere else.
+pub(crate) fn edit_text_area(editor: &mut ratatui_textarea::TextArea<'_>, key: KeyEvent) {
+    use ratatui_textarea::CursorMove;
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('a') if ctrl => editor.move_cursor(CursorMove::Head),
+        KeyCode::Char('e') if ctrl => editor.move_cursor(CursorMove::End),
+        KeyCode::Char('u') if ctrl => {
+            editor.delete_line_by_head();
+        }
+        KeyCode::Char('k') if ctrl => {
+            editor.delete_line_by_end();
+        }
+        KeyCode::Char('w') if ctrl => {
+            editor.delete_word();
+        }
+        KeyCode::Char('z') if ctrl => {
+            editor.undo();
+        }
+        _ => {
+            editor.input(key);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(text: &str, keys: &[KeyEvent]) -> (String, usize) {
+        let mut text = text.to_string();
+        let mut state = EditState::default();
+        for key in keys {
+            edit_line(&mut text, &mut state, *key);
+        }
+        let at = state.cursor_in(&text);
+        (text, at)
+    }
+
+    fn ctrl(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn the_readline_keys_work_at_the_cursor() {
+        assert_eq!(run("san francisco", &[ctrl('w')]), ("san ".into(), 4));
+        assert_eq!(run("san francisco", &[ctrl('u')]), ("".into(), 0));
+        assert_eq!(
+            run(
+                "san francisco",
+                &[ctrl('a'), key(KeyCode::Right), ctrl('k')]
+            ),
+            ("s".into(), 1)
+        );
+        assert_eq!(
+            run(
+                "an",
+                &[
+                    ctrl('a'),
+                    key(KeyCode::Char('s')),
+                    ctrl('e'),
+                    key(KeyCode::Char('!'))
+                ]
+            ),
+            ("san!".into(), 4)
+        );
+        assert_eq!(
+            run("münchen", &[key(KeyCode::Left), key(KeyCode::Backspace)]),
+            ("münchn".into(), 5)
+        );
+    }
+
+    #[test]
+    fn undo_takes_back_a_run_of_typing_or_a_deletion() {
+        let keys = [
+            key(KeyCode::Char('x')),
+            key(KeyCode::Char('y')),
+            ctrl('u'),
+            ctrl('z'),
+        ];
+        assert_eq!(run("ab", &keys), ("abxy".into(), 4));
+        let mut keys = keys.to_vec();
+        keys.push(ctrl('z'));
+        assert_eq!(run("ab", &keys), ("ab".into(), 2));
     }
 }

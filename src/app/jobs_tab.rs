@@ -10,7 +10,7 @@ use crate::store::{Body, JobRecord, NewJob, RequestParams};
 use super::input::{InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
 use super::list::{FilteredList, ListKey};
-use super::{App, Effect, Popup, Tab};
+use super::{App, Confirm, Effect, Popup, Tab};
 use crate::present::text::TextBody;
 
 /// A text result (a browser job's content) open over the table.
@@ -19,6 +19,7 @@ pub struct Reader {
     pub title: String,
     pub body: TextBody,
     pub scroll: usize,
+    pub find: Option<super::text_search::TextSearch>,
 }
 
 #[derive(Default)]
@@ -40,6 +41,10 @@ impl JobsState {
 
     pub fn editing(&self) -> bool {
         self.list.filtering
+            || self
+                .reader
+                .as_ref()
+                .is_some_and(|r| r.find.as_ref().is_some_and(|f| f.typing))
     }
 
     pub fn key_contexts(&self) -> Vec<Context> {
@@ -75,7 +80,8 @@ impl JobsState {
         let haystacks: Vec<String> = self
             .rows
             .iter()
-            .map(|r| format!("{} {} {} {}", r.kind, r.summary, r.id, r.state))
+            // The summary first, so matched positions in it are its own (for highlighting).
+            .map(|r| format!("{} {} {} {}", summary_of(r), r.kind, r.id, r.state))
             .collect();
         self.list.set_total(self.rows.len());
         self.list
@@ -212,6 +218,9 @@ pub fn on_wake(app: &mut App) -> Vec<Effect> {
 pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     if let Some(reader) = &mut app.jobs.reader {
         let page = 10;
+        if super::text_search::on_action(&mut reader.find, &mut reader.scroll, action) {
+            return Vec::new();
+        }
         match action {
             Action::Back => app.jobs.reader = None,
             Action::Up => reader.scroll = reader.scroll.saturating_sub(1),
@@ -261,11 +270,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 return Vec::new();
             };
             let id = job.id.clone();
-            app.jobs.scheduler.remove(&id);
-            app.jobs.rows.retain(|r| r.id != id);
-            app.jobs.refresh(&mut app.matcher);
-            app.flash_info(format!("Deleted job {}.", id.short()));
-            return vec![Effect::Store(StoreEffect::DeleteJob(id))];
+            app.popup = Some(Popup::Confirm(Confirm::DeleteJob { id }));
         }
         _ => {}
     }
@@ -274,6 +279,11 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 
 /// Types into the filter while it is open.
 pub fn edit(app: &mut App, key: crossterm::event::KeyEvent) {
+    if let Some(r) = &mut app.jobs.reader
+        && super::text_search::on_key(&mut r.find, &r.body, &mut r.scroll, key)
+    {
+        return;
+    }
     if app.jobs.list.edit(key) {
         app.jobs.refresh(&mut app.matcher);
     }
@@ -416,6 +426,12 @@ pub fn summary_of(job: &JobRecord) -> String {
         Some(request) => request.summary(),
         None => "(imported by id)".to_string(),
     }
+}
+
+/// True while the Jobs table shows ages that a second changes: the loop then redraws every
+/// second, and not otherwise.
+pub fn ages_on_screen(app: &App) -> bool {
+    app.tab == super::Tab::Jobs && app.jobs.reader.is_none() && !app.jobs.rows.is_empty()
 }
 
 /// What comes next for a job, or why it stopped.

@@ -241,7 +241,13 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
             .contains("only failed or expired")
     );
 
-    let effects = update(&mut app, ch('d'));
+    // d asks first; n keeps the job, y deletes it.
+    assert!(update(&mut app, ch('d')).is_empty());
+    assert!(matches!(app.popup, Some(Popup::Confirm(_))));
+    assert!(update(&mut app, ch('n')).is_empty());
+    assert_eq!(app.jobs.rows.len(), 2);
+    update(&mut app, ch('d'));
+    let effects = update(&mut app, ch('y'));
     assert_eq!(effects, vec![Effect::Store(StoreEffect::DeleteJob(id(2)))]);
     assert_eq!(app.jobs.rows.len(), 1);
     assert!(app.jobs.scheduler.get(&id(2)).is_none());
@@ -298,7 +304,7 @@ fn the_jobs_filter_is_fuzzy_and_esc_drops_it() {
     go_to(&mut app, Tab::Jobs);
     update(&mut app, ch('/'));
     assert!(app.editing());
-    for c in "hkbt".chars() {
+    for c in "hikbo".chars() {
         update(&mut app, ch(c));
     }
     assert_eq!(app.jobs.list.shown.len(), 1);
@@ -348,11 +354,60 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
 
     go_to(&mut app, Tab::History);
     update(&mut app, key(KeyCode::Down));
+    update(&mut app, ch('d'));
     assert_eq!(
-        update(&mut app, ch('d')),
+        update(&mut app, key(KeyCode::Enter)),
         vec![Effect::Store(StoreEffect::DeleteHistory(EntryId(
             "b".into()
         )))]
     );
     assert_eq!(app.history.items.len(), 1);
+}
+
+#[test]
+fn the_ages_tick_only_while_the_jobs_table_shows_jobs() {
+    let mut app = app();
+    go_to(&mut app, Tab::Jobs);
+    assert!(!jobs_tab::ages_on_screen(&app), "no jobs, no tick");
+    update(
+        &mut app,
+        Msg::JobsLoaded(Ok(vec![record(1, JobState::Pending)])),
+    );
+    assert!(jobs_tab::ages_on_screen(&app));
+    go_to(&mut app, Tab::Chat);
+    assert!(!jobs_tab::ages_on_screen(&app), "another tab, no tick");
+}
+
+#[test]
+fn quitting_with_a_call_in_flight_asks_first() {
+    let mut app = app();
+    go_to(&mut app, Tab::Jobs);
+    // Nothing in flight: q quits at once.
+    let effects = update(&mut app, ch('q'));
+    assert_eq!(effects, vec![Effect::Os(OsEffect::Quit)]);
+    let mut app = app_with_a_call();
+    assert!(update(&mut app, ch('q')).is_empty());
+    assert!(!app.should_quit);
+    assert!(matches!(
+        app.popup,
+        Some(Popup::Confirm(Confirm::Quit { calls: 1 }))
+    ));
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.popup.is_none() && !app.should_quit);
+    // Ctrl+C asks too; a second Ctrl+C quits.
+    let ctrl_c = || Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(update(&mut app, ctrl_c()).is_empty());
+    assert_eq!(update(&mut app, ctrl_c()), vec![Effect::Os(OsEffect::Quit)]);
+    assert!(app.should_quit);
+}
+
+fn app_with_a_call() -> App {
+    let mut app = app();
+    app.chat.prompt = crate::app::chat::prompt_editor("");
+    app.chat.prompt.insert_str("best boots");
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(!effects.is_empty(), "the prompt was sent");
+    assert!(app.in_flight() > 0);
+    go_to(&mut app, Tab::Jobs);
+    app
 }

@@ -15,6 +15,9 @@ pub enum Context {
     Editing,
     /// A popup (picker, export, help) is open.
     Popup,
+    /// Any text field: the prompt editors, filters, pickers and popups. Never looked up: the
+    /// field itself takes these keys (`input::edit_line`); they are here for help.
+    TextField,
     /// A form with a location (Chat, Search), outside text fields.
     Form,
     /// The Chat tab, outside text fields.
@@ -44,6 +47,7 @@ impl Context {
             Context::Normal => "Outside text fields",
             Context::Editing => "In a text field",
             Context::Popup => "In a popup",
+            Context::TextField => "Editing text (every field)",
             Context::Form => "Chat and Search forms",
             Context::Chat => "Chat",
             Context::Search => "Search",
@@ -126,6 +130,11 @@ pub enum Action {
     SortBy,
     AddColumn,
     RemoveColumn,
+    /// Move to the next or previous match of a search inside a text view.
+    NextMatch,
+    PrevMatch,
+    /// A key a text field takes itself (see `Context::TextField`).
+    EditText,
 }
 
 /// A key, with the modifiers that must be held.
@@ -211,7 +220,12 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Popup, [key(KeyCode::PageDown)], "PgDn", Action::PageDown, "page down"),
     bind!(Popup, [key(KeyCode::Home)], "Home", Action::Top, "first item"),
     bind!(Popup, [key(KeyCode::End)], "End", Action::Bottom, "last item (a typed value)"),
-    bind!(Popup, [ctrl('u')], "Ctrl+U", Action::Clear, "clear the text field"),
+    bind!(TextField, [ctrl('a')], "Ctrl+A", Action::EditText, "start of the line"),
+    bind!(TextField, [ctrl('e')], "Ctrl+E", Action::EditText, "end of the line"),
+    bind!(TextField, [ctrl('w'), alt(KeyCode::Backspace)], "Ctrl+W", Action::EditText, "delete the word before the cursor"),
+    bind!(TextField, [ctrl('u')], "Ctrl+U", Action::EditText, "delete to the start of the line"),
+    bind!(TextField, [ctrl('k')], "Ctrl+K", Action::EditText, "delete to the end of the line"),
+    bind!(TextField, [ctrl('z')], "Ctrl+Z", Action::EditText, "undo"),
     bind!(Editing, [key(KeyCode::Esc)], "Esc", Action::Back, "leave the text field"),
     bind!(Editing, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
     bind!(Editing, [alt(KeyCode::Enter), shift(KeyCode::Enter)], "Alt+Enter", Action::Newline, "new line"),
@@ -235,7 +249,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Form, [ch('a')], "a", Action::ToggleAsync, "mode sync/async (async queues a job)"),
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
-    bind!(Search, [ch('r')], "r", Action::CycleIp, "IP type residential/isp/random"),
+    bind!(Search, [ch('I')], "I", Action::CycleIp, "IP type residential/isp/random"),
     bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
     bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),
     bind!(Settings, [key(KeyCode::Enter), ch(' ')], "Enter Space", Action::Accept, "change the setting"),
@@ -281,8 +295,8 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Compare, [ch('c')], "c", Action::PickCountry, "add a location (country)"),
     bind!(Compare, [ch('s')], "s", Action::PickSubdivision, "subdivision of the last location"),
     bind!(Compare, [ch('t')], "t", Action::PickCity, "city of the last location"),
-    bind!(Compare, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "remove the last location"),
-    bind!(Compare, [ch('p')], "p", Action::CycleIp, "IP types (search): residential/isp/both/any"),
+    bind!(Compare, [key(KeyCode::Delete), key(KeyCode::Backspace)], "Del", Action::Clear, "remove a location"),
+    bind!(Compare, [ch('I')], "I", Action::CycleIp, "IP types (search): residential/isp/both/any"),
     bind!(Compare, [ch('f')], "f", Action::CycleFormat, "format for every column"),
     bind!(Compare, [ch('x')], "x", Action::ToggleCache, "cache on/off for every column"),
     bind!(Compare, [ch('+')], "+", Action::AddColumn, "add a column from the Chat/Search settings"),
@@ -303,6 +317,8 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Viewer, [key(KeyCode::PageDown), ch(' ')], "PgDn Space", Action::PageDown, "page down"),
     bind!(Viewer, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "top"),
     bind!(Viewer, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "bottom"),
+    bind!(Viewer, [ch('n')], "n", Action::NextMatch, "next match of / in the text"),
+    bind!(Viewer, [ch('N')], "N", Action::PrevMatch, "previous match of / in the text"),
 ];
 
 fn matches(k: &Key, event: &KeyEvent) -> bool {
@@ -380,6 +396,13 @@ mod tests {
             lookup(&[Context::Editing], &alt_enter),
             Some(Action::Newline)
         );
+    }
+
+    #[test]
+    fn the_ip_type_is_the_same_key_in_search_and_compare() {
+        let search = label_of(Context::Search, Action::CycleIp);
+        assert!(search.is_some());
+        assert_eq!(search, label_of(Context::Compare, Action::CycleIp));
     }
 
     #[test]

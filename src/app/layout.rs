@@ -53,6 +53,10 @@ pub(crate) fn tab_at(tabs: Rect, x: u16) -> Option<Tab> {
     None
 }
 
+/// A tab's body shorter than this is compact: settings rows and setup boxes fold to one line
+/// while the results or answers have the focus, so those get most rows (80×24 has 22).
+pub(crate) const COMPACT_BELOW: u16 = 30;
+
 pub(crate) struct ChatAreas {
     pub prompt: Rect,
     pub settings: Rect,

@@ -2,7 +2,7 @@
 //! items live with their tab; this keeps which of them show, in what order, and which one is
 //! selected.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use crate::fuzzy::FuzzyMatcher;
 
@@ -21,14 +21,38 @@ pub enum ListKey {
 #[derive(Clone, Debug, Default)]
 pub struct FilteredList {
     pub filter: String,
+    /// The filter's cursor and undo.
+    pub edit: super::input::EditState,
     /// True while the filter is being typed.
     pub filtering: bool,
     /// Indices of the items that match, in the order shown.
     pub shown: Vec<usize>,
+    /// Per item (by index), the char positions the filter matched in its haystack, for
+    /// highlighting; empty without a filter.
+    pub matched: std::collections::HashMap<usize, Vec<u32>>,
     /// Index into `shown`.
     pub selected: usize,
     /// How many items there are in all.
     pub total: usize,
+}
+
+impl FilteredList {
+    /// "3 of 10" while a filter narrows the list, so a title says the list is not whole.
+    pub fn count_label(&self, noun: &str) -> String {
+        if self.filter.is_empty() {
+            format!("{} {noun}", self.total)
+        } else {
+            format!("{} of {} {noun}", self.shown.len(), self.total)
+        }
+    }
+
+    /// Where the filter matched within the first `len` chars of item `index`'s haystack.
+    pub fn matched_in(&self, index: usize, len: usize) -> Vec<u32> {
+        self.matched
+            .get(&index)
+            .map(|p| p.iter().copied().filter(|p| (*p as usize) < len).collect())
+            .unwrap_or_default()
+    }
 }
 
 impl FilteredList {
@@ -42,7 +66,12 @@ impl FilteredList {
     ) {
         let before = self.selected_index();
         let ranked = matcher.rank(&self.filter, haystacks);
-        self.shown = ranked.into_iter().map(|r| r.index).collect();
+        self.shown = ranked.iter().map(|r| r.index).collect();
+        self.matched = ranked
+            .into_iter()
+            .filter(|r| !r.positions.is_empty())
+            .map(|r| (r.index, r.positions))
+            .collect();
         self.total = self.total.max(self.shown.len());
         if let Some(before) = before
             && let Some(at) = self.shown.iter().position(|i| *i == before)
@@ -79,19 +108,11 @@ impl FilteredList {
 
     /// Types into the filter; true when the key changed it (the caller then refreshes).
     pub fn edit(&mut self, key: KeyEvent) -> bool {
-        match key.code {
-            KeyCode::Backspace => self.filter.pop().is_some(),
-            KeyCode::Char(c)
-                if !key
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                self.filter.push(c);
-                self.selected = 0;
-                true
-            }
-            _ => false,
+        let changed = super::input::edit_line(&mut self.filter, &mut self.edit, key);
+        if changed {
+            self.selected = 0;
         }
+        changed
     }
 
     /// The keys every list answers the same way: moving, paging, the filter.

@@ -6,7 +6,7 @@ pub(crate) mod chat;
 pub(crate) mod compare;
 mod cycle;
 mod effect;
-mod export;
+pub(crate) mod export;
 pub(crate) mod history;
 pub(crate) mod input;
 pub mod jobs_tab;
@@ -21,11 +21,12 @@ pub mod proxy;
 pub mod search;
 pub mod stored;
 mod tabs;
+pub(crate) mod text_search;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, export_prompt};
 pub use msg::{Msg, StoredView};
-pub use popup::Popup;
+pub use popup::{Confirm, Popup};
 pub use tabs::{Tab, TabSpec};
 
 use std::time::{Duration, Instant};
@@ -112,6 +113,9 @@ pub struct App {
     pub area: Rect,
     pub matcher: FuzzyMatcher,
     pub should_quit: bool,
+    pub(crate) export: export::ExportState,
+    /// The widest that answers wrap, centred in wider panes; 0 uses the whole pane.
+    pub reading_width: u16,
     next_tag: u64,
 }
 
@@ -135,6 +139,8 @@ impl App {
             area: Rect::new(0, 0, 80, 24),
             matcher: FuzzyMatcher::new(),
             should_quit: false,
+            export: export::ExportState::default(),
+            reading_width: crate::config::DEFAULT_READING_WIDTH,
             next_tag: 1,
         }
     }
@@ -302,7 +308,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                     picker.set_filter(filter, &mut app.matcher);
                 }
                 Some(Popup::Input(input)) => input.value.push_str(text.trim()),
-                Some(Popup::Help(_)) => {}
+                Some(Popup::Help(_) | Popup::Confirm(_)) => {}
             }
             Vec::new()
         }
@@ -394,13 +400,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::FileWritten { path, result } => {
-            match result {
-                Ok(()) => app.flash_info(format!("Exported to {}", path.display())),
-                Err(e) => app.flash_error(format!(
-                    "Could not write {}: {e}. Choose another path with e.",
-                    path.display()
-                )),
-            }
+            export::on_written(app, path, result);
             Vec::new()
         }
         Msg::Opened { url, result } => {
@@ -461,17 +461,10 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) {
         Ok(StoredView::Comparison {
             mode,
             prompt,
+            axes,
             columns,
         }) => {
-            let compare = &mut app.compare;
-            compare.mode = mode;
-            compare.set_prompt(&prompt);
-            compare.columns = columns
-                .into_iter()
-                .map(|(vantage, outcome)| compare::Column::restored(vantage, outcome))
-                .collect();
-            compare.selected = 0;
-            compare.refresh_summary();
+            app.compare.restore(mode, &prompt, axes, columns);
             app.tab = Tab::Compare;
             app.flash_info("The stored comparison, as received (no new calls).");
         }
@@ -492,6 +485,7 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) {
                 title,
                 body,
                 scroll: 0,
+                find: None,
             });
             app.tab = Tab::Jobs;
         }
@@ -507,10 +501,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return popup::on_popup_key(app, popup, key, action);
     }
     match action {
-        Some(Action::Quit) => {
-            app.should_quit = true;
-            vec![Effect::Os(OsEffect::Quit)]
-        }
+        Some(Action::Quit) => popup::quit(app),
         Some(Action::Help) => {
             app.popup = Some(Popup::Help(0));
             Vec::new()

@@ -47,7 +47,7 @@ pub enum Msg {
     Account(Result<Account, ApiError>),
     FileWritten {
         path: PathBuf,
-        result: Result<(), String>,
+        result: Result<(), super::export::WriteFailure>,
     },
     Opened {
         url: String,
@@ -85,10 +85,11 @@ pub enum StoredView {
         title: String,
         body: text::TextBody,
     },
-    /// A comparison: its prompt or terms, and each column's vantage and answer.
+    /// A comparison: its prompt or terms, its axes, and each column's vantage and answer.
     Comparison {
         mode: CompareMode,
         prompt: String,
+        axes: crate::present::compare::Axes,
         columns: Vec<(Vantage, Result<Outcome, String>)>,
     },
 }

@@ -14,6 +14,8 @@ pub enum PickerKind {
     City,
     Language,
     Display,
+    /// One of Compare's locations, to remove it.
+    AxisLocation,
 }
 
 impl PickerKind {
@@ -26,6 +28,7 @@ impl PickerKind {
             PickerKind::City => "City",
             PickerKind::Language => "Language",
             PickerKind::Display => "Display language",
+            PickerKind::AxisLocation => "Remove a location",
         }
     }
 }
@@ -72,6 +75,10 @@ pub struct Picker {
     pub allow_custom: bool,
     /// A line under the title: why the list is empty, "planned", …
     pub note: Option<String>,
+    /// In a multi-select picker, the values chosen so far (shown with a checkmark).
+    pub checked: Option<Vec<String>>,
+    /// The filter's cursor and undo.
+    pub edit: super::input::EditState,
 }
 
 /// What choosing in a picker did.
@@ -101,7 +108,25 @@ impl Picker {
             selected,
             allow_custom: false,
             note: None,
+            checked: None,
+            edit: super::input::EditState::default(),
         }
+    }
+
+    /// Makes this a multi-select picker with these values chosen.
+    pub fn with_checked(mut self, values: impl IntoIterator<Item = String>) -> Picker {
+        self.checked = Some(values.into_iter().collect());
+        self
+    }
+
+    /// Whether an item shows a checkmark: `None` when the picker is not a multi-select.
+    pub fn is_checked(&self, item: &PickItem) -> Option<bool> {
+        let checked = self.checked.as_ref()?;
+        Some(
+            item.value
+                .as_ref()
+                .is_some_and(|value| checked.contains(value)),
+        )
     }
 
     pub fn with_custom(mut self) -> Picker {

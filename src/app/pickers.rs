@@ -97,28 +97,64 @@ pub(crate) fn location(kind: PickerKind, location: &Location) -> Picker {
                 picker
             }
         }
-        PickerKind::City => Picker::new(
-            kind,
-            std::iter::once(random)
-                .chain(geo::cities(country).iter().map(|c| {
-                    let label = if c.alias.is_empty() {
-                        c.name.to_string()
-                    } else {
-                        format!("{} ({})", c.name, c.alias)
-                    };
-                    PickItem::new(
-                        label,
-                        Some(c.name.to_string()),
-                        format_population(c.population),
-                    )
-                }))
-                .collect(),
-            location.city.as_deref(),
-        )
-        .with_custom()
-        .with_note("Suggestions from GeoNames; any city name can be typed."),
+        PickerKind::City => city(location),
         _ => Picker::new(kind, vec![random], None),
     }
+}
+
+/// Compare's locations, each chosen by its place in the list.
+pub(crate) fn axis_locations(locations: &[Location]) -> Picker {
+    Picker::new(
+        PickerKind::AxisLocation,
+        locations
+            .iter()
+            .enumerate()
+            .map(|(i, location)| PickItem::new(location.describe(), Some(i.to_string()), ""))
+            .collect(),
+        None,
+    )
+    .with_checked((0..locations.len()).map(|i| i.to_string()))
+}
+
+/// The city picker: the cities of the chosen subdivision where the data maps them, else
+/// the country's, each with its subdivision so same-name cities are told apart.
+fn city(location: &Location) -> Picker {
+    let country = location.country.as_deref().unwrap_or("");
+    let chosen = location.subdivision.as_deref();
+    let narrowed = chosen.and_then(|s| geo::cities_in(country, s));
+    let note = match (chosen, &narrowed) {
+        (Some(_), Some(_)) | (None, _) => {
+            "Suggestions from GeoNames; any city name can be typed.".to_string()
+        }
+        (Some(s), None) => format!(
+            "The city data does not say which cities lie in {s}: all of {country} are listed; \
+             any name can be typed."
+        ),
+    };
+    let cities: Vec<&geo::City> = narrowed.unwrap_or_else(|| geo::cities(country).iter().collect());
+    let show_subdivision =
+        location.subdivision.is_none() || cities.iter().all(|c| c.admin1.is_empty());
+    Picker::new(
+        PickerKind::City,
+        std::iter::once(PickItem::random())
+            .chain(cities.iter().map(|c| {
+                let label = if c.alias.is_empty() {
+                    c.name.to_string()
+                } else {
+                    format!("{} ({})", c.name, c.alias)
+                };
+                let population = format_population(c.population);
+                let detail = match geo::subdivision_of(c).filter(|_| show_subdivision) {
+                    Some(s) => format!("{} · {population}", s.name),
+                    None => population,
+                };
+                PickItem::new(label, Some(c.name.to_string()), detail)
+            }))
+            .collect(),
+        location.city.as_deref(),
+    )
+    .with_custom()
+    .with_note(note)
 }
 
 pub(crate) fn language(kind: PickerKind, current: Option<&str>) -> Picker {
@@ -160,5 +196,70 @@ pub(crate) fn apply_location(location: &mut Location, kind: PickerKind, value: O
         PickerKind::Subdivision => location.subdivision = value,
         PickerKind::City => location.city = value,
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::picker::Choice;
+    use crate::fuzzy::FuzzyMatcher;
+
+    fn us(subdivision: Option<&str>) -> Location {
+        Location {
+            country: Some("US".into()),
+            subdivision: subdivision.map(str::to_string),
+            ..Location::default()
+        }
+    }
+
+    #[test]
+    fn the_city_picker_is_narrowed_by_the_chosen_subdivision() {
+        let mut picker = location(PickerKind::City, &us(Some("CO")));
+        assert_eq!(picker.items[1].label, "Denver");
+        picker.set_filter("den".into(), &mut FuzzyMatcher::new());
+        assert_eq!(picker.choose(), Choice::Set(Some("Denver".into())));
+        assert!(picker.items.iter().all(|i| i.label != "Denton"));
+        // Bavaria: GeoNames says 02, ISO says BY.
+        let bavaria = Location {
+            country: Some("DE".into()),
+            subdivision: Some("BY".into()),
+            ..Location::default()
+        };
+        assert_eq!(
+            location(PickerKind::City, &bavaria).items[1].label,
+            "München (Munich)"
+        );
+    }
+
+    #[test]
+    fn same_name_cities_are_told_apart_by_their_subdivision() {
+        let mut picker = location(PickerKind::City, &us(None));
+        picker.set_filter("springfield".into(), &mut FuzzyMatcher::new());
+        let springfields: Vec<&str> = picker
+            .rows
+            .iter()
+            .map(|r| &picker.items[r.item])
+            .filter(|i| i.label == "Springfield")
+            .map(|i| i.detail.as_str())
+            .collect();
+        assert!(springfields.len() > 3, "{springfields:?}");
+        let states: std::collections::HashSet<&str> = springfields
+            .iter()
+            .map(|d| d.split(" · ").next().unwrap())
+            .collect();
+        assert_eq!(states.len(), springfields.len(), "{springfields:?}");
+    }
+
+    #[test]
+    fn a_subdivision_the_data_cannot_map_lists_the_whole_country_and_says_so() {
+        let spain = Location {
+            country: Some("ES".into()),
+            subdivision: Some("MD".into()),
+            ..Location::default()
+        };
+        let picker = location(PickerKind::City, &spain);
+        assert!(picker.items.len() > 100);
+        assert!(picker.note.as_deref().unwrap().contains("does not say"));
     }
 }

@@ -1,11 +1,13 @@
 //! Popups over the tabs: help, pickers and one-line inputs, and the keys they take.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 
 use super::input::{self, InputPrompt, InputTarget};
 use super::keymap::Action;
 use super::picker::{Choice, Picker};
-use super::{App, Effect, OsEffect, export, jobs_tab, proxy, search};
+use super::{App, Effect, OsEffect, StoreEffect, export, jobs_tab, proxy, search};
+use crate::api::JobId;
+use crate::store::EntryId;
 
 #[derive(Clone, Debug)]
 pub enum Popup {
@@ -13,6 +15,93 @@ pub enum Popup {
     Help(u16),
     Picker(Picker),
     Input(InputPrompt),
+    /// A question before something that cannot be taken back.
+    Confirm(Confirm),
+}
+
+/// What waits for a yes: `y` or Enter does it, `n` or Esc keeps things as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    /// Quitting would drop the calls in flight (and the credits they cost).
+    Quit {
+        calls: usize,
+    },
+    DeleteHistory {
+        id: EntryId,
+        summary: String,
+    },
+    DeleteJob {
+        id: JobId,
+    },
+}
+
+impl Confirm {
+    pub fn question(&self) -> String {
+        match self {
+            Confirm::Quit { calls: 1 } => {
+                "A call is still waiting for its answer. Quit anyway and lose it?".to_string()
+            }
+            Confirm::Quit { calls } => {
+                format!("{calls} calls are still waiting for answers. Quit anyway and lose them?")
+            }
+            Confirm::DeleteHistory { summary, .. } => {
+                format!("Delete this entry and its stored response? {summary}")
+            }
+            Confirm::DeleteJob { id } => {
+                format!("Delete job {} and its stored result?", id.short())
+            }
+        }
+    }
+}
+
+/// `q` and Ctrl+C: at once when nothing is in flight, else after a yes. Ctrl+C while the
+/// question shows quits (the second press of an impatient user).
+pub(super) fn quit(app: &mut App) -> Vec<Effect> {
+    let calls = app.in_flight();
+    let asking = matches!(app.popup, Some(Popup::Confirm(Confirm::Quit { .. })));
+    if calls > 0 && !asking {
+        app.popup = Some(Popup::Confirm(Confirm::Quit { calls }));
+        return Vec::new();
+    }
+    app.popup = None;
+    app.should_quit = true;
+    vec![Effect::Os(OsEffect::Quit)]
+}
+
+fn on_confirm_key(
+    app: &mut App,
+    confirm: Confirm,
+    key: KeyEvent,
+    action: Option<Action>,
+) -> Vec<Effect> {
+    let yes = action == Some(Action::Accept) || matches!(key.code, KeyCode::Char('y' | 'Y'));
+    let no = action == Some(Action::Back) || matches!(key.code, KeyCode::Char('n' | 'N'));
+    if no {
+        return Vec::new();
+    }
+    if !yes {
+        app.popup = Some(Popup::Confirm(confirm));
+        return Vec::new();
+    }
+    match confirm {
+        Confirm::Quit { .. } => {
+            app.should_quit = true;
+            vec![Effect::Os(OsEffect::Quit)]
+        }
+        Confirm::DeleteHistory { id, .. } => {
+            app.history.items.retain(|i| i.id != id);
+            app.history.refresh(&mut app.matcher);
+            app.flash_info("Deleted the entry.");
+            vec![Effect::Store(StoreEffect::DeleteHistory(id))]
+        }
+        Confirm::DeleteJob { id } => {
+            app.jobs.scheduler.remove(&id);
+            app.jobs.rows.retain(|r| r.id != id);
+            app.jobs.refresh(&mut app.matcher);
+            app.flash_info(format!("Deleted job {}.", id.short()));
+            vec![Effect::Store(StoreEffect::DeleteJob(id))]
+        }
+    }
 }
 
 pub(super) fn on_popup_key(
@@ -22,10 +111,11 @@ pub(super) fn on_popup_key(
     action: Option<Action>,
 ) -> Vec<Effect> {
     if action == Some(Action::Quit) {
-        app.should_quit = true;
-        return vec![Effect::Os(OsEffect::Quit)];
+        app.popup = Some(popup);
+        return quit(app);
     }
     match popup {
+        Popup::Confirm(confirm) => on_confirm_key(app, confirm, key, action),
         Popup::Help(scroll) => {
             // Esc, ?, q or Enter close help; the arrows scroll it (the view clamps).
             let scroll = match action {
@@ -77,16 +167,9 @@ pub(super) fn on_popup_key(
                     app.popup = Some(Popup::Picker(picker));
                 }
                 _ => {
-                    match key.code {
-                        KeyCode::Backspace => picker.backspace(&mut app.matcher),
-                        KeyCode::Char(c)
-                            if !key
-                                .modifiers
-                                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                        {
-                            picker.type_char(c, &mut app.matcher)
-                        }
-                        _ => {}
+                    let mut filter = picker.filter.clone();
+                    if input::edit_line(&mut filter, &mut picker.edit, key) {
+                        picker.set_filter(filter, &mut app.matcher);
                     }
                     app.popup = Some(Popup::Picker(picker));
                 }
@@ -96,13 +179,9 @@ pub(super) fn on_popup_key(
         Popup::Input(mut prompt) => {
             match action {
                 Some(Action::Back) => {}
-                Some(Action::Clear) => {
-                    prompt.value.clear();
-                    app.popup = Some(Popup::Input(prompt));
-                }
                 Some(Action::Accept) => return accept_input(app, prompt),
                 _ => {
-                    input::edit_line(&mut prompt.value, key);
+                    input::edit_line(&mut prompt.value, &mut prompt.edit, key);
                     app.popup = Some(Popup::Input(prompt));
                 }
             }

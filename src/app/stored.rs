@@ -39,6 +39,9 @@ pub fn prepare(
     body: &Body,
     title: &str,
 ) -> Result<StoredView, String> {
+    if body.status == Body::CANCELLED {
+        return Err("the call was cancelled before its answer came".to_string());
+    }
     if body.status == 0 {
         return Err(format!(
             "no answer was stored, only the error: {}",
@@ -97,6 +100,7 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
     let mut mode = CompareMode::Answers;
     let mut prompt = String::new();
     let mut columns = Vec::with_capacity(requests.len());
+    let (mut format, mut no_cache) = (crate::api::AiFormat::default(), false);
     for (request, column) in requests.iter().zip(&stored) {
         let body = Body {
             status: column["status"].as_u64().unwrap_or(0) as u16,
@@ -107,6 +111,8 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
         let (vantage, kind) = match request {
             RequestParams::Ai(r) => {
                 prompt = r.prompt.clone();
+                format = r.format;
+                no_cache = r.expiration == Some(0);
                 let vantage = Vantage {
                     model: r.model,
                     device: r.device.clone(),
@@ -118,6 +124,7 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
             RequestParams::Search(r) => {
                 mode = CompareMode::Search;
                 prompt = r.terms.clone();
+                no_cache = r.expiration == Some(0);
                 let vantage = Vantage {
                     location: r.location.clone(),
                     ip: r.ip,
@@ -135,9 +142,11 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
         };
         columns.push((vantage, outcome));
     }
+    let vantages: Vec<Vantage> = columns.iter().map(|(v, _)| v.clone()).collect();
     Ok(StoredView::Comparison {
         mode,
         prompt,
+        axes: super::compare::Axes::covering(&vantages, format, no_cache),
         columns,
     })
 }

@@ -397,7 +397,7 @@ fn export_writes_markdown_or_json_by_the_name() {
     }
     type_text(&mut app, "out");
     match &update(&mut app, key(KeyCode::Enter))[..] {
-        [Effect::Os(OsEffect::WriteFile { path, contents })] => {
+        [Effect::Os(OsEffect::WriteFile { path, contents, .. })] => {
             assert_eq!(path.to_str(), Some("out.md"));
             assert!(contents.starts_with("# q"));
             assert!(contents.contains("## Sources"));

@@ -2,11 +2,15 @@
 
 use clap::Args;
 
+use super::brands::{
+    BrandArgs, answer_mentions, mentions_text, tracked_brands, with_mentions_field,
+};
 use super::jobs::remember_job;
 use super::text::ai_text;
 use super::{LocationArgs, err, exit_code_of, out, out_as_received, pretty_body, with_newline};
 use crate::api::{AiFormat, AiRequest, ApiError, Client, Model};
 use crate::config::Config;
+use crate::present::answer;
 use crate::sanitize::one_line;
 use crate::store::{NewJob, RequestParams};
 
@@ -40,6 +44,8 @@ pub struct AiArgs {
     /// Print the service's JSON as received
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub brands: BrandArgs,
 }
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
@@ -66,10 +72,42 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
             Err(error) => exit_code_of(Err(error)),
         };
     }
+    let brands = match tracked_brands(&args.brands) {
+        Ok(brands) => brands,
+        Err(sentence) => {
+            err(&sentence);
+            return crate::exit::INVALID_INPUT;
+        }
+    };
     let fetched = match client.ai(&request).await {
         Ok(fetched) => fetched,
         Err(error) => return exit_code_of(Err(error)),
     };
+    if !brands.is_empty() {
+        let text = (!args.json).then(|| ai_text(&fetched.value, request.effective_model()));
+        let prepared = answer::prepare(request, fetched);
+        let found = answer_mentions(&prepared, &brands);
+        match text {
+            None => {
+                let pretty = pretty_body(&prepared.body);
+                match with_mentions_field(&pretty, &found) {
+                    Some(json) => out_as_received(&json),
+                    None => {
+                        out_as_received(&with_newline(pretty));
+                        err(
+                            "The answer is not a JSON object, so the mentions are not added to it.",
+                        );
+                    }
+                }
+            }
+            Some(text) => out(&with_newline(format!(
+                "{}\n\n{}",
+                text.trim_end(),
+                mentions_text(&found)
+            ))),
+        }
+        return crate::exit::OK;
+    }
     if args.json {
         out_as_received(&with_newline(pretty_body(&fetched.body)));
     } else {

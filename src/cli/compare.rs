@@ -4,7 +4,9 @@
 use clap::Args;
 use futures_util::StreamExt;
 
+use super::brands::{BrandArgs, WithMentions, answer_mentions, matrix_text, tracked_brands};
 use super::{err, out, out_as_received, with_newline};
+use crate::analysis::mentions;
 use crate::exit;
 
 use crate::api::{
@@ -37,6 +39,8 @@ pub struct CompareArgs {
     /// Print the comparison as JSON
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub brands: BrandArgs,
 }
 
 #[derive(Debug, Args)]
@@ -114,6 +118,10 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
     if let Err(e) = check_count(vantages.len()) {
         return invalid(e);
     }
+    let brands = match tracked_brands(&args.brands) {
+        Ok(brands) => brands,
+        Err(sentence) => return invalid(sentence),
+    };
     let mut requests = Vec::new();
     for vantage in &vantages {
         let mut request = axes.ai_request(args.prompt.clone(), vantage);
@@ -150,10 +158,25 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
         })
         .collect();
     let summary = AnswerSummary::of(facts);
-    if args.json {
-        print_json(&summary);
-    } else {
-        out(summary.text(false).trim_start());
+    let rows = (!brands.is_empty()).then(|| {
+        let columns: Vec<_> = results
+            .iter()
+            .map(|r| r.as_ref().ok().map(|a| answer_mentions(a, &brands)))
+            .collect();
+        mentions::summarize(&columns)
+    });
+    match (&rows, args.json) {
+        (None, true) => print_json(&summary),
+        (Some(rows), true) => print_json(&WithMentions {
+            inner: &summary,
+            mentions: rows,
+        }),
+        (None, false) => out(summary.text(false).trim_start()),
+        (Some(rows), false) => out(&format!(
+            "{}\n{}",
+            with_newline(summary.text(false).trim_start().to_string()),
+            matrix_text(rows)
+        )),
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     finish(&errors)

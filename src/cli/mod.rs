@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 use clap::{Args, Parser, Subcommand};
 
 mod ai;
+mod brands;
 mod compare;
+mod history;
 mod jobs;
 mod page;
 mod proxy;
@@ -22,7 +24,9 @@ mod text;
 mod usage;
 
 pub use ai::AiArgs;
+pub use brands::BrandArgs;
 pub use compare::{CompareArgs, CompareSearchArgs};
+pub use history::{HistoryArgs, HistoryCommand, KindArg, PageArgs};
 pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
 pub use page::PageArgs;
 pub use proxy::{ProxyArgs, run_proxy};
@@ -89,6 +93,8 @@ pub enum Command {
     /// Check the history database for damage, or copy what can be read into a new file
     #[command(subcommand)]
     Store(StoreCommand),
+    /// List the stored requests, newest first, or search every request and answer
+    History(HistoryArgs),
 }
 
 #[derive(Debug, Args)]
@@ -261,6 +267,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
             return compare::run_compare_search(client, args).await;
         }
         Command::Store(command) => return store::run_store(config, command),
+        Command::History(args) => return history::run_history(config, args),
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
     };
     exit_code_of(result)

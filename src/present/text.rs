@@ -83,6 +83,65 @@ impl TextBody {
     }
 }
 
+/// One occurrence of searched text: its wrapped line, and where it starts and ends there (in
+/// characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub line: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Where a search is made: without case, character by character.
+fn folded(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+/// The character ranges of `line` where `query` occurs, ignoring case, not overlapping.
+pub fn ranges_in(line: &Line<'_>, query: &str) -> Vec<(usize, usize)> {
+    let needle: Vec<char> = query.chars().map(folded).collect();
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    let hay: Vec<char> = line
+        .spans
+        .iter()
+        .flat_map(|s| s.content.chars())
+        .map(folded)
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        if hay[i..i + needle.len()] == needle[..] {
+            out.push((i, i + needle.len()));
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+impl TextBody {
+    /// Every occurrence of `query` in the lines as last drawn (or at 80 columns before the
+    /// first draw). A match broken over two wrapped lines is not found.
+    pub fn find(&self, query: &str) -> Vec<Found> {
+        let width = self.cache.borrow().as_ref().map_or(80, |(w, _)| *w);
+        let lines = self.lines(width);
+        let mut found = Vec::new();
+        for (index, line) in lines.iter().enumerate() {
+            for (start, end) in ranges_in(line, query) {
+                found.push(Found {
+                    line: index,
+                    start,
+                    end,
+                });
+            }
+        }
+        found
+    }
+}
+
 /// Cuts verbatim lines at the display width; a continuation is marked in the gutter colour.
 fn hard_wrap(raw: &str, width: u16) -> Vec<Line<'static>> {
     let width = width as usize;

@@ -1,13 +1,12 @@
 //! Link targets: which hrefs count, unwrapping redirect links, hosts for icon-only links.
 
-use super::entities::decode_all;
+use percent_encoding::percent_decode_str;
 
-/// The link target an `href` stands for, or `None` for hrefs that lead nowhere useful
-/// (empty, `#fragment` only, `javascript:`). Redirect wrappers like Google's
-/// `/url?q=<target>&...` are unwrapped to their target.
-pub fn resolve_href(raw: &str) -> Option<String> {
-    let decoded = decode_all(raw);
-    let href = decoded.trim();
+/// The link target an `href` (as parsed, entities decoded) stands for, or `None` for hrefs
+/// that lead nowhere useful (empty, `#fragment` only, `javascript:`). Redirect wrappers
+/// like Google's `/url?q=<target>&...` are unwrapped to their target.
+pub fn resolve_href(href: &str) -> Option<String> {
+    let href = href.trim();
     if href.is_empty() || href.starts_with('#') {
         return None;
     }
@@ -51,26 +50,7 @@ fn unwrap_redirect(href: &str) -> Option<String> {
 }
 
 fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && i + 2 < b.len()
-            && let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2]))
-        {
-            out.push(h * 16 + l);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn hex(c: u8) -> Option<u8> {
-    (c as char).to_digit(16).map(|d| d as u8)
+    percent_decode_str(s).decode_utf8_lossy().into_owned()
 }
 
 /// The host of an absolute URL (`https://host:port/...` → `host:port`), or the URL itself.
@@ -97,7 +77,7 @@ mod tests {
         assert_eq!(resolve_href("JavaScript:void(0)"), None);
         assert_eq!(resolve_href("javascript:"), None);
         assert_eq!(
-            resolve_href("/search?q=a&amp;b=c").as_deref(),
+            resolve_href(" /search?q=a&b=c ").as_deref(),
             Some("/search?q=a&b=c")
         );
         assert_eq!(
@@ -109,8 +89,7 @@ mod tests {
     #[test]
     fn unwraps_google_redirects() {
         assert_eq!(
-            resolve_href("/url?q=https://example.com/a%3Fb%3D1%26c%3D2&amp;sa=U&amp;ved=x")
-                .as_deref(),
+            resolve_href("/url?q=https://example.com/a%3Fb%3D1%26c%3D2&sa=U&ved=x").as_deref(),
             Some("https://example.com/a?b=1&c=2")
         );
         assert_eq!(
@@ -124,6 +103,7 @@ mod tests {
             Some("/url?q=%2Fsearch")
         );
         assert_eq!(percent_decode("%E6%97%A5%2"), "日%2");
+        assert_eq!(percent_decode("%FF"), "\u{FFFD}");
     }
 
     #[test]

@@ -1,32 +1,40 @@
 //! HTML to styled, wrappable text, and the links it holds. Pure functions.
 //!
-//! [`html_to_document`] makes one pass over the HTML with a small forgiving tokenizer and
-//! builds a width-independent [`Document`]: blocks (paragraphs, headings, list items, rows,
-//! code blocks, rules) of styled runs over one shared text buffer. [`Document::wrap`] lays
-//! it out for a given width, cheaply enough to redo on every resize.
+//! html2text (with its CSS support) does the conversion: html5ever parses the page, a pass
+//! over the DOM adds what html2text does not do (see [`dom`]), html2text builds its render
+//! tree, and the [`Document`] keeps that tree so a new width only re-runs the layout.
+//! Elements hidden by markup (`hidden`, `aria-hidden="true"`, screen-reader-only classes,
+//! inline or page `display:none`) are dropped by html2text's CSS: that is how the chatbots'
+//! localized "… said:" labels go, without matching any text.
 //!
-//! Elements hidden by markup are dropped with their content: the `hidden` attribute,
-//! `aria-hidden="true"`, inline `display:none` / `visibility:hidden`, and the usual
-//! screen-reader-only classes. That is how the chatbots' localized "… said:" labels go,
-//! without matching any text.
+//! Some pages cost html5ever and html2text far more than their size; [`prescan`] spots
+//! them in one linear pass and such a page is shown as plain text with a notice.
 
-mod builder;
-mod entities;
+mod dom;
 mod json;
 mod links;
+mod marks;
+mod plain;
+mod prescan;
 mod text;
-mod tokenizer;
 mod wrap;
+
+use std::sync::OnceLock;
+
+use html2text::RenderTree;
+use html2text::config::{Config, ImageRenderMode};
 
 pub use json::pretty_json;
 pub use wrap::WrappedCache;
 
+use marks::{Marks, USER_CSS};
+
 /// How to convert.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RenderOptions {
-    /// Tag of the model's visually hidden label to drop wherever it appears first as a
-    /// heading-like element (Copilot labels its answer with an `<h6>`); `None` = nothing
-    /// extra. Elements hidden by markup are always dropped.
+    /// Tag of the model's visually hidden label to drop wherever it appears first (Copilot
+    /// labels its answer with an `<h6>`); `None` = nothing extra. Elements hidden by markup
+    /// are always dropped.
     pub drop_first: Option<&'static str>,
     /// Append `" [n]"` after each link's text, n = 1-based index into [`Document::links`].
     pub number_links: bool,
@@ -40,76 +48,25 @@ pub struct Link {
     pub text: String,
 }
 
-/// Run style flags.
-pub(crate) mod flag {
-    pub const BOLD: u16 = 1;
-    pub const ITALIC: u16 = 1 << 1;
-    pub const CODE: u16 = 1 << 2;
-    pub const LINK: u16 = 1 << 3;
-    pub const STRIKE: u16 = 1 << 4;
-    pub const UNDERLINE: u16 = 1 << 5;
-    /// The " [n]" after a link (not part of the text proper).
-    pub const LINKNUM: u16 = 1 << 6;
-    /// The " │ " between table cells.
-    pub const SEP: u16 = 1 << 7;
-    /// "[image: alt]".
-    pub const IMAGE: u16 = 1 << 8;
+/// What a document shows.
+#[derive(Debug, Clone, Default)]
+enum Body {
+    #[default]
+    Empty,
+    /// html2text's render tree, laid out again for each width (boxed: it is large).
+    Tree(Box<RenderTree>),
+    /// Text without markup (the fallback for pages too costly to lay out).
+    Plain(String),
 }
 
-/// No link.
-pub(crate) const NO_LINK: u32 = u32::MAX;
-
-/// A stretch of text with one style, `text[start..end]`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Run {
-    pub start: u32,
-    pub end: u32,
-    pub flags: u16,
-    pub link: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BlockKind {
-    Para,
-    Heading(u8),
-    /// Preformatted: verbatim, lines split at '\n'.
-    Pre,
-    /// Horizontal rule.
-    Rule,
-    /// A table row; cells are separated by runs flagged [`flag::SEP`].
-    Row,
-}
-
-/// A byte range into a buffer.
-pub(crate) type Span32 = (u32, u32);
-
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Block {
-    pub kind: BlockKind,
-    /// Range into `Document::runs`.
-    pub runs: Span32,
-    /// View prefixes (into `Document::prefixes`) of the first and the following lines.
-    pub prefix_first: Span32,
-    pub prefix_rest: Span32,
-    /// Markdown prefixes of the first and the following lines.
-    pub md_first: Span32,
-    pub md_rest: Span32,
-    /// A blank line separates this block from the previous one.
-    pub gap: bool,
-    /// Inside a blockquote (prefix drawn dim).
-    pub quoted: bool,
-    /// First row of a table (markdown puts the header rule after it).
-    pub table_start: bool,
-}
-
-/// Width-independent result of one conversion; cheap to wrap at any width.
+/// The result of one conversion: kept parsed, cheap to wrap at any width.
 #[derive(Debug, Clone, Default)]
 pub struct Document {
-    pub(crate) text: String,
-    pub(crate) runs: Vec<Run>,
-    pub(crate) blocks: Vec<Block>,
-    pub(crate) prefixes: String,
-    pub(crate) links: Vec<Link>,
+    body: Body,
+    links: Vec<Link>,
+    notice: Option<String>,
+    /// The unwrapped text, made on first use.
+    plain: OnceLock<String>,
 }
 
 impl Document {
@@ -120,33 +77,89 @@ impl Document {
 
     /// True if there is nothing to show.
     pub fn is_empty(&self) -> bool {
-        self.blocks
-            .iter()
-            .all(|b| b.kind != BlockKind::Rule && b.runs.0 == b.runs.1)
+        match &self.body {
+            Body::Empty => true,
+            Body::Plain(text) => text.trim().is_empty(),
+            Body::Tree(_) => self.plain_text().trim().is_empty(),
+        }
     }
 
-    pub(crate) fn run_text(&self, r: &Run) -> &str {
-        &self.text[r.start as usize..r.end as usize]
+    /// Why the page is shown as plain text instead of laid out, if it is.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
     }
 
-    pub(crate) fn block_runs(&self, b: &Block) -> &[Run] {
-        &self.runs[b.runs.0 as usize..b.runs.1 as usize]
-    }
-
-    pub(crate) fn prefix(&self, s: Span32) -> &str {
-        &self.prefixes[s.0 as usize..s.1 as usize]
+    /// The notice leads the text, so every view and export says why it looks plain.
+    fn fallback(html: &str, notice: String) -> Document {
+        Document {
+            body: Body::Plain(format!("{notice}\n\n{}", plain::strip_tags(html))),
+            links: plain::scan_links(html),
+            notice: Some(notice),
+            plain: OnceLock::new(),
+        }
     }
 }
+
+/// html2text set up for this app: hidden things hidden, the page's own rules applied,
+/// images without a text left out.
+fn config(markdown: bool) -> Config<Marks> {
+    // The rules are ours and parse; should they not, the page's own rules still apply.
+    let base = html2text::config::with_decorator(Marks::new(markdown))
+        .add_css(USER_CSS)
+        .unwrap_or_else(|_| html2text::config::with_decorator(Marks::new(markdown)));
+    let base = if markdown { base.fence_tables() } else { base };
+    base.use_doc_css()
+        .unicode_strikeout(false)
+        .empty_img_mode(ImageRenderMode::IgnoreEmpty)
+}
+
+/// Zero-width joiner and the emoji and text variation selectors.
+const JOINERS: [char; 3] = ['\u{200D}', '\u{FE0F}', '\u{FE0E}'];
 
 /// Convert HTML (a whole page or a fragment) into a [`Document`].
 pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
-    builder::build(html, options)
+    if let Err(why) = prescan::check(html) {
+        return Document::fallback(html, why.notice());
+    }
+    // Emoji sequences (joined by ZWJ, or with a variation selector) measure differently as a
+    // string than as the sum of their characters; html2text mixes both measures and
+    // miscounts a line's width. Without the joiners and selectors each emoji stands alone.
+    let html = if html.contains(JOINERS) {
+        std::borrow::Cow::Owned(html.replace(JOINERS, ""))
+    } else {
+        std::borrow::Cow::Borrowed(html)
+    };
+    let Some(dom) = dom::parse(&html) else {
+        return Document::fallback(
+            &html,
+            "Shown as plain text: the HTML could not be parsed.".to_owned(),
+        );
+    };
+    let links = dom::prepare(&dom, options);
+    match config(false).dom_to_render_tree(&dom) {
+        Ok(tree) => Document {
+            body: Body::Tree(Box::new(tree)),
+            links,
+            notice: None,
+            plain: OnceLock::new(),
+        },
+        // html2text fails only on an empty document.
+        Err(_) => Document {
+            links,
+            ..Document::default()
+        },
+    }
 }
 
-/// Only the links (a cheap pass), deduplicated by URL, for HTML fragments like a `sources`
-/// section. Hidden elements are not considered here.
+/// Only the links, deduplicated by URL, for HTML fragments like a `sources` section.
 pub fn extract_links(html: &str) -> Vec<Link> {
-    builder::extract_links(html)
+    if prescan::check(html).is_err() {
+        return plain::scan_links(html);
+    }
+    match dom::parse(html) {
+        Some(dom) => dom::links_of(&dom),
+        None => plain::scan_links(html),
+    }
 }
 
 #[cfg(test)]

@@ -35,6 +35,7 @@ mod model;
 mod read;
 mod repair;
 mod schema;
+mod search;
 mod writer;
 
 use std::future::Future;
@@ -55,6 +56,7 @@ pub use model::{
 };
 pub use repair::{CheckReport, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
+pub use search::match_expression;
 
 use crate::api::JobId;
 use crate::jobs::{JobState, Transition};
@@ -531,6 +533,19 @@ impl Store {
     /// History entries, newest first, without bodies.
     pub fn history(&self, limit: usize, offset: usize) -> Result<Vec<HistoryItem>, StoreError> {
         self.with_reader(|c| read::history(c, limit, offset))
+    }
+
+    /// History entries whose request or answer holds every word of `query` (case and
+    /// diacritics ignored; a word ending in `*` is a prefix), newest first, optionally of
+    /// one kind only. An empty query finds nothing.
+    pub fn search_history(
+        &self,
+        query: &str,
+        kind: Option<RequestKind>,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<HistoryItem>, StoreError> {
+        self.with_reader(|c| search::search(c, query, kind, limit, offset))
     }
 
     pub fn history_len(&self) -> Result<usize, StoreError> {

@@ -108,8 +108,8 @@ impl RequestParams {
             // place would misdescribe the rest.
             RequestParams::Compare(parts) => {
                 let asked = parts.first().map_or(String::new(), |first| match first {
-                    RequestParams::Ai(r) => crate::api::request::shorten(&r.prompt, 48),
-                    RequestParams::Search(r) => crate::api::request::shorten(&r.terms, 48),
+                    RequestParams::Ai(r) => crate::api::request::shorten(&r.prompt, 200),
+                    RequestParams::Search(r) => crate::api::request::shorten(&r.terms, 200),
                     other => other.summary(),
                 });
                 format!("{} columns · {asked}", parts.len())
@@ -213,6 +213,20 @@ impl Body {
             received_at: now_ms(),
         }
     }
+
+    /// What history keeps of a call the user cancelled before its answer came.
+    pub fn cancelled(elapsed_ms: u64) -> Self {
+        Body {
+            status: Body::CANCELLED,
+            text: "Cancelled before the answer came.".to_string(),
+            elapsed_ms,
+            received_at: now_ms(),
+        }
+    }
+
+    /// The status of a cancelled call: 499, "client closed request" in nginx's convention,
+    /// which no answer of the service uses.
+    pub const CANCELLED: u16 = 499;
 
     pub fn size(&self) -> u64 {
         self.text.len() as u64

@@ -154,10 +154,10 @@ pub fn job_events(conn: &Connection, id: &JobId) -> Result<Vec<JobEvent>, StoreE
         .collect()
 }
 
-const HISTORY_COLUMNS: &str =
+pub(super) const HISTORY_COLUMNS: &str =
     "r.id, r.kind, r.summary, r.created_at, s.status, s.elapsed_ms, s.size";
 
-fn history_item(row: &Row<'_>) -> rusqlite::Result<(HistoryItem, String)> {
+pub(super) fn history_item(row: &Row<'_>) -> rusqlite::Result<(HistoryItem, String)> {
     let kind: String = row.get(1)?;
     Ok((
         HistoryItem {
@@ -177,7 +177,9 @@ fn history_item(row: &Row<'_>) -> rusqlite::Result<(HistoryItem, String)> {
     ))
 }
 
-fn with_kind((mut item, kind): (HistoryItem, String)) -> Result<HistoryItem, StoreError> {
+pub(super) fn with_kind(
+    (mut item, kind): (HistoryItem, String),
+) -> Result<HistoryItem, StoreError> {
     item.kind = kind.parse().map_err(corrupt)?;
     Ok(item)
 }

@@ -71,6 +71,8 @@ const MIGRATIONS: &[&str] = &[
         fetched_at  INTEGER NOT NULL
     );
     ",
+    // 1 → 2: full-text search over every request and answer (see `search.rs`).
+    super::search::MIGRATION,
 ];
 
 /// The schema version this build writes.

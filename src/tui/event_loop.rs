@@ -1,6 +1,7 @@
 //! The event loop: terminal events, task results and timers become messages; `update` turns
 //! them into effects; one draw per batch. Idle means no wake-ups: the loop ticks only while
-//! something animates, and the job timer runs only while a job waits.
+//! something animates, the job timer runs only while a job waits, and a one-second tick
+//! only while the Jobs table shows ages.
 
 use std::io;
 use std::task::Poll;
@@ -20,6 +21,9 @@ use super::effects::EffectRunner;
 
 /// How often the screen refreshes while a spinner or countdown runs.
 const TICK: Duration = Duration::from_millis(100);
+
+/// How often the Jobs table's ages refresh while it shows.
+const AGES_TICK: Duration = Duration::from_secs(1);
 
 /// What one frame may cost: one frame at 60 Hz.
 pub const FRAME_BUDGET: Duration = Duration::from_millis(16);
@@ -61,6 +65,8 @@ where
     draw(terminal, app, &mut stats)?;
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut ages_ticker = tokio::time::interval(AGES_TICK);
+    ages_ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut terminate = termination_signal();
     loop {
         // Sleep until the scheduler's next poll falls due; no timer while no job waits.
@@ -82,6 +88,7 @@ where
             },
             Some(msg) = rx.recv() => Some(msg),
             _ = ticker.tick(), if app.animating() => Some(Msg::Tick),
+            _ = ages_ticker.tick(), if app::jobs_tab::ages_on_screen(app) => Some(Msg::Tick),
             () = timer => Some(Msg::JobsWake),
             _ = terminate.recv() => break,
         };

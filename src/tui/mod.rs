@@ -65,6 +65,7 @@ pub async fn run(
     if let Some(warning) = start_warning {
         app.flash_error(warning);
     }
+    app.reading_width = config.reading_width;
     match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
         Ok(store) => {
             watch_store(&store, tx.clone());

@@ -12,7 +12,7 @@ use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
 use crate::app::keymap::{self, Action, Context};
 use crate::present::answer::{AnswerView, SourceOrigin};
 
-use super::text_view::{draw_body, draw_scrollbar, list_offset};
+use super::text_view::{draw_prose, draw_scrollbar, list_offset};
 use super::{call, form, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
@@ -86,13 +86,19 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
         header_area,
     );
     let view = answer.view;
+    let reading_width = app.reading_width;
     match view {
         AnswerView::Sources => draw_sources(answer, frame, content),
         AnswerView::Fanouts => draw_fanouts(answer, frame, content),
         _ => match answer.prepared.body_of(view) {
-            Some(body) if !body.is_empty() => {
-                draw_body(frame, content, body, answer.scroll_of(view))
-            }
+            Some(body) if !body.is_empty() => draw_prose(
+                frame,
+                content,
+                body,
+                answer.scroll_of(view),
+                reading_width,
+                chat.find.as_ref(),
+            ),
             _ => frame.render_widget(
                 Paragraph::new(Line::styled(empty_text(view), theme::dim())),
                 content,

@@ -18,7 +18,7 @@ use crate::present::answer::human_size;
 use crate::present::compare::summary::{self, Movement};
 
 use super::form::{PromptBox, draw_prompt_box};
-use super::text_view::{draw_body, visible_lines};
+use super::text_view::{draw_prose, visible_lines};
 use super::{pane, theme};
 
 /// Narrowest a column is drawn; more columns than fit page horizontally.
@@ -30,14 +30,20 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         layout::wrapped_rows(compare.prompt.lines(), body.width.saturating_sub(2)).clamp(1, 4);
     let axes = axes_lines(app);
     let inner_width = usize::from(body.width.saturating_sub(2).max(1));
-    let axes_rows = axes
-        .iter()
-        .map(|l| l.width().max(1).div_ceil(inner_width))
-        .sum::<usize>()
-        .clamp(3, 6) as u16;
+    // Short screens: while the columns have the focus, the setup box folds to one line.
+    let folded = body.height < layout::COMPACT_BELOW && compare.focus == CompareFocus::Columns;
+    let axes_height = if folded {
+        1
+    } else {
+        axes.iter()
+            .map(|l| l.width().max(1).div_ceil(inner_width))
+            .sum::<usize>()
+            .clamp(3, 6) as u16
+            + 2
+    };
     let [prompt_area, axes_area, main] = Layout::vertical([
         Constraint::Length(prompt_rows as u16 + 2),
-        Constraint::Length(axes_rows + 2),
+        Constraint::Length(axes_height),
         Constraint::Min(0),
     ])
     .areas(body);
@@ -63,7 +69,11 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             hint,
         },
     );
-    draw_axes(axes, frame, axes_area);
+    if folded {
+        draw_folded_axes(app, frame, axes_area);
+    } else {
+        draw_axes(axes, frame, axes_area);
+    }
     match (compare.mode, compare.pane) {
         (CompareMode::Search, _) => draw_search(app, frame, main),
         (CompareMode::Answers, ComparePane::Summary) => draw_summary(compare, frame, main),
@@ -92,6 +102,31 @@ fn draw_axes(lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// The setup box folded to a line: what a run costs, and how to see the rest.
+fn draw_folded_axes(app: &App, frame: &mut Frame, area: Rect) {
+    let (cost, allowed) = cost_line(&app.compare);
+    let style = if allowed {
+        theme::accent().add_modifier(Modifier::BOLD)
+    } else {
+        theme::error().add_modifier(Modifier::BOLD)
+    };
+    let what = match app.compare.mode {
+        CompareMode::Answers => "· Tab shows the models, devices and locations",
+        CompareMode::Search => "· Tab shows the locations and IP types",
+    };
+    let rest = shorten(
+        what,
+        usize::from(area.width).saturating_sub(cost.chars().count() + 3),
+    );
+    let line = Line::from(vec![
+        Span::raw(" "),
+        Span::styled(cost, style),
+        Span::raw("  "),
+        Span::styled(rest, theme::dim()),
+    ]);
+    frame.render_widget(Paragraph::new(line), area);
 }
 
 /// The axes, and what a run costs.
@@ -268,7 +303,14 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
         Layout::vertical([Constraint::Length(header_height), Constraint::Min(0)]).areas(inner);
     frame.render_widget(Paragraph::new(lines), header);
     match (column.answer(), &column.call) {
-        (Some(answer), _) => draw_body(frame, rest, &answer.answer, column.scroll),
+        (Some(answer), _) => draw_prose(
+            frame,
+            rest,
+            &answer.answer,
+            column.scroll,
+            app.reading_width,
+            compare.find.as_ref().filter(|_| index == compare.selected),
+        ),
         (None, CallState::Failed(error)) => frame.render_widget(
             Paragraph::new(Line::styled(error.to_string(), theme::error()))
                 .wrap(Wrap { trim: true }),
@@ -279,12 +321,25 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
 }
 
 /// The state of one column in a line or two: done with its numbers, queued, running with its
-/// spinner and elapsed seconds (and retry countdown), failed, or not run.
+/// spinner and elapsed seconds (and retry countdown), failed, cancelled, or not run.
 fn status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
-    let now = app.now;
     if column.queued {
         return vec![Line::styled("· queued", theme::dim())];
     }
+    let mut out = Vec::new();
+    if column.cancelled {
+        out.push(Line::styled("cancelled · R runs it", theme::key_hint()));
+        if column.outcome.is_none() {
+            return out;
+        }
+    }
+    out.extend(call_status_lines(app, column));
+    out
+}
+
+/// The column's call: running, failed, or done with its numbers.
+fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
+    let now = app.now;
     match &column.call {
         CallState::Running { started, retry, .. } => {
             let mut out = vec![Line::from(vec![

@@ -3,19 +3,31 @@
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::app::keymap::{self, Action, Context};
 use crate::app::{App, Tab, layout};
 
 use super::{pane, theme};
 
-/// The sections help lists: the global keys, the current tab's (from the tab table), then
-/// editing and popups.
+/// The sections help lists: every key there is, the current tab's first (from the tab
+/// table), then the global ones, editing and popups, then the other tabs'.
 fn sections(tab: Tab) -> Vec<Context> {
-    let mut sections = vec![Context::Global, Context::Normal];
-    sections.extend_from_slice(tab.spec().help);
-    sections.extend([Context::Editing, Context::Popup]);
+    let mut sections: Vec<Context> = tab.spec().help.to_vec();
+    let rest = [
+        Context::Global,
+        Context::Normal,
+        Context::Editing,
+        Context::TextField,
+        Context::Popup,
+    ]
+    .into_iter()
+    .chain(Tab::ALL.iter().flat_map(|t| t.spec().help.iter().copied()));
+    for context in rest {
+        if !sections.contains(&context) {
+            sections.push(context);
+        }
+    }
     sections
 }
 
@@ -51,7 +63,7 @@ pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     ));
     let height = (lines.len() as u16 + 2).min(area.height);
     let popup = layout::popup(area, 72, height);
-    frame.render_widget(Clear, popup);
+    super::clear_popup(frame, popup);
     let block = pane(Line::styled(" Keys ", theme::title()), true)
         .title(Line::styled(" ↑↓ PgUp PgDn scroll ", theme::dim()).alignment(Alignment::Right));
     let inner = block.inner(popup);
@@ -68,4 +80,25 @@ fn help_line(keys: &str, what: &str) -> Line<'static> {
         Span::styled(format!("  {keys:<14}"), theme::key_hint()),
         Span::raw(what.to_string()),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_lists_every_key_the_current_tabs_first() {
+        for tab in Tab::ALL {
+            let listed = sections(tab);
+            assert_eq!(listed[0], tab.spec().help[0], "{tab:?} first");
+            for binding in keymap::KEYMAP {
+                assert!(
+                    listed.contains(&binding.context),
+                    "{:?} ({}) missing from help on {tab:?}",
+                    binding.context,
+                    binding.label
+                );
+            }
+        }
+    }
 }

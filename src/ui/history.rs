@@ -2,6 +2,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::app::App;
@@ -15,13 +16,16 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let history = &app.history;
     let title = Line::from(vec![
         Span::styled(" History ", theme::title()),
-        Span::styled(format!("{} requests ", history.items.len()), theme::dim()),
+        Span::styled(
+            format!("{} ", history.list.count_label("requests")),
+            theme::dim(),
+        ),
     ]);
     let widths = [
         Constraint::Length(7),
         Constraint::Min(12),
         Constraint::Length(5),
-        Constraint::Length(6),
+        Constraint::Length(9),
         Constraint::Length(6),
         Constraint::Length(8),
     ];
@@ -48,19 +52,21 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             let item = &history.items[i];
             let status = match item.status {
                 None => Span::styled("–", theme::dim()),
+                Some(crate::store::Body::CANCELLED) => Span::styled("cancelled", theme::dim()),
                 Some(0) => Span::styled("error", theme::error()),
                 Some(s) if s >= 400 => Span::styled(s.to_string(), theme::error()),
                 Some(s) => Span::styled(s.to_string(), theme::ok()),
             };
+            let matched = history.list.matched_in(i, item.summary.chars().count());
             vec![
-                Span::raw(item.kind.to_string()),
-                Span::raw(item.summary.clone()),
-                Span::raw(ago(wall - item.created_at)),
-                status,
-                Span::raw(item.elapsed_ms.map_or("–".to_string(), |ms| {
+                Line::raw(item.kind.to_string()),
+                list::highlighted(item.summary.clone(), &matched, Style::default()),
+                Line::raw(ago(wall - item.created_at)),
+                status.into(),
+                Line::raw(item.elapsed_ms.map_or("–".to_string(), |ms| {
                     format!("{:.1}s", ms as f64 / 1000.0)
                 })),
-                Span::raw(item.size.map_or("–".to_string(), size)),
+                Line::raw(item.size.map_or("–".to_string(), size)),
             ]
         },
     );

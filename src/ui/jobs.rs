@@ -29,7 +29,14 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         );
         let inner = block.inner(body);
         frame.render_widget(block, body);
-        text_view::draw_body(frame, inner, &reader.body, reader.scroll);
+        text_view::draw_prose(
+            frame,
+            inner,
+            &reader.body,
+            reader.scroll,
+            0,
+            reader.find.as_ref(),
+        );
         return;
     }
     let mut area = body;
@@ -47,19 +54,31 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     }
     let counts = jobs.scheduler.counts();
     let mut title = vec![Span::styled(" Jobs ", theme::title())];
-    let waiting = counts.pending + counts.error;
     let stored_done = jobs
         .rows
         .iter()
         .filter(|r| r.state == JobState::Done)
         .count();
+    // The same words as the state column: a job in `error` is not counted as pending.
+    let errors = if counts.error > 0 {
+        format!("{} error (retrying) · ", counts.error)
+    } else {
+        String::new()
+    };
     title.push(Span::styled(
         format!(
-            "{waiting} waiting · {stored_done} done · {} polling ",
+            "{} pending · {errors}{stored_done} done · {} polling ",
+            counts.pending,
             jobs.scheduler.in_flight()
         ),
         theme::dim(),
     ));
+    if !jobs.list.filter.is_empty() {
+        title.push(Span::styled(
+            format!("· {} ", jobs.list.count_label("shown")),
+            theme::accent(),
+        ));
+    }
     let widths = [
         Constraint::Length(7),
         Constraint::Min(12),
@@ -88,18 +107,20 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         &jobs.list,
         |i| {
             let job = &jobs.rows[i];
+            let summary = summary_of(job);
+            let matched = jobs.list.matched_in(i, summary.chars().count());
             vec![
-                Span::raw(job.kind.to_string()),
-                Span::raw(summary_of(job)),
-                Span::styled(job.id.short().to_string(), theme::muted()),
-                Span::styled(job.state.to_string(), state_style(job.state)),
-                Span::raw(ago(job.age_ms(wall))),
-                Span::raw(
+                Line::raw(job.kind.to_string()),
+                list::highlighted(summary, &matched, Style::default()),
+                Line::styled(job.id.short().to_string(), theme::muted()),
+                Line::styled(job.state.to_string(), state_style(job.state)),
+                Line::raw(ago(job.age_ms(wall))),
+                Line::raw(
                     job.last_poll_at
                         .map_or("–".to_string(), |at| ago(wall - at)),
                 ),
-                Span::raw(job.attempts.to_string()),
-                Span::raw(job.result_size.map_or("–".to_string(), size)),
+                Line::raw(job.attempts.to_string()),
+                Line::raw(job.result_size.map_or("–".to_string(), size)),
             ]
         },
     );

@@ -1,9 +1,12 @@
 //! A filtered table in a pane, shared by the Jobs and History tabs: a header, the rows in
 //! view (only those are built), the selection, and the filter line while one is set.
 
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Row, Table};
+use ratatui::widgets::{HighlightSpacing, Paragraph, Row, Table, TableState};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
 use crate::app::list::FilteredList;
 
@@ -24,13 +27,14 @@ pub(super) struct Frame<'a> {
 }
 
 /// Draws the list; `row(i)` builds the cells of item `i` and is called for visible rows only.
+/// Cells wider than their column are cut with an ellipsis.
 pub(super) fn draw<'a>(
     frame: &mut ratatui::Frame,
     area: Rect,
     chrome: Frame<'_>,
     columns: Columns<'_>,
     list: &FilteredList,
-    row: impl Fn(usize) -> Vec<Span<'a>>,
+    row: impl Fn(usize) -> Vec<Line<'a>>,
 ) {
     let Frame {
         title,
@@ -53,13 +57,12 @@ pub(super) fn draw<'a>(
             ..inner
         };
         inner.height -= 1;
-        let mut spans = vec![
-            Span::styled("/ ", theme::accent()),
-            Span::raw(list.filter.clone()),
-        ];
-        if list.filtering {
-            spans.push(Span::styled("▏", theme::accent()));
-        }
+        let mut spans = vec![Span::styled("/ ", theme::accent())];
+        spans.extend(super::field_spans(
+            &list.filter,
+            list.edit.cursor_in(&list.filter),
+            list.filtering,
+        ));
         spans.push(Span::styled(
             format!("  {} of {}", list.shown.len(), list.total),
             theme::dim(),
@@ -82,16 +85,15 @@ pub(super) fn draw<'a>(
     let height = inner.height.saturating_sub(1) as usize;
     let offset = list_offset(list.selected, height);
     let end = (offset + height).min(list.shown.len());
+    let column_widths = column_widths(columns.widths, inner.width);
     let rows: Vec<Row> = list.shown[offset..end]
         .iter()
-        .enumerate()
-        .map(|(i, index)| {
-            let r = Row::new(row(*index));
-            if offset + i == list.selected {
-                r.style(theme::selected())
-            } else {
-                r
-            }
+        .map(|index| {
+            let cells = row(*index)
+                .into_iter()
+                .zip(&column_widths)
+                .map(|(line, width)| ellipsized(line, *width));
+            Row::new(cells)
         })
         .collect();
     let header = Row::new(
@@ -102,8 +104,13 @@ pub(super) fn draw<'a>(
     );
     let table = Table::new(rows, columns.widths.iter().copied())
         .header(header)
-        .column_spacing(1);
-    frame.render_widget(table, inner);
+        .column_spacing(1)
+        .row_highlight_style(theme::selected())
+        .highlight_symbol(theme::SELECTED_MARK)
+        .highlight_spacing(HighlightSpacing::Always);
+    // Only the rows in view were built: the selection is relative to them.
+    let mut state = TableState::default().with_selected(Some(list.selected - offset));
+    frame.render_stateful_widget(table, inner, &mut state);
     draw_scrollbar(
         frame,
         inner,
@@ -111,6 +118,91 @@ pub(super) fn draw<'a>(
         offset,
         inner.height as usize,
     );
+}
+
+/// The widths the table gives its columns, as it lays them out: after the selection mark,
+/// one space between columns.
+fn column_widths(widths: &[Constraint], area_width: u16) -> Vec<u16> {
+    let mark = theme::SELECTED_MARK.width() as u16;
+    let columns = Rect::new(0, 0, area_width.saturating_sub(mark), 1);
+    Layout::horizontal(widths.iter().copied())
+        .flex(Flex::Start)
+        .spacing(1)
+        .split(columns)
+        .iter()
+        .map(|r| r.width)
+        .collect()
+}
+
+/// The line cut to `width` columns with an ellipsis when it is wider, so a cut shows as one.
+fn ellipsized(line: Line<'_>, width: u16) -> Line<'_> {
+    let width = usize::from(width);
+    if line.width() <= width {
+        return line;
+    }
+    let mut left = width.saturating_sub(1);
+    let mut spans = Vec::with_capacity(line.spans.len());
+    for span in line.spans {
+        let w = span.content.width();
+        if w <= left {
+            left -= w;
+            spans.push(span);
+            continue;
+        }
+        let mut cut = fit(&span.content, left + 1);
+        cut.pop();
+        spans.push(Span::styled(cut, span.style));
+        break;
+    }
+    spans.push(Span::styled("…", line.style));
+    Line::from(spans).style(line.style)
+}
+
+/// `text` with the chars at `positions` (char indices, ascending) in the match style.
+pub(super) fn highlighted(text: String, positions: &[u32], style: Style) -> Line<'static> {
+    if positions.is_empty() {
+        return Line::styled(text, style);
+    }
+    let mut spans = Vec::new();
+    let mut run = String::new();
+    let mut run_matched = false;
+    for (i, c) in text.chars().enumerate() {
+        let is_match = positions.binary_search(&(i as u32)).is_ok();
+        if is_match != run_matched && !run.is_empty() {
+            let run_style = if run_matched { theme::matched() } else { style };
+            spans.push(Span::styled(std::mem::take(&mut run), run_style));
+        }
+        run_matched = is_match;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        let run_style = if run_matched { theme::matched() } else { style };
+        spans.push(Span::styled(run, run_style));
+    }
+    Line::from(spans)
+}
+
+/// `text` in at most `width` terminal columns, ending in "…" when it had to be cut. Cuts
+/// between grapheme clusters, so an emoji or an accented letter is never split.
+pub(super) fn fit(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let budget = width.saturating_sub(1);
+    let mut used = 0;
+    let mut out = String::new();
+    for grapheme in text.graphemes(true) {
+        let w = grapheme.width();
+        if used + w > budget {
+            break;
+        }
+        used += w;
+        out.push_str(grapheme);
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
 }
 
 /// "12s", "5m", "3h", "2d": how long ago, in the largest whole unit.

@@ -21,6 +21,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
 
 use crate::app::input::InputTarget;
 use crate::app::{App, Popup, Tab, layout};
@@ -46,7 +47,7 @@ pub fn view(app: &App, frame: &mut Frame) {
         Some(Popup::Input(input)) => draw_line_popup(
             frame,
             &format!(" {} ", input.title),
-            &input.shown(),
+            (&input.shown(), input.edit.cursor_in(&input.value)),
             &input.note,
             match input.target {
                 InputTarget::Export(_) => "write",
@@ -54,8 +55,28 @@ pub fn view(app: &App, frame: &mut Frame) {
                 _ => "set",
             },
         ),
+        Some(Popup::Confirm(confirm)) => draw_confirm(frame, &confirm.question()),
         None => {}
     }
+}
+
+/// A question and its two answers.
+fn draw_confirm(frame: &mut Frame, question: &str) {
+    let popup = layout::popup(frame.area(), 60, 6);
+    clear_popup(frame, popup);
+    let block = pane(Line::styled(" Are you sure? ", theme::title()), true);
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let lines = vec![
+        Line::raw(question.to_string()),
+        Line::from(vec![
+            Span::styled("y", theme::key_hint()),
+            Span::raw(" yes  "),
+            Span::styled("n Esc", theme::key_hint()),
+            Span::raw(" no"),
+        ]),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
 }
 
 /// The view of each tab: the other half of the tab table in `app::tabs`.
@@ -73,12 +94,15 @@ fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
 fn draw_tabs(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = vec![Span::styled(" vantage ", theme::title()), Span::raw(" ")];
     for (i, tab) in Tab::ALL.iter().enumerate() {
-        let style = if *tab == app.tab {
-            theme::selected()
+        let label = layout::tab_label(i, *tab);
+        if *tab == app.tab {
+            // Brackets in place of the padding: the active tab shows without colour too, and
+            // the labels keep their widths for the mouse.
+            let inner = label.trim_matches(' ');
+            spans.push(Span::styled(format!("[{inner}]"), theme::selected()));
         } else {
-            theme::muted()
-        };
-        spans.push(Span::styled(layout::tab_label(i, *tab), style));
+            spans.push(Span::styled(label, theme::muted()));
+        }
         spans.push(Span::raw(" "));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
@@ -96,19 +120,58 @@ pub(crate) fn pane(title: Line<'_>, focused: bool) -> Block<'_> {
         .title(title)
 }
 
-/// A popup with one line of text being typed, a note under it, and its keys.
-fn draw_line_popup(frame: &mut Frame, title: &str, text: &str, note: &str, accept: &str) {
-    let popup = layout::popup(frame.area(), 76, 7);
+/// A one-line field's text with the cursor drawn where it is (when the field has the focus).
+pub(crate) fn field_spans(text: &str, cursor: usize, focused: bool) -> Vec<Span<'static>> {
+    if !focused {
+        return vec![Span::raw(text.to_string())];
+    }
+    let split = text
+        .char_indices()
+        .nth(cursor)
+        .map_or(text.len(), |(b, _)| b);
+    vec![
+        Span::raw(text[..split].to_string()),
+        Span::styled("▏", theme::accent()),
+        Span::raw(text[split..].to_string()),
+    ]
+}
+
+/// Clears the area a popup is drawn on. A wide character (an emoji, a CJK letter) that starts
+/// just left of the area would spill its second half over the popup's border, so it goes too.
+pub(crate) fn clear_popup(frame: &mut Frame, popup: Rect) {
     frame.render_widget(Clear, popup);
+    if popup.x == 0 {
+        return;
+    }
+    let buffer = frame.buffer_mut();
+    for y in popup.top()..popup.bottom() {
+        if let Some(cell) = buffer.cell_mut((popup.x - 1, y))
+            && cell.symbol().width() > 1
+        {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
+/// A popup with one line of text being typed, a note under it, and its keys.
+fn draw_line_popup(
+    frame: &mut Frame,
+    title: &str,
+    (text, cursor): (&str, usize),
+    note: &str,
+    accept: &str,
+) {
+    let popup = layout::popup(frame.area(), 76, 7);
+    clear_popup(frame, popup);
     let block = pane(Line::styled(title.to_string(), theme::title()), true);
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let lines = vec![
-        Line::from(vec![
-            Span::styled("› ", theme::accent()),
-            Span::raw(text.to_string()),
-            Span::styled("▏", theme::accent()),
-        ]),
+        Line::from(
+            std::iter::once(Span::styled("› ", theme::accent()))
+                .chain(field_spans(text, cursor, true))
+                .collect::<Vec<_>>(),
+        ),
         Line::styled(note.to_string(), theme::dim()),
         Line::from(vec![
             Span::styled("Enter", theme::key_hint()),
@@ -123,4 +186,37 @@ fn draw_line_popup(frame: &mut Frame, title: &str, text: &str, note: &str, accep
             .wrap(Wrap { trim: true }),
         inner,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+
+    #[test]
+    fn an_emoji_under_a_popup_leaves_its_border_whole() {
+        for left in [10, 11] {
+            let mut terminal = Terminal::new(TestBackend::new(40, 5)).unwrap();
+            terminal
+                .draw(|frame| {
+                    let pins = "📍".repeat(20);
+                    frame.render_widget(Paragraph::new(vec![Line::raw(pins); 5]), frame.area());
+                    let popup = Rect::new(left, 1, 20, 3);
+                    clear_popup(frame, popup);
+                    frame.render_widget(pane(Line::raw("t"), true), popup);
+                })
+                .unwrap();
+            let buffer = terminal.backend().buffer();
+            for y in 1..4 {
+                let before = buffer[(left - 1, y)].symbol();
+                assert!(
+                    before.width() <= 1,
+                    "row {y} at {left}: {before:?} spills over"
+                );
+                assert_eq!(buffer[(left, y)].symbol().width(), 1);
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::app::layout;
 use crate::app::picker::{PickItem, Picker};
@@ -15,7 +15,7 @@ use super::{pane, theme};
 
 pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     let popup = layout::popup(area, 64, 22);
-    frame.render_widget(Clear, popup);
+    super::clear_popup(frame, popup);
     let title = Line::from(vec![
         Span::styled(format!(" {} ", picker.kind.title()), theme::title()),
         Span::styled(
@@ -36,18 +36,18 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     .areas(inner);
     frame.render_widget(
         Paragraph::new(Line::from(
-            [
-                Span::styled("filter › ", theme::accent()),
-                Span::raw(picker.filter.clone()),
-                Span::styled("▏", theme::accent()),
-            ]
-            .into_iter()
-            .chain(
-                picker
-                    .custom_value()
-                    .map(|_| Span::styled("  End: use as typed", theme::dim())),
-            )
-            .collect::<Vec<_>>(),
+            std::iter::once(Span::styled("filter › ", theme::accent()))
+                .chain(super::field_spans(
+                    &picker.filter,
+                    picker.edit.cursor_in(&picker.filter),
+                    true,
+                ))
+                .chain(
+                    picker
+                        .custom_value()
+                        .map(|_| Span::styled("  End: use as typed", theme::dim())),
+                )
+                .collect::<Vec<_>>(),
         )),
         filter_area,
     );
@@ -70,7 +70,7 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
                     .get(row)
                     .map(|r| r.positions.as_slice())
                     .unwrap_or(&[]);
-                item_line(item, positions, selected)
+                item_line(item, positions, selected, picker.is_checked(item))
             }
             None => Line::from(vec![Span::styled(
                 format!(
@@ -102,18 +102,30 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     );
 }
 
-fn item_line(item: &PickItem, positions: &[u32], selected: bool) -> Line<'static> {
+fn item_line(
+    item: &PickItem,
+    positions: &[u32],
+    selected: bool,
+    checked: Option<bool>,
+) -> Line<'static> {
     let base = if selected {
         theme::selected()
     } else {
         Style::default()
     };
     let highlight = if selected {
-        theme::selected()
+        theme::selected().add_modifier(ratatui::style::Modifier::UNDERLINED)
     } else {
         theme::matched()
     };
     let mut spans = vec![Span::styled(if selected { "› " } else { "  " }, base)];
+    match checked {
+        // "default", "none": nothing to add to the choice, so no box either.
+        Some(_) if item.value.is_none() => spans.push(Span::styled("    ", base)),
+        Some(true) => spans.push(Span::styled("[✓] ", base)),
+        Some(false) => spans.push(Span::styled("[ ] ", base)),
+        None => {}
+    }
     let mut run = String::new();
     let mut run_matched = false;
     for (i, c) in item.label.chars().enumerate() {

@@ -13,7 +13,7 @@ use crate::app::keymap::{self, Action, Context};
 use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, search_areas, text_of};
 use crate::present::search_page::{EntryKind, SearchView, stars, summarize_json};
 
-use super::text_view::{draw_body, draw_scrollbar, list_offset};
+use super::text_view::{draw_prose, draw_scrollbar, list_offset};
 use super::{call, form, pane, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
@@ -64,7 +64,15 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
     let search = &app.search;
     let line = match (&search.call, &search.page) {
         (crate::app::call::CallState::Idle, Some(page)) => Line::styled(
-            page.prepared.header.describe(),
+            {
+                let text = page.prepared.header.describe();
+                // Folded to one line (a short screen): cut with an ellipsis, not mid-word.
+                if area.height == 1 {
+                    crate::api::request::shorten(&text, usize::from(area.width))
+                } else {
+                    text
+                }
+            },
             theme::muted().add_modifier(Modifier::ITALIC),
         ),
         _ => Line::raw(""),
@@ -100,7 +108,7 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
                 ("c", "country"),
                 ("s", "subdivision"),
                 ("t", "city"),
-                ("r", "IP type"),
+                ("I", "IP type"),
                 ("f", "format"),
                 ("x", "cache"),
                 ("?", "all keys"),
@@ -148,7 +156,7 @@ fn draw_main(page: &PageState, search: &SearchState, frame: &mut Frame, area: Re
         view => {
             if let Some(body) = text_of(&page.prepared, view) {
                 let scroll = page.text_scroll.get(&view).copied().unwrap_or(0);
-                draw_body(frame, inner, body, scroll);
+                draw_prose(frame, inner, body, scroll, 0, search.find.as_ref());
             }
         }
     }
@@ -158,13 +166,12 @@ fn draw_results(page: &PageState, frame: &mut Frame, area: Rect) {
     let mut area = area;
     if page.filtering || !page.filter.is_empty() {
         let (shown, total) = page.shown_of_total();
-        let mut spans = vec![
-            Span::styled("filter › ", theme::accent()),
-            Span::raw(page.filter.clone()),
-        ];
-        if page.filtering {
-            spans.push(Span::styled("▏", theme::accent()));
-        }
+        let mut spans = vec![Span::styled("filter › ", theme::accent())];
+        spans.extend(super::field_spans(
+            &page.filter,
+            page.filter_edit.cursor_in(&page.filter),
+            page.filtering,
+        ));
         spans.push(Span::styled(format!("  {shown} of {total}"), theme::dim()));
         frame.render_widget(
             Paragraph::new(Line::from(spans)),

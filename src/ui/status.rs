@@ -6,8 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::app::compare::CompareMode;
 use crate::app::keymap::{self, Action};
-use crate::app::{App, Credits, FlashLevel};
+use crate::app::{App, Credits, FlashLevel, Tab};
 
 use super::theme;
 
@@ -53,18 +54,30 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
+/// True while typing in a field that takes line breaks: the Chat prompt and Compare's prompt
+/// for answers. Search terms and filters are one line.
+fn multi_line_field(app: &App) -> bool {
+    match app.tab {
+        Tab::Chat => true,
+        Tab::Compare => app.compare.mode == CompareMode::Answers,
+        _ => false,
+    }
+}
+
 /// The most useful keys where the focus is, from the keymap.
 fn hints(app: &App) -> Vec<Span<'static>> {
     let contexts = app.key_contexts();
     let wanted: &[Action] = if app.popup.is_some() {
-        &[Action::Accept, Action::Back, Action::Clear]
-    } else if app.editing() {
+        &[Action::Accept, Action::Back]
+    } else if app.editing() && multi_line_field(app) {
         &[
             Action::Send,
             Action::Newline,
             Action::Back,
             Action::FocusNext,
         ]
+    } else if app.editing() {
+        &[Action::Send, Action::Back, Action::FocusNext]
     } else if let Some(hints) = app.tab.spec().hints
         && app.jobs.reader.is_none()
     {

@@ -5,7 +5,12 @@ use ratatui::Frame;
 use ratatui::layout::{Margin, Rect};
 use ratatui::widgets::{Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 
-use crate::present::text::TextBody;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+
+use super::theme;
+use crate::app::text_search::TextSearch;
+use crate::present::text::{TextBody, ranges_in};
 
 /// The slice of `lines` that fits `height` rows from `scroll`, with the scroll clamped so the
 /// last page stays full.
@@ -29,6 +34,135 @@ pub(super) fn draw_body(frame: &mut Frame, area: Rect, body: &TextBody, scroll: 
     let (visible, scroll) = visible_lines(&lines, scroll, area.height as usize);
     frame.render_widget(Paragraph::new(visible.to_vec()), text_area);
     draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);
+}
+
+/// Draws prose no wider than `reading_width` (0: the whole area), centred in a wider area,
+/// the scrollbar still on the area's right edge. Verbatim text (HTML, JSON) keeps the width.
+/// A search inside the text highlights its matches and takes the bottom row for its line.
+pub(super) fn draw_prose(
+    frame: &mut Frame,
+    area: Rect,
+    body: &TextBody,
+    scroll: usize,
+    reading_width: u16,
+    find: Option<&TextSearch>,
+) {
+    if area.width < 2 || area.height == 0 {
+        return;
+    }
+    let mut area = area;
+    if let Some(find) = find
+        && area.height > 1
+    {
+        area.height -= 1;
+        let bar = Rect {
+            y: area.y + area.height,
+            height: 1,
+            ..area
+        };
+        frame.render_widget(Paragraph::new(search_line(find)), bar);
+    }
+    let text_area = reading_area(
+        Rect {
+            width: area.width - 1,
+            ..area
+        },
+        if body.as_document().is_some() {
+            reading_width
+        } else {
+            0
+        },
+    );
+    let lines = body.lines(text_area.width);
+    let (visible, scroll) = visible_lines(&lines, scroll, area.height as usize);
+    let shown: Vec<Line> = match find.filter(|f| !f.query.is_empty()) {
+        Some(find) => visible
+            .iter()
+            .enumerate()
+            .map(|(i, line)| highlighted(line, scroll + i, find))
+            .collect(),
+        None => visible.to_vec(),
+    };
+    frame.render_widget(Paragraph::new(shown), text_area);
+    draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);
+}
+
+/// The search's own line: what is typed (with a cursor while typing) and "n of N".
+fn search_line(find: &TextSearch) -> Line<'static> {
+    let cursor = if find.typing { "▏" } else { "" };
+    let status_style = if !find.query.is_empty() && find.found.is_empty() {
+        theme::error()
+    } else {
+        theme::dim()
+    };
+    let mut spans = vec![
+        Span::styled("/", theme::key_hint()),
+        Span::raw(format!("{}{cursor}  ", find.query)),
+        Span::styled(find.status(), status_style),
+    ];
+    if !find.typing && !find.found.is_empty() {
+        spans.push(Span::styled(
+            "  n/N next/previous · Esc clears",
+            theme::dim(),
+        ));
+    }
+    Line::from(spans)
+}
+
+/// Every match of the search in one line marked in reverse video (readable without colour),
+/// the current one also bold and underlined.
+fn highlighted(line: &Line<'static>, index: usize, find: &TextSearch) -> Line<'static> {
+    let ranges = ranges_in(line, &find.query);
+    if ranges.is_empty() {
+        return line.clone();
+    }
+    let current = find
+        .current_match()
+        .filter(|m| m.line == index)
+        .map(|m| (m.start, m.end));
+    let mut spans: Vec<Span<'static>> = Vec::with_capacity(line.spans.len() + 2 * ranges.len());
+    let mut at = 0;
+    for span in &line.spans {
+        let chars: Vec<char> = span.content.chars().collect();
+        let span_end = at + chars.len();
+        let mut piece_start = at;
+        // Cut the span at every range boundary inside it.
+        let mut cuts: Vec<usize> = ranges
+            .iter()
+            .flat_map(|(s, e)| [*s, *e])
+            .filter(|c| *c > at && *c < span_end)
+            .collect();
+        cuts.push(span_end);
+        for cut in cuts {
+            let text: String = chars[piece_start - at..cut - at].iter().collect();
+            let inside = ranges
+                .iter()
+                .find(|(s, e)| piece_start >= *s && piece_start < *e);
+            let style = match inside {
+                Some(range) if Some(*range) == current => span
+                    .style
+                    .add_modifier(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED),
+                Some(_) => span.style.add_modifier(Modifier::REVERSED),
+                None => span.style,
+            };
+            spans.push(Span::styled(text, style));
+            piece_start = cut;
+        }
+        at = span_end;
+    }
+    Line::from(spans).style(line.style)
+}
+
+/// The centred part of `area` at most `reading_width` wide (0: all of it).
+fn reading_area(area: Rect, reading_width: u16) -> Rect {
+    if reading_width == 0 || area.width <= reading_width {
+        return area;
+    }
+    Rect {
+        x: area.x + (area.width - reading_width) / 2,
+        width: reading_width,
+        ..area
+    }
 }
 
 /// A scrollbar on the right edge, only when the content overflows.

@@ -18,12 +18,17 @@ pub(crate) fn accent() -> Style {
     Style::default().fg(Color::Cyan)
 }
 
+/// White on blue, written as blue on white reversed: a terminal without colour (`NO_COLOR`)
+/// drops the colours but keeps the reverse video, so the selection still shows.
 pub(crate) fn selected() -> Style {
     Style::default()
-        .bg(Color::Blue)
-        .fg(Color::White)
-        .add_modifier(Modifier::BOLD)
+        .fg(Color::Blue)
+        .bg(Color::White)
+        .add_modifier(Modifier::REVERSED | Modifier::BOLD)
 }
+
+/// Marks the selected row of a list, so it shows even where styles do not.
+pub(crate) const SELECTED_MARK: &str = "› ";
 
 pub(crate) fn focused_border() -> Style {
     Style::default().fg(Color::Cyan)
@@ -58,10 +63,12 @@ pub(crate) fn key_hint() -> Style {
     Style::default().fg(Color::Yellow)
 }
 
+/// Letters a filter matched: underlined as well, so they show on a selected row (whose
+/// colours win) and without colour.
 pub(crate) fn matched() -> Style {
     Style::default()
         .fg(Color::Yellow)
-        .add_modifier(Modifier::BOLD)
+        .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
 }
 
 pub(crate) fn demo_badge() -> Style {

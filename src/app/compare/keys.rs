@@ -24,6 +24,45 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 CompareFocus::Columns => CompareFocus::Prompt,
             };
         }
+        Action::Back if compare.find.as_ref().is_some_and(|f| f.typing) => compare.find = None,
+        Action::Send if compare.find.as_ref().is_some_and(|f| f.typing) => {
+            if let Some(find) = &mut compare.find {
+                find.typing = false;
+                if find.query.is_empty() {
+                    compare.find = None;
+                }
+            }
+        }
+        Action::Cancel
+            if compare.find.is_some()
+                && !compare
+                    .columns
+                    .get(compare.selected)
+                    .is_some_and(|c| c.queued || c.call.is_running()) =>
+        {
+            compare.find = None;
+        }
+        Action::Filter => {
+            let has_answer = compare
+                .columns
+                .get(compare.selected)
+                .is_some_and(|c| c.answer().is_some());
+            if compare.mode == CompareMode::Answers && has_answer {
+                compare.focus = CompareFocus::Columns;
+                compare.pane = ComparePane::Columns;
+                compare.find = Some(crate::app::text_search::TextSearch::start());
+            } else {
+                app.flash_info(
+                    "/ searches the focused column's answer; ← → choose one that has answered.",
+                );
+            }
+        }
+        Action::NextMatch | Action::PrevMatch => {
+            let moved = compare.step_find(action == Action::NextMatch);
+            if !moved {
+                app.flash_info("Press / to search the focused column first; n and N then move between matches.");
+            }
+        }
         Action::Back => compare.focus = CompareFocus::Columns,
         Action::EditPrompt => compare.focus = CompareFocus::Prompt,
         Action::Newline => compare.prompt.insert_newline(),
@@ -47,8 +86,14 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             }
             return effects;
         }
-        Action::Left => compare.selected = compare.selected.saturating_sub(1),
-        Action::Right => compare.selected = (compare.selected + 1).min(n.saturating_sub(1)),
+        Action::Left => {
+            compare.selected = compare.selected.saturating_sub(1);
+            compare.refresh_find();
+        }
+        Action::Right => {
+            compare.selected = (compare.selected + 1).min(n.saturating_sub(1));
+            compare.refresh_find();
+        }
         Action::Accept if n > 0 && compare.mode == CompareMode::Answers => {
             compare.full = !compare.full;
             compare.pane = ComparePane::Columns;
@@ -86,6 +131,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             };
             compare.columns.clear();
             compare.full = false;
+            // The summary and the rank table share a scroll: a new table opens at its top.
+            compare.table_scroll = 0;
             compare.rebuild();
             let text = match compare.mode {
                 CompareMode::Answers => "Comparing chatbot answers: models × devices × locations.",
@@ -125,13 +172,10 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             };
             compare.rebuild();
         }
-        Action::Clear => {
-            if compare.axes.locations.pop().is_some() {
-                compare.rebuild();
-            } else {
-                app.flash_info("There is no location to remove.");
-            }
-        }
+        Action::Clear => match location_picker(compare) {
+            Some(picker) => app.popup = Some(Popup::Picker(picker)),
+            None => app.flash_info("There is no location to remove."),
+        },
         Action::AddColumn => {
             let vantage = match compare.mode {
                 CompareMode::Answers => Vantage {
@@ -228,10 +272,18 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 
 /// The model picker as a multi-select: it stays open, Enter toggles, Esc closes.
 fn model_picker(compare: &CompareState, at: Option<Model>) -> crate::app::picker::Picker {
-    pickers::model(at).with_note(format!(
-        "Chosen: {}. Enter adds or removes the highlighted model; Esc when done.",
-        list_or_none(compare.axes.models.iter().map(|m| m.as_str().to_string()))
-    ))
+    pickers::model(at)
+        .with_note("Enter adds or removes the highlighted model; Esc when done.")
+        .with_checked(compare.axes.models.iter().map(|m| m.as_str().to_string()))
+}
+
+/// The locations chosen so far, any of which Enter removes; `None` when there are none.
+fn location_picker(compare: &CompareState) -> Option<crate::app::picker::Picker> {
+    let locations = &compare.axes.locations;
+    (!locations.is_empty()).then(|| {
+        pickers::axis_locations(locations)
+            .with_note("Enter removes the highlighted location; Esc when done.")
+    })
 }
 
 fn device_picker(
@@ -239,19 +291,14 @@ fn device_picker(
     compare: &CompareState,
     at: Option<&str>,
 ) -> crate::app::picker::Picker {
-    pickers::device(devices, at).with_note(format!(
-        "Chosen: {}. Enter adds or removes the highlighted device; Esc when done.",
-        list_or_none(compare.axes.devices.iter().cloned())
-    ))
-}
-
-fn list_or_none(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    if items.is_empty() {
-        "none".to_string()
+    let picker = pickers::device(devices, at);
+    // The device picker's own note says why its list is empty; keep that one.
+    let picker = if picker.note.is_some() {
+        picker
     } else {
-        items.join(", ")
-    }
+        picker.with_note("Enter adds or removes the highlighted device; Esc when done.")
+    };
+    picker.with_checked(compare.axes.devices.iter().cloned())
 }
 
 fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
@@ -302,6 +349,15 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
             if let Some(last) = compare.axes.locations.last_mut() {
                 pickers::apply_location(last, kind, value);
             }
+        }
+        PickerKind::AxisLocation => {
+            let at = value.and_then(|v| v.parse::<usize>().ok());
+            if let Some(at) = at.filter(|at| *at < compare.axes.locations.len()) {
+                compare.axes.locations.remove(at);
+                compare.rebuild();
+            }
+            app.popup = location_picker(&app.compare).map(Popup::Picker);
+            return;
         }
         PickerKind::Language | PickerKind::Display => {}
     }

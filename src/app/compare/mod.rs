@@ -18,6 +18,7 @@ use crate::store::RequestParams;
 use super::call::CallState;
 use super::chat::{editor_chars, prompt_editor};
 use super::keymap::Context;
+use super::text_search::TextSearch;
 use super::{App, Tag};
 use crate::present::answer::PreparedAnswer;
 use crate::present::search_page::PreparedSearch;
@@ -67,6 +68,10 @@ pub struct Column {
     pub queued: bool,
     pub call: CallState,
     pub outcome: Option<Outcome>,
+    /// What the column showed before it was run again, brought back if that run is cancelled.
+    pub earlier: Option<Outcome>,
+    /// Its last run was cancelled (it shows the earlier answer, if there was one).
+    pub cancelled: bool,
     pub scroll: usize,
     /// When its answer or error arrived (the clock of that batch).
     pub landed_at: Option<std::time::Instant>,
@@ -91,6 +96,11 @@ impl Column {
     /// The body as received and its time, for history; status 0 and the sentence when the
     /// column failed.
     pub fn stored_body(&self) -> serde_json::Value {
+        if self.cancelled {
+            // An earlier answer on screen is not this run's: history keeps the cancel.
+            let body = crate::store::Body::cancelled(0);
+            return serde_json::json!({"status": body.status, "elapsed_ms": 0, "body": body.text});
+        }
         let (status, body, elapsed) = match &self.outcome {
             Some(Outcome::Answer(a)) => (200, a.body.clone(), a.header.elapsed),
             Some(Outcome::Results(r)) => (200, r.body.clone(), r.header.elapsed),
@@ -110,9 +120,35 @@ impl Column {
             queued: false,
             call: CallState::Idle,
             outcome: None,
+            earlier: None,
+            cancelled: false,
             scroll: 0,
             landed_at: None,
         }
+    }
+
+    /// Queues the column for a new run; what it showed is kept aside until the run ends.
+    pub(crate) fn queue(&mut self) {
+        if let Some(outcome) = self.outcome.take() {
+            self.earlier = Some(outcome);
+        }
+        self.call = CallState::Idle;
+        self.queued = true;
+        self.cancelled = false;
+    }
+
+    /// Stops the column's run, if it has one: the earlier answer comes back, marked
+    /// cancelled. The tag of the call to cancel, when one was running.
+    pub(crate) fn cancel(&mut self) -> Option<Tag> {
+        let tag = self.call.tag();
+        if !self.queued && tag.is_none() {
+            return None;
+        }
+        self.queued = false;
+        self.call = CallState::Idle;
+        self.outcome = self.earlier.take();
+        self.cancelled = true;
+        tag
     }
 
     pub fn answer(&self) -> Option<&PreparedAnswer> {
@@ -160,6 +196,8 @@ pub struct CompareState {
     /// Recomputed when a column lands, not per frame.
     pub summary: Option<AnswerSummary>,
     pub table: Vec<RankRow>,
+    /// `/` inside the focused column's answer.
+    pub find: Option<TextSearch>,
 }
 
 impl Default for CompareState {
@@ -185,6 +223,7 @@ impl CompareState {
             table_scroll: 0,
             summary: None,
             table: Vec::new(),
+            find: None,
         };
         state.rebuild();
         state
@@ -212,7 +251,7 @@ impl CompareState {
     }
 
     pub fn editing(&self) -> bool {
-        self.focus == CompareFocus::Prompt
+        self.focus == CompareFocus::Prompt || self.find.as_ref().is_some_and(|f| f.typing)
     }
 
     pub fn key_contexts(&self) -> Vec<Context> {
@@ -220,13 +259,82 @@ impl CompareState {
     }
 
     pub fn edit(&mut self, key: KeyEvent) {
-        self.prompt.input(key);
+        if let Some(find) = self.find.as_mut().filter(|f| f.typing) {
+            if find.edit(key) {
+                self.refresh_find();
+            }
+            return;
+        }
+        crate::app::input::edit_text_area(&mut self.prompt, key);
+    }
+
+    /// Finds the search's text again in the focused column's answer, and scrolls to it.
+    pub(crate) fn refresh_find(&mut self) {
+        let Some(find) = self.find.as_mut() else {
+            return;
+        };
+        let Some(column) = self.columns.get_mut(self.selected) else {
+            find.found.clear();
+            return;
+        };
+        match &column.outcome {
+            Some(Outcome::Answer(answer)) => {
+                find.refresh(&answer.answer, column.scroll);
+                if let Some(line) = find.scroll_target() {
+                    column.scroll = line;
+                }
+            }
+            _ => find.found.clear(),
+        }
+    }
+
+    /// `n` / `N` in the focused column; false when nothing is searched.
+    pub(crate) fn step_find(&mut self, forward: bool) -> bool {
+        let Some(find) = self.find.as_mut() else {
+            return false;
+        };
+        find.step(forward);
+        if let (Some(line), Some(column)) =
+            (find.scroll_target(), self.columns.get_mut(self.selected))
+        {
+            column.scroll = line;
+        }
+        true
     }
 
     pub fn paste(&mut self, text: &str) {
         self.focus = CompareFocus::Prompt;
         self.prompt
             .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
+    }
+
+    /// Shows a stored comparison: its prompt, the axes its columns were made from (so the
+    /// setup box says what was asked), and each column as received. No call is made.
+    pub fn restore(
+        &mut self,
+        mode: CompareMode,
+        prompt: &str,
+        axes: Axes,
+        columns: Vec<(Vantage, Result<Outcome, String>)>,
+    ) {
+        self.mode = mode;
+        self.set_prompt(prompt);
+        let from_axes = vantages(&axes, mode);
+        self.axes = axes;
+        self.columns = columns
+            .into_iter()
+            .map(|(vantage, outcome)| {
+                let by_hand = !from_axes.contains(&vantage);
+                let mut column = Column::restored(vantage, outcome);
+                column.by_hand = by_hand;
+                column
+            })
+            .collect();
+        self.selected = 0;
+        self.full = false;
+        self.pane = ComparePane::Columns;
+        self.table_scroll = 0;
+        self.refresh_summary();
     }
 
     /// Remakes the columns from the axes, keeping those added by hand and the results of

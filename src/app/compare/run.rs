@@ -44,6 +44,7 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
         }
         Err(error) => column.call = CallState::Failed(error),
     }
+    column.earlier = None;
     app.compare.refresh_summary();
     let mut effects = pump(app);
     if app.compare.busy() == 0 {
@@ -144,12 +145,12 @@ pub(super) fn send_all(app: &mut App) -> Vec<Effect> {
     }
     let mut effects = cancel_all(app);
     for column in &mut app.compare.columns {
-        column.outcome = None;
-        column.call = CallState::Idle;
-        column.queued = true;
+        column.queue();
         column.scroll = 0;
     }
     app.compare.focus = CompareFocus::Columns;
+    app.compare.table_scroll = 0;
+    app.compare.find = None;
     app.compare.refresh_summary();
     let n = app.compare.columns.len();
     let cap = in_flight_cap(app);
@@ -172,10 +173,7 @@ pub(super) fn rerun(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let mut effects = cancel_one(app);
-    let column = &mut app.compare.columns[app.compare.selected];
-    column.outcome = None;
-    column.call = CallState::Idle;
-    column.queued = true;
+    app.compare.columns[app.compare.selected].queue();
     app.compare.refresh_summary();
     effects.extend(pump(app));
     effects
@@ -185,10 +183,10 @@ pub(super) fn cancel_one(app: &mut App) -> Vec<Effect> {
     let Some(column) = app.compare.columns.get_mut(app.compare.selected) else {
         return Vec::new();
     };
-    column.queued = false;
-    match column.call.tag() {
+    let tag = column.cancel();
+    app.compare.refresh_summary();
+    match tag {
         Some(tag) => {
-            column.call = CallState::Idle;
             let mut effects = vec![Effect::Call(CallEffect::Cancel(tag))];
             effects.extend(pump(app));
             effects
@@ -200,11 +198,10 @@ pub(super) fn cancel_one(app: &mut App) -> Vec<Effect> {
 pub(super) fn cancel_all(app: &mut App) -> Vec<Effect> {
     let mut effects = Vec::new();
     for column in &mut app.compare.columns {
-        column.queued = false;
-        if let Some(tag) = column.call.tag() {
-            column.call = CallState::Idle;
+        if let Some(tag) = column.cancel() {
             effects.push(Effect::Call(CallEffect::Cancel(tag)));
         }
     }
+    app.compare.refresh_summary();
     effects
 }

@@ -201,13 +201,7 @@ fn models_toggle_and_locations_grow_through_the_shared_pickers() {
         panic!("the picker stays open")
     };
     assert_eq!(picker.kind, PickerKind::Model);
-    assert!(
-        picker
-            .note
-            .as_deref()
-            .unwrap_or("")
-            .contains("Chosen: copilot")
-    );
+    assert_eq!(picker.checked, Some(vec!["copilot".to_string()]));
     app.popup = None;
     apply_choice(&mut app, PickerKind::Country, Some("US".into()));
     apply_choice(&mut app, PickerKind::Subdivision, Some("NY".into()));
@@ -225,6 +219,33 @@ fn models_toggle_and_locations_grow_through_the_shared_pickers() {
     apply_choice(&mut app, PickerKind::Model, Some("chatgpt".into()));
     assert_eq!(app.compare.columns.len(), 5);
     assert!(app.compare.columns[4].by_hand);
+}
+
+#[test]
+fn any_location_can_be_removed_not_only_the_last() {
+    let mut app = app();
+    for country in ["US", "DE", "FR"] {
+        apply_choice(&mut app, PickerKind::Country, Some(country.into()));
+    }
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Delete, KeyModifiers::NONE);
+    let Some(Popup::Picker(picker)) = &app.popup else {
+        panic!("Del lists the locations to remove one")
+    };
+    assert_eq!(picker.kind, PickerKind::AxisLocation);
+    assert_eq!(picker.is_checked(&picker.items[1]), Some(true));
+    // The middle one: Down, then Enter.
+    key(&mut app, KeyCode::Down, KeyModifiers::NONE);
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    let left: Vec<_> = app
+        .compare
+        .axes
+        .locations
+        .iter()
+        .map(|l| l.describe())
+        .collect();
+    assert_eq!(left, ["US", "FR"]);
+    assert!(matches!(&app.popup, Some(Popup::Picker(p)) if p.items.len() == 2));
 }
 
 #[test]
@@ -332,4 +353,182 @@ fn a_finished_comparison_is_one_history_entry_that_reopens_without_calls() {
             .error()
             .is_some_and(|e| e.to_string().contains("timed out"))
     );
+}
+
+/// Runs every column of `app` to an answer and returns the stored comparison, re-opened.
+fn run_and_reopen(app: &mut App) -> App {
+    let tags = sent_tags(&send_all(app));
+    let mut recorded = None;
+    for tag in tags {
+        for effect in update(
+            app,
+            Msg::AiDone {
+                tag,
+                result: Ok(answer("chatgpt", "boots", "")),
+            },
+        ) {
+            if let Effect::Store(StoreEffect::RecordComparison { params, columns }) = effect {
+                recorded = Some((params, columns));
+            }
+        }
+    }
+    let (params, columns) = recorded.expect("recorded once all landed");
+    let RequestParams::Compare(requests) = *params else {
+        panic!("one compare entry");
+    };
+    let body = crate::store::Body {
+        status: 200,
+        text: columns,
+        elapsed_ms: 0,
+        received_at: 0,
+    };
+    let view = crate::app::stored::prepare_comparison(&requests, &body).unwrap();
+    let mut fresh = self::app();
+    fresh.compare.table_scroll = 23;
+    update(&mut fresh, Msg::StoredOpened(Ok(view)));
+    fresh
+}
+
+#[test]
+fn a_reopened_comparison_shows_the_setup_it_was_run_with() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Perplexity, Model::Gemini];
+    app.compare.axes.devices = vec!["iPhone 15".into()];
+    app.compare.axes.locations = vec![loc("us:ny:New+York"), loc("de::Berlin"), loc("fr")];
+    app.compare.axes.format = crate::api::AiFormat::Raw;
+    app.compare.axes.no_cache = true;
+    app.compare.rebuild();
+    let asked = app.compare.axes.clone();
+    let fresh = run_and_reopen(&mut app);
+    assert_eq!(fresh.compare.axes, asked);
+    assert_eq!(
+        cost_line(&fresh.compare),
+        ("6 columns = 6 calls".into(), true)
+    );
+    assert!(fresh.compare.columns.iter().all(|c| !c.by_hand));
+    assert_eq!(fresh.compare.table_scroll, 0, "it opens at the top");
+}
+
+#[test]
+fn a_column_added_by_hand_stays_one_when_reopened() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Perplexity];
+    app.compare.axes.locations = vec![loc("de::Berlin"), loc("fr")];
+    app.compare.rebuild();
+    app.chat.settings.model = Some(Model::Gemini);
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Char('+'), KeyModifiers::NONE);
+    assert_eq!(app.compare.columns.len(), 3);
+    let fresh = run_and_reopen(&mut app);
+    assert_eq!(
+        fresh.compare.axes.models,
+        vec![Model::Perplexity, Model::Gemini]
+    );
+    assert_eq!(fresh.compare.columns.len(), 3);
+    let by_hand: Vec<bool> = fresh.compare.columns.iter().map(|c| c.by_hand).collect();
+    assert_eq!(by_hand, vec![false, false, true]);
+}
+
+#[test]
+fn the_rank_table_opens_at_its_top() {
+    let mut app = app();
+    app.compare.focus = CompareFocus::Columns;
+    // Scrolled down the answers' summary, then switched to ranks.
+    app.compare.table_scroll = 23;
+    key(&mut app, KeyCode::Char('M'), KeyModifiers::NONE);
+    assert_eq!(app.compare.mode, CompareMode::Search);
+    assert_eq!(app.compare.table_scroll, 0);
+    // A new run starts at the top too.
+    app.compare.set_prompt("trail shoes");
+    app.compare.table_scroll = 5;
+    send_all(&mut app);
+    assert_eq!(app.compare.table_scroll, 0);
+}
+
+#[test]
+fn a_cancelled_column_keeps_its_earlier_answer_and_says_so() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    let tags = sent_tags(&send_all(&mut app));
+    for tag in tags {
+        update(
+            &mut app,
+            Msg::AiDone {
+                tag,
+                result: Ok(answer("chatgpt", "first answer", "")),
+            },
+        );
+    }
+    app.compare.focus = CompareFocus::Columns;
+    app.compare.selected = 1;
+    let rerun = key(&mut app, KeyCode::Char('R'), KeyModifiers::SHIFT);
+    let tag = sent_tags(&rerun)[0];
+    assert!(
+        app.compare.columns[1].answer().is_none(),
+        "a new run is under way"
+    );
+    let effects = key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(effects.contains(&Effect::Call(CallEffect::Cancel(tag))));
+    let column = &app.compare.columns[1];
+    assert!(column.cancelled);
+    assert!(
+        column
+            .answer()
+            .is_some_and(|a| a.markdown.contains("first answer")),
+        "the earlier answer is back"
+    );
+    // History keeps this run as cancelled, not the earlier answer.
+    assert_eq!(column.stored_body()["status"], 499);
+
+    // Ctrl+X over a fresh run: a column that never answered says cancelled, nothing more.
+    let mut app = self::app();
+    twelve(&mut app);
+    send_all(&mut app);
+    key(&mut app, KeyCode::Char('x'), KeyModifiers::CONTROL);
+    assert!(
+        app.compare
+            .columns
+            .iter()
+            .all(|c| c.cancelled && c.outcome.is_none())
+    );
+}
+
+#[test]
+fn slash_searches_the_focused_column_and_follows_the_focus() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    let tags = sent_tags(&send_all(&mut app));
+    let texts = ["waterproof boots", "boots, boots and more boots"];
+    for (tag, text) in tags.into_iter().zip(texts) {
+        update(
+            &mut app,
+            Msg::AiDone {
+                tag,
+                result: Ok(answer("chatgpt", text, "")),
+            },
+        );
+    }
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Char('/'), KeyModifiers::NONE);
+    for c in "boots".chars() {
+        key(&mut app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    let effects = key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(
+        sent_tags(&effects).is_empty(),
+        "Enter keeps the search, runs nothing"
+    );
+    assert_eq!(app.compare.find.as_ref().unwrap().status(), "1 of 1");
+    key(&mut app, KeyCode::Right, KeyModifiers::NONE);
+    assert_eq!(app.compare.find.as_ref().unwrap().status(), "1 of 3");
+    key(&mut app, KeyCode::Char('N'), KeyModifiers::SHIFT);
+    assert_eq!(app.compare.find.as_ref().unwrap().status(), "3 of 3");
+    key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(app.compare.find.is_none());
 }

@@ -13,6 +13,7 @@ use crate::fuzzy::FuzzyMatcher;
 use super::call::CallState;
 use super::keymap::{Action, Context};
 use super::layout::{self};
+use super::text_search::TextSearch;
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 use crate::present::search_page::{PreparedSearch, SearchView};
 
@@ -39,6 +40,8 @@ pub struct SearchState {
     pub setting_cursor: usize,
     pub call: CallState,
     pub page: Option<PageState>,
+    /// `/` inside a text view of the page (Page, HTML, JSON).
+    pub find: Option<TextSearch>,
 }
 
 impl Default for SearchState {
@@ -59,6 +62,7 @@ impl SearchState {
             setting_cursor: 0,
             call: CallState::Idle,
             page: None,
+            find: None,
         }
     }
 
@@ -114,7 +118,41 @@ impl SearchState {
     }
 
     pub fn editing(&self) -> bool {
-        self.focus == SearchFocus::Terms || self.page.as_ref().is_some_and(|p| p.filtering)
+        self.focus == SearchFocus::Terms
+            || self.page.as_ref().is_some_and(|p| p.filtering)
+            || self.find.as_ref().is_some_and(|f| f.typing)
+    }
+
+    /// Finds the search's text again in the text view on screen, and scrolls to it.
+    fn refresh_find(&mut self) {
+        let (Some(find), Some(page)) = (self.find.as_mut(), self.page.as_mut()) else {
+            return;
+        };
+        let view = page.view;
+        match text_of(&page.prepared, view) {
+            Some(body) => {
+                find.refresh(body, page.text_scroll.get(&view).copied().unwrap_or(0));
+                if let Some(line) = find.scroll_target() {
+                    page.text_scroll.insert(view, line);
+                }
+            }
+            None => find.found.clear(),
+        }
+    }
+
+    /// `n` / `N` in a text view; false when nothing is searched there.
+    fn step_find(&mut self, forward: bool) -> bool {
+        let (Some(find), Some(page)) = (self.find.as_mut(), self.page.as_mut()) else {
+            return false;
+        };
+        if text_of(&page.prepared, page.view).is_none() {
+            return false;
+        }
+        find.step(forward);
+        if let Some(line) = find.scroll_target() {
+            page.text_scroll.insert(page.view, line);
+        }
+        true
     }
 
     pub fn key_contexts(&self) -> Vec<Context> {
@@ -133,24 +171,25 @@ impl SearchState {
     }
 
     pub fn edit(&mut self, key: KeyEvent, matcher: &mut FuzzyMatcher) {
+        if let Some(find) = self.find.as_mut().filter(|f| f.typing) {
+            if find.edit(key) {
+                self.refresh_find();
+            }
+            return;
+        }
         if let Some(page) = &mut self.page
             && page.filtering
         {
-            match key.code {
-                crossterm::event::KeyCode::Backspace => {
-                    page.filter.pop();
-                }
-                crossterm::event::KeyCode::Char(c) => page.filter.push(c),
-                _ => return,
+            if crate::app::input::edit_line(&mut page.filter, &mut page.filter_edit, key) {
+                page.apply_filter(matcher);
             }
-            page.apply_filter(matcher);
             return;
         }
         // One line only: a pasted or typed line break is a space.
         if key.code == crossterm::event::KeyCode::Enter {
             return;
         }
-        self.terms.input(key);
+        crate::app::input::edit_text_area(&mut self.terms, key);
     }
 
     pub fn paste(&mut self, text: &str) {
@@ -167,6 +206,7 @@ impl SearchState {
             Ok(prepared) => {
                 self.call = CallState::Idle;
                 self.page = Some(PageState::new(prepared));
+                self.find = None;
                 self.focus = SearchFocus::Results;
                 true
             }
@@ -241,8 +281,16 @@ pub const SIDE_BY_SIDE_WIDTH: u16 = 110;
 
 pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
     let cells = search.settings.cells();
-    let rows = layout::flow_rows(body.width, &layout::cell_widths(&cells), 1);
+    let mut rows = layout::flow_rows(body.width, &layout::cell_widths(&cells), 1);
+    // Short screens: while the results have the focus, the settings fold to their first row
+    // and the header to one line, so the results get most rows.
+    let compact = body.height < layout::COMPACT_BELOW
+        && matches!(search.focus, SearchFocus::Results | SearchFocus::Detail);
+    if compact {
+        rows = rows.min(1);
+    }
     let header_rows = match &search.page {
+        Some(_) if compact => 1,
         Some(page) => {
             let width = usize::from(body.width.max(1));
             (page
@@ -299,14 +347,50 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
         Action::FocusNext => search.focus_cycle(true),
         Action::FocusPrev => search.focus_cycle(false),
+        Action::Back if search.find.as_ref().is_some_and(|f| f.typing) => search.find = None,
+        Action::Send if search.find.as_ref().is_some_and(|f| f.typing) => {
+            if let Some(find) = &mut search.find {
+                find.typing = false;
+                if find.query.is_empty() {
+                    search.find = None;
+                }
+            }
+        }
+        Action::NextMatch | Action::PrevMatch => {
+            let moved = search.step_find(action == Action::NextMatch);
+            if !moved {
+                app.flash_info(
+                    "Press / in a text view to search it; n and N then move between matches.",
+                );
+            }
+        }
+        Action::NextPage
+            if search.find.is_some()
+                && search
+                    .page
+                    .as_ref()
+                    .is_some_and(|p| p.view != SearchView::Results) =>
+        {
+            search.step_find(true);
+        }
+        Action::Back
+            if search.find.is_some()
+                && !search.call.is_running()
+                && search
+                    .page
+                    .as_ref()
+                    .is_some_and(|p| p.view != SearchView::Results) =>
+        {
+            search.find = None;
+        }
         Action::Back if search.call.is_running() => {
             return on_action(app, Action::Cancel);
         }
         Action::Back => {
             if let Some(page) = &mut search.page
-                && page.filtering
+                && (page.filtering || !page.filter.is_empty())
             {
-                // Esc drops the filter; Enter keeps it.
+                // Esc drops the filter, applied or being typed; Enter keeps it.
                 page.filtering = false;
                 page.filter.clear();
                 page.apply_filter(&mut app.matcher);
@@ -363,7 +447,10 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if let Some(page) = &mut search.page
                 && page.view == SearchView::Results
             {
-                page.jump_page(action == Action::NextPage, height);
+                let forward = action == Action::NextPage;
+                if !page.jump_page(forward, height) && forward && page.filter.is_empty() {
+                    return fetch_next_pages(app);
+                }
             }
         }
         Action::NextView | Action::PrevView => {
@@ -376,12 +463,17 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                     i + views.len() - 1
                 };
                 page.view = views[next % views.len()];
+                search.refresh_find();
             }
         }
         Action::Filter => match &mut search.page {
             Some(page) if page.view == SearchView::Results => {
                 page.filtering = true;
                 search.focus = SearchFocus::Results;
+            }
+            Some(page) if text_of(&page.prepared, page.view).is_some() => {
+                search.focus = SearchFocus::Results;
+                search.find = Some(TextSearch::start());
             }
             Some(_) => {
                 app.flash_info("The filter works on the Results view; [ and ] switch views.")
@@ -475,6 +567,35 @@ fn send(app: &mut App) -> Vec<Effect> {
     app.search.call = CallState::running(tag, app.now, format!("Searching {pages} page(s)"), None);
     app.search.focus = SearchFocus::Results;
     vec![Effect::Call(CallEffect::SendSearch { tag, request })]
+}
+
+/// `n` past the last loaded page: the same search again, offset past what is loaded. The
+/// form follows, so what is on screen is what the form would send.
+fn fetch_next_pages(app: &mut App) -> Vec<Effect> {
+    if app.search.call.is_running() {
+        app.flash_info("The next results are on their way; Esc cancels.");
+        return Vec::new();
+    }
+    let Some(next) = app
+        .search
+        .page
+        .as_ref()
+        .and_then(PageState::next_pages_request)
+    else {
+        app.flash_info(
+            "This is as far as paging goes: the service skips at most 100 results (offset).",
+        );
+        return Vec::new();
+    };
+    app.search.load_request(&next);
+    let offset = next.offset.unwrap_or(0);
+    let effects = send(app);
+    if app.search.call.is_running() {
+        app.flash_info(format!(
+            "Fetching the results after the first {offset} (offset {offset})…"
+        ));
+    }
+    effects
 }
 
 /// The terms counter's limit, for the view.

@@ -6,6 +6,9 @@ use crate::fuzzy::FuzzyMatcher;
 
 use crate::present::search_page::{EntryKind, PreparedSearch, SearchView};
 
+/// Results per page when neither the service nor the request says (the service's default).
+const DEFAULT_PAGE_SIZE: u32 = 10;
+
 /// nucleo gives 16 a matched letter before bonuses and gap penalties.
 const FILTER_SCORE_PER_LETTER: u32 = 16;
 
@@ -23,6 +26,7 @@ pub struct PageState {
     /// The first row shown.
     pub scroll: usize,
     pub filter: String,
+    pub filter_edit: crate::app::input::EditState,
     pub filtering: bool,
     /// Scroll of the text views, and selection of the Links view.
     pub text_scroll: HashMap<SearchView, usize>,
@@ -42,6 +46,7 @@ impl PageState {
             selected: 0,
             scroll: 0,
             filter: String::new(),
+            filter_edit: Default::default(),
             filtering: false,
             text_scroll: HashMap::new(),
             link_selected: 0,
@@ -154,8 +159,9 @@ impl PageState {
         self.keep_selection_in_view(height);
     }
 
-    /// Jumps to the first result of the next (or previous) page group.
-    pub fn jump_page(&mut self, forward: bool, height: usize) {
+    /// Jumps to the first result of the next (or previous) page group; false when there is
+    /// no such group loaded.
+    pub fn jump_page(&mut self, forward: bool, height: usize) -> bool {
         let current_page = self.selected_entry().map(|e| e.page);
         let found = if forward {
             (self.selected + 1..self.visible.len()).find(|&i| {
@@ -185,6 +191,26 @@ impl PageState {
             self.scroll = header_row;
             self.keep_selection_in_view(height);
         }
+        found.is_some()
+    }
+
+    /// The request for the results after the loaded pages: the same search, offset past
+    /// them. None when the service's offset limit is reached.
+    pub fn next_pages_request(&self) -> Option<crate::api::SearchRequest> {
+        let request = &self.prepared.request;
+        let header = &self.prepared.header;
+        let pages = header.page_count.or(request.serps).unwrap_or(1).max(1);
+        let size = header
+            .page_size
+            .or(request.size)
+            .unwrap_or(DEFAULT_PAGE_SIZE);
+        let offset = request.offset.unwrap_or(0) + pages * size;
+        if !crate::api::request::OFFSET_RANGE.contains(&offset) || size == 0 {
+            return None;
+        }
+        let mut next = request.clone();
+        next.offset = Some(offset);
+        Some(next)
     }
 
     /// Scrolls the least needed so the selected entry is on screen.

@@ -295,6 +295,6 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
         }
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
-        PickerKind::Model | PickerKind::Device => {}
+        PickerKind::Model | PickerKind::Device | PickerKind::AxisLocation => {}
     }
 }

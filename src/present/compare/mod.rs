@@ -70,6 +70,35 @@ impl Axes {
     }
 }
 
+impl Axes {
+    /// The axes a set of columns was made from: each model, device, location and IP type
+    /// they use, in order of first use. Columns outside the product of these were added by
+    /// hand.
+    pub fn covering(vantages: &[Vantage], format: AiFormat, no_cache: bool) -> Axes {
+        fn push_new<T: PartialEq>(list: &mut Vec<T>, value: Option<T>) {
+            if let Some(value) = value
+                && !list.contains(&value)
+            {
+                list.push(value);
+            }
+        }
+        let mut axes = Axes {
+            format,
+            no_cache,
+            ..Axes::default()
+        };
+        for vantage in vantages {
+            push_new(&mut axes.models, vantage.model);
+            push_new(&mut axes.devices, vantage.device.clone());
+            let location =
+                (vantage.location != Location::default()).then(|| vantage.location.clone());
+            push_new(&mut axes.locations, location);
+            push_new(&mut axes.ips, vantage.ip);
+        }
+        axes
+    }
+}
+
 /// One vantage point.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Vantage {

@@ -496,19 +496,53 @@ pub fn cell_text(cell: &RankCell) -> String {
     text
 }
 
-/// The rank table as CSV: url, then rank, movement and sitelinks per column.
+impl Movement {
+    /// Places gained against the first column, signed (`+2`, `-3`, `0`); None when the URL
+    /// is ranked in only one of the two.
+    pub fn places(self) -> Option<i64> {
+        match self {
+            Movement::Same => Some(0),
+            Movement::Up(n) => Some(i64::from(n)),
+            Movement::Down(n) => Some(-i64::from(n)),
+            Movement::New | Movement::Gone | Movement::Absent => None,
+        }
+    }
+
+    /// "new" or "gone" against the first column, else empty.
+    pub fn presence(self) -> &'static str {
+        match self {
+            Movement::New => "new",
+            Movement::Gone => "gone",
+            _ => "",
+        }
+    }
+}
+
+/// `+2`, `-3`, `0`: a number a spreadsheet reads, its sign shown.
+fn signed(n: i64) -> String {
+    if n == 0 {
+        "0".to_string()
+    } else {
+        format!("{n:+}")
+    }
+}
+
+/// The rank table as CSV: url, then per column the rank, the places gained against the first
+/// column as a signed number, "new" or "gone", and the sitelinks; numbers a spreadsheet sorts.
 pub fn rank_table_csv(labels: &[String], rows: &[RankRow]) -> String {
     let mut header = vec!["url".to_string()];
     for label in labels {
         header.push(format!("{label} rank"));
-        header.push(format!("{label} movement"));
+        header.push(format!("{label} change"));
+        header.push(format!("{label} new or gone"));
         header.push(format!("{label} sitelinks"));
     }
     let records = rows.iter().map(|row| {
         let mut record = vec![row.url.clone()];
         for cell in &row.cells {
             record.push(cell.rank.map_or(String::new(), |r| r.to_string()));
-            record.push(cell.movement.text());
+            record.push(cell.movement.places().map_or(String::new(), signed));
+            record.push(cell.movement.presence().to_string());
             record.push(cell.sitelinks.to_string());
         }
         record
@@ -522,6 +556,51 @@ mod tests {
 
     fn set(text: &str) -> HashSet<String> {
         word_set(text)
+    }
+
+    #[test]
+    fn the_rank_csv_holds_signed_numbers_and_new_or_gone_apart() {
+        let cell = |rank: Option<u32>, movement| RankCell {
+            rank,
+            sitelinks: 0,
+            movement,
+        };
+        let rows = vec![
+            RankRow {
+                url: "https://a.example/".into(),
+                cells: vec![
+                    cell(Some(1), Movement::Same),
+                    cell(Some(3), Movement::Down(2)),
+                ],
+            },
+            RankRow {
+                url: "https://b.example/".into(),
+                cells: vec![
+                    cell(Some(4), Movement::Same),
+                    cell(Some(2), Movement::Up(2)),
+                ],
+            },
+            RankRow {
+                url: "https://c.example/".into(),
+                cells: vec![cell(None, Movement::Absent), cell(Some(5), Movement::New)],
+            },
+            RankRow {
+                url: "https://d.example/".into(),
+                cells: vec![cell(Some(6), Movement::Same), cell(None, Movement::Gone)],
+            },
+        ];
+        let csv = rank_table_csv(&["US".into(), "DE".into()], &rows);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines,
+            vec![
+                "url,US rank,US change,US new or gone,US sitelinks,DE rank,DE change,DE new or gone,DE sitelinks",
+                "https://a.example/,1,0,,0,3,-2,,0",
+                "https://b.example/,4,0,,0,2,+2,,0",
+                "https://c.example/,,,,0,5,,new,0",
+                "https://d.example/,6,0,,0,,,gone,0",
+            ]
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use std::io;
 
 use crate::api::{Client, ClientSettings};
+use crate::app::export::WriteFailure;
 use crate::app::{Connection, Msg, OsEffect};
 
 use super::EffectRunner;
@@ -35,10 +36,14 @@ impl EffectRunner {
                 });
                 None
             }
-            OsEffect::WriteFile { path, contents } => {
+            OsEffect::WriteFile {
+                path,
+                contents,
+                overwrite,
+            } => {
                 let tx = self.tx.clone();
                 tokio::task::spawn_blocking(move || {
-                    let result = std::fs::write(&path, contents).map_err(|e| e.to_string());
+                    let result = write_export(&path, &contents, overwrite);
                     // The full path says where to look, whatever the working directory was.
                     let path = std::path::absolute(&path).unwrap_or(path);
                     let _ = tx.send(Msg::FileWritten { path, result });
@@ -92,4 +97,64 @@ fn open_in_browser(url: &str) -> Result<(), String> {
         return Err("only http(s) links are opened".to_string());
     }
     open::that_detached(url).map_err(|e| format!("no opener ({e})"))
+}
+
+/// Writes an export: a missing folder is made first; an existing file is left alone unless
+/// `overwrite` (checked by the create itself, so nothing slips in between).
+fn write_export(
+    path: &std::path::Path,
+    contents: &str,
+    overwrite: bool,
+) -> Result<(), WriteFailure> {
+    use std::io::Write as _;
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty())
+        && !folder.is_dir()
+    {
+        std::fs::create_dir_all(folder).map_err(|e| WriteFailure::Folder {
+            folder: folder.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if overwrite {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut file = options.open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => WriteFailure::Exists,
+        _ => WriteFailure::Write(e.to_string()),
+    })?;
+    file.write_all(contents.as_bytes())
+        .map_err(|e| WriteFailure::Write(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_export_makes_its_folder_and_keeps_an_existing_file_unless_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new/folder/answer.md");
+        assert_eq!(write_export(&path, "one", false), Ok(()));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one");
+        assert_eq!(write_export(&path, "two", false), Err(WriteFailure::Exists));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one");
+        assert_eq!(write_export(&path, "three", true), Ok(()));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "three");
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_made_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        std::fs::write(&blocker, "x").unwrap();
+        let path = blocker.join("sub/answer.md");
+        match write_export(&path, "one", false) {
+            Err(WriteFailure::Folder { folder, .. }) => assert_eq!(folder, blocker.join("sub")),
+            other => panic!("expected a folder failure, got {other:?}"),
+        }
+    }
 }

@@ -248,6 +248,21 @@ pub(super) struct History {
     store: Option<Store>,
     entry: Option<EntryId>,
     started: Instant,
+    /// Set once the answer or error is written; a History dropped without it was cancelled.
+    finished: std::sync::atomic::AtomicBool,
+}
+
+impl Drop for History {
+    /// A cancel aborts the call's task, dropping this before `finish`: the entry says so.
+    fn drop(&mut self) {
+        if self.finished.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        if let (Some(store), Some(entry)) = (&self.store, &self.entry) {
+            let elapsed = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            store.add_response(entry, Body::cancelled(elapsed)).detach();
+        }
+    }
 }
 
 impl History {
@@ -261,10 +276,13 @@ impl History {
             store: store.clone(),
             entry,
             started: Instant::now(),
+            finished: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     pub(super) fn finish<T>(&self, result: &Result<crate::api::Fetched<T>, crate::api::ApiError>) {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let (Some(store), Some(entry)) = (&self.store, &self.entry) else {
             return;
         };
@@ -273,5 +291,42 @@ impl History {
             Err(error) => error_body(error, self.started),
         };
         store.add_response(entry, body).detach();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::AiRequest;
+    use crate::store::StoreOptions;
+
+    #[test]
+    fn a_call_dropped_before_its_answer_is_kept_as_cancelled() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_in(dir.path(), StoreOptions::default()).unwrap();
+        let shared = Some(store.clone());
+        let cancelled = History::start(&shared, RequestParams::Ai(AiRequest::new("one")));
+        drop(cancelled);
+        let answered = History::start(&shared, RequestParams::Ai(AiRequest::new("two")));
+        answered.finish::<()>(&Err(crate::api::ApiError::from_status(500, "boom", None)));
+        drop(answered);
+        store.flush().wait().unwrap();
+        let mut statuses: Vec<(String, Option<u16>)> = store
+            .history(10, 0)
+            .unwrap()
+            .into_iter()
+            .map(|i| (i.summary, i.status))
+            .collect();
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            vec![
+                (
+                    "chatgpt · one · random location".to_string(),
+                    Some(Body::CANCELLED)
+                ),
+                ("chatgpt · two · random location".to_string(), Some(500)),
+            ]
+        );
     }
 }

@@ -1,0 +1,498 @@
+//! Which tracked brands an answer names, in what order, how often, and whether it cites
+//! them; and, over a comparison, each brand's visibility, average position and share of
+//! voice. Pure: text and URLs in, numbers out.
+//!
+//! Matching ignores case and diacritics (`Löwa` finds `Lowa`) and takes whole words only
+//! (`Lowa` is not found in `Lowang`). A brand is found by its name or any of its aliases.
+
+use serde::{Deserialize, Serialize};
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+/// A brand to look for: its name, other names it goes by, and the domains that are its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Brand {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<String>,
+}
+
+impl Brand {
+    pub fn named(name: &str) -> Brand {
+        Brand {
+            name: name.trim().to_string(),
+            ..Brand::default()
+        }
+    }
+}
+
+/// How one answer mentions one brand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mention {
+    pub brand: String,
+    /// 1 for the brand named first among the tracked brands; none when not named.
+    pub position: Option<usize>,
+    pub count: usize,
+    /// The sentence around the first mention, on one line.
+    pub sentence: Option<String>,
+    /// Whether a cited source is on one of the brand's domains.
+    pub cited: bool,
+}
+
+/// Sentences longer than this are cut around the mention.
+const SENTENCE_MAX_CHARS: usize = 240;
+
+/// The text folded for matching, with the original byte offset of every folded byte.
+struct Folded {
+    text: String,
+    origin: Vec<usize>,
+}
+
+/// Lower case without diacritics. Most answers are ASCII, which takes the fast path.
+fn fold(text: &str) -> Folded {
+    let mut folded = String::with_capacity(text.len());
+    let mut origin = Vec::with_capacity(text.len() + 1);
+    for (at, c) in text.char_indices() {
+        if c.is_ascii() {
+            folded.push(c.to_ascii_lowercase());
+            origin.push(at);
+            continue;
+        }
+        decompose_canonical(c, |part| {
+            if is_combining_mark(part) {
+                return;
+            }
+            for lower in part.to_lowercase() {
+                let before = folded.len();
+                folded.push(lower);
+                origin.extend(std::iter::repeat_n(at, folded.len() - before));
+            }
+        });
+    }
+    origin.push(text.len());
+    Folded {
+        text: folded,
+        origin,
+    }
+}
+
+fn fold_term(term: &str) -> String {
+    fold(term.trim()).text
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric()
+}
+
+/// Byte spans (in the folded text) where `term` stands as a whole word.
+fn word_spans(haystack: &str, term: &str, spans: &mut Vec<(usize, usize)>) {
+    if term.is_empty() {
+        return;
+    }
+    let starts_word = term.chars().next().is_some_and(is_word_char);
+    let ends_word = term.chars().next_back().is_some_and(is_word_char);
+    for (start, found) in haystack.match_indices(term) {
+        let end = start + found.len();
+        let before_ok = !starts_word
+            || !haystack[..start]
+                .chars()
+                .next_back()
+                .is_some_and(is_word_char);
+        let after_ok = !ends_word || !haystack[end..].chars().next().is_some_and(is_word_char);
+        if before_ok && after_ok {
+            spans.push((start, end));
+        }
+    }
+}
+
+/// The host of a URL (or a bare domain), lower case, without `www.` or a trailing dot.
+pub fn host_of(url_or_domain: &str) -> String {
+    let text = url_or_domain.trim();
+    let host = match url::Url::parse(text) {
+        Ok(url) if url.has_host() => url.host_str().unwrap_or_default().to_string(),
+        // A bare domain, perhaps with a path: what comes before the first slash.
+        _ => text
+            .split(['/', '?', '#'])
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    };
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    host.strip_prefix("www.")
+        .map(str::to_string)
+        .unwrap_or(host)
+}
+
+/// Whether `url` is on `domain` or one of its sub-domains (`www.` ignored on both).
+pub fn on_domain(url: &str, domain: &str) -> bool {
+    let host = host_of(url);
+    let domain = host_of(domain);
+    !domain.is_empty()
+        && (host == domain
+            || host
+                .strip_suffix(&domain)
+                .is_some_and(|rest| rest.ends_with('.')))
+}
+
+/// The sentence of `text` around the byte range `start..end`, on one line.
+fn sentence_around(text: &str, start: usize, end: usize) -> String {
+    let is_stop = |c: char| matches!(c, '.' | '!' | '?' | '\n');
+    let mut from = 0;
+    for (at, c) in text[..start].char_indices().rev() {
+        // A stop followed by a space ends a sentence; "v2.0" or "e.g" does not.
+        let next = text[at + c.len_utf8()..].chars().next();
+        if c == '\n' || (is_stop(c) && next.is_some_and(char::is_whitespace)) {
+            from = at + c.len_utf8();
+            break;
+        }
+    }
+    let mut to = text.len();
+    let mut chars = text[end..].char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '\n' {
+            to = end + at;
+            break;
+        }
+        if is_stop(c) && chars.peek().is_none_or(|(_, next)| next.is_whitespace()) {
+            to = end + at + c.len_utf8();
+            break;
+        }
+    }
+    // Markdown's bold marks and list bullets are noise in a quoted sentence.
+    let sentence: Vec<&str> = text[from..to].split_whitespace().collect();
+    let sentence = sentence.join(" ").replace("**", "");
+    let sentence = sentence.trim_start_matches(['-', '*', '#', '>', ' ']);
+    if sentence.chars().count() <= SENTENCE_MAX_CHARS {
+        return sentence.to_string();
+    }
+    let mut cut: String = sentence.chars().take(SENTENCE_MAX_CHARS - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// The spans of one brand (name and aliases), overlaps merged, in order.
+fn brand_spans(folded: &str, brand: &Brand) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    for term in std::iter::once(&brand.name).chain(&brand.aliases) {
+        word_spans(folded, &fold_term(term), &mut spans);
+    }
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+    for (start, end) in spans {
+        match merged.last_mut() {
+            Some(last) if start < last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
+/// How `text` mentions each of `brands` (in the brands' order), given the URLs the answer
+/// cites. Positions rank the brands by where each is first named.
+pub fn mentions(text: &str, cited_urls: &[&str], brands: &[Brand]) -> Vec<Mention> {
+    let folded = fold(text);
+    let hosts: Vec<String> = cited_urls.iter().map(|u| host_of(u)).collect();
+    let mut found: Vec<Mention> = Vec::with_capacity(brands.len());
+    let mut firsts: Vec<(usize, usize)> = Vec::new();
+    for (index, brand) in brands.iter().enumerate() {
+        let spans = brand_spans(&folded.text, brand);
+        let sentence = spans.first().map(|&(start, end)| {
+            firsts.push((start, index));
+            sentence_around(text, folded.origin[start], folded.origin[end])
+        });
+        let cited = brand
+            .domains
+            .iter()
+            .any(|domain| hosts.iter().any(|host| on_domain(host, domain)));
+        found.push(Mention {
+            brand: brand.name.clone(),
+            position: None,
+            count: spans.len(),
+            sentence,
+            cited,
+        });
+    }
+    firsts.sort_unstable();
+    for (rank, (_, index)) in firsts.into_iter().enumerate() {
+        found[index].position = Some(rank + 1);
+    }
+    found
+}
+
+/// One brand over a comparison: its mention in each column (none where the column has no
+/// answer) and the measures over the columns that answered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BrandSummary {
+    pub brand: String,
+    pub columns: Vec<Option<Mention>>,
+    /// Share of the answered columns that name the brand, 0 to 100.
+    pub visibility: f64,
+    /// Mean position over the columns that name it.
+    pub average_position: Option<f64>,
+    /// The brand's mentions over all tracked brands' mentions, 0 to 100.
+    pub share_of_voice: f64,
+}
+
+/// The measures per brand, from each column's [`mentions`] (none for a column that failed),
+/// in the order of the brands in the first answered column.
+pub fn summarize(columns: &[Option<Vec<Mention>>]) -> Vec<BrandSummary> {
+    let Some(brands) = columns.iter().flatten().next() else {
+        return Vec::new();
+    };
+    let answered = columns.iter().flatten().count();
+    let all_mentions: usize = columns.iter().flatten().flatten().map(|m| m.count).sum();
+    brands
+        .iter()
+        .enumerate()
+        .map(|(index, brand)| {
+            let cells: Vec<Option<Mention>> = columns
+                .iter()
+                .map(|column| column.as_ref().and_then(|c| c.get(index)).cloned())
+                .collect();
+            let positions: Vec<usize> = cells.iter().flatten().filter_map(|m| m.position).collect();
+            let count: usize = cells.iter().flatten().map(|m| m.count).sum();
+            BrandSummary {
+                brand: brand.brand.clone(),
+                visibility: percent(positions.len(), answered),
+                average_position: (!positions.is_empty())
+                    .then(|| positions.iter().sum::<usize>() as f64 / positions.len() as f64),
+                share_of_voice: percent(count, all_mentions),
+                columns: cells,
+            }
+        })
+        .collect()
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
+}
+
+/// Names an answer's HTML puts forward, to suggest as brands to track: bold terms, the
+/// heads of list items (up to a colon or dash) and the text of links. In order of first
+/// appearance, each once (ignoring case), short ones only.
+pub fn candidates(html: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut push = |raw: &str| {
+        let text = html_escape::decode_html_entities(raw);
+        let text: Vec<&str> = text.split_whitespace().collect();
+        let text = text.join(" ");
+        let text = text.trim_matches(|c: char| !c.is_alphanumeric());
+        let words = text.split(' ').count();
+        if text.chars().count() >= 2 && words <= 5 && seen.insert(fold_term(text)) {
+            found.push(text.to_string());
+        }
+    };
+    for (tag, inner) in elements(html, &["strong", "b", "li", "a"]) {
+        let text = strip_tags(inner);
+        match tag {
+            "li" => {
+                let head = text
+                    .split([':', '–', '—', '(', '\n'])
+                    .next()
+                    .unwrap_or_default()
+                    .split(" - ")
+                    .next()
+                    .unwrap_or_default();
+                push(head);
+            }
+            _ => push(&text),
+        }
+    }
+    found
+}
+
+/// The inner HTML of each element named in `tags`, in document order (nested ones too).
+fn elements<'a>(html: &'a str, tags: &[&'static str]) -> Vec<(&'static str, &'a str)> {
+    let lower = html.to_ascii_lowercase();
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(offset) = lower[from..].find('<') {
+        let open = from + offset;
+        from = open + 1;
+        let name_end = lower[from..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(lower.len(), |n| from + n);
+        let Some(&tag) = tags.iter().find(|t| **t == &lower[from..name_end]) else {
+            continue;
+        };
+        let Some(content_start) = lower[name_end..].find('>').map(|n| name_end + n + 1) else {
+            break;
+        };
+        let close = format!("</{tag}");
+        let content_end = lower[content_start..]
+            .find(&close)
+            .map_or(lower.len(), |n| content_start + n);
+        found.push((tag, &html[content_start..content_end]));
+    }
+    found
+}
+
+/// The text of an HTML fragment, tags dropped.
+fn strip_tags(fragment: &str) -> String {
+    let mut text = String::with_capacity(fragment.len());
+    let mut in_tag = false;
+    for c in fragment.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brand(name: &str, aliases: &[&str], domains: &[&str]) -> Brand {
+        Brand {
+            name: name.to_string(),
+            aliases: aliases.iter().map(|s| s.to_string()).collect(),
+            domains: domains.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn positions_follow_first_mention_and_counts_every_one() {
+        let text = "For rocky trails, Merrell is solid. Salomon fits narrow feet. Merrell again.";
+        let brands = [
+            brand("Salomon", &[], &[]),
+            brand("Merrell", &[], &[]),
+            brand("Lowa", &[], &[]),
+        ];
+        let found = mentions(text, &[], &brands);
+        assert_eq!(found[0].position, Some(2));
+        assert_eq!(found[0].count, 1);
+        assert_eq!(found[1].position, Some(1));
+        assert_eq!(found[1].count, 2);
+        assert_eq!(found[2].position, None);
+        assert_eq!(found[2].count, 0);
+        assert_eq!(found[2].sentence, None);
+        assert_eq!(
+            found[0].sentence.as_deref(),
+            Some("Salomon fits narrow feet.")
+        );
+        assert_eq!(
+            found[1].sentence.as_deref(),
+            Some("For rocky trails, Merrell is solid.")
+        );
+    }
+
+    #[test]
+    fn case_and_diacritics_are_ignored_both_ways() {
+        let brands = [brand("Löwa", &[], &[])];
+        assert_eq!(mentions("Try LOWA Renegade.", &[], &brands)[0].count, 1);
+        let brands = [brand("Lowa", &[], &[])];
+        let found = mentions("Die Löwa-Stiefel und lowa.", &[], &brands);
+        assert_eq!(found[0].count, 2);
+        assert_eq!(
+            found[0].sentence.as_deref(),
+            Some("Die Löwa-Stiefel und lowa.")
+        );
+    }
+
+    #[test]
+    fn whole_words_only() {
+        let brands = [brand("Lowa", &[], &[]), brand("On", &[], &[])];
+        let found = mentions(
+            "Lowang and Slowa are not brands; neither is Onward or Ongoing.",
+            &[],
+            &brands,
+        );
+        assert_eq!(found[0].count, 0);
+        assert_eq!(found[1].count, 0);
+        let found = mentions("Shoes by On (the Swiss brand), On's Cloud.", &[], &brands);
+        assert_eq!(found[1].count, 2);
+    }
+
+    #[test]
+    fn aliases_count_for_their_brand_and_overlaps_once() {
+        let brands = [brand("The North Face", &["TNF", "North Face"], &[])];
+        let found = mentions(
+            "The North Face, or TNF, makes boots. North Face again.",
+            &[],
+            &brands,
+        );
+        assert_eq!(found[0].count, 3);
+        assert_eq!(found[0].position, Some(1));
+    }
+
+    #[test]
+    fn cited_through_www_and_sub_domains_only() {
+        let brands = [
+            brand("Merrell", &[], &["merrell.com"]),
+            brand("Salomon", &[], &["www.salomon.com"]),
+        ];
+        let urls = [
+            "https://www.merrell.com/US/en/moab",
+            "https://shop.salomon.com/x",
+        ];
+        let found = mentions("", &urls, &brands);
+        assert!(found[0].cited && found[1].cited);
+        let urls = ["https://notmerrell.com/", "https://salomon.com.evil.net/"];
+        let found = mentions("", &urls, &brands);
+        assert!(!found[0].cited && !found[1].cited);
+        assert!(on_domain("HTTPS://Merrell.com./a", "https://merrell.com/"));
+    }
+
+    #[test]
+    fn long_sentences_are_cut_and_list_marks_dropped() {
+        let text = format!("- **Salomon** {}\n", "very ".repeat(100));
+        let found = mentions(&text, &[], &[brand("Salomon", &[], &[])]);
+        let sentence = found[0].sentence.clone().unwrap_or_default();
+        assert!(sentence.starts_with("Salomon very"), "{sentence}");
+        assert_eq!(sentence.chars().count(), SENTENCE_MAX_CHARS);
+        assert!(sentence.ends_with('…'));
+    }
+
+    #[test]
+    fn share_of_voice_visibility_and_average_position() {
+        let brands = [brand("Salomon", &[], &[]), brand("Merrell", &[], &[])];
+        let columns = vec![
+            Some(mentions("Salomon, Salomon, Merrell.", &[], &brands)),
+            Some(mentions("Merrell then Salomon.", &[], &brands)),
+            None,
+            Some(mentions("Nothing here.", &[], &brands)),
+        ];
+        let summary = summarize(&columns);
+        assert_eq!(summary.len(), 2);
+        // Salomon: 3 of 5 mentions; named in 2 of 3 answers, at 1 and 2.
+        assert!((summary[0].share_of_voice - 60.0).abs() < 1e-9);
+        assert!((summary[0].visibility - 200.0 / 3.0).abs() < 1e-9);
+        assert_eq!(summary[0].average_position, Some(1.5));
+        assert!((summary[1].share_of_voice - 40.0).abs() < 1e-9);
+        assert_eq!(summary[1].average_position, Some(1.5));
+        assert_eq!(summary[0].columns[2], None);
+        assert_eq!(summary[0].columns[3].as_ref().map(|m| m.count), Some(0));
+        let empty = summarize(&[Some(mentions("", &[], &brands))]);
+        assert_eq!(empty[0].share_of_voice, 0.0);
+        assert_eq!(empty[0].average_position, None);
+    }
+
+    #[test]
+    fn candidates_from_bold_list_heads_and_links() {
+        let html = r#"<p>Try <strong>Salomon X Ultra</strong> or <b>salomon x ultra</b>.</p>
+            <ul><li><b>Merrell Moab 3</b>: roomy</li><li>Lowa Renegade - stiff</li></ul>
+            <a href="https://hoka.com">Hoka Speedgoat &amp; Co</a>"#;
+        assert_eq!(
+            candidates(html),
+            [
+                "Salomon X Ultra",
+                "Merrell Moab 3",
+                "Lowa Renegade",
+                "Hoka Speedgoat & Co"
+            ]
+        );
+    }
+}

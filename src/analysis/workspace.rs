@@ -1,0 +1,412 @@
+//! The workspace file, `vantage.toml` in the current folder (or a path given with
+//! `--workspace`): the brands tracked in answers, each a `[[brands]]` table with a `name`,
+//! optional `aliases` and `domains`.
+//!
+//! It is edited with `toml_edit`, so a brand added or removed leaves the user's comments,
+//! order and layout as they were. Reading and editing are pure; [`Workspace::load`] and
+//! [`Workspace::save`] are the only file access.
+//!
+//! ```toml
+//! # Hiking boots we follow.
+//! [[brands]]
+//! name = "Merrell"
+//! domains = ["merrell.com"]
+//! ```
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
+
+use super::mentions::Brand;
+
+/// The file's name in the current folder.
+pub const WORKSPACE_FILE: &str = "vantage.toml";
+
+const BRANDS_KEY: &str = "brands";
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WorkspaceError {
+    #[error(
+        "The workspace file {path} could not be read ({reason}). Check the path and its permissions."
+    )]
+    Read { path: PathBuf, reason: String },
+    #[error(
+        "The workspace file {path} is not valid TOML at line {line}: {reason}. Fix that line, or move the file away to start with no tracked brands."
+    )]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    #[error(
+        "The workspace file {path}, line {line}, key `{key}`: {problem}. Fix that entry in the file."
+    )]
+    Field {
+        path: PathBuf,
+        line: usize,
+        key: String,
+        problem: String,
+    },
+    #[error("The brand {name} is already tracked in {path}; remove it first to change it.")]
+    Duplicate { path: PathBuf, name: String },
+    #[error(
+        "The workspace file {path} could not be written ({reason}); the brands were not saved. Check that its folder can be written."
+    )]
+    Write { path: PathBuf, reason: String },
+}
+
+/// The workspace file as read, with the brands it tracks.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    path: PathBuf,
+    doc: DocumentMut,
+    brands: Vec<Brand>,
+}
+
+/// `explicit` when given, else `vantage.toml` in `folder` if it exists.
+pub fn locate(explicit: Option<&Path>, folder: &Path) -> Option<PathBuf> {
+    match explicit {
+        Some(path) => Some(path.to_path_buf()),
+        None => Some(folder.join(WORKSPACE_FILE)).filter(|p| p.is_file()),
+    }
+}
+
+fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
+    let at = span.map_or(0, |s| s.start.min(text.len()));
+    text.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+impl Workspace {
+    /// An empty workspace that will be written to `path`.
+    pub fn empty(path: &Path) -> Workspace {
+        Workspace {
+            path: path.to_path_buf(),
+            doc: DocumentMut::new(),
+            brands: Vec::new(),
+        }
+    }
+
+    /// Reads the file at `path`; a missing file is an empty workspace.
+    pub fn load(path: &Path) -> Result<Workspace, WorkspaceError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Workspace::parse(path, &text),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                Ok(Workspace::empty(path))
+            }
+            Err(error) => Err(WorkspaceError::Read {
+                path: path.to_path_buf(),
+                reason: error.to_string(),
+            }),
+        }
+    }
+
+    /// Parses the text of the file at `path` (named in errors).
+    pub fn parse(path: &Path, text: &str) -> Result<Workspace, WorkspaceError> {
+        let parsed = toml_edit::Document::parse(text.to_string()).map_err(|error| {
+            WorkspaceError::Syntax {
+                path: path.to_path_buf(),
+                line: line_of(text, error.span()),
+                reason: error.message().trim().to_string(),
+            }
+        })?;
+        let brands = read_brands(path, text, parsed.as_table())?;
+        Ok(Workspace {
+            path: path.to_path_buf(),
+            doc: parsed.into_mut(),
+            brands,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn brands(&self) -> &[Brand] {
+        &self.brands
+    }
+
+    /// Adds a brand at the end of the list; a name already tracked (ignoring case) is refused.
+    pub fn add_brand(&mut self, brand: Brand) -> Result<(), WorkspaceError> {
+        if self
+            .brands
+            .iter()
+            .any(|b| b.name.eq_ignore_ascii_case(&brand.name))
+        {
+            return Err(WorkspaceError::Duplicate {
+                path: self.path.clone(),
+                name: brand.name,
+            });
+        }
+        let mut table = Table::new();
+        table.insert("name", value(brand.name.as_str()));
+        if !brand.aliases.is_empty() {
+            table.insert("aliases", value(string_array(&brand.aliases)));
+        }
+        if !brand.domains.is_empty() {
+            table.insert("domains", value(string_array(&brand.domains)));
+        }
+        let item = self
+            .doc
+            .as_table_mut()
+            .entry(BRANDS_KEY)
+            .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()));
+        match item.as_array_of_tables_mut() {
+            Some(list) => list.push(table),
+            // Checked when read: `brands` is a list of tables if it is there at all.
+            None => *item = Item::ArrayOfTables(ArrayOfTables::from_iter([table])),
+        }
+        self.brands.push(brand);
+        Ok(())
+    }
+
+    /// Removes the brand of this name (ignoring case); false when none is tracked.
+    pub fn remove_brand(&mut self, name: &str) -> bool {
+        let before = self.brands.len();
+        self.brands.retain(|b| !b.name.eq_ignore_ascii_case(name));
+        if let Some(list) = self
+            .doc
+            .get_mut(BRANDS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+        {
+            let named = |table: &Table| {
+                table
+                    .get("name")
+                    .and_then(Item::as_str)
+                    .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
+            };
+            // Comments above the first brand head the file: they stay when it goes.
+            let header = list
+                .get(0)
+                .filter(|first| named(first))
+                .and_then(|first| first.decor().prefix())
+                .and_then(|prefix| prefix.as_str())
+                .map(str::to_string);
+            list.retain(|table| !named(table));
+            if let (Some(header), Some(first)) = (header, list.get_mut(0)) {
+                let own = first
+                    .decor()
+                    .prefix()
+                    .and_then(|p| p.as_str())
+                    .unwrap_or("");
+                let joined = format!("{header}{own}");
+                first.decor_mut().set_prefix(joined);
+            }
+        }
+        self.brands.len() != before
+    }
+
+    /// The file's text as it would be written.
+    pub fn to_text(&self) -> String {
+        self.doc.to_string()
+    }
+
+    /// Writes the file: to a temporary file beside it, then renamed over it, so a crash
+    /// never leaves half a file.
+    pub fn save(&self) -> Result<(), WorkspaceError> {
+        let failed = |error: std::io::Error| WorkspaceError::Write {
+            path: self.path.clone(),
+            reason: error.to_string(),
+        };
+        let mut temporary = self.path.clone().into_os_string();
+        temporary.push(".saving");
+        let temporary = PathBuf::from(temporary);
+        std::fs::write(&temporary, self.to_text()).map_err(failed)?;
+        std::fs::rename(&temporary, &self.path).map_err(|error| {
+            let _ = std::fs::remove_file(&temporary);
+            failed(error)
+        })
+    }
+}
+
+fn string_array(items: &[String]) -> Array {
+    items.iter().map(String::as_str).collect()
+}
+
+fn read_brands(path: &Path, text: &str, root: &Table) -> Result<Vec<Brand>, WorkspaceError> {
+    let field = |span: Option<Range<usize>>, key: &str, problem: &str| WorkspaceError::Field {
+        path: path.to_path_buf(),
+        line: line_of(text, span),
+        key: key.to_string(),
+        problem: problem.to_string(),
+    };
+    let Some((key, item)) = root.get_key_value(BRANDS_KEY) else {
+        return Ok(Vec::new());
+    };
+    let Some(list) = item.as_array_of_tables() else {
+        return Err(field(
+            key.span(),
+            BRANDS_KEY,
+            "should be a list of [[brands]] tables, each with a name",
+        ));
+    };
+    let mut brands: Vec<Brand> = Vec::with_capacity(list.len());
+    for table in list {
+        let name = match table.get_key_value("name") {
+            None => {
+                return Err(field(
+                    table.span(),
+                    "brands.name",
+                    "is missing from this brand",
+                ));
+            }
+            Some((key, item)) => match item.as_str().map(str::trim) {
+                Some(name) if !name.is_empty() => name.to_string(),
+                _ => {
+                    return Err(field(
+                        key.span(),
+                        "brands.name",
+                        "should be a non-empty string",
+                    ));
+                }
+            },
+        };
+        if brands.iter().any(|b| b.name.eq_ignore_ascii_case(&name)) {
+            let span = table.get_key_value("name").and_then(|(k, _)| k.span());
+            return Err(field(
+                span,
+                "brands.name",
+                &format!("{name} is listed twice"),
+            ));
+        }
+        let strings = |key_name: &str| -> Result<Vec<String>, WorkspaceError> {
+            let Some((key, item)) = table.get_key_value(key_name) else {
+                return Ok(Vec::new());
+            };
+            let key_path = format!("brands.{key_name}");
+            let wrong = || {
+                field(
+                    key.span(),
+                    &key_path,
+                    "should be a list of strings, like [\"a\", \"b\"]",
+                )
+            };
+            let array = item.as_array().ok_or_else(wrong)?;
+            array
+                .iter()
+                .map(|v| v.as_str().map(|s| s.trim().to_string()).ok_or_else(wrong))
+                .filter(|s| s.as_ref().map_or(true, |s| !s.is_empty()))
+                .collect()
+        };
+        let aliases = strings("aliases")?;
+        let domains = strings("domains")?;
+        brands.push(Brand {
+            name,
+            aliases,
+            domains,
+        });
+    }
+    Ok(brands)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "# Boots we follow.\n\
+        [[brands]]\n\
+        name = \"Salomon\"   # the French one\n\
+        domains = [\"salomon.com\"]\n\
+        \n\
+        # Keep Merrell second.\n\
+        [[brands]]\n\
+        name = \"Merrell\"\n\
+        aliases = [\"Merrel\"]\n";
+
+    fn path() -> PathBuf {
+        PathBuf::from("vantage.toml")
+    }
+
+    #[test]
+    fn reads_brands_in_order() {
+        let workspace = Workspace::parse(&path(), FILE).unwrap();
+        let names: Vec<&str> = workspace.brands().iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["Salomon", "Merrell"]);
+        assert_eq!(workspace.brands()[0].domains, ["salomon.com"]);
+        assert_eq!(workspace.brands()[1].aliases, ["Merrel"]);
+    }
+
+    #[test]
+    fn comments_and_order_survive_an_edit() {
+        let mut workspace = Workspace::parse(&path(), FILE).unwrap();
+        workspace
+            .add_brand(Brand {
+                name: "Lowa".to_string(),
+                aliases: vec!["Löwa".to_string()],
+                domains: vec!["lowa.com".to_string()],
+            })
+            .unwrap();
+        assert!(workspace.remove_brand("salomon"));
+        let text = workspace.to_text();
+        assert!(
+            text.starts_with("# Boots we follow.\n\n# Keep Merrell second.\n[[brands]]\nname = \"Merrell\"\naliases = [\"Merrel\"]\n"),
+            "{text}"
+        );
+        assert!(!text.contains("Salomon"), "{text}");
+        assert!(
+            text.contains(
+                "\n[[brands]]\nname = \"Lowa\"\naliases = [\"Löwa\"]\ndomains = [\"lowa.com\"]\n"
+            ),
+            "{text}"
+        );
+        let again = Workspace::parse(&path(), &text).unwrap();
+        let names: Vec<&str> = again.brands().iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["Merrell", "Lowa"]);
+    }
+
+    #[test]
+    fn a_brand_is_added_once() {
+        let mut workspace = Workspace::parse(&path(), FILE).unwrap();
+        let error = workspace.add_brand(Brand::named("MERRELL")).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("already tracked in vantage.toml"),
+            "{error}"
+        );
+        assert!(!workspace.remove_brand("Hoka"));
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_key() {
+        let error = Workspace::parse(
+            &path(),
+            "[[brands]]\nname = \"A\"\n[[brands]]\ndomains = \"a.com\"\nname = \"B\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("vantage.toml, line 4, key `brands.domains`"),
+            "{error}"
+        );
+        let error = Workspace::parse(&path(), "[[brands]]\naliases = []\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("key `brands.name`: is missing"), "{error}");
+        let error = Workspace::parse(&path(), "\n\nbrands = [\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("not valid TOML at line 3"), "{error}");
+        let error = Workspace::parse(&path(), "brands = \"Salomon\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("line 1, key `brands`"), "{error}");
+    }
+
+    #[test]
+    fn saved_file_reads_back_and_a_missing_one_is_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(WORKSPACE_FILE);
+        assert_eq!(locate(None, dir.path()), None);
+        let mut workspace = Workspace::load(&file).unwrap();
+        assert!(workspace.brands().is_empty());
+        workspace.add_brand(Brand::named("Salomon")).unwrap();
+        workspace.save().unwrap();
+        assert_eq!(locate(None, dir.path()), Some(file.clone()));
+        assert_eq!(Workspace::load(&file).unwrap().brands()[0].name, "Salomon");
+    }
+}

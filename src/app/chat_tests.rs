@@ -1,0 +1,139 @@
+//! The Chat tab's answer views without a terminal: keys in, state and effects out.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::ChatFocus;
+use crate::api::{AiAnswer, Completion, Fetched};
+use crate::app::{App, CallEffect, Connection, Effect, Msg, OsEffect, Tab, update};
+use crate::present::answer::{self, AnswerView};
+
+fn demo_app() -> App {
+    App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    )
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// An app with an answer on screen that cites two sources and searched two fanouts.
+fn app_with_an_answer() -> App {
+    let mut app = demo_app();
+    for c in "hi".chars() {
+        update(&mut app, key(KeyCode::Char(c)));
+    }
+    let effects = update(&mut app, key(KeyCode::Enter));
+    let tag = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Call(CallEffect::SendAi { tag, .. }) => Some(*tag),
+            _ => None,
+        })
+        .expect("a request was sent");
+    let completion = Completion {
+        model: "chatgpt".into(),
+        query: "hi".into(),
+        completion: "<p>Hello <a href=\"https://a.example/x\">A</a></p>".into(),
+        sources: "<a href=\"https://b.example/\">B</a>".into(),
+        fanouts: vec!["first query".into(), "second query".into()],
+        ..Completion::default()
+    };
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(1500),
+    };
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(Box::new(answer::prepare(
+                crate::api::AiRequest::new("hi"),
+                fetched,
+            ))),
+        },
+    );
+    assert_eq!(app.chat.focus, ChatFocus::Answer);
+    app
+}
+
+fn show_view(app: &mut App, view: AnswerView) {
+    for _ in 0..8 {
+        if app.chat.answer.as_ref().map(|a| a.view) == Some(view) {
+            return;
+        }
+        update(app, key(KeyCode::Char(']')));
+    }
+    panic!("the answer has no {view:?} view");
+}
+
+#[test]
+fn enter_on_a_fanout_fills_search_instead_of_asking_again() {
+    let mut app = app_with_an_answer();
+    show_view(&mut app, AnswerView::Fanouts);
+    update(&mut app, key(KeyCode::Down));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Call(CallEffect::SendAi { .. }))),
+        "Enter in Fanouts sent the prompt again: {effects:?}"
+    );
+    assert_eq!(app.tab, Tab::Search);
+    assert_eq!(app.search.terms_text(), "second query");
+    assert_eq!(app.search.focus, crate::app::search::SearchFocus::Terms);
+}
+
+#[test]
+fn enter_on_a_source_opens_it() {
+    let mut app = app_with_an_answer();
+    show_view(&mut app, AnswerView::Sources);
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::Os(OsEffect::OpenUrl("https://b.example/".into()))]
+    );
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+#[test]
+fn slash_searches_the_answer_and_n_moves_between_matches() {
+    let mut app = app_with_an_answer();
+    update(&mut app, key(KeyCode::Char('/')));
+    assert!(app.editing(), "keys type into the search");
+    type_text(&mut app, "LO");
+    let find = app.chat.find.as_ref().expect("a search is open");
+    assert_eq!(find.found.len(), 1, "Hello, without case");
+    assert_eq!(find.status(), "1 of 1");
+    // Enter keeps the search and gives the keys back; Esc drops it.
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(effects.is_empty(), "Enter in the search sends nothing");
+    assert!(!app.editing());
+    update(&mut app, key(KeyCode::Char('n')));
+    assert_eq!(app.chat.find.as_ref().map(|f| f.current), Some(0));
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.chat.find.is_none());
+
+    update(&mut app, key(KeyCode::Char('/')));
+    type_text(&mut app, "zzz");
+    assert_eq!(app.chat.find.as_ref().unwrap().status(), "no match");
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.chat.find.is_none());
+    assert!(!app.editing());
+}

@@ -1,0 +1,231 @@
+//! `--brands` and `--workspace` on `ai` and `compare`: which brands to look for in the
+//! answers, and the mentions as text and JSON.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::analysis::mentions::{self, Brand, BrandSummary, Mention};
+use crate::analysis::workspace::{self, Workspace};
+use crate::present::answer::PreparedAnswer;
+use crate::sanitize::one_line;
+
+#[derive(Debug, Default, Args)]
+pub struct BrandArgs {
+    /// Brands to look for, comma-separated: a name, or name=domain (more domains joined
+    /// with +), e.g. "Salomon,Merrell=merrell.com". Default: the workspace file's brands
+    #[arg(long, value_name = "B,…")]
+    pub brands: Option<String>,
+    /// The workspace file listing tracked brands (default: vantage.toml in this folder)
+    #[arg(long, value_name = "PATH")]
+    pub workspace: Option<PathBuf>,
+}
+
+/// `Salomon,Merrell=merrell.com+merrell.de` as brands; names are kept as typed.
+pub fn parse_brands(spec: &str) -> Result<Vec<Brand>, String> {
+    let mut brands: Vec<Brand> = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, domains) = part.split_once('=').unwrap_or((part, ""));
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!(
+                "the brand \"{part}\" has no name before its '='; write it as Name=domain"
+            ));
+        }
+        if brands.iter().any(|b| b.name.eq_ignore_ascii_case(name)) {
+            return Err(format!("the brand {name} is given twice"));
+        }
+        brands.push(Brand {
+            name: name.to_string(),
+            aliases: Vec::new(),
+            domains: domains
+                .split('+')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(str::to_string)
+                .collect(),
+        });
+    }
+    Ok(brands)
+}
+
+/// The brands of `--brands`, else of the workspace file (none when there is no file). The
+/// error is a sentence for stderr; the caller exits with the invalid-input code.
+pub fn tracked_brands(args: &BrandArgs) -> Result<Vec<Brand>, String> {
+    if let Some(spec) = &args.brands {
+        return parse_brands(spec).map_err(|e| format!("Not sent: {e}."));
+    }
+    let folder = std::env::current_dir().unwrap_or_default();
+    let Some(path) = workspace::locate(args.workspace.as_deref(), &folder) else {
+        return Ok(Vec::new());
+    };
+    if args.workspace.is_some() && !path.is_file() {
+        return Err(format!(
+            "Not sent: there is no workspace file at {}. Check the path given to --workspace.",
+            path.display()
+        ));
+    }
+    Workspace::load(&path)
+        .map(|w| w.brands().to_vec())
+        .map_err(|e| format!("Not sent: {e}"))
+}
+
+/// How one prepared answer mentions the brands, its sources counting as cited.
+pub fn answer_mentions(answer: &PreparedAnswer, brands: &[Brand]) -> Vec<Mention> {
+    let urls: Vec<&str> = answer.sources.iter().map(|s| s.url.as_str()).collect();
+    mentions::mentions(&answer.plain_text, &urls, brands)
+}
+
+/// The mentions of one answer, in order of first mention, then the brands not named.
+pub fn mentions_text(found: &[Mention]) -> String {
+    let mut ordered: Vec<&Mention> = found.iter().collect();
+    ordered.sort_by_key(|m| m.position.unwrap_or(usize::MAX));
+    let mut text = String::from("Mentions:\n");
+    for mention in ordered {
+        let brand = one_line(&mention.brand);
+        match (mention.position, &mention.sentence) {
+            (Some(position), Some(sentence)) => text.push_str(&format!(
+                "  {position}. {brand} — {}×{} — \"{}\"\n",
+                mention.count,
+                if mention.cited { ", cited" } else { "" },
+                one_line(sentence)
+            )),
+            _ => text.push_str(&format!(
+                "  –  {brand} — not named{}\n",
+                if mention.cited { ", but cited" } else { "" }
+            )),
+        }
+    }
+    text
+}
+
+/// The mention matrix: a row per brand, a cell per column (its position, `*` when cited,
+/// `–` when not named, `?` when the column failed), then the brand's measures.
+pub fn matrix_text(rows: &[BrandSummary]) -> String {
+    let width = rows
+        .iter()
+        .map(|r| r.brand.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let columns = rows.first().map_or(0, |r| r.columns.len());
+    let mut text = format!(
+        "Mentions (position of first mention per column, * when a source is on the brand's domain):\n{:<width$}  {}  {:>10} {:>8} {:>6}\n",
+        "BRAND",
+        (1..=columns)
+            .map(|n| format!("{n:>3}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        "VISIBILITY",
+        "AVG POS",
+        "SHARE"
+    );
+    for row in rows {
+        let cells: Vec<String> = row
+            .columns
+            .iter()
+            .map(|cell| {
+                let mark = match cell {
+                    None => "?".to_string(),
+                    Some(m) => match m.position {
+                        Some(p) => format!("{p}{}", if m.cited { "*" } else { "" }),
+                        None if m.cited => "–*".to_string(),
+                        None => "–".to_string(),
+                    },
+                };
+                format!("{mark:>3}")
+            })
+            .collect();
+        text.push_str(&format!(
+            "{:<width$}  {}  {:>9.0}% {:>8} {:>5.0}%\n",
+            one_line(&row.brand),
+            cells.join(" "),
+            row.visibility,
+            row.average_position
+                .map_or("–".to_string(), |p| format!("{p:.1}")),
+            row.share_of_voice
+        ));
+    }
+    text
+}
+
+/// A JSON object with a `mentions` array after its own fields.
+#[derive(Serialize)]
+pub struct WithMentions<'a, T: Serialize, M: Serialize> {
+    #[serde(flatten)]
+    pub inner: &'a T,
+    pub mentions: &'a [M],
+}
+
+/// The service's JSON object as received (pretty), with a `mentions` array added as its
+/// last field; the other fields keep their order and text. None when the body is not a
+/// JSON object.
+pub fn with_mentions_field(pretty_body: &str, found: &[Mention]) -> Option<String> {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(pretty_body).ok()?;
+    let body = pretty_body.trim_end();
+    let open = body.strip_suffix('}')?.trim_end();
+    let mentions = serde_json::to_string_pretty(found)
+        .ok()?
+        .replace('\n', "\n  ");
+    let separator = if open.ends_with('{') { "" } else { "," };
+    Some(format!(
+        "{open}{separator}\n  \"mentions\": {mentions}\n}}\n"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brands_parse_with_domains() {
+        let brands = parse_brands(" Salomon , Merrell=merrell.com+merrell.de,,Lowa=").unwrap();
+        assert_eq!(brands.len(), 3);
+        assert_eq!(brands[0], Brand::named("Salomon"));
+        assert_eq!(brands[1].domains, ["merrell.com", "merrell.de"]);
+        assert!(brands[2].domains.is_empty());
+        assert!(parse_brands("=a.com").unwrap_err().contains("no name"));
+        assert!(parse_brands("Lowa,lowa").unwrap_err().contains("twice"));
+    }
+
+    #[test]
+    fn mentions_join_the_object_as_its_last_field() {
+        let found = mentions::mentions("Lowa boots.", &[], &[Brand::named("Lowa")]);
+        let text = with_mentions_field("{\n  \"z\": 1,\n  \"a\": \"x\"\n}\n", &found).unwrap();
+        assert!(text.starts_with("{\n  \"z\": 1,\n  \"a\": \"x\",\n  \"mentions\": [\n    {\n      \"brand\": \"Lowa\""), "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["mentions"][0]["position"], 1);
+        let empty = with_mentions_field("{}", &found).unwrap();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&empty).unwrap()["mentions"][0]["count"],
+            1
+        );
+        assert_eq!(with_mentions_field("[1]", &found), None);
+    }
+
+    #[test]
+    fn matrix_marks_positions_citations_and_failures() {
+        let brands = [
+            Brand {
+                domains: vec!["salomon.com".into()],
+                ..Brand::named("Salomon")
+            },
+            Brand::named("Merrell"),
+        ];
+        let columns = vec![
+            Some(mentions::mentions(
+                "Merrell, then Salomon.",
+                &["https://www.salomon.com/x"],
+                &brands,
+            )),
+            None,
+            Some(mentions::mentions("Salomon only.", &[], &brands)),
+        ];
+        let text = matrix_text(&mentions::summarize(&columns));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "BRAND      1   2   3  VISIBILITY  AVG POS  SHARE");
+        assert_eq!(lines[2], "Salomon   2*   ?   1        100%      1.5    67%");
+        assert_eq!(lines[3], "Merrell    1   ?   –         50%      1.0    33%");
+    }
+}

@@ -1,0 +1,150 @@
+//! `vantage history` (a page of the stored requests, newest first) and `vantage history
+//! search` (the entries whose request or answer holds every word of a query).
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::jobs::{age, human_size};
+use super::{err, out, out_as_received, with_newline};
+use crate::config::Config;
+use crate::exit;
+use crate::sanitize::one_line;
+use crate::store::{DB_FILE, HistoryItem, RequestKind, Store, StoreOptions, now_ms};
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    #[command(subcommand)]
+    pub command: Option<HistoryCommand>,
+    #[command(flatten)]
+    pub page: PageArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PageArgs {
+    /// Entries to print at most
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: usize,
+    /// Entries to skip first, newest first (page with --limit)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub offset: usize,
+    /// Print the entries as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// Find the entries whose request or answer holds every word (case and accents
+    /// ignored; end a word with * to match its beginning)
+    Search {
+        /// The words to look for
+        query: String,
+        /// Only AI answers, or only searches
+        #[arg(long, value_name = "K")]
+        kind: Option<KindArg>,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    Ai,
+    Search,
+}
+
+impl From<KindArg> for RequestKind {
+    fn from(kind: KindArg) -> Self {
+        match kind {
+            KindArg::Ai => RequestKind::Ai,
+            KindArg::Search => RequestKind::Search,
+        }
+    }
+}
+
+/// Runs `history` or `history search`; returns the exit code.
+pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
+    if !config.data_dir.join(DB_FILE).is_file() {
+        err(
+            "No history is stored yet: the app (vantage with no command) saves every call it makes, and they are listed here.",
+        );
+        return exit::OK;
+    }
+    let store = match Store::open_in(&config.data_dir, StoreOptions::from_config(config)) {
+        Ok(store) => store,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    let (found, page, query) = match &args.command {
+        None => (
+            store.history(args.page.limit, args.page.offset),
+            &args.page,
+            None,
+        ),
+        Some(HistoryCommand::Search { query, kind, page }) => {
+            if crate::store::match_expression(query).is_none() {
+                err(
+                    "Not searched: the query has no word to look for. Give at least one word of letters or digits.",
+                );
+                return exit::INVALID_INPUT;
+            }
+            (
+                store.search_history(query, kind.map(RequestKind::from), page.limit, page.offset),
+                page,
+                Some(query.as_str()),
+            )
+        }
+    };
+    let items = match found {
+        Ok(items) => items,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    if page.json {
+        match serde_json::to_string_pretty(&items) {
+            Ok(text) => out_as_received(&with_newline(text)),
+            Err(error) => {
+                err(&format!(
+                    "The entries could not be written as JSON: {error}."
+                ));
+                return exit::FAILURE;
+            }
+        }
+    } else if items.is_empty() {
+        err(&match (query, page.offset) {
+            (Some(query), 0) => format!(
+                "No stored request or answer holds every word of \"{}\".",
+                one_line(query)
+            ),
+            (_, 0) => "The history is empty.".to_string(),
+            (_, offset) => {
+                format!("Nothing after the first {offset} entries; try a smaller --offset.")
+            }
+        });
+    } else {
+        out(&history_table(&items, now_ms()));
+    }
+    exit::OK
+}
+
+/// The entries as aligned columns: kind, age, status, size, summary, then the id to open.
+pub fn history_table(items: &[HistoryItem], now: i64) -> String {
+    let mut text = format!(
+        "{:<7} {:>5} {:>6} {:>9}  {}\n",
+        "KIND", "AGE", "STATUS", "SIZE", "SUMMARY"
+    );
+    for item in items {
+        text.push_str(&format!(
+            "{:<7} {:>5} {:>6} {:>9}  {}\n",
+            item.kind.as_str(),
+            age(now - item.created_at),
+            item.status.map_or("-".to_string(), |s| s.to_string()),
+            item.size.map_or("-".to_string(), human_size),
+            one_line(&item.summary)
+        ));
+    }
+    text
+}

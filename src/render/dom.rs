@@ -1,0 +1,447 @@
+//! What we do to html2text's DOM before it makes its render tree: what html2text does not
+//! do itself. Block elements it does not know become `<div>` (so their text does not run
+//! into the next block), `<noscript>` goes before the page's style rules are read (a
+//! page's `<noscript><style>` hides it all when scripts are on), `<hr>` becomes a rule,
+//! redirect links are unwrapped, links are collected and optionally numbered.
+
+use std::rc::Rc;
+
+use html2text::{Comment, Element, Handle, RcDom};
+use html5ever::interface::{ElementFlags, NodeOrText, TreeSink};
+use html5ever::tendril::StrTendril;
+use html5ever::{Attribute, LocalName, QualName, local_name, ns};
+
+use super::links::{host_of, resolve_href};
+use super::marks::{LINK_NUMBER_CLASS, RULE_CLASS};
+use super::plain::tidy;
+use super::{Link, RenderOptions};
+
+/// Block-level elements html2text lays out inline.
+const BLOCKS: &[&str] = &[
+    "section",
+    "article",
+    "header",
+    "footer",
+    "nav",
+    "main",
+    "aside",
+    "address",
+    "figure",
+    "figcaption",
+    "details",
+    "summary",
+    "form",
+    "fieldset",
+    "legend",
+    "hgroup",
+    "center",
+    "search",
+    "menu",
+    "caption",
+    "dialog",
+    "listing",
+    "plaintext",
+];
+
+/// Elements removed with their content before anything else reads the DOM.
+const REMOVED: &[&str] = &[
+    "noscript", "template", "button", "input", "select", "textarea", "datalist", "canvas", "video",
+    "audio", "object", "iframe", "math", "noembed", "noframes", "dialog",
+];
+
+/// Classes that hide an element from sight (kept for screen readers).
+pub(crate) const HIDDEN_CLASSES: &[&str] = &[
+    "sr-only",
+    "visually-hidden",
+    "cdk-visually-hidden",
+    "screen-reader-text",
+    "a11y-hidden",
+    "visuallyhidden",
+    "hidden-visually",
+    "assistive-text",
+];
+
+/// Parse `html` (bytes that are not UTF-8 were already replaced by the caller's `&str`).
+pub(crate) fn parse(html: &str) -> Option<RcDom> {
+    html2text::config::plain().parse_html(html.as_bytes()).ok()
+}
+
+/// Prepare the DOM for html2text and return its visible links in document order,
+/// deduplicated by URL.
+pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
+    let mut links: Vec<Link> = Vec::new();
+    let mut drop_first = options.drop_first;
+    // Depth first in document order, so links are numbered as they are read; with each
+    // node, whether it is inside a `<pre>` (where spacing is the author's).
+    let mut stack: Vec<(Handle, bool)> = vec![(dom.document.clone(), false)];
+    while let Some((node, in_pre)) = stack.pop() {
+        let name = local_name_of(&node);
+        let name = name.as_deref().unwrap_or("");
+        if drop_first.is_some_and(|tag| tag == name) {
+            drop_first = None;
+            detach(&node);
+            continue;
+        }
+        if name == "a"
+            && let Some((n, has_text)) = collect_link(&node, &mut links)
+        {
+            if is_sponsored(&node) {
+                // An ad says where it leads.
+                let host = format!(" ·\u{A0}{}", host_of(&links[n - 1].url));
+                let where_to = new_element(dom, "span", None);
+                dom.append(&where_to, NodeOrText::AppendText(host.into()));
+                dom.append(&node, NodeOrText::AppendNode(where_to));
+            }
+            // Icon-only links are listed but show nothing to put a number after.
+            if options.number_links && has_text {
+                // Inside the link, so it stays with its text.
+                let number = new_element(dom, "span", Some(LINK_NUMBER_CLASS));
+                dom.append(&number, NodeOrText::AppendText(format!(" [{n}]").into()));
+                dom.append(&innermost_last(&node), NodeOrText::AppendNode(number));
+            }
+        }
+        let in_pre = in_pre || name == "pre";
+        let in_list_or_cell = matches!(name, "li" | "dd" | "dt" | "td" | "th" | "p");
+        let old = std::mem::take(&mut *node.children.borrow_mut());
+        let mut kept: Vec<Handle> = Vec::with_capacity(old.len());
+        // The element before this one with nothing but white space between them.
+        let mut previous: Option<Handle> = None;
+        for child in old {
+            let Some(local) = local_name_of(&child) else {
+                if previous.is_some()
+                    && !matches!(child.data, Comment { .. })
+                    && !is_blank_text(&child)
+                {
+                    previous = None;
+                }
+                kept.push(child);
+                continue;
+            };
+            let name: &str = &local;
+            // html2text's CSS would drop most of these too, but not `visibility:hidden`,
+            // and links inside must not be collected.
+            if REMOVED.contains(&name)
+                || is_hidden(&child)
+                || (name == "img" && is_inline_image(&child))
+            {
+                continue;
+            }
+            let child = if matches!(name, "ul" | "ol" | "dl" | "table") && !in_list_or_cell {
+                // A paragraph of its own, so a blank line sets it apart as it does on a page.
+                let block = new_element(dom, "p", None);
+                child.parent.set(Some(Rc::downgrade(&block)));
+                block.children.borrow_mut().push(child);
+                block
+            } else if name == "hr" {
+                let rule = new_element(dom, "p", Some(RULE_CLASS));
+                dom.append(&rule, NodeOrText::AppendText("─".into()));
+                rule
+            } else if BLOCKS.contains(&name) {
+                rename_to_div(dom, &child)
+            } else {
+                if name == "pre" {
+                    keep_only_code(&child);
+                } else if name == "style" {
+                    keep_hiding_rules(dom, &child);
+                }
+                child
+            };
+            if !in_pre
+                && let Some(before) = previous.take()
+                && let Some(separator) = separator(dom, &before, &child)
+            {
+                kept.push(separator);
+            }
+            previous = Some(child.clone());
+            kept.push(child);
+        }
+        for child in &kept {
+            child.parent.set(Some(Rc::downgrade(&node)));
+        }
+        stack.extend(kept.iter().rev().map(|c| (c.clone(), in_pre)));
+        *node.children.borrow_mut() = kept;
+    }
+    links
+}
+
+/// What goes between two elements that touch in the markup but not on the page, where the
+/// page's CSS (which html2text does not lay out) sets them apart: a line break between
+/// links (navigation, ad cards), a space between classed spans (a result's site name and
+/// its address).
+fn separator(dom: &RcDom, before: &Handle, after: &Handle) -> Option<Handle> {
+    let (a, b) = (local_name_of(before)?, local_name_of(after)?);
+    if &*a == "a" && &*b == "a" {
+        return Some(new_element(dom, "br", None));
+    }
+    let spaced = |n: &str| matches!(n, "span" | "cite");
+    if spaced(&a) && spaced(&b) && attr(before, "class").is_some() && attr(after, "class").is_some()
+    {
+        let space = new_element(dom, "span", None);
+        dom.append(&space, NodeOrText::AppendText(" ".into()));
+        return Some(space);
+    }
+    None
+}
+
+/// A text node of white space only (its serialization, entities and all, is blank).
+fn is_blank_text(node: &Handle) -> bool {
+    let mut text = Vec::new();
+    let _ = node.serialize(&mut text);
+    text.iter().all(u8::is_ascii_whitespace)
+}
+
+/// A link marked as an ad.
+fn is_sponsored(a: &Handle) -> bool {
+    attr(a, "rel").is_some_and(|rel| rel.split_ascii_whitespace().any(|r| r == "sponsored"))
+        || attr(a, "data-sponsored").is_some_and(|v| v == "true")
+}
+
+/// The element holding the end of `node`'s content: its last element child's, and so on
+/// down, so a number put there follows the last word instead of starting a line after a
+/// block inside a link.
+fn innermost_last(node: &Handle) -> Handle {
+    let mut at = node.clone();
+    loop {
+        let last = at
+            .children
+            .borrow()
+            .iter()
+            .rev()
+            .find(|c| {
+                !matches!(c.data, Comment { .. })
+                    && (local_name_of(c).is_some() || !is_blank_text(c))
+            })
+            .cloned();
+        match last {
+            Some(child) if local_name_of(&child).is_some_and(|n| !REMOVED.contains(&&*n)) => {
+                if is_hidden(&child) {
+                    return at;
+                }
+                at = child;
+            }
+            _ => return at,
+        }
+    }
+}
+
+/// Take a node out of its parent's children.
+fn detach(node: &Handle) {
+    if let Some(parent) = node.get_parent() {
+        parent
+            .children
+            .borrow_mut()
+            .retain(|c| !Rc::ptr_eq(c, node));
+    }
+    node.parent.set(None);
+}
+
+/// Links only: the visible `<a href>` of a parsed fragment.
+pub(crate) fn links_of(dom: &RcDom) -> Vec<Link> {
+    let mut links = Vec::new();
+    let mut stack = vec![dom.document.clone()];
+    while let Some(node) = stack.pop() {
+        for child in node.children.borrow().iter().rev() {
+            let Some(name) = local_name_of(child) else {
+                continue;
+            };
+            if REMOVED.contains(&&*name) || is_hidden(child) {
+                continue;
+            }
+            stack.push(child.clone());
+        }
+        if local_name_of(&node).is_some_and(|n| &*n == "a") {
+            collect_link(&node, &mut links);
+        }
+    }
+    links
+}
+
+/// An image inlined as a `data:` URL: icons and thumbnails whose alt text is noise.
+fn is_inline_image(img: &Handle) -> bool {
+    attr(img, "src").is_some_and(|src| src.trim_start().starts_with("data:"))
+}
+
+fn local_name_of(node: &Handle) -> Option<LocalName> {
+    match &node.data {
+        Element { name, .. } => Some(name.local.clone()),
+        _ => None,
+    }
+}
+
+fn attr(node: &Handle, key: &str) -> Option<String> {
+    match &node.data {
+        Element { attrs, .. } => attrs
+            .borrow()
+            .iter()
+            .find(|a| &*a.name.local == key)
+            .map(|a| a.value.to_string()),
+        _ => None,
+    }
+}
+
+/// Hidden by markup: the `hidden` attribute, `aria-hidden="true"`, a screen-reader-only
+/// class, an inline `display:none` or `visibility:hidden`.
+pub(crate) fn is_hidden(node: &Handle) -> bool {
+    let Element { attrs, .. } = &node.data else {
+        return false;
+    };
+    attrs.borrow().iter().any(|a| match &*a.name.local {
+        "hidden" | "popover" => true,
+        "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
+        "class" => a
+            .value
+            .split_ascii_whitespace()
+            .any(|c| HIDDEN_CLASSES.contains(&c)),
+        "style" => {
+            let style: String = a
+                .value
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            style.contains("display:none") || style.contains("visibility:hidden")
+        }
+        _ => false,
+    })
+}
+
+/// Record the link `a` stands for (its target rewritten to the unwrapped one); its
+/// 1-based number in `links` and whether it has text, or `None` if it leads nowhere.
+fn collect_link(a: &Handle, links: &mut Vec<Link>) -> Option<(usize, bool)> {
+    let url = resolve_href(&attr(a, "href")?)?;
+    if let Element { attrs, .. } = &a.data {
+        for at in attrs.borrow_mut().iter_mut() {
+            if &*at.name.local == "href" {
+                at.value = StrTendril::from(url.as_str());
+            }
+        }
+    }
+    let text = text_of(a);
+    if let Some(i) = links.iter().position(|l| l.url == url) {
+        let has_text = !text.is_empty();
+        if links[i].text == host_of(&links[i].url) && has_text {
+            links[i].text = text;
+        }
+        return Some((i + 1, has_text));
+    }
+    let has_text = !text.is_empty();
+    let text = if text.is_empty() {
+        host_of(&url).to_owned()
+    } else {
+        text
+    };
+    links.push(Link { url, text });
+    Some((links.len(), has_text))
+}
+
+/// The visible text of an element, white space collapsed.
+fn text_of(node: &Handle) -> String {
+    let mut html: Vec<u8> = Vec::new();
+    let mut stack = vec![node.clone()];
+    while let Some(n) = stack.pop() {
+        match &n.data {
+            Element { .. } => {
+                if is_hidden(&n) || local_name_of(&n).is_some_and(|l| REMOVED.contains(&&*l)) {
+                    continue;
+                }
+                html.push(b' ');
+                stack.extend(n.children.borrow().iter().rev().cloned());
+            }
+            Comment { .. } => {}
+            // Text: its serialization is the text with `&`, `<`, `>` and NBSP escaped.
+            _ => {
+                let _ = n.serialize(&mut html);
+            }
+        }
+    }
+    let escaped = String::from_utf8_lossy(&html);
+    tidy(&html_escape::decode_html_entities(&escaped).replace(['\n', '\u{A0}'], " "))
+}
+
+/// Of a page's style sheet, only the rules that hide something matter here (html2text
+/// lays out nothing else of CSS); a search page carries thousands of rules, and html2text
+/// matches each against every element. Rules inside at-rules (`@media` and the like)
+/// depend on a screen this is not, so they go too.
+fn keep_hiding_rules(dom: &RcDom, style: &Handle) {
+    let mut css = Vec::new();
+    for child in style.children.borrow().iter() {
+        let _ = child.serialize(&mut css);
+    }
+    let css = String::from_utf8_lossy(&css);
+    let mut kept = String::new();
+    let mut depth = 0usize;
+    let mut rule_start = 0;
+    for (i, c) in css.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    let rule = &css[rule_start..=i];
+                    let squeezed: String = rule.chars().filter(|c| !c.is_whitespace()).collect();
+                    if !rule.trim_start().starts_with('@') && squeezed.contains("display:none") {
+                        kept.push_str(rule);
+                    }
+                    rule_start = i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    style.children.borrow_mut().clear();
+    dom.append(style, NodeOrText::AppendText(kept.into()));
+}
+
+/// A code block as chatbots send it holds a language label and a copy button beside the
+/// `<code>`: keep only the code's content (the block is code already).
+fn keep_only_code(pre: &Handle) {
+    let mut stack: Vec<Handle> = pre.children.borrow().iter().rev().cloned().collect();
+    let mut code = None;
+    while let Some(n) = stack.pop() {
+        if local_name_of(&n).is_some_and(|l| &*l == "code") {
+            code = Some(n);
+            break;
+        }
+        stack.extend(n.children.borrow().iter().rev().cloned());
+    }
+    let Some(code) = code else { return };
+    let content = std::mem::take(&mut *code.children.borrow_mut());
+    for c in &content {
+        c.parent.set(Some(Rc::downgrade(pre)));
+    }
+    *pre.children.borrow_mut() = content;
+}
+
+fn new_element(dom: &RcDom, tag: &str, class: Option<&str>) -> Handle {
+    let attrs = class
+        .map(|class| Attribute {
+            name: QualName::new(None, ns!(), local_name!("class")),
+            value: StrTendril::from(class),
+        })
+        .into_iter()
+        .collect();
+    dom.create_element(
+        QualName::new(None, ns!(html), LocalName::from(tag)),
+        attrs,
+        ElementFlags::default(),
+    )
+}
+
+/// A `<div>` with the element's attributes (classes and styles still apply) and children.
+fn rename_to_div(dom: &RcDom, node: &Handle) -> Handle {
+    let attrs = match &node.data {
+        Element { attrs, .. } => attrs.borrow().clone(),
+        _ => Vec::new(),
+    };
+    let div = dom.create_element(
+        QualName::new(None, ns!(html), local_name!("div")),
+        attrs,
+        ElementFlags::default(),
+    );
+    let children = std::mem::take(&mut *node.children.borrow_mut());
+    for c in &children {
+        c.parent.set(Some(Rc::downgrade(&div)));
+    }
+    *div.children.borrow_mut() = children;
+    div
+}

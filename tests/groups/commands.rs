@@ -1,0 +1,23 @@
+//! The command line, run as a user would. One test binary for these files, so CI links fewer.
+
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+// Each file loads the shared helpers itself, as it would alone.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../cli.rs"]
+mod cli;
+#[path = "../compare_cli.rs"]
+mod compare_cli;
+#[path = "../exit_codes.rs"]
+mod exit_codes;
+#[path = "../hardening.rs"]
+mod hardening;
+#[path = "../hostile_output.rs"]
+mod hostile_output;
+#[path = "../jobs_cli.rs"]
+mod jobs_cli;
+#[path = "../mentions_cli.rs"]
+mod mentions_cli;
+#[path = "../proxy_cli.rs"]
+mod proxy_cli;

@@ -1,0 +1,17 @@
+//! The SQLite store: history, jobs, damage, crashes. One test binary for these files, so CI links fewer.
+
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+// Each file loads the shared helpers itself, as it would alone.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../jobs_crash.rs"]
+mod jobs_crash;
+#[path = "../store_damage.rs"]
+mod store_damage;
+#[path = "../store_db.rs"]
+mod store_db;
+#[path = "../store_health_app.rs"]
+mod store_health_app;
+#[path = "../store_search.rs"]
+mod store_search;

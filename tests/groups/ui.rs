@@ -1,0 +1,19 @@
+//! Views on TestBackend: insta snapshots of every tab. One test binary for these files, so CI links fewer.
+
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+// Each file loads the shared helpers itself, as it would alone.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../ui_chat.rs"]
+mod ui_chat;
+#[path = "../ui_compare.rs"]
+mod ui_compare;
+#[path = "../ui_jobs.rs"]
+mod ui_jobs;
+#[path = "../ui_lists.rs"]
+mod ui_lists;
+#[path = "../ui_proxy.rs"]
+mod ui_proxy;
+#[path = "../ui_search.rs"]
+mod ui_search;

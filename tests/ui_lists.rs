@@ -1,0 +1,316 @@
+//! Snapshots of the shared list and picker widgets as a new user meets them: without colour,
+//! with a filter applied, with long prompts on a wide screen.
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Modifier;
+
+use vantage::app::{App, Connection, Credits, Msg, Tab, update};
+use vantage::jobs::UnixMs;
+use vantage::store::{EntryId, HistoryItem, RequestKind};
+use vantage::ui;
+
+const T0: UnixMs = 1_700_000_000_000;
+
+fn app() -> App {
+    let mut app = App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    );
+    app.credits = Credits::Known(997);
+    app.set_wall(T0);
+    app
+}
+
+fn terminal(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
+    app.area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| ui::view(app, f)).unwrap();
+    terminal
+}
+
+fn draw(app: &mut App, width: u16, height: u16) -> String {
+    terminal(app, width, height).backend().to_string()
+}
+
+/// What a terminal without colour shows: the text, and under each line that has any, a
+/// line of `^` under the cells drawn in reverse video. Colours are left out on purpose.
+fn draw_without_colour(app: &mut App, width: u16, height: u16) -> String {
+    let terminal = terminal(app, width, height);
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let mut text = String::new();
+        let mut marks = String::new();
+        let mut skip = 0;
+        for x in 0..width {
+            let cell = &buffer[(x, y)];
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let symbol = cell.symbol();
+            let cell_width = unicode_width::UnicodeWidthStr::width(symbol).max(1);
+            skip = cell_width - 1;
+            text.push_str(symbol);
+            let mark = if cell.modifier.contains(Modifier::REVERSED) {
+                '^'
+            } else {
+                ' '
+            };
+            marks.extend(std::iter::repeat_n(mark, cell_width));
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+        if marks.contains('^') {
+            out.push_str(marks.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn go_to(app: &mut App, tab: Tab) {
+    let index = Tab::ALL.iter().position(|t| *t == tab).unwrap();
+    let digit = char::from_digit(index as u32 + 1, 10).unwrap();
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(digit), KeyModifiers::ALT)),
+    );
+}
+
+fn history_item(n: &str, kind: RequestKind, summary: &str, ago_s: i64) -> HistoryItem {
+    HistoryItem {
+        id: EntryId(n.into()),
+        kind,
+        summary: summary.into(),
+        created_at: T0 - ago_s * 1_000,
+        status: Some(200),
+        elapsed_ms: Some(8_400),
+        size: Some(48_213),
+    }
+}
+
+fn history_app(items: Vec<HistoryItem>) -> App {
+    let mut app = app();
+    go_to(&mut app, Tab::History);
+    update(&mut app, Msg::HistoryLoaded(Ok(items)));
+    app
+}
+
+fn three_requests() -> Vec<HistoryItem> {
+    vec![
+        history_item(
+            "a",
+            RequestKind::Ai,
+            "perplexity · best hiking boots · DE, Berlin",
+            30,
+        ),
+        history_item("b", RequestKind::Search, "trail running shoes · US", 400),
+        history_item(
+            "c",
+            RequestKind::Ai,
+            "chatgpt · cheapest flights · random",
+            7_200,
+        ),
+    ]
+}
+
+#[test]
+fn a_list_and_the_tab_bar_without_colour() {
+    let mut app = history_app(three_requests());
+    press(&mut app, KeyCode::Down);
+    insta::assert_snapshot!(draw_without_colour(&mut app, 80, 8));
+}
+
+#[test]
+fn history_uses_the_width_it_has_for_prompts() {
+    let mut request = vantage::api::AiRequest::new(
+        "which trail running shoes hold up best on wet rock and loose gravel for a beginner \
+         training for a first ultramarathon",
+    );
+    request.location.country = Some("US".into());
+    let long = &vantage::store::RequestParams::Ai(request).summary();
+    let mut app = history_app(vec![history_item("a", RequestKind::Ai, long, 30)]);
+    let wide = draw(&mut app, 160, 6);
+    // Before, the prompt was cut at 48 characters whatever the width.
+    assert!(
+        wide.contains("for a beginner training for a first"),
+        "{wide}"
+    );
+    let narrow = draw(&mut app, 80, 6);
+    assert!(narrow.contains("…"), "a cut shows as one: {narrow}");
+    insta::assert_snapshot!(narrow);
+}
+
+#[test]
+fn a_multi_select_picker_shows_checkmarks() {
+    let mut app = app();
+    go_to(&mut app, Tab::Compare);
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('m'));
+    for _ in 0..2 {
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+    }
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("[✓]"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn an_applied_filter_shows_in_the_title_until_esc() {
+    let mut app = history_app(three_requests());
+    press(&mut app, KeyCode::Char('/'));
+    for c in "hiking".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Enter);
+    let terminal = terminal(&mut app, 80, 8);
+    let screen = terminal.backend().to_string();
+    assert!(screen.contains("History 1 of 3 requests"), "{screen}");
+    // The matched letters are highlighted: "hiking" in "perplexity · best hiking boots".
+    let buffer = terminal.backend().buffer();
+    let row = (0..8)
+        .find(|y| {
+            let text: String = (0..80).map(|x| buffer[(x, *y)].symbol()).collect();
+            text.contains("perplexity")
+        })
+        .unwrap();
+    let styled: String = (0..80)
+        .filter(|x| buffer[(*x, row)].modifier.contains(Modifier::UNDERLINED))
+        .map(|x| buffer[(x, row)].symbol().to_string())
+        .collect();
+    assert_eq!(styled, "hiking");
+    insta::assert_snapshot!(screen);
+    press(&mut app, KeyCode::Esc);
+    let screen = draw(&mut app, 80, 8);
+    assert!(screen.contains("History 3 requests"), "{screen}");
+}
+
+#[test]
+fn the_filter_wants_letters_together_or_at_word_starts() {
+    let mut app = history_app(vec![
+        history_item("a", RequestKind::Search, "rei trail shoes · US", 30),
+        history_item("b", RequestKind::Search, "running earbuds in ear · US", 40),
+        history_item("c", RequestKind::Search, "nytimes wirecutter · FR", 50),
+        history_item(
+            "d",
+            RequestKind::Ai,
+            "chatgpt · hotels · US, Farmers Branch",
+            60,
+        ),
+        history_item(
+            "e",
+            RequestKind::Ai,
+            "chatgpt · hotels · US, San Francisco",
+            70,
+        ),
+    ]);
+    let mut filter = |text: &str| {
+        press(&mut app, KeyCode::Char('/'));
+        for c in text.chars() {
+            press(&mut app, KeyCode::Char(c));
+        }
+        press(&mut app, KeyCode::Enter);
+        let shown = app.history.list.shown.clone();
+        press(&mut app, KeyCode::Esc);
+        shown
+    };
+    assert_eq!(filter("rei.com"), Vec::<usize>::new());
+    assert_eq!(filter("san franc"), [4]);
+    assert_eq!(filter("rei"), [0, 1]);
+}
+
+#[test]
+fn an_imported_unknown_id_reads_the_same_in_its_row_and_the_title() {
+    use vantage::api::{JobId, JobKind};
+    use vantage::jobs::JobState;
+    use vantage::store::NewJob;
+    let id = JobId::parse("0000000a-0000-4000-8000-000000000000").unwrap();
+    let mut record = vantage::app::jobs_tab::record_of(&NewJob::imported(id, JobKind::Ai));
+    record.created_at = T0 - 4_000;
+    record.state = JobState::Error;
+    record.last_error = Some(vantage::jobs::UNKNOWN_JOB.to_string());
+    let mut app = app();
+    update(&mut app, Msg::JobsLoaded(Ok(vec![record])));
+    go_to(&mut app, Tab::Jobs);
+    let screen = draw(&mut app, 80, 7);
+    assert!(
+        screen.contains("0 pending · 1 error (retrying)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("waiting"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn alt_enter_is_hinted_only_where_a_line_break_can_go() {
+    let mut app = app();
+    let chat = draw(&mut app, 160, 24);
+    assert!(chat.contains("Alt+Enter new line"), "{chat}");
+    go_to(&mut app, Tab::Search);
+    assert!(app.editing(), "the terms field has the focus");
+    let search = draw(&mut app, 160, 24);
+    assert!(!search.contains("Alt+Enter"), "{search}");
+}
+
+fn chord(app: &mut App, c: char) {
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+    );
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+#[test]
+fn every_text_field_takes_the_same_editing_keys() {
+    // The Chat prompt: Ctrl+U deleted nothing there, it undid.
+    let mut app = app();
+    type_text(&mut app, "best boots");
+    chord(&mut app, 'w');
+    assert_eq!(app.chat.prompt_text(), "best ");
+    chord(&mut app, 'u');
+    assert_eq!(app.chat.prompt_text(), "");
+    chord(&mut app, 'z');
+    assert_eq!(app.chat.prompt_text(), "best ");
+    // The History filter: Ctrl+U typed a literal "u" in filters.
+    let mut app = history_app(three_requests());
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "trail xx");
+    chord(&mut app, 'w');
+    assert_eq!(app.history.list.filter, "trail ");
+    chord(&mut app, 'a');
+    chord(&mut app, 'k');
+    assert_eq!(app.history.list.filter, "");
+    chord(&mut app, 'z');
+    assert_eq!(app.history.list.filter, "trail ");
+    // A picker's filter.
+    let mut app = self::app();
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('c'));
+    type_text(&mut app, "united st");
+    chord(&mut app, 'u');
+    let vantage::app::Popup::Picker(picker) = app.popup.as_ref().unwrap() else {
+        panic!("the country picker is open")
+    };
+    assert_eq!(picker.filter, "");
+    assert_eq!(picker.rows.len(), picker.items.len());
+}
