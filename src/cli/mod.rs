@@ -26,7 +26,7 @@ mod usage;
 pub use ai::AiArgs;
 pub use brands::BrandArgs;
 pub use compare::{CompareArgs, CompareSearchArgs};
-pub use history::{HistoryArgs, HistoryCommand, KindArg, PageArgs};
+pub use history::{HistoryArgs, HistoryCommand, KindArg, PagingArgs};
 pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
 pub use page::PageArgs;
 pub use proxy::{ProxyArgs, run_proxy};
