@@ -166,7 +166,7 @@ impl<T> Fetched<T> {
 
 /// Which base URL an endpoint lives under.
 #[derive(Clone, Copy)]
-enum Base {
+pub(super) enum Base {
     Render,
     Search,
 }
@@ -409,7 +409,7 @@ impl Client {
 
     /// One call, with the retries the policy allows, all within the client's timeout: each
     /// attempt gets only the time left, and a wait that would pass the limit is not taken.
-    async fn get(
+    pub(super) async fn get(
         &self,
         base: Base,
         path: &str,

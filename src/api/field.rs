@@ -27,6 +27,12 @@ pub enum Field {
     Uule,
     Awaiting,
     Id,
+    Url,
+    Difficulty,
+    From,
+    To,
+    Service,
+    By,
 }
 
 impl Field {
@@ -50,13 +56,20 @@ impl Field {
             Field::Uule => "uule",
             Field::Awaiting => "awaiting",
             Field::Id => "id",
+            Field::Url => "url",
+            Field::Difficulty => "difficulty",
+            Field::From => "from",
+            Field::To => "to",
+            Field::Service => "service",
+            Field::By => "by",
         }
     }
 
     /// Finds the field a server message speaks of ("Subdivision requires country" names
     /// subdivision): the first parameter name that appears as a word in the message.
     pub(crate) fn named_in(message: &str) -> Option<Field> {
-        const ORDER: [Field; 18] = [
+        // from, to and by are left out: as words they are too common to name a field.
+        const ORDER: [Field; 21] = [
             Field::Prompt,
             Field::Terms,
             Field::Model,
@@ -75,6 +88,9 @@ impl Field {
             Field::Uule,
             Field::Awaiting,
             Field::Id,
+            Field::Url,
+            Field::Difficulty,
+            Field::Service,
         ];
         let lower = message.to_ascii_lowercase();
         let words: Vec<&str> = lower

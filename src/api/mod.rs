@@ -1,5 +1,6 @@
 //! The service contract as types, and the HTTP client. Knows nothing of the UI or storage.
 
+pub mod browse;
 pub mod client;
 pub mod decode;
 pub mod error;
@@ -9,6 +10,9 @@ pub mod proxy;
 pub mod request;
 pub mod response;
 
+pub use browse::{
+    BrowserFormat, BrowserRequest, Difficulty, Service, UsageGrouping, UsageRequest, UsageRow,
+};
 pub use client::{Client, ClientSettings, Fetched, JobAnswer, RetryNotice, RetryPolicy, Secret};
 pub use error::{ApiError, TransportKind};
 pub use field::{Field, FieldError, InvalidRequest};

@@ -48,7 +48,7 @@ impl Location {
         }
     }
 
-    fn check(&self, errors: &mut Vec<FieldError>) {
+    pub(crate) fn check(&self, errors: &mut Vec<FieldError>) {
         if let Some(message) = self.country.as_deref().and_then(country_problem) {
             errors.push(FieldError::new(Field::Country, message));
         }

@@ -15,11 +15,11 @@ pub struct HistoryArgs {
     #[command(subcommand)]
     pub command: Option<HistoryCommand>,
     #[command(flatten)]
-    pub page: PageArgs,
+    pub page: PagingArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct PageArgs {
+pub struct PagingArgs {
     /// Entries to print at most
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub limit: usize,
@@ -42,7 +42,7 @@ pub enum HistoryCommand {
         #[arg(long, value_name = "K")]
         kind: Option<KindArg>,
         #[command(flatten)]
-        page: PageArgs,
+        page: PagingArgs,
     },
 }
 

@@ -15,22 +15,26 @@ mod brands;
 mod compare;
 mod history;
 mod jobs;
+mod page;
 mod proxy;
 mod search;
 mod sim;
 mod store;
 mod text;
+mod usage;
 
 pub use ai::AiArgs;
 pub use brands::BrandArgs;
 pub use compare::{CompareArgs, CompareSearchArgs};
-pub use history::{HistoryArgs, HistoryCommand, KindArg, PageArgs};
+pub use history::{HistoryArgs, HistoryCommand, KindArg, PagingArgs};
 pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
+pub use page::PageArgs;
 pub use proxy::{ProxyArgs, run_proxy};
 pub use search::SearchArgs;
 pub use sim::{SimArgs, run_sim, wait_for_shutdown_signal};
 pub use store::StoreCommand;
 pub use text::{ai_text, search_text};
+pub use usage::UsageArgs;
 
 use crate::api::{ApiError, Client, Location, RetryNotice};
 use crate::config::Config;
@@ -70,6 +74,10 @@ pub enum Command {
     },
     /// Search, as seen from a location and IP type
     Search(SearchArgs),
+    /// Fetch a page as a device and location see it (Markdown, or text with its links)
+    Page(PageArgs),
+    /// Credits spent by service and by hour (default: the last 24 hours)
+    Usage(UsageArgs),
     /// Retrieve a queued job by kind and id
     Job(JobArgs),
     /// List the stored jobs, or watch the pending ones until they end
@@ -250,6 +258,8 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Ai(args) => return ai::run_ai(config, client, args).await,
         Command::Devices { json } => ai::run_devices(client, json).await,
         Command::Search(args) => return search::run_search(config, client, args).await,
+        Command::Page(args) => return page::run_page(config, client, args).await,
+        Command::Usage(args) => usage::run_usage(client, args).await,
         Command::Job(args) => jobs::run_job(client, args).await,
         Command::Jobs(args) => return jobs::run_jobs(config, client, args).await,
         Command::Compare(args) => return compare::run_compare(client, args).await,

@@ -6,3 +6,4 @@ pub mod answer;
 pub mod compare;
 pub mod search_page;
 pub mod text;
+pub mod usage;

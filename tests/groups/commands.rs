@@ -19,5 +19,7 @@ mod hostile_output;
 mod jobs_cli;
 #[path = "../mentions_cli.rs"]
 mod mentions_cli;
+#[path = "../page_usage.rs"]
+mod page_usage;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;
