@@ -9,6 +9,7 @@ use ratatui::layout::{Position, Rect};
 use super::keymap::{Action, Context};
 use super::picker::PickerKind;
 use super::{App, Effect, StoreEffect, chat, compare, history, jobs_tab, proxy, search};
+use crate::present::compare::CompareMode;
 
 /// The tabs, in the order `Alt+1`… selects them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,6 +60,8 @@ pub struct TabSpec {
     pub on_enter: fn(&mut App) -> Vec<Effect>,
     /// True when keys go to a text field rather than acting as commands.
     pub editing: fn(&App) -> bool,
+    /// True when the field being typed in takes line breaks (the status bar hints at them).
+    pub multi_line: fn(&App) -> bool,
     /// The tab's own key contexts, most specific first.
     pub key_contexts: fn(&App) -> Vec<Context>,
     pub on_action: fn(&mut App, Action) -> Vec<Effect>,
@@ -114,6 +117,7 @@ static CHAT: TabSpec = TabSpec {
     hints: None,
     on_enter: nothing,
     editing: |app| app.chat.editing(),
+    multi_line: |_| true,
     key_contexts: |app| app.chat.key_contexts(),
     on_action: chat::on_action,
     on_text_key: |app, key| app.chat.edit(key),
@@ -135,6 +139,7 @@ static SEARCH: TabSpec = TabSpec {
     hints: None,
     on_enter: nothing,
     editing: |app| app.search.editing(),
+    multi_line: |_| false,
     key_contexts: |app| app.search.key_contexts(),
     on_action: search::on_action,
     on_text_key: |app, key| app.search.edit(key, &mut app.matcher),
@@ -150,6 +155,7 @@ static JOBS: TabSpec = TabSpec {
     hints: Some(LIST_HINTS),
     on_enter: nothing,
     editing: |app| app.jobs.editing(),
+    multi_line: |_| false,
     key_contexts: |app| app.jobs.key_contexts(),
     on_action: jobs_tab::on_action,
     on_text_key: jobs_tab::edit,
@@ -166,6 +172,7 @@ static HISTORY: TabSpec = TabSpec {
     // The store is read afresh each time the tab shows.
     on_enter: |_| vec![Effect::Store(StoreEffect::LoadHistory)],
     editing: |app| app.history.editing(),
+    multi_line: |_| false,
     key_contexts: |app| app.history.key_contexts(),
     on_action: history::on_action,
     on_text_key: history::edit,
@@ -181,6 +188,7 @@ static COMPARE: TabSpec = TabSpec {
     hints: None,
     on_enter: nothing,
     editing: |app| app.compare.editing(),
+    multi_line: |app| app.compare.mode == CompareMode::Answers,
     key_contexts: |app| app.compare.key_contexts(),
     on_action: compare::on_action,
     on_text_key: |app, key| app.compare.edit(key),
@@ -196,6 +204,7 @@ static PROXY: TabSpec = TabSpec {
     hints: None,
     on_enter: nothing,
     editing: |_| false,
+    multi_line: |_| false,
     key_contexts: |app| app.proxy.key_contexts(),
     on_action: proxy::on_action,
     on_text_key: |_, _| {},

@@ -6,9 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::compare::CompareMode;
 use crate::app::keymap::{self, Action};
-use crate::app::{App, Credits, FlashLevel, Tab};
+use crate::app::{App, Credits, FlashLevel};
 
 use super::theme;
 
@@ -54,22 +53,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
-/// True while typing in a field that takes line breaks: the Chat prompt and Compare's prompt
-/// for answers. Search terms and filters are one line.
-fn multi_line_field(app: &App) -> bool {
-    match app.tab {
-        Tab::Chat => true,
-        Tab::Compare => app.compare.mode == CompareMode::Answers,
-        _ => false,
-    }
-}
-
 /// The most useful keys where the focus is, from the keymap.
 fn hints(app: &App) -> Vec<Span<'static>> {
     let contexts = app.key_contexts();
     let wanted: &[Action] = if app.popup.is_some() {
         &[Action::Accept, Action::Back]
-    } else if app.editing() && multi_line_field(app) {
+    } else if app.editing() && (app.tab.spec().multi_line)(app) {
         &[
             Action::Send,
             Action::Newline,

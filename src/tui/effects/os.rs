@@ -122,9 +122,12 @@ fn write_export(
     } else {
         options.create_new(true);
     }
-    let mut file = options.open(path).map_err(|e| match e.kind() {
-        io::ErrorKind::AlreadyExists => WriteFailure::Exists,
-        _ => WriteFailure::Write(e.to_string()),
+    let mut file = options.open(path).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            WriteFailure::Exists
+        } else {
+            WriteFailure::Write(e.to_string())
+        }
     })?;
     file.write_all(contents.as_bytes())
         .map_err(|e| WriteFailure::Write(e.to_string()))
