@@ -6,39 +6,17 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
+mod common;
+
 use assert_cmd::Command;
+use common::Service;
 use tempfile::TempDir;
 use vantage::api::{AiRequest, SearchRequest};
-use vantage::sim::{SimConfig, Simulator};
 use vantage::store::{Body, DB_FILE, RequestParams, Store, StoreOptions, now_ms};
 
 const BIN: &str = env!("CARGO_BIN_EXE_vantage");
 
-/// A simulator on its own runtime, so the test thread can block on the binary.
-struct Service {
-    sim: Simulator,
-    _runtime: tokio::runtime::Runtime,
-}
-
 impl Service {
-    fn start() -> Service {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let sim = runtime
-            .block_on(Simulator::start(SimConfig {
-                latency_scale: 0.0,
-                ..SimConfig::default()
-            }))
-            .expect("simulator starts");
-        Service {
-            sim,
-            _runtime: runtime,
-        }
-    }
-
     fn run(&self, data_dir: &Path, args: &[&str]) -> Output {
         let url = self.sim.url();
         vantage(data_dir)

@@ -10,38 +10,16 @@ use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 
+mod common;
+
 use assert_cmd::Command;
+use common::Service;
 use tempfile::TempDir;
-use vantage::sim::{SimConfig, Simulator};
 
 const BIN: &str = env!("CARGO_BIN_EXE_vantage");
 const SECRET: &str = "sk-live-0a1b2c3d4e5f6a7b";
 
-/// A simulator on its own runtime, so the test thread can block on the binary.
-struct Service {
-    sim: Simulator,
-    _runtime: tokio::runtime::Runtime,
-}
-
 impl Service {
-    fn start() -> Service {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let sim = runtime
-            .block_on(Simulator::start(SimConfig {
-                latency_scale: 0.0,
-                ..SimConfig::default()
-            }))
-            .expect("simulator starts");
-        Service {
-            sim,
-            _runtime: runtime,
-        }
-    }
-
     /// `vantage ARGS…` against the simulator, with the given data folder and config file.
     fn run(&self, data_dir: &Path, config: &Path, args: &[&str]) -> Output {
         let url = self.sim.url();

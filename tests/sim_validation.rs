@@ -5,13 +5,12 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
-use vantage::sim::{DEMO_TOKEN, SimConfig, Simulator};
+use vantage::sim::SimConfig;
 
-fn client() -> reqwest::Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::new()
-}
+mod common;
+
+use common::http::get;
+use common::start;
 
 fn quick() -> SimConfig {
     SimConfig {
@@ -19,57 +18,6 @@ fn quick() -> SimConfig {
         job_pending: Duration::from_millis(200),
         job_fail_share: 0.0,
         ..SimConfig::default()
-    }
-}
-
-async fn start(config: SimConfig) -> Simulator {
-    Simulator::start(config).await.expect("simulator starts")
-}
-
-struct Answer {
-    status: u16,
-    content_type: String,
-    body: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| {
-            panic!("not JSON ({e}): {}", &self.body[..self.body.len().min(200)])
-        })
-    }
-}
-
-async fn get(sim: &Simulator, path: &str, query: &[(&str, &str)]) -> Answer {
-    get_as(sim, path, query, Some(DEMO_TOKEN)).await
-}
-
-async fn get_as(
-    sim: &Simulator,
-    path: &str,
-    query: &[(&str, &str)],
-    token: Option<&str>,
-) -> Answer {
-    let url = url::Url::parse_with_params(&format!("{}{path}", sim.url()), query).expect("url");
-    let mut request = client().get(url);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.expect("request reaches the simulator");
-    let header = |name: &str| {
-        response
-            .headers()
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    };
-    let content_type = header("content-type").unwrap_or_default();
-    let status = response.status().as_u16();
-    let body = response.text().await.expect("body");
-    Answer {
-        status,
-        content_type,
-        body,
     }
 }
 

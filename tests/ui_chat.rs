@@ -1,52 +1,25 @@
 //! Snapshots of the Chat tab on `TestBackend`, and the live ChatGPT answer rendered without
 //! its hidden label.
 
+mod common;
+
+use common::view::{demo_connection, press, screen, terminal, type_text};
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use vantage::api::{
     AiAnswer, AiRequest, ApiError, Completion, Fetched, Location, Model, RetryNotice,
 };
-use vantage::app::{self, App, Connection, Credits, Devices, Msg, Tag, call::CallState, update};
+use vantage::app::{self, App, Credits, Devices, Msg, Tag, call::CallState, update};
 use vantage::present::answer;
-use vantage::ui;
 
 fn app_at(now: Instant) -> App {
-    let mut app = App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        now,
-    );
+    let mut app = App::new(demo_connection(), now);
     app.credits = Credits::Known(997);
     app
-}
-
-fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
-    app.area = ratatui::layout::Rect::new(0, 0, width, height);
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| ui::view(app, f)).unwrap();
-    terminal
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-}
-
-fn screen(terminal: &Terminal<TestBackend>) -> String {
-    terminal.backend().to_string()
 }
 
 fn completion_answer() -> Box<answer::PreparedAnswer> {
@@ -100,20 +73,20 @@ fn send(app: &mut App, prompt: &str) -> Tag {
 #[test]
 fn empty_tab() {
     let mut app = app_at(Instant::now());
-    insta::assert_snapshot!(screen(&draw(&mut app, 80, 24)));
+    insta::assert_snapshot!(screen(&terminal(&mut app, 80, 24)));
 }
 
 #[test]
 fn empty_tab_wide() {
     let mut app = app_at(Instant::now());
-    insta::assert_snapshot!(screen(&draw(&mut app, 140, 30)));
+    insta::assert_snapshot!(screen(&terminal(&mut app, 140, 30)));
 }
 
 fn open_picker(app: &mut App, key: char, filter: &str) -> String {
     press(app, KeyCode::Esc);
     press(app, KeyCode::Char(key));
     type_text(app, filter);
-    screen(&draw(app, 80, 24))
+    screen(&terminal(app, 80, 24))
 }
 
 #[test]
@@ -178,9 +151,9 @@ fn a_completion_with_sources() {
             result: Ok(completion_answer()),
         },
     );
-    let answer_screen = screen(&draw(&mut app, 100, 30));
+    let answer_screen = screen(&terminal(&mut app, 100, 30));
     press(&mut app, KeyCode::Char(']'));
-    let sources_screen = screen(&draw(&mut app, 100, 30));
+    let sources_screen = screen(&terminal(&mut app, 100, 30));
     insta::assert_snapshot!("completion_answer", answer_screen);
     insta::assert_snapshot!("completion_sources", sources_screen);
 }
@@ -196,7 +169,7 @@ fn a_completion_at_80_columns() {
             result: Ok(completion_answer()),
         },
     );
-    insta::assert_snapshot!(screen(&draw(&mut app, 80, 24)));
+    insta::assert_snapshot!(screen(&terminal(&mut app, 80, 24)));
 }
 
 fn failed_with(status: u16, message: &str) -> String {
@@ -210,7 +183,7 @@ fn failed_with(status: u16, message: &str) -> String {
             result: Err(error),
         },
     );
-    screen(&draw(&mut app, 100, 24))
+    screen(&terminal(&mut app, 100, 24))
 }
 
 #[test]
@@ -247,7 +220,7 @@ fn retry_countdown_503() {
         },
     );
     app.set_clock(start + Duration::from_millis(12_300));
-    let text = screen(&draw(&mut app, 100, 24));
+    let text = screen(&terminal(&mut app, 100, 24));
     assert!(text.contains("Retrying in 18 s"), "{text}");
     assert!(text.contains("12 s"));
     insta::assert_snapshot!(text);
@@ -258,7 +231,7 @@ fn an_over_long_prompt() {
     let mut app = app_at(Instant::now());
     app.chat.set_prompt(&"word ".repeat(420));
     press(&mut app, KeyCode::Enter);
-    let text = screen(&draw(&mut app, 100, 24));
+    let text = screen(&terminal(&mut app, 100, 24));
     assert!(text.contains("2100/2047"), "{text}");
     assert!(text.contains("at most 2047"), "{text}");
     assert!(matches!(app.chat.call, CallState::Idle));
@@ -270,13 +243,13 @@ fn help_overlay_lists_the_keymap_and_scrolls() {
     let mut app = app_at(Instant::now());
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('?'));
-    let text = screen(&draw(&mut app, 100, 40));
+    let text = screen(&terminal(&mut app, 100, 40));
     assert!(!text.contains("Mouse: click a tab"));
     // Every key is listed, the current tab's first: page through the whole list.
     let mut seen = text.clone();
     for _ in 0..20 {
         press(&mut app, KeyCode::PageDown);
-        seen.push_str(&screen(&draw(&mut app, 100, 40)));
+        seen.push_str(&screen(&terminal(&mut app, 100, 40)));
     }
     let tabs = format!("Alt+1…{}", app::Tab::ALL.len());
     for expected in ["Ctrl+C", tabs.as_str(), "cancel the call", "country"] {
@@ -284,7 +257,7 @@ fn help_overlay_lists_the_keymap_and_scrolls() {
     }
     press(&mut app, KeyCode::Home);
     press(&mut app, KeyCode::End);
-    let text = screen(&draw(&mut app, 100, 40));
+    let text = screen(&terminal(&mut app, 100, 40));
     assert!(text.contains("Mouse: click a tab"), "{text}");
     press(&mut app, KeyCode::Esc);
     assert!(app.popup.is_none());
@@ -324,7 +297,7 @@ fn the_live_chatgpt_answer_renders_without_its_hidden_label() {
             result: Ok(Box::new(prepared)),
         },
     );
-    let text = screen(&draw(&mut app, 120, 40));
+    let text = screen(&terminal(&mut app, 120, 40));
     assert!(!text.contains("ChatGPT said"), "{text}");
     assert!(text.contains("“MCP” can mean"), "{text}");
 }
@@ -332,13 +305,13 @@ fn the_live_chatgpt_answer_renders_without_its_hidden_label() {
 #[test]
 fn the_status_bar_says_demo_and_the_host_and_live_otherwise() {
     let mut app = app_at(Instant::now());
-    let text = screen(&draw(&mut app, 100, 24));
+    let text = screen(&terminal(&mut app, 100, 24));
     assert!(
         text.contains("DEMO") && text.contains("127.0.0.1:4000") && text.contains("997 credits")
     );
     app.connection.demo = false;
     app.connection.host = "render.joinmassive.com".into();
-    let text = screen(&draw(&mut app, 100, 24));
+    let text = screen(&terminal(&mut app, 100, 24));
     assert!(text.contains("LIVE") && text.contains("render.joinmassive.com"));
     let _ = app::Tab::Chat;
 }
@@ -384,7 +357,7 @@ fn answers_wrap_at_the_reading_width_centred_on_a_wide_screen() {
             result: Ok(long_paragraph_answer()),
         },
     );
-    let terminal = draw(&mut app, 160, 45);
+    let terminal = terminal(&mut app, 160, 45);
     let text = screen(&terminal);
     let row = (0..45)
         .find(|y| {
@@ -403,7 +376,7 @@ fn answers_wrap_at_the_reading_width_centred_on_a_wide_screen() {
 
     // 0 in the config file uses the whole pane.
     app.reading_width = 0;
-    let terminal = draw(&mut app, 160, 45);
+    let terminal = common::view::terminal(&mut app, 160, 45);
     let (first, last) = text_span(&terminal, row).unwrap();
     assert!(first < 5 && last > 140, "a line runs {first}..{last}");
 }
@@ -419,12 +392,12 @@ fn slash_finds_text_in_the_answer_with_n_of_total() {
             result: Ok(long_paragraph_answer()),
         },
     );
-    draw(&mut app, 80, 24);
+    terminal(&mut app, 80, 24);
     press(&mut app, KeyCode::Char('/'));
     type_text(&mut app, "trails");
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('n'));
-    let terminal = draw(&mut app, 80, 24);
+    let terminal = terminal(&mut app, 80, 24);
     let text = screen(&terminal);
     assert!(text.contains("/trails  2 of 4"), "{text}");
     // The current match is marked without colour: reverse video, bold and underlined.

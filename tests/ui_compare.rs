@@ -1,45 +1,26 @@
 //! Snapshots of the Compare tab on `TestBackend`: columns mid-flight, the summary of what
 //! differs, and the search rank table with movements.
 
+mod common;
+
+use common::view::{demo_connection, draw, press};
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use crossterm::event::KeyCode;
 
 use vantage::api::{
     AiAnswer, AiRequest, ApiError, Completion, Fetched, Model, RetryNotice, SearchAnswer,
     SearchRequest, SearchResults,
 };
-use vantage::app::{App, Connection, Credits, Msg, Tab, Tag, update};
+use vantage::app::{App, Credits, Msg, Tab, Tag, update};
 use vantage::present::compare::summary::parse_location;
 use vantage::present::{answer, search_page};
-use vantage::ui;
 
 fn app_at(now: Instant) -> App {
-    let mut app = App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        now,
-    );
+    let mut app = App::new(demo_connection(), now);
     app.credits = Credits::Known(997);
     app.tab = Tab::Compare;
     app
-}
-
-fn draw(app: &mut App, width: u16, height: u16) -> String {
-    app.area = ratatui::layout::Rect::new(0, 0, width, height);
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| ui::view(app, f)).unwrap();
-    terminal.backend().to_string()
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
 }
 
 fn completion(

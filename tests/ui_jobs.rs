@@ -1,45 +1,26 @@
 //! Snapshots of the Jobs and History tabs on `TestBackend`: a mix of job states, the filter,
 //! a browser job's content, and past requests.
 
+mod common;
+
+use common::view::{demo_connection, draw, press};
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 use vantage::api::{AiRequest, JobId, JobKind, SearchRequest};
-use vantage::app::{App, Connection, Credits, Msg, StoredView, Tab, jobs_tab, update};
+use vantage::app::{App, Credits, Msg, StoredView, Tab, jobs_tab, update};
 use vantage::jobs::{JobState, UnixMs};
 use vantage::present::text;
 use vantage::store::{EntryId, HistoryItem, JobRecord, NewJob, RequestKind, RequestParams};
-use vantage::ui;
 
 const T0: UnixMs = 1_700_000_000_000;
 
 fn app() -> App {
-    let mut app = App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    );
+    let mut app = App::new(demo_connection(), Instant::now());
     app.credits = Credits::Known(997);
     app.set_wall(T0);
     app
-}
-
-fn draw(app: &mut App, width: u16, height: u16) -> String {
-    app.area = ratatui::layout::Rect::new(0, 0, width, height);
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| ui::view(app, f)).unwrap();
-    terminal.backend().to_string()
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
 }
 
 fn go_to(app: &mut App, tab: Tab) {

@@ -1,44 +1,25 @@
 //! Snapshots of the shared list and picker widgets as a new user meets them: without colour,
 //! with a filter applied, with long prompts on a wide screen.
 
+mod common;
+
+use common::view::{demo_connection, draw, press, terminal};
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 
-use vantage::app::{App, Connection, Credits, Msg, Tab, update};
+use vantage::app::{App, Credits, Msg, Tab, update};
 use vantage::jobs::UnixMs;
 use vantage::store::{EntryId, HistoryItem, RequestKind};
-use vantage::ui;
 
 const T0: UnixMs = 1_700_000_000_000;
 
 fn app() -> App {
-    let mut app = App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    );
+    let mut app = App::new(demo_connection(), Instant::now());
     app.credits = Credits::Known(997);
     app.set_wall(T0);
     app
-}
-
-fn terminal(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
-    app.area = ratatui::layout::Rect::new(0, 0, width, height);
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| ui::view(app, f)).unwrap();
-    terminal
-}
-
-fn draw(app: &mut App, width: u16, height: u16) -> String {
-    terminal(app, width, height).backend().to_string()
 }
 
 /// What a terminal without colour shows: the text, and under each line that has any, a
@@ -76,10 +57,6 @@ fn draw_without_colour(app: &mut App, width: u16, height: u16) -> String {
         }
     }
     out
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
 }
 
 fn go_to(app: &mut App, tab: Tab) {

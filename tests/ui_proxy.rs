@@ -1,17 +1,17 @@
 //! The Proxy tab: snapshots on `TestBackend`, and `update` checked without a terminal.
 
+mod common;
+
+use common::view::{draw, press};
 use std::time::{Duration, Instant};
 use vantage::app::{CallEffect, OsEffect};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 use vantage::api::Secret;
 use vantage::api::proxy::{ExitInfo, Protocol, ProxyEndpoints, ProxyError, ProxyResponse};
 use vantage::app::proxy::{self, ProxyDefaults, ProxyState};
 use vantage::app::{App, Connection, Credits, Effect, Msg, Tab, Tag, update};
-use vantage::ui;
 
 const KEY: &str = "sk-live-0123456789abcdef";
 
@@ -37,21 +37,6 @@ fn app_with(key: Option<&str>) -> App {
     });
     app.tab = Tab::Proxy;
     app
-}
-
-fn draw(app: &mut App, width: u16, height: u16) -> Terminal<TestBackend> {
-    app.area = ratatui::layout::Rect::new(0, 0, width, height);
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| ui::view(app, f)).unwrap();
-    terminal
-}
-
-fn screen(app: &mut App, width: u16, height: u16) -> String {
-    draw(app, width, height).backend().to_string()
-}
-
-fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
 
 fn keys(app: &mut App, text: &str) {
@@ -133,7 +118,7 @@ fn the_username_preview_follows_the_options() {
         app.proxy.proxy_url().as_deref(),
         Some("socks5h://network.joinmassive.com:65533")
     );
-    insta::assert_snapshot!(screen(&mut app, 100, 30));
+    insta::assert_snapshot!(draw(&mut app, 100, 30));
 }
 
 #[test]
@@ -155,7 +140,7 @@ fn the_isp_network_refuses_a_country_at_its_field_and_sends_nothing() {
         .errors_at(vantage::api::proxy::ProxyField::Country);
     assert_eq!(at_country.len(), 1);
     assert!(at_country[0].contains("ISP network takes no geo options"));
-    let text = screen(&mut app, 100, 30);
+    let text = draw(&mut app, 100, 30);
     assert!(
         text.contains("✗ country: the ISP network takes no geo options"),
         "{text}"
@@ -181,7 +166,7 @@ fn a_typed_key_is_masked_and_only_the_copied_curl_command_holds_it() {
     assert!(press(&mut app, KeyCode::Enter).is_empty());
     press(&mut app, KeyCode::Char('K'));
     keys(&mut app, KEY);
-    let typing = screen(&mut app, 100, 30);
+    let typing = draw(&mut app, 100, 30);
     assert!(!typing.contains(KEY), "{typing}");
     assert!(typing.contains("••••••••"), "{typing}");
     press(&mut app, KeyCode::Enter);
@@ -201,7 +186,7 @@ fn a_typed_key_is_masked_and_only_the_copied_curl_command_holds_it() {
         curl,
         "curl -x https://network.joinmassive.com:65535 --proxy-user 'acme:'\"$VANTAGE_PROXY_KEY\" https://example.com/ip"
     );
-    let text = screen(&mut app, 100, 30);
+    let text = draw(&mut app, 100, 30);
     assert!(!text.contains(KEY), "{text}");
     assert!(text.contains("key ••••"), "{text}");
 }
@@ -219,7 +204,7 @@ fn a_success_shows_status_exit_headers_and_the_json_body() {
             result: Ok(Box::new(proxy::prepare(json_response()))),
         },
     );
-    insta::assert_snapshot!(screen(&mut app, 100, 30));
+    insta::assert_snapshot!(draw(&mut app, 100, 30));
 }
 
 #[test]
@@ -234,7 +219,7 @@ fn a_success_at_80_columns() {
             result: Ok(Box::new(proxy::prepare(json_response()))),
         },
     );
-    insta::assert_snapshot!(screen(&mut app, 80, 24));
+    insta::assert_snapshot!(draw(&mut app, 80, 24));
 }
 
 #[test]
@@ -253,7 +238,7 @@ fn a_407_is_diagnosed_in_a_sentence() {
             }),
         },
     );
-    let text = screen(&mut app, 100, 30);
+    let text = draw(&mut app, 100, 30);
     assert!(text.contains("407"), "{text}");
     insta::assert_snapshot!(text);
 }

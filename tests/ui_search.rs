@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::view::{demo_connection, draw, press, type_text};
+
 use std::time::{Duration, Instant};
 use vantage::app::{CallEffect, OsEffect};
 
@@ -15,43 +17,17 @@ use vantage::api::{
     Sitelink,
 };
 use vantage::app::search::SearchFocus;
-use vantage::app::{App, Connection, Credits, Msg, Tab, update};
+use vantage::app::{App, Credits, Msg, Tab, update};
 use vantage::present::search_page::{self, EntryKind, SearchView};
 use vantage::sim::{SimConfig, Simulator};
-use vantage::ui;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
 fn app() -> App {
-    let mut app = App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    );
+    let mut app = App::new(demo_connection(), Instant::now());
     app.credits = Credits::Known(990);
     app.tab = Tab::Search;
     app
-}
-
-fn press(app: &mut App, code: KeyCode) {
-    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-}
-
-fn type_text(app: &mut App, text: &str) {
-    for c in text.chars() {
-        press(app, KeyCode::Char(c));
-    }
-}
-
-fn draw(app: &mut App, width: u16, height: u16) -> String {
-    app.area = ratatui::layout::Rect::new(0, 0, width, height);
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-    terminal.draw(|f| ui::view(app, f)).unwrap();
-    terminal.backend().to_string()
 }
 
 fn organic(page: u32, position: u32, title: &str, site: &str) -> SearchResult {

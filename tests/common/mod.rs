@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: a quick simulator and a client pointed at it.
 #![allow(dead_code)]
 
+pub mod http;
+pub mod view;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -200,5 +203,32 @@ pub fn type_events(tx: &tokio::sync::mpsc::UnboundedSender<crossterm::event::Eve
     for c in text.chars() {
         tx.send(key(crossterm::event::KeyCode::Char(c)))
             .expect("the loop listens");
+    }
+}
+
+/// A simulator on its own runtime, so a test thread can block on the binary meanwhile.
+pub struct Service {
+    pub sim: Simulator,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Service {
+    /// A simulator that answers at once.
+    pub fn start() -> Service {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let sim = runtime
+            .block_on(Simulator::start(SimConfig {
+                latency_scale: 0.0,
+                ..SimConfig::default()
+            }))
+            .expect("simulator starts");
+        Service {
+            sim,
+            _runtime: runtime,
+        }
     }
 }
