@@ -2,6 +2,10 @@
 //! without blocking, its finding reaches the app as one message, the app says the store's
 //! sentence and goes memory-only, and nothing more is written to the file.
 
+mod common;
+
+use common::damage_middle_pages;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -57,21 +61,6 @@ fn filled_database(folder: &Path) -> PathBuf {
     })
     .join()
     .expect("filled")
-}
-
-fn damage_middle_pages(path: &Path) {
-    const PAGE: usize = 4096;
-    let mut bytes = std::fs::read(path).expect("read");
-    let pages = bytes.len() / PAGE;
-    assert!(pages > 40, "{pages} pages is too small to damage");
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-    for byte in &mut bytes[pages / 2 * PAGE..(pages / 2 + 6) * PAGE] {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        *byte = (seed >> 33) as u8;
-    }
-    std::fs::write(path, bytes).expect("write");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

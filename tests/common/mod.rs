@@ -232,3 +232,19 @@ impl Service {
         }
     }
 }
+
+/// Overwrites six pages in the middle of a database file with pseudo-random bytes.
+pub fn damage_middle_pages(path: &std::path::Path) {
+    const PAGE: usize = 4096;
+    let mut bytes = std::fs::read(path).expect("read");
+    let pages = bytes.len() / PAGE;
+    assert!(pages > 40, "{pages} pages is too small to damage");
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    for byte in &mut bytes[pages / 2 * PAGE..(pages / 2 + 6) * PAGE] {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *byte = (seed >> 33) as u8;
+    }
+    std::fs::write(path, bytes).expect("write");
+}
