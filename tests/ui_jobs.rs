@@ -159,9 +159,10 @@ fn past_requests_newest_first() {
         elapsed_ms: status.map(|_| 8_400),
         size,
     };
+    let generation = app.history.generation();
     update(
         &mut app,
-        Msg::HistoryLoaded(Ok(vec![
+        Msg::HistoryPage(vantage::app::history::Page::all(generation, vec![
             item(
                 "a",
                 RequestKind::Ai,

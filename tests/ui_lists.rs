@@ -83,7 +83,11 @@ fn history_item(n: &str, kind: RequestKind, summary: &str, ago_s: i64) -> Histor
 fn history_app(items: Vec<HistoryItem>) -> App {
     let mut app = app();
     go_to(&mut app, Tab::History);
-    update(&mut app, Msg::HistoryLoaded(Ok(items)));
+    let generation = app.history.generation();
+    update(
+        &mut app,
+        Msg::HistoryPage(vantage::app::history::Page::all(generation, items)),
+    );
     app
 }
 

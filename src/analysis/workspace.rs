@@ -200,6 +200,53 @@ impl Workspace {
         self.brands.len() != before
     }
 
+    /// Changes the brand named `original` (ignoring case) where it stands, keeping its
+    /// comments; a new name already tracked by another brand is refused.
+    pub fn replace_brand(&mut self, original: &str, brand: Brand) -> Result<(), WorkspaceError> {
+        let Some(index) = self
+            .brands
+            .iter()
+            .position(|b| b.name.eq_ignore_ascii_case(original))
+        else {
+            return self.add_brand(brand);
+        };
+        let taken = self
+            .brands
+            .iter()
+            .enumerate()
+            .any(|(i, b)| i != index && b.name.eq_ignore_ascii_case(&brand.name));
+        if taken {
+            return Err(WorkspaceError::Duplicate {
+                path: self.path.clone(),
+                name: brand.name,
+            });
+        }
+        let table = self
+            .doc
+            .get_mut(BRANDS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+            .and_then(|list| {
+                list.iter_mut().find(|table| {
+                    table
+                        .get("name")
+                        .and_then(Item::as_str)
+                        .is_some_and(|n| n.trim().eq_ignore_ascii_case(original))
+                })
+            });
+        if let Some(table) = table {
+            table.insert("name", value(brand.name.as_str()));
+            for (key, items) in [("aliases", &brand.aliases), ("domains", &brand.domains)] {
+                if items.is_empty() {
+                    table.remove(key);
+                } else {
+                    table.insert(key, value(string_array(items)));
+                }
+            }
+        }
+        self.brands[index] = brand;
+        Ok(())
+    }
+
     /// The file's text as it would be written.
     pub fn to_text(&self) -> String {
         self.doc.to_string()

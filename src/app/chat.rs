@@ -17,6 +17,7 @@ use super::picker::PickerKind;
 use super::pickers;
 use super::text_search::TextSearch;
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
+use crate::analysis::mentions::{self, Mention};
 use crate::present::answer::{AnswerView, PreparedAnswer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,8 +159,11 @@ pub struct AnswerState {
     pub prepared: Box<PreparedAnswer>,
     pub view: AnswerView,
     pub scroll: HashMap<AnswerView, usize>,
-    /// The selected row of list views (sources, fanouts).
+    /// The selected row of list views (sources, fanouts, mentions).
     pub selected: HashMap<AnswerView, usize>,
+    /// How the answer names each tracked brand: those named in order of first mention,
+    /// then the others. Computed when the answer lands or the brands change.
+    pub mentions: Vec<Mention>,
 }
 
 impl AnswerState {
@@ -169,6 +173,15 @@ impl AnswerState {
             view: AnswerView::Answer,
             scroll: HashMap::new(),
             selected: HashMap::new(),
+            mentions: Vec::new(),
+        }
+    }
+
+    /// Rows of a list view (sources, fanouts, mentions); 0 for text views.
+    fn list_len(&self, view: AnswerView) -> usize {
+        match view {
+            AnswerView::Mentions => self.mentions.len(),
+            _ => self.prepared.list_len(view),
         }
     }
 
@@ -191,6 +204,8 @@ pub struct ChatState {
     pub answer: Option<AnswerState>,
     /// `/` inside the answer's text view.
     pub find: Option<TextSearch>,
+    /// The words marked in the answer: the tracked brands' names and aliases, folded.
+    pub marks: Vec<String>,
 }
 
 impl Default for ChatState {
@@ -210,6 +225,7 @@ impl ChatState {
             call: CallState::Idle,
             answer: None,
             find: None,
+            marks: Vec::new(),
         }
     }
 
@@ -357,8 +373,8 @@ impl ChatState {
             return;
         };
         let view = answer.view;
-        if answer.prepared.list_len(view) > 0 {
-            let len = answer.prepared.list_len(view);
+        if answer.list_len(view) > 0 {
+            let len = answer.list_len(view);
             let current = answer.selected_of(view) as isize;
             let next = (current + delta).clamp(0, len as isize - 1) as usize;
             answer.selected.insert(view, next);
@@ -484,6 +500,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let text = mode_flash(chat.settings.async_mode);
             app.flash_info(text);
         }
+        Action::OpenBrands => return super::brands::open(app),
         Action::Copy => return copy(app),
         Action::Open => return open(app),
         Action::Export => {
@@ -578,7 +595,12 @@ fn send(app: &mut App) -> Vec<Effect> {
 fn viewing_list(chat: &ChatState) -> bool {
     chat.answer
         .as_ref()
-        .is_some_and(|a| matches!(a.view, AnswerView::Sources | AnswerView::Fanouts))
+        .is_some_and(|a| {
+            matches!(
+                a.view,
+                AnswerView::Sources | AnswerView::Fanouts | AnswerView::Mentions
+            )
+        })
 }
 
 /// Enter on a source opens it; on a fanout, puts the query into Search, ready to send.
@@ -588,6 +610,10 @@ fn act_on_selected_row(app: &mut App) -> Vec<Effect> {
     };
     if answer.view == AnswerView::Sources {
         return open(app);
+    }
+    if answer.view == AnswerView::Mentions {
+        show_in_answer(&mut app.chat);
+        return Vec::new();
     }
     let Some(query) = answer
         .prepared
@@ -599,6 +625,28 @@ fn act_on_selected_row(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     };
     send_to_search(app, &query)
+}
+
+/// Enter on a mentioned brand: the Answer view, scrolled to where it is first named, its
+/// name searched so n and N step through the others.
+fn show_in_answer(chat: &mut ChatState) {
+    let Some(answer) = chat.answer.as_mut() else {
+        return;
+    };
+    let Some(mention) = answer
+        .mentions
+        .get(answer.selected_of(AnswerView::Mentions))
+        .filter(|m| m.position.is_some())
+    else {
+        return;
+    };
+    chat.find = Some(TextSearch {
+        query: mention.brand.clone(),
+        ..TextSearch::default()
+    });
+    answer.view = AnswerView::Answer;
+    answer.scroll.insert(AnswerView::Answer, 0);
+    chat.refresh_find();
 }
 
 /// Fills the Search terms with `query` and shows the Search tab, its terms focused; the
@@ -641,6 +689,7 @@ fn copy(app: &mut App) -> Vec<Effect> {
             None => prepared.body.clone(),
         },
         AnswerView::Json => prepared.export_json(),
+        AnswerView::Mentions => mentions_text(&answer.mentions),
     };
     let what = view.title();
     app.flash_info(format!(
@@ -648,6 +697,107 @@ fn copy(app: &mut App) -> Vec<Effect> {
         text.chars().count()
     ));
     vec![Effect::Os(OsEffect::Copy(text))]
+}
+
+/// The Mentions view as plain lines, for the clipboard.
+fn mentions_text(mentions: &[Mention]) -> String {
+    mentions
+        .iter()
+        .map(|m| match m.position {
+            Some(position) => format!(
+                "{position}. {} · {} mention{} · {} · {}",
+                m.brand,
+                m.count,
+                if m.count == 1 { "" } else { "s" },
+                if m.cited { "cited" } else { "not cited" },
+                m.sentence.as_deref().unwrap_or("")
+            ),
+            None => format!("–  {} · not mentioned", m.brand),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Finds the tracked brands in the answer on screen again, and the words to mark in it:
+/// when an answer lands or opens, and when the brands change.
+pub(crate) fn refresh_mentions(app: &mut App) {
+    let brands = &app.brands;
+    app.chat.marks = brands
+        .iter()
+        .flat_map(|b| std::iter::once(&b.name).chain(&b.aliases))
+        .map(|term| fold_term(term))
+        .filter(|term| !term.is_empty())
+        .collect();
+    let Some(answer) = app.chat.answer.as_mut() else {
+        return;
+    };
+    let urls: Vec<&str> = answer
+        .prepared
+        .sources
+        .iter()
+        .map(|s| s.url.as_str())
+        .collect();
+    let mut found = mentions::mentions(&answer.prepared.plain_text, &urls, brands);
+    // Named ones by position, then the others in the file's order.
+    found.sort_by_key(|m| m.position.unwrap_or(usize::MAX));
+    answer.mentions = found;
+    let last = answer.mentions.len().saturating_sub(1);
+    if let Some(selected) = answer.selected.get_mut(&AnswerView::Mentions) {
+        *selected = (*selected).min(last);
+    }
+}
+
+/// A term as marks compare it: lower case, diacritics dropped, one char for one char.
+pub(crate) fn fold_term(term: &str) -> String {
+    term.trim().chars().map(fold_char).collect()
+}
+
+/// One char without case or diacritics (`Ö` → `o`), so positions stay char for char.
+pub(crate) fn fold_char(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    let mut base = c;
+    unicode_normalization::char::decompose_canonical(c, |part| {
+        if base == c && !unicode_normalization::char::is_combining_mark(part) {
+            base = part;
+        }
+    });
+    base.to_lowercase().next().unwrap_or(base)
+}
+
+/// The char ranges of `text` where any of `marks` (folded) stands as a whole word.
+pub fn mark_ranges(text: &str, marks: &[String]) -> Vec<(usize, usize)> {
+    if marks.is_empty() {
+        return Vec::new();
+    }
+    let hay: Vec<char> = text.chars().map(fold_char).collect();
+    let word = |at: usize| hay.get(at).is_some_and(|c| c.is_alphanumeric());
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for mark in marks {
+        let needle: Vec<char> = mark.chars().collect();
+        if needle.is_empty() || needle.len() > hay.len() {
+            continue;
+        }
+        for start in 0..=hay.len() - needle.len() {
+            let end = start + needle.len();
+            if hay[start..end] == needle[..]
+                && !(start > 0 && word(start - 1) && word(start))
+                && !(word(end) && word(end - 1))
+            {
+                ranges.push((start, end));
+            }
+        }
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
 }
 
 fn open(app: &mut App) -> Vec<Effect> {

@@ -70,7 +70,8 @@ pub enum StoreEffect {
     },
     DeleteJob(JobId),
     LoadJobs,
-    LoadHistory,
+    /// One page of the History list: of every entry, or of those a full-text search finds.
+    LoadHistoryPage(super::history::PageRequest),
     DeleteHistory(EntryId),
     /// Reads a finished job's result from the store and prepares it for its viewer.
     OpenJob {
@@ -84,6 +85,15 @@ pub enum StoreEffect {
     SaveDevices(Vec<String>),
     /// Reads the device list saved last time, shown until a fresh one arrives.
     LoadDevices,
+    /// Reads the workspace file (`explicit`, else `vantage.toml` in the current folder).
+    LoadWorkspace { explicit: Option<PathBuf> },
+    /// Writes the workspace file's new text (parsed again, then written atomically).
+    SaveWorkspace {
+        path: PathBuf,
+        text: String,
+        /// True when the file did not exist before: the status line says where it went.
+        created: bool,
+    },
 }
 
 /// What touches the terminal or the machine.

@@ -317,7 +317,10 @@ fn the_jobs_filter_is_fuzzy_and_esc_drops_it() {
 fn history_reopens_without_a_call_and_reruns_into_the_form() {
     let mut app = app();
     let effects = go_to(&mut app, Tab::History);
-    assert_eq!(effects, vec![Effect::Store(StoreEffect::LoadHistory)]);
+    let Some(Effect::Store(StoreEffect::LoadHistoryPage(first))) = effects.first() else {
+        panic!("the first page is read: {effects:?}");
+    };
+    let generation = first.generation;
     let item = |n: &str, status| HistoryItem {
         id: EntryId(n.into()),
         kind: RequestKind::Ai,
@@ -329,7 +332,10 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
     };
     update(
         &mut app,
-        Msg::HistoryLoaded(Ok(vec![item("a", Some(200)), item("b", None)])),
+        Msg::HistoryPage(crate::app::history::Page::all(
+            generation,
+            vec![item("a", Some(200)), item("b", None)],
+        )),
     );
     assert_eq!(
         update(&mut app, key(KeyCode::Enter)),

@@ -38,6 +38,8 @@ pub enum Context {
     History,
     /// The Compare tab, outside text fields.
     Compare,
+    /// The Brands pane over Chat, outside its editor.
+    Brands,
 }
 
 impl Context {
@@ -58,6 +60,7 @@ impl Context {
             Context::Jobs => "Jobs",
             Context::History => "History",
             Context::Compare => "Compare",
+            Context::Brands => "Brands (b in Chat)",
         }
     }
 }
@@ -135,6 +138,10 @@ pub enum Action {
     PrevMatch,
     /// A key a text field takes itself (see `Context::TextField`).
     EditText,
+    /// Open or close the pane of tracked brands.
+    OpenBrands,
+    /// Add a brand to track.
+    AddBrand,
 }
 
 /// A key, with the modifiers that must be held.
@@ -231,7 +238,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Editing, [alt(KeyCode::Enter), shift(KeyCode::Enter)], "Alt+Enter", Action::Newline, "new line"),
     bind!(Normal, [ch('q')], "q", Action::Quit, "quit"),
     bind!(Normal, [ch('?')], "?", Action::Help, "help"),
-    bind!(Normal, [ch('/')], "/", Action::Filter, "filter"),
+    bind!(Normal, [ch('/')], "/", Action::Filter, "filter (History: search every request and answer)"),
     bind!(Normal, [ch('y')], "y", Action::Copy, "copy"),
     bind!(Normal, [ch('o')], "o", Action::Open, "open link"),
     bind!(Normal, [ch('e')], "e", Action::Export, "export"),
@@ -249,6 +256,17 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Form, [ch('a')], "a", Action::ToggleAsync, "mode sync/async (async queues a job)"),
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
+    bind!(Chat, [ch('b')], "b", Action::OpenBrands, "tracked brands (add, edit, suggestions)"),
+    bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit the brand / track the suggestion"),
+    bind!(Brands, [ch('a')], "a", Action::AddBrand, "add a brand"),
+    bind!(Brands, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "stop tracking the brand"),
+    bind!(Brands, [key(KeyCode::Esc), ch('b')], "Esc b", Action::Back, "close the pane"),
+    bind!(Brands, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous row"),
+    bind!(Brands, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next row"),
+    bind!(Brands, [key(KeyCode::PageUp)], "PgUp", Action::PageUp, "page up"),
+    bind!(Brands, [key(KeyCode::PageDown)], "PgDn", Action::PageDown, "page down"),
+    bind!(Brands, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first row"),
+    bind!(Brands, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "last row"),
     bind!(Search, [ch('I')], "I", Action::CycleIp, "IP type residential/isp/random"),
     bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
     bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),
@@ -282,7 +300,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(History, [key(KeyCode::Enter)], "Enter", Action::Accept, "re-open (no new call)"),
     bind!(History, [ch('r')], "r", Action::Rerun, "re-run in its form"),
     bind!(History, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "delete"),
-    bind!(History, [key(KeyCode::Esc)], "Esc", Action::Back, "drop the filter"),
+    bind!(History, [key(KeyCode::Esc)], "Esc", Action::Back, "back to every entry (drop the search)"),
     bind!(Results, [key(KeyCode::Enter)], "Enter", Action::Accept, "details"),
     bind!(Compare, [ch('r')], "r", Action::Send, "run every column"),
     bind!(Compare, [ch('R')], "R", Action::Rerun, "run the focused column again"),

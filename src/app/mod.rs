@@ -1,13 +1,14 @@
 //! The app's state, its messages and `update`, which returns effects and performs no I/O.
 //! `tui.rs` carries the effects out and feeds the results back as messages.
 
+pub mod brands;
 pub mod call;
 pub(crate) mod chat;
 pub(crate) mod compare;
 mod cycle;
 mod effect;
 pub(crate) mod export;
-pub(crate) mod history;
+pub mod history;
 pub(crate) mod input;
 pub mod jobs_tab;
 pub(crate) mod keymap;
@@ -100,6 +101,9 @@ pub struct App {
     pub proxy: ProxyState,
     pub jobs: jobs_tab::JobsState,
     pub history: history::HistoryState,
+    /// The brands tracked in answers, from the workspace file (empty without one).
+    pub brands: Vec<crate::analysis::mentions::Brand>,
+    pub brands_pane: brands::BrandsState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -130,6 +134,8 @@ impl App {
             proxy: ProxyState::default(),
             jobs: jobs_tab::JobsState::default(),
             history: history::HistoryState::default(),
+            brands: Vec::new(),
+            brands_pane: brands::BrandsState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -149,7 +155,7 @@ impl App {
     /// The stored jobs are read (and resume polling) whether or not a token is set.
     pub fn start(&mut self) -> Vec<Effect> {
         if self.connection.token.is_none() {
-            return vec![Effect::Store(StoreEffect::LoadJobs)];
+            return vec![Effect::Store(StoreEffect::LoadJobs), brands::load(self)];
         }
         self.devices = Devices::Loading;
         vec![
@@ -158,6 +164,7 @@ impl App {
             Effect::Store(StoreEffect::LoadDevices),
             Effect::Call(CallEffect::FetchDevices),
             Effect::Store(StoreEffect::LoadJobs),
+            brands::load(self),
         ]
     }
 
@@ -329,6 +336,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             let landed = app.chat.on_done(tag, result);
             if landed {
+                chat::refresh_mentions(app);
                 // The balance moved: ask again (free).
                 vec![Effect::Call(CallEffect::FetchAccount)]
             } else {
@@ -432,10 +440,16 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             result,
         } => jobs_tab::on_polled(app, id, outcome, result),
         Msg::JobsWake => jobs_tab::on_wake(app),
-        Msg::HistoryLoaded(result) => {
-            history::on_loaded(app, result);
+        Msg::HistoryPage(page) => {
+            history::on_page(app, page);
             Vec::new()
         }
+        Msg::WorkspaceLoaded(result) => brands::on_loaded(app, result),
+        Msg::WorkspaceSaved {
+            path,
+            created,
+            result,
+        } => brands::on_saved(app, &path, created, result),
         Msg::Rerun(result) => {
             history::on_rerun(app, result);
             Vec::new()
@@ -470,6 +484,7 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) {
         }
         Ok(StoredView::Answer(prepared)) => {
             app.chat.answer = Some(chat::AnswerState::new(prepared));
+            chat::refresh_mentions(app);
             app.chat.focus = chat::ChatFocus::Answer;
             app.tab = Tab::Chat;
             app.flash_info("The stored answer, as received (no new call).");

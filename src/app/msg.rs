@@ -11,7 +11,7 @@ use crate::jobs::PollOutcome;
 use crate::present::answer::PreparedAnswer;
 use crate::present::compare::{CompareMode, Outcome, Vantage};
 use crate::present::{search_page, text};
-use crate::store::{Body, HistoryItem, JobRecord, RequestParams};
+use crate::store::{Body, JobRecord, RequestParams};
 
 use super::proxy::{PreparedProxy, ProxyDefaults};
 use super::{Connection, Tag};
@@ -67,7 +67,16 @@ pub enum Msg {
     },
     /// The scheduler's next poll is due.
     JobsWake,
-    HistoryLoaded(Result<Vec<HistoryItem>, String>),
+    /// A page of the History list (or of a search's results) read from the store.
+    HistoryPage(super::history::Page),
+    /// The workspace file as read at start (or an empty one when there is none).
+    WorkspaceLoaded(Result<super::brands::LoadedWorkspace, String>),
+    /// The workspace file was written, or not.
+    WorkspaceSaved {
+        path: PathBuf,
+        created: bool,
+        result: Result<(), String>,
+    },
     /// A stored request, to put back into its form.
     Rerun(Result<RequestParams, String>),
     /// A stored response (a job's result or a history entry), prepared for its viewer.

@@ -8,7 +8,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::keymap::{Action, Context};
 use super::picker::PickerKind;
-use super::{App, Effect, StoreEffect, chat, compare, history, jobs_tab, proxy, search};
+use super::{App, Effect, brands, chat, compare, history, jobs_tab, proxy, search};
 use crate::present::compare::CompareMode;
 
 /// The tabs, in the order `Alt+1`… selects them.
@@ -113,17 +113,42 @@ static CHAT: TabSpec = TabSpec {
         Context::Chat,
         Context::Settings,
         Context::Viewer,
+        Context::Brands,
     ],
     hints: None,
     on_enter: nothing,
-    editing: |app| app.chat.editing(),
-    multi_line: |_| true,
-    key_contexts: |app| app.chat.key_contexts(),
-    on_action: chat::on_action,
-    on_text_key: |app, key| app.chat.edit(key),
-    on_paste: |app, text| app.chat.paste(text),
-    on_click: chat::on_click,
-    on_wheel: |app, delta| app.chat.scroll_by(delta),
+    // While the Brands pane is open, keys go to it.
+    editing: |app| match app.brands_pane.open {
+        true => app.brands_pane.editing(),
+        false => app.chat.editing(),
+    },
+    multi_line: |app| !app.brands_pane.open,
+    key_contexts: |app| match app.brands_pane.open {
+        true => app.brands_pane.key_contexts(),
+        false => app.chat.key_contexts(),
+    },
+    on_action: |app, action| match app.brands_pane.open {
+        true => brands::on_action(app, action),
+        false => chat::on_action(app, action),
+    },
+    on_text_key: |app, key| match app.brands_pane.open {
+        true => brands::edit(app, key),
+        false => app.chat.edit(key),
+    },
+    on_paste: |app, text| match app.brands_pane.open {
+        true => brands::paste(app, text),
+        false => app.chat.paste(text),
+    },
+    on_click: |app, body, at| match app.brands_pane.open {
+        true => Vec::new(),
+        false => chat::on_click(app, body, at),
+    },
+    on_wheel: |app, delta| match app.brands_pane.open {
+        true => {
+            brands::on_action(app, if delta < 0 { Action::Up } else { Action::Down });
+        }
+        false => app.chat.scroll_by(delta),
+    },
     on_choice: chat::apply_choice,
 };
 
@@ -170,7 +195,7 @@ static HISTORY: TabSpec = TabSpec {
     help: &[Context::History, Context::Settings, Context::Viewer],
     hints: Some(LIST_HINTS),
     // The store is read afresh each time the tab shows.
-    on_enter: |_| vec![Effect::Store(StoreEffect::LoadHistory)],
+    on_enter: history::on_enter,
     editing: |app| app.history.editing(),
     multi_line: |_| false,
     key_contexts: |app| app.history.key_contexts(),

@@ -150,7 +150,13 @@ fn without_a_token_nothing_is_sent_and_d_offers_the_demo() {
     app.connection.token = None;
     assert!(app.banner().unwrap().contains("Press D"));
     // Only the stored jobs are read: nothing goes to the service.
-    assert_eq!(app.start(), vec![Effect::Store(StoreEffect::LoadJobs)]);
+    assert_eq!(
+        app.start(),
+        vec![
+            Effect::Store(StoreEffect::LoadJobs),
+            Effect::Store(StoreEffect::LoadWorkspace { explicit: None })
+        ]
+    );
     type_text(&mut app, "hi");
     assert!(update(&mut app, key(KeyCode::Enter)).is_empty());
     update(&mut app, key(KeyCode::Esc));

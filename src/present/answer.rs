@@ -17,6 +17,8 @@ pub enum AnswerView {
     Prompt,
     Html,
     Json,
+    /// The tracked brands the answer names, in order of first mention.
+    Mentions,
 }
 
 impl AnswerView {
@@ -29,6 +31,7 @@ impl AnswerView {
             AnswerView::Prompt => "Prompt",
             AnswerView::Html => "HTML",
             AnswerView::Json => "JSON",
+            AnswerView::Mentions => "Mentions",
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct PreparedAnswer {
     pub markdown: String,
     /// The answer's words, for comparisons.
     pub plain_text: String,
+    /// Names the answer puts forward (bold terms, list heads, links), to suggest as brands.
+    pub candidates: Vec<String>,
 }
 
 fn domain_of(url: &str) -> String {
@@ -203,7 +208,12 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
             PreparedAnswer {
                 request,
                 header,
-                views: vec![AnswerView::Answer, AnswerView::Sources, AnswerView::Html],
+                views: vec![
+                    AnswerView::Answer,
+                    AnswerView::Sources,
+                    AnswerView::Mentions,
+                    AnswerView::Html,
+                ],
                 answer: TextBody::document(doc),
                 sources,
                 fanouts: Vec::new(),
@@ -213,6 +223,7 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
                 json: None,
                 markdown,
                 plain_text,
+                candidates: crate::analysis::mentions::candidates(&html),
                 body: fetched.body,
             }
         }
@@ -262,6 +273,7 @@ fn prepare_completion(
         views: vec![
             AnswerView::Answer,
             AnswerView::Sources,
+            AnswerView::Mentions,
             AnswerView::Fanouts,
             AnswerView::Ads,
             AnswerView::Prompt,
@@ -277,6 +289,7 @@ fn prepare_completion(
         json: Some(TextBody::raw(&json)),
         markdown,
         plain_text,
+        candidates: crate::analysis::mentions::candidates(&completion.completion),
         body,
     }
 }
@@ -318,7 +331,7 @@ impl PreparedAnswer {
             AnswerView::Prompt => self.prompt.as_ref(),
             AnswerView::Html => Some(&self.html),
             AnswerView::Json => self.json.as_ref(),
-            AnswerView::Sources | AnswerView::Fanouts => None,
+            AnswerView::Sources | AnswerView::Fanouts | AnswerView::Mentions => None,
         }
     }
 

@@ -548,6 +548,15 @@ impl Store {
         self.with_reader(|c| search::search(c, query, kind, limit, offset))
     }
 
+    /// How many entries [`Store::search_history`] finds in all.
+    pub fn search_history_len(
+        &self,
+        query: &str,
+        kind: Option<RequestKind>,
+    ) -> Result<usize, StoreError> {
+        self.with_reader(|c| search::count(c, query, kind))
+    }
+
     pub fn history_len(&self) -> Result<usize, StoreError> {
         self.with_reader(read::history_len)
     }

@@ -144,6 +144,26 @@ pub fn search(
     rows.into_iter().map(super::read::with_kind).collect()
 }
 
+/// How many entries hold every word of `query` (the "n" of "n of N" beside a search).
+pub fn count(
+    conn: &Connection,
+    query: &str,
+    kind: Option<RequestKind>,
+) -> Result<usize, StoreError> {
+    let Some(expression) = match_expression(query) else {
+        return Ok(0);
+    };
+    let mut statement = conn.prepare_cached(
+        "SELECT count(*) FROM history_text t JOIN requests r ON r.rowid = t.rowid
+         WHERE history_text MATCH ?1 AND (?2 IS NULL OR r.kind = ?2)",
+    )?;
+    let n: i64 = statement.query_row(
+        rusqlite::params![expression, kind.map(RequestKind::as_str)],
+        |row| row.get(0),
+    )?;
+    Ok(usize::try_from(n).unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::match_expression;

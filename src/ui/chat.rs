@@ -2,17 +2,17 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Modifier;
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::app::App;
-use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
+use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas, mark_ranges};
 use crate::app::keymap::{self, Action, Context};
 use crate::present::answer::{AnswerView, SourceOrigin};
 
-use super::text_view::{draw_prose, draw_scrollbar, list_offset};
+use super::text_view::{draw_marked_prose, draw_prose, draw_scrollbar, list_offset, restyled};
 use super::{call, form, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
@@ -22,6 +22,9 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let cursor = (chat.focus == ChatFocus::Settings).then_some(chat.setting_cursor);
     form::draw_row(frame, areas.settings, &chat.settings.cells(), cursor);
     draw_answer(app, frame, areas.answer);
+    if app.brands_pane.open {
+        super::brands::draw(app, frame, areas.answer);
+    }
 }
 
 fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
@@ -48,6 +51,10 @@ fn view_tabs(answer: &AnswerState) -> Line<'static> {
             let count = match view {
                 AnswerView::Sources => format!(" {}", answer.prepared.sources.len()),
                 AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
+                AnswerView::Mentions => format!(
+                    " {}",
+                    answer.mentions.iter().filter(|m| m.position.is_some()).count()
+                ),
                 _ => String::new(),
             };
             (format!("{}{count}", view.title()), *view == answer.view)
@@ -90,7 +97,18 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
     match view {
         AnswerView::Sources => draw_sources(answer, frame, content),
         AnswerView::Fanouts => draw_fanouts(answer, frame, content),
+        AnswerView::Mentions => draw_mentions(app, answer, frame, content),
         _ => match answer.prepared.body_of(view) {
+            // The tracked brands are marked in the answer itself.
+            Some(body) if !body.is_empty() && view == AnswerView::Answer => draw_marked_prose(
+                frame,
+                content,
+                body,
+                answer.scroll_of(view),
+                reading_width,
+                chat.find.as_ref(),
+                &|line| mark_brands(line, &chat.marks),
+            ),
             Some(body) if !body.is_empty() => draw_prose(
                 frame,
                 content,
@@ -187,6 +205,115 @@ fn draw_sources(answer: &AnswerState, frame: &mut Frame, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), area);
     draw_scrollbar(frame, area, sources.len(), offset, per_page);
+}
+
+/// A tracked brand where it is named: bold and underlined, so it shows without colour too.
+pub(super) fn brand_style() -> Style {
+    Style::default()
+        .fg(Color::Magenta)
+        .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+}
+
+/// The line with every tracked brand (name or alias, as a whole word) marked.
+fn mark_brands(line: Line<'static>, marks: &[String]) -> Line<'static> {
+    if marks.is_empty() {
+        return line;
+    }
+    let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+    let ranges = mark_ranges(&text, marks);
+    restyled(&line, &ranges, |_, style| style.patch(brand_style()))
+}
+
+/// The tracked brands the answer names, in order of first mention: position, count,
+/// whether a source on its domains is cited, and the sentence of the first mention; then
+/// those it does not name.
+fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect) {
+    let mentions = &answer.mentions;
+    if app.brands.is_empty() {
+        let lines = vec![
+            Line::styled("No brands are tracked yet.", theme::dim()),
+            Line::from(vec![
+                Span::raw("Press "),
+                Span::styled("b", theme::key_hint()),
+                Span::raw(
+                    " to add some, or to track names this answer puts forward; they are kept in vantage.toml.",
+                ),
+            ]),
+        ];
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let selected = answer.selected_of(AnswerView::Mentions);
+    // Two rows per brand: what and how much, then the sentence.
+    let per_page = (area.height as usize / 2).max(1);
+    let offset = list_offset(selected, per_page);
+    let named = mentions.iter().filter(|m| m.position.is_some()).count();
+    let mut lines = Vec::with_capacity(per_page * 2);
+    for (i, mention) in mentions.iter().enumerate().skip(offset).take(per_page) {
+        let is_selected = i == selected;
+        let mark = if is_selected {
+            theme::SELECTED_MARK
+        } else {
+            "  "
+        };
+        let name_style = if is_selected {
+            theme::selected()
+        } else {
+            brand_style()
+        };
+        match mention.position {
+            Some(position) => {
+                let count = if mention.count == 1 {
+                    "1 mention".to_string()
+                } else {
+                    format!("{} mentions", mention.count)
+                };
+                let cited = if mention.cited {
+                    Span::styled("cited ✓", theme::ok())
+                } else {
+                    Span::styled("not cited", theme::dim())
+                };
+                lines.push(Line::from(vec![
+                    Span::raw(mark),
+                    Span::styled(format!("{position:>2}. "), theme::title()),
+                    Span::styled(mention.brand.clone(), name_style),
+                    Span::styled(format!("  {count} · "), theme::muted()),
+                    cited,
+                ]));
+                lines.push(Line::from(vec![
+                    Span::raw("      "),
+                    Span::styled(
+                        format!("“{}”", mention.sentence.as_deref().unwrap_or_default()),
+                        theme::muted().add_modifier(Modifier::ITALIC),
+                    ),
+                ]));
+            }
+            None => {
+                lines.push(Line::from(vec![
+                    Span::raw(mark),
+                    Span::styled(" –  ", theme::dim()),
+                    Span::styled(
+                        mention.brand.clone(),
+                        if is_selected {
+                            theme::selected()
+                        } else {
+                            theme::dim()
+                        },
+                    ),
+                    Span::styled("  not mentioned", theme::dim()),
+                ]));
+                lines.push(Line::raw(""));
+            }
+        }
+    }
+    if named == 0 {
+        lines.insert(
+            0,
+            Line::styled("This answer names none of the tracked brands.", theme::dim()),
+        );
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+    draw_scrollbar(frame, area, mentions.len() * 2, offset * 2, per_page * 2);
 }
 
 fn draw_fanouts(answer: &AnswerState, frame: &mut Frame, area: Rect) {

@@ -1,6 +1,7 @@
 //! Drawing: `view(&app, frame)` reads the app's state and nothing else. One file per tab,
 //! plus the widgets they share.
 
+mod brands;
 mod call;
 mod chat;
 mod compare;

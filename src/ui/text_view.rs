@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::{Margin, Rect};
 use ratatui::widgets::{Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 
-use ratatui::style::Modifier;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::theme;
@@ -47,6 +47,19 @@ pub(super) fn draw_prose(
     reading_width: u16,
     find: Option<&TextSearch>,
 ) {
+    draw_marked_prose(frame, area, body, scroll, reading_width, find, &|line| line);
+}
+
+/// [`draw_prose`], each visible line passed through `mark` last (to mark words in it).
+pub(super) fn draw_marked_prose(
+    frame: &mut Frame,
+    area: Rect,
+    body: &TextBody,
+    scroll: usize,
+    reading_width: u16,
+    find: Option<&TextSearch>,
+    mark: &dyn Fn(Line<'static>) -> Line<'static>,
+) {
     if area.width < 2 || area.height == 0 {
         return;
     }
@@ -79,9 +92,9 @@ pub(super) fn draw_prose(
         Some(find) => visible
             .iter()
             .enumerate()
-            .map(|(i, line)| highlighted(line, scroll + i, find))
+            .map(|(i, line)| mark(highlighted(line, scroll + i, find)))
             .collect(),
-        None => visible.to_vec(),
+        None => visible.iter().map(|line| mark(line.clone())).collect(),
     };
     frame.render_widget(Paragraph::new(shown), text_area);
     draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);
@@ -113,13 +126,29 @@ fn search_line(find: &TextSearch) -> Line<'static> {
 /// the current one also bold and underlined.
 fn highlighted(line: &Line<'static>, index: usize, find: &TextSearch) -> Line<'static> {
     let ranges = ranges_in(line, &find.query);
-    if ranges.is_empty() {
-        return line.clone();
-    }
     let current = find
         .current_match()
         .filter(|m| m.line == index)
         .map(|m| (m.start, m.end));
+    restyled(line, &ranges, |range, style| {
+        if Some(range) == current {
+            style.add_modifier(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED)
+        } else {
+            style.add_modifier(Modifier::REVERSED)
+        }
+    })
+}
+
+/// The line with the chars of each range (start..end, in chars, not overlapping) restyled
+/// by `style(range, span's style)`; the spans are cut at the ranges' ends.
+pub(super) fn restyled(
+    line: &Line<'static>,
+    ranges: &[(usize, usize)],
+    style: impl Fn((usize, usize), Style) -> Style,
+) -> Line<'static> {
+    if ranges.is_empty() {
+        return line.clone();
+    }
     let mut spans: Vec<Span<'static>> = Vec::with_capacity(line.spans.len() + 2 * ranges.len());
     let mut at = 0;
     for span in &line.spans {
@@ -138,14 +167,11 @@ fn highlighted(line: &Line<'static>, index: usize, find: &TextSearch) -> Line<'s
             let inside = ranges
                 .iter()
                 .find(|(s, e)| piece_start >= *s && piece_start < *e);
-            let style = match inside {
-                Some(range) if Some(*range) == current => span
-                    .style
-                    .add_modifier(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED),
-                Some(_) => span.style.add_modifier(Modifier::REVERSED),
+            let piece_style = match inside {
+                Some(range) => style(*range, span.style),
                 None => span.style,
             };
-            spans.push(Span::styled(text, style));
+            spans.push(Span::styled(text, piece_style));
             piece_start = cut;
         }
         at = span_end;

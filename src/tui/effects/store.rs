@@ -2,9 +2,11 @@
 //! Without a store (it could not open) jobs and their results live in memory this session.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use crate::analysis::workspace::{self, Workspace};
 use crate::api::JobId;
 use crate::app::{self, Msg, StoreEffect};
 use crate::store::{Body, EntryId, NewJob, RequestParams, Store, now_ms};
@@ -73,19 +75,22 @@ impl EffectRunner {
                 });
                 None
             }
-            StoreEffect::LoadHistory => {
+            StoreEffect::LoadHistoryPage(request) => {
                 let Some(store) = store else {
-                    return Some(Msg::HistoryLoaded(Ok(Vec::new())));
+                    return Some(Msg::HistoryPage(app::history::Page::all(
+                        request.generation,
+                        Vec::new(),
+                    )));
                 };
                 tokio::spawn(async move {
+                    // What was just sent is listed too.
                     let _ = store.flush().await;
-                    let result = tokio::task::spawn_blocking(move || {
-                        store.history(app::history::SHOWN_ENTRIES, 0)
+                    let asked = request.clone();
+                    let result = blocking(move || {
+                        read_history_page(&store, &asked).map_err(|e| e.to_string())
                     })
-                    .await
-                    .map_err(|e| e.to_string())
-                    .and_then(|r| r.map_err(|e| e.to_string()));
-                    let _ = tx.send(Msg::HistoryLoaded(result));
+                    .await;
+                    let _ = tx.send(Msg::HistoryPage(app::history::Page { request, result }));
                 });
                 None
             }
@@ -185,7 +190,85 @@ impl EffectRunner {
                 }
                 None
             }
+            StoreEffect::LoadWorkspace { explicit } => {
+                tokio::spawn(async move {
+                    let result = blocking(move || load_workspace(explicit)).await;
+                    let _ = tx.send(Msg::WorkspaceLoaded(result));
+                });
+                None
+            }
+            StoreEffect::SaveWorkspace {
+                path,
+                text,
+                created,
+            } => {
+                tokio::spawn(async move {
+                    let written = path.clone();
+                    let result = blocking(move || {
+                        Workspace::parse(&written, &text)
+                            .and_then(|workspace| workspace.save())
+                            .map_err(|e| e.to_string())
+                    })
+                    .await;
+                    let _ = tx.send(Msg::WorkspaceSaved {
+                        path,
+                        created,
+                        result,
+                    });
+                });
+                None
+            }
         }
+    }
+}
+
+/// One page of the History list, with the counts its first page shows.
+fn read_history_page(
+    store: &Store,
+    request: &app::history::PageRequest,
+) -> Result<app::history::PageRead, crate::store::StoreError> {
+    let (items, total) = match &request.query {
+        Some(query) => (
+            store.search_history(query, None, request.limit, request.offset)?,
+            request
+                .count
+                .then(|| store.search_history_len(query, None))
+                .transpose()?,
+        ),
+        None => (
+            store.history(request.limit, request.offset)?,
+            request.count.then(|| store.history_len()).transpose()?,
+        ),
+    };
+    let entries = match (&request.query, request.count) {
+        (None, _) => total,
+        (Some(_), true) => Some(store.history_len()?),
+        (Some(_), false) => None,
+    };
+    Ok(app::history::PageRead {
+        items,
+        total,
+        entries,
+    })
+}
+
+/// The workspace file named with `--workspace`, else `vantage.toml` in the current folder;
+/// an empty one (to be created there on the first brand added) when there is none.
+fn load_workspace(explicit: Option<PathBuf>) -> Result<app::brands::LoadedWorkspace, String> {
+    let folder = std::env::current_dir().map_err(|e| {
+        format!("The current folder could not be read ({e}); brands cannot be tracked here.")
+    })?;
+    match workspace::locate(explicit.as_deref(), &folder) {
+        Some(path) => {
+            let existed = path.is_file();
+            Workspace::load(&path)
+                .map(|workspace| app::brands::LoadedWorkspace { workspace, existed })
+                .map_err(|e| e.to_string())
+        }
+        None => Ok(app::brands::LoadedWorkspace {
+            workspace: Workspace::empty(&folder.join(workspace::WORKSPACE_FILE)),
+            existed: false,
+        }),
     }
 }
 
@@ -205,6 +288,9 @@ async fn blocking<T: Send + 'static>(
         .and_then(|r| r)
 }
 
+/// The newest entries looked through for a job's own: it was recorded a minute before it.
+const RELINK_ENTRIES: usize = 2_000;
+
 /// Finds again the history entries of jobs submitted in an earlier session and still open,
 /// so their results become those entries' responses when they land: the entry without a
 /// response, of the same request, recorded within a minute before the job.
@@ -216,7 +302,7 @@ fn relink(store: &Store, jobs: &[crate::store::JobRecord], links: &Mutex<HashMap
     if open.is_empty() {
         return;
     }
-    let Ok(items) = store.history(app::history::SHOWN_ENTRIES, 0) else {
+    let Ok(items) = store.history(RELINK_ENTRIES, 0) else {
         return;
     };
     let mut links = lock(links);

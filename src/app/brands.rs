@@ -1,0 +1,328 @@
+//! The Brands pane, opened over Chat's answer with `b`: the tracked brands of the workspace
+//! file (`vantage.toml`), added, edited and removed here, and the names the current answer
+//! puts forward, offered as brands to track so a user can start with no list. The file is
+//! edited in memory (comments and order kept) and written off the UI task.
+
+use std::path::{Path, PathBuf};
+
+use crossterm::event::KeyEvent;
+
+use crate::analysis::mentions::Brand;
+use crate::analysis::workspace::{WORKSPACE_FILE, Workspace};
+
+use super::input::EditState;
+use super::keymap::{Action, Context};
+use super::{App, Effect, StoreEffect};
+
+/// The workspace file as read at start, and whether it was there.
+pub struct LoadedWorkspace {
+    pub workspace: Workspace,
+    pub existed: bool,
+}
+
+/// The fields of a brand, in the editor's order.
+pub const FIELDS: [&str; 3] = ["name", "aliases", "domains"];
+
+/// A brand being added or edited: each field as typed, lists comma-separated.
+#[derive(Clone, Debug, Default)]
+pub struct BrandEditor {
+    /// The name of the brand edited; none when adding.
+    pub original: Option<String>,
+    pub values: [String; 3],
+    pub field: usize,
+    pub edit: EditState,
+}
+
+impl BrandEditor {
+    fn of(brand: &Brand) -> BrandEditor {
+        BrandEditor {
+            original: Some(brand.name.clone()),
+            values: [
+                brand.name.clone(),
+                brand.aliases.join(", "),
+                brand.domains.join(", "),
+            ],
+            ..BrandEditor::default()
+        }
+    }
+
+    fn brand(&self) -> Brand {
+        let list = |text: &str| -> Vec<String> {
+            text.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        Brand {
+            name: self.values[0].trim().to_string(),
+            aliases: list(&self.values[1]),
+            domains: list(&self.values[2]),
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct BrandsState {
+    pub open: bool,
+    /// The file named with `--workspace`, if any (else `vantage.toml` in the current folder).
+    pub explicit: Option<PathBuf>,
+    /// The file as last read or edited; none until read, or when it could not be.
+    pub workspace: Option<Workspace>,
+    /// False until the file exists on disk: the first brand added creates it.
+    pub exists: bool,
+    /// Why the file could not be read: brands are not edited over a file not understood.
+    pub problem: Option<String>,
+    /// The row selected: the tracked brands first, then the suggestions.
+    pub selected: usize,
+    pub editor: Option<BrandEditor>,
+}
+
+impl BrandsState {
+    pub fn editing(&self) -> bool {
+        self.open && self.editor.is_some()
+    }
+
+    pub fn key_contexts(&self) -> Vec<Context> {
+        vec![Context::Brands]
+    }
+
+    /// The file's path as it will be written.
+    pub fn path(&self) -> Option<&Path> {
+        self.workspace.as_ref().map(Workspace::path)
+    }
+}
+
+/// What the workspace file is read with at start.
+pub(crate) fn load(app: &App) -> Effect {
+    Effect::Store(StoreEffect::LoadWorkspace {
+        explicit: app.brands_pane.explicit.clone(),
+    })
+}
+
+/// Names the current answer puts forward that are not tracked yet.
+pub fn suggestions(app: &App) -> Vec<String> {
+    let Some(answer) = &app.chat.answer else {
+        return Vec::new();
+    };
+    answer
+        .prepared
+        .candidates
+        .iter()
+        .filter(|name| {
+            !app.brands.iter().any(|b| {
+                b.name.eq_ignore_ascii_case(name)
+                    || b.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// Sets the tracked brands and recomputes what depends on them.
+pub(crate) fn set_brands(app: &mut App, brands: Vec<Brand>) {
+    app.brands = brands;
+    super::chat::refresh_mentions(app);
+}
+
+pub(crate) fn on_loaded(app: &mut App, result: Result<LoadedWorkspace, String>) -> Vec<Effect> {
+    match result {
+        Ok(LoadedWorkspace { workspace, existed }) => {
+            let brands = workspace.brands().to_vec();
+            app.brands_pane.workspace = Some(workspace);
+            app.brands_pane.exists = existed;
+            app.brands_pane.problem = None;
+            set_brands(app, brands);
+        }
+        Err(problem) => {
+            app.flash_error(problem.clone());
+            app.brands_pane.problem = Some(problem);
+        }
+    }
+    Vec::new()
+}
+
+pub(crate) fn on_saved(
+    app: &mut App,
+    path: &Path,
+    created: bool,
+    result: Result<(), String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(()) if created => {
+            app.brands_pane.exists = true;
+            app.flash_info(format!(
+                "Created {} to keep the tracked brands.",
+                path.display()
+            ));
+        }
+        Ok(()) => app.flash_info(format!("Saved the brands to {}.", path.display())),
+        Err(e) => {
+            app.flash_error(e);
+            // What is on disk is what counts: read it again.
+            return vec![load(app)];
+        }
+    }
+    Vec::new()
+}
+
+/// Opens the pane (from Chat), or says why brands cannot be edited.
+pub(crate) fn open(app: &mut App) -> Vec<Effect> {
+    if let Some(problem) = &app.brands_pane.problem {
+        let problem = problem.clone();
+        app.flash_error(problem);
+        return vec![load(app)];
+    }
+    app.brands_pane.open = true;
+    app.brands_pane.selected = 0;
+    Vec::new()
+}
+
+/// Applies an edit of the file: the brands change now, the write happens off the UI task.
+fn change(app: &mut App, edit: impl FnOnce(&mut Workspace) -> Result<(), String>) -> Vec<Effect> {
+    let exists = app.brands_pane.exists;
+    let Some(workspace) = app.brands_pane.workspace.as_mut() else {
+        app.flash_info("The workspace file is still being read; try again in a moment.");
+        return Vec::new();
+    };
+    let mut edited = workspace.clone();
+    if let Err(e) = edit(&mut edited) {
+        app.flash_error(e);
+        return Vec::new();
+    }
+    let effect = Effect::Store(StoreEffect::SaveWorkspace {
+        path: edited.path().to_path_buf(),
+        text: edited.to_text(),
+        created: !exists,
+    });
+    let brands = edited.brands().to_vec();
+    *workspace = edited;
+    app.brands_pane.exists = true;
+    set_brands(app, brands);
+    vec![effect]
+}
+
+/// Adds a brand, or puts an edited one back in its place.
+fn save_editor(app: &mut App) -> Vec<Effect> {
+    let Some(editor) = app.brands_pane.editor.take() else {
+        return Vec::new();
+    };
+    let brand = editor.brand();
+    if brand.name.is_empty() {
+        app.flash_error("A brand needs a name; Esc leaves without adding one.");
+        app.brands_pane.editor = Some(editor);
+        return Vec::new();
+    }
+    let name = brand.name.clone();
+    let effects = change(app, |workspace| match &editor.original {
+        Some(original) => workspace.replace_brand(original, brand),
+        None => workspace.add_brand(brand),
+    }
+    .map_err(|e| e.to_string()));
+    if let Some(at) = app.brands.iter().position(|b| b.name == name) {
+        app.brands_pane.selected = at;
+    }
+    effects
+}
+
+fn add_suggestion(app: &mut App, name: String) -> Vec<Effect> {
+    change(app, |workspace| {
+        workspace
+            .add_brand(Brand::named(&name))
+            .map_err(|e| e.to_string())
+    })
+}
+
+pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    if let Some(editor) = app.brands_pane.editor.as_mut() {
+        match action {
+            Action::Send => return save_editor(app),
+            Action::Back => app.brands_pane.editor = None,
+            Action::FocusNext | Action::Down => {
+                editor.field = (editor.field + 1) % FIELDS.len();
+                editor.edit = EditState::default();
+            }
+            Action::FocusPrev | Action::Up => {
+                editor.field = (editor.field + FIELDS.len() - 1) % FIELDS.len();
+                editor.edit = EditState::default();
+            }
+            _ => {}
+        }
+        return Vec::new();
+    }
+    let tracked = app.brands.len();
+    let rows = tracked + suggestions(app).len();
+    let pane = &mut app.brands_pane;
+    let last = rows.saturating_sub(1);
+    match action {
+        Action::Back | Action::OpenBrands => pane.open = false,
+        Action::Up => pane.selected = pane.selected.saturating_sub(1),
+        Action::Down => pane.selected = (pane.selected + 1).min(last),
+        Action::PageUp => pane.selected = pane.selected.saturating_sub(10),
+        Action::PageDown => pane.selected = (pane.selected + 10).min(last),
+        Action::Top => pane.selected = 0,
+        Action::Bottom => pane.selected = last,
+        Action::AddBrand => {
+            pane.editor = Some(BrandEditor::default());
+        }
+        Action::Accept => {
+            let selected = pane.selected;
+            if let Some(brand) = app.brands.get(selected) {
+                app.brands_pane.editor = Some(BrandEditor::of(brand));
+            } else if let Some(name) = suggestions(app).get(selected - tracked).cloned() {
+                return add_suggestion(app, name);
+            } else {
+                app.flash_info("a adds a brand to track.");
+            }
+        }
+        Action::Delete => {
+            let Some(name) = app.brands.get(pane.selected).map(|b| b.name.clone()) else {
+                app.flash_info("Only tracked brands are removed; a suggestion is just left.");
+                return Vec::new();
+            };
+            let effects = change(app, |workspace| {
+                if workspace.remove_brand(&name) {
+                    Ok(())
+                } else {
+                    Err(format!("{name} is not in the workspace file any more."))
+                }
+            });
+            let rows = app.brands.len() + suggestions(app).len();
+            app.brands_pane.selected = app.brands_pane.selected.min(rows.saturating_sub(1));
+            if !effects.is_empty() {
+                app.flash_info(format!("No longer tracking {name}."));
+            }
+            return effects;
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// A key typed into the editor's field.
+pub(crate) fn edit(app: &mut App, key: KeyEvent) {
+    if let Some(editor) = app.brands_pane.editor.as_mut() {
+        let field = editor.field;
+        super::input::edit_line(&mut editor.values[field], &mut editor.edit, key);
+    }
+}
+
+pub(crate) fn paste(app: &mut App, text: &str) {
+    if let Some(editor) = app.brands_pane.editor.as_mut() {
+        let field = editor.field;
+        editor.values[field].push_str(text.replace(['\n', '\r'], " ").trim());
+    }
+}
+
+/// Where the file goes when none exists yet, for the pane's title.
+pub fn file_label(app: &App) -> String {
+    match app.brands_pane.path() {
+        Some(path) if app.brands_pane.exists => path.display().to_string(),
+        Some(path) => format!("{} (created on the first brand)", path.display()),
+        None => WORKSPACE_FILE.to_string(),
+    }
+}
+
+#[cfg(test)]
+#[path = "brands_tests.rs"]
+mod tests;

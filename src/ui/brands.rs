@@ -1,0 +1,176 @@
+//! The Brands pane over Chat's answer: the tracked brands, the names the answer puts
+//! forward as suggestions, and the editor of one brand.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::app::App;
+use crate::app::brands::{self, BrandEditor, FIELDS};
+
+use super::chat::brand_style;
+use super::text_view::list_offset;
+use super::{clear_popup, field_spans, pane, theme};
+
+pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
+    clear_popup(frame, area);
+    let pane_state = &app.brands_pane;
+    let title = Line::from(vec![
+        Span::styled(" Brands ", theme::title()),
+        Span::styled(format!("{} ", brands::file_label(app)), theme::dim()),
+    ]);
+    let block = pane(title, true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if inner.height < 2 {
+        return;
+    }
+    let editor_height = if pane_state.editor.is_some() { 5 } else { 0 };
+    let [list_area, editor_area, hint_area] = Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length(editor_height),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    draw_rows(app, frame, list_area);
+    if let Some(editor) = &pane_state.editor {
+        draw_editor(editor, frame, editor_area);
+    }
+    let hints: &[(&str, &str)] = if pane_state.editor.is_some() {
+        &[
+            ("Tab", "next field"),
+            ("Enter", "save"),
+            ("Esc", "cancel"),
+        ]
+    } else {
+        &[
+            ("a", "add"),
+            ("Enter", "edit / track"),
+            ("d", "remove"),
+            ("Esc", "close"),
+        ]
+    };
+    frame.render_widget(Paragraph::new(theme::hint_line(hints)), hint_area);
+}
+
+fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
+    let suggestions = brands::suggestions(app);
+    let selected = app.brands_pane.selected;
+    let editing = app.brands_pane.editor.is_some();
+    // Each row with its index among the selectable rows (headings have none).
+    let mut rows: Vec<(Option<usize>, Line)> = Vec::new();
+    rows.push((
+        None,
+        Line::styled(
+            format!("Tracked ({})", app.brands.len()),
+            theme::title(),
+        ),
+    ));
+    if app.brands.is_empty() {
+        rows.push((
+            None,
+            Line::styled(
+                "  None yet: a adds one, or Enter tracks a suggestion below.",
+                theme::dim(),
+            ),
+        ));
+    }
+    for (i, brand) in app.brands.iter().enumerate() {
+        let is_selected = i == selected && !editing;
+        let mut spans = vec![
+            Span::raw(if is_selected {
+                theme::SELECTED_MARK
+            } else {
+                "  "
+            }),
+            Span::styled(
+                brand.name.clone(),
+                if is_selected {
+                    theme::selected()
+                } else {
+                    brand_style()
+                },
+            ),
+        ];
+        if !brand.aliases.is_empty() {
+            spans.push(Span::styled(
+                format!("  aka {}", brand.aliases.join(", ")),
+                theme::muted(),
+            ));
+        }
+        if !brand.domains.is_empty() {
+            spans.push(Span::styled(
+                format!("  · {}", brand.domains.join(", ")),
+                theme::link(),
+            ));
+        }
+        rows.push((Some(i), Line::from(spans)));
+    }
+    rows.push((None, Line::raw("")));
+    let heading = match &app.chat.answer {
+        None => "Suggestions: none until an answer is on screen",
+        Some(_) if suggestions.is_empty() => "Suggestions: the answer puts forward no other names",
+        Some(_) => "Suggestions from this answer (Enter tracks one)",
+    };
+    rows.push((None, Line::styled(heading, theme::title())));
+    for (n, name) in suggestions.iter().enumerate() {
+        let i = app.brands.len() + n;
+        let is_selected = i == selected && !editing;
+        rows.push((
+            Some(i),
+            Line::from(vec![
+                Span::raw(if is_selected {
+                    theme::SELECTED_MARK
+                } else {
+                    "  "
+                }),
+                Span::styled(
+                    format!("+ {name}"),
+                    if is_selected {
+                        theme::selected()
+                    } else {
+                        theme::muted()
+                    },
+                ),
+            ]),
+        ));
+    }
+    let height = area.height as usize;
+    let at = rows
+        .iter()
+        .position(|(row, _)| *row == Some(selected))
+        .unwrap_or(0);
+    let offset = list_offset(at, height);
+    let lines: Vec<Line> = rows
+        .into_iter()
+        .skip(offset)
+        .take(height)
+        .map(|(_, line)| line)
+        .collect();
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
+fn draw_editor(editor: &BrandEditor, frame: &mut Frame, area: Rect) {
+    let title = if editor.original.is_some() {
+        "Edit the brand (lists are comma-separated)"
+    } else {
+        "Add a brand (lists are comma-separated)"
+    };
+    let mut lines = vec![Line::styled(title, theme::title())];
+    for (i, label) in FIELDS.iter().enumerate() {
+        let focused = i == editor.field;
+        let value = &editor.values[i];
+        let mut spans = vec![Span::styled(
+            format!("{label:>8}: "),
+            if focused {
+                theme::accent()
+            } else {
+                theme::dim()
+            },
+        )];
+        spans.extend(field_spans(value, editor.edit.cursor_in(value), focused));
+        lines.push(Line::from(spans));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
