@@ -1,0 +1,251 @@
+//! The Brands pane and the mentions it feeds, without a terminal or files: keys in, the
+//! workspace file's new text out.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::LoadedWorkspace;
+use crate::analysis::workspace::Workspace;
+use crate::api::{AiAnswer, AiRequest, Completion, Fetched};
+use crate::app::{App, CallEffect, Connection, Effect, Msg, StoreEffect, update};
+use crate::present::answer::{self, AnswerView};
+
+fn app() -> App {
+    App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    )
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, key(KeyCode::Char(c)));
+    }
+}
+
+const FILE: &str = "# Boots we follow.\n[[brands]]\nname = \"Merrell\" # the Moab\n\n# Second.\n[[brands]]\nname = \"Lowa\"\n";
+
+fn loaded(app: &mut App, text: Option<&str>) {
+    let path = Path::new("/work/shop/vantage.toml");
+    let workspace = match text {
+        Some(text) => Workspace::parse(path, text).unwrap(),
+        None => Workspace::empty(path),
+    };
+    update(
+        app,
+        Msg::WorkspaceLoaded(Ok(LoadedWorkspace {
+            workspace,
+            existed: text.is_some(),
+        })),
+    );
+}
+
+/// An app showing an answer that names Löwa before Merrell and cites merrell.com.
+fn with_answer(app: &mut App) {
+    type_text(app, "best hiking boots");
+    let effects = update(app, key(KeyCode::Enter));
+    let tag = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Call(CallEffect::SendAi { tag, .. }) => Some(*tag),
+            _ => None,
+        })
+        .expect("a request was sent");
+    let completion = Completion {
+        model: "chatgpt".into(),
+        completion: concat!(
+            "<p>The <strong>Löwa Renegade</strong> is sturdy. ",
+            "The <strong>Merrell Moab</strong> is light. Merrell makes it wide.</p>",
+            "<ul><li>Salomon X Ultra: fast</li></ul>",
+            "<p><a href=\"https://www.merrell.com/moab\">Moab</a></p>"
+        )
+        .into(),
+        ..Completion::default()
+    };
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(900),
+    };
+    update(
+        app,
+        Msg::AiDone {
+            tag,
+            result: Ok(Box::new(answer::prepare(
+                AiRequest::new("best hiking boots"),
+                fetched,
+            ))),
+        },
+    );
+}
+
+fn saved_text(effects: &[Effect]) -> (String, bool) {
+    match effects {
+        [
+            Effect::Store(StoreEffect::SaveWorkspace {
+                text, created, ..
+            }),
+        ] => (text.clone(), *created),
+        other => panic!("one write of the file was expected: {other:?}"),
+    }
+}
+
+#[test]
+fn mentions_follow_the_answer_and_the_brands() {
+    let mut app = app();
+    with_answer(&mut app);
+    assert!(app.chat.answer.as_ref().unwrap().mentions.is_empty());
+    loaded(&mut app, Some(FILE));
+    let names: Vec<&str> = app.brands.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["Merrell", "Lowa"]);
+    let mentions = &app.chat.answer.as_ref().unwrap().mentions;
+    // In order of first mention: Löwa is Lowa.
+    assert_eq!(mentions[0].brand, "Lowa");
+    assert_eq!(mentions[0].position, Some(1));
+    assert_eq!(mentions[1].brand, "Merrell");
+    assert_eq!((mentions[1].count, mentions[1].position), (2, Some(2)));
+    assert!(!mentions[1].cited, "no domain of Merrell's is listed yet");
+    assert_eq!(app.chat.marks, ["merrell", "lowa"]);
+    // Brands that change count again: the answer cites www.merrell.com.
+    loaded(
+        &mut app,
+        Some("[[brands]]\nname = \"Merrell\"\ndomains = [\"merrell.com\"]\n"),
+    );
+    let mentions = &app.chat.answer.as_ref().unwrap().mentions;
+    assert_eq!(mentions.len(), 1);
+    assert!(mentions[0].cited);
+}
+
+#[test]
+fn a_brand_added_in_the_pane_is_tracked_and_written_where_it_will_be_created() {
+    let mut app = app();
+    loaded(&mut app, None);
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('b')));
+    assert!(app.brands_pane.open);
+    update(&mut app, key(KeyCode::Char('a')));
+    assert!(app.editing(), "the editor takes the keys");
+    type_text(&mut app, "Salomon");
+    update(&mut app, key(KeyCode::Tab));
+    type_text(&mut app, "Salomon Group");
+    update(&mut app, key(KeyCode::Tab));
+    type_text(&mut app, "salomon.com, www.salomon.fr");
+    let (text, created) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert!(created, "there was no file");
+    assert!(text.contains("name = \"Salomon\""), "{text}");
+    assert!(
+        text.contains("domains = [\"salomon.com\", \"www.salomon.fr\"]"),
+        "{text}"
+    );
+    assert_eq!(app.brands[0].aliases, ["Salomon Group"]);
+    assert!(!app.editing());
+    // The write lands: the status line says where the file is.
+    update(
+        &mut app,
+        Msg::WorkspaceSaved {
+            path: "/work/shop/vantage.toml".into(),
+            created: true,
+            result: Ok(()),
+        },
+    );
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(flash.contains("Created /work/shop/vantage.toml"), "{flash}");
+}
+
+#[test]
+fn suggestions_come_from_the_answer_and_enter_tracks_one() {
+    let mut app = app();
+    loaded(&mut app, Some(FILE));
+    with_answer(&mut app);
+    let suggestions = super::suggestions(&app);
+    assert!(suggestions.contains(&"Salomon X Ultra".to_string()), "{suggestions:?}");
+    assert!(!suggestions.iter().any(|s| s == "Merrell"));
+    update(&mut app, key(KeyCode::Char('b')));
+    let at = suggestions.iter().position(|s| s == "Salomon X Ultra").unwrap();
+    for _ in 0..app.brands.len() + at {
+        update(&mut app, key(KeyCode::Down));
+    }
+    let (text, created) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert!(!created);
+    // Comments and order kept; the new brand last.
+    assert!(
+        text.starts_with("# Boots we follow.\n[[brands]]\nname = \"Merrell\" # the Moab\n\n# Second.\n[[brands]]\nname = \"Lowa\"\n"),
+        "{text}"
+    );
+    assert!(text.ends_with("name = \"Salomon X Ultra\"\n"), "{text}");
+    assert_eq!(app.brands.len(), 3);
+    assert!(!super::suggestions(&app).contains(&"Salomon X Ultra".to_string()));
+    // The mentions were counted again with it.
+    let mentions = &app.chat.answer.as_ref().unwrap().mentions;
+    assert!(mentions.iter().any(|m| m.brand == "Salomon X Ultra" && m.position == Some(3)));
+}
+
+#[test]
+fn a_brand_edited_keeps_its_place_and_comments_and_one_removed_goes() {
+    let mut app = app();
+    loaded(&mut app, Some(FILE));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('b')));
+    // Enter edits Merrell: a domain is added.
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Tab));
+    type_text(&mut app, "merrell.com");
+    let (text, _) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert!(
+        text.starts_with("# Boots we follow.\n[[brands]]\nname = \"Merrell\""),
+        "{text}"
+    );
+    assert!(text.contains("domains = [\"merrell.com\"]"), "{text}");
+    assert!(text.contains("# Second.\n[[brands]]\nname = \"Lowa\""), "{text}");
+    assert_eq!(app.brands[0].domains, ["merrell.com"]);
+    // d removes the selected brand (Lowa).
+    update(&mut app, key(KeyCode::Down));
+    let (text, _) = saved_text(&update(&mut app, key(KeyCode::Char('d'))));
+    assert!(!text.contains("Lowa"), "{text}");
+    assert_eq!(app.brands.len(), 1);
+    update(&mut app, key(KeyCode::Esc));
+    assert!(!app.brands_pane.open);
+}
+
+#[test]
+fn enter_on_a_mention_shows_it_in_the_answer() {
+    let mut app = app();
+    loaded(&mut app, Some(FILE));
+    with_answer(&mut app);
+    for _ in 0..8 {
+        if app.chat.answer.as_ref().unwrap().view == AnswerView::Mentions {
+            break;
+        }
+        update(&mut app, key(KeyCode::Char(']')));
+    }
+    update(&mut app, key(KeyCode::Down));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(effects.is_empty(), "Enter in Mentions asks nothing again");
+    let answer = app.chat.answer.as_ref().unwrap();
+    assert_eq!(answer.view, AnswerView::Answer);
+    assert_eq!(app.chat.find.as_ref().unwrap().query, "Merrell");
+}
+
+#[test]
+fn marks_are_whole_words_without_case_or_diacritics() {
+    let marks = vec![super::super::chat::fold_term("Lowa"), "x ultra".to_string()];
+    assert_eq!(
+        super::super::chat::mark_ranges("Löwa and Lowang, LOWA. X Ultra!", &marks),
+        [(0, 4), (17, 21), (23, 30)]
+    );
+    assert!(super::super::chat::mark_ranges("Lowa", &[]).is_empty());
+}

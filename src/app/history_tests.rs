@@ -1,0 +1,176 @@
+//! The History tab's paging and full-text search without a store: keys in, page requests
+//! out, pages in.
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::{PAGE, Page, PageRead, PageRequest, WINDOW};
+use crate::app::{App, Connection, Effect, Msg, StoreEffect, Tab, update};
+use crate::store::{EntryId, HistoryItem, RequestKind};
+
+fn app() -> App {
+    App::new(
+        Connection {
+            demo: true,
+            host: "127.0.0.1:4000".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    )
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn item(row: usize) -> HistoryItem {
+    HistoryItem {
+        id: EntryId(format!("e{row}")),
+        kind: RequestKind::Ai,
+        summary: format!("chatgpt · question {row}"),
+        created_at: 1_700_000_000_000 - row as i64,
+        status: Some(200),
+        elapsed_ms: Some(1_000),
+        size: Some(100),
+    }
+}
+
+/// The one page request among `effects`.
+fn asked(effects: &[Effect]) -> PageRequest {
+    match effects {
+        [Effect::Store(StoreEffect::LoadHistoryPage(request))] => request.clone(),
+        other => panic!("one page read was expected: {other:?}"),
+    }
+}
+
+/// The rows of a listing of `total` rows that `request` asks for, as the store answers.
+fn answer(app: &mut App, request: &PageRequest, total: usize, entries: usize) {
+    let end = (request.offset + request.limit).min(total);
+    let items = (request.offset..end).map(item).collect();
+    update(
+        app,
+        Msg::HistoryPage(Page {
+            request: request.clone(),
+            result: Ok(PageRead {
+                items,
+                total: request.count.then_some(total),
+                entries: request.count.then_some(entries),
+            }),
+        }),
+    );
+}
+
+fn open_history(app: &mut App, total: usize) {
+    let first = asked(&app.select_tab(Tab::History));
+    assert_eq!((first.offset, first.limit, first.count), (0, PAGE, true));
+    assert_eq!(first.query, None);
+    answer(app, &first, total, total);
+}
+
+#[test]
+fn pages_are_read_as_the_selection_nears_the_end_and_the_window_stays_bounded() {
+    let mut app = app();
+    open_history(&mut app, 50_000);
+    assert_eq!(app.history.total, 50_000);
+    assert_eq!(app.history.items.len(), PAGE);
+    // Moving down reads the next page before the last row is reached, once.
+    let mut reads = Vec::new();
+    for _ in 0..10_000 {
+        let effects = update(&mut app, key(KeyCode::Down));
+        if !effects.is_empty() {
+            let request = asked(&effects);
+            assert_eq!(request.offset, app.history.start + app.history.items.len());
+            assert!(!request.count, "only the first page is counted");
+            reads.push(request.offset);
+            answer(&mut app, &request, 50_000, 50_000);
+        }
+    }
+    assert_eq!(app.history.selected_row(), 10_000);
+    assert_eq!(app.history.selected().unwrap().id.0, "e10000");
+    assert!(app.history.items.len() <= WINDOW, "{}", app.history.items.len());
+    assert!(app.history.start > 0);
+    assert_eq!(reads.first(), Some(&PAGE));
+    // Back up: the rows above the window are read again.
+    let mut before = None;
+    for _ in 0..2_000 {
+        let effects = update(&mut app, key(KeyCode::Up));
+        if !effects.is_empty() {
+            let request = asked(&effects);
+            assert_eq!(request.offset + request.limit, app.history.start);
+            before = Some(request.offset);
+            answer(&mut app, &request, 50_000, 50_000);
+        }
+    }
+    assert!(before.is_some());
+    assert_eq!(app.history.selected_row(), 8_000);
+    assert_eq!(app.history.selected().unwrap().id.0, "e8000");
+}
+
+#[test]
+fn home_and_end_jump_to_the_ends_of_everything_stored() {
+    let mut app = app();
+    open_history(&mut app, 50_000);
+    let last = asked(&update(&mut app, key(KeyCode::End)));
+    assert_eq!((last.offset, last.limit), (50_000 - PAGE, PAGE));
+    answer(&mut app, &last, 50_000, 50_000);
+    assert_eq!(app.history.selected().unwrap().id.0, "e49999");
+    let first = asked(&update(&mut app, key(KeyCode::Home)));
+    assert_eq!(first.offset, 0);
+    answer(&mut app, &first, 50_000, 50_000);
+    assert_eq!(app.history.selected().unwrap().id.0, "e0");
+}
+
+#[test]
+fn slash_searches_everything_and_esc_goes_back_to_the_whole_list() {
+    let mut app = app();
+    open_history(&mut app, 50_000);
+    update(&mut app, key(KeyCode::Char('/')));
+    assert!(app.editing(), "keys type the query");
+    for c in "zamberlan".chars() {
+        update(&mut app, key(KeyCode::Char(c)));
+    }
+    let search = asked(&update(&mut app, key(KeyCode::Enter)));
+    assert_eq!(search.query.as_deref(), Some("zamberlan"));
+    assert!(search.count);
+    assert!(!app.editing());
+    // A page of the whole list still on its way is dropped when it lands.
+    let stale = PageRequest {
+        generation: search.generation - 1,
+        query: None,
+        offset: 0,
+        limit: PAGE,
+        count: true,
+    };
+    answer(&mut app, &stale, 50_000, 50_000);
+    assert_eq!(app.history.total, 50_000);
+    answer(&mut app, &search, 50, 50_000);
+    assert_eq!(app.history.items.len(), 50);
+    assert_eq!(
+        app.history.search_status().as_deref(),
+        Some("50 of 50000 · zamberlan")
+    );
+    // Enter opens a found entry as any entry opens.
+    assert_eq!(
+        update(&mut app, key(KeyCode::Enter)),
+        vec![Effect::Store(StoreEffect::OpenHistory(EntryId("e0".into())))]
+    );
+    let back = asked(&update(&mut app, key(KeyCode::Esc)));
+    assert_eq!(back.query, None);
+    assert!(back.generation > search.generation);
+    answer(&mut app, &back, 50_000, 50_000);
+    assert_eq!(app.history.search_status(), None);
+    assert_eq!(app.history.total, 50_000);
+}
+
+#[test]
+fn a_query_without_a_word_is_not_run() {
+    let mut app = app();
+    open_history(&mut app, 10);
+    update(&mut app, key(KeyCode::Char('/')));
+    update(&mut app, key(KeyCode::Char('*')));
+    assert!(update(&mut app, key(KeyCode::Enter)).is_empty());
+    assert!(app.flash.as_ref().unwrap().text.contains("Type a word"));
+    assert_eq!(app.history.search.applied, None);
+}
