@@ -414,3 +414,132 @@ fn slash_finds_text_in_the_answer_with_n_of_total() {
     assert_eq!(marked, 4 * "trails".len(), "every visible match is marked");
     insta::assert_snapshot!(text);
 }
+
+/// An answer naming Salomon, Merrell (citing merrell.com), Löwa and Keen, in that order.
+fn boots_answer() -> Box<answer::PreparedAnswer> {
+    let completion = Completion {
+        model: "chatgpt".into(),
+        query: "best hiking boots".into(),
+        completion: concat!(
+            "<h2>Best hiking boots</h2><p>The <strong>Salomon X Ultra 4</strong> leads for most ",
+            "hikers; the <strong>Merrell Moab 3</strong> is the budget pick ",
+            "<a href=\"https://www.merrell.com/moab\">Merrell</a>.</p><ul>",
+            "<li><strong>Salomon X Ultra 4</strong>: light and grippy.</li>",
+            "<li><strong>Merrell Moab 3</strong>: roomy. Merrell sizes run wide.</li>",
+            "<li><strong>Löwa Renegade GTX</strong>: for heavy loads.</li>",
+            "<li><strong>Keen Targhee</strong>: a wide toe box.</li></ul>"
+        )
+        .into(),
+        sources: concat!(
+            "<ol><li><a href=\"https://www.merrell.com/moab\">Merrell Moab 3</a></li>",
+            "<li><a href=\"https://www.rei.com/boots\">REI guide</a></li></ol>"
+        )
+        .into(),
+        ..Completion::default()
+    };
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: "{\"model\":\"chatgpt\"}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(9_100),
+    };
+    Box::new(answer::prepare(AiRequest::new("best hiking boots"), fetched))
+}
+
+const BOOTS_FILE: &str = "# Hiking boots we follow.\n[[brands]]\nname = \"Salomon\"\ndomains = [\"salomon.com\"]\n\n[[brands]]\nname = \"Merrell\"\ndomains = [\"merrell.com\"]\n\n[[brands]]\nname = \"Lowa\"\n\n[[brands]]\nname = \"Hoka\"\n";
+
+/// An app showing `boots_answer`, the brands of `file` tracked.
+fn boots_app(file: &str) -> App {
+    use vantage::analysis::workspace::Workspace;
+    use vantage::app::brands::LoadedWorkspace;
+    let mut app = app_at(Instant::now());
+    let workspace = Workspace::parse(std::path::Path::new("/work/shop/vantage.toml"), file)
+        .expect("the file parses");
+    update(
+        &mut app,
+        Msg::WorkspaceLoaded(Ok(LoadedWorkspace {
+            workspace,
+            existed: true,
+        })),
+    );
+    let tag = send(&mut app, "best hiking boots");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(boots_answer()),
+        },
+    );
+    app
+}
+
+/// The screen as text, and under each line with any, `_` under the cells drawn bold and
+/// underlined: what a terminal without colour still shows of a mark.
+fn marked_screen(app: &mut App, width: u16, height: u16) -> String {
+    use ratatui::style::Modifier;
+    let terminal = terminal(app, width, height);
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let mut text = String::new();
+        let mut marks = String::new();
+        for x in 0..width {
+            let cell = &buffer[(x, y)];
+            text.push_str(cell.symbol());
+            let marked = cell
+                .modifier
+                .contains(Modifier::BOLD | Modifier::UNDERLINED);
+            marks.push(if marked { '_' } else { ' ' });
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+        if marks.contains('_') {
+            out.push_str(marks.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn tracked_brands_are_marked_in_the_answer_without_colour() {
+    let mut app = boots_app(BOOTS_FILE);
+    let screen = marked_screen(&mut app, 80, 24);
+    // Salomon, Merrell and Löwa (as Lowa) are marked; Keen, not tracked, is not.
+    assert!(screen.contains("Löwa"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_mentions_view_lists_brands_in_order_of_first_mention() {
+    let mut app = boots_app(BOOTS_FILE);
+    press(&mut app, KeyCode::Char(']'));
+    press(&mut app, KeyCode::Char(']'));
+    let view = app.chat.answer.as_ref().unwrap().view;
+    assert_eq!(view, answer::AnswerView::Mentions);
+    let screen = screen(&terminal(&mut app, 80, 24));
+    assert!(screen.contains("Mentions 3"), "{screen}");
+    insta::assert_snapshot!(screen);
+    let wide = screen_of(&mut app, 160, 45);
+    assert!(wide.contains("Hoka  not mentioned"), "{wide}");
+}
+
+fn screen_of(app: &mut App, width: u16, height: u16) -> String {
+    screen(&terminal(app, width, height))
+}
+
+#[test]
+fn the_brands_pane_suggests_names_from_the_answer() {
+    let mut app = boots_app("[[brands]]\nname = \"Salomon\"\n");
+    press(&mut app, KeyCode::Char('b'));
+    assert!(app.brands_pane.open);
+    let screen = screen(&terminal(&mut app, 80, 24));
+    assert!(screen.contains("+ Merrell Moab 3"), "{screen}");
+    insta::assert_snapshot!(screen);
+    // a opens the editor below the list.
+    press(&mut app, KeyCode::Char('a'));
+    type_text(&mut app, "Lowa");
+    let editing = screen_of(&mut app, 80, 24);
+    assert!(editing.contains("name: Lowa"), "{editing}");
+}

@@ -151,68 +151,54 @@ fn a_multi_select_picker_shows_checkmarks() {
     insta::assert_snapshot!(screen);
 }
 
+/// The one page read `effects` ask for.
+fn page_asked(effects: &[vantage::app::Effect]) -> vantage::app::history::PageRequest {
+    match effects {
+        [
+            vantage::app::Effect::Store(vantage::app::StoreEffect::LoadHistoryPage(request)),
+        ] => request.clone(),
+        other => panic!("one page read was expected: {other:?}"),
+    }
+}
+
 #[test]
-fn an_applied_filter_shows_in_the_title_until_esc() {
+fn a_search_applied_shows_what_it_found_of_all_until_esc() {
+    use vantage::app::history::{Page, PageRead};
     let mut app = history_app(three_requests());
     press(&mut app, KeyCode::Char('/'));
     for c in "hiking".chars() {
         press(&mut app, KeyCode::Char(c));
     }
-    press(&mut app, KeyCode::Enter);
-    let terminal = terminal(&mut app, 80, 8);
-    let screen = terminal.backend().to_string();
+    let typing = draw(&mut app, 80, 8);
+    assert!(typing.contains("/ hiking"), "{typing}");
+    let request = page_asked(&press(&mut app, KeyCode::Enter));
+    assert_eq!(request.query.as_deref(), Some("hiking"));
+    // The store answers: one entry of the three holds the word.
+    let found = three_requests().into_iter().take(1).collect();
+    update(
+        &mut app,
+        Msg::HistoryPage(Page {
+            request,
+            result: Ok(PageRead {
+                items: found,
+                total: Some(1),
+                entries: Some(3),
+            }),
+        }),
+    );
+    let screen = draw_without_colour(&mut app, 80, 8);
     assert!(screen.contains("History 1 of 3 requests"), "{screen}");
-    // The matched letters are highlighted: "hiking" in "perplexity · best hiking boots".
-    let buffer = terminal.backend().buffer();
-    let row = (0..8)
-        .find(|y| {
-            let text: String = (0..80).map(|x| buffer[(x, *y)].symbol()).collect();
-            text.contains("perplexity")
-        })
-        .unwrap();
-    let styled: String = (0..80)
-        .filter(|x| buffer[(*x, row)].modifier.contains(Modifier::UNDERLINED))
-        .map(|x| buffer[(x, row)].symbol().to_string())
-        .collect();
-    assert_eq!(styled, "hiking");
+    assert!(screen.contains("/ hiking  1 of 3"), "{screen}");
     insta::assert_snapshot!(screen);
-    press(&mut app, KeyCode::Esc);
+    let request = page_asked(&press(&mut app, KeyCode::Esc));
+    assert_eq!(request.query, None);
+    update(
+        &mut app,
+        Msg::HistoryPage(Page::all(request.generation, three_requests())),
+    );
     let screen = draw(&mut app, 80, 8);
     assert!(screen.contains("History 3 requests"), "{screen}");
-}
-
-#[test]
-fn the_filter_wants_letters_together_or_at_word_starts() {
-    let mut app = history_app(vec![
-        history_item("a", RequestKind::Search, "rei trail shoes · US", 30),
-        history_item("b", RequestKind::Search, "running earbuds in ear · US", 40),
-        history_item("c", RequestKind::Search, "nytimes wirecutter · FR", 50),
-        history_item(
-            "d",
-            RequestKind::Ai,
-            "chatgpt · hotels · US, Farmers Branch",
-            60,
-        ),
-        history_item(
-            "e",
-            RequestKind::Ai,
-            "chatgpt · hotels · US, San Francisco",
-            70,
-        ),
-    ]);
-    let mut filter = |text: &str| {
-        press(&mut app, KeyCode::Char('/'));
-        for c in text.chars() {
-            press(&mut app, KeyCode::Char(c));
-        }
-        press(&mut app, KeyCode::Enter);
-        let shown = app.history.list.shown.clone();
-        press(&mut app, KeyCode::Esc);
-        shown
-    };
-    assert_eq!(filter("rei.com"), Vec::<usize>::new());
-    assert_eq!(filter("san franc"), [4]);
-    assert_eq!(filter("rei"), [0, 1]);
+    assert!(!screen.contains("hiking  1 of"), "{screen}");
 }
 
 #[test]
@@ -272,17 +258,17 @@ fn every_text_field_takes_the_same_editing_keys() {
     assert_eq!(app.chat.prompt_text(), "");
     chord(&mut app, 'z');
     assert_eq!(app.chat.prompt_text(), "best ");
-    // The History filter: Ctrl+U typed a literal "u" in filters.
+    // The History search: Ctrl+U typed a literal "u" in filters.
     let mut app = history_app(three_requests());
     press(&mut app, KeyCode::Char('/'));
     type_text(&mut app, "trail xx");
     chord(&mut app, 'w');
-    assert_eq!(app.history.list.filter, "trail ");
+    assert_eq!(app.history.search.typed, "trail ");
     chord(&mut app, 'a');
     chord(&mut app, 'k');
-    assert_eq!(app.history.list.filter, "");
+    assert_eq!(app.history.search.typed, "");
     chord(&mut app, 'z');
-    assert_eq!(app.history.list.filter, "trail ");
+    assert_eq!(app.history.search.typed, "trail ");
     // A picker's filter.
     let mut app = self::app();
     press(&mut app, KeyCode::Esc);

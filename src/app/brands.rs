@@ -100,7 +100,8 @@ pub(crate) fn load(app: &App) -> Effect {
     })
 }
 
-/// Names the current answer puts forward that are not tracked yet.
+/// Names the current answer puts forward that name no tracked brand (a product of one,
+/// "Salomon X Ultra", is left out once Salomon is tracked).
 pub fn suggestions(app: &App) -> Vec<String> {
     let Some(answer) = &app.chat.answer else {
         return Vec::new();
@@ -109,12 +110,7 @@ pub fn suggestions(app: &App) -> Vec<String> {
         .prepared
         .candidates
         .iter()
-        .filter(|name| {
-            !app.brands.iter().any(|b| {
-                b.name.eq_ignore_ascii_case(name)
-                    || b.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
-            })
-        })
+        .filter(|name| super::chat::mark_ranges(name, &app.chat.marks).is_empty())
         .cloned()
         .collect()
 }

@@ -2,25 +2,30 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::app::App;
+use crate::app::history::HistoryState;
 
 use super::list::{self, Columns, ago, size};
-use super::theme;
+use super::{field_spans, theme};
 
 const TITLES: [&str; 6] = ["kind", "request", "when", "status", "took", "size"];
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let history = &app.history;
-    let title = Line::from(vec![
+    let count = match &history.search.applied {
+        Some(_) => format!("{} of {} requests ", history.total, history.entries),
+        None => format!("{} requests ", history.total),
+    };
+    let mut title = vec![
         Span::styled(" History ", theme::title()),
-        Span::styled(
-            format!("{} ", history.list.count_label("requests")),
-            theme::dim(),
-        ),
-    ]);
+        Span::styled(count, theme::dim()),
+    ];
+    if history.reading() && history.loaded {
+        title.push(Span::styled("reading… ", theme::dim()));
+    }
+    let title = Line::from(title);
     let widths = [
         Constraint::Length(7),
         Constraint::Min(12),
@@ -30,17 +35,17 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         Constraint::Length(8),
     ];
     let wall = app.wall;
-    let empty = if history.loaded {
-        "No requests yet: what you send from Chat and Search is kept here."
-    } else {
-        "Reading the history…"
+    let empty = match (&history.search.applied, history.loaded) {
+        (_, false) => "Reading the history…",
+        (Some(_), true) => "Nothing stored matches: every word must appear (a trailing * matches a prefix). Esc goes back to every entry.",
+        (None, true) => "No requests yet: what you send from Chat and Search is kept here.",
     };
     list::draw(
         frame,
         body,
         list::Frame {
             title,
-            footer: None,
+            footer: search_line(history),
             empty,
         },
         Columns {
@@ -57,10 +62,9 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
                 Some(s) if s >= 400 => Span::styled(s.to_string(), theme::error()),
                 Some(s) => Span::styled(s.to_string(), theme::ok()),
             };
-            let matched = history.list.matched_in(i, item.summary.chars().count());
             vec![
                 Line::raw(item.kind.to_string()),
-                list::highlighted(item.summary.clone(), &matched, Style::default()),
+                Line::raw(item.summary.clone()),
                 Line::raw(ago(wall - item.created_at)),
                 status.into(),
                 Line::raw(item.elapsed_ms.map_or("–".to_string(), |ms| {
@@ -70,4 +74,35 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             ]
         },
     );
+}
+
+/// The search on the pane's bottom border: what is typed (with its cursor), or the query
+/// applied and how many entries it found of all.
+fn search_line(history: &HistoryState) -> Option<Line<'static>> {
+    let search = &history.search;
+    if search.typing {
+        let mut spans = vec![Span::styled(" / ", theme::accent())];
+        spans.extend(field_spans(
+            &search.typed,
+            search.edit.cursor_in(&search.typed),
+            true,
+        ));
+        spans.push(Span::styled(
+            "  Enter searches every request and answer · Esc ",
+            theme::dim(),
+        ));
+        return Some(Line::from(spans));
+    }
+    let applied = search.applied.as_ref()?;
+    Some(Line::from(vec![
+        Span::styled(" / ", theme::accent()),
+        Span::styled(applied.clone(), theme::matched()),
+        Span::styled(
+            format!(
+                "  {} of {} · Esc: every entry ",
+                history.total, history.entries
+            ),
+            theme::dim(),
+        ),
+    ]))
 }
