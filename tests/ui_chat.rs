@@ -444,7 +444,10 @@ fn boots_answer() -> Box<answer::PreparedAnswer> {
         content_type: "application/json".into(),
         elapsed: Duration::from_millis(9_100),
     };
-    Box::new(answer::prepare(AiRequest::new("best hiking boots"), fetched))
+    Box::new(answer::prepare(
+        AiRequest::new("best hiking boots"),
+        fetched,
+    ))
 }
 
 const BOOTS_FILE: &str = "# Hiking boots we follow.\n[[brands]]\nname = \"Salomon\"\ndomains = [\"salomon.com\"]\n\n[[brands]]\nname = \"Merrell\"\ndomains = [\"merrell.com\"]\n\n[[brands]]\nname = \"Lowa\"\n\n[[brands]]\nname = \"Hoka\"\n";

@@ -162,40 +162,43 @@ fn past_requests_newest_first() {
     let generation = app.history.generation();
     update(
         &mut app,
-        Msg::HistoryPage(vantage::app::history::Page::all(generation, vec![
-            item(
-                "a",
-                RequestKind::Ai,
-                "perplexity · best hiking boots · DE, Berlin",
-                30,
-                Some(200),
-                Some(48_213),
-            ),
-            item(
-                "b",
-                RequestKind::Search,
-                "trail running shoes · US",
-                400,
-                Some(200),
-                Some(912_000),
-            ),
-            item(
-                "c",
-                RequestKind::Ai,
-                "chatgpt · cheapest flights · random",
-                7_200,
-                Some(402),
-                Some(120),
-            ),
-            item(
-                "d",
-                RequestKind::Search,
-                "standing desk · FR",
-                90_000,
-                None,
-                None,
-            ),
-        ])),
+        Msg::HistoryPage(vantage::app::history::Page::all(
+            generation,
+            vec![
+                item(
+                    "a",
+                    RequestKind::Ai,
+                    "perplexity · best hiking boots · DE, Berlin",
+                    30,
+                    Some(200),
+                    Some(48_213),
+                ),
+                item(
+                    "b",
+                    RequestKind::Search,
+                    "trail running shoes · US",
+                    400,
+                    Some(200),
+                    Some(912_000),
+                ),
+                item(
+                    "c",
+                    RequestKind::Ai,
+                    "chatgpt · cheapest flights · random",
+                    7_200,
+                    Some(402),
+                    Some(120),
+                ),
+                item(
+                    "d",
+                    RequestKind::Search,
+                    "standing desk · FR",
+                    90_000,
+                    None,
+                    None,
+                ),
+            ],
+        )),
     );
     insta::assert_snapshot!(draw(&mut app, 100, 12));
 }

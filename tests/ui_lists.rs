@@ -154,9 +154,9 @@ fn a_multi_select_picker_shows_checkmarks() {
 /// The one page read `effects` ask for.
 fn page_asked(effects: &[vantage::app::Effect]) -> vantage::app::history::PageRequest {
     match effects {
-        [
-            vantage::app::Effect::Store(vantage::app::StoreEffect::LoadHistoryPage(request)),
-        ] => request.clone(),
+        [vantage::app::Effect::Store(vantage::app::StoreEffect::LoadHistoryPage(request))] => {
+            request.clone()
+        }
         other => panic!("one page read was expected: {other:?}"),
     }
 }

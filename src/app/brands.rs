@@ -210,11 +210,13 @@ fn save_editor(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let name = brand.name.clone();
-    let effects = change(app, |workspace| match &editor.original {
-        Some(original) => workspace.replace_brand(original, brand),
-        None => workspace.add_brand(brand),
-    }
-    .map_err(|e| e.to_string()));
+    let effects = change(app, |workspace| {
+        match &editor.original {
+            Some(original) => workspace.replace_brand(original, brand),
+            None => workspace.add_brand(brand),
+        }
+        .map_err(|e| e.to_string())
+    });
     if let Some(at) = app.brands.iter().position(|b| b.name == name) {
         app.brands_pane.selected = at;
     }

@@ -94,11 +94,9 @@ fn with_answer(app: &mut App) {
 
 fn saved_text(effects: &[Effect]) -> (String, bool) {
     match effects {
-        [
-            Effect::Store(StoreEffect::SaveWorkspace {
-                text, created, ..
-            }),
-        ] => (text.clone(), *created),
+        [Effect::Store(StoreEffect::SaveWorkspace { text, created, .. })] => {
+            (text.clone(), *created)
+        }
         other => panic!("one write of the file was expected: {other:?}"),
     }
 }
@@ -171,11 +169,20 @@ fn suggestions_come_from_the_answer_and_enter_tracks_one() {
     loaded(&mut app, Some(FILE));
     with_answer(&mut app);
     let suggestions = super::suggestions(&app);
-    assert!(suggestions.contains(&"Salomon X Ultra".to_string()), "{suggestions:?}");
+    assert!(
+        suggestions.contains(&"Salomon X Ultra".to_string()),
+        "{suggestions:?}"
+    );
     // Names of tracked brands, and their products, are not offered again.
-    assert!(!suggestions.iter().any(|s| s.contains("Merrell")), "{suggestions:?}");
+    assert!(
+        !suggestions.iter().any(|s| s.contains("Merrell")),
+        "{suggestions:?}"
+    );
     update(&mut app, key(KeyCode::Char('b')));
-    let at = suggestions.iter().position(|s| s == "Salomon X Ultra").unwrap();
+    let at = suggestions
+        .iter()
+        .position(|s| s == "Salomon X Ultra")
+        .unwrap();
     for _ in 0..app.brands.len() + at {
         update(&mut app, key(KeyCode::Down));
     }
@@ -191,7 +198,11 @@ fn suggestions_come_from_the_answer_and_enter_tracks_one() {
     assert!(!super::suggestions(&app).contains(&"Salomon X Ultra".to_string()));
     // The mentions were counted again with it.
     let mentions = &app.chat.answer.as_ref().unwrap().mentions;
-    assert!(mentions.iter().any(|m| m.brand == "Salomon X Ultra" && m.position == Some(3)));
+    assert!(
+        mentions
+            .iter()
+            .any(|m| m.brand == "Salomon X Ultra" && m.position == Some(3))
+    );
 }
 
 #[test]
@@ -211,7 +222,10 @@ fn a_brand_edited_keeps_its_place_and_comments_and_one_removed_goes() {
         "{text}"
     );
     assert!(text.contains("domains = [\"merrell.com\"]"), "{text}");
-    assert!(text.contains("# Second.\n[[brands]]\nname = \"Lowa\""), "{text}");
+    assert!(
+        text.contains("# Second.\n[[brands]]\nname = \"Lowa\""),
+        "{text}"
+    );
     assert_eq!(app.brands[0].domains, ["merrell.com"]);
     // d removes the selected brand (Lowa).
     update(&mut app, key(KeyCode::Down));

@@ -593,14 +593,12 @@ fn send(app: &mut App) -> Vec<Effect> {
 
 /// True when the answer shows a list view (sources, fanouts).
 fn viewing_list(chat: &ChatState) -> bool {
-    chat.answer
-        .as_ref()
-        .is_some_and(|a| {
-            matches!(
-                a.view,
-                AnswerView::Sources | AnswerView::Fanouts | AnswerView::Mentions
-            )
-        })
+    chat.answer.as_ref().is_some_and(|a| {
+        matches!(
+            a.view,
+            AnswerView::Sources | AnswerView::Fanouts | AnswerView::Mentions
+        )
+    })
 }
 
 /// Enter on a source opens it; on a fanout, puts the query into Search, ready to send.

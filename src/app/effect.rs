@@ -86,7 +86,9 @@ pub enum StoreEffect {
     /// Reads the device list saved last time, shown until a fresh one arrives.
     LoadDevices,
     /// Reads the workspace file (`explicit`, else `vantage.toml` in the current folder).
-    LoadWorkspace { explicit: Option<PathBuf> },
+    LoadWorkspace {
+        explicit: Option<PathBuf>,
+    },
     /// Writes the workspace file's new text (parsed again, then written atomically).
     SaveWorkspace {
         path: PathBuf,

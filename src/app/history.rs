@@ -74,7 +74,9 @@ impl Page {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Placement {
     /// It replaces the window; the selection goes to its first or last row.
-    Replace { select_last: bool },
+    Replace {
+        select_last: bool,
+    },
     Append,
     Prepend,
 }
@@ -204,7 +206,11 @@ impl HistoryState {
             Placement::Replace { select_last } => {
                 self.items = read.items;
                 self.start = request.offset;
-                self.list.selected = if select_last { count.saturating_sub(1) } else { 0 };
+                self.list.selected = if select_last {
+                    count.saturating_sub(1)
+                } else {
+                    0
+                };
             }
             Placement::Append => {
                 self.items.extend(read.items);
@@ -293,7 +299,11 @@ fn on_search_action(app: &mut App, action: Action) -> Vec<Effect> {
             if crate::store::match_expression(&query).is_none() {
                 let had = history.search.applied.take().is_some();
                 history.search.typed.clear();
-                let effects = if had { vec![history.restart()] } else { Vec::new() };
+                let effects = if had {
+                    vec![history.restart()]
+                } else {
+                    Vec::new()
+                };
                 if !query.is_empty() {
                     app.flash_info("Type a word to look for: letters or digits.");
                 }

@@ -89,7 +89,11 @@ fn pages_are_read_as_the_selection_nears_the_end_and_the_window_stays_bounded() 
     }
     assert_eq!(app.history.selected_row(), 10_000);
     assert_eq!(app.history.selected().unwrap().id.0, "e10000");
-    assert!(app.history.items.len() <= WINDOW, "{}", app.history.items.len());
+    assert!(
+        app.history.items.len() <= WINDOW,
+        "{}",
+        app.history.items.len()
+    );
     assert!(app.history.start > 0);
     assert_eq!(reads.first(), Some(&PAGE));
     // Back up: the rows above the window are read again.
@@ -154,7 +158,9 @@ fn slash_searches_everything_and_esc_goes_back_to_the_whole_list() {
     // Enter opens a found entry as any entry opens.
     assert_eq!(
         update(&mut app, key(KeyCode::Enter)),
-        vec![Effect::Store(StoreEffect::OpenHistory(EntryId("e0".into())))]
+        vec![Effect::Store(StoreEffect::OpenHistory(EntryId(
+            "e0".into()
+        )))]
     );
     let back = asked(&update(&mut app, key(KeyCode::Esc)));
     assert_eq!(back.query, None);

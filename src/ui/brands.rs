@@ -38,11 +38,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
         draw_editor(editor, frame, editor_area);
     }
     let hints: &[(&str, &str)] = if pane_state.editor.is_some() {
-        &[
-            ("Tab", "next field"),
-            ("Enter", "save"),
-            ("Esc", "cancel"),
-        ]
+        &[("Tab", "next field"), ("Enter", "save"), ("Esc", "cancel")]
     } else {
         &[
             ("a", "add"),
@@ -62,10 +58,7 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
     let mut rows: Vec<(Option<usize>, Line)> = Vec::new();
     rows.push((
         None,
-        Line::styled(
-            format!("Tracked ({})", app.brands.len()),
-            theme::title(),
-        ),
+        Line::styled(format!("Tracked ({})", app.brands.len()), theme::title()),
     ));
     if app.brands.is_empty() {
         rows.push((

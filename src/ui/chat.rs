@@ -53,7 +53,11 @@ fn view_tabs(answer: &AnswerState) -> Line<'static> {
                 AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
                 AnswerView::Mentions => format!(
                     " {}",
-                    answer.mentions.iter().filter(|m| m.position.is_some()).count()
+                    answer
+                        .mentions
+                        .iter()
+                        .filter(|m| m.position.is_some())
+                        .count()
                 ),
                 _ => String::new(),
             };
@@ -309,7 +313,10 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
     if named == 0 {
         lines.insert(
             0,
-            Line::styled("This answer names none of the tracked brands.", theme::dim()),
+            Line::styled(
+                "This answer names none of the tracked brands.",
+                theme::dim(),
+            ),
         );
     }
     frame.render_widget(Paragraph::new(lines), area);

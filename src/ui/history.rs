@@ -37,7 +37,9 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let wall = app.wall;
     let empty = match (&history.search.applied, history.loaded) {
         (_, false) => "Reading the history…",
-        (Some(_), true) => "Nothing stored matches: every word must appear (a trailing * matches a prefix). Esc goes back to every entry.",
+        (Some(_), true) => {
+            "Nothing stored matches: every word must appear (a trailing * matches a prefix). Esc goes back to every entry."
+        }
         (None, true) => "No requests yet: what you send from Chat and Search is kept here.",
     };
     list::draw(

@@ -5,6 +5,8 @@
 // Each file loads the shared helpers itself, as it would alone.
 #![allow(clippy::duplicate_mod)]
 
+#[path = "../history_all.rs"]
+mod history_all;
 #[path = "../jobs_crash.rs"]
 mod jobs_crash;
 #[path = "../store_damage.rs"]

@@ -95,8 +95,8 @@ impl EffectRunner {
     }
 
     /// Carries out effects, feeding the messages of those that finish at once back through
-    /// `update`.
-    pub(super) async fn run_all(&mut self, effects: Vec<Effect>, app: &mut App) {
+    /// `update`. Public so tests can drive effects without the event loop.
+    pub async fn run_all(&mut self, effects: Vec<Effect>, app: &mut App) {
         for effect in effects {
             let answered = match effect {
                 Effect::Call(call) => self.run_call(call),
