@@ -223,12 +223,17 @@ fn save_editor(app: &mut App) -> Vec<Effect> {
     effects
 }
 
+/// Tracks a suggested name; the selection follows it into the tracked brands.
 fn add_suggestion(app: &mut App, name: String) -> Vec<Effect> {
-    change(app, |workspace| {
+    let effects = change(app, |workspace| {
         workspace
             .add_brand(Brand::named(&name))
             .map_err(|e| e.to_string())
-    })
+    });
+    if let Some(at) = app.brands.iter().position(|b| b.name == name) {
+        app.brands_pane.selected = at;
+    }
+    effects
 }
 
 pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {

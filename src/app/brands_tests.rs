@@ -195,6 +195,10 @@ fn suggestions_come_from_the_answer_and_enter_tracks_one() {
     );
     assert!(text.ends_with("name = \"Salomon X Ultra\"\n"), "{text}");
     assert_eq!(app.brands.len(), 3);
+    assert_eq!(
+        app.brands_pane.selected, 2,
+        "the selection follows the brand tracked"
+    );
     assert!(!super::suggestions(&app).contains(&"Salomon X Ultra".to_string()));
     // The mentions were counted again with it.
     let mentions = &app.chat.answer.as_ref().unwrap().mentions;
