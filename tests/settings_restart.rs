@@ -66,7 +66,10 @@ async fn a_restart_brings_back_the_model_location_and_compare_mode() {
     .await;
     assert_eq!(first.chat.settings.model, Some(Model::Gemini));
     assert_eq!(first.compare.mode, CompareMode::Search);
-    assert!(data.path().join(FILE_NAME).exists(), "saved before quitting");
+    assert!(
+        data.path().join(FILE_NAME).exists(),
+        "saved before quitting"
+    );
 
     // The second session starts from the file alone.
     let mut second = session(data.path(), |tx| {

@@ -252,19 +252,16 @@ impl App {
 
     /// The screen's areas as drawn now (the banner takes one or two lines when shown).
     pub fn frame_areas(&self) -> layout::FrameAreas {
+        // Wrapped at words, so a path is not split; at most three rows, the last ending in
+        // an ellipsis when even they are too few.
         let banner_lines = self.banner().map_or(0, |text| {
-            let width = usize::from(self.area.width.max(1));
-            (unicode_width::UnicodeWidthStr::width(text.as_str()).div_ceil(width)).clamp(1, 2)
-                as u16
+            layout::word_wrapped_rows(&text, self.area.width).clamp(1, 3) as u16
         });
         let status_lines = self.flash.as_ref().map_or(1, |flash| {
-            // The badge, host and balance take about 40 columns before the message.
-            let needed = 40 + unicode_width::UnicodeWidthStr::width(flash.text.as_str());
-            if needed > usize::from(self.area.width) {
-                2
-            } else {
-                1
-            }
+            // The badge, host and balance take about 40 columns before the message, which
+            // wraps at words into at most three rows.
+            let shown = format!("{} {}", "-".repeat(39), flash.text);
+            layout::word_wrapped_rows(&shown, self.area.width).clamp(1, 3) as u16
         });
         layout::frame_with_banner(self.area, banner_lines, status_lines)
     }

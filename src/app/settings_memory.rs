@@ -151,7 +151,9 @@ pub(super) fn save_if_changed(app: &mut App) -> Option<super::Effect> {
         return None;
     }
     app.remembered = now.clone();
-    Some(super::Effect::Os(super::OsEffect::SaveSettings(Box::new(now))))
+    Some(super::Effect::Os(super::OsEffect::SaveSettings(Box::new(
+        now,
+    ))))
 }
 
 #[cfg(test)]
@@ -230,13 +232,15 @@ mod tests {
         let mut restarted = super::tests::app();
         back.apply(&mut restarted);
         assert_eq!(restarted.chat.settings, app.chat.settings);
-        assert_eq!(restarted.search.settings.location, app.search.settings.location);
+        assert_eq!(
+            restarted.search.settings.location,
+            app.search.settings.location
+        );
         assert_eq!(restarted.compare.axes, app.compare.axes);
         assert_eq!(restarted.compare.mode, CompareMode::Search);
         assert_eq!(
             restarted.compare.columns.len(),
-            app.compare.axes.locations.len().max(1)
-                * app.compare.axes.ips.len().max(1),
+            app.compare.axes.locations.len().max(1) * app.compare.axes.ips.len().max(1),
             "columns are rebuilt from the restored axes"
         );
         // Restored settings are not saved again at once.

@@ -13,6 +13,8 @@ mod ui_compare;
 mod ui_jobs;
 #[path = "../ui_lists.rs"]
 mod ui_lists;
+#[path = "../ui_narrow.rs"]
+mod ui_narrow;
 #[path = "../ui_proxy.rs"]
 mod ui_proxy;
 #[path = "../ui_search.rs"]
