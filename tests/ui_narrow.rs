@@ -107,7 +107,12 @@ fn chat() -> App {
     type_text(&mut app, "best hiking boots for wide feet");
     press(&mut app, KeyCode::Enter);
     let tag = app.chat.call.tag().unwrap();
-    let text = "For wide feet, the Keen Targhee and the Merrell Moab come in wide sizes; try them on in the afternoon, when feet are largest, with the socks you hike in.";
+    let text = "For wide feet, three boots come up again and again:</p>\
+        <ul><li><strong>Keen Targhee IV</strong>: a roomy toe box, sold in wide sizes.</li>\
+        <li><strong>Merrell Moab 3</strong>: comfortable from the first mile; wide sizes too.</li>\
+        <li><strong>Altra Lone Peak Hiker</strong>: a foot-shaped toe box and zero drop.</li></ul>\
+        <p>Try them on in the afternoon, when feet are largest, with the socks you hike in, \
+        and walk down a slope: a boot that fits keeps your toes off its front.";
     update(
         &mut app,
         Msg::AiDone {

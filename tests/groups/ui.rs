@@ -5,6 +5,8 @@
 // Each file loads the shared helpers itself, as it would alone.
 #![allow(clippy::duplicate_mod)]
 
+#[path = "../readme_captures.rs"]
+mod readme_captures;
 #[path = "../ui_chat.rs"]
 mod ui_chat;
 #[path = "../ui_compare.rs"]
