@@ -233,6 +233,14 @@ fn compare() -> App {
     app
 }
 
+/// Compare as it opens, the prompt left: its hint in the prompt's box.
+fn compare_empty() -> App {
+    let mut app = app();
+    go_to(&mut app, Tab::Compare);
+    press(&mut app, KeyCode::Esc);
+    app
+}
+
 fn compare_summary() -> App {
     let mut app = compare();
     app.compare.axes.devices.clear();
@@ -351,6 +359,7 @@ fn screens() -> Vec<(&'static str, App)> {
         ("jobs", jobs()),
         ("history", history()),
         ("compare", compare()),
+        ("compare_empty", compare_empty()),
         ("compare_summary", compare_summary()),
         ("compare_search", compare_search()),
         ("compare_models_picker", compare_models_picker()),
