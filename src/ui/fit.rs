@@ -121,14 +121,14 @@ fn cut_with_ellipsis(pieces: &[Piece<'_>], width: usize) -> Vec<Span<'static>> {
 
 /// The line whole when it fits `width` columns, else cut at a word and ended in `…`.
 /// The line's own style and alignment are kept.
-pub(crate) fn fit_line(line: Line<'_>, width: u16) -> Line<'static> {
+/// A line that fits is returned as it is: tables and lists call this for every cell of
+/// every frame.
+pub(crate) fn fit_line<'a>(line: Line<'a>, width: u16) -> Line<'a> {
     let width = usize::from(width);
-    let all = pieces(&line.spans);
-    let spans = if width_of(&all) <= width {
-        spans_of(&all)
-    } else {
-        cut_with_ellipsis(&all, width)
-    };
+    if line.width() <= width {
+        return line;
+    }
+    let spans = cut_with_ellipsis(&pieces(&line.spans), width);
     let mut fitted = Line::from(spans).style(line.style);
     fitted.alignment = line.alignment;
     fitted
@@ -148,8 +148,11 @@ pub(crate) fn fit_str(text: &str, width: usize) -> String {
 
 /// The line wrapped at words into at most `rows` rows of `width` columns; the last row ends
 /// in `…` when text is left over.
-pub(crate) fn wrap_lines(line: Line<'_>, width: u16, rows: usize) -> Vec<Line<'static>> {
+pub(crate) fn wrap_lines<'a>(line: Line<'a>, width: u16, rows: usize) -> Vec<Line<'a>> {
     let width = usize::from(width);
+    if line.width() <= width && rows > 0 {
+        return vec![line];
+    }
     let all = pieces(&line.spans);
     let mut rest: &[Piece<'_>] = &all;
     let mut lines = Vec::new();
