@@ -147,3 +147,72 @@ async fn watch_stops_cleanly_on_sigterm_and_keeps_pending_jobs() {
     assert!(jobs[0].attempts >= 1, "polled before it stopped");
     sim.shutdown().await;
 }
+
+/// The stored jobs as `vantage jobs list --json` prints them.
+fn listed_jobs(dir: &Path) -> serde_json::Value {
+    let output = vantage(dir)
+        .args(["jobs", "list", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fetching_a_job_by_id_marks_the_stored_job_done() {
+    use vantage::sim::{SimConfig, Simulator};
+    let sim = Simulator::start(SimConfig {
+        latency_scale: 0.0,
+        job_pending: std::time::Duration::from_millis(300),
+        job_fail_share: 0.0,
+        ..SimConfig::default()
+    })
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let url = sim.url();
+    let run = |args: &[&str]| {
+        vantage(dir.path())
+            .env("VANTAGE_TOKEN", sim.token())
+            .args(["--render-url", &url, "--search-url", &url])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let submit = |args: &[&str]| {
+        let output = run(args);
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap().trim().to_string()
+    };
+    let waited = submit(&["ai", "waited for", "--async"]);
+    let fetched = submit(&["search", "fetched later", "--async"]);
+    assert_eq!(listed_jobs(dir.path())[0]["state"], "pending");
+
+    // With --wait: polled until ready, printed, and stored as done with its result.
+    let output = run(&["job", "ai", &waited, "--wait"]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(!output.stdout.is_empty());
+    // Without --wait, once the job is ready: one fetch is enough.
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let output = run(&["job", "search", &fetched, "--json"]);
+    assert!(output.status.success(), "{output:?}");
+
+    let jobs = listed_jobs(dir.path());
+    for id in [&waited, &fetched] {
+        let job = jobs
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|job| job["id"] == id.as_str())
+            .unwrap();
+        assert_eq!(job["state"], "done", "{job}");
+        assert!(job["attempts"].as_u64().unwrap() >= 1, "{job}");
+        assert!(job["result_size"].as_u64().unwrap() > 0, "{job}");
+    }
+    let text = run(&["jobs"]);
+    assert!(
+        !String::from_utf8_lossy(&text.stdout).contains("pending"),
+        "{text:?}"
+    );
+    sim.shutdown().await;
+}

@@ -109,6 +109,8 @@ pub enum OsEffect {
         contents: String,
         overwrite: bool,
     },
+    /// Writes the remembered settings beside the store, replacing the last ones.
+    SaveSettings(Box<super::settings_memory::Remembered>),
     SwitchToDemo,
     Quit,
 }

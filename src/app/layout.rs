@@ -130,6 +130,22 @@ pub(crate) fn wrapped_rows<S: AsRef<str>>(lines: &[S], width: u16) -> usize {
         .sum()
 }
 
+/// How many rows a sentence takes wrapped at words (as `ui::fit` wraps it) in `width`.
+pub(crate) fn word_wrapped_rows(text: &str, width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    let (mut rows, mut used) = (1, 0);
+    for word in text.split_whitespace() {
+        let w = word.width();
+        if used > 0 && used + 1 + w > width {
+            rows += 1 + (w.saturating_sub(1) / width);
+            used = w % width;
+        } else {
+            used += usize::from(used > 0) + w;
+        }
+    }
+    rows
+}
+
 /// A centred popup of at most `width` × `height`, inside `area`.
 pub(crate) fn popup(area: Rect, width: u16, height: u16) -> Rect {
     let w = width

@@ -20,12 +20,13 @@ pub(crate) mod pickers;
 mod popup;
 pub mod proxy;
 pub mod search;
+pub mod settings_memory;
 pub mod stored;
 mod tabs;
 pub(crate) mod text_search;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
-pub use export::{ExportSource, export_prompt};
+pub use export::{ExportSource, WriteFailure, export_prompt};
 pub use msg::{Msg, StoredView};
 pub use popup::{Confirm, Popup};
 pub use tabs::{Tab, TabSpec};
@@ -120,12 +121,14 @@ pub struct App {
     pub(crate) export: export::ExportState,
     /// The widest that answers wrap, centred in wider panes; 0 uses the whole pane.
     pub reading_width: u16,
+    /// The settings as last saved or restored: a change after a message asks for a save.
+    pub remembered: settings_memory::Remembered,
     next_tag: u64,
 }
 
 impl App {
     pub fn new(connection: Connection, now: Instant) -> App {
-        App {
+        let mut app = App {
             connection,
             tab: Tab::Chat,
             chat: ChatState::new(),
@@ -147,8 +150,11 @@ impl App {
             should_quit: false,
             export: export::ExportState::default(),
             reading_width: crate::config::DEFAULT_READING_WIDTH,
+            remembered: settings_memory::Remembered::default(),
             next_tag: 1,
-        }
+        };
+        app.remembered = settings_memory::Remembered::of(&app);
+        app
     }
 
     /// The effects to run once at start: the balance and the device list, when a token is set.
@@ -253,19 +259,16 @@ impl App {
 
     /// The screen's areas as drawn now (the banner takes one or two lines when shown).
     pub fn frame_areas(&self) -> layout::FrameAreas {
+        // Wrapped at words, so a path is not split; at most three rows, the last ending in
+        // an ellipsis when even they are too few.
         let banner_lines = self.banner().map_or(0, |text| {
-            let width = usize::from(self.area.width.max(1));
-            (unicode_width::UnicodeWidthStr::width(text.as_str()).div_ceil(width)).clamp(1, 2)
-                as u16
+            layout::word_wrapped_rows(&text, self.area.width).clamp(1, 3) as u16
         });
         let status_lines = self.flash.as_ref().map_or(1, |flash| {
-            // The badge, host and balance take about 40 columns before the message.
-            let needed = 40 + unicode_width::UnicodeWidthStr::width(flash.text.as_str());
-            if needed > usize::from(self.area.width) {
-                2
-            } else {
-                1
-            }
+            // The badge, host and balance take about 40 columns before the message, which
+            // wraps at words into at most three rows.
+            let shown = format!("{} {}", "-".repeat(39), flash.text);
+            layout::word_wrapped_rows(&shown, self.area.width).clamp(1, 3) as u16
         });
         layout::frame_with_banner(self.area, banner_lines, status_lines)
     }
@@ -304,6 +307,13 @@ impl App {
 
 /// The one entry point: a message in, effects out.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let mut effects = update_state(app, msg);
+    // Whatever changed a remembered setting (a picker, a cycle, a re-run), it is saved.
+    effects.extend(settings_memory::save_if_changed(app));
+    effects
+}
+
+fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(app, key),
         Msg::Mouse(mouse) => on_mouse(app, mouse),
@@ -456,6 +466,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::StoredOpened(result) => {
             open_stored(app, result);
+            Vec::new()
+        }
+        Msg::SettingsNotSaved(sentence) => {
+            app.flash_error(sentence);
             Vec::new()
         }
         Msg::StoreUnwritable(sentence) => {

@@ -81,6 +81,8 @@ pub enum Msg {
     Rerun(Result<RequestParams, String>),
     /// A stored response (a job's result or a history entry), prepared for its viewer.
     StoredOpened(Result<StoredView, String>),
+    /// The remembered settings could not be written: the sentence to show.
+    SettingsNotSaved(String),
     /// The store stopped writing (read-only or damaged): its sentence. The rest of the
     /// session keeps jobs and history in memory.
     StoreUnwritable(String),

@@ -12,7 +12,7 @@ use crate::api::client::poll_delay;
 use crate::api::{ApiError, Client, Fetched, JobId, JobKind, JobPoll};
 use crate::config::Config;
 use crate::exit;
-use crate::jobs::{MAX_IN_FLIGHT, PollOutcome, Scheduler, Transition};
+use crate::jobs::{MAX_IN_FLIGHT, PollOutcome, Scheduler, TrackedJob, Transition};
 use crate::sanitize::one_line;
 use crate::store::{Body, JobRecord, NewJob, Store, StoreError, StoreOptions, now_ms};
 
@@ -47,12 +47,21 @@ pub enum JobsCommand {
     Watch,
 }
 
-pub(super) async fn run_job(client: &Client, args: JobArgs) -> Result<(), ApiError> {
+pub(super) async fn run_job(
+    config: &Config,
+    client: &Client,
+    args: JobArgs,
+) -> Result<(), ApiError> {
     let id = JobId::parse(&args.id)?;
+    let mut stored = StoredJob::open(config, &id);
     let mut polls = 0u32;
     loop {
-        let fetched = client.job(args.kind, &id).await?;
+        let result = client.job(args.kind, &id).await;
         polls += 1;
+        if let Some(job) = stored.as_mut() {
+            job.record(&result).await;
+        }
+        let fetched = result?;
         match &fetched.value {
             JobPoll::Ready(answer) => {
                 if args.json {
@@ -86,6 +95,56 @@ pub(super) async fn run_job(client: &Client, args: JobArgs) -> Result<(), ApiErr
                     _ = tokio::signal::ctrl_c() => return Err(ApiError::Cancelled),
                 }
             }
+        }
+    }
+}
+
+/// The stored copy of a job fetched by `vantage job`, kept in step with each poll the way the
+/// app and `jobs watch` keep theirs, so that `vantage jobs` does not list a fetched job as
+/// pending. Jobs not queued here (or a store that cannot open) are left alone: fetching by id
+/// works without the store.
+struct StoredJob {
+    store: Store,
+    job: TrackedJob,
+}
+
+impl StoredJob {
+    fn open(config: &Config, id: &JobId) -> Option<StoredJob> {
+        // Without a database there is nothing to keep in step; fetching must not create one.
+        if !config.data_dir.join(crate::store::DB_FILE).exists() {
+            return None;
+        }
+        let store = open_store(config).ok()?;
+        let record = store.job(id).ok()??;
+        let job = record.tracked(now_ms());
+        Some(StoredJob { store, job })
+    }
+
+    /// Stores what one poll changed (and the result, once done), durably before the answer
+    /// is printed. A failure to store is told, not fatal: the answer still reaches the user.
+    async fn record<T>(&mut self, result: &Result<Fetched<JobPoll<T>>, ApiError>) {
+        let now = now_ms();
+        // The scheduler owns the rule of what a poll answer changes; this poll is due now.
+        let mut scheduler = Scheduler::new();
+        scheduler.insert(TrackedJob {
+            next_poll_at: now,
+            ..self.job.clone()
+        });
+        scheduler.due(now);
+        let outcome = PollOutcome::of(result);
+        let Some(transition) = scheduler.complete(&self.job.id, &outcome, now) else {
+            // Already done or failed in the store: nothing to change.
+            return;
+        };
+        if let Some(job) = scheduler.get(&self.job.id) {
+            self.job = job.clone();
+        }
+        let body = match (&outcome, result) {
+            (PollOutcome::Ready, Ok(fetched)) => Some(Body::of(fetched)),
+            _ => None,
+        };
+        if let Err(error) = self.store.update_job(transition, body).await {
+            err(&format!("{error} The job's new state was not stored."));
         }
     }
 }

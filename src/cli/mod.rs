@@ -260,7 +260,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Search(args) => return search::run_search(config, client, args).await,
         Command::Page(args) => return page::run_page(config, client, args).await,
         Command::Usage(args) => usage::run_usage(client, args).await,
-        Command::Job(args) => jobs::run_job(client, args).await,
+        Command::Job(args) => jobs::run_job(config, client, args).await,
         Command::Jobs(args) => return jobs::run_jobs(config, client, args).await,
         Command::Compare(args) => return compare::run_compare(client, args).await,
         Command::CompareSearch(args) => {

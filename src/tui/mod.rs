@@ -8,7 +8,7 @@
 mod effects;
 mod event_loop;
 
-pub use effects::{EffectRunner, test_runner};
+pub use effects::{EffectRunner, restore_settings, test_runner};
 pub use event_loop::{FRAME_BUDGET, LoopStats, run_loop};
 
 use std::io;
@@ -66,6 +66,7 @@ pub async fn run(
         app.flash_error(warning);
     }
     app.reading_width = config.reading_width;
+    restore_settings(&mut app, &config.data_dir);
     match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
         Ok(store) => {
             watch_store(&store, tx.clone());

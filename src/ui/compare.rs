@@ -17,6 +17,7 @@ use crate::app::{App, elapsed_since, layout, seconds_until};
 use crate::present::answer::human_size;
 use crate::present::compare::summary::{self, Movement};
 
+use super::fit::fit_line;
 use super::form::{PromptBox, draw_prompt_box};
 use super::text_view::{draw_prose, visible_lines};
 use super::{pane, theme};
@@ -101,7 +102,11 @@ fn draw_axes(lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
     let block = pane(Line::styled(" Columns from ", theme::title()), false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| fit_line(l, inner.width))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 /// The setup box folded to a line: what a run costs, and how to see the rest.
@@ -408,7 +413,11 @@ fn draw_summary(compare: &CompareState, frame: &mut Frame, area: Rect) {
         })
         .collect();
     let (visible, _) = visible_lines(&lines, compare.table_scroll, inner.height as usize);
-    frame.render_widget(Paragraph::new(visible.to_vec()), inner);
+    let visible: Vec<Line> = visible
+        .iter()
+        .map(|l| fit_line(l.clone(), inner.width))
+        .collect();
+    frame.render_widget(Paragraph::new(visible), inner);
 }
 
 fn movement_style(movement: Movement) -> Style {
@@ -464,7 +473,7 @@ fn draw_search(app: &App, frame: &mut Frame, area: Rect) {
             if let Some(error) = column.call.error() {
                 spans.push(Span::styled(error.to_string(), theme::error()));
             }
-            Line::from(spans)
+            fit_line(Line::from(spans), status_area.width)
         })
         .collect();
     frame.render_widget(Paragraph::new(status), status_area);
@@ -491,7 +500,7 @@ fn draw_search(app: &App, frame: &mut Frame, area: Rect) {
             ));
         }
         spans.push(Span::styled(row.url.clone(), theme::link()));
-        lines.push(Line::from(spans));
+        lines.push(fit_line(Line::from(spans), table_area.width));
     }
     if compare.table.is_empty() {
         lines.push(Line::styled(

@@ -9,6 +9,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::layout;
 
+use super::fit::fit_line;
 use super::{pane, theme};
 
 /// One cell of a settings row.
@@ -126,7 +127,10 @@ pub(crate) fn draw_prompt_box(
         frame.render_widget(editor, inner);
     } else if editor.is_empty() {
         frame.render_widget(
-            Paragraph::new(Line::styled(hint.to_string(), theme::dim())),
+            Paragraph::new(fit_line(
+                Line::styled(hint.to_string(), theme::dim()),
+                inner.width,
+            )),
             inner,
         );
     } else {

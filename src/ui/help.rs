@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 use crate::app::keymap::{self, Action, Context};
 use crate::app::{App, Tab, layout};
 
+use super::fit::fit_line;
 use super::{pane, theme};
 
 /// The sections help lists: every key there is, the current tab's first (from the tab
@@ -69,6 +70,10 @@ pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
     let max_scroll = (lines.len() as u16).saturating_sub(inner.height);
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|line| fit_line(line, inner.width))
+        .collect();
     frame.render_widget(
         Paragraph::new(lines).scroll((scroll.min(max_scroll), 0)),
         inner,

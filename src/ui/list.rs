@@ -5,11 +5,11 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{HighlightSpacing, Paragraph, Row, Table, TableState};
-use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
 use crate::app::list::FilteredList;
 
+use super::fit::fit_line;
 use super::text_view::{draw_scrollbar, list_offset};
 use super::{pane, theme};
 
@@ -92,7 +92,7 @@ pub(super) fn draw<'a>(
             let cells = row(*index)
                 .into_iter()
                 .zip(&column_widths)
-                .map(|(line, width)| ellipsized(line, *width));
+                .map(|(line, width)| fit_line(line, *width));
             Row::new(cells)
         })
         .collect();
@@ -134,30 +134,6 @@ fn column_widths(widths: &[Constraint], area_width: u16) -> Vec<u16> {
         .collect()
 }
 
-/// The line cut to `width` columns with an ellipsis when it is wider, so a cut shows as one.
-fn ellipsized(line: Line<'_>, width: u16) -> Line<'_> {
-    let width = usize::from(width);
-    if line.width() <= width {
-        return line;
-    }
-    let mut left = width.saturating_sub(1);
-    let mut spans = Vec::with_capacity(line.spans.len());
-    for span in line.spans {
-        let w = span.content.width();
-        if w <= left {
-            left -= w;
-            spans.push(span);
-            continue;
-        }
-        let mut cut = fit(&span.content, left + 1);
-        cut.pop();
-        spans.push(Span::styled(cut, span.style));
-        break;
-    }
-    spans.push(Span::styled("…", line.style));
-    Line::from(spans).style(line.style)
-}
-
 /// `text` with the chars at `positions` (char indices, ascending) in the match style.
 pub(super) fn highlighted(text: String, positions: &[u32], style: Style) -> Line<'static> {
     if positions.is_empty() {
@@ -180,29 +156,6 @@ pub(super) fn highlighted(text: String, positions: &[u32], style: Style) -> Line
         spans.push(Span::styled(run, run_style));
     }
     Line::from(spans)
-}
-
-/// `text` in at most `width` terminal columns, ending in "…" when it had to be cut. Cuts
-/// between grapheme clusters, so an emoji or an accented letter is never split.
-pub(super) fn fit(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_string();
-    }
-    let budget = width.saturating_sub(1);
-    let mut used = 0;
-    let mut out = String::new();
-    for grapheme in text.graphemes(true) {
-        let w = grapheme.width();
-        if used + w > budget {
-            break;
-        }
-        used += w;
-        out.push_str(grapheme);
-    }
-    if width > 0 {
-        out.push('…');
-    }
-    out
 }
 
 /// "12s", "5m", "3h", "2d": how long ago, in the largest whole unit.

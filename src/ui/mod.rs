@@ -5,6 +5,7 @@ mod brands;
 mod call;
 mod chat;
 mod compare;
+mod fit;
 mod form;
 mod help;
 mod history;
@@ -33,10 +34,10 @@ pub fn view(app: &App, frame: &mut Frame) {
     let areas = app.frame_areas();
     draw_tabs(app, frame, areas.tabs);
     if let Some(text) = app.banner() {
+        let rows = usize::from(areas.banner.height);
         frame.render_widget(
-            Paragraph::new(text)
-                .style(theme::warning_banner())
-                .wrap(Wrap { trim: true }),
+            Paragraph::new(fit::wrap_lines(Line::raw(text), areas.banner.width, rows))
+                .style(theme::warning_banner()),
             areas.banner,
         );
     }

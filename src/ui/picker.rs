@@ -10,6 +10,7 @@ use ratatui::widgets::Paragraph;
 use crate::app::layout;
 use crate::app::picker::{PickItem, Picker};
 
+use super::fit::{fit_line, wrap_lines};
 use super::text_view::list_offset;
 use super::{pane, theme};
 
@@ -26,7 +27,15 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     let block = pane(title, true);
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
-    let note_rows = u16::from(picker.note.is_some());
+    // A note takes up to two rows, so its advice is read to the end.
+    let note_lines = picker.note.as_ref().map_or_else(Vec::new, |note| {
+        wrap_lines(
+            Line::styled(note.clone(), theme::key_hint()),
+            inner.width,
+            2,
+        )
+    });
+    let note_rows = note_lines.len() as u16;
     let [filter_area, note_area, list_area, hint_area] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(note_rows),
@@ -35,28 +44,26 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     ])
     .areas(inner);
     frame.render_widget(
-        Paragraph::new(Line::from(
-            std::iter::once(Span::styled("filter › ", theme::accent()))
-                .chain(super::field_spans(
-                    &picker.filter,
-                    picker.edit.cursor_in(&picker.filter),
-                    true,
-                ))
-                .chain(
-                    picker
-                        .custom_value()
-                        .map(|_| Span::styled("  End: use as typed", theme::dim())),
-                )
-                .collect::<Vec<_>>(),
+        Paragraph::new(fit_line(
+            Line::from(
+                std::iter::once(Span::styled("filter › ", theme::accent()))
+                    .chain(super::field_spans(
+                        &picker.filter,
+                        picker.edit.cursor_in(&picker.filter),
+                        true,
+                    ))
+                    .chain(
+                        picker
+                            .custom_value()
+                            .map(|_| Span::styled("  End: use as typed", theme::dim())),
+                    )
+                    .collect::<Vec<_>>(),
+            ),
+            filter_area.width,
         )),
         filter_area,
     );
-    if let Some(note) = &picker.note {
-        frame.render_widget(
-            Paragraph::new(Line::styled(note.clone(), theme::key_hint())),
-            note_area,
-        );
-    }
+    frame.render_widget(Paragraph::new(note_lines), note_area);
     let height = list_area.height as usize;
     let offset = list_offset(picker.selected, height);
     let count = picker.row_count();
@@ -70,7 +77,10 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
                     .get(row)
                     .map(|r| r.positions.as_slice())
                     .unwrap_or(&[]);
-                item_line(item, positions, selected, picker.is_checked(item))
+                fit_line(
+                    item_line(item, positions, selected, picker.is_checked(item)),
+                    list_area.width,
+                )
             }
             None => Line::from(vec![Span::styled(
                 format!(
@@ -90,14 +100,17 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), list_area);
     frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled("↑↓", theme::key_hint()),
-            Span::styled(" move  ", theme::dim()),
-            Span::styled("Enter", theme::key_hint()),
-            Span::styled(" choose  ", theme::dim()),
-            Span::styled("Esc", theme::key_hint()),
-            Span::styled(" close  type to filter", theme::dim()),
-        ])),
+        Paragraph::new(fit_line(
+            Line::from(vec![
+                Span::styled("↑↓", theme::key_hint()),
+                Span::styled(" move  ", theme::dim()),
+                Span::styled("Enter", theme::key_hint()),
+                Span::styled(" choose  ", theme::dim()),
+                Span::styled("Esc", theme::key_hint()),
+                Span::styled(" close  type to filter", theme::dim()),
+            ]),
+            hint_area.width,
+        )),
         hint_area,
     );
 }

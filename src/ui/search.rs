@@ -13,6 +13,7 @@ use crate::app::keymap::{self, Action, Context};
 use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, search_areas, text_of};
 use crate::present::search_page::{EntryKind, SearchView, stars, summarize_json};
 
+use super::fit::{fit_str as fit, wrap_str as wrap_lines};
 use super::text_view::{draw_prose, draw_scrollbar, list_offset};
 use super::{call, form, pane, theme};
 
@@ -225,54 +226,6 @@ fn draw_results(page: &PageState, frame: &mut Frame, area: Rect) {
         },
     );
     draw_scrollbar(frame, area, page.total_rows(), scroll, height);
-}
-
-/// Cuts text to the width, with an ellipsis.
-fn fit(text: &str, width: usize) -> String {
-    if text.width() <= width {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
-    out
-}
-
-/// Word-wraps text into at most `max_lines` lines of `width`, the last one ellipsized.
-fn wrap_lines(text: &str, width: usize, max_lines: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut current = String::new();
-    for word in text.split_whitespace() {
-        let needed = if current.is_empty() {
-            word.width()
-        } else {
-            current.width() + 1 + word.width()
-        };
-        if needed > width && !current.is_empty() {
-            lines.push(std::mem::take(&mut current));
-            if lines.len() == max_lines {
-                let last = lines.pop().unwrap_or_default();
-                lines.push(fit(&format!("{last} {word}"), width));
-                return lines;
-            }
-        }
-        if !current.is_empty() {
-            current.push(' ');
-        }
-        current.push_str(word);
-    }
-    if !current.is_empty() {
-        lines.push(fit(&current, width));
-    }
-    lines
 }
 
 /// The short badge of a result's type.

@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 use crate::app::keymap::{self, Action};
 use crate::app::{App, Credits, FlashLevel};
 
-use super::theme;
+use super::{fit, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = Vec::new();
@@ -45,12 +45,38 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
                 FlashLevel::Error => theme::error(),
             },
         )),
-        None => spans.extend(hints(app)),
+        None => {
+            // Whole hints only: a key without what it does would mislead.
+            let room = usize::from(area.width).saturating_sub(Line::from(spans.clone()).width());
+            spans.extend(hints_within(hints(app), room));
+        }
     }
-    frame.render_widget(
-        Paragraph::new(Line::from(spans)).wrap(ratatui::widgets::Wrap { trim: false }),
-        area,
-    );
+    // A message may take the two rows it was given; hints take one. What does not fit is
+    // cut at a word, with an ellipsis.
+    let lines = fit::wrap_lines(Line::from(spans), area.width, usize::from(area.height));
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// As many hints (key and help, in pairs) as fit `room` columns, then `…` if some were left.
+fn hints_within(hints: Vec<Span<'static>>, room: usize) -> Vec<Span<'static>> {
+    let pairs: Vec<&[Span<'static>]> = hints.chunks(2).collect();
+    let width = |pair: &[Span<'_>]| pair.iter().map(Span::width).sum::<usize>();
+    let total: usize = pairs.iter().map(|p| width(p)).sum();
+    // The last hint's trailing spaces may run past the edge unseen.
+    if total.saturating_sub(2) <= room {
+        return hints;
+    }
+    let mut shown = Vec::new();
+    let mut used = 0;
+    for pair in pairs {
+        if used + width(pair) > room.saturating_sub(1) {
+            break;
+        }
+        used += width(pair);
+        shown.extend_from_slice(pair);
+    }
+    shown.push(Span::styled(fit::ELLIPSIS, theme::dim()));
+    shown
 }
 
 /// The most useful keys where the focus is, from the keymap.

@@ -153,6 +153,9 @@ fn placeholder_end(chars: &[char], open: usize) -> Option<usize> {
     (chars.get(brace) == Some(&'}')).then_some(brace + 1)
 }
 
+/// Where a test sends the terminal events of [`scripted_events`].
+pub type EventSender = tokio::sync::mpsc::UnboundedSender<crossterm::event::Event>;
+
 /// Terminal events a test feeds to the real event loop by hand.
 pub fn scripted_events() -> (
     tokio::sync::mpsc::UnboundedSender<crossterm::event::Event>,

@@ -5,6 +5,8 @@
 // Each file loads the shared helpers itself, as it would alone.
 #![allow(clippy::duplicate_mod)]
 
+#[path = "../readme_captures.rs"]
+mod readme_captures;
 #[path = "../ui_chat.rs"]
 mod ui_chat;
 #[path = "../ui_compare.rs"]
@@ -13,6 +15,8 @@ mod ui_compare;
 mod ui_jobs;
 #[path = "../ui_lists.rs"]
 mod ui_lists;
+#[path = "../ui_narrow.rs"]
+mod ui_narrow;
 #[path = "../ui_proxy.rs"]
 mod ui_proxy;
 #[path = "../ui_search.rs"]

@@ -7,6 +7,8 @@ mod calls;
 mod os;
 mod store;
 
+pub use os::restore_settings;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -40,6 +42,8 @@ pub struct EffectRunner {
     memory: HashMap<JobId, Body>,
     /// The history entry of each job submitted this session, to attach its result to.
     job_entries: Arc<Mutex<HashMap<JobId, EntryId>>>,
+    /// The latest write of the remembered settings; each waits for the one before it.
+    settings_save: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl EffectRunner {
@@ -62,6 +66,7 @@ impl EffectRunner {
             store: None,
             memory: HashMap::new(),
             job_entries: Arc::default(),
+            settings_save: None,
         }
     }
 

@@ -2,13 +2,53 @@
 //! the browser, files, and the switch to the demo simulator.
 
 use std::io;
+use std::path::Path;
 
 use crate::api::{Client, ClientSettings};
 use crate::app::export::WriteFailure;
-use crate::app::{Connection, Msg, OsEffect};
+use crate::app::settings_memory::{self, Remembered};
+use crate::app::{App, Connection, Msg, OsEffect};
 
 use super::EffectRunner;
 use crate::tui::demo_proxy_defaults;
+
+/// Puts the settings of the last session back before the first frame. No file yet is the
+/// first start; a damaged or unknown one is left unused with a notice, and replaced when a
+/// setting next changes.
+pub fn restore_settings(app: &mut App, data_dir: &Path) {
+    let path = data_dir.join(settings_memory::FILE_NAME);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return,
+        Err(error) => {
+            app.flash_error(format!(
+                "The remembered settings could not be read from {}: {error}.",
+                path.display()
+            ));
+            return;
+        }
+    };
+    match Remembered::from_json(&text) {
+        Ok(remembered) => remembered.apply(app),
+        Err(sentence) => app.flash_error(sentence),
+    }
+}
+
+/// Replaces the settings file whole: a crash mid-write leaves the old one, never half of it.
+fn write_settings(path: &Path, text: &str) -> Result<(), String> {
+    let fail = |error: io::Error| {
+        format!(
+            "The settings could not be remembered in {}: {error}. They apply to this session only.",
+            path.display()
+        )
+    };
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(fail)?;
+    }
+    let partial = path.with_extension("json.partial");
+    std::fs::write(&partial, text).map_err(fail)?;
+    std::fs::rename(&partial, path).map_err(fail)
+}
 
 impl EffectRunner {
     /// Carries out what touches the terminal or the machine.
@@ -50,8 +90,32 @@ impl EffectRunner {
                 });
                 None
             }
+            OsEffect::SaveSettings(remembered) => {
+                let previous = self.settings_save.take();
+                let path = self.data_dir.join(settings_memory::FILE_NAME);
+                let text = remembered.to_json();
+                let tx = self.tx.clone();
+                self.settings_save = Some(tokio::spawn(async move {
+                    // One write at a time, in order: the newest settings are the ones kept.
+                    if let Some(previous) = previous {
+                        let _ = previous.await;
+                    }
+                    let written =
+                        tokio::task::spawn_blocking(move || write_settings(&path, &text)).await;
+                    if let Ok(Err(sentence)) = written {
+                        let _ = tx.send(Msg::SettingsNotSaved(sentence));
+                    }
+                }));
+                None
+            }
             OsEffect::SwitchToDemo => Some(Msg::DemoStarted(self.switch_to_demo().await)),
-            OsEffect::Quit => None,
+            OsEffect::Quit => {
+                // A setting changed just before quitting is still kept.
+                if let Some(save) = self.settings_save.take() {
+                    let _ = save.await;
+                }
+                None
+            }
         }
     }
 

@@ -1,0 +1,267 @@
+//! What the app remembers between sessions: the last vantage point and format of Chat and
+//! Search and the axes of Compare. Kept in a small file in the data dir (not the config file,
+//! which is the user's to write). `update` notices a change after each message and asks for a
+//! save; `tui` reads the file before the first frame. Parsing and applying live here, the file
+//! itself is touched only by `tui`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::{AiFormat, IpType, Location, Model, SearchFormat};
+use crate::present::compare::CompareMode;
+
+use super::App;
+
+/// The file beside the store.
+pub const FILE_NAME: &str = "last-settings.json";
+
+/// Bumped when a field changes meaning; a file of another version is set aside, not misread.
+const VERSION: u32 = 1;
+
+/// The remembered settings, as written to the file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Remembered {
+    pub version: u32,
+    pub chat: ChatMemory,
+    pub search: SearchMemory,
+    pub compare: CompareMemory,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChatMemory {
+    pub model: Option<Model>,
+    pub device: Option<String>,
+    pub location: Location,
+    pub format: AiFormat,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchMemory {
+    pub ip: Option<IpType>,
+    pub location: Location,
+    pub format: SearchFormat,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CompareMemory {
+    pub mode: ModeMemory,
+    pub models: Vec<Model>,
+    pub devices: Vec<String>,
+    pub locations: Vec<Location>,
+}
+
+/// What Compare compares (its own name in the file, so the app's enum may change freely).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModeMemory {
+    #[default]
+    Answers,
+    Search,
+}
+
+impl Remembered {
+    /// The settings on screen now.
+    pub fn of(app: &App) -> Remembered {
+        let chat = &app.chat.settings;
+        let search = &app.search.settings;
+        let axes = &app.compare.axes;
+        Remembered {
+            version: VERSION,
+            chat: ChatMemory {
+                model: chat.model,
+                device: chat.device.clone(),
+                location: chat.location.clone(),
+                format: chat.format,
+            },
+            search: SearchMemory {
+                ip: search.ip,
+                location: search.location.clone(),
+                format: search.format,
+            },
+            compare: CompareMemory {
+                mode: match app.compare.mode {
+                    CompareMode::Answers => ModeMemory::Answers,
+                    CompareMode::Search => ModeMemory::Search,
+                },
+                models: axes.models.clone(),
+                devices: axes.devices.clone(),
+                locations: axes.locations.clone(),
+            },
+        }
+    }
+
+    /// Puts the settings back into their tabs, and remembers them as saved.
+    pub fn apply(self, app: &mut App) {
+        let chat = &mut app.chat.settings;
+        chat.model = self.chat.model;
+        chat.device = self.chat.device.clone();
+        chat.location = self.chat.location.clone();
+        chat.format = self.chat.format;
+        let search = &mut app.search.settings;
+        search.ip = self.search.ip;
+        search.location = self.search.location.clone();
+        search.format = self.search.format;
+        let compare = &mut app.compare;
+        compare.mode = match self.compare.mode {
+            ModeMemory::Answers => CompareMode::Answers,
+            ModeMemory::Search => CompareMode::Search,
+        };
+        compare.axes.models = self.compare.models.clone();
+        compare.axes.devices = self.compare.devices.clone();
+        compare.axes.locations = self.compare.locations.clone();
+        compare.columns.clear();
+        compare.rebuild();
+        app.remembered = Remembered::of(app);
+    }
+
+    /// The file's text.
+    pub fn to_json(&self) -> String {
+        // Plain data with string keys: serialising cannot fail, but an empty file is harmless.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads the file's text. A damaged file, one of another version or with fields this
+    /// version does not know, is refused with a sentence for the status bar.
+    pub fn from_json(text: &str) -> Result<Remembered, String> {
+        let refused = |why: String| {
+            format!(
+                "The remembered settings ({FILE_NAME} in the data folder) were not used: {why}. They are replaced when a setting next changes."
+            )
+        };
+        let remembered: Remembered =
+            serde_json::from_str(text).map_err(|e| refused(e.to_string()))?;
+        if remembered.version != VERSION {
+            return Err(refused(format!(
+                "version {} is not the {VERSION} this build reads",
+                remembered.version
+            )));
+        }
+        Ok(remembered)
+    }
+}
+
+/// After a message: a save of the settings when they differ from the last saved (or
+/// restored) ones, else nothing. Cheap enough to ask after every message.
+pub(super) fn save_if_changed(app: &mut App) -> Option<super::Effect> {
+    let now = Remembered::of(app);
+    if now == app.remembered {
+        return None;
+    }
+    app.remembered = now.clone();
+    Some(super::Effect::Os(super::OsEffect::SaveSettings(Box::new(
+        now,
+    ))))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::app::{Connection, Effect, Msg, OsEffect, update};
+
+    fn app() -> App {
+        let connection = Connection {
+            demo: true,
+            host: "127.0.0.1:1".into(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        };
+        App::new(connection, Instant::now())
+    }
+
+    fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    }
+
+    fn saves(effects: &[Effect]) -> Vec<Remembered> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Os(OsEffect::SaveSettings(r)) => Some((**r).clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn choosing_a_model_asks_for_one_save_and_typing_asks_for_none() {
+        let mut app = app();
+        assert!(saves(&press(&mut app, KeyCode::Char('h'))).is_empty());
+        press(&mut app, KeyCode::Esc);
+        press(&mut app, KeyCode::Char('m'));
+        for c in "gem".chars() {
+            assert!(saves(&press(&mut app, KeyCode::Char(c))).is_empty());
+        }
+        let saved = saves(&press(&mut app, KeyCode::Enter));
+        assert_eq!(saved.len(), 1, "one save when the model changes");
+        assert_eq!(saved[0].chat.model, Some(Model::Gemini));
+        // Nothing changed since: no second save.
+        assert!(saves(&press(&mut app, KeyCode::Down)).is_empty());
+    }
+
+    #[test]
+    fn settings_round_trip_through_the_file_and_back_into_the_tabs() {
+        let mut app = app();
+        app.chat.settings.model = Some(Model::Perplexity);
+        app.chat.settings.device = Some("iPhone 15".into());
+        app.chat.settings.location.country = Some("DE".into());
+        app.chat.settings.location.city = Some("Berlin".into());
+        app.chat.settings.format = AiFormat::Rendered;
+        app.search.settings.location.country = Some("FR".into());
+        app.search.settings.format = SearchFormat::Html;
+        app.search.settings.ip = Some(IpType::Isp);
+        app.compare.axes.models = vec![Model::Gemini, Model::Copilot];
+        app.compare.axes.devices = vec!["Pixel 8".into()];
+        app.compare.axes.locations = vec![Location {
+            country: Some("US".into()),
+            subdivision: Some("CO".into()),
+            city: None,
+        }];
+        app.compare.mode = CompareMode::Search;
+        let before = Remembered::of(&app);
+        let text = before.to_json();
+        let back = Remembered::from_json(&text).unwrap();
+        assert_eq!(back, before);
+
+        let mut restarted = super::tests::app();
+        back.apply(&mut restarted);
+        assert_eq!(restarted.chat.settings, app.chat.settings);
+        assert_eq!(
+            restarted.search.settings.location,
+            app.search.settings.location
+        );
+        assert_eq!(restarted.compare.axes, app.compare.axes);
+        assert_eq!(restarted.compare.mode, CompareMode::Search);
+        assert_eq!(
+            restarted.compare.columns.len(),
+            app.compare.axes.locations.len().max(1) * app.compare.axes.ips.len().max(1),
+            "columns are rebuilt from the restored axes"
+        );
+        // Restored settings are not saved again at once.
+        let effects = update(&mut restarted, Msg::Tick);
+        assert!(saves(&effects).is_empty());
+    }
+
+    #[test]
+    fn a_damaged_or_unknown_file_is_refused_with_a_sentence() {
+        for text in [
+            "",
+            "{ not json",
+            r#"{"version": 7}"#,
+            r#"{"version": 1, "chat": {"model": "eliza"}}"#,
+            r#"{"version": 1, "colour": "blue"}"#,
+        ] {
+            let refused = Remembered::from_json(text).unwrap_err();
+            assert!(refused.contains(FILE_NAME), "{text}: {refused}");
+        }
+        // A file that leaves a section out keeps that section's defaults.
+        let partial = Remembered::from_json(r#"{"version": 1, "chat": {"model": "gemini"}}"#);
+        assert_eq!(partial.unwrap().chat.model, Some(Model::Gemini));
+    }
+}
