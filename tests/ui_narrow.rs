@@ -191,9 +191,11 @@ fn history() -> App {
         elapsed_ms: Some(8_400),
         size: Some(48_213),
     };
+    go_to(&mut app, Tab::History);
+    let generation = app.history.generation();
     update(
         &mut app,
-        Msg::HistoryLoaded(Ok(vec![
+        Msg::HistoryPage(vantage::app::history::Page::all(generation, vec![
             item(
                 "3",
                 RequestKind::Ai,
@@ -214,7 +216,6 @@ fn history() -> App {
             ),
         ])),
     );
-    go_to(&mut app, Tab::History);
     app
 }
 
