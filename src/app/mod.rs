@@ -97,6 +97,8 @@ pub struct App {
     pub chat: ChatState,
     pub search: search::SearchState,
     pub compare: compare::CompareState,
+    /// The tracked brands of the workspace (empty when there is none).
+    pub brands: Vec<crate::analysis::mentions::Brand>,
     pub proxy: ProxyState,
     pub jobs: jobs_tab::JobsState,
     pub history: history::HistoryState,
@@ -127,6 +129,7 @@ impl App {
             chat: ChatState::new(),
             search: search::SearchState::new(),
             compare: compare::CompareState::new(),
+            brands: Vec::new(),
             proxy: ProxyState::default(),
             jobs: jobs_tab::JobsState::default(),
             history: history::HistoryState::default(),
