@@ -282,3 +282,115 @@ fn the_search_rank_table_shows_movements() {
     assert!(screen.contains("– gone"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+fn tracked_brands() -> Vec<vantage::analysis::mentions::Brand> {
+    use vantage::analysis::mentions::Brand;
+    vec![
+        Brand::named("Salomon"),
+        Brand::named("Meindl"),
+        Brand {
+            name: "REI".into(),
+            domains: vec!["rei.com".into()],
+            ..Brand::default()
+        },
+        Brand {
+            name: "Idealo".into(),
+            domains: vec!["idealo.de".into()],
+            ..Brand::default()
+        },
+    ]
+}
+
+/// Four answers landed, the brands tracked, and `]` pressed `views` times.
+fn landed_with_brands(views: usize) -> App {
+    let mut app = app_at(Instant::now());
+    app.brands = tracked_brands();
+    all_landed(&mut app);
+    for _ in 0..views {
+        press(&mut app, KeyCode::Char(']'));
+    }
+    app
+}
+
+#[test]
+fn the_mention_matrix_sorted_by_share_of_voice() {
+    let mut app = landed_with_brands(2);
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Char('S'));
+    }
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("sorted by share of voice"), "{screen}");
+    assert!(screen.contains("* cites the brand's site"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_mention_matrix_at_160_columns() {
+    let mut app = landed_with_brands(2);
+    insta::assert_snapshot!(draw(&mut app, 160, 45));
+}
+
+#[test]
+fn the_sources_of_the_focused_column() {
+    let mut app = landed_with_brands(3);
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("Sources of #3"), "{screen}");
+    assert!(screen.contains("[REI]"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_two_column_word_diff() {
+    let mut app = landed_with_brands(4);
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("Diff #1 → #2"), "{screen}");
+    assert!(screen.contains("{+Berlin+}") || screen.contains("{+"), "{screen}");
+    assert!(screen.contains("[-"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_brand_rows_of_a_search_comparison() {
+    let mut app = app_at(Instant::now());
+    app.brands = tracked_brands();
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('M'));
+    app.compare.set_prompt("hiking boots");
+    app.compare.axes.locations = vec![
+        parse_location("us").unwrap(),
+        parse_location("de::Berlin").unwrap(),
+    ];
+    app.compare.rebuild();
+    press(&mut app, KeyCode::Char('r'));
+    let tags: Vec<Tag> = app
+        .compare
+        .columns
+        .iter()
+        .map(|c| c.call.tag().expect("running"))
+        .collect();
+    let us = page(&[
+        ("https://www.switchbacktravel.com/boots", 0),
+        ("https://www.rei.com/boots/", 3),
+        ("https://www.rei.com/c/hiking", 0),
+    ]);
+    let de = page(&[
+        ("https://www.idealo.de/boots", 0),
+        ("https://www.nytimes.com/boots", 0),
+        ("https://de.rei.com/boots", 0),
+    ]);
+    for (tag, page) in tags.into_iter().zip([us, de]) {
+        update(
+            &mut app,
+            Msg::SearchDone {
+                tag,
+                result: Ok(page),
+            },
+        );
+    }
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("◆ REI"), "{screen}");
+    assert!(screen.contains("◆ Idealo"), "{screen}");
+    insta::assert_snapshot!(screen);
+}

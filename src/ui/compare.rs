@@ -237,7 +237,7 @@ fn draw_columns(app: &App, frame: &mut Frame, area: Rect) {
         )
     } else {
         format!(
-            " Columns {}–{} of {n} · ←→ focus · Enter full width · ] summary, matrix, sources, diff · z scroll {sync} ",
+            " Columns {}–{} of {n} · ←→ focus · Enter full width · ] summary · z scroll {sync} ",
             shown.start + 1,
             shown.end
         )
@@ -397,7 +397,7 @@ fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
 
 fn draw_summary(compare: &CompareState, frame: &mut Frame, area: Rect) {
     let block = pane(
-        Line::styled(" What differs · [ back to the columns ", theme::title()),
+        Line::styled(" What differs · ] mentions, sources, diff · [ back to the columns ", theme::title()),
         compare.focus == CompareFocus::Columns,
     );
     let inner = block.inner(area);
