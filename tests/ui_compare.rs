@@ -235,26 +235,44 @@ fn page(urls: &[(&str, usize)]) -> Box<search_page::PreparedSearch> {
     ))
 }
 
-#[test]
-fn the_search_rank_table_shows_movements() {
-    let mut app = app_at(Instant::now());
-    press(&mut app, KeyCode::Esc);
-    press(&mut app, KeyCode::Char('M'));
+/// A search comparison of the US and Berlin (residential IPs only when asked), sent.
+fn search_sent(app: &mut App, residential: bool) -> Vec<Tag> {
+    press(app, KeyCode::Esc);
+    press(app, KeyCode::Char('M'));
     app.compare.set_prompt("hiking boots");
     app.compare.axes.locations = vec![
         parse_location("us").unwrap(),
         parse_location("de::Berlin").unwrap(),
     ];
-    press(&mut app, KeyCode::Char('I')); // residential only
+    if residential {
+        press(app, KeyCode::Char('I'));
+    }
     app.compare.rebuild();
-    press(&mut app, KeyCode::Char('r'));
-    let tags: Vec<Tag> = app
-        .compare
+    press(app, KeyCode::Char('r'));
+    app.compare
         .columns
         .iter()
         .map(|c| c.call.tag().expect("running"))
-        .collect();
-    assert_eq!(tags.len(), 2);
+        .collect()
+}
+
+fn land_pages(app: &mut App, tags: Vec<Tag>, pages: [Box<search_page::PreparedSearch>; 2]) {
+    assert_eq!(tags.len(), pages.len());
+    for (tag, page) in tags.into_iter().zip(pages) {
+        update(
+            app,
+            Msg::SearchDone {
+                tag,
+                result: Ok(page),
+            },
+        );
+    }
+}
+
+#[test]
+fn the_search_rank_table_shows_movements() {
+    let mut app = app_at(Instant::now());
+    let tags = search_sent(&mut app, true);
     let us = page(&[
         ("https://www.rei.com/boots/", 3),
         ("https://www.switchbacktravel.com/boots", 0),
@@ -267,15 +285,7 @@ fn the_search_rank_table_shows_movements() {
         ("https://www.nytimes.com/boots", 0),
         ("https://www.switchbacktravel.com/boots", 0),
     ]);
-    for (tag, page) in tags.into_iter().zip([us, de]) {
-        update(
-            &mut app,
-            Msg::SearchDone {
-                tag,
-                result: Ok(page),
-            },
-        );
-    }
+    land_pages(&mut app, tags, [us, de]);
     let screen = draw(&mut app, 120, 24);
     assert!(screen.contains("2 ↓1 +2"), "{screen}");
     assert!(screen.contains("1 new"), "{screen}");
@@ -355,21 +365,7 @@ fn a_two_column_word_diff() {
 fn the_brand_rows_of_a_search_comparison() {
     let mut app = app_at(Instant::now());
     app.brands = tracked_brands();
-    press(&mut app, KeyCode::Esc);
-    press(&mut app, KeyCode::Char('M'));
-    app.compare.set_prompt("hiking boots");
-    app.compare.axes.locations = vec![
-        parse_location("us").unwrap(),
-        parse_location("de::Berlin").unwrap(),
-    ];
-    app.compare.rebuild();
-    press(&mut app, KeyCode::Char('r'));
-    let tags: Vec<Tag> = app
-        .compare
-        .columns
-        .iter()
-        .map(|c| c.call.tag().expect("running"))
-        .collect();
+    let tags = search_sent(&mut app, false);
     let us = page(&[
         ("https://www.switchbacktravel.com/boots", 0),
         ("https://www.rei.com/boots/", 3),
@@ -380,15 +376,7 @@ fn the_brand_rows_of_a_search_comparison() {
         ("https://www.nytimes.com/boots", 0),
         ("https://de.rei.com/boots", 0),
     ]);
-    for (tag, page) in tags.into_iter().zip([us, de]) {
-        update(
-            &mut app,
-            Msg::SearchDone {
-                tag,
-                result: Ok(page),
-            },
-        );
-    }
+    land_pages(&mut app, tags, [us, de]);
     let screen = draw(&mut app, 80, 24);
     assert!(screen.contains("◆ REI"), "{screen}");
     assert!(screen.contains("◆ Idealo"), "{screen}");
