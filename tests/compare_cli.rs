@@ -282,7 +282,10 @@ fn the_ai_overview_is_a_column_beside_a_model_and_mentions_cover_it() {
         Location::default(),
         None,
     );
-    let fetched = host.runtime.block_on(host.client().search(&request)).unwrap();
+    let fetched = host
+        .runtime
+        .block_on(host.client().search(&request))
+        .unwrap();
     let expected = vantage::present::compare::overview::overview_answer(request, fetched);
     let cited = expected.sources.first().expect("the overview cites pages");
     let cited_domain = cited.domain.clone();
@@ -315,7 +318,10 @@ fn the_ai_overview_is_a_column_beside_a_model_and_mentions_cover_it() {
     for row in rows {
         let cells = row["columns"].as_array().unwrap();
         assert_eq!(cells.len(), 2);
-        assert!(cells.iter().all(|c| c.is_object()), "both columns answered: {row}");
+        assert!(
+            cells.iter().all(|c| c.is_object()),
+            "both columns answered: {row}"
+        );
     }
     assert_eq!(rows[1]["columns"][1]["cited"], true, "{json}");
 

@@ -356,7 +356,10 @@ fn a_two_column_word_diff() {
     let mut app = landed_with_brands(4);
     let screen = draw(&mut app, 80, 24);
     assert!(screen.contains("Diff #1 → #2"), "{screen}");
-    assert!(screen.contains("{+Berlin+}") || screen.contains("{+"), "{screen}");
+    assert!(
+        screen.contains("{+Berlin+}") || screen.contains("{+"),
+        "{screen}"
+    );
     assert!(screen.contains("[-"), "{screen}");
     insta::assert_snapshot!(screen);
 }

@@ -397,7 +397,10 @@ fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
 
 fn draw_summary(compare: &CompareState, frame: &mut Frame, area: Rect) {
     let block = pane(
-        Line::styled(" What differs · ] mentions, sources, diff · [ back to the columns ", theme::title()),
+        Line::styled(
+            " What differs · ] mentions, sources, diff · [ back to the columns ",
+            theme::title(),
+        ),
         compare.focus == CompareFocus::Columns,
     );
     let inner = block.inner(area);

@@ -63,7 +63,8 @@ fn sent_tags(effects: &[Effect]) -> Vec<Tag> {
         .iter()
         .filter_map(|e| match e {
             Effect::Call(CallEffect::SendAi { tag, .. })
-            | Effect::Call(CallEffect::SendSearch { tag, .. }) => Some(*tag),
+            | Effect::Call(CallEffect::SendSearch { tag, .. })
+            | Effect::Call(CallEffect::SendOverview { tag, .. }) => Some(*tag),
             _ => None,
         })
         .collect()
@@ -722,4 +723,29 @@ fn exports_carry_the_mentions_when_brands_are_known() {
     assert!(!plain.compare.has_mentions());
     let json: serde_json::Value = serde_json::from_str(&plain.compare.export_json()).unwrap();
     assert_eq!(json["mentions"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn a_reopened_comparison_keeps_its_overview_columns() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Gemini];
+    app.compare.axes.overview = true;
+    app.compare.axes.locations = vec![loc("de::Berlin")];
+    app.compare.rebuild();
+    let fresh = run_and_reopen(&mut app);
+    assert_eq!(fresh.compare.mode, CompareMode::Answers);
+    assert!(fresh.compare.axes.overview);
+    assert_eq!(fresh.compare.axes.models, vec![Model::Gemini]);
+    let labels = fresh.compare.labels();
+    assert_eq!(labels, app.compare.labels());
+    let overview = &fresh.compare.columns[1];
+    assert!(overview.vantage.overview);
+    // The stored page had no overview: the column says so rather than failing.
+    let answer = overview.answer().expect("an answer");
+    assert!(
+        answer.markdown.contains("No AI Overview"),
+        "{}",
+        answer.markdown
+    );
 }
