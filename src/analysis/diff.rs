@@ -79,7 +79,72 @@ pub fn words(old: &str, new: &str) -> WordDiff {
             }),
         }
     }
+    out.pieces = coalesce(out.pieces);
     out
+}
+
+/// Joins the changes that only spaces separate into one removed and one added run, so that a
+/// rewritten sentence reads as `[-old words-]{+new words+}` rather than alternating word by
+/// word on the spaces both texts happen to share.
+fn coalesce(pieces: Vec<Piece>) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::with_capacity(pieces.len());
+    let mut removed = String::new();
+    let mut added = String::new();
+    // Spaces met inside a run of changes; they join the run only if another change follows.
+    let mut spaces = String::new();
+    let mut in_block = false;
+    let flush = |out: &mut Vec<Piece>, removed: &mut String, added: &mut String| {
+        for (change, text) in [(Change::Removed, removed), (Change::Added, added)] {
+            if !text.is_empty() {
+                out.push(Piece {
+                    change,
+                    text: std::mem::take(text),
+                });
+            }
+        }
+    };
+    for piece in pieces {
+        match piece.change {
+            Change::Same if in_block && piece.text.trim().is_empty() => {
+                spaces.push_str(&piece.text)
+            }
+            Change::Same => {
+                flush(&mut out, &mut removed, &mut added);
+                in_block = false;
+                let text = std::mem::take(&mut spaces) + &piece.text;
+                out.push(Piece {
+                    change: Change::Same,
+                    text,
+                });
+            }
+            Change::Removed | Change::Added => {
+                // Spaces between two changes belong to both texts.
+                removed.push_str(&spaces);
+                added.push_str(&spaces);
+                spaces.clear();
+                in_block = true;
+                match piece.change {
+                    Change::Removed => removed.push_str(&piece.text),
+                    _ => added.push_str(&piece.text),
+                }
+            }
+        }
+    }
+    flush(&mut out, &mut removed, &mut added);
+    if !spaces.is_empty() {
+        out.push(Piece {
+            change: Change::Same,
+            text: spaces,
+        });
+    }
+    out
+}
+
+impl Piece {
+    /// Only spaces: drawn and written as they are, without the marks of a change.
+    pub fn is_blank(&self) -> bool {
+        self.text.trim().is_empty()
+    }
 }
 
 impl WordDiff {
@@ -90,6 +155,7 @@ impl WordDiff {
         for piece in &self.pieces {
             match piece.change {
                 Change::Same => out.push_str(&piece.text),
+                _ if piece.is_blank() => out.push_str(&piece.text),
                 Change::Removed => {
                     out.push_str("[-");
                     out.push_str(&piece.text);
@@ -160,6 +226,26 @@ mod tests {
             .collect();
         assert_eq!(rebuilt_old, "one two three");
         assert_eq!(rebuilt_new, "one three four five");
+    }
+
+    #[test]
+    fn a_rewritten_sentence_is_one_removed_and_one_added_run() {
+        let old = "Good hiking boots depend on fit. Salomon leads.";
+        let new = "Boots vary mostly in sizing. Salomon leads.";
+        let diff = words(old, new);
+        assert_eq!(
+            diff.marked_text(),
+            "[-Good hiking boots depend on fit.-]{+Boots vary mostly in sizing.+} Salomon leads."
+        );
+        let side = |skip: Change| -> String {
+            diff.pieces
+                .iter()
+                .filter(|p| p.change != skip)
+                .map(|p| p.text.as_str())
+                .collect()
+        };
+        assert_eq!(side(Change::Added), old);
+        assert_eq!(side(Change::Removed), new);
     }
 
     #[test]

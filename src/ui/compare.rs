@@ -301,7 +301,11 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = usize::from(inner.width);
-    let device = column.vantage.device.as_deref().unwrap_or("no device");
+    let device = match &column.vantage.device {
+        Some(device) => device.as_str(),
+        None if column.vantage.overview => "Google results page",
+        None => "no device",
+    };
     let place = summary::location_label(&column.vantage.location);
     let mut lines = vec![Line::styled(
         shorten(&format!("{place} · {device}"), width),

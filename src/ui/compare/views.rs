@@ -232,7 +232,12 @@ pub(super) fn draw_sources(app: &App, frame: &mut Frame, area: Rect) {
                 theme::accent().add_modifier(Modifier::BOLD),
             ));
         }
-        spans.push(Span::raw(format!(" — {}", source.title)));
+        spans.push(Span::raw(" — "));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        spans.push(Span::raw(shorten(
+            &source.title,
+            width.saturating_sub(used),
+        )));
         lines.push(Line::from(spans));
         lines.push(Line::styled(
             format!("     {}", shorten(&source.url, width.saturating_sub(5))),
@@ -300,6 +305,7 @@ pub(super) fn draw_diff(app: &App, frame: &mut Frame, area: Rect) {
     for piece in &diff.pieces {
         let (style, open, close) = match piece.change {
             Change::Same => (Style::default(), "", ""),
+            _ if piece.is_blank() => (Style::default(), "", ""),
             Change::Removed => (
                 theme::error().add_modifier(Modifier::CROSSED_OUT),
                 "[-",
