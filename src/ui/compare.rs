@@ -303,7 +303,7 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
     let width = usize::from(inner.width);
     let device = match &column.vantage.device {
         Some(device) => device.as_str(),
-        None if column.vantage.overview => "Google results page",
+        None if column.vantage.overview => "Google",
         None => "no device",
     };
     let place = summary::location_label(&column.vantage.location);
