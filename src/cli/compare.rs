@@ -251,6 +251,17 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
             matrix_text(rows)
         )),
     }
+    // An overview always has words: an overview column without any had none on its page.
+    for (i, (vantage, result)) in vantages.iter().zip(&results).enumerate() {
+        if vantage.overview && result.as_ref().is_ok_and(|a| a.plain_text.is_empty()) {
+            err(&format!(
+                "Column {} ({}): {}",
+                i + 1,
+                vantage.label(CompareMode::Answers),
+                compare::overview::NO_OVERVIEW
+            ));
+        }
+    }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     finish(&errors)
 }
