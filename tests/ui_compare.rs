@@ -385,3 +385,46 @@ fn the_brand_rows_of_a_search_comparison() {
     assert!(screen.contains("◆ Idealo"), "{screen}");
     insta::assert_snapshot!(screen);
 }
+
+#[test]
+fn an_overview_column_says_plainly_when_the_page_has_none() {
+    use vantage::present::compare::overview::{overview_answer, overview_request};
+    let mut app = app_at(Instant::now());
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt];
+    app.compare.axes.overview = true;
+    app.compare.rebuild();
+    press(&mut app, KeyCode::Enter);
+    let tags: Vec<Tag> = app
+        .compare
+        .columns
+        .iter()
+        .map(|c| c.call.tag().expect("running"))
+        .collect();
+    let running = draw(&mut app, 80, 24);
+    assert!(running.contains("AI Overview"), "{running}");
+    assert!(running.contains("Google"), "{running}");
+    let page =
+        "<html><body><div class=\"g\"><a href=\"https://www.rei.com/\">REI</a></div></body></html>";
+    let fetched = Fetched {
+        value: SearchAnswer::Html(page.into()),
+        body: page.into(),
+        status: 200,
+        content_type: "text/html".into(),
+        elapsed: Duration::from_millis(900),
+    };
+    let answer = overview_answer(
+        overview_request("best hiking boots".into(), Default::default(), None),
+        fetched,
+    );
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[1],
+            result: Ok(Box::new(answer)),
+        },
+    );
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("No AI Overview on this"), "{screen}");
+    assert!(screen.contains("✓ 0.9 s"), "{screen}");
+}
