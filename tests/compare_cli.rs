@@ -272,3 +272,75 @@ fn invalid_comparisons_are_refused_before_anything_is_sent() {
     let over = host.run(&["compare", &long, "--models", "chatgpt"]);
     assert_eq!(over.status.code(), Some(2));
 }
+
+#[test]
+fn the_ai_overview_is_a_column_beside_a_model_and_mentions_cover_it() {
+    let host = Host::start();
+    // What the column must hold: the overview of the results page, fetched as the CLI does.
+    let request = vantage::present::compare::overview::overview_request(
+        "best hiking boots".into(),
+        Location::default(),
+        None,
+    );
+    let fetched = host
+        .runtime
+        .block_on(host.client().search(&request))
+        .unwrap();
+    let expected = vantage::present::compare::overview::overview_answer(request, fetched);
+    let cited = expected.sources.first().expect("the overview cites pages");
+    let cited_domain = cited.domain.clone();
+    assert!(!expected.plain_text.is_empty());
+
+    let brands = format!("Keen,Cited={cited_domain}");
+    let output = host.run(&[
+        "compare",
+        "best hiking boots",
+        "--models",
+        "chatgpt,ai-overview",
+        "--brands",
+        &brands,
+        "--json",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("Waiting for the AI Overview"), "{stderr}");
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let columns = json["columns"].as_array().unwrap();
+    assert_eq!(columns.len(), 2);
+    assert_eq!(columns[1]["label"], "AI Overview · anywhere");
+    assert_eq!(
+        columns[1]["chars"].as_u64(),
+        Some(expected.plain_text.chars().count() as u64)
+    );
+    assert!(columns.iter().all(|c| c["error"].is_null()), "{json}");
+    let rows = json["mentions"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let cells = row["columns"].as_array().unwrap();
+        assert_eq!(cells.len(), 2);
+        assert!(
+            cells.iter().all(|c| c.is_object()),
+            "both columns answered: {row}"
+        );
+    }
+    assert_eq!(rows[1]["columns"][1]["cited"], true, "{json}");
+
+    // Text: the overview's column is in the summary and the matrix.
+    let output = host.run(&[
+        "compare",
+        "best hiking boots",
+        "--models",
+        "ai-overview,gemini",
+        "--brands",
+        &brands,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("AI Overview · anywhere"), "{text}");
+    assert!(text.contains("Mentions ("), "{text}");
+
+    let refused = host.run(&["compare", "boots", "--models", "bard"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("ai-overview"), "{stderr}");
+}

@@ -30,6 +30,23 @@ struct Run {
 /// Twelve columns (four models × three locations), sent with Enter; the loop is stopped once
 /// `wait` has passed.
 async fn run_twelve(demo: bool, cap: Option<usize>, wait: Duration) -> Run {
+    run_columns(demo, cap, wait, |app| {
+        app.compare.axes.models = Model::ALL.to_vec();
+        app.compare.axes.locations = ["us:ny:New+York", "de::Berlin", "fr"]
+            .map(|l| parse_location(l).unwrap())
+            .to_vec();
+    })
+    .await
+}
+
+/// The columns `setup` chooses, for "best hiking boots", sent with Enter; the loop is
+/// stopped once `wait` has passed.
+async fn run_columns(
+    demo: bool,
+    cap: Option<usize>,
+    wait: Duration,
+    setup: impl FnOnce(&mut App),
+) -> Run {
     let sim = Simulator::start(SimConfig {
         fixed_latency: Some(Duration::from_secs(1)),
         ..SimConfig::default()
@@ -56,10 +73,7 @@ async fn run_twelve(demo: bool, cap: Option<usize>, wait: Duration) -> Run {
     app.area = ratatui::layout::Rect::new(0, 0, 160, 45);
     app.compare.max_in_flight = cap;
     app.compare.set_prompt("best hiking boots");
-    app.compare.axes.models = Model::ALL.to_vec();
-    app.compare.axes.locations = ["us:ny:New+York", "de::Berlin", "fr"]
-        .map(|l| parse_location(l).unwrap())
-        .to_vec();
+    setup(&mut app);
     app.compare.rebuild();
     let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
     let (tx, events) = scripted_events();
@@ -128,4 +142,56 @@ async fn against_the_service_eight_run_at_once_and_four_queue() {
     );
     // Two waves of one second each.
     assert!(run.wall >= Duration::from_secs(2), "{:?}", run.wall);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ai_overview_lands_as_an_answer_beside_a_model_and_the_matrix_counts_it() {
+    use vantage::analysis::mentions::Brand;
+    let run = run_columns(true, None, Duration::from_millis(1550), |app| {
+        app.brands = vec![
+            Brand::named("Keen"),
+            Brand {
+                name: "Switchback".into(),
+                domains: vec!["switchbacktravel.com".into()],
+                ..Brand::default()
+            },
+        ];
+        app.compare.axes.models = vec![Model::Chatgpt];
+        app.compare.axes.overview = true;
+        app.compare.axes.locations = ["us:ny:New+York", "de::Berlin"]
+            .map(|l| parse_location(l).unwrap())
+            .to_vec();
+    })
+    .await;
+    let columns = &run.app.compare.columns;
+    assert_eq!(columns.len(), 4);
+    assert_eq!(
+        columns.iter().filter(|c| c.vantage.overview).count(),
+        2,
+        "an overview column per location"
+    );
+    for column in columns {
+        let answer = column.answer().unwrap_or_else(|| {
+            panic!(
+                "{} has no answer: {:?}",
+                column
+                    .vantage
+                    .label(vantage::present::compare::CompareMode::Answers),
+                column.call
+            )
+        });
+        assert!(!answer.plain_text.is_empty());
+        if column.vantage.overview {
+            assert!(!answer.sources.is_empty(), "the overview cites its pages");
+        }
+    }
+    let matrix = &run.app.compare.brand_views.matrix;
+    assert_eq!(matrix.len(), 2);
+    for row in matrix {
+        assert_eq!(row.columns.len(), 4);
+        assert!(
+            row.columns.iter().all(Option::is_some),
+            "every column answered"
+        );
+    }
 }

@@ -235,26 +235,44 @@ fn page(urls: &[(&str, usize)]) -> Box<search_page::PreparedSearch> {
     ))
 }
 
-#[test]
-fn the_search_rank_table_shows_movements() {
-    let mut app = app_at(Instant::now());
-    press(&mut app, KeyCode::Esc);
-    press(&mut app, KeyCode::Char('M'));
+/// A search comparison of the US and Berlin (residential IPs only when asked), sent.
+fn search_sent(app: &mut App, residential: bool) -> Vec<Tag> {
+    press(app, KeyCode::Esc);
+    press(app, KeyCode::Char('M'));
     app.compare.set_prompt("hiking boots");
     app.compare.axes.locations = vec![
         parse_location("us").unwrap(),
         parse_location("de::Berlin").unwrap(),
     ];
-    press(&mut app, KeyCode::Char('I')); // residential only
+    if residential {
+        press(app, KeyCode::Char('I'));
+    }
     app.compare.rebuild();
-    press(&mut app, KeyCode::Char('r'));
-    let tags: Vec<Tag> = app
-        .compare
+    press(app, KeyCode::Char('r'));
+    app.compare
         .columns
         .iter()
         .map(|c| c.call.tag().expect("running"))
-        .collect();
-    assert_eq!(tags.len(), 2);
+        .collect()
+}
+
+fn land_pages(app: &mut App, tags: Vec<Tag>, pages: [Box<search_page::PreparedSearch>; 2]) {
+    assert_eq!(tags.len(), pages.len());
+    for (tag, page) in tags.into_iter().zip(pages) {
+        update(
+            app,
+            Msg::SearchDone {
+                tag,
+                result: Ok(page),
+            },
+        );
+    }
+}
+
+#[test]
+fn the_search_rank_table_shows_movements() {
+    let mut app = app_at(Instant::now());
+    let tags = search_sent(&mut app, true);
     let us = page(&[
         ("https://www.rei.com/boots/", 3),
         ("https://www.switchbacktravel.com/boots", 0),
@@ -267,18 +285,146 @@ fn the_search_rank_table_shows_movements() {
         ("https://www.nytimes.com/boots", 0),
         ("https://www.switchbacktravel.com/boots", 0),
     ]);
-    for (tag, page) in tags.into_iter().zip([us, de]) {
-        update(
-            &mut app,
-            Msg::SearchDone {
-                tag,
-                result: Ok(page),
-            },
-        );
-    }
+    land_pages(&mut app, tags, [us, de]);
     let screen = draw(&mut app, 120, 24);
     assert!(screen.contains("2 ↓1 +2"), "{screen}");
     assert!(screen.contains("1 new"), "{screen}");
     assert!(screen.contains("– gone"), "{screen}");
     insta::assert_snapshot!(screen);
+}
+
+fn tracked_brands() -> Vec<vantage::analysis::mentions::Brand> {
+    use vantage::analysis::mentions::Brand;
+    vec![
+        Brand::named("Salomon"),
+        Brand::named("Meindl"),
+        Brand {
+            name: "REI".into(),
+            domains: vec!["rei.com".into()],
+            ..Brand::default()
+        },
+        Brand {
+            name: "Idealo".into(),
+            domains: vec!["idealo.de".into()],
+            ..Brand::default()
+        },
+    ]
+}
+
+/// Four answers landed, the brands tracked, and `]` pressed `views` times.
+fn landed_with_brands(views: usize) -> App {
+    let mut app = app_at(Instant::now());
+    app.brands = tracked_brands();
+    all_landed(&mut app);
+    for _ in 0..views {
+        press(&mut app, KeyCode::Char(']'));
+    }
+    app
+}
+
+#[test]
+fn the_mention_matrix_sorted_by_share_of_voice() {
+    let mut app = landed_with_brands(2);
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Char('S'));
+    }
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("sorted by share of voice"), "{screen}");
+    assert!(screen.contains("* cites the brand's site"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_mention_matrix_at_160_columns() {
+    let mut app = landed_with_brands(2);
+    insta::assert_snapshot!(draw(&mut app, 160, 45));
+}
+
+#[test]
+fn the_sources_of_the_focused_column() {
+    let mut app = landed_with_brands(3);
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("Sources of #3"), "{screen}");
+    assert!(screen.contains("[REI]"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn a_two_column_word_diff() {
+    let mut app = landed_with_brands(4);
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("Diff #1 → #2"), "{screen}");
+    assert!(
+        screen.contains("{+Berlin+}") || screen.contains("{+"),
+        "{screen}"
+    );
+    assert!(screen.contains("[-"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn the_brand_rows_of_a_search_comparison() {
+    let mut app = app_at(Instant::now());
+    app.brands = tracked_brands();
+    let tags = search_sent(&mut app, false);
+    let us = page(&[
+        ("https://www.switchbacktravel.com/boots", 0),
+        ("https://www.rei.com/boots/", 3),
+        ("https://www.rei.com/c/hiking", 0),
+    ]);
+    let de = page(&[
+        ("https://www.idealo.de/boots", 0),
+        ("https://www.nytimes.com/boots", 0),
+        ("https://de.rei.com/boots", 0),
+    ]);
+    land_pages(&mut app, tags, [us, de]);
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("◆ REI"), "{screen}");
+    assert!(screen.contains("◆ Idealo"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn an_overview_column_says_plainly_when_the_page_has_none() {
+    use vantage::present::compare::overview::{overview_answer, overview_request};
+    let mut app = app_at(Instant::now());
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt];
+    app.compare.axes.overview = true;
+    app.compare.rebuild();
+    press(&mut app, KeyCode::Enter);
+    let tags: Vec<Tag> = app
+        .compare
+        .columns
+        .iter()
+        .map(|c| c.call.tag().expect("running"))
+        .collect();
+    let running = draw(&mut app, 80, 24);
+    assert!(running.contains("AI Overview"), "{running}");
+    assert!(running.contains("Google"), "{running}");
+    let page =
+        "<html><body><div class=\"g\"><a href=\"https://www.rei.com/\">REI</a></div></body></html>";
+    let fetched = Fetched {
+        value: SearchAnswer::Html(page.into()),
+        body: page.into(),
+        status: 200,
+        content_type: "text/html".into(),
+        elapsed: Duration::from_millis(900),
+    };
+    let answer = overview_answer(
+        overview_request("best hiking boots".into(), Default::default(), None),
+        fetched,
+    );
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: tags[1],
+            result: Ok(Box::new(answer)),
+        },
+    );
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("No AI Overview on this"), "{screen}");
+    assert!(screen.contains("✓ 0.9 s"), "{screen}");
 }

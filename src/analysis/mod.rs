@@ -3,8 +3,9 @@
 //! [`overview`] reads a search results page (the live service's or the simulator's, which
 //! share the markup) for its AI overview and its related questions; [`mentions`] finds which
 //! tracked brands an answer names, where and citing whom; [`workspace`] reads and edits the
-//! workspace file that lists those brands.
+//! workspace file that lists those brands; [`diff`] compares two answers word by word.
 
+pub mod diff;
 pub mod mentions;
 pub mod overview;
 pub mod workspace;

@@ -119,6 +119,7 @@ pub fn suggestions(app: &App) -> Vec<String> {
 pub(crate) fn set_brands(app: &mut App, brands: Vec<Brand>) {
     app.brands = brands;
     super::chat::refresh_mentions(app);
+    super::compare::refresh_views(app);
 }
 
 pub(crate) fn on_loaded(app: &mut App, result: Result<LoadedWorkspace, String>) -> Vec<Effect> {

@@ -32,6 +32,11 @@ pub enum CallEffect {
         tag: Tag,
         request: SearchRequest,
     },
+    /// A search awaiting Google's AI Overview, answered as an AI answer (`Msg::AiDone`).
+    SendOverview {
+        tag: Tag,
+        request: SearchRequest,
+    },
     SendProxy {
         tag: Tag,
         request: Box<ProxyRequest>,

@@ -45,7 +45,7 @@ pub fn export_prompt(source: ExportSource, suggested: String) -> InputPrompt {
             ".json writes the body as received; any other name the results as CSV."
         }
         ExportSource::Comparison => {
-            ".json writes the comparison as JSON; .csv the search rank table; any other name Markdown."
+            ".json writes the comparison as JSON; .csv the search rank table or the mention matrix; any other name Markdown."
         }
     };
     InputPrompt::new(InputTarget::Export(source), "Export to file", suggested).with_note(note)
@@ -97,7 +97,7 @@ pub(super) fn export_to(app: &mut App, source: ExportSource, input: InputPrompt)
                 .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
             Some(if as_json {
                 compare.export_json()
-            } else if as_csv && compare.mode == CompareMode::Search {
+            } else if as_csv && (compare.mode == CompareMode::Search || compare.has_mentions()) {
                 compare.export_csv()
             } else {
                 compare.export_markdown()

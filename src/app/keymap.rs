@@ -324,7 +324,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Compare, [key(KeyCode::Right), ch('l')], "→ l", Action::Right, "next column"),
     bind!(Compare, [key(KeyCode::Enter)], "Enter", Action::Accept, "focused column full width / back"),
     bind!(Compare, [ch('z')], "z", Action::ToggleSync, "scroll columns together / one alone"),
-    bind!(Compare, [ch('S')], "S", Action::SortBy, "sort ranks by best rank / largest spread"),
+    bind!(Compare, [ch('S')], "S", Action::SortBy, "sort ranks (search) / the matrix's brands (answers)"),
     bind!(Results, [key(KeyCode::Esc)], "Esc", Action::Back, "back to the list / cancel"),
     bind!(Results, [ch('n')], "n", Action::NextPage, "next page group"),
     bind!(Results, [ch('p')], "p", Action::PrevPage, "previous page group"),

@@ -117,9 +117,27 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
                     model: r.model,
                     device: r.device.clone(),
                     location: r.location.clone(),
-                    ip: None,
+                    ..Vantage::default()
                 };
                 (vantage, JobKind::Ai)
+            }
+            RequestParams::Search(r)
+                if crate::present::compare::overview::is_overview_request(r) =>
+            {
+                let vantage = Vantage::overview_at(r.location.clone());
+                let outcome = if body.status == 200 {
+                    let elapsed = std::time::Duration::from_millis(body.elapsed_ms);
+                    let page = crate::present::compare::overview::stored_overview(
+                        r.clone(),
+                        body.text,
+                        elapsed,
+                    );
+                    Ok(Outcome::Answer(Box::new(page)))
+                } else {
+                    Err(body.text)
+                };
+                columns.push((vantage, outcome));
+                continue;
             }
             RequestParams::Search(r) => {
                 mode = CompareMode::Search;

@@ -10,20 +10,24 @@ use crate::analysis::mentions;
 use crate::exit;
 
 use crate::api::{
-    AiFormat, ApiError, Client, IpType, Location, Model, SearchFormat, SearchRequest,
+    AiFormat, AiRequest, ApiError, Client, Fetched, IpType, Location, SearchFormat, SearchRequest,
 };
 use crate::present::answer::{self, PreparedAnswer};
+use crate::present::compare::overview::overview_answer;
 use crate::present::compare::summary::{self, AnswerSummary, RankSort};
-use crate::present::compare::{self, Axes, CompareMode, MAX_COLUMNS, MAX_IN_FLIGHT, Vantage};
+use crate::present::compare::{
+    self, AnswerSource, Axes, CompareMode, MAX_COLUMNS, MAX_IN_FLIGHT, Vantage,
+};
 use crate::present::search_page::{self, PreparedSearch};
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     /// What to ask every column (up to 2,047 characters)
     pub prompt: String,
-    /// Models, comma-separated: chatgpt,gemini,perplexity,copilot
+    /// Models, comma-separated: chatgpt,gemini,perplexity,copilot, and ai-overview (Google's
+    /// AI Overview for the prompt as search terms, one column per location)
     #[arg(long, value_name = "M,…", value_delimiter = ',')]
-    pub models: Vec<Model>,
+    pub models: Vec<AnswerSource>,
     /// Device names, comma-separated (see `vantage devices`)
     #[arg(long, value_name = "D,…", value_delimiter = ',')]
     pub devices: Vec<String>,
@@ -101,19 +105,81 @@ fn finish(errors: &[&ApiError]) -> i32 {
     }
 }
 
+/// Prepares what a call fetched on the blocking pool (HTML and JSON are slow to read).
+async fn prepared<T, P>(
+    fetched: Result<Fetched<T>, ApiError>,
+    prepare: impl FnOnce(Fetched<T>) -> P + Send + 'static,
+    what: &'static str,
+) -> Result<P, ApiError>
+where
+    T: Send + 'static,
+    P: Send + 'static,
+{
+    let fetched = fetched?;
+    tokio::task::spawn_blocking(move || prepare(fetched))
+        .await
+        .map_err(|e| ApiError::BadBody {
+            what: format!("preparing the {what} failed: {e}"),
+            excerpt: String::new(),
+        })
+}
+
+/// Runs every column's call, at most `MAX_IN_FLIGHT` at once, results in column order.
+async fn run_columns<R, P, Call>(requests: Vec<R>, call: impl Fn(R) -> Call) -> Vec<P>
+where
+    Call: Future<Output = P>,
+{
+    futures_util::stream::iter(requests)
+        .map(call)
+        .buffered(MAX_IN_FLIGHT)
+        .collect()
+        .await
+}
+
+/// What one answer column asks: a model, or a search for its AI Overview.
+enum ColumnRequest {
+    Ai(AiRequest),
+    Overview(SearchRequest),
+}
+
+impl ColumnRequest {
+    fn validate(&self) -> Result<(), crate::api::InvalidRequest> {
+        match self {
+            ColumnRequest::Ai(request) => request.validate(),
+            ColumnRequest::Overview(request) => request.validate(),
+        }
+    }
+}
+
+async fn answer_column(
+    client: &Client,
+    request: ColumnRequest,
+) -> Result<PreparedAnswer, ApiError> {
+    match request {
+        ColumnRequest::Ai(request) => {
+            let fetched = client.ai(&request).await;
+            prepared(fetched, move |f| answer::prepare(request, f), "answer").await
+        }
+        ColumnRequest::Overview(request) => {
+            let fetched = client.search(&request).await;
+            prepared(fetched, move |f| overview_answer(request, f), "AI Overview").await
+        }
+    }
+}
+
 pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
     let locations = match locations(&args.locations) {
         Ok(l) => l,
         Err(e) => return invalid(format!("Not sent: {e}.")),
     };
-    let axes = Axes {
-        models: args.models,
+    let mut axes = Axes {
         devices: args.devices,
         locations,
         format: args.format,
         no_cache: args.expiration == Some(0),
         ..Axes::default()
     };
+    axes.set_sources(&args.models);
     let vantages = compare::vantages(&axes, CompareMode::Answers);
     if let Err(e) = check_count(vantages.len()) {
         return invalid(e);
@@ -124,28 +190,35 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
     };
     let mut requests = Vec::new();
     for vantage in &vantages {
-        let mut request = axes.ai_request(args.prompt.clone(), vantage);
-        request.expiration = args.expiration;
+        let request = if vantage.overview {
+            let mut request = axes.overview_request(args.prompt.clone(), vantage);
+            request.expiration = args.expiration;
+            ColumnRequest::Overview(request)
+        } else {
+            let mut request = axes.ai_request(args.prompt.clone(), vantage);
+            request.expiration = args.expiration;
+            ColumnRequest::Ai(request)
+        };
         if let Err(e) = request.validate() {
             let error = ApiError::from(e);
-            err(&error.to_string());
+            err(&format!(
+                "{error} (column {})",
+                vantage.label(CompareMode::Answers)
+            ));
             return error.exit_code();
         }
         requests.push(request);
     }
-    let results: Vec<Result<PreparedAnswer, ApiError>> = futures_util::stream::iter(requests)
-        .map(|request| async move {
-            let fetched = client.ai(&request).await?;
-            tokio::task::spawn_blocking(move || answer::prepare(request, fetched))
-                .await
-                .map_err(|e| ApiError::BadBody {
-                    what: format!("preparing the answer failed: {e}"),
-                    excerpt: String::new(),
-                })
-        })
-        .buffered(MAX_IN_FLIGHT)
-        .collect()
-        .await;
+    let overviews = vantages.iter().filter(|v| v.overview).count();
+    if overviews > 0 {
+        // The service may hold an overview search for up to a minute: say why it is quiet.
+        err(&format!(
+            "Waiting for the AI Overview of {overviews} location{}: the service can take up to a minute for one.",
+            if overviews == 1 { "" } else { "s" }
+        ));
+    }
+    let results: Vec<Result<PreparedAnswer, ApiError>> =
+        run_columns(requests, |request| answer_column(client, request)).await;
     let facts = vantages
         .iter()
         .zip(&results)
@@ -177,6 +250,17 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
             with_newline(summary.text(false).trim_start().to_string()),
             matrix_text(rows)
         )),
+    }
+    // An overview always has words: an overview column without any had none on its page.
+    for (i, (vantage, result)) in vantages.iter().zip(&results).enumerate() {
+        if vantage.overview && result.as_ref().is_ok_and(|a| a.plain_text.is_empty()) {
+            err(&format!(
+                "Column {} ({}): {}",
+                i + 1,
+                vantage.label(CompareMode::Answers),
+                compare::overview::NO_OVERVIEW
+            ));
+        }
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     finish(&errors)
@@ -213,18 +297,16 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
         }
         requests.push(request);
     }
-    let results: Vec<Result<PreparedSearch, ApiError>> = futures_util::stream::iter(requests)
-        .map(|request| async move {
-            let fetched = client.search(&request).await?;
-            tokio::task::spawn_blocking(move || search_page::prepare(request, fetched))
-                .await
-                .map_err(|e| ApiError::BadBody {
-                    what: format!("preparing the results failed: {e}"),
-                    excerpt: String::new(),
-                })
+    let results: Vec<Result<PreparedSearch, ApiError>> =
+        run_columns(requests, |request| async move {
+            let fetched = client.search(&request).await;
+            prepared(
+                fetched,
+                move |f| search_page::prepare(request, f),
+                "results",
+            )
+            .await
         })
-        .buffered(MAX_IN_FLIGHT)
-        .collect()
         .await;
     let labels: Vec<String> = vantages
         .iter()

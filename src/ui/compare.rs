@@ -22,6 +22,8 @@ use super::form::{PromptBox, draw_prompt_box};
 use super::text_view::{draw_prose, visible_lines};
 use super::{pane, theme};
 
+mod views;
+
 /// Narrowest a column is drawn; more columns than fit page horizontally.
 pub(super) const MIN_COLUMN_WIDTH: u16 = 30;
 
@@ -79,6 +81,18 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         (CompareMode::Search, _) => draw_search(app, frame, main),
         (CompareMode::Answers, ComparePane::Summary) => draw_summary(compare, frame, main),
         (CompareMode::Answers, ComparePane::Columns) => draw_columns(app, frame, main),
+        (CompareMode::Answers, ComparePane::Matrix) => views::draw_matrix(app, frame, main),
+        (CompareMode::Answers, ComparePane::Sources) => views::draw_sources(app, frame, main),
+        (CompareMode::Answers, ComparePane::Diff) => views::draw_diff(app, frame, main),
+    }
+}
+
+fn source_name(source: &crate::present::compare::AnswerSource) -> String {
+    match source {
+        crate::present::compare::AnswerSource::Model(model) => model.as_str().to_string(),
+        crate::present::compare::AnswerSource::AiOverview => {
+            crate::present::compare::AI_OVERVIEW.to_string()
+        }
     }
 }
 
@@ -145,7 +159,7 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
             let mut spans = labelled(
                 "models",
                 list(
-                    axes.models.iter().map(|m| m.as_str().to_string()).collect(),
+                    axes.sources().iter().map(source_name).collect(),
                     "chatgpt (default)",
                 ),
             );
@@ -284,11 +298,7 @@ fn draw_columns(app: &App, frame: &mut Frame, area: Rect) {
 fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area: Rect) {
     let compare = &app.compare;
     let focused = index == compare.selected && compare.focus == CompareFocus::Columns;
-    let model = column
-        .vantage
-        .model
-        .unwrap_or(crate::api::Model::Chatgpt)
-        .display_name();
+    let model = column.vantage.source_name();
     let block = pane(
         Line::styled(format!(" {} {model} ", index + 1), theme::title()),
         focused,
@@ -296,7 +306,11 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = usize::from(inner.width);
-    let device = column.vantage.device.as_deref().unwrap_or("no device");
+    let device = match &column.vantage.device {
+        Some(device) => device.as_str(),
+        None if column.vantage.overview => "Google",
+        None => "no device",
+    };
     let place = summary::location_label(&column.vantage.location);
     let mut lines = vec![Line::styled(
         shorten(&format!("{place} · {device}"), width),
@@ -392,7 +406,10 @@ fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
 
 fn draw_summary(compare: &CompareState, frame: &mut Frame, area: Rect) {
     let block = pane(
-        Line::styled(" What differs · [ back to the columns ", theme::title()),
+        Line::styled(
+            " What differs · ] mentions, sources, diff · [ back to the columns ",
+            theme::title(),
+        ),
         compare.focus == CompareFocus::Columns,
     );
     let inner = block.inner(area);
@@ -489,7 +506,9 @@ fn draw_search(app: &App, frame: &mut Frame, area: Rect) {
     }
     header.push(Span::styled("url", theme::muted()));
     let mut lines = vec![Line::from(header)];
-    let rows = table_area.height as usize - 1;
+    let brand_rows = views::brand_rank_lines(app, CELL);
+    let rows = (table_area.height as usize - 1).saturating_sub(brand_rows.len());
+    lines.extend(brand_rows);
     let (visible, _) = visible_lines(&compare.table, compare.table_scroll, rows);
     for row in visible {
         let mut spans = vec![Span::raw(" ")];

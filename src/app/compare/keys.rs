@@ -2,19 +2,27 @@
 
 use crate::app::OsEffect;
 
-use crate::api::{AiFormat, IpType, Location, Model};
+use crate::api::{AiFormat, IpType, Location};
 
 use crate::app::keymap::Action;
-use crate::app::picker::PickerKind;
+use crate::app::picker::{PickItem, Picker, PickerKind};
 use crate::app::{App, Effect, ExportSource, Popup, export_prompt, pickers};
 
 use super::run::{cancel_all, cancel_one, pump, rerun, send_all};
-use super::{Column, CompareFocus, ComparePane, CompareState};
+use super::{Column, CompareFocus, ComparePane, CompareState, refresh_views};
+use crate::present::compare::overview::{AI_OVERVIEW, AI_OVERVIEW_NAME, AnswerSource};
 use crate::present::compare::summary::{self};
 use crate::present::compare::{CompareMode, MAX_COLUMNS, Vantage};
 
-/// Handles an action the keymap found, on the Compare tab.
+/// Handles an action the keymap found, on the Compare tab; the views computed from the
+/// columns follow.
 pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    let effects = act(app, action);
+    refresh_views(app);
+    effects
+}
+
+fn act(app: &mut App, action: Action) -> Vec<Effect> {
     let compare = &mut app.compare;
     let n = compare.columns.len();
     match action {
@@ -94,6 +102,16 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             compare.selected = (compare.selected + 1).min(n.saturating_sub(1));
             compare.refresh_find();
         }
+        Action::Accept
+            if compare.mode == CompareMode::Answers && compare.pane == ComparePane::Diff =>
+        {
+            compare.diff_base = compare.selected;
+            compare.table_scroll = 0;
+            let base = compare.selected + 1;
+            app.flash_info(format!(
+                "Column {base} is the base of the diff; ← → choose the column to compare with it."
+            ));
+        }
         Action::Accept if n > 0 && compare.mode == CompareMode::Answers => {
             compare.full = !compare.full;
             compare.pane = ComparePane::Columns;
@@ -105,11 +123,20 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Top => compare.scroll_by(isize::MIN / 2),
         Action::Bottom => compare.scroll_by(isize::MAX / 2),
         Action::NextView | Action::PrevView => {
-            compare.pane = match compare.pane {
-                ComparePane::Columns => ComparePane::Summary,
-                ComparePane::Summary => ComparePane::Columns,
+            let all = ComparePane::ALL;
+            let at = all.iter().position(|p| *p == compare.pane).unwrap_or(0);
+            let step = if action == Action::NextView {
+                1
+            } else {
+                all.len() - 1
             };
+            compare.pane = all[(at + step) % all.len()];
             compare.full = false;
+            compare.table_scroll = 0;
+            if compare.pane == ComparePane::Diff && compare.selected == compare.diff_base {
+                // A diff of a column with itself says nothing: start on the next one.
+                compare.selected = (compare.diff_base + 1).min(n.saturating_sub(1));
+            }
         }
         Action::ToggleSync => {
             compare.sync = !compare.sync;
@@ -141,6 +168,12 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 }
             };
             app.flash_info(text);
+        }
+        Action::SortBy if compare.mode == CompareMode::Answers => {
+            let views = &mut compare.brand_views;
+            views.sort = views.sort.next();
+            let label = views.sort.label();
+            app.flash_info(format!("Brands sorted by {label}."));
         }
         Action::SortBy => {
             compare.sort = compare.sort.next();
@@ -182,7 +215,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                     model: app.chat.settings.model,
                     device: app.chat.settings.device.clone(),
                     location: app.chat.settings.location.clone(),
-                    ip: None,
+                    ..Vantage::default()
                 },
                 CompareMode::Search => Vantage {
                     location: app.search.settings.location.clone(),
@@ -270,11 +303,25 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The model picker as a multi-select: it stays open, Enter toggles, Esc closes.
-fn model_picker(compare: &CompareState, at: Option<Model>) -> crate::app::picker::Picker {
-    pickers::model(at)
+/// The model picker as a multi-select: it stays open, Enter toggles, Esc closes. Google's
+/// AI Overview is one more source beside the models.
+fn model_picker(compare: &CompareState, at: Option<AnswerSource>) -> crate::app::picker::Picker {
+    let mut items = pickers::model(None).items;
+    items.push(PickItem::new(
+        AI_OVERVIEW_NAME,
+        Some(AI_OVERVIEW.to_string()),
+        "Google, one search per location",
+    ));
+    let current = at.map(|source| match source {
+        AnswerSource::Model(model) => model.as_str(),
+        AnswerSource::AiOverview => AI_OVERVIEW,
+    });
+    Picker::new(PickerKind::Model, items, current)
         .with_note("Enter adds or removes the highlighted model; Esc when done.")
-        .with_checked(compare.axes.models.iter().map(|m| m.as_str().to_string()))
+        .with_checked(compare.axes.sources().into_iter().map(|s| match s {
+            AnswerSource::Model(model) => model.as_str().to_string(),
+            AnswerSource::AiOverview => AI_OVERVIEW.to_string(),
+        }))
 }
 
 /// The locations chosen so far, any of which Enter removes; `None` when there are none.
@@ -313,15 +360,22 @@ fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
 /// Sets what a picker chose: models and devices toggle; a country adds a location;
 /// subdivision and city set those of the last location.
 pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
+    choose(app, kind, value);
+    refresh_views(app);
+}
+
+fn choose(app: &mut App, kind: PickerKind, value: Option<String>) {
     let compare = &mut app.compare;
     match kind {
         PickerKind::Model => {
-            let model = value.and_then(|v| v.parse::<Model>().ok());
-            if let Some(model) = model {
-                toggle(&mut compare.axes.models, model);
+            let source = value.and_then(|v| v.parse::<AnswerSource>().ok());
+            match source {
+                Some(AnswerSource::Model(model)) => toggle(&mut compare.axes.models, model),
+                Some(AnswerSource::AiOverview) => compare.axes.overview = !compare.axes.overview,
+                None => {}
             }
             compare.rebuild();
-            app.popup = Some(Popup::Picker(model_picker(&app.compare, model)));
+            app.popup = Some(Popup::Picker(model_picker(&app.compare, source)));
             return;
         }
         PickerKind::Device => {

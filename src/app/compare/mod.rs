@@ -23,6 +23,7 @@ use super::{App, Tag};
 use crate::present::answer::PreparedAnswer;
 use crate::present::search_page::PreparedSearch;
 
+use crate::present::compare::mentions as brand_mentions;
 use crate::present::compare::summary::{
     self, AnswerFacts, AnswerSummary, RankRow, RankSort, Ranked,
 };
@@ -52,11 +53,38 @@ pub enum CompareFocus {
     Columns,
 }
 
-/// What the main pane shows.
+/// What the main pane shows (answers; a search comparison always shows its rank table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ComparePane {
     Columns,
     Summary,
+    /// Brands × columns: where each answer first names each tracked brand.
+    Matrix,
+    /// The pages the focused column cites.
+    Sources,
+    /// The focused column's words against the base column's.
+    Diff,
+}
+
+impl ComparePane {
+    /// The order `]` steps through.
+    pub const ALL: [ComparePane; 5] = [
+        ComparePane::Columns,
+        ComparePane::Summary,
+        ComparePane::Matrix,
+        ComparePane::Sources,
+        ComparePane::Diff,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            ComparePane::Columns => "columns",
+            ComparePane::Summary => "what differs",
+            ComparePane::Matrix => "mention matrix",
+            ComparePane::Sources => "sources",
+            ComparePane::Diff => "word diff",
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -198,6 +226,14 @@ pub struct CompareState {
     pub table: Vec<RankRow>,
     /// `/` inside the focused column's answer.
     pub find: Option<TextSearch>,
+    /// Counts changes of the columns' answers, so that the views computed from them know
+    /// when they are stale.
+    pub generation: u64,
+    /// The mention matrix and the brand rows.
+    pub brand_views: BrandViews,
+    /// The column the word diff compares the focused one against.
+    pub diff_base: usize,
+    pub diff: Option<DiffCache>,
 }
 
 impl Default for CompareState {
@@ -224,6 +260,10 @@ impl CompareState {
             summary: None,
             table: Vec::new(),
             find: None,
+            generation: 0,
+            brand_views: BrandViews::default(),
+            diff_base: 0,
+            diff: None,
         };
         state.rebuild();
         state
@@ -387,6 +427,11 @@ impl CompareState {
         self.axes.ai_request(self.prompt_text(), vantage)
     }
 
+    /// The search that brings an overview column's AI Overview.
+    pub fn overview_request(&self, vantage: &Vantage) -> SearchRequest {
+        self.axes.overview_request(self.prompt_text(), vantage)
+    }
+
     /// The search request of a vantage point, on top of the Search tab's other settings.
     pub fn search_request(&self, base: &SearchRequest, vantage: &Vantage) -> SearchRequest {
         self.axes.search_request(self.prompt_text(), base, vantage)
@@ -394,6 +439,8 @@ impl CompareState {
 
     /// Recomputes the summary (answers) or the rank table (search) from what has landed.
     pub fn refresh_summary(&mut self) {
+        self.generation += 1;
+        self.diff_base = self.diff_base.min(self.columns.len().saturating_sub(1));
         match self.mode {
             CompareMode::Answers => {
                 let facts: Vec<AnswerFacts> = self
@@ -428,6 +475,9 @@ impl CompareState {
             self.columns
                 .iter()
                 .map(|c| match self.mode {
+                    CompareMode::Answers if c.vantage.overview => {
+                        RequestParams::Search(self.overview_request(&c.vantage))
+                    }
                     CompareMode::Answers => RequestParams::Ai(self.ai_request(&c.vantage)),
                     CompareMode::Search => {
                         RequestParams::Search(self.search_request(base, &c.vantage))
@@ -447,13 +497,14 @@ impl CompareState {
 
     /// Scrolls the focused column, or all of them when scrolling is synchronised.
     pub fn scroll_by(&mut self, delta: isize) {
-        if self.mode == CompareMode::Search || self.pane == ComparePane::Summary {
-            let len = match self.mode {
-                CompareMode::Search => self.table.len(),
-                CompareMode::Answers => self
+        if self.mode == CompareMode::Search || self.pane != ComparePane::Columns {
+            let len = match (self.mode, self.pane) {
+                (CompareMode::Search, _) => self.table.len() + self.brand_views.ranks.len(),
+                (CompareMode::Answers, ComparePane::Summary) => self
                     .summary
                     .as_ref()
                     .map_or(0, |s| s.text(false).lines().count()),
+                (CompareMode::Answers, _) => self.view_len(),
             };
             let next = (self.table_scroll as isize + delta).max(0) as usize;
             self.table_scroll = next.min(len.saturating_sub(1));
@@ -485,6 +536,15 @@ impl CompareState {
                 column.vantage.label(CompareMode::Answers)
             ));
             match (column.answer(), column.call.error()) {
+                (Some(answer), _) if column.vantage.overview => {
+                    out.push_str(&format!(
+                        "*{} · {:.1} s*\n\n",
+                        column.vantage.label(CompareMode::Answers),
+                        answer.header.elapsed.as_secs_f64()
+                    ));
+                    out.push_str(answer.markdown.trim_end());
+                    out.push('\n');
+                }
                 (Some(answer), _) => {
                     out.push_str(&format!("*{}*\n\n", answer.header.describe()));
                     out.push_str(answer.markdown.trim_end());
@@ -498,7 +558,22 @@ impl CompareState {
             out.push_str("\n# What differs\n");
             out.push_str(&summary.text(true));
         }
+        let rows = self.mention_rows();
+        if !rows.is_empty() {
+            out.push_str("\n# Mentions\n\n");
+            out.push_str(&brand_mentions::matrix_markdown(&self.labels(), &rows));
+        }
         out
+    }
+
+    /// The mention matrix in its sorted order (empty without brands).
+    fn mention_rows(&self) -> Vec<crate::analysis::mentions::BrandSummary> {
+        self.brand_views.sorted().into_iter().cloned().collect()
+    }
+
+    /// Whether the export can write the mentions as CSV.
+    pub fn has_mentions(&self) -> bool {
+        self.mode == CompareMode::Answers && !self.brand_views.matrix.is_empty()
     }
 
     /// The JSON export: the summary (answers) or the rank table (search).
@@ -512,25 +587,37 @@ impl CompareState {
                     "markdown": c.answer().map(|a| a.markdown.clone()),
                     "error": c.call.error().map(|e| e.to_string()),
                 })).collect::<Vec<_>>(),
+                "mentions": self.mention_rows(),
             }),
             CompareMode::Search => serde_json::json!({
                 "terms": self.prompt_text(),
                 "columns": self.labels(),
                 "sort": self.sort,
                 "rows": self.table,
+                "brand_rows": self.brand_views.ranks,
             }),
         };
         serde_json::to_string_pretty(&value).unwrap_or_default()
     }
 
+    /// The search rank table, or the mention matrix of answers.
     pub fn export_csv(&self) -> String {
-        summary::rank_table_csv(&self.labels(), &self.table)
+        match self.mode {
+            CompareMode::Search => summary::rank_table_csv(&self.labels(), &self.table),
+            CompareMode::Answers => {
+                brand_mentions::matrix_csv(&self.labels(), &self.mention_rows())
+            }
+        }
     }
 }
 
 /// Takes a column's answer. Effects start the queued columns that now have a slot.
 mod keys;
 mod run;
+mod views;
+
+pub(crate) use views::refresh_views;
+pub use views::{BrandViews, DiffCache};
 
 pub(crate) use keys::{apply_choice, cost_line, on_action};
 pub(crate) use run::{on_ai_done, on_search_done};

@@ -46,6 +46,7 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     }
     column.earlier = None;
     app.compare.refresh_summary();
+    super::refresh_views(app);
     let mut effects = pump(app);
     if app.compare.busy() == 0 {
         effects.push(Effect::Call(CallEffect::FetchAccount));
@@ -65,6 +66,10 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     effects
 }
 
+/// How long the live service takes to answer a search awaiting its AI Overview, in seconds:
+/// it holds the page until the overview is there, up to a minute.
+const OVERVIEW_TYPICAL_SECONDS: (u32, u32) = (10, 60);
+
 /// Starts queued columns while fewer than `max_in_flight` run.
 pub(super) fn pump(app: &mut App) -> Vec<Effect> {
     let mut effects = Vec::new();
@@ -78,6 +83,14 @@ pub(super) fn pump(app: &mut App) -> Vec<Effect> {
         let compare = &mut app.compare;
         let vantage = compare.columns[i].vantage.clone();
         let (label, typical, effect) = match compare.mode {
+            CompareMode::Answers if vantage.overview => (
+                "Waiting for the AI Overview".to_string(),
+                Some(OVERVIEW_TYPICAL_SECONDS),
+                Effect::Call(CallEffect::SendOverview {
+                    tag,
+                    request: compare.overview_request(&vantage),
+                }),
+            ),
             CompareMode::Answers => {
                 let request = compare.ai_request(&vantage);
                 let model = request.effective_model();
@@ -124,6 +137,9 @@ fn refusal(app: &App) -> Option<String> {
     let base = app.search.request();
     for column in &compare.columns {
         let checked = match compare.mode {
+            CompareMode::Answers if column.vantage.overview => {
+                compare.overview_request(&column.vantage).validate()
+            }
             CompareMode::Answers => compare.ai_request(&column.vantage).validate(),
             CompareMode::Search => compare.search_request(&base, &column.vantage).validate(),
         };

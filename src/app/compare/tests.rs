@@ -63,7 +63,8 @@ fn sent_tags(effects: &[Effect]) -> Vec<Tag> {
         .iter()
         .filter_map(|e| match e {
             Effect::Call(CallEffect::SendAi { tag, .. })
-            | Effect::Call(CallEffect::SendSearch { tag, .. }) => Some(*tag),
+            | Effect::Call(CallEffect::SendSearch { tag, .. })
+            | Effect::Call(CallEffect::SendOverview { tag, .. }) => Some(*tag),
             _ => None,
         })
         .collect()
@@ -531,4 +532,220 @@ fn slash_searches_the_focused_column_and_follows_the_focus() {
     assert_eq!(app.compare.find.as_ref().unwrap().status(), "3 of 3");
     key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
     assert!(app.compare.find.is_none());
+}
+
+fn brands() -> Vec<crate::analysis::mentions::Brand> {
+    use crate::analysis::mentions::Brand;
+    vec![
+        Brand::named("Salomon"),
+        Brand {
+            name: "Merrell".into(),
+            domains: vec!["merrell.com".into()],
+            ..Brand::default()
+        },
+        Brand::named("Lowa"),
+    ]
+}
+
+/// Two columns (ChatGPT and Gemini, no location) with their answers landed.
+fn two_landed(app: &mut App, first: &str, second: &str) {
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    let effects = send_all(app);
+    let tags = sent_tags(&effects);
+    let texts = [
+        (first, "<a href=\"https://www.merrell.com/x\">m</a>"),
+        (second, ""),
+    ];
+    for (tag, (text, sources)) in tags.into_iter().zip(texts) {
+        update(
+            app,
+            Msg::AiDone {
+                tag,
+                result: Ok(answer("chatgpt", text, sources)),
+            },
+        );
+    }
+}
+
+#[test]
+fn the_matrix_follows_the_brands_and_sorts_by_each_measure() {
+    let mut app = app();
+    app.brands = brands();
+    two_landed(
+        &mut app,
+        "Lowa first, then Merrell, and Merrell again.",
+        "Salomon only.",
+    );
+    let views = &app.compare.brand_views;
+    let names = |app: &App| -> Vec<String> {
+        app.compare
+            .brand_views
+            .sorted()
+            .iter()
+            .map(|r| r.brand.clone())
+            .collect()
+    };
+    assert_eq!(names(&app), vec!["Salomon", "Merrell", "Lowa"]);
+    let merrell = &views.matrix[1];
+    let cell = merrell.columns[0].as_ref().unwrap();
+    assert_eq!((cell.position, cell.count, cell.cited), (Some(2), 2, true));
+    assert_eq!(merrell.visibility, 50.0);
+    assert_eq!(merrell.share_of_voice, 50.0);
+
+    // S steps through brand, visibility, average position and share of voice.
+    key(&mut app, KeyCode::Char('S'), KeyModifiers::NONE);
+    assert_eq!(
+        app.compare.brand_views.sort,
+        brand_mentions::MatrixSort::Brand
+    );
+    assert_eq!(names(&app), vec!["Lowa", "Merrell", "Salomon"]);
+    key(&mut app, KeyCode::Char('S'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Char('S'), KeyModifiers::NONE);
+    assert_eq!(
+        app.compare.brand_views.sort,
+        brand_mentions::MatrixSort::AveragePosition
+    );
+    assert_eq!(names(&app), vec!["Salomon", "Lowa", "Merrell"]);
+    key(&mut app, KeyCode::Char('S'), KeyModifiers::NONE);
+    assert_eq!(names(&app)[0], "Merrell", "two of the four mentions");
+
+    // Brands changed elsewhere are read at the next key.
+    app.brands.truncate(1);
+    key(&mut app, KeyCode::Char(']'), KeyModifiers::NONE);
+    assert_eq!(app.compare.brand_views.matrix.len(), 1);
+}
+
+#[test]
+fn the_views_cycle_and_the_diff_compares_a_base_with_the_focused_column() {
+    let mut app = app();
+    two_landed(
+        &mut app,
+        "Buy Salomon boots today",
+        "Buy Merrell boots today",
+    );
+    let panes: Vec<ComparePane> = (0..5)
+        .map(|_| {
+            key(&mut app, KeyCode::Char(']'), KeyModifiers::NONE);
+            app.compare.pane
+        })
+        .collect();
+    assert_eq!(
+        panes,
+        vec![
+            ComparePane::Summary,
+            ComparePane::Matrix,
+            ComparePane::Sources,
+            ComparePane::Diff,
+            ComparePane::Columns
+        ]
+    );
+    key(&mut app, KeyCode::Char('['), KeyModifiers::NONE);
+    assert_eq!(app.compare.pane, ComparePane::Diff);
+    // Opening the diff on the base column moves the focus to the next one.
+    assert_eq!(app.compare.diff_pair(), (0, 1));
+    let diff = &app.compare.diff.as_ref().unwrap().diff;
+    assert_eq!(diff.marked_text(), "Buy [-Salomon-]{+Merrell+} boots today");
+
+    // Enter makes the focused column the base; ← then picks the other side.
+    key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(app.compare.diff_pair(), (1, 1));
+    assert!(app.compare.diff.is_none(), "a column against itself");
+    key(&mut app, KeyCode::Left, KeyModifiers::NONE);
+    assert_eq!(app.compare.diff_pair(), (1, 0));
+    let diff = &app.compare.diff.as_ref().unwrap().diff;
+    assert_eq!(diff.marked_text(), "Buy [-Merrell-]{+Salomon+} boots today");
+    assert!(
+        !app.compare.full,
+        "Enter in the diff does not open a column full width"
+    );
+}
+
+#[test]
+fn the_ai_overview_is_one_more_column_per_location_sent_as_a_search() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+    );
+    apply_choice(&mut app, PickerKind::Model, Some("chatgpt".into()));
+    apply_choice(&mut app, PickerKind::Model, Some("ai-overview".into()));
+    app.compare.axes.locations = vec![loc("us:ny:New+York"), loc("de::Berlin")];
+    app.compare.rebuild();
+    let labels = app.compare.labels();
+    assert_eq!(labels.len(), 4, "{labels:?}");
+    assert!(labels[2].starts_with("AI Overview · "), "{labels:?}");
+    let effects = send_all(&mut app);
+    let overviews: Vec<&crate::api::SearchRequest> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Call(CallEffect::SendOverview { request, .. }) => Some(request),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(overviews.len(), 2);
+    assert!(overviews.iter().all(|r| {
+        r.awaiting == vec![crate::api::Awaiting::Ai]
+            && r.format == crate::api::SearchFormat::Html
+            && r.terms == "best hiking boots"
+    }));
+    assert_eq!(overviews[1].location, loc("de::Berlin"));
+    // Running, its column says what it waits for.
+    let column = &app.compare.columns[2];
+    assert!(column.call.is_running());
+    // Toggled off again, only the model's columns stay.
+    apply_choice(&mut app, PickerKind::Model, Some("ai-overview".into()));
+    assert!(app.compare.columns.iter().all(|c| !c.vantage.overview));
+}
+
+#[test]
+fn exports_carry_the_mentions_when_brands_are_known() {
+    let mut app = app();
+    app.brands = brands();
+    two_landed(&mut app, "Lowa first, then Merrell.", "Salomon only.");
+    let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
+    assert_eq!(json["mentions"].as_array().unwrap().len(), 3);
+    assert_eq!(json["mentions"][1]["columns"][0]["cited"], true);
+    let markdown = app.compare.export_markdown();
+    assert!(markdown.contains("# Mentions"), "{markdown}");
+    assert!(
+        markdown.contains("| Merrell | 50% | 2.0 | 33% | 2\\* | – |"),
+        "{markdown}"
+    );
+    let csv = app.compare.export_csv();
+    assert!(csv.starts_with("brand,"), "{csv}");
+    assert!(app.compare.has_mentions());
+
+    let mut plain = self::app();
+    two_landed(&mut plain, "Lowa.", "Salomon.");
+    assert!(!plain.compare.has_mentions());
+    let json: serde_json::Value = serde_json::from_str(&plain.compare.export_json()).unwrap();
+    assert_eq!(json["mentions"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn a_reopened_comparison_keeps_its_overview_columns() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Gemini];
+    app.compare.axes.overview = true;
+    app.compare.axes.locations = vec![loc("de::Berlin")];
+    app.compare.rebuild();
+    let fresh = run_and_reopen(&mut app);
+    assert_eq!(fresh.compare.mode, CompareMode::Answers);
+    assert!(fresh.compare.axes.overview);
+    assert_eq!(fresh.compare.axes.models, vec![Model::Gemini]);
+    let labels = fresh.compare.labels();
+    assert_eq!(labels, app.compare.labels());
+    let overview = &fresh.compare.columns[1];
+    assert!(overview.vantage.overview);
+    // The stored page had no overview: the column says so rather than failing.
+    let answer = overview.answer().expect("an answer");
+    assert!(
+        answer.markdown.contains("No AI Overview"),
+        "{}",
+        answer.markdown
+    );
 }

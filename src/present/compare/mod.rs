@@ -2,6 +2,8 @@
 //! they make, what a column received, and the facts the summary is computed from. The Compare
 //! tab and `vantage compare` both use it.
 
+pub mod mentions;
+pub mod overview;
 pub mod summary;
 
 use crate::api::{
@@ -10,6 +12,7 @@ use crate::api::{
 
 use super::answer::PreparedAnswer;
 use super::search_page::PreparedSearch;
+pub use overview::{AI_OVERVIEW, AnswerSource};
 use summary::{AnswerFacts, AnswerSummary, Ranked};
 
 /// More columns than this are refused: each is a billed call.
@@ -32,6 +35,8 @@ pub struct Axes {
     pub devices: Vec<String>,
     pub locations: Vec<Location>,
     pub ips: Vec<IpType>,
+    /// Google's AI Overview is a column per location beside the models' (answers only).
+    pub overview: bool,
     pub format: AiFormat,
     pub no_cache: bool,
 }
@@ -48,6 +53,40 @@ impl Axes {
             display: None,
             format: self.format,
             expiration: self.no_cache.then_some(0),
+        }
+    }
+
+    /// The search that brings an overview column's AI Overview.
+    pub fn overview_request(&self, prompt: String, vantage: &Vantage) -> SearchRequest {
+        overview::overview_request(prompt, vantage.location.clone(), self.no_cache.then_some(0))
+    }
+
+    /// The answer sources chosen: the models, then the overview when it is on.
+    pub fn sources(&self) -> Vec<AnswerSource> {
+        let mut sources: Vec<AnswerSource> = self
+            .models
+            .iter()
+            .copied()
+            .map(AnswerSource::Model)
+            .collect();
+        if self.overview {
+            sources.push(AnswerSource::AiOverview);
+        }
+        sources
+    }
+
+    /// Sets the models and the overview from a list of answer sources.
+    pub fn set_sources(&mut self, sources: &[AnswerSource]) {
+        self.models.clear();
+        self.overview = false;
+        for source in sources {
+            match source {
+                AnswerSource::Model(model) if !self.models.contains(model) => {
+                    self.models.push(*model)
+                }
+                AnswerSource::Model(_) => {}
+                AnswerSource::AiOverview => self.overview = true,
+            }
         }
     }
 
@@ -88,6 +127,7 @@ impl Axes {
             ..Axes::default()
         };
         for vantage in vantages {
+            axes.overview |= vantage.overview;
             push_new(&mut axes.models, vantage.model);
             push_new(&mut axes.devices, vantage.device.clone());
             let location =
@@ -106,12 +146,35 @@ pub struct Vantage {
     pub device: Option<String>,
     pub location: Location,
     pub ip: Option<IpType>,
+    /// The column is Google's AI Overview for this location rather than a model's answer.
+    pub overview: bool,
 }
 
 impl Vantage {
+    /// An AI Overview column.
+    pub fn overview_at(location: Location) -> Vantage {
+        Vantage {
+            location,
+            overview: true,
+            ..Vantage::default()
+        }
+    }
+
+    /// Who answers in this column: the model, or the AI Overview.
+    pub fn source_name(&self) -> &'static str {
+        if self.overview {
+            overview::AI_OVERVIEW_NAME
+        } else {
+            self.model.unwrap_or(Model::Chatgpt).display_name()
+        }
+    }
+
     pub fn label(&self, mode: CompareMode) -> String {
         let location = summary::location_label(&self.location);
         match mode {
+            CompareMode::Answers if self.overview => {
+                format!("{} · {location}", overview::AI_OVERVIEW_NAME)
+            }
             CompareMode::Answers => {
                 let model = self.model.unwrap_or(Model::Chatgpt).display_name();
                 match &self.device {
@@ -141,7 +204,14 @@ pub fn vantages(axes: &Axes, mode: CompareMode) -> Vec<Vantage> {
     let mut out = Vec::new();
     match mode {
         CompareMode::Answers => {
-            for model in or_unset(&axes.models) {
+            // The overview alone asks no chatbot; with no model chosen otherwise, the
+            // service's default model answers.
+            let models = if axes.overview && axes.models.is_empty() {
+                Vec::new()
+            } else {
+                or_unset(&axes.models)
+            };
+            for model in models {
                 for device in or_unset(&axes.devices) {
                     for location in &locations {
                         out.push(Vantage {
@@ -149,8 +219,15 @@ pub fn vantages(axes: &Axes, mode: CompareMode) -> Vec<Vantage> {
                             device: device.clone(),
                             location: location.clone().unwrap_or_default(),
                             ip: None,
+                            overview: false,
                         });
                     }
+                }
+            }
+            if axes.overview {
+                // A search has no device: one overview column per location.
+                for location in &locations {
+                    out.push(Vantage::overview_at(location.clone().unwrap_or_default()));
                 }
             }
         }

@@ -50,6 +50,21 @@ impl EffectRunner {
                 );
                 None
             }
+            CallEffect::SendOverview { tag, request } => {
+                tracing::info!(tag = tag.0, "sending a search for its AI Overview");
+                let prepared_request = request.clone();
+                self.spawn_service_call(
+                    tag,
+                    RequestParams::Search(request.clone()),
+                    move |client| async move { client.search(&request).await },
+                    move |fetched| {
+                        present::compare::overview::overview_answer(prepared_request, fetched)
+                    },
+                    "AI Overview",
+                    |tag, result| Msg::AiDone { tag, result },
+                );
+                None
+            }
             CallEffect::SendProxy { tag, request } => {
                 tracing::info!(
                     tag = tag.0,

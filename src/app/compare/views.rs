@@ -1,0 +1,136 @@
+//! The Compare tab's readings of the answers: the mention matrix, the sources of a column and
+//! the word diff of two columns. Each is computed when its inputs change (a column lands, the
+//! brands change, another pair of columns is chosen), never per frame.
+
+use crate::analysis::diff::{self, WordDiff};
+use crate::analysis::mentions::{Brand, BrandSummary};
+use crate::app::App;
+use crate::present::compare::mentions::{self as brand_mentions, BrandRanks, MatrixSort};
+use crate::present::compare::{CompareMode, ranked_results};
+
+use super::{ComparePane, CompareState};
+
+/// The word diff on screen: which columns, and of which answers.
+#[derive(Debug)]
+pub struct DiffCache {
+    pub base: usize,
+    pub other: usize,
+    /// The `generation` of the columns it was computed from.
+    pub generation: u64,
+    pub diff: WordDiff,
+}
+
+/// The brands' readings of the columns, as last computed.
+#[derive(Debug, Default)]
+pub struct BrandViews {
+    /// The brands they were computed with.
+    pub brands: Vec<Brand>,
+    /// The `generation` of the columns they were computed from.
+    pub generation: Option<u64>,
+    /// Answers: the mention matrix, in the brands' order.
+    pub matrix: Vec<BrandSummary>,
+    pub sort: MatrixSort,
+    /// Search: the best rank of any of a brand's domains per column.
+    pub ranks: Vec<BrandRanks>,
+}
+
+impl BrandViews {
+    /// The matrix's rows in the chosen order.
+    pub fn sorted(&self) -> Vec<&BrandSummary> {
+        brand_mentions::sorted_order(&self.matrix, self.sort)
+            .into_iter()
+            .map(|i| &self.matrix[i])
+            .collect()
+    }
+}
+
+impl CompareState {
+    fn compute_brand_views(&mut self, brands: &[Brand]) {
+        let fresh = self.brand_views.generation == Some(self.generation)
+            && self.brand_views.brands.as_slice() == brands;
+        if fresh {
+            return;
+        }
+        let views = &mut self.brand_views;
+        views.brands = brands.to_vec();
+        views.generation = Some(self.generation);
+        match self.mode {
+            CompareMode::Answers => {
+                let answers: Vec<_> = self.columns.iter().map(|c| c.answer()).collect();
+                views.matrix = brand_mentions::matrix(&answers, brands);
+                views.ranks.clear();
+            }
+            CompareMode::Search => {
+                let ranked: Vec<_> = self
+                    .columns
+                    .iter()
+                    .map(|c| c.results().map(ranked_results).unwrap_or_default())
+                    .collect();
+                views.ranks = brand_mentions::brand_ranks(&ranked, brands);
+                views.matrix.clear();
+            }
+        }
+    }
+
+    /// The two columns the diff compares: the base, and the focused column.
+    pub fn diff_pair(&self) -> (usize, usize) {
+        (self.diff_base, self.selected)
+    }
+
+    fn compute_diff(&mut self) {
+        if self.pane != ComparePane::Diff {
+            return;
+        }
+        let (base, other) = self.diff_pair();
+        let fresh = self
+            .diff
+            .as_ref()
+            .is_some_and(|d| d.base == base && d.other == other && d.generation == self.generation);
+        if fresh {
+            return;
+        }
+        let text = |i: usize| {
+            self.columns
+                .get(i)
+                .and_then(|c| c.answer())
+                .map(|a| a.plain_text.as_str())
+        };
+        self.diff = match (text(base), text(other)) {
+            (Some(old), Some(new)) if base != other => Some(DiffCache {
+                base,
+                other,
+                generation: self.generation,
+                diff: diff::words(old, new),
+            }),
+            _ => None,
+        };
+    }
+
+    /// Rows the scrollable views have, for clamping the scroll.
+    pub(crate) fn view_len(&self) -> usize {
+        match self.pane {
+            ComparePane::Matrix => self.brand_views.matrix.len() + self.columns.len() + 4,
+            ComparePane::Sources => self
+                .columns
+                .get(self.selected)
+                .and_then(|c| c.answer())
+                .map_or(0, |a| a.sources.len() * 2 + 2),
+            // Wrapped lines are not known here: a line per 20 characters bounds them.
+            ComparePane::Diff => self.diff.as_ref().map_or(0, |d| {
+                d.diff
+                    .pieces
+                    .iter()
+                    .map(|p| p.text.len() / 20 + p.text.matches('\n').count() + 1)
+                    .sum()
+            }),
+            ComparePane::Columns | ComparePane::Summary => 0,
+        }
+    }
+}
+
+/// Brings the matrix, the brand rows and the diff up to date with the columns and
+/// `app.brands`. Cheap when nothing changed: call it after anything that may have.
+pub(crate) fn refresh_views(app: &mut App) {
+    app.compare.compute_brand_views(&app.brands);
+    app.compare.compute_diff();
+}

@@ -1,0 +1,357 @@
+//! The Compare tab's readings of the answers: the mention matrix, the sources of the focused
+//! column, the word diff of two columns, and the brand rows of a search comparison. Marks do
+//! not rely on colour alone (NO_COLOR): a cited cell carries `*`, removed words `[-…-]` and
+//! strike-through, added words `{+…+}` and underline.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::analysis::diff::Change;
+use crate::analysis::mentions::{Mention, on_domain};
+use crate::api::request::shorten;
+use crate::app::App;
+use crate::app::compare::{CompareFocus, CompareMode};
+use crate::present::compare::mentions::{average_text, cell_text};
+
+use super::super::text_view::visible_lines;
+use super::super::{pane, theme};
+
+/// Width of one column's cell in the matrix and in the brand rows.
+const MATRIX_CELL: usize = 4;
+/// The brand column of the matrix is at most this wide.
+const BRAND_MAX: usize = 16;
+
+fn focused(app: &App) -> bool {
+    app.compare.focus == CompareFocus::Columns
+}
+
+fn message(frame: &mut Frame, area: Rect, lines: Vec<Line<'static>>) {
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
+}
+
+/// The columns whose cells fit `room` characters: the page holding the focused column.
+fn column_window(n: usize, selected: usize, room: usize) -> std::ops::Range<usize> {
+    let per_page = (room / MATRIX_CELL).max(1).min(n.max(1));
+    let start = (selected / per_page) * per_page;
+    start..(start + per_page).min(n)
+}
+
+fn cell_style(cell: &Option<Mention>) -> Style {
+    match cell {
+        Some(m) if m.cited => theme::accent().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        Some(m) if m.position.is_some() => theme::ok().add_modifier(Modifier::BOLD),
+        _ => theme::dim(),
+    }
+}
+
+/// The mention matrix: brands × columns, then the key and which column is which.
+pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
+    let compare = &app.compare;
+    let views = &compare.brand_views;
+    let block = pane(
+        Line::styled(
+            format!(
+                " Mentions · sorted by {} · S sorts · ] next view ",
+                views.sort.label()
+            ),
+            theme::title(),
+        ),
+        focused(app),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if app.brands.is_empty() {
+        return message(
+            frame,
+            inner,
+            vec![
+                Line::styled("No brands are tracked yet.", theme::title()),
+                Line::styled(
+                    "List them in vantage.toml (name, aliases, domains) or add them in the Brands pane; the matrix then shows where each answer names each brand.",
+                    theme::dim(),
+                ),
+            ],
+        );
+    }
+    if compare.columns.iter().all(|c| c.answer().is_none()) {
+        return message(
+            frame,
+            inner,
+            vec![Line::styled(
+                "No answers yet: r runs every column, and the matrix fills as they land.",
+                theme::dim(),
+            )],
+        );
+    }
+    let brand_width = views
+        .matrix
+        .iter()
+        .map(|r| r.brand.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, BRAND_MAX);
+    let fixed = brand_width + 1 + 6 + 6 + 6 + 1;
+    let shown = column_window(
+        compare.columns.len(),
+        compare.selected,
+        usize::from(inner.width).saturating_sub(fixed),
+    );
+    let mut header = vec![Span::styled(
+        format!(
+            "{:<brand_width$} {:>5} {:>5} {:>5} ",
+            "brand", "vis", "avg", "SoV"
+        ),
+        theme::muted(),
+    )];
+    for i in shown.clone() {
+        let style = if i == compare.selected {
+            theme::title().add_modifier(Modifier::REVERSED)
+        } else {
+            theme::muted()
+        };
+        header.push(Span::styled(
+            format!("{:>width$}", format!("#{}", i + 1), width = MATRIX_CELL - 1),
+            style,
+        ));
+        header.push(Span::raw(" "));
+    }
+    let mut lines = vec![Line::from(header)];
+    for row in views.sorted() {
+        let mut spans = vec![
+            Span::styled(
+                format!("{:<brand_width$} ", shorten(&row.brand, brand_width)),
+                theme::title(),
+            ),
+            Span::raw(format!(
+                "{:>4.0}% {:>5} {:>4.0}% ",
+                row.visibility,
+                average_text(row),
+                row.share_of_voice
+            )),
+        ];
+        for cell in &row.columns[shown.clone()] {
+            spans.push(Span::styled(
+                format!("{:>width$}", cell_text(cell), width = MATRIX_CELL - 1),
+                cell_style(cell),
+            ));
+            spans.push(Span::raw(" "));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "n position of first mention · – not named · * cites the brand's site · ? no answer · vis % of answers naming it · SoV share of all mentions",
+        theme::dim(),
+    ));
+    if shown.len() < compare.columns.len() {
+        lines.push(Line::styled(
+            format!(
+                "Columns {}–{} of {} · ← → page through them",
+                shown.start + 1,
+                shown.end,
+                compare.columns.len()
+            ),
+            theme::dim(),
+        ));
+    }
+    for (i, column) in compare.columns.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("#{:<3}", i + 1), theme::muted()),
+            Span::raw(column.vantage.label(CompareMode::Answers)),
+        ]));
+    }
+    let (visible, _) = visible_lines(&lines, compare.table_scroll, usize::from(inner.height));
+    frame.render_widget(
+        Paragraph::new(visible.to_vec()).wrap(Wrap { trim: false }),
+        inner,
+    );
+}
+
+/// The pages the focused column's answer cites, with the tracked brand each belongs to.
+pub(super) fn draw_sources(app: &App, frame: &mut Frame, area: Rect) {
+    let compare = &app.compare;
+    let column = compare.columns.get(compare.selected);
+    let label = column.map_or(String::new(), |c| c.vantage.label(CompareMode::Answers));
+    let block = pane(
+        Line::styled(
+            format!(
+                " Sources of #{} {} · ← → column · ] next view ",
+                compare.selected + 1,
+                label
+            ),
+            theme::title(),
+        ),
+        focused(app),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(answer) = column.and_then(|c| c.answer()) else {
+        return message(
+            frame,
+            inner,
+            vec![Line::styled(
+                "This column has no answer yet: ← → choose one that has, or r runs them all.",
+                theme::dim(),
+            )],
+        );
+    };
+    if answer.sources.is_empty() {
+        return message(
+            frame,
+            inner,
+            vec![Line::styled("This answer cites no pages.", theme::dim())],
+        );
+    }
+    let mut domains: Vec<&str> = answer.sources.iter().map(|s| s.domain.as_str()).collect();
+    domains.sort_unstable();
+    domains.dedup();
+    let width = usize::from(inner.width);
+    let mut lines = vec![Line::styled(
+        format!(
+            "{} pages from {} domains",
+            answer.sources.len(),
+            domains.len()
+        ),
+        theme::muted(),
+    )];
+    for (i, source) in answer.sources.iter().enumerate() {
+        let brand = app
+            .brands
+            .iter()
+            .find(|b| b.domains.iter().any(|d| on_domain(&source.url, d)));
+        let mut spans = vec![
+            Span::styled(format!("{:>3}. ", i + 1), theme::muted()),
+            Span::styled(source.domain.clone(), theme::title()),
+        ];
+        if let Some(brand) = brand {
+            spans.push(Span::styled(
+                format!(" [{}]", brand.name),
+                theme::accent().add_modifier(Modifier::BOLD),
+            ));
+        }
+        spans.push(Span::raw(" — "));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        spans.push(Span::raw(shorten(
+            &source.title,
+            width.saturating_sub(used),
+        )));
+        lines.push(Line::from(spans));
+        lines.push(Line::styled(
+            format!("     {}", shorten(&source.url, width.saturating_sub(5))),
+            theme::link(),
+        ));
+    }
+    let (visible, _) = visible_lines(&lines, compare.table_scroll, usize::from(inner.height));
+    frame.render_widget(Paragraph::new(visible.to_vec()), inner);
+}
+
+/// The focused column's answer against the base column's, word by word.
+pub(super) fn draw_diff(app: &App, frame: &mut Frame, area: Rect) {
+    let compare = &app.compare;
+    let (base, other) = compare.diff_pair();
+    let block = pane(
+        Line::styled(
+            format!(
+                " Diff #{} → #{} · ← → other column · Enter makes it the base · ] next view ",
+                base + 1,
+                other + 1
+            ),
+            theme::title(),
+        ),
+        focused(app),
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(cache) = &compare.diff else {
+        let why = if base == other {
+            "Both sides are the same column: ← → choose another to compare with it."
+        } else {
+            "Both columns need an answer: ← → choose one that has, Enter makes the focused one the base."
+        };
+        return message(frame, inner, vec![Line::styled(why, theme::dim())]);
+    };
+    let label = |i: usize| {
+        compare
+            .columns
+            .get(i)
+            .map_or(String::new(), |c| c.vantage.label(CompareMode::Answers))
+    };
+    let diff = &cache.diff;
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("[- ", theme::error().add_modifier(Modifier::CROSSED_OUT)),
+            Span::raw(format!("#{} {}", base + 1, label(base))),
+        ]),
+        Line::from(vec![
+            Span::styled("{+ ", theme::ok().add_modifier(Modifier::UNDERLINED)),
+            Span::raw(format!("#{} {}", other + 1, label(other))),
+        ]),
+        Line::styled(
+            format!(
+                "{} words removed · {} added · {} shared · {:.0}% alike",
+                diff.removed_words,
+                diff.added_words,
+                diff.same_words,
+                diff.similarity()
+            ),
+            theme::muted(),
+        ),
+        Line::raw(""),
+    ];
+    let mut current: Vec<Span<'static>> = Vec::new();
+    for piece in &diff.pieces {
+        let (style, open, close) = match piece.change {
+            Change::Same => (Style::default(), "", ""),
+            _ if piece.is_blank() => (Style::default(), "", ""),
+            Change::Removed => (
+                theme::error().add_modifier(Modifier::CROSSED_OUT),
+                "[-",
+                "-]",
+            ),
+            Change::Added => (theme::ok().add_modifier(Modifier::UNDERLINED), "{+", "+}"),
+        };
+        let mut parts = piece.text.split('\n').peekable();
+        while let Some(part) = parts.next() {
+            if !part.is_empty() {
+                current.push(Span::styled(format!("{open}{part}{close}"), style));
+            }
+            if parts.peek().is_some() {
+                lines.push(Line::from(std::mem::take(&mut current)));
+            }
+        }
+    }
+    lines.push(Line::from(current));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((compare.table_scroll.min(usize::from(u16::MAX)) as u16, 0)),
+        inner,
+    );
+}
+
+/// The brand rows of a search comparison: per column, the best rank of any of the brand's
+/// domains, in cells as wide as the rank table's.
+pub(super) fn brand_rank_lines(app: &App, cell: usize) -> Vec<Line<'static>> {
+    let ranks = &app.compare.brand_views.ranks;
+    ranks
+        .iter()
+        .map(|row| {
+            let mut spans = vec![Span::raw(" ")];
+            for rank in &row.ranks {
+                let (text, style) = match rank {
+                    Some(r) => (format!("{r}"), theme::accent().add_modifier(Modifier::BOLD)),
+                    None => ("–".to_string(), theme::dim()),
+                };
+                spans.push(Span::styled(format!("{text:<cell$}"), style));
+            }
+            spans.push(Span::styled(
+                format!("◆ {} (best of its domains)", row.brand),
+                theme::title(),
+            ));
+            Line::from(spans)
+        })
+        .collect()
+}
