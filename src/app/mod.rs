@@ -14,6 +14,7 @@ pub(crate) mod keymap;
 pub(crate) mod layout;
 pub(crate) mod list;
 mod msg;
+pub mod page;
 pub(crate) mod picker;
 pub(crate) mod pickers;
 mod popup;
@@ -22,6 +23,7 @@ pub mod search;
 pub mod stored;
 mod tabs;
 pub(crate) mod text_search;
+pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, export_prompt};
@@ -100,6 +102,8 @@ pub struct App {
     pub proxy: ProxyState,
     pub jobs: jobs_tab::JobsState,
     pub history: history::HistoryState,
+    pub page: page::PageTabState,
+    pub usage: usage::UsageState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -130,6 +134,8 @@ impl App {
             proxy: ProxyState::default(),
             jobs: jobs_tab::JobsState::default(),
             history: history::HistoryState::default(),
+            page: page::PageTabState::new(),
+            usage: usage::UsageState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -154,6 +160,7 @@ impl App {
         self.devices = Devices::Loading;
         vec![
             Effect::Call(CallEffect::FetchAccount),
+            Effect::Call(CallEffect::FetchUsage(usage::today(self.wall))),
             // The list saved last time shows until the fresh one arrives (or if it fails).
             Effect::Store(StoreEffect::LoadDevices),
             Effect::Call(CallEffect::FetchDevices),
@@ -193,6 +200,7 @@ impl App {
             + usize::from(self.search.call.is_running())
             + usize::from(self.proxy.call.is_running())
             + self.compare.running()
+            + self.page.running()
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -345,6 +353,24 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 Vec::new()
             }
         }
+        Msg::PageDone { tag, result } => {
+            if let Err(error) = &result {
+                app.note_error(error);
+            }
+            // The diff's tag, in case this page is the second to arrive.
+            let diff_tag = app.next_tag();
+            let mut effects = app.page.on_done(tag, result, diff_tag).unwrap_or_default();
+            effects.push(Effect::Call(CallEffect::FetchAccount));
+            effects
+        }
+        Msg::PageDiffed { tag, diff } => {
+            app.page.on_diffed(tag, diff);
+            Vec::new()
+        }
+        Msg::Usage(result) => {
+            usage::on_usage(app, result);
+            Vec::new()
+        }
         Msg::ProxyDone { tag, result } => {
             app.proxy.on_done(tag, result);
             Vec::new()
@@ -357,6 +383,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             let now = app.now;
             app.chat.call.on_retry(tag, notice.clone(), now);
             app.compare.on_retry(tag, notice.clone(), now);
+            for fetch in &mut app.page.fetches {
+                fetch.call.on_retry(tag, notice.clone(), now);
+            }
             app.search.call.on_retry(tag, notice, now);
             Vec::new()
         }
@@ -397,7 +426,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 }
                 Err(e) => app.note_error(&e),
             }
-            Vec::new()
+            // Calls landed (the balance is asked after each): the usage follows, throttled.
+            usage::refresh(app).into_iter().collect()
         }
         Msg::FileWritten { path, result } => {
             export::on_written(app, path, result);
@@ -517,6 +547,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Some(Action::ShowUsage) => usage::toggle(app),
         Some(Action::SwitchToDemo) if !app.connection.demo => {
             vec![Effect::Os(OsEffect::SwitchToDemo)]
         }
