@@ -393,6 +393,29 @@ fn browser_jobs_print_their_content() {
 }
 
 #[test]
+fn a_queued_markdown_page_prints_as_received() {
+    let host = Host::quick();
+    let output = host.run(&[
+        "page",
+        "https://example.com",
+        "--format",
+        "markdown",
+        "--async",
+    ]);
+    expect_code(&output, 0);
+    let id = stdout(&output).trim().to_string();
+    let output = host.run(&["job", "browser", &id, "--wait"]);
+    expect_code(&output, 0);
+    let text = stdout(&output);
+    // Its lines as received: HTML layout would run the heading into the paragraph.
+    assert!(text.starts_with("# Example Domain\n\n"), "{text}");
+    assert!(
+        !text.contains("Links:"),
+        "Markdown is not laid out again: {text}"
+    );
+}
+
+#[test]
 fn a_failed_job_exits_4() {
     let host = Host::start(SimConfig {
         job_fail_share: 1.0,

@@ -24,7 +24,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     draw_terms(search, frame, areas.terms);
     let cursor = (search.focus == SearchFocus::Settings).then_some(search.setting_cursor);
     form::draw_row(frame, areas.settings, &search.settings.cells(), cursor);
-    draw_header(app, frame, areas.header);
+    draw_header(app, frame, areas.header, areas.overview.is_empty());
     match &search.page {
         Some(page) => {
             draw_overview(
@@ -59,13 +59,17 @@ fn draw_overview(page: &PageState, focused: bool, frame: &mut Frame, area: Rect)
     let fold_key = keymap::label_of(Context::Search, Action::ToggleOverview).unwrap_or("A");
     if !page.overview.open {
         let summary = overview::summary(prepared);
+        let more = overview::has_more(prepared);
+        let hint = if more {
+            format!("  {fold_key} opens")
+        } else {
+            String::new()
+        };
+        let room = usize::from(area.width).saturating_sub(2 + hint.chars().count());
         let line = Line::from(vec![
-            Span::styled("▸ ", theme::accent()),
-            Span::styled(
-                crate::api::request::shorten(&summary, usize::from(area.width.saturating_sub(10))),
-                theme::muted(),
-            ),
-            Span::styled(format!("  {fold_key} opens"), theme::dim()),
+            Span::styled(if more { "▸ " } else { "  " }, theme::accent()),
+            Span::styled(crate::api::request::shorten(&summary, room), theme::muted()),
+            Span::styled(hint, theme::dim()),
         ]);
         frame.render_widget(Paragraph::new(line), area);
         return;
@@ -154,7 +158,8 @@ fn draw_terms(search: &SearchState, frame: &mut Frame, area: Rect) {
 }
 
 /// The call's state while it runs or after it failed; else what the service reported.
-fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
+/// `with_overview`: the overview pane is folded into the header (a short screen).
+fn draw_header(app: &App, frame: &mut Frame, area: Rect, with_overview: bool) {
     if area.is_empty() {
         return;
     }
@@ -162,7 +167,10 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
     let line = match (&search.call, &search.page) {
         (crate::app::call::CallState::Idle, Some(page)) => Line::styled(
             {
-                let text = page.prepared.header.describe();
+                let mut text = page.prepared.header.describe();
+                if with_overview {
+                    text = format!("{text} · {}", overview::summary(&page.prepared));
+                }
                 // Folded to one line (a short screen): cut with an ellipsis, not mid-word.
                 if area.height == 1 {
                     crate::api::request::shorten(&text, usize::from(area.width))

@@ -347,8 +347,9 @@ pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
     ])
     .areas(body);
     let overview_rows = search.page.as_ref().map_or(0, |page| {
+        // Short screens: the folded pane's line joins the header's.
         if !page.overview.open {
-            return 1;
+            return u16::from(!compact);
         }
         let lines = overview::line_count(&page.prepared, below.width.saturating_sub(2));
         // At most two fifths of the room, so the results keep the most of it.

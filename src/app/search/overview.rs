@@ -18,8 +18,7 @@ impl OverviewState {
     /// Open when there is something to read; folded to its one line otherwise.
     pub fn for_page(prepared: &PreparedSearch) -> OverviewState {
         OverviewState {
-            open: matches!(prepared.overview, OverviewPane::Found { .. })
-                || !prepared.related_questions.is_empty(),
+            open: has_more(prepared),
             scroll: 0,
             picked: 0,
         }
@@ -36,6 +35,12 @@ impl OverviewState {
         let max = lines.saturating_sub(1) as isize;
         self.scroll = (self.scroll as isize + delta).clamp(0, max.max(0)) as usize;
     }
+}
+
+/// Whether opening the pane shows more than its folded line.
+pub fn has_more(prepared: &PreparedSearch) -> bool {
+    matches!(prepared.overview, OverviewPane::Found { .. })
+        || !prepared.related_questions.is_empty()
 }
 
 /// The folded pane's one line: what is inside, or why there is no overview.
