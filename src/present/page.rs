@@ -143,25 +143,48 @@ pub fn diff(left: &DiffSide, right: &DiffSide) -> PageDiff {
         .diff_words(left.plain.as_str(), right.plain.as_str());
     let (mut removed, mut added) = (0, 0);
     let mut html = String::from("<p>");
+    // A run of changes shows as one `[-…-]{+…+}` pair, not a pair per word.
+    let (mut gone, mut new) = (String::new(), String::new());
+    let flush = |html: &mut String, gone: &mut String, new: &mut String| {
+        if !gone.trim().is_empty() {
+            html.push_str(&format!("<del>[-{}-]</del>", escape(gone.trim())));
+        }
+        if !new.trim().is_empty() {
+            html.push_str(&format!("<strong>{{+{}+}}</strong>", escape(new.trim())));
+        }
+        gone.clear();
+        new.clear();
+    };
     for change in diff.iter_all_changes() {
         let value = change.value();
         let is_word = !value.trim().is_empty();
         match change.tag() {
-            ChangeTag::Delete if is_word => {
-                removed += 1;
-                html.push_str(&format!("<del>[-{}-]</del>", escape(value)));
+            ChangeTag::Delete => {
+                removed += usize::from(is_word);
+                gone.push_str(value);
             }
-            ChangeTag::Insert if is_word => {
-                added += 1;
-                html.push_str(&format!("<strong>{{+{}+}}</strong>", escape(value)));
+            ChangeTag::Insert => {
+                added += usize::from(is_word);
+                new.push_str(value);
             }
-            // Whitespace that exists on one side only is not shown twice.
-            ChangeTag::Delete => {}
-            ChangeTag::Insert | ChangeTag::Equal => {
+            // Whitespace between two changed words stays inside the run.
+            ChangeTag::Equal
+                if !is_word && !(gone.is_empty() && new.is_empty()) && !value.contains('\n') =>
+            {
+                gone.push_str(value);
+                new.push_str(value);
+            }
+            ChangeTag::Equal => {
+                let ends_run = !(gone.is_empty() && new.is_empty());
+                flush(&mut html, &mut gone, &mut new);
+                if ends_run && !value.starts_with(char::is_whitespace) {
+                    html.push(' ');
+                }
                 html.push_str(&escape(value).replace('\n', "<br>"));
             }
         }
     }
+    flush(&mut html, &mut gone, &mut new);
     html.push_str("</p>");
     PageDiff {
         left: left.label.clone(),
@@ -217,11 +240,11 @@ mod tests {
             .map(|d| d.plain_text())
             .unwrap_or_default();
         assert!(text.contains("Boots"), "{text}");
+        // One run of changes, one pair of marks.
         assert!(
-            text.contains("[-Price:-]") && text.contains("{+Preis:+}"),
+            text.contains("[-Price: $120 Buy now-]{+Preis: 110 € Jetzt kaufen+}"),
             "{text}"
         );
-        assert!(text.contains("{+€+}"), "{text}");
         assert!(diff.removed >= 3 && diff.added >= 4, "{diff:?}");
         assert!(!text.contains("[-Boots-]"), "{text}");
     }

@@ -13,7 +13,7 @@ use crate::present::usage::sparkline;
 
 use super::{clear_popup, pane, theme};
 
-const WIDTH: u16 = 44;
+const WIDTH: u16 = 52;
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let usage = &app.usage;
@@ -61,7 +61,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         }
     }
     let width = WIDTH.min(body.width);
-    let height = (lines.len() as u16 + 2).min(body.height);
+    // Each line is shorter than the box; a long error wraps onto the lines below it.
+    let wrapped: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(usize::from(WIDTH - 2)).max(1))
+        .sum();
+    let height = (wrapped as u16 + 2).min(body.height);
     let area = Rect::new(body.x + body.width - width, body.y, width, height);
     clear_popup(frame, area);
     let close = keymap::label_of(Context::Normal, Action::ShowUsage).unwrap_or("$");

@@ -13,6 +13,8 @@ mod ui_compare;
 mod ui_jobs;
 #[path = "../ui_lists.rs"]
 mod ui_lists;
+#[path = "../ui_page.rs"]
+mod ui_page;
 #[path = "../ui_proxy.rs"]
 mod ui_proxy;
 #[path = "../ui_search.rs"]
