@@ -158,14 +158,18 @@ impl App {
             return vec![Effect::Store(StoreEffect::LoadJobs)];
         }
         self.devices = Devices::Loading;
+        let usage = usage::refresh(self);
         vec![
             Effect::Call(CallEffect::FetchAccount),
-            Effect::Call(CallEffect::FetchUsage(usage::today(self.wall))),
             // The list saved last time shows until the fresh one arrives (or if it fails).
             Effect::Store(StoreEffect::LoadDevices),
             Effect::Call(CallEffect::FetchDevices),
             Effect::Store(StoreEffect::LoadJobs),
         ]
+        .into_iter()
+        // Credits spent today, for the usage overlay.
+        .chain(usage)
+        .collect()
     }
 
     pub fn set_clock(&mut self, now: Instant) {

@@ -42,9 +42,8 @@ pub fn today(wall: UnixMs) -> UsageRequest {
 
 /// Asks for the report unless it was asked for within [`REFRESH_EVERY`] (or no token is set).
 pub fn refresh(app: &mut App) -> Option<Effect> {
-    if app.connection.token.is_none() {
-        return None;
-    }
+    // Nothing is asked without a token.
+    app.connection.token.as_ref()?;
     let usage = &mut app.usage;
     if usage
         .asked_at

@@ -169,7 +169,7 @@ pub fn diff(left: &DiffSide, right: &DiffSide) -> PageDiff {
             }
             // Whitespace between two changed words stays inside the run.
             ChangeTag::Equal
-                if !is_word && !(gone.is_empty() && new.is_empty()) && !value.contains('\n') =>
+                if !(is_word || value.contains('\n') || gone.is_empty() && new.is_empty()) =>
             {
                 gone.push_str(value);
                 new.push_str(value);

@@ -174,7 +174,7 @@ pub struct PreparedSearch {
 #[derive(Debug)]
 pub enum OverviewPane {
     Found {
-        overview: AiOverview,
+        overview: Box<AiOverview>,
         /// Its blocks through the render path.
         text: TextBody,
     },
@@ -257,7 +257,7 @@ pub fn read_overview(
         Some(found) => {
             let doc = render::html_to_document(&overview_html(&found), &RenderOptions::default());
             OverviewPane::Found {
-                overview: found,
+                overview: Box::new(found),
                 text: TextBody::document(doc),
             }
         }

@@ -398,10 +398,8 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     }
     let search = &mut app.search;
     match action {
-        Action::ToggleOverview => {
-            if !search.toggle_overview() {
-                app.flash_info("Search first; the AI overview pane shows above the results.");
-            }
+        Action::ToggleOverview if !search.toggle_overview() => {
+            app.flash_info("Search first; the AI overview pane shows above the results.");
         }
         Action::FocusNext => search.focus_cycle(true),
         Action::FocusPrev => search.focus_cycle(false),
