@@ -630,11 +630,7 @@ pub fn on_click(app: &mut App, body: Rect, at: ratatui::layout::Position) -> Vec
         app.page.focus = PageFocus::Url;
     } else if areas.settings.contains(at) {
         app.page.focus = PageFocus::Settings;
-        let cells = app.page.settings.cells();
-        let positions = layout::flow(areas.settings.width, &layout::cell_widths(&cells), 1);
-        if let Some(i) = positions.iter().position(|c| {
-            Rect::new(areas.settings.x + c.x, areas.settings.y + c.y, c.width, 1).contains(at)
-        }) {
+        if let Some(i) = layout::cell_at(areas.settings, &app.page.settings.cells(), at) {
             app.page.setting_cursor = i;
             return change_setting(app, PageSetting::ALL[i]);
         }

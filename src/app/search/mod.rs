@@ -719,11 +719,7 @@ pub fn on_click(app: &mut App, body: Rect, at: ratatui::layout::Position) -> Vec
         app.search.focus = SearchFocus::Terms;
     } else if areas.settings.contains(at) {
         app.search.focus = SearchFocus::Settings;
-        let cells = app.search.settings.cells();
-        let positions = layout::flow(areas.settings.width, &layout::cell_widths(&cells), 1);
-        if let Some(i) = positions.iter().position(|c| {
-            Rect::new(areas.settings.x + c.x, areas.settings.y + c.y, c.width, 1).contains(at)
-        }) {
+        if let Some(i) = layout::cell_at(areas.settings, &app.search.settings.cells(), at) {
             app.search.setting_cursor = i;
             return change_setting(app, SearchSetting::ALL[i]);
         }
