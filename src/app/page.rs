@@ -118,7 +118,7 @@ pub enum PageView {
     Seen(usize),
     /// The links of the page on screen last.
     Links,
-    /// The word diff of the first two pages that arrived.
+    /// The word diff of the form's page and the first other to arrive.
     Diff,
 }
 
@@ -284,12 +284,27 @@ impl PageTabState {
             Err(error) => fetch.call = CallState::Failed(error),
         }
         let mut effects = Vec::new();
-        let arrived: Vec<&PreparedPage> = self
+        // The form's own vantage point against the first other to arrive; without it (it
+        // failed), the first two others.
+        let first_failed = self
             .fetches
-            .iter()
-            .filter_map(|f| f.page.as_deref())
-            .collect();
-        if arrived.len() == 2 && matches!(self.diff, DiffState::None) {
+            .first()
+            .is_some_and(|f| matches!(f.call, CallState::Failed(_)));
+        let arrived: Vec<&PreparedPage> = match self.fetches.split_first() {
+            Some((first, others)) if !first_failed => first
+                .page
+                .as_deref()
+                .into_iter()
+                .chain(others.iter().filter_map(|f| f.page.as_deref()))
+                .collect(),
+            _ => self
+                .fetches
+                .iter()
+                .filter_map(|f| f.page.as_deref())
+                .collect(),
+        };
+        let first_in = first_failed || self.fetches.first().is_some_and(|f| f.page.is_some());
+        if first_in && arrived.len() >= 2 && matches!(self.diff, DiffState::None) {
             let tag = diff_tag;
             effects.push(Effect::Call(CallEffect::DiffPages {
                 tag,
@@ -733,18 +748,21 @@ mod tests {
         assert_eq!(app.in_flight(), 3);
 
         let html = |price: &str| format!("<h1>Boots</h1><p>Price {price}</p>");
-        let effects = update(
-            &mut app,
-            Msg::PageDone {
-                tag: sent[1].0,
-                result: Ok(prepared(&sent[1].1, &html("110 €"))),
-            },
-        );
-        assert!(
-            !effects
-                .iter()
-                .any(|e| matches!(e, Effect::Call(CallEffect::DiffPages { .. })))
-        );
+        // Germany lands, then Japan: no diff until the form's own page is in.
+        for (i, price) in [(1, "110 €"), (2, "¥17,000")] {
+            let effects = update(
+                &mut app,
+                Msg::PageDone {
+                    tag: sent[i].0,
+                    result: Ok(prepared(&sent[i].1, &html(price))),
+                },
+            );
+            assert!(
+                !effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::Call(CallEffect::DiffPages { .. })))
+            );
+        }
         let effects = update(
             &mut app,
             Msg::PageDone {
@@ -759,7 +777,7 @@ mod tests {
         else {
             panic!("no diff asked: {effects:?}");
         };
-        // The diff reads the pages in the form's order.
+        // The form's page against the first other that arrived.
         assert_eq!((left.label.as_str(), right.label.as_str()), ("US", "DE"));
         let diff = page::diff(&left, &right);
         update(
@@ -780,13 +798,28 @@ mod tests {
                 PageView::Diff
             ]
         );
-        // ] walks the views to the diff; Esc cancels the page still on its way.
+        // ] walks the views to the diff.
         for _ in 0..4 {
             update(&mut app, key(KeyCode::Char(']')));
         }
         assert_eq!(app.page.view, PageView::Diff);
+    }
+
+    #[test]
+    fn esc_cancels_the_pages_still_on_their_way() {
+        let mut app = app();
+        app.page.set_url("https://shop.example.net/boots");
+        app.page.settings.also_from = vec!["DE".into()];
+        let sent = fetches(&update(&mut app, key(KeyCode::Enter)));
+        update(
+            &mut app,
+            Msg::PageDone {
+                tag: sent[0].0,
+                result: Ok(prepared(&sent[0].1, "<p>Boots</p>")),
+            },
+        );
         let effects = update(&mut app, key(KeyCode::Esc));
-        assert_eq!(effects, vec![Effect::Call(CallEffect::Cancel(sent[2].0))]);
+        assert_eq!(effects, vec![Effect::Call(CallEffect::Cancel(sent[1].0))]);
         assert_eq!(app.page.running(), 0);
     }
 

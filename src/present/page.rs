@@ -146,11 +146,41 @@ pub fn diff(left: &DiffSide, right: &DiffSide) -> PageDiff {
     // A run of changes shows as one `[-…-]{+…+}` pair, not a pair per word.
     let (mut gone, mut new) = (String::new(), String::new());
     let flush = |html: &mut String, gone: &mut String, new: &mut String| {
+        if gone.trim().is_empty() && new.trim().is_empty() {
+            // Only whitespace changed: one space (or line break) stands for it.
+            if !(gone.is_empty() && new.is_empty()) {
+                html.push_str(if gone.contains('\n') || new.contains('\n') {
+                    "<br>"
+                } else {
+                    " "
+                });
+            }
+            gone.clear();
+            new.clear();
+            return;
+        }
+        let starts_apart = [&*gone, &*new]
+            .iter()
+            .any(|t| t.starts_with(char::is_whitespace));
+        let trailing: String = [&*gone, &*new]
+            .iter()
+            .map(|t| &t[t.trim_end().len()..])
+            .max_by_key(|t| t.len())
+            .unwrap_or_default()
+            .to_string();
+        if starts_apart {
+            html.push(' ');
+        }
         if !gone.trim().is_empty() {
             html.push_str(&format!("<del>[-{}-]</del>", escape(gone.trim())));
         }
         if !new.trim().is_empty() {
             html.push_str(&format!("<strong>{{+{}+}}</strong>", escape(new.trim())));
+        }
+        if trailing.contains('\n') {
+            html.push_str("<br>");
+        } else if !trailing.is_empty() {
+            html.push(' ');
         }
         gone.clear();
         new.clear();
@@ -175,11 +205,7 @@ pub fn diff(left: &DiffSide, right: &DiffSide) -> PageDiff {
                 new.push_str(value);
             }
             ChangeTag::Equal => {
-                let ends_run = !(gone.is_empty() && new.is_empty());
                 flush(&mut html, &mut gone, &mut new);
-                if ends_run && !value.starts_with(char::is_whitespace) {
-                    html.push(' ');
-                }
                 html.push_str(&escape(value).replace('\n', "<br>"));
             }
         }

@@ -320,7 +320,10 @@ pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
     // Short screens: while the results have the focus, the settings fold to their first row
     // and the header to one line, so the results get most rows.
     let compact = body.height < layout::COMPACT_BELOW
-        && matches!(search.focus, SearchFocus::Results | SearchFocus::Detail);
+        && matches!(
+            search.focus,
+            SearchFocus::Results | SearchFocus::Detail | SearchFocus::Overview
+        );
     if compact {
         rows = rows.min(1);
     }
