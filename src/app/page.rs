@@ -118,7 +118,7 @@ pub enum PageView {
     Seen(usize),
     /// The links of the page on screen last.
     Links,
-    /// The word diff of the form's page and the first other to arrive.
+    /// The word diff of the first two vantage points (in the form's order) with a page.
     Diff,
 }
 
@@ -268,7 +268,7 @@ impl PageTabState {
             .or_else(|| self.fetches.iter().find_map(|f| f.page.as_deref()))
     }
 
-    /// Takes a page that arrived; returns the diff to compute once two pages are in.
+    /// Takes a page that arrived; returns the diff to compute once its two pages are in.
     pub fn on_done(
         &mut self,
         tag: Tag,
@@ -284,32 +284,24 @@ impl PageTabState {
             Err(error) => fetch.call = CallState::Failed(error),
         }
         let mut effects = Vec::new();
-        // The form's own vantage point against the first other to arrive; without it (it
-        // failed), the first two others.
-        let first_failed = self
+        // The diff pairs the first two vantage points in the form's order that did not
+        // fail nor were cancelled (the form's own, then the first country to compare), once
+        // both are in.
+        let mut pair = self
             .fetches
-            .first()
-            .is_some_and(|f| matches!(f.call, CallState::Failed(_)));
-        let arrived: Vec<&PreparedPage> = match self.fetches.split_first() {
-            Some((first, others)) if !first_failed => first
-                .page
-                .as_deref()
-                .into_iter()
-                .chain(others.iter().filter_map(|f| f.page.as_deref()))
-                .collect(),
-            _ => self
-                .fetches
-                .iter()
-                .filter_map(|f| f.page.as_deref())
-                .collect(),
+            .iter()
+            .filter(|f| f.page.is_some() || f.call.is_running());
+        let (Some(left), Some(right)) = (pair.next(), pair.next()) else {
+            return Some(effects);
         };
-        let first_in = first_failed || self.fetches.first().is_some_and(|f| f.page.is_some());
-        if first_in && arrived.len() >= 2 && matches!(self.diff, DiffState::None) {
+        if let (Some(left), Some(right), DiffState::None) =
+            (left.page.as_deref(), right.page.as_deref(), &self.diff)
+        {
             let tag = diff_tag;
             effects.push(Effect::Call(CallEffect::DiffPages {
                 tag,
-                left: DiffSide::from(arrived[0]),
-                right: DiffSide::from(arrived[1]),
+                left: DiffSide::from(left),
+                right: DiffSide::from(right),
             }));
             self.diff = DiffState::Running(tag);
         }
@@ -777,7 +769,7 @@ mod tests {
         else {
             panic!("no diff asked: {effects:?}");
         };
-        // The form's page against the first other that arrived.
+        // The first two vantage points of the form, whatever order they landed in.
         assert_eq!((left.label.as_str(), right.label.as_str()), ("US", "DE"));
         let diff = page::diff(&left, &right);
         update(
@@ -803,6 +795,37 @@ mod tests {
             update(&mut app, key(KeyCode::Char(']')));
         }
         assert_eq!(app.page.view, PageView::Diff);
+    }
+
+    #[test]
+    fn a_country_that_failed_gives_its_place_in_the_diff_to_the_next() {
+        let mut app = app();
+        app.page.set_url("https://shop.example.net/boots");
+        app.page.settings.also_from = vec!["DE".into(), "JP".into()];
+        let sent = fetches(&update(&mut app, key(KeyCode::Enter)));
+        let land = |app: &mut App, i: usize, result| {
+            update(
+                app,
+                Msg::PageDone {
+                    tag: sent[i].0,
+                    result,
+                },
+            )
+        };
+        let failed = Err(ApiError::Cancelled);
+        assert!(land(&mut app, 2, Ok(prepared(&sent[2].1, "<p>¥</p>"))).len() == 1);
+        assert!(land(&mut app, 1, failed).len() == 1, "only the balance");
+        let effects = land(&mut app, 0, Ok(prepared(&sent[0].1, "<p>$</p>")));
+        let diffed: Vec<_> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Call(CallEffect::DiffPages { left, right, .. }) => {
+                    Some((left.label.clone(), right.label.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(diffed, [("any".to_string(), "JP".to_string())]);
     }
 
     #[test]
