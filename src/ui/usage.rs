@@ -30,10 +30,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
                 .map(|t| format!(" since {:02}:00 UTC", t.hour()))
                 .unwrap_or_default();
             lines.push(Line::from(vec![
-                Span::styled(
-                    format!("{} credits", thousands(summary.credits)),
-                    theme::title(),
-                ),
+                Span::styled(counted(summary.credits, "credit"), theme::title()),
                 Span::styled(format!(" today{since}"), theme::muted()),
             ]));
             if summary.by_service.is_empty() {
@@ -46,10 +43,10 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
                     String::new()
                 };
                 lines.push(Line::raw(format!(
-                    "{:<8} {:>7} credits · {} calls{failed}",
+                    "{:<8} {:>11} · {}{failed}",
                     service.service,
-                    thousands(service.credits),
-                    thousands(service.calls)
+                    counted(service.credits, "credit"),
+                    counted(service.calls, "call")
                 )));
             }
             if !summary.hourly.is_empty() {
@@ -80,4 +77,10 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// "1 credit", "1,204 credits".
+fn counted(n: u64, what: &str) -> String {
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{} {what}{plural}", thousands(n))
 }
