@@ -265,6 +265,75 @@ fn search_json_and_html() {
     assert!(text.contains("Links:"), "{text}");
 }
 
+#[test]
+fn the_search_header_quotes_the_terms_once_with_thousands_separators() {
+    let host = Host::quick();
+    let output = host.run(&["search", "\"trail running shoes\"", "--size", "5"]);
+    expect_code(&output, 0);
+    let header = stdout(&output)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        header.starts_with("google · \"trail running shoes\" · "),
+        "{header}"
+    );
+    assert!(!header.contains('\\'), "no escaped quotes: {header}");
+    let about = header.split("(about ").nth(1).unwrap_or_default();
+    let digits: String = about.chars().take_while(|c| *c != ')').collect();
+    assert!(
+        digits.contains(',') && digits.chars().all(|c| c.is_ascii_digit() || c == ','),
+        "{header}"
+    );
+}
+
+#[test]
+fn search_ai_overview_prints_the_overview_then_its_numbered_sources() {
+    let host = Host::quick();
+    let output = host.run(&["search", "best hiking boots", "--ai-overview"]);
+    expect_code(&output, 0);
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("AI overview · \"best hiking boots\""),
+        "{text}"
+    );
+    let sources = text.find("Sources:").expect("sources follow the text");
+    assert!(
+        text[..sources].lines().count() > 2,
+        "the overview's text: {text}"
+    );
+    assert!(text[sources..].contains("  1. "), "{text}");
+    assert!(text.contains("Related questions:"), "{text}");
+    assert!(!text.contains("<div"), "{text}");
+}
+
+#[test]
+fn search_ai_overview_json_carries_the_overview_and_the_questions() {
+    let host = Host::quick();
+    let output = host.run(&["search", "best hiking boots", "--ai-overview", "--json"]);
+    expect_code(&output, 0);
+    let body = json(&output);
+    assert_eq!(body["terms"], "best hiking boots");
+    let overview = &body["ai_overview"];
+    assert!(
+        overview["text"].as_str().is_some_and(|t| !t.is_empty()),
+        "{body}"
+    );
+    assert!(
+        overview["sources"][0]["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("http")),
+        "{body}"
+    );
+    assert!(
+        body["related_questions"]
+            .as_array()
+            .is_some_and(|q| !q.is_empty()),
+        "{body}"
+    );
+}
+
 // ---------- jobs ----------
 
 #[test]
@@ -321,6 +390,29 @@ fn browser_jobs_print_their_content() {
     let text = stdout(&output);
     assert!(text.contains("Seeded") && text.contains("Hello from the job."));
     assert!(!text.contains("<p>"));
+}
+
+#[test]
+fn a_queued_markdown_page_prints_as_received() {
+    let host = Host::quick();
+    let output = host.run(&[
+        "page",
+        "https://example.com",
+        "--format",
+        "markdown",
+        "--async",
+    ]);
+    expect_code(&output, 0);
+    let id = stdout(&output).trim().to_string();
+    let output = host.run(&["job", "browser", &id, "--wait"]);
+    expect_code(&output, 0);
+    let text = stdout(&output);
+    // Its lines as received: HTML layout would run the heading into the paragraph.
+    assert!(text.starts_with("# Example Domain\n\n"), "{text}");
+    assert!(
+        !text.contains("Links:"),
+        "Markdown is not laid out again: {text}"
+    );
 }
 
 #[test]

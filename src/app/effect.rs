@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use crate::api::proxy::ProxyRequest;
-use crate::api::{AiRequest, JobId, JobKind, SearchRequest};
+use crate::api::{AiRequest, BrowserRequest, JobId, JobKind, SearchRequest, UsageRequest};
 use crate::jobs::Transition;
+use crate::present::page::DiffSide;
 use crate::store::{Body, EntryId, RequestParams};
 
 use super::Tag;
@@ -52,6 +53,19 @@ pub enum CallEffect {
         id: JobId,
         kind: JobKind,
     },
+    /// A page as a vantage point sees it (`GET /browser`), kept in History.
+    FetchPage {
+        tag: Tag,
+        request: BrowserRequest,
+    },
+    /// The word diff of two pages, computed off the UI task.
+    DiffPages {
+        tag: Tag,
+        left: DiffSide,
+        right: DiffSide,
+    },
+    /// Credits spent over a range, by service and hour (`GET /usage`).
+    FetchUsage(UsageRequest),
 }
 
 /// Reads and writes of the store: reads off the UI task, writes through its writer thread.

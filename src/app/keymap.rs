@@ -28,6 +28,10 @@ pub enum Context {
     Viewer,
     /// The results list of Search.
     Results,
+    /// The AI overview pane of Search (its sources and related questions).
+    Overview,
+    /// The Page tab, outside its address field.
+    Page,
     /// The row of settings of a form (model, device, location…).
     Settings,
     /// The Proxy tab, outside text fields.
@@ -55,6 +59,8 @@ impl Context {
             Context::Search => "Search",
             Context::Viewer => "Reading answers and results",
             Context::Results => "Search results",
+            Context::Overview => "AI overview pane",
+            Context::Page => "Page",
             Context::Settings => "Settings row",
             Context::Proxy => "Proxy",
             Context::Jobs => "Jobs",
@@ -136,6 +142,14 @@ pub enum Action {
     /// Move to the next or previous match of a search inside a text view.
     NextMatch,
     PrevMatch,
+    /// Show or hide the credits spent today.
+    ShowUsage,
+    /// Fold or open the AI overview pane of Search.
+    ToggleOverview,
+    /// Pick the countries a page is also fetched from, to compare.
+    PickCompareCountries,
+    /// Cycle the difficulty pool of a page fetch.
+    CycleDifficulty,
     /// A key a text field takes itself (see `Context::TextField`).
     EditText,
     /// Open or close the pane of tracked brands.
@@ -243,6 +257,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Normal, [ch('o')], "o", Action::Open, "open link"),
     bind!(Normal, [ch('e')], "e", Action::Export, "export"),
     bind!(Normal, [ch('D')], "D", Action::SwitchToDemo, "switch to the demo simulator"),
+    bind!(Normal, [ch('$')], "$", Action::ShowUsage, "credits spent today (usage)"),
     bind!(Form, [key(KeyCode::Enter)], "Enter", Action::Send, "send"),
     bind!(Form, [ch('i')], "i", Action::EditPrompt, "edit the prompt or terms"),
     bind!(Form, [ch('c')], "c", Action::PickCountry, "country"),
@@ -268,6 +283,11 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Brands, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first row"),
     bind!(Brands, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "last row"),
     bind!(Search, [ch('I')], "I", Action::CycleIp, "IP type residential/isp/random"),
+    bind!(Search, [ch('A')], "A", Action::ToggleOverview, "AI overview pane: fold / open"),
+    bind!(Overview, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the source / search the question"),
+    bind!(Page, [ch('d')], "d", Action::PickDevice, "device"),
+    bind!(Page, [ch('h')], "h", Action::CycleDifficulty, "difficulty low/medium/high"),
+    bind!(Page, [ch('C')], "C", Action::PickCompareCountries, "also fetch from a country (up to 2), to diff"),
     bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
     bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),
     bind!(Settings, [key(KeyCode::Enter), ch(' ')], "Enter Space", Action::Accept, "change the setting"),

@@ -115,6 +115,13 @@ pub(crate) fn cell_widths(cells: &[Cell]) -> Vec<u16> {
     cells.iter().map(Cell::width).collect()
 }
 
+/// The settings cell under a click in a row drawn in `area`.
+pub(crate) fn cell_at(area: Rect, cells: &[Cell], at: ratatui::layout::Position) -> Option<usize> {
+    flow(area.width, &cell_widths(cells), 1)
+        .iter()
+        .position(|c| Rect::new(area.x + c.x, area.y + c.y, c.width, 1).contains(at))
+}
+
 /// How many rows `flow` needs.
 pub(crate) fn flow_rows(width: u16, widths: &[u16], gap: u16) -> u16 {
     flow(width, widths, gap).last().map_or(1, |last| last.y + 1)

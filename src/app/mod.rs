@@ -15,6 +15,7 @@ pub(crate) mod keymap;
 pub(crate) mod layout;
 pub(crate) mod list;
 mod msg;
+pub mod page;
 pub(crate) mod picker;
 pub(crate) mod pickers;
 mod popup;
@@ -24,6 +25,7 @@ pub mod settings_memory;
 pub mod stored;
 mod tabs;
 pub(crate) mod text_search;
+pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, WriteFailure, export_prompt};
@@ -105,6 +107,8 @@ pub struct App {
     /// The brands tracked in answers, from the workspace file (empty without one).
     pub brands: Vec<crate::analysis::mentions::Brand>,
     pub brands_pane: brands::BrandsState,
+    pub page: page::PageTabState,
+    pub usage: usage::UsageState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -139,6 +143,8 @@ impl App {
             history: history::HistoryState::default(),
             brands: Vec::new(),
             brands_pane: brands::BrandsState::default(),
+            page: page::PageTabState::new(),
+            usage: usage::UsageState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -164,6 +170,7 @@ impl App {
             return vec![Effect::Store(StoreEffect::LoadJobs), brands::load(self)];
         }
         self.devices = Devices::Loading;
+        let usage = usage::refresh(self);
         vec![
             Effect::Call(CallEffect::FetchAccount),
             // The list saved last time shows until the fresh one arrives (or if it fails).
@@ -172,6 +179,10 @@ impl App {
             Effect::Store(StoreEffect::LoadJobs),
             brands::load(self),
         ]
+        .into_iter()
+        // Credits spent today, for the usage overlay.
+        .chain(usage)
+        .collect()
     }
 
     pub fn set_clock(&mut self, now: Instant) {
@@ -206,6 +217,7 @@ impl App {
             + usize::from(self.search.call.is_running())
             + usize::from(self.proxy.call.is_running())
             + self.compare.running()
+            + self.page.running()
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -363,6 +375,24 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                 Vec::new()
             }
         }
+        Msg::PageDone { tag, result } => {
+            if let Err(error) = &result {
+                app.note_error(error);
+            }
+            // The diff's tag, in case this page is the second to arrive.
+            let diff_tag = app.next_tag();
+            let mut effects = app.page.on_done(tag, result, diff_tag).unwrap_or_default();
+            effects.push(Effect::Call(CallEffect::FetchAccount));
+            effects
+        }
+        Msg::PageDiffed { tag, diff } => {
+            app.page.on_diffed(tag, diff);
+            Vec::new()
+        }
+        Msg::Usage(result) => {
+            usage::on_usage(app, result);
+            Vec::new()
+        }
         Msg::ProxyDone { tag, result } => {
             app.proxy.on_done(tag, result);
             Vec::new()
@@ -375,6 +405,9 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             let now = app.now;
             app.chat.call.on_retry(tag, notice.clone(), now);
             app.compare.on_retry(tag, notice.clone(), now);
+            for fetch in &mut app.page.fetches {
+                fetch.call.on_retry(tag, notice.clone(), now);
+            }
             app.search.call.on_retry(tag, notice, now);
             Vec::new()
         }
@@ -415,7 +448,8 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                 }
                 Err(e) => app.note_error(&e),
             }
-            Vec::new()
+            // Calls landed (the balance is asked after each): the usage follows, throttled.
+            usage::refresh(app).into_iter().collect()
         }
         Msg::FileWritten { path, result } => {
             export::on_written(app, path, result);
@@ -546,6 +580,7 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Some(Action::ShowUsage) => usage::toggle(app),
         Some(Action::SwitchToDemo) if !app.connection.demo => {
             vec![Effect::Os(OsEffect::SwitchToDemo)]
         }

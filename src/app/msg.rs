@@ -83,6 +83,18 @@ pub enum Msg {
     StoredOpened(Result<StoredView, String>),
     /// The remembered settings could not be written: the sentence to show.
     SettingsNotSaved(String),
+    /// A page fetched for the Page tab, prepared.
+    PageDone {
+        tag: Tag,
+        result: Result<Box<crate::present::page::PreparedPage>, ApiError>,
+    },
+    /// The word diff of two pages.
+    PageDiffed {
+        tag: Tag,
+        diff: Box<crate::present::page::PageDiff>,
+    },
+    /// Credits spent today, summed by service and hour.
+    Usage(Result<crate::present::usage::UsageSummary, ApiError>),
     /// The store stopped writing (read-only or damaged): its sentence. The rest of the
     /// session keeps jobs and history in memory.
     StoreUnwritable(String),

@@ -8,7 +8,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::keymap::{Action, Context};
 use super::picker::PickerKind;
-use super::{App, Effect, brands, chat, compare, history, jobs_tab, proxy, search};
+use super::{App, Effect, brands, chat, compare, history, jobs_tab, page, proxy, search};
 use crate::present::compare::CompareMode;
 
 /// The tabs, in the order `Alt+1`… selects them.
@@ -20,16 +20,18 @@ pub enum Tab {
     History,
     Compare,
     Proxy,
+    Page,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 6] = [
+    pub const ALL: [Tab; 7] = [
         Tab::Chat,
         Tab::Search,
         Tab::Jobs,
         Tab::History,
         Tab::Compare,
         Tab::Proxy,
+        Tab::Page,
     ];
 
     pub fn title(self) -> &'static str {
@@ -41,6 +43,7 @@ impl Tab {
         match self {
             Tab::Chat => &CHAT,
             Tab::Search => &SEARCH,
+            Tab::Page => &PAGE,
             Tab::Jobs => &JOBS,
             Tab::History => &HISTORY,
             Tab::Compare => &COMPARE,
@@ -160,6 +163,7 @@ static SEARCH: TabSpec = TabSpec {
         Context::Settings,
         Context::Viewer,
         Context::Results,
+        Context::Overview,
     ],
     hints: None,
     on_enter: nothing,
@@ -172,6 +176,27 @@ static SEARCH: TabSpec = TabSpec {
     on_click: search::on_click,
     on_wheel: search::wheel,
     on_choice: search::apply_choice,
+};
+
+static PAGE: TabSpec = TabSpec {
+    title: "Page",
+    help: &[
+        Context::Form,
+        Context::Page,
+        Context::Settings,
+        Context::Viewer,
+    ],
+    hints: None,
+    on_enter: nothing,
+    editing: |app| app.page.editing(),
+    multi_line: |_| false,
+    key_contexts: |app| app.page.key_contexts(),
+    on_action: page::on_action,
+    on_text_key: |app, key| app.page.edit(key),
+    on_paste: |app, text| app.page.paste(text),
+    on_click: page::on_click,
+    on_wheel: page::wheel,
+    on_choice: page::apply_choice,
 };
 
 static JOBS: TabSpec = TabSpec {

@@ -8,7 +8,7 @@ use super::brands::{
 use super::jobs::remember_job;
 use super::text::ai_text;
 use super::{LocationArgs, err, exit_code_of, out, out_as_received, pretty_body, with_newline};
-use crate::api::{AiFormat, AiRequest, ApiError, Client, Model};
+use crate::api::{AiFormat, AiRequest, ApiError, Client, JobId, Model};
 use crate::config::Config;
 use crate::present::answer;
 use crate::sanitize::one_line;
@@ -61,16 +61,8 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
         expiration: args.expiration,
     };
     if args.is_async {
-        return match client.ai_submit(&request).await {
-            Ok(id) => {
-                remember_job(
-                    config,
-                    NewJob::submitted(id.clone(), RequestParams::Ai(request)),
-                )
-                .await
-            }
-            Err(error) => exit_code_of(Err(error)),
-        };
+        let submitted = client.ai_submit(&request).await;
+        return remember_submitted(config, submitted, RequestParams::Ai(request)).await;
     }
     let brands = match tracked_brands(&args.brands) {
         Ok(brands) => brands,
@@ -109,7 +101,7 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
         return crate::exit::OK;
     }
     if args.json {
-        out_as_received(&with_newline(pretty_body(&fetched.body)));
+        print_body_as_received(&fetched.body);
     } else {
         out(&with_newline(ai_text(
             &fetched.value,
@@ -119,10 +111,27 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
     crate::exit::OK
 }
 
+/// A queued call: its id printed and stored, or the error's exit code.
+pub(super) async fn remember_submitted(
+    config: &Config,
+    submitted: Result<JobId, ApiError>,
+    params: RequestParams,
+) -> i32 {
+    match submitted {
+        Ok(id) => remember_job(config, NewJob::submitted(id, params)).await,
+        Err(error) => exit_code_of(Err(error)),
+    }
+}
+
+/// `--json`: the service's body as received, pretty-printed when it is JSON.
+pub(super) fn print_body_as_received(body: &str) {
+    out_as_received(&with_newline(pretty_body(body)));
+}
+
 pub(super) async fn run_devices(client: &Client, json: bool) -> Result<(), ApiError> {
     let fetched = client.devices().await?;
     if json {
-        out_as_received(&with_newline(pretty_body(&fetched.body)));
+        print_body_as_received(&fetched.body);
     } else if fetched.value.is_empty() {
         err(
             "The service lists no devices right now; a device name can still be typed with --device.",

@@ -4,12 +4,12 @@
 use clap::Args;
 use serde_json::json;
 
-use super::jobs::remember_job;
+use super::ai::remember_submitted;
 use super::text::html_text;
 use super::{LocationArgs, err, exit_code_of, out, out_as_received, with_newline};
 use crate::api::{BrowserFormat, BrowserRequest, Client, Difficulty, Fetched};
 use crate::config::Config;
-use crate::store::{Body, NewJob, RequestParams, Store, StoreOptions};
+use crate::store::{Body, RequestParams, Store, StoreOptions};
 
 #[derive(Debug, Args)]
 pub struct PageArgs {
@@ -49,10 +49,8 @@ pub(super) async fn run_page(config: &Config, client: &Client, args: PageArgs) -
         serde_json::to_value(&request).unwrap_or_else(|_| json!({ "url": request.url })),
     );
     if args.is_async {
-        return match client.browser_submit(&request).await {
-            Ok(id) => remember_job(config, NewJob::submitted(id, params)).await,
-            Err(error) => exit_code_of(Err(error)),
-        };
+        let submitted = client.browser_submit(&request).await;
+        return remember_submitted(config, submitted, params).await;
     }
     let fetched = match client.browser(&request).await {
         Ok(fetched) => fetched,

@@ -2,12 +2,14 @@
 
 use clap::Args;
 
-use super::jobs::remember_job;
-use super::text::{html_text, search_text};
-use super::{LocationArgs, exit_code_of, out, out_as_received, pretty_body, with_newline};
+use super::ai::{print_body_as_received, remember_submitted};
+use super::text::{append_links, html_text, quoted_once, search_text};
+use super::{LocationArgs, exit_code_of, out, out_as_received, with_newline};
+use crate::analysis::overview::{self, PageExtract};
 use crate::api::{Awaiting, Client, Fetched, IpType, SearchAnswer, SearchFormat, SearchRequest};
 use crate::config::Config;
-use crate::store::{NewJob, RequestParams};
+use crate::sanitize::one_line;
+use crate::store::RequestParams;
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
@@ -48,13 +50,24 @@ pub struct SearchArgs {
     /// Queue the search and print the job id
     #[arg(long = "async")]
     pub is_async: bool,
+    /// Print Google's AI overview and its numbered sources (asks for the HTML page with
+    /// awaiting=ai); with --json, an object with ai_overview and related_questions
+    #[arg(long)]
+    pub ai_overview: bool,
     /// Print the service's JSON as received
     #[arg(long)]
     pub json: bool,
 }
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
-pub(super) async fn run_search(config: &Config, client: &Client, args: SearchArgs) -> i32 {
+pub(super) async fn run_search(config: &Config, client: &Client, mut args: SearchArgs) -> i32 {
+    if args.ai_overview {
+        // The overview is only in the results page's HTML, and only when it was waited for.
+        args.format = SearchFormat::Html;
+        if !args.awaiting.contains(&Awaiting::Ai) {
+            args.awaiting.push(Awaiting::Ai);
+        }
+    }
     let request = SearchRequest {
         terms: args.terms,
         serps: args.serps,
@@ -70,18 +83,14 @@ pub(super) async fn run_search(config: &Config, client: &Client, args: SearchArg
         awaiting: args.awaiting,
     };
     if args.is_async {
-        return match client.search_submit(&request).await {
-            Ok(id) => {
-                remember_job(
-                    config,
-                    NewJob::submitted(id.clone(), RequestParams::Search(request)),
-                )
-                .await
-            }
-            Err(error) => exit_code_of(Err(error)),
-        };
+        let submitted = client.search_submit(&request).await;
+        return remember_submitted(config, submitted, RequestParams::Search(request)).await;
     }
     match client.search(&request).await {
+        Ok(fetched) if args.ai_overview => {
+            print_overview(&request.terms, &fetched.value, args.json);
+            crate::exit::OK
+        }
         Ok(fetched) => {
             print_search(&fetched, args.json);
             crate::exit::OK
@@ -92,11 +101,61 @@ pub(super) async fn run_search(config: &Config, client: &Client, args: SearchArg
 
 fn print_search(fetched: &Fetched<SearchAnswer>, json: bool) {
     if json {
-        out_as_received(&with_newline(pretty_body(&fetched.body)));
+        print_body_as_received(&fetched.body);
         return;
     }
     match &fetched.value {
         SearchAnswer::Results(results) => out(&search_text(results)),
         SearchAnswer::Html(html) => out(&with_newline(html_text(html, None))),
     }
+}
+
+/// The AI overview (text, then its numbered sources) and the related questions; as JSON,
+/// `ai_overview` is null when the page has none.
+fn print_overview(terms: &str, answer: &SearchAnswer, json: bool) {
+    let extract = match answer {
+        SearchAnswer::Html(html) => overview::extract(html),
+        // Asked as HTML; a service answering JSON anyway has no overview to read.
+        SearchAnswer::Results(_) => PageExtract::default(),
+    };
+    if json {
+        let value = serde_json::json!({
+            "terms": terms,
+            "ai_overview": extract.ai_overview,
+            "related_questions": extract.related_questions,
+        });
+        out_as_received(&with_newline(
+            serde_json::to_string_pretty(&value).unwrap_or_default(),
+        ));
+        return;
+    }
+    out(&with_newline(overview_text(terms, &extract)));
+}
+
+fn overview_text(terms: &str, extract: &PageExtract) -> String {
+    let mut text = match &extract.ai_overview {
+        Some(found) => {
+            let mut text = format!("AI overview · {}\n\n{}", quoted_once(terms), found.text);
+            append_links(
+                &mut text,
+                "Sources",
+                found.sources.iter().map(|s| (&s.title, &s.url)),
+            );
+            text
+        }
+        None => format!(
+            "The results page for {} has no AI overview: it was awaited, and Google showed none for these terms from here.",
+            quoted_once(terms)
+        ),
+    };
+    if !extract.related_questions.is_empty() {
+        text.push_str("\n\nRelated questions:");
+        for question in &extract.related_questions {
+            text.push_str(&format!("\n  - {}", one_line(&question.question)));
+            if let Some(answer) = &question.answer {
+                text.push_str(&format!("\n    {}", one_line(answer)));
+            }
+        }
+    }
+    text
 }

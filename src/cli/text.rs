@@ -1,6 +1,7 @@
 //! Answers and results pages as readable text for the terminal.
 
 use crate::api::{AiAnswer, Completion, JobAnswer, Model, SearchAnswer, SearchResults};
+use crate::present::search_page::thousands;
 use crate::render::{self, RenderOptions};
 use crate::sanitize::one_line;
 
@@ -8,9 +9,10 @@ pub(super) fn job_text(answer: &JobAnswer) -> String {
     match answer {
         JobAnswer::Ai(ai) => ai_text(ai, Model::Chatgpt),
         JobAnswer::Search(SearchAnswer::Results(results)) => search_text(results),
-        JobAnswer::Search(SearchAnswer::Html(html)) | JobAnswer::Browser(html) => {
-            html_text(html, None)
-        }
+        JobAnswer::Search(SearchAnswer::Html(html)) => html_text(html, None),
+        // A page asked as Markdown comes back as Markdown: printed as it is.
+        JobAnswer::Browser(body) if !body.trim_start().starts_with('<') => body.clone(),
+        JobAnswer::Browser(html) => html_text(html, None),
     }
 }
 
@@ -32,7 +34,7 @@ pub(super) fn html_text(html: &str, drop_first: Option<&'static str>) -> String 
     text
 }
 
-fn append_links<'a>(
+pub(super) fn append_links<'a>(
     text: &mut String,
     heading: &str,
     links: impl Iterator<Item = (&'a String, &'a String)>,
@@ -98,6 +100,16 @@ fn completion_text(completion: &Completion, requested_model: Model) -> String {
     text
 }
 
+/// Terms in double quotes, once: an exact phrase already quoted shows as typed.
+pub(super) fn quoted_once(terms: &str) -> String {
+    let already = terms.len() >= 2 && terms.starts_with('"') && terms.ends_with('"');
+    if already {
+        terms.to_string()
+    } else {
+        format!("\"{terms}\"")
+    }
+}
+
 /// Results as a ranked list, grouped by page, with sitelinks under each result.
 pub fn search_text(results: &SearchResults) -> String {
     let mut text = String::new();
@@ -108,19 +120,21 @@ pub fn search_text(results: &SearchResults) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     text.push_str(&format!(
-        "{} · {:?} · {} results",
+        "{} · {} · {} results",
         if results.engine.is_empty() {
             "search".into()
         } else {
             one_line(&results.engine)
         },
-        one_line(&results.terms),
-        results
-            .results_count
-            .unwrap_or(results.results.len() as u64),
+        quoted_once(&one_line(&results.terms)),
+        thousands(
+            results
+                .results_count
+                .unwrap_or(results.results.len() as u64)
+        ),
     ));
     if let Some(approx) = results.approx_results_count {
-        text.push_str(&format!(" (about {approx})"));
+        text.push_str(&format!(" (about {})", thousands(approx)));
     }
     if let Some(pages) = results.page_count {
         text.push_str(&format!(" · {pages} page(s)"));

@@ -4,7 +4,11 @@
 
 use std::time::Duration;
 
-use crate::api::{Fetched, ResultKind, SearchAnswer, SearchRequest, SearchResult, SearchResults};
+use crate::analysis::overview::{self, AiOverview, BlockKind, RelatedQuestion};
+use crate::api::{
+    Awaiting, Fetched, ResultKind, SearchAnswer, SearchFormat, SearchRequest, SearchResult,
+    SearchResults,
+};
 use crate::render::{self, Link, RenderOptions};
 use crate::sanitize;
 
@@ -158,8 +162,109 @@ pub struct PreparedSearch {
     pub haystacks: Vec<String>,
     pub html: Option<HtmlPage>,
     pub json: Option<TextBody>,
+    /// Google's AI overview, or why the page shows none.
+    pub overview: OverviewPane,
+    /// The questions Google lists as "People also ask", read from the HTML page.
+    pub related_questions: Vec<RelatedQuestion>,
     /// The body as received.
     pub body: String,
+}
+
+/// The AI overview of a results page, ready to draw, or the reason there is none.
+#[derive(Debug)]
+pub enum OverviewPane {
+    Found {
+        overview: Box<AiOverview>,
+        /// Its blocks through the render path.
+        text: TextBody,
+    },
+    /// The search did not wait for it (`awaiting=ai`), so Google's page has none.
+    NotAwaited,
+    /// It is read from the HTML page; a JSON answer does not carry it.
+    NotHtml,
+    /// Awaited, yet Google showed none for these terms from here.
+    NoneOnPage,
+}
+
+impl OverviewPane {
+    /// One line on why there is no overview; `None` when there is one.
+    pub fn reason(&self) -> Option<&'static str> {
+        match self {
+            OverviewPane::Found { .. } => None,
+            OverviewPane::NotAwaited => {
+                Some("No AI overview: not awaited (set awaiting to ai, format html).")
+            }
+            OverviewPane::NotHtml => {
+                Some("No AI overview: it is read from the HTML page (set format to html).")
+            }
+            OverviewPane::NoneOnPage => {
+                Some("No AI overview on this page: awaited, but Google showed none here.")
+            }
+        }
+    }
+}
+
+/// The overview's blocks as HTML for the render path (its sources are listed apart, to be
+/// picked and opened).
+fn overview_html(found: &AiOverview) -> String {
+    let escape = |text: &str| html_escape::encode_text(text).into_owned();
+    let mut html = String::new();
+    let mut open_list: Option<&str> = None;
+    for block in &found.blocks {
+        let list = match block.kind {
+            BlockKind::BulletItem => Some("ul"),
+            BlockKind::NumberedItem => Some("ol"),
+            BlockKind::Heading | BlockKind::Paragraph => None,
+        };
+        if open_list != list {
+            if let Some(tag) = open_list {
+                html.push_str(&format!("</{tag}>"));
+            }
+            if let Some(tag) = list {
+                html.push_str(&format!("<{tag}>"));
+            }
+            open_list = list;
+        }
+        let text = escape(&block.text);
+        match block.kind {
+            BlockKind::Heading => html.push_str(&format!("<h4>{text}</h4>")),
+            BlockKind::Paragraph => html.push_str(&format!("<p>{text}</p>")),
+            BlockKind::BulletItem | BlockKind::NumberedItem => {
+                html.push_str(&format!("<li>{text}</li>"))
+            }
+        }
+    }
+    if let Some(tag) = open_list {
+        html.push_str(&format!("</{tag}>"));
+    }
+    html
+}
+
+/// Reads the overview and the related questions of an answer. Pure and slow (parses HTML):
+/// run it off the UI task.
+pub fn read_overview(
+    request: &SearchRequest,
+    answer: &SearchAnswer,
+) -> (OverviewPane, Vec<RelatedQuestion>) {
+    let awaited = request.awaiting.contains(&Awaiting::Ai);
+    let html = match answer {
+        SearchAnswer::Html(html) => html,
+        SearchAnswer::Results(_) if !awaited => return (OverviewPane::NotAwaited, Vec::new()),
+        SearchAnswer::Results(_) => return (OverviewPane::NotHtml, Vec::new()),
+    };
+    let extract = overview::extract(html);
+    let pane = match extract.ai_overview {
+        Some(found) => {
+            let doc = render::html_to_document(&overview_html(&found), &RenderOptions::default());
+            OverviewPane::Found {
+                overview: Box::new(found),
+                text: TextBody::document(doc),
+            }
+        }
+        None if !awaited && request.format == SearchFormat::Html => OverviewPane::NotAwaited,
+        None => OverviewPane::NoneOnPage,
+    };
+    (pane, extract.related_questions)
 }
 
 /// Rows a result takes: a title line, a line of site, URL, date and rating, and the snippet
@@ -284,6 +389,7 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
         elapsed: fetched.elapsed,
         bytes: fetched.body.len(),
     };
+    let (overview, related_questions) = read_overview(&request, &fetched.value);
     match fetched.value {
         SearchAnswer::Results(results) => {
             let results = *results;
@@ -309,6 +415,8 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
                 haystacks,
                 html: None,
                 json: Some(json),
+                overview,
+                related_questions,
                 body: fetched.body,
             }
         }
@@ -334,6 +442,8 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
                     raw: TextBody::raw(&html),
                 }),
                 json: None,
+                overview,
+                related_questions,
                 body: fetched.body,
             }
         }

@@ -11,12 +11,14 @@ mod help;
 mod history;
 mod jobs;
 mod list;
+mod page;
 mod picker;
 mod proxy;
 mod search;
 mod status;
 mod text_view;
 pub(crate) mod theme;
+mod usage;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -42,6 +44,7 @@ pub fn view(app: &App, frame: &mut Frame) {
         );
     }
     view_of(app.tab)(app, frame, areas.body);
+    usage::draw(app, frame, areas.body);
     status::draw(app, frame, areas.status);
     match &app.popup {
         Some(Popup::Help(scroll)) => help::draw(app, *scroll, frame, frame.area()),
@@ -90,6 +93,7 @@ fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
         Tab::History => history::draw,
         Tab::Compare => compare::draw,
         Tab::Proxy => proxy::draw,
+        Tab::Page => page::draw,
     }
 }
 

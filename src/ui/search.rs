@@ -10,8 +10,10 @@ use unicode_width::UnicodeWidthStr;
 use crate::api::{ResultKind, SearchResult};
 use crate::app::App;
 use crate::app::keymap::{self, Action, Context};
+use crate::app::search::overview;
 use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, search_areas, text_of};
-use crate::present::search_page::{EntryKind, SearchView, stars, summarize_json};
+use crate::present::search_page::{EntryKind, OverviewPane, SearchView, stars, summarize_json};
+use crate::sanitize::one_line;
 
 use super::fit::{fit_str as fit, wrap_str as wrap_lines};
 use super::text_view::{draw_prose, draw_scrollbar, list_offset};
@@ -23,9 +25,15 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     draw_terms(search, frame, areas.terms);
     let cursor = (search.focus == SearchFocus::Settings).then_some(search.setting_cursor);
     form::draw_row(frame, areas.settings, &search.settings.cells(), cursor);
-    draw_header(app, frame, areas.header);
+    draw_header(app, frame, areas.header, areas.overview.is_empty());
     match &search.page {
         Some(page) => {
+            draw_overview(
+                page,
+                search.focus == SearchFocus::Overview,
+                frame,
+                areas.overview,
+            );
             if !areas.list.is_empty() {
                 draw_main(page, search, frame, areas.list);
             }
@@ -40,6 +48,99 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         }
         None => draw_empty(app, frame, areas.list),
     }
+}
+
+/// The AI overview pane: one line when folded; when open, the overview (or why there is
+/// none), its sources and the related questions, the picked one marked while focused.
+fn draw_overview(page: &PageState, focused: bool, frame: &mut Frame, area: Rect) {
+    if area.is_empty() {
+        return;
+    }
+    let prepared = &page.prepared;
+    let fold_key = keymap::label_of(Context::Search, Action::ToggleOverview).unwrap_or("A");
+    if !page.overview.open {
+        let summary = overview::summary(prepared);
+        let more = overview::has_more(prepared);
+        let hint = if more {
+            format!("  {fold_key} opens")
+        } else {
+            String::new()
+        };
+        let room = usize::from(area.width).saturating_sub(2 + hint.chars().count());
+        let line = Line::from(vec![
+            Span::styled(if more { "▸ " } else { "  " }, theme::accent()),
+            Span::styled(crate::api::request::shorten(&summary, room), theme::muted()),
+            Span::styled(hint, theme::dim()),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
+    let title = Line::from(vec![
+        Span::styled(" AI overview ", theme::title()),
+        Span::styled(format!("{fold_key} folds "), theme::dim()),
+    ]);
+    let block = pane(title, focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lines = overview_lines(page, focused, inner.width);
+    let height = usize::from(inner.height);
+    let scroll = page.overview.scroll.min(lines.len().saturating_sub(height));
+    let shown: Vec<Line<'static>> = lines.iter().skip(scroll).take(height).cloned().collect();
+    frame.render_widget(Paragraph::new(shown), inner);
+    draw_scrollbar(frame, area, lines.len(), scroll, height);
+}
+
+/// The open pane's lines, in the order `overview::line_count` counts them.
+fn overview_lines(page: &PageState, focused: bool, width: u16) -> Vec<Line<'static>> {
+    let prepared = &page.prepared;
+    let mut lines: Vec<Line<'static>> = match &prepared.overview {
+        OverviewPane::Found { text, .. } => text.lines(width).to_vec(),
+        other => vec![Line::styled(
+            other.reason().unwrap_or_default(),
+            theme::muted().add_modifier(Modifier::ITALIC),
+        )],
+    };
+    let mut item = 0;
+    let mut pickable = |label: String, lines: &mut Vec<Line<'static>>| {
+        let picked = focused && item == page.overview.picked;
+        item += 1;
+        lines.push(if picked {
+            Line::from(vec![
+                Span::raw(theme::SELECTED_MARK),
+                Span::styled(label, theme::selected()),
+            ])
+        } else {
+            Line::from(vec![Span::raw("  "), Span::raw(label)])
+        });
+    };
+    if let OverviewPane::Found { overview, .. } = &prepared.overview
+        && !overview.sources.is_empty()
+    {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Sources", theme::title()));
+        for (i, source) in overview.sources.iter().enumerate() {
+            let title = if source.title.is_empty() {
+                &source.url
+            } else {
+                &source.title
+            };
+            let label = format!(
+                "[{}] {} — {}",
+                i + 1,
+                one_line(title),
+                one_line(&source.url)
+            );
+            pickable(label, &mut lines);
+        }
+    }
+    if !prepared.related_questions.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Related questions", theme::title()));
+        for question in &prepared.related_questions {
+            pickable(one_line(&question.question).into_owned(), &mut lines);
+        }
+    }
+    lines
 }
 
 fn draw_terms(search: &SearchState, frame: &mut Frame, area: Rect) {
@@ -58,7 +159,8 @@ fn draw_terms(search: &SearchState, frame: &mut Frame, area: Rect) {
 }
 
 /// The call's state while it runs or after it failed; else what the service reported.
-fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
+/// `with_overview`: the overview pane is folded into the header (a short screen).
+fn draw_header(app: &App, frame: &mut Frame, area: Rect, with_overview: bool) {
     if area.is_empty() {
         return;
     }
@@ -66,7 +168,10 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect) {
     let line = match (&search.call, &search.page) {
         (crate::app::call::CallState::Idle, Some(page)) => Line::styled(
             {
-                let text = page.prepared.header.describe();
+                let mut text = page.prepared.header.describe();
+                if with_overview {
+                    text = format!("{text} · {}", overview::summary(&page.prepared));
+                }
                 // Folded to one line (a short screen): cut with an ellipsis, not mid-word.
                 if area.height == 1 {
                     crate::api::request::shorten(&text, usize::from(area.width))
@@ -393,10 +498,19 @@ fn result_lines(result: &SearchResult, selected: bool, width: usize) -> Vec<Line
 }
 
 fn draw_links(page: &PageState, frame: &mut Frame, area: Rect) {
-    let Some(html) = &page.prepared.html else {
-        return;
-    };
-    if html.links.is_empty() {
+    if let Some(html) = &page.prepared.html {
+        draw_link_list(frame, area, &html.links, page.link_selected);
+    }
+}
+
+/// A page's links, numbered, the selected one highlighted (Search's Links view, the Page tab).
+pub(super) fn draw_link_list(
+    frame: &mut Frame,
+    area: Rect,
+    links: &[crate::render::Link],
+    selected: usize,
+) {
+    if links.is_empty() {
         frame.render_widget(
             Paragraph::new(Line::styled("The page holds no links.", theme::dim())),
             area,
@@ -404,15 +518,14 @@ fn draw_links(page: &PageState, frame: &mut Frame, area: Rect) {
         return;
     }
     let height = area.height as usize;
-    let offset = list_offset(page.link_selected, height);
-    let lines: Vec<Line> = html
-        .links
+    let offset = list_offset(selected, height);
+    let lines: Vec<Line> = links
         .iter()
         .enumerate()
         .skip(offset)
         .take(height)
         .map(|(i, link)| {
-            let style = if i == page.link_selected {
+            let style = if i == selected {
                 theme::selected()
             } else {
                 Style::default()
@@ -425,7 +538,7 @@ fn draw_links(page: &PageState, frame: &mut Frame, area: Rect) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
-    draw_scrollbar(frame, area, html.links.len(), offset, height);
+    draw_scrollbar(frame, area, links.len(), offset, height);
 }
 
 /// Everything about the selected result: full text, URL, every sitelink and image.

@@ -17,6 +17,8 @@ mod ui_jobs;
 mod ui_lists;
 #[path = "../ui_narrow.rs"]
 mod ui_narrow;
+#[path = "../ui_page.rs"]
+mod ui_page;
 #[path = "../ui_proxy.rs"]
 mod ui_proxy;
 #[path = "../ui_search.rs"]

@@ -17,6 +17,7 @@ use super::text_search::TextSearch;
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 use crate::present::search_page::{PreparedSearch, SearchView};
 
+pub mod overview;
 mod page;
 mod settings;
 
@@ -31,6 +32,8 @@ pub enum SearchFocus {
     Results,
     /// The detail pane (on narrow screens it takes the results' place).
     Detail,
+    /// The AI overview pane and its related questions.
+    Overview,
 }
 
 pub struct SearchState {
@@ -159,6 +162,12 @@ impl SearchState {
         match self.focus {
             SearchFocus::Terms => vec![Context::Editing],
             SearchFocus::Settings => vec![Context::Settings, Context::Search, Context::Form],
+            SearchFocus::Overview => vec![
+                Context::Overview,
+                Context::Viewer,
+                Context::Search,
+                Context::Form,
+            ],
             SearchFocus::Results | SearchFocus::Detail => {
                 vec![
                     Context::Results,
@@ -223,14 +232,38 @@ impl SearchState {
             SearchFocus::Settings,
             SearchFocus::Results,
         ];
+        const WITH_OVERVIEW: [SearchFocus; 4] = [
+            SearchFocus::Terms,
+            SearchFocus::Settings,
+            SearchFocus::Overview,
+            SearchFocus::Results,
+        ];
+        // The overview pane takes the focus only while it is open.
+        let order: &[SearchFocus] = if self.page.as_ref().is_some_and(|p| p.overview.open) {
+            &WITH_OVERVIEW
+        } else {
+            &ORDER
+        };
         let current = if self.focus == SearchFocus::Detail {
             SearchFocus::Results
         } else {
             self.focus
         };
-        let i = ORDER.iter().position(|f| *f == current).unwrap_or(0);
-        let next = if forward { i + 1 } else { i + ORDER.len() - 1 };
-        self.focus = ORDER[next % ORDER.len()];
+        let i = order.iter().position(|f| *f == current).unwrap_or(0);
+        let next = if forward { i + 1 } else { i + order.len() - 1 };
+        self.focus = order[next % order.len()];
+    }
+
+    /// Folds or opens the AI overview pane; folding moves the focus to the results.
+    pub fn toggle_overview(&mut self) -> bool {
+        let Some(page) = &mut self.page else {
+            return false;
+        };
+        page.overview.open = !page.overview.open;
+        if !page.overview.open && self.focus == SearchFocus::Overview {
+            self.focus = SearchFocus::Results;
+        }
+        true
     }
 
     /// Scrolls or moves the selection of the current view by `delta` rows or entries; with
@@ -271,6 +304,8 @@ pub struct SearchAreas {
     pub terms: Rect,
     pub settings: Rect,
     pub header: Rect,
+    /// The AI overview pane: one line folded, bordered when open; empty before a search.
+    pub overview: Rect,
     pub list: Rect,
     /// Empty when the detail pane is not shown beside the list.
     pub detail: Rect,
@@ -285,7 +320,10 @@ pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
     // Short screens: while the results have the focus, the settings fold to their first row
     // and the header to one line, so the results get most rows.
     let compact = body.height < layout::COMPACT_BELOW
-        && matches!(search.focus, SearchFocus::Results | SearchFocus::Detail);
+        && matches!(
+            search.focus,
+            SearchFocus::Results | SearchFocus::Detail | SearchFocus::Overview
+        );
     if compact {
         rows = rows.min(1);
     }
@@ -304,13 +342,24 @@ pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
         }
         None => 0,
     };
-    let [terms, settings, header, rest] = Layout::vertical([
+    let [terms, settings, header, below] = Layout::vertical([
         Constraint::Length(3),
         Constraint::Length(rows),
         Constraint::Length(header_rows),
         Constraint::Min(3),
     ])
     .areas(body);
+    let overview_rows = search.page.as_ref().map_or(0, |page| {
+        // Short screens: the folded pane's line joins the header's.
+        if !page.overview.open {
+            return u16::from(!compact);
+        }
+        let lines = overview::line_count(&page.prepared, below.width.saturating_sub(2));
+        // At most two fifths of the room, so the results keep the most of it.
+        (lines as u16 + 2).min((below.height * 2 / 5).max(3))
+    });
+    let [overview, rest] =
+        Layout::vertical([Constraint::Length(overview_rows), Constraint::Min(3)]).areas(below);
     let results_view = search
         .page
         .as_ref()
@@ -329,6 +378,7 @@ pub fn search_areas(search: &SearchState, body: Rect) -> SearchAreas {
         terms,
         settings,
         header,
+        overview,
         list,
         detail,
     }
@@ -343,8 +393,17 @@ fn list_height(app: &App) -> usize {
 /// Handles an action the keymap found, on the Search tab.
 pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     let height = list_height(app);
+    let overview_area = search_areas(&app.search, app.frame_areas().body).overview;
+    if app.search.focus == SearchFocus::Overview
+        && let Some(effects) = on_overview_action(app, action, overview_area)
+    {
+        return effects;
+    }
     let search = &mut app.search;
     match action {
+        Action::ToggleOverview if !search.toggle_overview() => {
+            app.flash_info("Search first; the AI overview pane shows above the results.");
+        }
         Action::FocusNext => search.focus_cycle(true),
         Action::FocusPrev => search.focus_cycle(false),
         Action::Back if search.find.as_ref().is_some_and(|f| f.typing) => search.find = None,
@@ -547,6 +606,61 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Keys while the overview pane has the focus: the related questions are picked with the
+/// arrows and searched with Enter; the pages keys scroll the pane. `None` leaves the action
+/// to the rest of the tab.
+fn on_overview_action(app: &mut App, action: Action, area: Rect) -> Option<Vec<Effect>> {
+    let page = app.search.page.as_mut()?;
+    let width = area.width.saturating_sub(2);
+    let rows = usize::from(area.height.saturating_sub(2)).max(1);
+    let lines = overview::line_count(&page.prepared, width);
+    let pickable = overview::pickable(&page.prepared);
+    let state = &mut page.overview;
+    match action {
+        Action::Up | Action::Down => {
+            let delta = if action == Action::Up { -1 } else { 1 };
+            if pickable == 0 {
+                state.scroll_by(delta, lines);
+            } else {
+                state.move_pick(delta, pickable);
+                // Keep the picked line on screen.
+                let line = overview::picked_line(&page.prepared, state, width);
+                if line < state.scroll {
+                    state.scroll = line;
+                } else if line >= state.scroll + rows {
+                    state.scroll = line + 1 - rows;
+                }
+            }
+        }
+        Action::PageUp => state.scroll_by(-(rows as isize), lines),
+        Action::PageDown => state.scroll_by(rows as isize, lines),
+        Action::Top => state.scroll = 0,
+        Action::Bottom => state.scroll_by(isize::MAX / 4, lines),
+        Action::Accept | Action::Open => {
+            return Some(match overview::picked(&page.prepared, state) {
+                Some(overview::Picked::Source(source)) => {
+                    vec![Effect::Os(OsEffect::OpenUrl(source.url.clone()))]
+                }
+                Some(overview::Picked::Question(question)) if action == Action::Accept => {
+                    let terms = question.question.clone();
+                    app.search.set_terms(&terms);
+                    send(app)
+                }
+                Some(overview::Picked::Question(_)) => {
+                    app.flash_info("Enter searches the related question; o opens a source.");
+                    Vec::new()
+                }
+                None => {
+                    app.flash_info("The pane has no source or related question to pick.");
+                    Vec::new()
+                }
+            });
+        }
+        _ => return None,
+    }
+    Some(Vec::new())
+}
+
 fn send(app: &mut App) -> Vec<Effect> {
     if app.search.call.is_running() {
         app.flash_info("A search is already running; Esc cancels it.");
@@ -608,11 +722,7 @@ pub fn on_click(app: &mut App, body: Rect, at: ratatui::layout::Position) -> Vec
         app.search.focus = SearchFocus::Terms;
     } else if areas.settings.contains(at) {
         app.search.focus = SearchFocus::Settings;
-        let cells = app.search.settings.cells();
-        let positions = layout::flow(areas.settings.width, &layout::cell_widths(&cells), 1);
-        if let Some(i) = positions.iter().position(|c| {
-            Rect::new(areas.settings.x + c.x, areas.settings.y + c.y, c.width, 1).contains(at)
-        }) {
+        if let Some(i) = layout::cell_at(areas.settings, &app.search.settings.cells(), at) {
             app.search.setting_cursor = i;
             return change_setting(app, SearchSetting::ALL[i]);
         }

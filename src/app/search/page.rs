@@ -33,12 +33,16 @@ pub struct PageState {
     pub link_selected: usize,
     /// How far the detail pane is scrolled; back to the top when the selection moves.
     pub detail_scroll: usize,
+    /// The AI overview pane above the results.
+    pub overview: super::overview::OverviewState,
 }
 
 impl PageState {
     pub fn new(prepared: Box<PreparedSearch>) -> PageState {
         let view = prepared.views[0];
+        let overview = super::overview::OverviewState::for_page(&prepared);
         let mut state = PageState {
+            overview,
             visible: Vec::new(),
             offsets: Vec::new(),
             prepared,

@@ -122,6 +122,47 @@ impl EffectRunner {
                 });
                 None
             }
+            CallEffect::FetchPage { tag, request } => {
+                tracing::info!(tag = tag.0, format = %request.format, "fetching a page");
+                let prepared_request = request.clone();
+                self.spawn_service_call(
+                    tag,
+                    app::page::browser_params(&request),
+                    move |client| async move { client.browser(&request).await },
+                    move |fetched| present::page::prepare(prepared_request, fetched),
+                    "page",
+                    |tag, result| Msg::PageDone { tag, result },
+                );
+                None
+            }
+            CallEffect::DiffPages { tag, left, right } => {
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    let diffed =
+                        tokio::task::spawn_blocking(move || present::page::diff(&left, &right))
+                            .await;
+                    // A diff that panicked is left out; the pages stay on screen.
+                    if let Ok(diff) = diffed {
+                        let _ = tx.send(Msg::PageDiffed {
+                            tag,
+                            diff: Box::new(diff),
+                        });
+                    }
+                });
+                None
+            }
+            CallEffect::FetchUsage(request) => {
+                let (client, tx) = (self.client.clone(), self.tx.clone());
+                tokio::spawn(async move {
+                    let (from, to) = (request.from, request.to);
+                    let result = client
+                        .usage(&request)
+                        .await
+                        .map(|f| present::usage::summarize(&f.value, from, to));
+                    let _ = tx.send(Msg::Usage(result));
+                });
+                None
+            }
             CallEffect::PollJob { id, kind } => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 tokio::spawn(async move {
@@ -226,6 +267,10 @@ async fn submit_job(
     let submitted = match &request {
         RequestParams::Ai(r) => client.ai_submit(r).await,
         RequestParams::Search(r) => client.search_submit(r).await,
+        RequestParams::Browser(value) => match serde_json::from_value(value.clone()) {
+            Ok(browse) => client.browser_submit(&browse).await,
+            Err(error) => return Err(format!("the page request could not be read: {error}")),
+        },
         other => {
             return Err(format!(
                 "a {} request is not queued from here",
