@@ -195,26 +195,29 @@ fn history() -> App {
     let generation = app.history.generation();
     update(
         &mut app,
-        Msg::HistoryPage(vantage::app::history::Page::all(generation, vec![
-            item(
-                "3",
-                RequestKind::Ai,
-                "chatgpt · which hiking boots do podiatrists recommend for wide feet · US",
-                40,
-            ),
-            item(
-                "2",
-                RequestKind::Search,
-                "google · hiking boots wide feet · DE",
-                600,
-            ),
-            item(
-                "1",
-                RequestKind::Compare,
-                "2 models × 2 locations · best hiking boots for wide feet",
-                90_000,
-            ),
-        ])),
+        Msg::HistoryPage(vantage::app::history::Page::all(
+            generation,
+            vec![
+                item(
+                    "3",
+                    RequestKind::Ai,
+                    "chatgpt · which hiking boots do podiatrists recommend for wide feet · US",
+                    40,
+                ),
+                item(
+                    "2",
+                    RequestKind::Search,
+                    "google · hiking boots wide feet · DE",
+                    600,
+                ),
+                item(
+                    "1",
+                    RequestKind::Compare,
+                    "2 models × 2 locations · best hiking boots for wide feet",
+                    90_000,
+                ),
+            ],
+        )),
     );
     app
 }

@@ -37,20 +37,67 @@ pub(crate) fn tab_label(index: usize, tab: Tab) -> String {
     format!(" {} {} ", index + 1, tab.title())
 }
 
-/// The first column of the tab labels (after the app's name).
-pub(crate) const TABS_START: u16 = 9;
+/// The app's name at the left of the tab row, when the row has room for it.
+pub(crate) const APP_NAME: &str = " vantage ";
+
+/// How the tab row is laid out at a width: the app's name and a space between labels while
+/// they fit, else the labels alone, else the labels side by side (their own padding parts them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TabRow {
+    pub show_name: bool,
+    pub gap: u16,
+}
+
+impl TabRow {
+    pub(crate) fn for_width(width: u16) -> TabRow {
+        let labels: u16 = Tab::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, tab)| tab_label(i, *tab).width() as u16)
+            .sum();
+        let gaps = Tab::ALL.len() as u16 - 1;
+        let name = APP_NAME.width() as u16 + 1;
+        if name + labels + gaps < width {
+            TabRow {
+                show_name: true,
+                gap: 1,
+            }
+        } else if labels + gaps < width {
+            TabRow {
+                show_name: false,
+                gap: 1,
+            }
+        } else {
+            TabRow {
+                show_name: false,
+                gap: 0,
+            }
+        }
+    }
+
+    /// Each tab with its label and first column, left to right.
+    pub(crate) fn labels(self, row: Rect) -> impl Iterator<Item = (Tab, String, u16)> {
+        let mut left = row.x
+            + if self.show_name {
+                APP_NAME.width() as u16 + 1
+            } else {
+                0
+            };
+        Tab::ALL.iter().enumerate().map(move |(i, tab)| {
+            let label = tab_label(i, *tab);
+            let start = left;
+            left = left.saturating_add(label.width() as u16 + self.gap);
+            (*tab, label, start)
+        })
+    }
+}
 
 /// The tab under column `x` of the tab row.
 pub(crate) fn tab_at(tabs: Rect, x: u16) -> Option<Tab> {
-    let mut left = tabs.x + TABS_START;
-    for (i, tab) in Tab::ALL.iter().enumerate() {
-        let width = tab_label(i, *tab).width() as u16;
-        if (left..left + width).contains(&x) {
-            return Some(*tab);
-        }
-        left += width + 1;
-    }
-    None
+    TabRow::for_width(tabs.width)
+        .labels(tabs)
+        .find(|(_, label, start)| (*start..start + label.width() as u16).contains(&x))
+        .map(|(tab, _, _)| tab)
 }
 
 /// A tab's body shorter than this is compact: settings rows and setup boxes fold to one line
@@ -184,8 +231,32 @@ mod tests {
 
     #[test]
     fn tabs_are_hit_by_their_columns() {
-        let tabs = Rect::new(0, 0, 80, 1);
-        assert_eq!(tab_at(tabs, TABS_START), Some(Tab::Chat));
-        assert_eq!(tab_at(tabs, 0), None);
+        let wide = Rect::new(0, 0, 140, 1);
+        let name = APP_NAME.width() as u16 + 1;
+        assert_eq!(tab_at(wide, name), Some(Tab::Chat));
+        assert_eq!(tab_at(wide, 0), None);
+        let last = *Tab::ALL.last().unwrap();
+        let (_, label, start) = TabRow::for_width(140).labels(wide).last().unwrap();
+        assert_eq!(tab_at(wide, start + label.width() as u16 - 1), Some(last));
+    }
+
+    #[test]
+    fn a_narrow_row_drops_the_name_then_the_gaps_and_every_tab_still_fits() {
+        for width in [60u16, 74, 80, 90, 140] {
+            let row = Rect::new(0, 0, width, 1);
+            let layout = TabRow::for_width(width);
+            let (_, label, start) = layout.labels(row).last().unwrap();
+            let end = start + label.width() as u16;
+            if width >= 80 {
+                assert!(end < width, "{width}: the last tab ends at {end}");
+            }
+            assert_eq!(
+                tab_at(row, start),
+                Some(*Tab::ALL.last().unwrap()),
+                "{width}"
+            );
+        }
+        assert!(!TabRow::for_width(80).show_name);
+        assert!(TabRow::for_width(140).show_name);
     }
 }

@@ -204,6 +204,18 @@ impl OverviewPane {
     }
 }
 
+impl OverviewPane {
+    /// The reason in a few words, for a header with little room.
+    pub fn short_reason(&self) -> Option<&'static str> {
+        match self {
+            OverviewPane::Found { .. } => None,
+            OverviewPane::NotAwaited => Some("no AI overview (not awaited)"),
+            OverviewPane::NotHtml => Some("no AI overview (not HTML)"),
+            OverviewPane::NoneOnPage => Some("no AI overview here"),
+        }
+    }
+}
+
 /// The overview's blocks as HTML for the render path (its sources are listed apart, to be
 /// picked and opened).
 fn overview_html(found: &AiOverview) -> String {

@@ -98,10 +98,17 @@ fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
 }
 
 fn draw_tabs(app: &App, frame: &mut Frame, area: Rect) {
-    let mut spans = vec![Span::styled(" vantage ", theme::title()), Span::raw(" ")];
-    for (i, tab) in Tab::ALL.iter().enumerate() {
-        let label = layout::tab_label(i, *tab);
-        if *tab == app.tab {
+    let row = layout::TabRow::for_width(area.width);
+    let mut spans = Vec::new();
+    if row.show_name {
+        spans.extend([
+            Span::styled(layout::APP_NAME, theme::title()),
+            Span::raw(" "),
+        ]);
+    }
+    let gap = " ".repeat(usize::from(row.gap));
+    for (tab, label, _) in row.labels(area) {
+        if tab == app.tab {
             // Brackets in place of the padding: the active tab shows without colour too, and
             // the labels keep their widths for the mouse.
             let inner = label.trim_matches(' ');
@@ -109,7 +116,7 @@ fn draw_tabs(app: &App, frame: &mut Frame, area: Rect) {
         } else {
             spans.push(Span::styled(label, theme::muted()));
         }
-        spans.push(Span::raw(" "));
+        spans.push(Span::raw(gap.clone()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -170,7 +170,7 @@ fn draw_header(app: &App, frame: &mut Frame, area: Rect, with_overview: bool) {
             {
                 let mut text = page.prepared.header.describe();
                 if with_overview {
-                    text = format!("{text} · {}", overview::summary(&page.prepared));
+                    text = format!("{text} · {}", overview::short_summary(&page.prepared));
                 }
                 // Folded to one line (a short screen): cut with an ellipsis, not mid-word.
                 if area.height == 1 {

@@ -45,6 +45,18 @@ pub fn has_more(prepared: &PreparedSearch) -> bool {
 
 /// The folded pane's one line: what is inside, or why there is no overview.
 pub fn summary(prepared: &PreparedSearch) -> String {
+    summary_of(prepared, OverviewPane::reason)
+}
+
+/// [`summary`] in few words, for the header of a short screen.
+pub fn short_summary(prepared: &PreparedSearch) -> String {
+    summary_of(prepared, OverviewPane::short_reason)
+}
+
+fn summary_of(
+    prepared: &PreparedSearch,
+    reason: fn(&OverviewPane) -> Option<&'static str>,
+) -> String {
     let questions = match prepared.related_questions.len() {
         0 => String::new(),
         1 => " · 1 related question".to_string(),
@@ -58,7 +70,7 @@ pub fn summary(prepared: &PreparedSearch) -> String {
             };
             format!("AI overview · {sources}{questions}")
         }
-        other => format!("{}{questions}", other.reason().unwrap_or_default()),
+        other => format!("{}{questions}", reason(other).unwrap_or_default()),
     }
 }
 
