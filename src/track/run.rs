@@ -1,0 +1,211 @@
+//! A run: planned in the store before anything is sent, then each call submitted and its
+//! job id stored the moment it arrives. Polling is the jobs scheduler's (`cli::drive_jobs`).
+//!
+//! The crash window: between a call going out and its id being committed, a crash (a
+//! SIGKILL, a power cut) leaves a call the service may have queued but the store has no id
+//! for. The service takes no idempotency key, so the run cannot ask. A restarted run sends
+//! such a call again: at least once, never lost, because a data point missing from one run
+//! skews its trend silently, while a second job costs one credit and is never stored twice
+//! (a call keeps the first id it got). Calls go out at most [`SUBMISSIONS_IN_FLIGHT`] at a
+//! time, so at most that many can be in the window; a call's `sends` count shows it.
+//! Stopping with Ctrl+C or SIGTERM is not a crash: no new call starts, and the ones out
+//! finish and are stored before the run ends.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+
+use super::submit::{Refusal, Submitter};
+use crate::api::JobId;
+use crate::store::{NewJob, NewRun, RequestParams, RunId, Store, StoreError, TrackWrite, now_ms};
+
+/// Submissions out at once: enough to keep a remote service busy, few enough that a crash
+/// leaves few calls in doubt.
+pub const SUBMISSIONS_IN_FLIGHT: usize = 4;
+
+/// The run a `track run` works on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Begun {
+    pub run: RunId,
+    /// An earlier run of the set had calls not sent yet: it goes on instead of a new one.
+    pub resumed: bool,
+    pub planned: usize,
+    /// Calls of a resumed run that went out without their id being stored (sent again now).
+    pub in_doubt: usize,
+}
+
+/// Goes on with the set's last run if some of its calls were never sent; else records a
+/// new run with `calls`, committed before anything is sent.
+pub async fn begin(
+    store: &Store,
+    set_name: &str,
+    calls: Vec<RequestParams>,
+) -> Result<Begun, StoreError> {
+    let runs = store.track_runs(Some(set_name))?;
+    if let Some(last) = runs.last().filter(|r| !r.is_submitted()) {
+        let in_doubt = store
+            .track_items(&last.id)?
+            .iter()
+            .filter(|i| i.job_id.is_none() && i.refused.is_none() && i.sends > 0)
+            .count();
+        return Ok(Begun {
+            run: last.id.clone(),
+            resumed: true,
+            planned: last.planned as usize,
+            in_doubt,
+        });
+    }
+    let run = NewRun {
+        id: RunId::new(),
+        set_name: set_name.to_string(),
+        started_at: now_ms(),
+        calls,
+    };
+    let begun = Begun {
+        run: run.id.clone(),
+        resumed: false,
+        planned: run.calls.len(),
+        in_doubt: 0,
+    };
+    store.track(TrackWrite::Plan(run)).await?;
+    Ok(begun)
+}
+
+/// One submission's outcome, as reported while the run goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SubmitEvent {
+    Queued { seq: u32, id: JobId },
+    Refused { seq: u32, reason: String },
+    Later { seq: u32, reason: String },
+}
+
+/// How the submissions of a run went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubmitTally {
+    pub queued: usize,
+    pub refused: usize,
+    /// Not sent now; a later `track run` sends them.
+    pub later: usize,
+    /// Why submitting stopped early (the token, the credits, no answer at all).
+    pub halted: Option<String>,
+    /// Stopped by the caller before every call went out.
+    pub stopped: bool,
+}
+
+enum Outcome {
+    Sent(Result<JobId, crate::api::ApiError>),
+    /// Not sent: the run halted before its turn.
+    Skipped,
+}
+
+/// Sends the run's unsent calls, at most [`SUBMISSIONS_IN_FLIGHT`] at once, storing each
+/// id (durably, with its job) as it arrives. `stop` ends it early: no new call starts and
+/// the ones out are stored.
+pub async fn submit_unsent<S: Submitter>(
+    store: &Store,
+    submitter: &S,
+    run: &RunId,
+    stop: impl Future<Output = ()>,
+    mut report: impl FnMut(&SubmitEvent),
+) -> Result<SubmitTally, StoreError> {
+    let unsent = store.track_unsent(run)?;
+    let total = unsent.len();
+    let halt = Arc::new(AtomicBool::new(false));
+    let mut tally = SubmitTally::default();
+    let mut answered = false;
+    let mut seen = 0usize;
+    let results = futures_util::stream::iter(unsent)
+        .take_until(stop)
+        .map(|(seq, call)| {
+            let halt = Arc::clone(&halt);
+            let store = store.clone();
+            let run = run.clone();
+            async move {
+                while let Some(wait) = submitter.pause() {
+                    tokio::time::sleep(wait.max(Duration::from_millis(10))).await;
+                }
+                if halt.load(Ordering::SeqCst) {
+                    return (seq, call, Outcome::Skipped);
+                }
+                store.track(TrackWrite::Sending { run, seq }).detach();
+                let result = submitter.submit(&call).await;
+                (seq, call, Outcome::Sent(result))
+            }
+        })
+        .buffer_unordered(SUBMISSIONS_IN_FLIGHT);
+    tokio::pin!(results);
+    while let Some((seq, call, outcome)) = results.next().await {
+        seen += 1;
+        let result = match outcome {
+            Outcome::Skipped => continue,
+            Outcome::Sent(result) => result,
+        };
+        match result {
+            Ok(id) => {
+                answered = true;
+                let job = NewJob::submitted(id.clone(), call);
+                store
+                    .track(TrackWrite::Submitted {
+                        run: run.clone(),
+                        seq,
+                        job,
+                    })
+                    .await?;
+                tally.queued += 1;
+                report(&SubmitEvent::Queued { seq, id });
+            }
+            Err(error) => match Refusal::of(&error) {
+                Refusal::Call(reason) => {
+                    answered = true;
+                    store
+                        .track(TrackWrite::Refused {
+                            run: run.clone(),
+                            seq,
+                            reason: reason.clone(),
+                        })
+                        .await?;
+                    tally.refused += 1;
+                    report(&SubmitEvent::Refused { seq, reason });
+                }
+                Refusal::Account(reason) => {
+                    halt.store(true, Ordering::SeqCst);
+                    store
+                        .track(TrackWrite::Unsent {
+                            run: run.clone(),
+                            seq,
+                            reason: reason.clone(),
+                        })
+                        .detach();
+                    tally.later += 1;
+                    tally.halted.get_or_insert(reason);
+                }
+                Refusal::Later(reason) => {
+                    store
+                        .track(TrackWrite::Unsent {
+                            run: run.clone(),
+                            seq,
+                            reason: reason.clone(),
+                        })
+                        .detach();
+                    tally.later += 1;
+                    // The first answers all failing to arrive: the service is not there.
+                    if !answered && tally.later >= SUBMISSIONS_IN_FLIGHT {
+                        halt.store(true, Ordering::SeqCst);
+                        tally.halted.get_or_insert(reason.clone());
+                    }
+                    report(&SubmitEvent::Later { seq, reason });
+                }
+            },
+        }
+    }
+    tally.later += total - seen;
+    tally.stopped = seen < total && tally.halted.is_none();
+    if tally.halted.is_some() {
+        tally.later = total - tally.queued - tally.refused;
+    }
+    store.flush().await?;
+    Ok(tally)
+}
