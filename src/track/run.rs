@@ -82,6 +82,13 @@ pub enum SubmitEvent {
     Later { seq: u32, reason: String },
 }
 
+/// Why a run stopped submitting, with the exit code that error has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Halt {
+    pub reason: String,
+    pub exit_code: i32,
+}
+
 /// How the submissions of a run went.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SubmitTally {
@@ -90,7 +97,7 @@ pub struct SubmitTally {
     /// Not sent now; a later `track run` sends them.
     pub later: usize,
     /// Why submitting stopped early (the token, the credits, no answer at all).
-    pub halted: Option<String>,
+    pub halted: Option<Halt>,
     /// Stopped by the caller before every call went out.
     pub stopped: bool,
 }
@@ -172,6 +179,7 @@ pub async fn submit_unsent<S: Submitter>(
                 }
                 Refusal::Account(reason) => {
                     halt.store(true, Ordering::SeqCst);
+                    let exit_code = error.exit_code();
                     store
                         .track(TrackWrite::Unsent {
                             run: run.clone(),
@@ -180,7 +188,7 @@ pub async fn submit_unsent<S: Submitter>(
                         })
                         .detach();
                     tally.later += 1;
-                    tally.halted.get_or_insert(reason);
+                    tally.halted.get_or_insert(Halt { reason, exit_code });
                 }
                 Refusal::Later(reason) => {
                     store
@@ -194,7 +202,10 @@ pub async fn submit_unsent<S: Submitter>(
                     // The first answers all failing to arrive: the service is not there.
                     if !answered && tally.later >= SUBMISSIONS_IN_FLIGHT {
                         halt.store(true, Ordering::SeqCst);
-                        tally.halted.get_or_insert(reason.clone());
+                        tally.halted.get_or_insert(Halt {
+                            reason: reason.clone(),
+                            exit_code: error.exit_code(),
+                        });
                     }
                     report(&SubmitEvent::Later { seq, reason });
                 }
