@@ -103,7 +103,9 @@ pub struct SubmitTally {
 }
 
 enum Outcome {
-    Sent(Result<JobId, crate::api::ApiError>),
+    /// Queued, and its id committed with its job.
+    Queued(JobId),
+    Refused(crate::api::ApiError),
     /// Not sent: the run halted before its turn.
     Skipped,
 }
@@ -135,36 +137,39 @@ pub async fn submit_unsent<S: Submitter>(
                     tokio::time::sleep(wait.max(Duration::from_millis(10))).await;
                 }
                 if halt.load(Ordering::SeqCst) {
-                    return (seq, call, Outcome::Skipped);
+                    return (seq, Ok(Outcome::Skipped));
                 }
-                store.track(TrackWrite::Sending { run, seq }).detach();
-                let result = submitter.submit(&call).await;
-                (seq, call, Outcome::Sent(result))
+                store
+                    .track(TrackWrite::Sending {
+                        run: run.clone(),
+                        seq,
+                    })
+                    .detach();
+                let outcome = match submitter.submit(&call).await {
+                    // Committed here, in the call's own future, so the writer commits the
+                    // ids of the calls out together while the next ones go.
+                    Ok(id) => {
+                        let job = NewJob::submitted(id.clone(), call);
+                        let stored = store.track(TrackWrite::Submitted { run, seq, job }).await;
+                        stored.map(|()| Outcome::Queued(id))
+                    }
+                    Err(error) => Ok(Outcome::Refused(error)),
+                };
+                (seq, outcome)
             }
         })
         .buffer_unordered(SUBMISSIONS_IN_FLIGHT);
     tokio::pin!(results);
-    while let Some((seq, call, outcome)) = results.next().await {
+    while let Some((seq, outcome)) = results.next().await {
         seen += 1;
-        let result = match outcome {
-            Outcome::Skipped => continue,
-            Outcome::Sent(result) => result,
-        };
-        match result {
-            Ok(id) => {
+        match outcome? {
+            Outcome::Skipped => {}
+            Outcome::Queued(id) => {
                 answered = true;
-                let job = NewJob::submitted(id.clone(), call);
-                store
-                    .track(TrackWrite::Submitted {
-                        run: run.clone(),
-                        seq,
-                        job,
-                    })
-                    .await?;
                 tally.queued += 1;
                 report(&SubmitEvent::Queued { seq, id });
             }
-            Err(error) => match Refusal::of(&error) {
+            Outcome::Refused(error) => match Refusal::of(&error) {
                 Refusal::Call(reason) => {
                     answered = true;
                     store
