@@ -87,7 +87,7 @@ pub enum TrackWrite {
     Submitted {
         run: RunId,
         seq: u32,
-        job: NewJob,
+        job: Box<NewJob>,
     },
     /// The service refused the call for good (a parameter, say); it is not sent again.
     Refused {

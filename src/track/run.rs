@@ -149,7 +149,7 @@ pub async fn submit_unsent<S: Submitter>(
                     // Committed here, in the call's own future, so the writer commits the
                     // ids of the calls out together while the next ones go.
                     Ok(id) => {
-                        let job = NewJob::submitted(id.clone(), call);
+                        let job = Box::new(NewJob::submitted(id.clone(), call));
                         let stored = store.track(TrackWrite::Submitted { run, seq, job }).await;
                         stored.map(|()| Outcome::Queued(id))
                     }
