@@ -414,3 +414,47 @@ fn a_run_killed_midway_resumes_with_nothing_lost_stored_or_sent_twice() {
         "{csv}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_limit_holds_back_every_submission_for_the_time_it_asks() {
+    let sim = Simulator::start(quick(Duration::from_millis(100)))
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path(), StoreOptions::default()).unwrap();
+    let set = TrackSet {
+        name: "limited".to_string(),
+        prompts: (0..12).map(|n| format!("boots {n}")).collect(),
+        ..TrackSet::default()
+    };
+    // The first call is told to come back in 2 s (429 with Retry-After).
+    sim.script(vec![Some(vantage::sim::Fault::RateLimited)]);
+    let calls = vantage::track::plan::expand(&set).unwrap();
+    let begun = begin(&store, &set.name, calls).await.unwrap();
+    let started = Instant::now();
+    let submitter = JobSubmitter::new(&client(&sim));
+    let mut queued_at = Vec::new();
+    let tally = submit_unsent(
+        &store,
+        &submitter,
+        &begun.run,
+        std::future::pending(),
+        |_| {
+            queued_at.push(started.elapsed());
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!((tally.queued, tally.later), (12, 0), "{tally:?}");
+    // At most 4 calls are out when the hint comes; the others wait for it to pass.
+    let early = queued_at
+        .iter()
+        .filter(|t| **t < Duration::from_millis(1_500))
+        .count();
+    assert!(
+        early <= 3,
+        "{early} calls went through during the pause: {queued_at:?}"
+    );
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    assert_eq!(sim.submitted_queries().len(), 12);
+}

@@ -557,11 +557,13 @@ fn rank_cell(rank: Option<f64>) -> String {
 pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
     let shown = trends.runs.len().min(6);
     let skip = trends.runs.len() - shown;
-    let width = 14;
+    let width = 16;
+    // "#3 11-23 06:15": the run's number, then its month, day and time.
     let header = |title: &str| {
         let mut line = format!("{title:<28}");
-        for label in trends.runs.iter().skip(skip) {
-            line.push_str(&format!(" {:>width$}", label.get(5..16).unwrap_or(label)));
+        for (n, label) in trends.runs.iter().enumerate().skip(skip) {
+            let when = label.get(5..16).unwrap_or(label);
+            line.push_str(&format!(" {:>width$}", format!("#{} {when}", n + 1)));
         }
         line.push('\n');
         line
