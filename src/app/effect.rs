@@ -71,6 +71,10 @@ pub enum StoreEffect {
     DeleteJob(JobId),
     LoadJobs,
     LoadHistory,
+    /// Reads the tracking runs, and the trends of this set (else of the newest run's).
+    LoadTrack {
+        set: Option<String>,
+    },
     DeleteHistory(EntryId),
     /// Reads a finished job's result from the store and prepares it for its viewer.
     OpenJob {

@@ -38,6 +38,8 @@ pub enum Context {
     History,
     /// The Compare tab, outside text fields.
     Compare,
+    /// The Track tab.
+    Track,
 }
 
 impl Context {
@@ -58,6 +60,7 @@ impl Context {
             Context::Jobs => "Jobs",
             Context::History => "History",
             Context::Compare => "Compare",
+            Context::Track => "Track",
         }
     }
 }
@@ -273,6 +276,12 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Proxy, [ch('M')], "M", Action::EditProxy(ProxyField::SessionMode), "session mode strict/flex/norotate"),
     bind!(Proxy, [ch('E')], "E", Action::EditProxy(ProxyField::SessionErr), "sessionerr"),
     bind!(Proxy, [ch('A')], "A", Action::EditProxy(ProxyField::Subaccount), "subaccount"),
+    bind!(Track, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous run"),
+    bind!(Track, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next run"),
+    bind!(Track, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first run"),
+    bind!(Track, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "last run"),
+    bind!(Track, [key(KeyCode::Enter)], "Enter", Action::Accept, "trends of the run's set"),
+    bind!(Track, [ch('r')], "r", Action::Rerun, "read the runs again"),
     bind!(Jobs, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the result"),
     bind!(Jobs, [ch('r')], "r", Action::PollNow, "poll now"),
     bind!(Jobs, [ch('R')], "R", Action::Resubmit, "re-submit (failed, expired)"),

@@ -22,6 +22,7 @@ pub mod search;
 pub mod stored;
 mod tabs;
 pub(crate) mod text_search;
+pub(crate) mod track;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, export_prompt};
@@ -100,6 +101,7 @@ pub struct App {
     pub proxy: ProxyState,
     pub jobs: jobs_tab::JobsState,
     pub history: history::HistoryState,
+    pub track: track::TrackState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -130,6 +132,7 @@ impl App {
             proxy: ProxyState::default(),
             jobs: jobs_tab::JobsState::default(),
             history: history::HistoryState::default(),
+            track: track::TrackState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -434,6 +437,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::JobsWake => jobs_tab::on_wake(app),
         Msg::HistoryLoaded(result) => {
             history::on_loaded(app, result);
+            Vec::new()
+        }
+        Msg::TrackLoaded(result) => {
+            track::on_loaded(app, result);
             Vec::new()
         }
         Msg::Rerun(result) => {

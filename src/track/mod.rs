@@ -19,3 +19,4 @@ pub mod report;
 pub mod run;
 pub mod submit;
 pub mod trends;
+pub mod view;

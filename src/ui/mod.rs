@@ -15,6 +15,7 @@ mod search;
 mod status;
 mod text_view;
 pub(crate) mod theme;
+mod track;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -88,6 +89,7 @@ fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
         Tab::History => history::draw,
         Tab::Compare => compare::draw,
         Tab::Proxy => proxy::draw,
+        Tab::Track => track::draw,
     }
 }
 

@@ -17,3 +17,5 @@ mod ui_lists;
 mod ui_proxy;
 #[path = "../ui_search.rs"]
 mod ui_search;
+#[path = "../ui_track.rs"]
+mod ui_track;
