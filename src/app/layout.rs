@@ -40,9 +40,24 @@ pub(crate) fn tab_label(index: usize, tab: Tab) -> String {
 /// The first column of the tab labels (after the app's name).
 pub(crate) const TABS_START: u16 = 9;
 
+/// Where the tab labels start on a row this wide: after the app's name, or at the left edge
+/// when the name and every label would not fit (80 columns with seven tabs).
+pub(crate) fn tabs_start(width: u16) -> u16 {
+    let labels: usize = Tab::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, tab)| tab_label(i, *tab).width() + 1)
+        .sum();
+    if usize::from(TABS_START) + 1 + labels <= usize::from(width) + 1 {
+        TABS_START
+    } else {
+        0
+    }
+}
+
 /// The tab under column `x` of the tab row.
 pub(crate) fn tab_at(tabs: Rect, x: u16) -> Option<Tab> {
-    let mut left = tabs.x + TABS_START;
+    let mut left = tabs.x + tabs_start(tabs.width);
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let width = tab_label(i, *tab).width() as u16;
         if (left..left + width).contains(&x) {
@@ -161,8 +176,13 @@ mod tests {
 
     #[test]
     fn tabs_are_hit_by_their_columns() {
-        let tabs = Rect::new(0, 0, 80, 1);
+        let tabs = Rect::new(0, 0, 100, 1);
         assert_eq!(tab_at(tabs, TABS_START), Some(Tab::Chat));
         assert_eq!(tab_at(tabs, 0), None);
+        // At 80 columns the app's name gives way, so every tab fits.
+        let narrow = Rect::new(0, 0, 80, 1);
+        assert_eq!(tabs_start(80), 0);
+        assert_eq!(tab_at(narrow, 0), Some(Tab::Chat));
+        assert_eq!(tab_at(narrow, 70), Some(Tab::Track));
     }
 }

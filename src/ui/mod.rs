@@ -94,7 +94,11 @@ fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
 }
 
 fn draw_tabs(app: &App, frame: &mut Frame, area: Rect) {
-    let mut spans = vec![Span::styled(" vantage ", theme::title()), Span::raw(" ")];
+    let mut spans = if layout::tabs_start(area.width) > 0 {
+        vec![Span::styled(" vantage ", theme::title()), Span::raw(" ")]
+    } else {
+        Vec::new()
+    };
     for (i, tab) in Tab::ALL.iter().enumerate() {
         let label = layout::tab_label(i, *tab);
         if *tab == app.tab {
