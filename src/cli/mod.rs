@@ -158,6 +158,20 @@ pub fn err(text: &str) {
     write_stderr(&line);
 }
 
+/// A progress line on stderr, rewritten in place, when stderr is a terminal; nothing
+/// otherwise (cron, a pipe), where a line per step would flood the log.
+pub(super) fn progress(text: &str) {
+    if std::io::stderr().is_terminal() {
+        write_stderr(&rewrite_line(&sanitize::one_line(text)));
+        COUNTDOWN_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether [`progress`] shows anything.
+pub(super) fn progress_shown() -> bool {
+    std::io::stderr().is_terminal()
+}
+
 fn write_stderr(text: &str) {
     let mut stderr = std::io::stderr().lock();
     let _ = stderr.write_all(text.as_bytes());

@@ -2,14 +2,13 @@
 //! runs, export them, and read their trends. Scheduler-friendly: a lock per set, progress
 //! on stderr only when it is a terminal, exit codes as the README's table.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use super::jobs::{WatchEnd, drive_jobs, transition_line};
 use super::sim::wait_for_shutdown_signal;
-use super::{COUNTDOWN_SHOWN, err, out, out_as_received, rewrite_line, with_newline, write_stderr};
+use super::{err, out, out_as_received, progress_shown, with_newline};
 use crate::analysis::mentions::Brand;
 use crate::analysis::workspace::{self, TrackSet, Workspace};
 use crate::api::{Client, JobId, JobKind};
@@ -129,8 +128,7 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
     }
 }
 
-/// One line of progress on stderr, rewritten in place; nothing when stderr is not a
-/// terminal (cron, a pipe), where a line per change would flood the log.
+/// One line of progress on stderr, only when it is a terminal (`cli::progress`).
 struct Progress {
     shown: bool,
 }
@@ -138,14 +136,13 @@ struct Progress {
 impl Progress {
     fn new() -> Progress {
         Progress {
-            shown: std::io::stderr().is_terminal(),
+            shown: progress_shown(),
         }
     }
 
     fn show(&self, text: &str) {
         if self.shown {
-            write_stderr(&rewrite_line(text));
-            COUNTDOWN_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
+            super::progress(text);
         }
     }
 }
