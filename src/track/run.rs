@@ -225,3 +225,146 @@ pub async fn submit_unsent<S: Submitter>(
     store.flush().await?;
     Ok(tally)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::api::{AiRequest, ApiError, TransportKind};
+    use crate::store::StoreOptions;
+
+    /// A submitter that answers from a script by prompt, counting what it was sent: the
+    /// run depends on the interface only.
+    #[derive(Default)]
+    struct Scripted {
+        refuse: HashMap<String, fn() -> ApiError>,
+        sent: Mutex<Vec<String>>,
+    }
+
+    impl Submitter for Scripted {
+        fn submit(
+            &self,
+            call: &RequestParams,
+        ) -> impl Future<Output = Result<JobId, ApiError>> + Send {
+            let RequestParams::Ai(request) = call else {
+                panic!("AI calls only")
+            };
+            let prompt = request.prompt.clone();
+            if let Ok(mut sent) = self.sent.lock() {
+                sent.push(prompt.clone());
+            }
+            let result = match self.refuse.get(&prompt) {
+                Some(error) => Err(error()),
+                None => Ok(JobId::parse(&uuid::Uuid::new_v4().to_string()).unwrap()),
+            };
+            async move { result }
+        }
+
+        fn pause(&self) -> Option<Duration> {
+            None
+        }
+    }
+
+    fn calls(prompts: &[&str]) -> Vec<RequestParams> {
+        prompts
+            .iter()
+            .map(|p| RequestParams::Ai(AiRequest::new(*p)))
+            .collect()
+    }
+
+    fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_in(dir.path(), StoreOptions::default()).unwrap();
+        (dir, store)
+    }
+
+    #[tokio::test]
+    async fn a_refused_call_is_not_sent_again_and_one_not_sent_is_sent_by_the_next_run() {
+        let (_dir, store) = store();
+        let mut first = Scripted::default();
+        first
+            .refuse
+            .insert("bad".to_string(), || ApiError::Unprocessable {
+                message: "Prompt must be provided".to_string(),
+                field: None,
+            });
+        first
+            .refuse
+            .insert("busy".to_string(), || ApiError::Transport {
+                kind: TransportKind::Reset,
+                detail: "reset".to_string(),
+            });
+        let begun = begin(&store, "s", calls(&["a", "bad", "busy", "b"]))
+            .await
+            .unwrap();
+        assert!(!begun.resumed);
+        let tally = submit_unsent(&store, &first, &begun.run, std::future::pending(), |_| {})
+            .await
+            .unwrap();
+        assert_eq!((tally.queued, tally.refused, tally.later), (2, 1, 1));
+        assert_eq!(tally.halted, None);
+        // The next run of the set goes on with this one: only "busy" goes out again.
+        let again = begin(&store, "S", calls(&["changed"])).await.unwrap();
+        assert_eq!(
+            (again.run.clone(), again.resumed),
+            (begun.run.clone(), true)
+        );
+        assert_eq!(again.in_doubt, 1, "busy went out once without an id");
+        let second = Scripted::default();
+        let tally = submit_unsent(&store, &second, &again.run, std::future::pending(), |_| {})
+            .await
+            .unwrap();
+        assert_eq!(tally.queued, 1);
+        assert_eq!(*second.sent.lock().unwrap(), ["busy"]);
+        let summary = store.track_run(&begun.run).unwrap().unwrap();
+        assert_eq!((summary.queued, summary.refused, summary.unsent), (3, 1, 0));
+        // Now that every call went out, the next run is a new one.
+        let third = begin(&store, "s", calls(&["c"])).await.unwrap();
+        assert!(!third.resumed);
+        assert_ne!(third.run, begun.run);
+    }
+
+    #[tokio::test]
+    async fn no_credits_stop_the_run_and_leave_the_rest_unsent() {
+        let (_dir, store) = store();
+        let mut broke = Scripted::default();
+        broke
+            .refuse
+            .insert("a".to_string(), || ApiError::NoCredits {
+                message: "Credit balance is 0".to_string(),
+                topup_url: None,
+            });
+        let prompts: Vec<String> = (0..20).map(|n| format!("p{n}")).collect();
+        let mut all: Vec<&str> = vec!["a"];
+        all.extend(prompts.iter().map(String::as_str));
+        let begun = begin(&store, "s", calls(&all)).await.unwrap();
+        let tally = submit_unsent(&store, &broke, &begun.run, std::future::pending(), |_| {})
+            .await
+            .unwrap();
+        let halt = tally.halted.clone().unwrap();
+        assert_eq!(halt.exit_code, crate::exit::CREDENTIALS);
+        // The calls already out finish; none starts after the refusal.
+        let sent = broke.sent.lock().unwrap().len();
+        assert!(sent <= SUBMISSIONS_IN_FLIGHT, "{sent} sent");
+        assert_eq!(tally.queued + tally.later, 21, "{tally:?}");
+        let summary = store.track_run(&begun.run).unwrap().unwrap();
+        assert_eq!(summary.unsent as usize, tally.later);
+    }
+
+    #[tokio::test]
+    async fn a_stop_lets_the_calls_out_finish_and_starts_no_more() {
+        let (_dir, store) = store();
+        let begun = begin(&store, "s", calls(&["a", "b", "c", "d", "e", "f"]))
+            .await
+            .unwrap();
+        let submitter = Scripted::default();
+        let tally = submit_unsent(&store, &submitter, &begun.run, async {}, |_| {})
+            .await
+            .unwrap();
+        assert!(tally.stopped);
+        assert_eq!(tally.queued + tally.later, 6);
+        assert_eq!(submitter.sent.lock().unwrap().len(), tally.queued);
+    }
+}
