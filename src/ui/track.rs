@@ -1,5 +1,6 @@
-//! The Track tab: the runs (with done, failed, pending and credits), a line chart of each
-//! brand's visibility over the shown set's runs, and what the last run changed.
+//! The Track tab: the runs (with done, failed, pending and credits), the watched brands
+//! with a sparkline each, a line chart of each brand's visibility over the shown set's
+//! runs, and what the last run changed.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -7,7 +8,7 @@ use ratatui::style::{Color, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{
-    Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Table, TableState,
+    Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Sparkline, Table, TableState,
 };
 
 use crate::app::App;
@@ -65,7 +66,14 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     ])
     .areas(body);
     draw_runs(frame, runs_area, view, state.selected);
-    draw_chart(frame, chart_area, view);
+    if chart_area.width >= 80 && !view.trends.brands.is_empty() {
+        let [list_area, chart_area] =
+            Layout::horizontal([Constraint::Length(36), Constraint::Min(40)]).areas(chart_area);
+        draw_brand_list(frame, list_area, view);
+        draw_chart(frame, chart_area, view);
+    } else {
+        draw_chart(frame, chart_area, view);
+    }
     if let Some(diff) = &view.diff {
         let lines: Vec<Line> = change_lines(diff);
         let block = Block::default()
@@ -142,6 +150,63 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
         );
     let mut table_state = TableState::default().with_selected(Some(selected));
     frame.render_stateful_widget(table, area, &mut table_state);
+}
+
+/// The brands as a list: each with a sparkline of its visibility over the runs, and its
+/// visibility and average position in the last run.
+fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme::border())
+        .title(Span::styled(" Brands, last run ", theme::title()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    for (i, brand) in view.trends.brands.iter().enumerate() {
+        let Ok(row) = u16::try_from(i) else { break };
+        if row >= inner.height {
+            break;
+        }
+        let line = Rect::new(inner.x, inner.y + row, inner.width, 1);
+        let [name_area, spark_area, value_area] = Layout::horizontal([
+            Constraint::Length(10),
+            Constraint::Min(4),
+            Constraint::Length(12),
+        ])
+        .areas(line);
+        let color = PALETTE[i % PALETTE.len()];
+        frame.render_widget(
+            Paragraph::new(Span::styled(
+                brand.brand.clone(),
+                Style::default().fg(color),
+            )),
+            name_area,
+        );
+        // Percent of answers, rounded; the newest runs when they do not all fit.
+        let values: Vec<u64> = brand
+            .overall
+            .iter()
+            .map(|s| s.visibility().map_or(0, |v| v.round() as u64))
+            .collect();
+        let shown = values.len().saturating_sub(usize::from(spark_area.width));
+        frame.render_widget(
+            Sparkline::default()
+                .data(&values[shown..])
+                .max(100)
+                .style(Style::default().fg(color)),
+            spark_area,
+        );
+        let last = brand.overall.last().map_or("–".to_string(), |s| {
+            match (s.visibility(), s.average_position()) {
+                (Some(v), Some(p)) => format!("{v:>3.0}% @{p:.1}"),
+                (Some(v), None) => format!("{v:>3.0}%"),
+                (None, _) => "–".to_string(),
+            }
+        });
+        frame.render_widget(
+            Paragraph::new(Span::raw(last)).alignment(ratatui::layout::Alignment::Right),
+            value_area,
+        );
+    }
 }
 
 /// Each watched brand's visibility (% of answers naming it) over the set's runs.
