@@ -23,5 +23,6 @@ pub mod render;
 pub mod sanitize;
 pub mod sim;
 pub mod store;
+pub mod track;
 pub mod tui;
 pub mod ui;

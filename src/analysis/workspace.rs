@@ -12,6 +12,21 @@
 //! name = "Merrell"
 //! domains = ["merrell.com"]
 //! ```
+//!
+//! It also names the sets that `vantage track` runs: `[[sets]]` tables with a `name`,
+//! `prompts` and/or `terms`, and optionally `models`, `devices`, `locations`
+//! (`cc:subdivision:city`, as `compare` takes them) and the `brands` to watch (names of
+//! `[[brands]]`; all of them when left out).
+//!
+//! ```toml
+//! [[sets]]
+//! name = "boots"
+//! prompts = ["best hiking boots"]
+//! terms = ["hiking boots"]
+//! models = ["chatgpt", "gemini"]
+//! locations = ["us:ny:New+York", "de::Berlin"]
+//! brands = ["Merrell"]
+//! ```
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -19,11 +34,29 @@ use std::path::{Path, PathBuf};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::mentions::Brand;
+use crate::api::{Location, Model};
 
 /// The file's name in the current folder.
 pub const WORKSPACE_FILE: &str = "vantage.toml";
 
 const BRANDS_KEY: &str = "brands";
+const SETS_KEY: &str = "sets";
+
+/// A tracking set: what to ask or search, from which vantage points, watching which brands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrackSet {
+    pub name: String,
+    pub prompts: Vec<String>,
+    pub terms: Vec<String>,
+    /// Empty: the service's default model.
+    pub models: Vec<Model>,
+    /// Empty: the service picks. Searches take no device.
+    pub devices: Vec<String>,
+    /// Empty: the service picks a location.
+    pub locations: Vec<Location>,
+    /// Names of tracked brands to watch; empty watches them all.
+    pub brands: Vec<String>,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WorkspaceError {
@@ -50,6 +83,8 @@ pub enum WorkspaceError {
     },
     #[error("The brand {name} is already tracked in {path}; remove it first to change it.")]
     Duplicate { path: PathBuf, name: String },
+    #[error("A set named {name} is already in {path}; remove it first to change it.")]
+    DuplicateSet { path: PathBuf, name: String },
     #[error(
         "The workspace file {path} could not be written ({reason}); the brands were not saved. Check that its folder can be written."
     )]
@@ -62,6 +97,7 @@ pub struct Workspace {
     path: PathBuf,
     doc: DocumentMut,
     brands: Vec<Brand>,
+    sets: Vec<TrackSet>,
 }
 
 /// `explicit` when given, else `vantage.toml` in `folder` if it exists.
@@ -88,6 +124,7 @@ impl Workspace {
             path: path.to_path_buf(),
             doc: DocumentMut::new(),
             brands: Vec::new(),
+            sets: Vec::new(),
         }
     }
 
@@ -115,10 +152,12 @@ impl Workspace {
             }
         })?;
         let brands = read_brands(path, text, parsed.as_table())?;
+        let sets = read_sets(path, text, parsed.as_table(), &brands)?;
         Ok(Workspace {
             path: path.to_path_buf(),
             doc: parsed.into_mut(),
             brands,
+            sets,
         })
     }
 
@@ -128,6 +167,70 @@ impl Workspace {
 
     pub fn brands(&self) -> &[Brand] {
         &self.brands
+    }
+
+    pub fn sets(&self) -> &[TrackSet] {
+        &self.sets
+    }
+
+    /// The set of this name (ignoring case).
+    pub fn set(&self, name: &str) -> Option<&TrackSet> {
+        self.sets.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The brands a set watches: those it names, else every tracked brand.
+    pub fn brands_of(&self, set: &TrackSet) -> Vec<Brand> {
+        if set.brands.is_empty() {
+            return self.brands.clone();
+        }
+        self.brands
+            .iter()
+            .filter(|b| set.brands.iter().any(|n| n.eq_ignore_ascii_case(&b.name)))
+            .cloned()
+            .collect()
+    }
+
+    /// Adds a set at the end of the file; a name already used (ignoring case) is refused.
+    pub fn add_set(&mut self, set: TrackSet) -> Result<(), WorkspaceError> {
+        if self.set(&set.name).is_some() {
+            return Err(WorkspaceError::DuplicateSet {
+                path: self.path.clone(),
+                name: set.name,
+            });
+        }
+        let mut table = Table::new();
+        table.insert("name", value(set.name.as_str()));
+        let lists: [(&str, Vec<String>); 6] = [
+            ("prompts", set.prompts.clone()),
+            ("terms", set.terms.clone()),
+            (
+                "models",
+                set.models.iter().map(|m| m.as_str().to_string()).collect(),
+            ),
+            ("devices", set.devices.clone()),
+            (
+                "locations",
+                set.locations.iter().map(location_spec).collect(),
+            ),
+            ("brands", set.brands.clone()),
+        ];
+        for (key, items) in lists {
+            if !items.is_empty() {
+                table.insert(key, value(string_array(&items)));
+            }
+        }
+        let item = self
+            .doc
+            .as_table_mut()
+            .entry(SETS_KEY)
+            .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()));
+        match item.as_array_of_tables_mut() {
+            Some(list) => list.push(table),
+            // Checked when read: `sets` is a list of tables if it is there at all.
+            None => *item = Item::ArrayOfTables(ArrayOfTables::from_iter([table])),
+        }
+        self.sets.push(set);
+        Ok(())
     }
 
     /// Adds a brand at the end of the list; a name already tracked (ignoring case) is refused.
@@ -268,6 +371,171 @@ impl Workspace {
             failed(error)
         })
     }
+}
+
+/// `cc:subdivision:city` with `+` for spaces: what `compare` and the sets take.
+pub fn location_spec(location: &Location) -> String {
+    let part = |p: &Option<String>| p.as_deref().unwrap_or("").replace(' ', "+");
+    let mut spec = part(&location.country);
+    if location.subdivision.is_some() || location.city.is_some() {
+        spec.push(':');
+        spec.push_str(&part(&location.subdivision));
+    }
+    if location.city.is_some() {
+        spec.push(':');
+        spec.push_str(&part(&location.city));
+    }
+    spec
+}
+
+/// The longest set `track run` takes: beyond it a typo in a list (a thousand cities) would
+/// spend a month of credits.
+pub const MAX_SET_COMBINATIONS: usize = 20_000;
+
+impl TrackSet {
+    /// How many calls one run of the set makes.
+    pub fn combinations(&self) -> usize {
+        let factor = |n: usize| n.max(1);
+        self.prompts.len()
+            * factor(self.models.len())
+            * factor(self.devices.len())
+            * factor(self.locations.len())
+            + self.terms.len() * factor(self.locations.len())
+    }
+}
+
+fn read_sets(
+    path: &Path,
+    text: &str,
+    root: &Table,
+    brands: &[Brand],
+) -> Result<Vec<TrackSet>, WorkspaceError> {
+    let field = |span: Option<Range<usize>>, key: &str, problem: &str| WorkspaceError::Field {
+        path: path.to_path_buf(),
+        line: line_of(text, span),
+        key: key.to_string(),
+        problem: problem.to_string(),
+    };
+    let Some((key, item)) = root.get_key_value(SETS_KEY) else {
+        return Ok(Vec::new());
+    };
+    let Some(list) = item.as_array_of_tables() else {
+        return Err(field(
+            key.span(),
+            SETS_KEY,
+            "should be a list of [[sets]] tables, each with a name",
+        ));
+    };
+    let mut sets: Vec<TrackSet> = Vec::with_capacity(list.len());
+    for table in list {
+        let name_span = table.get_key_value("name").and_then(|(k, _)| k.span());
+        let name = match table.get("name").map(|item| item.as_str().map(str::trim)) {
+            None => return Err(field(table.span(), "sets.name", "is missing from this set")),
+            Some(Some(name)) if !name.is_empty() && name.chars().count() <= 64 => name.to_string(),
+            Some(_) => {
+                return Err(field(
+                    name_span,
+                    "sets.name",
+                    "should be a non-empty string of at most 64 characters",
+                ));
+            }
+        };
+        if sets.iter().any(|s| s.name.eq_ignore_ascii_case(&name)) {
+            return Err(field(
+                name_span,
+                "sets.name",
+                &format!("{name} is listed twice"),
+            ));
+        }
+        // Each list with the span of its key, for errors about one of its items.
+        let strings =
+            |key_name: &str| -> Result<(Vec<String>, Option<Range<usize>>), WorkspaceError> {
+                let Some((key, item)) = table.get_key_value(key_name) else {
+                    return Ok((Vec::new(), name_span.clone()));
+                };
+                let key_path = format!("sets.{key_name}");
+                let wrong = || {
+                    field(
+                        key.span(),
+                        &key_path,
+                        "should be a list of strings, like [\"a\", \"b\"]",
+                    )
+                };
+                let array = item.as_array().ok_or_else(wrong)?;
+                let items = array
+                    .iter()
+                    .map(|v| v.as_str().map(|s| s.trim().to_string()).ok_or_else(wrong))
+                    .filter(|s| s.as_ref().map_or(true, |s| !s.is_empty()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok((items, key.span()))
+            };
+        let (prompts, _) = strings("prompts")?;
+        let (terms, _) = strings("terms")?;
+        if prompts.is_empty() && terms.is_empty() {
+            return Err(field(
+                name_span,
+                "sets.prompts",
+                &format!("the set {name} has neither prompts nor terms; give at least one"),
+            ));
+        }
+        let (model_names, span) = strings("models")?;
+        let models = model_names
+            .iter()
+            .map(|m| {
+                m.parse::<Model>().map_err(|_| {
+                    field(
+                        span.clone(),
+                        "sets.models",
+                        &format!(
+                            "{m:?} is not a model; use chatgpt, gemini, perplexity or copilot"
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (devices, _) = strings("devices")?;
+        let (location_specs, span) = strings("locations")?;
+        let locations = location_specs
+            .iter()
+            .map(|spec| {
+                crate::present::compare::summary::parse_location(spec)
+                    .map_err(|problem| field(span.clone(), "sets.locations", &problem))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (watched, span) = strings("brands")?;
+        if let Some(unknown) = watched
+            .iter()
+            .find(|n| !brands.iter().any(|b| b.name.eq_ignore_ascii_case(n)))
+        {
+            return Err(field(
+                span,
+                "sets.brands",
+                &format!("{unknown} is not one of the [[brands]] in this file; add it there first"),
+            ));
+        }
+        let set = TrackSet {
+            name,
+            prompts,
+            terms,
+            models,
+            devices,
+            locations,
+            brands: watched,
+        };
+        if set.combinations() > MAX_SET_COMBINATIONS {
+            return Err(field(
+                name_span,
+                "sets",
+                &format!(
+                    "the set {} makes {} calls a run, more than the {MAX_SET_COMBINATIONS} allowed; split it",
+                    set.name,
+                    set.combinations()
+                ),
+            ));
+        }
+        sets.push(set);
+    }
+    Ok(sets)
 }
 
 fn string_array(items: &[String]) -> Array {
@@ -442,6 +710,92 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(error.contains("line 1, key `brands`"), "{error}");
+    }
+
+    const SETS: &str = "[[brands]]\nname = \"Merrell\"\n\n\
+        # Checked every morning.\n\
+        [[sets]]\n\
+        name = \"boots\"  # the main one\n\
+        prompts = [\"best hiking boots\", \"waterproof boots\"]\n\
+        terms = [\"hiking boots\"]\n\
+        models = [\"chatgpt\", \"gemini\"]\n\
+        locations = [\"us:ny:New+York\", \"de::Berlin\", \"fr\"]\n\
+        brands = [\"merrell\"]\n";
+
+    #[test]
+    fn sets_read_with_their_vantage_points() {
+        let workspace = Workspace::parse(&path(), SETS).unwrap();
+        let set = workspace.set("BOOTS").unwrap();
+        assert_eq!(set.prompts.len(), 2);
+        assert_eq!(set.models, [Model::Chatgpt, Model::Gemini]);
+        assert_eq!(set.locations[0].city.as_deref(), Some("New York"));
+        assert_eq!(set.locations[1].country.as_deref(), Some("DE"));
+        assert_eq!(set.combinations(), 2 * 2 * 3 + 3);
+        assert_eq!(workspace.brands_of(set)[0].name, "Merrell");
+        let specs: Vec<String> = set.locations.iter().map(location_spec).collect();
+        assert_eq!(specs, ["US:NY:New+York", "DE::Berlin", "FR"]);
+    }
+
+    #[test]
+    fn set_errors_name_the_line_and_field() {
+        let cases = [
+            (
+                "[[sets]]\nname = \"a\"\nmodels = [\"chatgpt\"]\n",
+                "line 2, key `sets.prompts`",
+            ),
+            (
+                "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nmodels = [\"gpt5\"]\n",
+                "line 4, key `sets.models`: \"gpt5\" is not a model",
+            ),
+            (
+                "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\n\nlocations = [\"::Paris\"]\n",
+                "line 5, key `sets.locations`",
+            ),
+            (
+                "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nbrands = [\"Hoka\"]\n",
+                "line 4, key `sets.brands`: Hoka is not one of the [[brands]]",
+            ),
+            (
+                "[[sets]]\nprompts = [\"x\"]\n",
+                "key `sets.name`: is missing",
+            ),
+            (
+                "[[sets]]\nname = \"a\"\nprompts = \"x\"\n",
+                "line 3, key `sets.prompts`",
+            ),
+            (
+                "[[sets]]\nname = \"a\"\nterms = [\"x\"]\n[[sets]]\nname = \"A\"\nterms = [\"y\"]\n",
+                "line 5, key `sets.name`: A is listed twice",
+            ),
+            ("sets = 3\n", "line 1, key `sets`"),
+        ];
+        for (text, expected) in cases {
+            let error = Workspace::parse(&path(), text).unwrap_err().to_string();
+            assert!(error.contains(expected), "{text}\n→ {error}");
+        }
+    }
+
+    #[test]
+    fn a_set_added_keeps_the_comments_and_reads_back() {
+        let mut workspace = Workspace::parse(&path(), SETS).unwrap();
+        let set = TrackSet {
+            name: "shoes".to_string(),
+            terms: vec!["trail shoes".to_string()],
+            locations: vec![crate::api::Location {
+                country: Some("US".to_string()),
+                subdivision: None,
+                city: Some("San Francisco".to_string()),
+            }],
+            ..TrackSet::default()
+        };
+        workspace.add_set(set.clone()).unwrap();
+        assert!(workspace.add_set(set.clone()).is_err());
+        let text = workspace.to_text();
+        assert!(text.contains("# Checked every morning."), "{text}");
+        assert!(text.contains("name = \"boots\"  # the main one"), "{text}");
+        let again = Workspace::parse(&path(), &text).unwrap();
+        assert_eq!(again.set("shoes"), Some(&set));
+        assert_eq!(again.sets().len(), 2);
     }
 
     #[test]

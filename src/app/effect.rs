@@ -91,6 +91,10 @@ pub enum StoreEffect {
     LoadJobs,
     /// One page of the History list: of every entry, or of those a full-text search finds.
     LoadHistoryPage(super::history::PageRequest),
+    /// Reads the tracking runs, and the trends of this set (else of the newest run's).
+    LoadTrack {
+        set: Option<String>,
+    },
     DeleteHistory(EntryId),
     /// Reads a finished job's result from the store and prepares it for its viewer.
     OpenJob {

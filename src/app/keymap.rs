@@ -44,6 +44,8 @@ pub enum Context {
     Compare,
     /// The Brands pane over Chat, outside its editor.
     Brands,
+    /// The Track tab.
+    Track,
 }
 
 impl Context {
@@ -67,6 +69,7 @@ impl Context {
             Context::History => "History",
             Context::Compare => "Compare",
             Context::Brands => "Brands (b in Chat)",
+            Context::Track => "Track",
         }
     }
 }
@@ -311,6 +314,12 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Proxy, [ch('M')], "M", Action::EditProxy(ProxyField::SessionMode), "session mode strict/flex/norotate"),
     bind!(Proxy, [ch('E')], "E", Action::EditProxy(ProxyField::SessionErr), "sessionerr"),
     bind!(Proxy, [ch('A')], "A", Action::EditProxy(ProxyField::Subaccount), "subaccount"),
+    bind!(Track, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous run"),
+    bind!(Track, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next run"),
+    bind!(Track, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first run"),
+    bind!(Track, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "last run"),
+    bind!(Track, [key(KeyCode::Enter)], "Enter", Action::Accept, "trends of the run's set"),
+    bind!(Track, [ch('r')], "r", Action::Rerun, "read the runs again"),
     bind!(Jobs, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the result"),
     bind!(Jobs, [ch('r')], "r", Action::PollNow, "poll now"),
     bind!(Jobs, [ch('R')], "R", Action::Resubmit, "re-submit (failed, expired)"),

@@ -26,6 +26,7 @@ pub mod stored;
 mod tabs;
 pub(crate) mod text_search;
 pub mod usage;
+pub(crate) mod track;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, WriteFailure, export_prompt};
@@ -109,6 +110,7 @@ pub struct App {
     pub brands_pane: brands::BrandsState,
     pub page: page::PageTabState,
     pub usage: usage::UsageState,
+    pub track: track::TrackState,
     pub popup: Option<Popup>,
     pub credits: Credits,
     pub devices: Devices,
@@ -145,6 +147,7 @@ impl App {
             brands_pane: brands::BrandsState::default(),
             page: page::PageTabState::new(),
             usage: usage::UsageState::default(),
+            track: track::TrackState::default(),
             popup: None,
             credits: Credits::Unknown,
             devices: Devices::NotFetched,
@@ -494,6 +497,10 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             created,
             result,
         } => brands::on_saved(app, &path, created, result),
+        Msg::TrackLoaded(result) => {
+            track::on_loaded(app, result);
+            Vec::new()
+        }
         Msg::Rerun(result) => {
             history::on_rerun(app, result);
             Vec::new()

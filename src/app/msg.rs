@@ -77,6 +77,8 @@ pub enum Msg {
         created: bool,
         result: Result<(), String>,
     },
+    /// The tracking runs and one set's trends.
+    TrackLoaded(Result<Box<crate::track::view::TrackView>, String>),
     /// A stored request, to put back into its form.
     Rerun(Result<RequestParams, String>),
     /// A stored response (a job's result or a history entry), prepared for its viewer.

@@ -8,7 +8,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::keymap::{Action, Context};
 use super::picker::PickerKind;
-use super::{App, Effect, brands, chat, compare, history, jobs_tab, page, proxy, search};
+use super::{App, Effect, brands, chat, compare, history, jobs_tab, page, proxy, search, track};
 use crate::present::compare::CompareMode;
 
 /// The tabs, in the order `Alt+1`… selects them.
@@ -21,10 +21,11 @@ pub enum Tab {
     Compare,
     Proxy,
     Page,
+    Track,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 7] = [
+    pub const ALL: [Tab; 8] = [
         Tab::Chat,
         Tab::Search,
         Tab::Jobs,
@@ -32,6 +33,7 @@ impl Tab {
         Tab::Compare,
         Tab::Proxy,
         Tab::Page,
+        Tab::Track,
     ];
 
     pub fn title(self) -> &'static str {
@@ -48,6 +50,7 @@ impl Tab {
             Tab::History => &HISTORY,
             Tab::Compare => &COMPARE,
             Tab::Proxy => &PROXY,
+            Tab::Track => &TRACK,
         }
     }
 }
@@ -262,4 +265,21 @@ static PROXY: TabSpec = TabSpec {
     on_click: proxy::on_click,
     on_wheel: |app, delta| app.proxy.scroll_by(delta),
     on_choice: proxy::apply_choice,
+};
+
+static TRACK: TabSpec = TabSpec {
+    title: "Track",
+    help: &[Context::Track],
+    hints: Some(&[Action::Accept, Action::Rerun, Action::Help]),
+    // The store is read afresh each time the tab shows: runs go on in other processes.
+    on_enter: track::load,
+    editing: |_| false,
+    multi_line: |_| false,
+    key_contexts: |app| app.track.key_contexts(),
+    on_action: track::on_action,
+    on_text_key: |_, _| {},
+    on_paste: no_paste,
+    on_click: no_click,
+    on_wheel: |app, delta| move_selection(app, delta, track::on_action),
+    on_choice: no_choice,
 };

@@ -21,6 +21,7 @@ mod search;
 mod sim;
 mod store;
 mod text;
+mod track;
 mod usage;
 
 pub use ai::AiArgs;
@@ -34,6 +35,7 @@ pub use search::SearchArgs;
 pub use sim::{SimArgs, run_sim, wait_for_shutdown_signal};
 pub use store::StoreCommand;
 pub use text::{ai_text, search_text};
+pub use track::{TrackArgs, TrackCommand};
 pub use usage::UsageArgs;
 
 use crate::api::{ApiError, Client, Location, RetryNotice};
@@ -95,6 +97,9 @@ pub enum Command {
     Store(StoreCommand),
     /// List the stored requests, newest first, or search every request and answer
     History(HistoryArgs),
+    /// Run a set of the workspace file through the service's queue; list, export and
+    /// compare its runs over time
+    Track(TrackArgs),
 }
 
 #[derive(Debug, Args)]
@@ -151,6 +156,20 @@ pub fn err(text: &str) {
         line.insert_str(0, &blank_line());
     }
     write_stderr(&line);
+}
+
+/// A progress line on stderr, rewritten in place, when stderr is a terminal; nothing
+/// otherwise (cron, a pipe), where a line per step would flood the log.
+pub(super) fn progress(text: &str) {
+    if std::io::stderr().is_terminal() {
+        write_stderr(&rewrite_line(&sanitize::one_line(text)));
+        COUNTDOWN_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether [`progress`] shows anything.
+pub(super) fn progress_shown() -> bool {
+    std::io::stderr().is_terminal()
 }
 
 fn write_stderr(text: &str) {
@@ -268,6 +287,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         }
         Command::Store(command) => return store::run_store(config, command),
         Command::History(args) => return history::run_history(config, args),
+        Command::Track(args) => return track::run_track(config, client, args).await,
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
     };
     exit_code_of(result)

@@ -49,6 +49,10 @@ pub struct SimArgs {
     /// Keep the job table in this file across restarts
     #[arg(long, value_name = "PATH")]
     pub state_file: Option<std::path::PathBuf>,
+    /// The day answers and ranks are drawn for: today (they drift daily) or a number (0 is
+    /// the world without drift)
+    #[arg(long, value_name = "N|today", default_value = "today")]
+    pub epoch: sim::Epoch,
 }
 
 impl SimArgs {
@@ -70,6 +74,7 @@ impl SimArgs {
             fault_rate: in_unit("fault-rate", self.fault_rate)?,
             empty_devices: self.empty_devices,
             state_file: self.state_file.clone(),
+            epoch: self.epoch,
             ..SimConfig::default()
         };
         config.fault_kinds = sim::parse_faults(&self.faults)?;

@@ -112,6 +112,12 @@ impl JobTable {
         }
     }
 
+    /// The query pairs of every job, for tests that count submissions.
+    pub(crate) fn queries(&self) -> Vec<Vec<(String, String)>> {
+        let jobs = super::lock(&self.jobs);
+        jobs.values().map(|job| job.params.clone()).collect()
+    }
+
     pub(crate) fn get(&self, id: &str) -> Option<Job> {
         let jobs = super::lock(&self.jobs);
         jobs.get(id).cloned()

@@ -59,6 +59,43 @@ pub struct SimConfig {
     pub proxy_username: String,
     /// The proxy key they accept; `None` uses `token`, as the live service uses the API key.
     pub proxy_key: Option<String>,
+    /// Which day's answers and ranks cacheable calls get (see [`Epoch`]).
+    pub epoch: Epoch,
+}
+
+/// The day the simulated world is at. Answers that may come from the cache are drawn from
+/// the request and the epoch, so they stay the same within an epoch and drift, within the
+/// bounds each builder keeps (the same topic, sources and candidates; other wording, brand
+/// order and ranks), from one epoch to the next: tracking has trends to show offline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Epoch {
+    /// Always this epoch; 0 is the world without drift, as before epochs existed.
+    Fixed(u64),
+    /// The day of the calendar (days since 1970, UTC): answers change at midnight.
+    Today,
+}
+
+impl Epoch {
+    /// The epoch number now.
+    pub fn number(self) -> u64 {
+        match self {
+            Epoch::Fixed(n) => n,
+            Epoch::Today => jobs::now_unix_ms() / 86_400_000,
+        }
+    }
+}
+
+impl std::str::FromStr for Epoch {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.trim() {
+            "today" | "day" => Ok(Epoch::Today),
+            number => number.parse().map(Epoch::Fixed).map_err(|_| {
+                format!("the epoch {number:?} is neither a number of days nor \"today\"")
+            }),
+        }
+    }
 }
 
 impl Default for SimConfig {
@@ -76,6 +113,8 @@ impl Default for SimConfig {
             state_file: None,
             proxy_username: DEFAULT_PROXY_USERNAME.to_string(),
             proxy_key: None,
+            // Tests and the demo pin what they see; `vantage sim` follows the calendar.
+            epoch: Epoch::Fixed(0),
         }
     }
 }
@@ -216,6 +255,24 @@ impl Simulator {
 
     pub fn credits(&self) -> u64 {
         self.shared.credits.load(Ordering::SeqCst)
+    }
+
+    /// Async submissions after the first `accepted` are held, unanswered and not queued,
+    /// until [`Simulator::release_submissions`]: a test can stop a client at a known point.
+    pub fn hold_submissions_after(&self, accepted: u64) {
+        self.shared.hold.limit.store(accepted, Ordering::SeqCst);
+    }
+
+    /// Answers the held submissions with a 503 (they queue nothing) and holds no more.
+    pub fn release_submissions(&self) {
+        self.shared.hold.limit.store(u64::MAX, Ordering::SeqCst);
+        self.shared.hold.released.notify_waiters();
+    }
+
+    /// The query of every queued job (async submissions the simulator accepted), in no
+    /// particular order: what a test counts to prove nothing was submitted twice.
+    pub fn submitted_queries(&self) -> Vec<Vec<(String, String)>> {
+        self.shared.jobs.queries()
     }
 
     /// Every HTTP request that reached the server, on any path.

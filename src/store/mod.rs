@@ -36,6 +36,7 @@ mod read;
 mod repair;
 mod schema;
 mod search;
+mod track;
 mod writer;
 
 use std::future::Future;
@@ -57,6 +58,7 @@ pub use model::{
 pub use repair::{CheckReport, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
 pub use search::match_expression;
+pub use track::{NewRun, RunId, RunItem, RunSummary, TrackWrite};
 
 use crate::api::JobId;
 use crate::jobs::{JobState, Transition};
@@ -474,6 +476,11 @@ impl Store {
         self.send(Op::SetHistoryLimit(max_entries))
     }
 
+    /// A tracking run's write (see `track.rs` for the order that makes runs resumable).
+    pub fn track(&self, write: TrackWrite) -> Ack {
+        self.send(Op::Track(write))
+    }
+
     /// Resolves once every write queued before it is committed.
     pub fn flush(&self) -> Ack {
         self.send(Op::Barrier)
@@ -564,6 +571,30 @@ impl Store {
     /// One history entry with its request and response body.
     pub fn history_entry(&self, id: &EntryId) -> Result<Option<HistoryEntry>, StoreError> {
         self.with_reader(|c| read::history_entry(c, id))
+    }
+
+    /// Tracking runs with their counts, oldest first: of one set (any case), or of all.
+    pub fn track_runs(&self, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+        self.with_reader(|c| track::runs(c, set))
+    }
+
+    pub fn track_run(&self, id: &RunId) -> Result<Option<RunSummary>, StoreError> {
+        self.with_reader(|c| track::run(c, id))
+    }
+
+    /// The calls of a run not sent yet, by number.
+    pub fn track_unsent(&self, run: &RunId) -> Result<Vec<(u32, RequestParams)>, StoreError> {
+        self.with_reader(|c| track::unsent(c, run))
+    }
+
+    /// The jobs of a set's runs still to poll.
+    pub fn track_open_jobs(&self, set: &str) -> Result<Vec<JobRecord>, StoreError> {
+        self.with_reader(|c| track::open_jobs(c, set))
+    }
+
+    /// Every call of a run with its job's state and result.
+    pub fn track_items(&self, run: &RunId) -> Result<Vec<RunItem>, StoreError> {
+        self.with_reader(|c| track::items(c, run))
     }
 
     /// The cached device list, if one was saved.

@@ -14,11 +14,12 @@ fn corrupt(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
 }
 
-const JOB_COLUMNS: &str = "id, kind, request, summary, state, known, created_at, last_poll_at,
+pub(super) const JOB_COLUMNS: &str =
+    "id, kind, request, summary, state, known, created_at, last_poll_at,
     next_poll_at, attempts, result_size, last_error";
 
 /// A job row as stored, before its text columns are parsed.
-struct JobRow {
+pub(super) struct JobRow {
     id: String,
     kind: String,
     request: Option<String>,
@@ -33,7 +34,7 @@ struct JobRow {
     last_error: Option<String>,
 }
 
-fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRow> {
+pub(super) fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRow> {
     Ok(JobRow {
         id: row.get(0)?,
         kind: row.get(1)?,
@@ -50,7 +51,7 @@ fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRow> {
     })
 }
 
-fn job_record(row: JobRow) -> Result<JobRecord, StoreError> {
+pub(super) fn job_record(row: JobRow) -> Result<JobRecord, StoreError> {
     let kind: JobKind = row.kind.parse().map_err(corrupt)?;
     let request_kind = match kind {
         JobKind::Ai => RequestKind::Ai,

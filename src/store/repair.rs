@@ -10,13 +10,15 @@ use super::schema;
 use super::{StoreError, now_ms};
 
 /// The tables copied by [`recover`], parents before children (so that references hold).
-const TABLES: [&str; 6] = [
+const TABLES: [&str; 8] = [
     "requests",
     "responses",
     "jobs",
     "job_results",
     "job_events",
     "devices",
+    "track_runs",
+    "track_items",
 ];
 
 /// Problems reported at most, from either check.

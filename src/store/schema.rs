@@ -73,6 +73,8 @@ const MIGRATIONS: &[&str] = &[
     ",
     // 1 → 2: full-text search over every request and answer (see `search.rs`).
     super::search::MIGRATION,
+    // 2 → 3: tracking runs and the calls each makes (see `track.rs`).
+    super::track::MIGRATION,
 ];
 
 /// The schema version this build writes.

@@ -43,6 +43,8 @@ pub(super) enum Op {
     Barrier,
     /// `PRAGMA quick_check`, run alone between batches.
     QuickCheck,
+    /// A tracking run's writes (`track.rs`).
+    Track(super::track::TrackWrite),
 }
 
 pub(super) struct Command {
@@ -219,31 +221,8 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
                 ],
             )?;
         }
-        Op::RecordJob(job) => {
-            let inserted = tx.execute(
-                "INSERT INTO jobs (id, kind, request, summary, state, known, created_at,
-                                   next_poll_at, attempts)
-                 VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, ?7, 0)
-                 ON CONFLICT (id) DO NOTHING",
-                params![
-                    job.id.as_str(),
-                    job.kind.as_str(),
-                    job.request.as_ref().map(RequestParams::to_json),
-                    job.summary,
-                    job.known,
-                    job.created_at,
-                    job.next_poll_at
-                ],
-            )?;
-            if inserted == 1 {
-                let note = if job.request.is_some() {
-                    "submitted"
-                } else {
-                    "imported"
-                };
-                add_event(tx, &job.id, None, JobState::Pending, job.created_at, note)?;
-            }
-        }
+        Op::RecordJob(job) => record_job(tx, job)?,
+        Op::Track(write) => super::track::apply(tx, write)?,
         Op::UpdateJob(update) => update_job(tx, update)?,
         Op::DeleteJob(id) => {
             tx.execute("DELETE FROM jobs WHERE id = ?1", [id.as_str()])?;
@@ -264,6 +243,34 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
             )?;
         }
         Op::SetHistoryLimit(_) | Op::Barrier | Op::QuickCheck => {}
+    }
+    Ok(())
+}
+
+/// Inserts a queued job (nothing when its id is stored already) and its first event.
+pub(super) fn record_job(tx: &Connection, job: &NewJob) -> Result<(), rusqlite::Error> {
+    let inserted = tx.execute(
+        "INSERT INTO jobs (id, kind, request, summary, state, known, created_at,
+                               next_poll_at, attempts)
+             VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, ?7, 0)
+             ON CONFLICT (id) DO NOTHING",
+        params![
+            job.id.as_str(),
+            job.kind.as_str(),
+            job.request.as_ref().map(RequestParams::to_json),
+            job.summary,
+            job.known,
+            job.created_at,
+            job.next_poll_at
+        ],
+    )?;
+    if inserted == 1 {
+        let note = if job.request.is_some() {
+            "submitted"
+        } else {
+            "imported"
+        };
+        add_event(tx, &job.id, None, JobState::Pending, job.created_at, note)?;
     }
     Ok(())
 }

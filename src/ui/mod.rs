@@ -19,6 +19,7 @@ mod status;
 mod text_view;
 pub(crate) mod theme;
 mod usage;
+mod track;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -94,6 +95,7 @@ fn view_of(tab: Tab) -> fn(&App, &mut Frame, Rect) {
         Tab::Compare => compare::draw,
         Tab::Proxy => proxy::draw,
         Tab::Page => page::draw,
+        Tab::Track => track::draw,
     }
 }
 

@@ -23,3 +23,5 @@ mod ui_page;
 mod ui_proxy;
 #[path = "../ui_search.rs"]
 mod ui_search;
+#[path = "../ui_track.rs"]
+mod ui_track;

@@ -177,6 +177,9 @@ async fn submit(
     let hit = call.cache && shared.cache_hit(call.key);
     let variation = shared.variation(call.cache);
     if call.asynchronous {
+        if !shared.hold.admit().await {
+            return fault_response(Fault::Unavailable);
+        }
         let id = shared.create_job(call.kind, query.for_job(), variation, slow, None);
         shared.usage.record(call.kind, true, 1, Duration::ZERO);
         return finish(accepted(&id), malformed_body).await;

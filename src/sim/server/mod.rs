@@ -41,6 +41,42 @@ pub(crate) struct Shared {
     cache: Mutex<HashSet<u64>>,
     pub jobs: JobTable,
     usage: UsageTable,
+    pub hold: Hold,
+}
+
+/// Async submissions held back by a test (see `Simulator::hold_submissions_after`).
+pub(crate) struct Hold {
+    /// Submissions accepted before holding starts; `u64::MAX` holds none.
+    pub limit: AtomicU64,
+    accepted: AtomicU64,
+    pub released: tokio::sync::Notify,
+}
+
+impl Hold {
+    /// Whether this submission may be queued now; a held one waits for the release.
+    async fn admit(&self) -> bool {
+        loop {
+            let limit = self.limit.load(Ordering::SeqCst);
+            if limit == u64::MAX {
+                self.accepted.fetch_add(1, Ordering::SeqCst);
+                return true;
+            }
+            let taken = self
+                .accepted
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                    (n < limit).then_some(n + 1)
+                });
+            if taken.is_ok() {
+                return true;
+            }
+            let released = self.released.notified();
+            if self.limit.load(Ordering::SeqCst) == u64::MAX {
+                continue;
+            }
+            released.await;
+            return false;
+        }
+    }
 }
 
 impl Shared {
@@ -55,6 +91,11 @@ impl Shared {
             cache: Mutex::new(HashSet::new()),
             jobs: JobTable::open(config.state_file.clone()),
             usage: UsageTable::default(),
+            hold: Hold {
+                limit: AtomicU64::new(u64::MAX),
+                accepted: AtomicU64::new(0),
+                released: tokio::sync::Notify::new(),
+            },
             config,
         }
     }
@@ -82,9 +123,11 @@ impl Shared {
         !lock(&self.cache).insert(fnv1a(key.as_bytes()))
     }
 
+    /// The variation of a call: the epoch for a cacheable one (so it drifts by the day),
+    /// a fresh number otherwise.
     fn variation(&self, cache: bool) -> u64 {
         if cache {
-            0
+            self.config.epoch.number()
         } else {
             self.variations.fetch_add(1, Ordering::Relaxed) + 1
         }

@@ -94,6 +94,17 @@ impl EffectRunner {
                 });
                 None
             }
+            StoreEffect::LoadTrack { set } => {
+                let Some(store) = store else {
+                    return Some(Msg::TrackLoaded(Ok(Box::default())));
+                };
+                tokio::task::spawn_blocking(move || {
+                    let folder = std::env::current_dir().unwrap_or_default();
+                    let result = crate::track::view::load(&store, set.as_deref(), &folder);
+                    let _ = tx.send(Msg::TrackLoaded(result.map(Box::new)));
+                });
+                None
+            }
             StoreEffect::DeleteHistory(id) => {
                 if let Some(store) = store {
                     store.delete_history(&id).detach();

@@ -1,0 +1,665 @@
+//! `vantage track`: run a set of the workspace file through the service's queue, list the
+//! runs, export them, and read their trends. Scheduler-friendly: a lock per set, progress
+//! on stderr only when it is a terminal, exit codes as the README's table.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::jobs::{WatchEnd, drive_jobs, transition_line};
+use super::sim::wait_for_shutdown_signal;
+use super::{err, out, out_as_received, progress_shown, with_newline};
+use crate::analysis::mentions::Brand;
+use crate::analysis::workspace::{self, TrackSet, Workspace};
+use crate::api::{Client, JobId, JobKind};
+use crate::config::Config;
+use crate::exit;
+use crate::jobs::{MAX_IN_FLIGHT, Scheduler};
+use crate::store::{RunSummary, Store, StoreOptions, now_ms};
+use crate::track::lock::{self, LockError};
+use crate::track::observe::observe_run;
+use crate::track::report::{self, ReportFormat};
+use crate::track::run::{self, SubmitEvent};
+use crate::track::submit::JobSubmitter;
+use crate::track::trends::{self, RunDiff, RunObservations, RunStat, Trends};
+
+#[derive(Debug, Args)]
+pub struct TrackArgs {
+    #[command(subcommand)]
+    pub command: TrackCommand,
+    /// The workspace file with the sets (default: vantage.toml in this folder)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub workspace: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TrackCommand {
+    /// Submit every call of a set as a queued job, storing each id as it arrives. A run cut
+    /// short goes on where it stopped
+    Run {
+        /// The set's name in the workspace file
+        set: String,
+        /// Stay until every job of the set has ended (else `vantage jobs watch` or the app
+        /// finish them)
+        #[arg(long)]
+        wait: bool,
+    },
+    /// The sets of the workspace file and their runs
+    List {
+        /// Print the runs as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// A set's runs, one row per answer × brand and per search result × vantage point
+    Report {
+        set: String,
+        #[arg(long, value_name = "F", default_value = "csv")]
+        format: ReportFormat,
+        /// Only the last run
+        #[arg(long)]
+        last: bool,
+    },
+    /// Visibility, positions, sources and ranks over a set's runs; what the last run changed
+    Trends {
+        set: String,
+        /// Print them as JSON
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A refusal before anything is sent: exit code 2.
+fn invalid(message: &str) -> i32 {
+    err(message);
+    exit::INVALID_INPUT
+}
+
+fn load_workspace(explicit: Option<&std::path::Path>) -> Result<Workspace, String> {
+    let folder = std::env::current_dir().unwrap_or_default();
+    let Some(path) = workspace::locate(explicit, &folder) else {
+        return Err(format!(
+            "There is no {} in this folder, so there are no sets to track. Write one with a [[sets]] table (see the README's Tracking section), or give its path with --workspace.",
+            workspace::WORKSPACE_FILE
+        ));
+    };
+    if !path.is_file() {
+        return Err(format!(
+            "There is no workspace file at {}. Check the path given to --workspace.",
+            path.display()
+        ));
+    }
+    Workspace::load(&path).map_err(|e| e.to_string())
+}
+
+fn find_set<'a>(workspace: &'a Workspace, name: &str) -> Result<&'a TrackSet, String> {
+    workspace.set(name).ok_or_else(|| {
+        let names: Vec<&str> = workspace.sets().iter().map(|s| s.name.as_str()).collect();
+        if names.is_empty() {
+            format!(
+                "{} has no sets; add a [[sets]] table named {name}.",
+                workspace.path().display()
+            )
+        } else {
+            format!(
+                "{} has no set named {name}; its sets are: {}.",
+                workspace.path().display(),
+                names.join(", ")
+            )
+        }
+    })
+}
+
+fn open_store(config: &Config) -> Result<Store, i32> {
+    Store::open_in(&config.data_dir, StoreOptions::from_config(config)).map_err(|error| {
+        err(&error.to_string());
+        error.exit_code()
+    })
+}
+
+pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs) -> i32 {
+    let workspace = args.workspace.as_deref();
+    match args.command {
+        TrackCommand::Run { set, wait } => run_set(config, client, workspace, &set, wait).await,
+        TrackCommand::List { json } => list(config, workspace, json),
+        TrackCommand::Report { set, format, last } => {
+            report_set(config, workspace, &set, format, last)
+        }
+        TrackCommand::Trends { set, json } => trends_of(config, workspace, &set, json),
+    }
+}
+
+/// One line of progress on stderr, only when it is a terminal (`cli::progress`).
+struct Progress {
+    shown: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            shown: progress_shown(),
+        }
+    }
+
+    fn show(&self, text: &str) {
+        if self.shown {
+            super::progress(text);
+        }
+    }
+}
+
+async fn run_set(
+    config: &Config,
+    client: &Client,
+    workspace: Option<&std::path::Path>,
+    name: &str,
+    wait: bool,
+) -> i32 {
+    let workspace = match load_workspace(workspace) {
+        Ok(w) => w,
+        Err(sentence) => return invalid(&sentence),
+    };
+    let set = match find_set(&workspace, name) {
+        Ok(set) => set,
+        Err(sentence) => return invalid(&sentence),
+    };
+    let calls = match crate::track::plan::expand(set) {
+        Ok(calls) => calls,
+        Err(problem) => return invalid(&format!("Nothing was sent: {problem}.")),
+    };
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(code) => return code,
+    };
+    let _lock = match lock::acquire(&config.data_dir, &set.name) {
+        Ok(held) => held,
+        Err(error @ LockError::Busy { .. }) => {
+            err(&error.to_string());
+            return exit::FAILURE;
+        }
+        Err(error) => {
+            err(&error.to_string());
+            return exit::STORAGE;
+        }
+    };
+    let begun = match run::begin(&store, &set.name, calls).await {
+        Ok(begun) => begun,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    if begun.resumed {
+        let doubt = if begun.in_doubt > 0 {
+            format!(
+                " {} call(s) went out without their id being stored and are sent again (the service may bill them twice).",
+                begun.in_doubt
+            )
+        } else {
+            String::new()
+        };
+        err(&format!(
+            "Going on with run {} of {}, cut short before all {} calls were sent.{doubt}",
+            begun.run.short(),
+            set.name,
+            begun.planned
+        ));
+    } else {
+        err(&format!(
+            "Run {} of {}: {} calls.",
+            begun.run.short(),
+            set.name,
+            begun.planned
+        ));
+    }
+    let progress = Progress::new();
+    let submitter = JobSubmitter::new(client);
+    let mut queued = 0usize;
+    let tally = run::submit_unsent(
+        &store,
+        &submitter,
+        &begun.run,
+        wait_for_shutdown_signal(),
+        |event| {
+            if let SubmitEvent::Queued { .. } = event {
+                queued += 1;
+            }
+            if let SubmitEvent::Refused { reason, .. } = event {
+                err(reason);
+            }
+            progress.show(&format!("Submitting: {queued} queued of {}", begun.planned));
+        },
+    )
+    .await;
+    let tally = match tally {
+        Ok(tally) => tally,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    out(&format!("{}\n", begun.run.as_str()));
+    if let Some(halt) = &tally.halted {
+        err(&halt.reason);
+        err(&format!(
+            "Submitting stopped: {} call(s) not sent; run `vantage track run {}` again to send them.",
+            tally.later, set.name
+        ));
+        return halt.exit_code;
+    }
+    if tally.stopped {
+        err(&format!(
+            "Stopped: {} call(s) queued, {} not sent yet; run `vantage track run {}` again to go on.",
+            tally.queued, tally.later, set.name
+        ));
+        return exit::CANCELLED;
+    }
+    let mut code = exit::OK;
+    if tally.later > 0 {
+        err(&format!(
+            "{} call(s) could not be sent now; run `vantage track run {}` again to send them.",
+            tally.later, set.name
+        ));
+        code = exit::SERVICE;
+    }
+    if tally.refused > 0 {
+        err(&format!(
+            "The service refused {} call(s) of the set; fix them in the workspace file.",
+            tally.refused
+        ));
+        code = exit::SERVICE;
+    }
+    if !wait {
+        err(&format!(
+            "{} job(s) queued this time. `vantage jobs watch` or the app collect the results; `vantage track list` shows the run.",
+            tally.queued
+        ));
+        return code;
+    }
+    match wait_for_jobs(&store, client, &set.name, &progress).await {
+        exit::OK => {}
+        other => return other,
+    }
+    if let Ok(Some(summary)) = store.track_run(&begun.run) {
+        err(&format!(
+            "Run {}: {} done, {} failed, {} pending, {} not sent.",
+            summary.id.short(),
+            summary.done,
+            summary.failed,
+            summary.pending,
+            summary.unsent
+        ));
+    }
+    code
+}
+
+/// Polls every open job of the set's runs until each has ended, at most 8 at once.
+async fn wait_for_jobs(store: &Store, client: &Client, set: &str, progress: &Progress) -> i32 {
+    let open = match store.track_open_jobs(set) {
+        Ok(jobs) => jobs,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    if open.is_empty() {
+        return exit::OK;
+    }
+    let now = now_ms();
+    let mut scheduler = Scheduler::new().with_error_limit(6);
+    for job in &open {
+        scheduler.insert(job.tracked(now));
+    }
+    let total = open.len();
+    let mut ended = 0usize;
+    progress.show(&format!("Waiting: 0 of {total} jobs ended"));
+    let client = client.clone();
+    let poll = move |kind: JobKind, id: JobId| {
+        let client = client.clone();
+        async move { client.job(kind, &id).await }
+    };
+    let result = drive_jobs(
+        store,
+        &mut scheduler,
+        poll,
+        wait_for_shutdown_signal(),
+        |transition, size| {
+            if transition.changed() && transition.to.is_terminal() {
+                ended += 1;
+            }
+            if progress.shown {
+                progress.show(&format!(
+                    "Waiting: {ended} of {total} jobs ended, at most {MAX_IN_FLIGHT} polls at once"
+                ));
+            } else if transition.parked {
+                err(&transition_line(transition, size));
+            }
+        },
+    )
+    .await;
+    match result {
+        Ok(WatchEnd::Settled) => exit::OK,
+        Ok(WatchEnd::Stopped) => {
+            err(&format!(
+                "Stopped waiting; the jobs stay stored. `vantage track run {set} --wait` or `vantage jobs watch` go on."
+            ));
+            exit::CANCELLED
+        }
+        Ok(WatchEnd::Unreachable(message)) => {
+            err(&message);
+            err(
+                "The service could not be reached; the jobs stay stored for a later `vantage jobs watch`.",
+            );
+            exit::NO_ANSWER
+        }
+        Err(error) => {
+            err(&error.to_string());
+            error.exit_code()
+        }
+    }
+}
+
+/// "2026-11-23 13:40Z".
+fn started(unix_ms: i64) -> String {
+    let stamp = report::timestamp(unix_ms);
+    match (stamp.get(..10), stamp.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time}Z"),
+        _ => stamp,
+    }
+}
+
+/// The runs as aligned columns. Credits: calls the service queued, one credit each.
+pub fn runs_table(runs: &[RunSummary]) -> String {
+    let mut text = format!(
+        "{:<16} {:<8} {:<17} {:>6} {:>6} {:>6} {:>7} {:>6} {:>7}\n",
+        "SET", "RUN", "STARTED", "CALLS", "DONE", "FAILED", "PENDING", "UNSENT", "CREDITS"
+    );
+    for run in runs {
+        text.push_str(&format!(
+            "{:<16} {:<8} {:<17} {:>6} {:>6} {:>6} {:>7} {:>6} {:>7}\n",
+            crate::sanitize::one_line(&run.set_name),
+            run.id.short(),
+            started(run.started_at),
+            run.planned,
+            run.done,
+            run.failed + run.refused,
+            run.pending,
+            run.unsent,
+            run.queued
+        ));
+    }
+    text
+}
+
+fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32 {
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(code) => return code,
+    };
+    let runs = match store.track_runs(None) {
+        Ok(runs) => runs,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    if json {
+        return match serde_json::to_string_pretty(&runs) {
+            Ok(text) => {
+                out_as_received(&with_newline(text));
+                exit::OK
+            }
+            Err(error) => {
+                err(&format!("The runs could not be written as JSON: {error}."));
+                exit::FAILURE
+            }
+        };
+    }
+    // The sets of the file, with how many calls a run makes, even before their first run.
+    if let Ok(workspace) = load_workspace(workspace) {
+        for set in workspace.sets() {
+            let count = runs
+                .iter()
+                .filter(|r| r.set_name.eq_ignore_ascii_case(&set.name))
+                .count();
+            out(&format!(
+                "set {}: {} calls a run, {count} run(s)\n",
+                set.name,
+                set.combinations()
+            ));
+        }
+    }
+    if runs.is_empty() {
+        err("No runs stored yet. Start one with `vantage track run SET`.");
+    } else {
+        out(&runs_table(&runs));
+    }
+    exit::OK
+}
+
+/// The brands a set watches, or every tracked brand when the set is no longer in the file.
+fn brands_for(workspace: Option<&std::path::Path>, set: &str) -> Vec<Brand> {
+    match load_workspace(workspace) {
+        Ok(w) => match w.set(set) {
+            Some(s) => w.brands_of(s),
+            None => w.brands().to_vec(),
+        },
+        Err(_) => Vec::new(),
+    }
+}
+
+fn runs_of(store: &Store, set: &str) -> Result<Vec<RunSummary>, i32> {
+    match store.track_runs(Some(set)) {
+        Ok(runs) if runs.is_empty() => Err(invalid(&format!(
+            "No runs of {set} are stored. Start one with `vantage track run {set}`."
+        ))),
+        Ok(runs) => Ok(runs),
+        Err(error) => {
+            err(&error.to_string());
+            Err(error.exit_code())
+        }
+    }
+}
+
+fn report_set(
+    config: &Config,
+    workspace: Option<&std::path::Path>,
+    set: &str,
+    format: ReportFormat,
+    last: bool,
+) -> i32 {
+    let brands = brands_for(workspace, set);
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(code) => return code,
+    };
+    let mut runs = match runs_of(&store, set) {
+        Ok(runs) => runs,
+        Err(code) => return code,
+    };
+    if last {
+        runs = runs.split_off(runs.len() - 1);
+    }
+    // One run at a time: a year of daily runs never sits in memory at once.
+    for (i, run) in runs.iter().enumerate() {
+        let items = match store.track_items(&run.id) {
+            Ok(items) => items,
+            Err(error) => {
+                err(&error.to_string());
+                return error.exit_code();
+            }
+        };
+        let rows = report::rows(run, &items, &brands);
+        match report::render(&rows, format, i == 0) {
+            Ok(text) => out_as_received(&text),
+            Err(problem) => {
+                err(&format!("The report could not be written: {problem}."));
+                return exit::FAILURE;
+            }
+        }
+    }
+    exit::OK
+}
+
+fn trends_of(config: &Config, workspace: Option<&std::path::Path>, set: &str, json: bool) -> i32 {
+    let brands = brands_for(workspace, set);
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(code) => return code,
+    };
+    let runs = match runs_of(&store, set) {
+        Ok(runs) => runs,
+        Err(code) => return code,
+    };
+    let mut observed: Vec<RunObservations> = Vec::with_capacity(runs.len());
+    for run in &runs {
+        match store.track_items(&run.id) {
+            Ok(items) => observed.push(observe_run(started(run.started_at), &items, &brands)),
+            Err(error) => {
+                err(&error.to_string());
+                return error.exit_code();
+            }
+        }
+    }
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    let trends = trends::trends(&observed, &names);
+    let diff = match observed.as_slice() {
+        [.., before, after] => Some(trends::diff(before, after, &names)),
+        _ => None,
+    };
+    if json {
+        let value = serde_json::json!({"trends": trends, "diff": diff});
+        out_as_received(&with_newline(value.to_string()));
+        return exit::OK;
+    }
+    out(&trends_text(&trends, diff.as_ref()));
+    exit::OK
+}
+
+/// How many rows of sources and ranks the text shows.
+const TOP: usize = 10;
+
+fn stat_cell(stat: &RunStat) -> String {
+    match (stat.visibility(), stat.average_position()) {
+        (None, _) => "–".to_string(),
+        (Some(v), Some(p)) => format!("{v:.0}% @{p:.1}"),
+        (Some(v), None) => format!("{v:.0}%"),
+    }
+}
+
+fn rank_cell(rank: Option<f64>) -> String {
+    rank.map_or("–".to_string(), |r| format!("{r:.1}"))
+}
+
+/// The trends as text: a column per run (the last six), and the last run's changes.
+pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
+    let shown = trends.runs.len().min(6);
+    let skip = trends.runs.len() - shown;
+    let width = 16;
+    // "#3 11-23 06:15": the run's number, then its month, day and time.
+    let header = |title: &str| {
+        let mut line = format!("{title:<28}");
+        for (n, label) in trends.runs.iter().enumerate().skip(skip) {
+            let when = label.get(5..16).unwrap_or(label);
+            line.push_str(&format!(" {:>width$}", format!("#{} {when}", n + 1)));
+        }
+        line.push('\n');
+        line
+    };
+    let row = |name: &str, cells: Vec<String>| {
+        let mut line = format!("{:<28}", crate::sanitize::one_line(name));
+        for cell in cells.into_iter().skip(skip) {
+            line.push_str(&format!(" {cell:>width$}"));
+        }
+        line.push('\n');
+        line
+    };
+    let mut text = String::new();
+    if trends.brands.is_empty() {
+        text.push_str("No brands are watched: add [[brands]] to the workspace file.\n");
+    } else {
+        text.push_str(&header("BRAND: % NAMED @ AVG POSITION"));
+        for brand in &trends.brands {
+            text.push_str(&row(
+                &brand.brand,
+                brand.overall.iter().map(stat_cell).collect(),
+            ));
+            for (model, stats) in &brand.by_model {
+                text.push_str(&row(
+                    &format!("  {model}"),
+                    stats.iter().map(stat_cell).collect(),
+                ));
+            }
+            for (place, stats) in &brand.by_location {
+                text.push_str(&row(
+                    &format!("  {place}"),
+                    stats.iter().map(stat_cell).collect(),
+                ));
+            }
+        }
+    }
+    if !trends.sources.is_empty() {
+        text.push('\n');
+        text.push_str(&header("SOURCE: % OF ANSWERS CITING"));
+        for source in trends.sources.iter().take(TOP) {
+            text.push_str(&row(
+                &source.domain,
+                source.share.iter().map(|s| format!("{s:.0}%")).collect(),
+            ));
+        }
+    }
+    if !trends.ranks.is_empty() {
+        let mut terms: Vec<&str> = trends.ranks.iter().map(|r| r.terms.as_str()).collect();
+        terms.dedup();
+        for term in terms {
+            text.push('\n');
+            text.push_str(&header(&format!(
+                "RANK FOR \"{}\"",
+                crate::sanitize::one_line(term)
+            )));
+            for rank in trends.ranks.iter().filter(|r| r.terms == term).take(TOP) {
+                text.push_str(&row(
+                    &rank.domain,
+                    rank.ranks.iter().map(|r| rank_cell(*r)).collect(),
+                ));
+            }
+        }
+    }
+    if let Some(diff) = diff {
+        text.push_str("\nCHANGES IN THE LAST RUN\n");
+        if diff.is_empty() {
+            text.push_str("  nothing changed\n");
+        }
+        for (sign, changes) in [("+", &diff.mentions_gained), ("-", &diff.mentions_lost)] {
+            for c in changes {
+                text.push_str(&format!(
+                    "  {sign} {} named by {} at {} for \"{}\"\n",
+                    c.brand, c.model, c.location, c.query
+                ));
+            }
+        }
+        if !diff.sources_gained.is_empty() {
+            text.push_str(&format!(
+                "  sources gained: {}\n",
+                diff.sources_gained.join(", ")
+            ));
+        }
+        if !diff.sources_lost.is_empty() {
+            text.push_str(&format!(
+                "  sources lost: {}\n",
+                diff.sources_lost.join(", ")
+            ));
+        }
+        for m in &diff.ranks_moved {
+            let at = |r: Option<u32>| r.map_or("unranked".to_string(), |r| r.to_string());
+            text.push_str(&format!(
+                "  {} for \"{}\" at {}: {} → {}\n",
+                m.domain,
+                m.terms,
+                m.location,
+                at(m.from),
+                at(m.to)
+            ));
+        }
+    }
+    text
+}

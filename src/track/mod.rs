@@ -1,0 +1,22 @@
+//! Tracking over time: a set of the workspace file (prompts and search terms × models ×
+//! devices × locations) expanded into calls, run through the service's queue, and read
+//! back as trends over runs.
+//!
+//! - [`plan`] expands a set into its calls (pure).
+//! - [`submit`] is the one interface runs submit through ([`submit::Submitter`]), with
+//!   per-request async jobs behind it now; the service's batch endpoints can slot in later.
+//! - [`run`] records a run and its calls before sending anything, then sends what is not
+//!   sent yet, storing each job id the moment it arrives: a run killed midway resumes.
+//! - [`lock`] keeps two runs of one set from overlapping.
+//! - [`observe`] reads a stored result as the numbers trends need; [`trends`] computes
+//!   visibility, positions, source shares, ranks and run-to-run diffs (pure);
+//!   [`report`] writes runs as CSV or JSON Lines.
+
+pub mod lock;
+pub mod observe;
+pub mod plan;
+pub mod report;
+pub mod run;
+pub mod submit;
+pub mod trends;
+pub mod view;

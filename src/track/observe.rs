@@ -1,0 +1,128 @@
+//! A stored result read as trends and reports need it: for an answer, which watched brands
+//! it names (and where) and which domains it cites; for a search, the organic results.
+
+use std::time::Duration;
+
+use crate::analysis::mentions::{self, Brand, Mention};
+use crate::api::{
+    AiAnswer, AiRequest, Completion, Fetched, ResultKind, SearchRequest, SearchResults,
+};
+use crate::present::answer;
+use crate::present::compare::summary::location_label;
+use crate::store::{RequestParams, RunItem};
+
+use super::trends::{AnswerObservation, ResultObservation, RunObservations};
+
+/// An answer with the mentions behind its observation (the report shows their counts).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObservedAnswer {
+    pub observation: AnswerObservation,
+    pub mentions: Vec<Mention>,
+}
+
+/// What one call of a run observed; nothing while its job has no result.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Observed {
+    Answer(ObservedAnswer),
+    Results(Vec<ResultObservation>),
+    Nothing,
+}
+
+/// Reads one call's stored result.
+pub fn observe(item: &RunItem, brands: &[Brand]) -> Observed {
+    let Some(body) = &item.body else {
+        return Observed::Nothing;
+    };
+    match &item.request {
+        RequestParams::Ai(request) => {
+            observe_answer(request, body, brands).map_or(Observed::Nothing, Observed::Answer)
+        }
+        RequestParams::Search(request) => Observed::Results(observe_results(request, body)),
+        RequestParams::Browser(_) | RequestParams::Compare(_) => Observed::Nothing,
+    }
+}
+
+fn observe_answer(request: &AiRequest, body: &str, brands: &[Brand]) -> Option<ObservedAnswer> {
+    // Runs ask for JSON; a body that is not a completion has nothing to count.
+    let completion: Completion = serde_json::from_str(body).ok()?;
+    let fetched = Fetched {
+        value: AiAnswer::Completion(Box::new(completion)),
+        body: String::new(),
+        status: 200,
+        content_type: "application/json".to_string(),
+        elapsed: Duration::ZERO,
+    };
+    let prepared = answer::prepare(request.clone(), fetched);
+    let urls: Vec<&str> = prepared.sources.iter().map(|s| s.url.as_str()).collect();
+    let found = mentions::mentions(&prepared.plain_text, &urls, brands);
+    let positions = brands
+        .iter()
+        .map(|b| {
+            found
+                .iter()
+                .find(|m| m.brand == b.name)
+                .and_then(|m| m.position)
+                .and_then(|p| u32::try_from(p).ok())
+        })
+        .collect();
+    let mut domains: Vec<String> = Vec::new();
+    for source in &prepared.sources {
+        let domain = mentions::host_of(&source.url);
+        if !domain.is_empty() && !domains.contains(&domain) {
+            domains.push(domain);
+        }
+    }
+    Some(ObservedAnswer {
+        observation: AnswerObservation {
+            query: request.prompt.clone(),
+            model: request.effective_model().as_str().to_string(),
+            device: request.device.clone().unwrap_or_default(),
+            location: location_label(&request.location),
+            positions,
+            domains,
+        },
+        mentions: found,
+    })
+}
+
+fn observe_results(request: &SearchRequest, body: &str) -> Vec<ResultObservation> {
+    let Ok(results) = serde_json::from_str::<SearchResults>(body) else {
+        return Vec::new();
+    };
+    let location = location_label(&request.location);
+    results
+        .results
+        .into_iter()
+        .filter(|r| {
+            matches!(
+                r.kind,
+                ResultKind::Organic | ResultKind::OrganicWithSitelinks
+            )
+        })
+        .filter(|r| r.position > 0 && !r.url.is_empty())
+        .map(|r| ResultObservation {
+            terms: request.terms.clone(),
+            location: location.clone(),
+            rank: r.position,
+            domain: mentions::host_of(&r.url),
+            url: r.url,
+            title: r.title,
+        })
+        .collect()
+}
+
+/// A run's observations, for trends.
+pub fn observe_run(label: String, items: &[RunItem], brands: &[Brand]) -> RunObservations {
+    let mut run = RunObservations {
+        label,
+        ..RunObservations::default()
+    };
+    for item in items {
+        match observe(item, brands) {
+            Observed::Answer(answer) => run.answers.push(answer.observation),
+            Observed::Results(results) => run.results.extend(results),
+            Observed::Nothing => {}
+        }
+    }
+    run
+}

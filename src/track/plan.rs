@@ -1,0 +1,119 @@
+//! A set expanded into the calls of one run: every prompt from every model, device and
+//! location, then every search term from every location. Pure.
+
+use crate::analysis::workspace::TrackSet;
+use crate::api::{AiFormat, AiRequest, Location, SearchFormat, SearchRequest};
+use crate::store::RequestParams;
+
+/// The calls of one run of `set`, in a stable order (the run numbers them so).
+/// Results come back as JSON, which trends read. A call the contract refuses is named in
+/// the error, before anything is sent.
+pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
+    let one_or_all = |locations: &[Location]| -> Vec<Location> {
+        if locations.is_empty() {
+            vec![Location::default()]
+        } else {
+            locations.to_vec()
+        }
+    };
+    let models: Vec<_> = if set.models.is_empty() {
+        vec![None]
+    } else {
+        set.models.iter().copied().map(Some).collect()
+    };
+    let devices: Vec<_> = if set.devices.is_empty() {
+        vec![None]
+    } else {
+        set.devices.iter().cloned().map(Some).collect()
+    };
+    let locations = one_or_all(&set.locations);
+    let mut calls = Vec::with_capacity(set.combinations());
+    for prompt in &set.prompts {
+        for model in &models {
+            for device in &devices {
+                for location in &locations {
+                    let request = AiRequest {
+                        prompt: prompt.clone(),
+                        model: *model,
+                        device: device.clone(),
+                        location: location.clone(),
+                        format: AiFormat::Json,
+                        ..AiRequest::default()
+                    };
+                    request.validate().map_err(|e| {
+                        format!("the set {} cannot ask {:?}: {e}", set.name, prompt)
+                    })?;
+                    calls.push(RequestParams::Ai(request));
+                }
+            }
+        }
+    }
+    for terms in &set.terms {
+        for location in &locations {
+            let request = SearchRequest {
+                terms: terms.clone(),
+                location: location.clone(),
+                format: SearchFormat::Json,
+                ..SearchRequest::default()
+            };
+            request
+                .validate()
+                .map_err(|e| format!("the set {} cannot search {:?}: {e}", set.name, terms))?;
+            calls.push(RequestParams::Search(request));
+        }
+    }
+    Ok(calls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Model;
+
+    fn place(country: &str, city: &str) -> Location {
+        Location {
+            country: Some(country.to_string()),
+            subdivision: None,
+            city: Some(city.to_string()),
+        }
+    }
+
+    #[test]
+    fn every_prompt_from_every_vantage_point_then_every_search() {
+        let set = TrackSet {
+            name: "boots".to_string(),
+            prompts: vec!["best boots".to_string(), "dry boots".to_string()],
+            terms: vec!["boots".to_string()],
+            models: vec![Model::Chatgpt, Model::Gemini],
+            locations: vec![place("US", "Denver"), place("DE", "Berlin")],
+            ..TrackSet::default()
+        };
+        let calls = expand(&set).unwrap();
+        assert_eq!(calls.len(), set.combinations());
+        assert_eq!(calls.len(), 2 * 2 * 2 + 2);
+        let RequestParams::Ai(first) = &calls[0] else {
+            panic!("an AI call first")
+        };
+        assert_eq!(first.model, Some(Model::Chatgpt));
+        assert_eq!(first.location.city.as_deref(), Some("Denver"));
+        assert_eq!(first.format, AiFormat::Json);
+        let RequestParams::Search(last) = &calls[9] else {
+            panic!("a search last")
+        };
+        assert_eq!(last.location.city.as_deref(), Some("Berlin"));
+        assert_eq!(last.format, SearchFormat::Json);
+        // The same set always expands the same way: a resumed run numbers its calls alike.
+        assert_eq!(expand(&set).unwrap(), calls);
+    }
+
+    #[test]
+    fn a_call_the_contract_refuses_is_named() {
+        let set = TrackSet {
+            name: "long".to_string(),
+            terms: vec!["x".repeat(300)],
+            ..TrackSet::default()
+        };
+        let error = expand(&set).unwrap_err();
+        assert!(error.starts_with("the set long cannot search"), "{error}");
+    }
+}

@@ -1,0 +1,242 @@
+//! Runs written out for a spreadsheet or a warehouse: one row per answer × brand, and per
+//! search result × vantage point, as CSV or JSON Lines. A call with no result yet (pending,
+//! failed, not sent) is one row with its state, so a run's export is always whole.
+
+use serde::Serialize;
+
+use crate::analysis::mentions::Brand;
+use crate::present::compare::summary::location_label;
+use crate::store::{RequestParams, RunItem, RunSummary};
+
+use super::observe::{Observed, observe};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    Csv,
+    Jsonl,
+}
+
+/// One row of the export. Fields that do not apply to the row's kind are empty.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ReportRow {
+    pub run: String,
+    pub started_at: String,
+    pub set: String,
+    pub kind: &'static str,
+    pub query: String,
+    pub model: String,
+    pub device: String,
+    pub location: String,
+    /// The job's state, `unsent` or `refused`.
+    pub state: String,
+    pub brand: String,
+    pub named: Option<bool>,
+    pub position: Option<u32>,
+    pub count: Option<u32>,
+    pub cited: Option<bool>,
+    pub rank: Option<u32>,
+    pub domain: String,
+    pub url: String,
+    pub title: String,
+}
+
+/// RFC 3339 in UTC, as spreadsheets and warehouses read it.
+pub fn timestamp(unix_ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_else(|| unix_ms.to_string())
+}
+
+/// The rows of one run.
+pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<ReportRow> {
+    let mut rows = Vec::new();
+    for item in items {
+        let state = match (&item.refused, item.state) {
+            (Some(_), _) => "refused".to_string(),
+            (None, Some(state)) => state.as_str().to_string(),
+            (None, None) => "unsent".to_string(),
+        };
+        let base = match &item.request {
+            RequestParams::Ai(r) => ReportRow {
+                kind: "ai",
+                query: r.prompt.clone(),
+                model: r.effective_model().as_str().to_string(),
+                device: r.device.clone().unwrap_or_default(),
+                location: location_label(&r.location),
+                ..ReportRow::default()
+            },
+            RequestParams::Search(r) => ReportRow {
+                kind: "search",
+                query: r.terms.clone(),
+                location: location_label(&r.location),
+                ..ReportRow::default()
+            },
+            RequestParams::Browser(_) | RequestParams::Compare(_) => continue,
+        };
+        let base = ReportRow {
+            run: run.id.as_str().to_string(),
+            started_at: timestamp(run.started_at),
+            set: run.set_name.clone(),
+            state,
+            ..base
+        };
+        match observe(item, brands) {
+            Observed::Answer(answer) if !brands.is_empty() => {
+                for (brand, position) in brands.iter().zip(&answer.observation.positions) {
+                    let mention = answer.mentions.iter().find(|m| m.brand == brand.name);
+                    rows.push(ReportRow {
+                        brand: brand.name.clone(),
+                        named: Some(position.is_some()),
+                        position: *position,
+                        count: Some(
+                            mention.map_or(0, |m| u32::try_from(m.count).unwrap_or(u32::MAX)),
+                        ),
+                        cited: Some(mention.is_some_and(|m| m.cited)),
+                        ..base.clone()
+                    });
+                }
+            }
+            Observed::Results(results) if !results.is_empty() => {
+                for result in results {
+                    rows.push(ReportRow {
+                        rank: Some(result.rank),
+                        domain: result.domain,
+                        url: result.url,
+                        title: result.title,
+                        ..base.clone()
+                    });
+                }
+            }
+            Observed::Answer(_) | Observed::Results(_) | Observed::Nothing => rows.push(base),
+        }
+    }
+    rows
+}
+
+/// The rows as CSV (with a header when `header`) or JSON Lines.
+pub fn render(rows: &[ReportRow], format: ReportFormat, header: bool) -> Result<String, String> {
+    match format {
+        ReportFormat::Csv => {
+            let mut writer = csv::WriterBuilder::new()
+                .has_headers(header)
+                .from_writer(Vec::new());
+            for row in rows {
+                writer.serialize(row).map_err(|e| e.to_string())?;
+            }
+            if rows.is_empty() && header {
+                writer
+                    .serialize(ReportRow::default())
+                    .map_err(|e| e.to_string())?;
+                let text = String::from_utf8(writer.into_inner().map_err(|e| e.to_string())?)
+                    .map_err(|e| e.to_string())?;
+                // The header line alone.
+                return Ok(text
+                    .lines()
+                    .next()
+                    .map(|l| format!("{l}\n"))
+                    .unwrap_or_default());
+            }
+            let bytes = writer.into_inner().map_err(|e| e.to_string())?;
+            String::from_utf8(bytes).map_err(|e| e.to_string())
+        }
+        ReportFormat::Jsonl => {
+            let mut text = String::new();
+            for row in rows {
+                text.push_str(&serde_json::to_string(row).map_err(|e| e.to_string())?);
+                text.push('\n');
+            }
+            Ok(text)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{AiRequest, JobId, Location};
+    use crate::jobs::JobState;
+    use crate::store::RunId;
+
+    fn run() -> RunSummary {
+        RunSummary {
+            id: RunId("11111111-2222-4333-8444-555555555555".to_string()),
+            set_name: "boots".to_string(),
+            started_at: 1_763_900_000_000,
+            planned: 2,
+            queued: 1,
+            unsent: 1,
+            refused: 0,
+            done: 1,
+            failed: 0,
+            pending: 0,
+        }
+    }
+
+    fn ai_item(body: Option<&str>) -> RunItem {
+        let mut request = AiRequest::new("best boots");
+        request.location = Location {
+            country: Some("US".to_string()),
+            subdivision: None,
+            city: Some("Denver".to_string()),
+        };
+        RunItem {
+            seq: 0,
+            request: RequestParams::Ai(request),
+            job_id: body.map(|_| JobId::parse("0b6f1c2e-8f4a-4c1e-9d2b-5a7e3c9f1b20").unwrap()),
+            state: body.map(|_| JobState::Done),
+            sends: 1,
+            refused: None,
+            body: body.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn one_row_per_answer_and_brand_and_one_for_a_call_without_result() {
+        let body = serde_json::json!({
+            "model": "chatgpt",
+            "completion": "<p>Merrell is first, then Salomon. Merrell again.</p>",
+            "sources": "<a href=\"https://www.merrell.com/boots\">Merrell</a>",
+        })
+        .to_string();
+        let brands = vec![
+            Brand {
+                name: "Merrell".to_string(),
+                aliases: Vec::new(),
+                domains: vec!["merrell.com".to_string()],
+            },
+            Brand::named("Hoka"),
+        ];
+        let mut unsent = ai_item(None);
+        unsent.seq = 1;
+        let rows = rows(&run(), &[ai_item(Some(&body)), unsent], &brands);
+        assert_eq!(rows.len(), 3, "{rows:#?}");
+        assert_eq!(rows[0].brand, "Merrell");
+        assert_eq!(rows[0].named, Some(true));
+        assert_eq!(rows[0].position, Some(1));
+        assert_eq!(rows[0].count, Some(2));
+        assert_eq!(rows[0].cited, Some(true));
+        assert_eq!(rows[0].location, "US/–/Denver");
+        assert_eq!(rows[1].brand, "Hoka");
+        assert_eq!(rows[1].named, Some(false));
+        assert_eq!(rows[2].state, "unsent");
+        assert_eq!(rows[2].brand, "");
+        let csv = render(&rows, ReportFormat::Csv, true).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some(
+                "run,started_at,set,kind,query,model,device,location,state,brand,named,position,count,cited,rank,domain,url,title"
+            )
+        );
+        assert!(lines.next().unwrap().contains(",2025-11-23T"), "{csv}");
+        let jsonl = render(&rows, ReportFormat::Jsonl, true).unwrap();
+        assert_eq!(jsonl.lines().count(), 3);
+        let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+        assert_eq!(first["brand"], "Merrell");
+        assert_eq!(first["state"], "done");
+    }
+}

@@ -1,0 +1,74 @@
+//! What the Track tab shows, read from the store and the workspace file in one go, off the
+//! UI task: every run, and for one set its trends and the last run's changes.
+
+use std::path::Path;
+
+use crate::analysis::mentions::Brand;
+use crate::analysis::workspace::{self, Workspace};
+use crate::store::{RunSummary, Store};
+
+use super::observe::observe_run;
+use super::report::timestamp;
+use super::trends::{self, RunDiff, Trends};
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrackView {
+    /// Every run, oldest first.
+    pub runs: Vec<RunSummary>,
+    /// The set the trends are of.
+    pub set: Option<String>,
+    pub trends: Trends,
+    /// From the set's run before last to its last.
+    pub diff: Option<RunDiff>,
+}
+
+/// The brands `set` watches, from the workspace file in `folder` (none without one).
+fn brands_of(folder: &Path, set: &str) -> Vec<Brand> {
+    let Some(path) = workspace::locate(None, folder) else {
+        return Vec::new();
+    };
+    match Workspace::load(&path) {
+        Ok(w) => match w.set(set) {
+            Some(s) => w.brands_of(s),
+            None => w.brands().to_vec(),
+        },
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The runs, and the trends of `set` (else of the newest run's set). Slow with many runs:
+/// call it off the UI task.
+pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView, String> {
+    let runs = store.track_runs(None).map_err(|e| e.to_string())?;
+    let set = set.map(str::to_string).or_else(|| {
+        runs.iter()
+            .max_by_key(|r| r.started_at)
+            .map(|r| r.set_name.clone())
+    });
+    let Some(set) = set else {
+        return Ok(TrackView {
+            runs,
+            ..TrackView::default()
+        });
+    };
+    let brands = brands_of(folder, &set);
+    let mut observed = Vec::new();
+    for run in runs
+        .iter()
+        .filter(|r| r.set_name.eq_ignore_ascii_case(&set))
+    {
+        let items = store.track_items(&run.id).map_err(|e| e.to_string())?;
+        observed.push(observe_run(timestamp(run.started_at), &items, &brands));
+    }
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    let diff = match observed.as_slice() {
+        [.., before, after] => Some(trends::diff(before, after, &names)),
+        _ => None,
+    };
+    Ok(TrackView {
+        trends: trends::trends(&observed, &names),
+        runs,
+        set: Some(set),
+        diff,
+    })
+}

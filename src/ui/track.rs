@@ -1,0 +1,325 @@
+//! The Track tab: the runs (with done, failed, pending and credits), the watched brands
+//! with a sparkline each, a line chart of each brand's visibility over the shown set's
+//! runs, and what the last run changed.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{
+    Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Sparkline, Table, TableState,
+};
+
+use crate::app::App;
+use crate::track::report::timestamp;
+use crate::track::trends::RunDiff;
+use crate::track::view::TrackView;
+
+use super::theme;
+
+/// One colour per brand line, in order; more brands reuse them.
+const PALETTE: [Color; 6] = [
+    Color::Cyan,
+    Color::Yellow,
+    Color::Magenta,
+    Color::Green,
+    Color::LightRed,
+    Color::LightBlue,
+];
+
+pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
+    let state = &app.track;
+    let Some(view) = &state.view else {
+        let text = if state.loading {
+            "Reading the tracking runs…"
+        } else {
+            "No tracking runs read yet."
+        };
+        frame.render_widget(Paragraph::new(text).style(theme::dim()), body);
+        return;
+    };
+    if view.runs.is_empty() {
+        frame.render_widget(
+            Paragraph::new(vec![
+                Line::raw("No tracking runs yet."),
+                Line::styled(
+                    "Name a set in vantage.toml ([[sets]]), then `vantage track run SET` (the README's Tracking section).",
+                    theme::dim(),
+                ),
+            ]),
+            body,
+        );
+        return;
+    }
+    let list_height = u16::try_from(view.runs.len()).unwrap_or(u16::MAX).min(8) + 3;
+    let changes_height = view.diff.as_ref().map_or(0, |d| {
+        u16::try_from(change_lines(d).len())
+            .unwrap_or(0)
+            .clamp(1, 8)
+            + 2
+    });
+    let [runs_area, chart_area, changes_area] = Layout::vertical([
+        Constraint::Length(list_height),
+        Constraint::Min(6),
+        Constraint::Length(changes_height),
+    ])
+    .areas(body);
+    draw_runs(frame, runs_area, view, state.selected);
+    if chart_area.width >= 80 && !view.trends.brands.is_empty() {
+        let [list_area, chart_area] =
+            Layout::horizontal([Constraint::Length(36), Constraint::Min(40)]).areas(chart_area);
+        draw_brand_list(frame, list_area, view);
+        draw_chart(frame, chart_area, view);
+    } else {
+        draw_chart(frame, chart_area, view);
+    }
+    if let Some(diff) = &view.diff {
+        let lines: Vec<Line> = change_lines(diff);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme::border())
+            .title(Span::styled(" Changes in the last run ", theme::title()));
+        frame.render_widget(Paragraph::new(lines).block(block), changes_area);
+    }
+}
+
+fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
+    let shown_set = view.set.as_deref().unwrap_or("");
+    let header = Row::new([
+        "set", "run", "started", "calls", "done", "failed", "pending", "credits",
+    ])
+    .style(theme::dim());
+    let rows = view.runs.iter().map(|run| {
+        let stamp = timestamp(run.started_at);
+        let started = match (stamp.get(..10), stamp.get(11..16)) {
+            (Some(day), Some(time)) => format!("{day} {time}"),
+            _ => stamp,
+        };
+        let failed = run.failed + run.refused;
+        let style = if run.set_name.eq_ignore_ascii_case(shown_set) {
+            Style::default()
+        } else {
+            theme::dim()
+        };
+        Row::new(vec![
+            Line::raw(run.set_name.clone()),
+            Line::raw(run.id.short().to_string()),
+            Line::raw(started),
+            Line::raw(run.planned.to_string()),
+            Line::styled(run.done.to_string(), theme::ok()),
+            Line::styled(
+                failed.to_string(),
+                if failed > 0 {
+                    theme::error()
+                } else {
+                    Style::default()
+                },
+            ),
+            Line::raw(if run.unsent > 0 {
+                format!("{} +{} unsent", run.pending, run.unsent)
+            } else {
+                run.pending.to_string()
+            }),
+            Line::raw(run.queued.to_string()),
+        ])
+        .style(style)
+    });
+    let widths = [
+        Constraint::Min(8),
+        Constraint::Length(8),
+        Constraint::Length(16),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(14),
+        Constraint::Length(7),
+    ];
+    let title = Line::from(vec![
+        Span::styled(" Runs ", theme::title()),
+        Span::styled(format!("{} ", view.runs.len()), theme::dim()),
+    ]);
+    let table = Table::new(rows, widths)
+        .header(header)
+        .row_highlight_style(theme::selected())
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme::border())
+                .title(title),
+        );
+    let mut table_state = TableState::default().with_selected(Some(selected));
+    frame.render_stateful_widget(table, area, &mut table_state);
+}
+
+/// The brands as a list: each with a sparkline of its visibility over the runs, and its
+/// visibility and average position in the last run.
+fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme::border())
+        .title(Span::styled(" Brands, last run ", theme::title()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    for (i, brand) in view.trends.brands.iter().enumerate() {
+        let Ok(row) = u16::try_from(i) else { break };
+        if row >= inner.height {
+            break;
+        }
+        let line = Rect::new(inner.x, inner.y + row, inner.width, 1);
+        let [name_area, spark_area, value_area] = Layout::horizontal([
+            Constraint::Length(10),
+            Constraint::Min(4),
+            Constraint::Length(12),
+        ])
+        .areas(line);
+        let color = PALETTE[i % PALETTE.len()];
+        frame.render_widget(
+            Paragraph::new(Span::styled(
+                brand.brand.clone(),
+                Style::default().fg(color),
+            )),
+            name_area,
+        );
+        // Percent of answers, rounded; the newest runs when they do not all fit.
+        let values: Vec<u64> = brand
+            .overall
+            .iter()
+            .map(|s| s.visibility().map_or(0, |v| v.round() as u64))
+            .collect();
+        let shown = values.len().saturating_sub(usize::from(spark_area.width));
+        frame.render_widget(
+            Sparkline::default()
+                .data(&values[shown..])
+                .max(100)
+                .style(Style::default().fg(color)),
+            spark_area,
+        );
+        let last = brand.overall.last().map_or("–".to_string(), |s| {
+            match (s.visibility(), s.average_position()) {
+                (Some(v), Some(p)) => format!("{v:>3.0}% @{p:.1}"),
+                (Some(v), None) => format!("{v:>3.0}%"),
+                (None, _) => "–".to_string(),
+            }
+        });
+        frame.render_widget(
+            Paragraph::new(Span::raw(last)).alignment(ratatui::layout::Alignment::Right),
+            value_area,
+        );
+    }
+}
+
+/// Each watched brand's visibility (% of answers naming it) over the set's runs.
+fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
+    let set = view.set.as_deref().unwrap_or("");
+    let trends = &view.trends;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme::border())
+        .title(Span::styled(
+            format!(" Visibility of each brand over the runs of {set} (%) "),
+            theme::title(),
+        ));
+    if trends.brands.is_empty() {
+        frame.render_widget(
+            Paragraph::new("No brands are watched: add [[brands]] to vantage.toml.")
+                .style(theme::dim())
+                .block(block),
+            area,
+        );
+        return;
+    }
+    let points: Vec<Vec<(f64, f64)>> = trends
+        .brands
+        .iter()
+        .map(|brand| {
+            brand
+                .overall
+                .iter()
+                .enumerate()
+                .filter_map(|(i, stat)| stat.visibility().map(|v| (i as f64 + 1.0, v)))
+                .collect()
+        })
+        .collect();
+    let datasets: Vec<Dataset> = trends
+        .brands
+        .iter()
+        .zip(&points)
+        .enumerate()
+        .map(|(i, (brand, data))| {
+            Dataset::default()
+                .name(brand.brand.clone())
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(Style::default().fg(PALETTE[i % PALETTE.len()]))
+                .data(data)
+        })
+        .collect();
+    let runs = trends.runs.len().max(2);
+    let x_labels = vec![
+        Span::raw("#1"),
+        Span::raw(format!("#{}", trends.runs.len().max(1))),
+    ];
+    // The legend names the lines: shown unless it would take over the chart.
+    let chart = Chart::new(datasets)
+        .block(block)
+        .hidden_legend_constraints((Constraint::Ratio(1, 2), Constraint::Ratio(2, 3)))
+        .x_axis(
+            Axis::default()
+                .title(Span::styled("run", theme::dim()))
+                .bounds([1.0, runs as f64])
+                .labels(x_labels),
+        )
+        .y_axis(Axis::default().bounds([0.0, 100.0]).labels(vec![
+            Span::raw("0"),
+            Span::raw("50"),
+            Span::raw("100"),
+        ]));
+    frame.render_widget(chart, area);
+}
+
+/// The changes as lines: mentions gained (+) and lost (−), sources, ranks moved.
+fn change_lines(diff: &RunDiff) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if diff.is_empty() {
+        lines.push(Line::styled("nothing changed", theme::dim()));
+    }
+    for (sign, style, changes) in [
+        ("+", theme::ok(), &diff.mentions_gained),
+        ("−", theme::error(), &diff.mentions_lost),
+    ] {
+        for c in changes {
+            lines.push(Line::from(vec![
+                Span::styled(format!("{sign} "), style),
+                Span::raw(format!(
+                    "{} named by {} at {} for \"{}\"",
+                    c.brand, c.model, c.location, c.query
+                )),
+            ]));
+        }
+    }
+    if !diff.sources_gained.is_empty() {
+        lines.push(Line::raw(format!(
+            "sources gained: {}",
+            diff.sources_gained.join(", ")
+        )));
+    }
+    if !diff.sources_lost.is_empty() {
+        lines.push(Line::raw(format!(
+            "sources lost: {}",
+            diff.sources_lost.join(", ")
+        )));
+    }
+    for m in &diff.ranks_moved {
+        let at = |r: Option<u32>| r.map_or("–".to_string(), |r| r.to_string());
+        lines.push(Line::raw(format!(
+            "{} for \"{}\" at {}: {} → {}",
+            m.domain,
+            m.terms,
+            m.location,
+            at(m.from),
+            at(m.to)
+        )));
+    }
+    lines
+}

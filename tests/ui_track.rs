@@ -1,0 +1,142 @@
+//! Snapshots of the Track tab on `TestBackend`: runs of two sets, the chart of the shown
+//! set's brands over its runs, and the last run's changes; the keys that move and load.
+
+mod common;
+
+use common::view::{demo_connection, draw, press};
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use vantage::app::{App, Effect, Msg, StoreEffect, Tab, update};
+use vantage::store::{RunId, RunSummary};
+use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations};
+use vantage::track::view::TrackView;
+
+const T0: i64 = 1_763_880_000_000;
+const DAY: i64 = 86_400_000;
+
+fn run(n: u32, set: &str, done: u32, failed: u32, pending: u32) -> RunSummary {
+    RunSummary {
+        id: RunId(format!("{n:08x}-0000-4000-8000-000000000000")),
+        set_name: set.to_string(),
+        started_at: T0 + i64::from(n) * DAY,
+        planned: done + failed + pending,
+        queued: done + failed + pending,
+        unsent: 0,
+        refused: 0,
+        done,
+        failed,
+        pending,
+    }
+}
+
+/// Three days of answers: Merrell climbs, Salomon falls, Lowa comes in on day 3.
+fn observations() -> Vec<RunObservations> {
+    let named = [
+        [Some(1), Some(2), None],
+        [Some(1), None, None],
+        [Some(1), None, Some(2)],
+    ];
+    (0..3)
+        .map(|day| {
+            let answers = ["chatgpt", "gemini"]
+                .iter()
+                .enumerate()
+                .map(|(i, model)| AnswerObservation {
+                    query: "best hiking boots".to_string(),
+                    model: model.to_string(),
+                    device: String::new(),
+                    location: "US/CO/Denver".to_string(),
+                    positions: if i == 0 || day == 2 {
+                        named[day].to_vec()
+                    } else {
+                        vec![None, Some(1), None]
+                    },
+                    domains: vec![if day == 0 { "rei.com" } else { "reddit.com" }.to_string()],
+                })
+                .collect();
+            RunObservations {
+                label: format!("day {day}"),
+                answers,
+                results: vec![ResultObservation {
+                    terms: "hiking boots".to_string(),
+                    location: "US/CO/Denver".to_string(),
+                    rank: 3 - day as u32,
+                    domain: "rei.com".to_string(),
+                    url: "https://rei.com/".to_string(),
+                    title: String::new(),
+                }],
+            }
+        })
+        .collect()
+}
+
+fn view() -> TrackView {
+    let brands: Vec<String> = ["Merrell", "Salomon", "Lowa"].map(String::from).to_vec();
+    let observed = observations();
+    TrackView {
+        runs: vec![
+            run(1, "boots", 20, 1, 0),
+            run(2, "shoes", 6, 0, 0),
+            run(3, "boots", 21, 0, 0),
+            run(4, "boots", 17, 0, 4),
+        ],
+        set: Some("boots".to_string()),
+        trends: trends::trends(&observed, &brands),
+        diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
+    }
+}
+
+fn app_on_track() -> App {
+    let mut app = App::new(demo_connection(), Instant::now());
+    let index = Tab::ALL.iter().position(|t| *t == Tab::Track).unwrap();
+    let digit = char::from_digit(index as u32 + 1, 10).unwrap();
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char(digit), KeyModifiers::ALT)),
+    );
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreEffect::LoadTrack { set: None })]
+    );
+    app
+}
+
+#[test]
+fn the_track_tab_shows_runs_a_chart_and_the_changes() {
+    let mut app = app_on_track();
+    insta::assert_snapshot!("track_reading", draw(&mut app, 100, 32));
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view()))));
+    let screen = draw(&mut app, 100, 32);
+    assert!(screen.contains("Merrell"), "{screen}");
+    assert!(screen.contains("+ Lowa named by gemini"), "{screen}");
+    insta::assert_snapshot!("track_runs_chart_diff", screen);
+}
+
+#[test]
+fn keys_move_between_runs_and_enter_shows_a_runs_set() {
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view()))));
+    // The newest run is selected first.
+    assert_eq!(app.track.selected, 3);
+    press(&mut app, KeyCode::Up);
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.track.selected_set(), Some("shoes"));
+    let effects = press(&mut app, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreEffect::LoadTrack {
+            set: Some("shoes".to_string())
+        })]
+    );
+    assert_eq!(
+        press(&mut app, KeyCode::Char('r')),
+        vec![Effect::Store(StoreEffect::LoadTrack {
+            set: Some("boots".to_string())
+        })]
+    );
+    let empty = TrackView::default();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(empty))));
+    assert!(draw(&mut app, 100, 12).contains("No tracking runs yet."));
+}
