@@ -75,6 +75,9 @@ const MIGRATIONS: &[&str] = &[
     super::search::MIGRATION,
     // 2 → 3: tracking runs and the calls each makes (see `track.rs`).
     super::track::MIGRATION,
+    // 3 → 4: History's rows read a response's status, time and size from this index alone,
+    // never through a large answer's body (which SQLite stores before them, on overflow pages).
+    "CREATE INDEX responses_for_history ON responses (request_id, status, elapsed_ms, size);",
 ];
 
 /// The schema version this build writes.
