@@ -885,7 +885,10 @@ mod tests {
             let DiffState::Ready(shown) = &app.page.diff else {
                 panic!("no diff shown");
             };
-            assert_eq!(format!("{}–{}", shown.left, shown.right), pairs[pairs.len() - 1]);
+            assert_eq!(
+                format!("{}–{}", shown.left, shown.right),
+                pairs[pairs.len() - 1]
+            );
         }
         assert_eq!(pairs, ["US–JP", "DE–JP", "US–DE"]);
         assert_eq!(app.page.view, PageView::Diff);

@@ -101,10 +101,10 @@ impl RequestParams {
             RequestParams::Search(r) => r.summary(),
             // The URL, then where from and on which device, as the other kinds say it.
             RequestParams::Browser(v) => {
-                let url = v
-                    .get("url")
-                    .and_then(|u| u.as_str())
-                    .map_or_else(|| "browser".to_string(), |u| crate::api::request::shorten(u, 60));
+                let url = v.get("url").and_then(|u| u.as_str()).map_or_else(
+                    || "browser".to_string(),
+                    |u| crate::api::request::shorten(u, 60),
+                );
                 let location: crate::api::Location =
                     serde_json::from_value(v.clone()).unwrap_or_default();
                 let device = v

@@ -130,10 +130,10 @@ fn draw_view(app: &App, state: &PageTabState, frame: &mut Frame, area: Rect) {
                     ]);
                 }
                 about.push(Span::styled(
-                        format!(
-                            " · {} words only in {} [-…-] · {} only in {} {{+…+}}",
-                            diff.removed, diff.left, diff.added, diff.right
-                        ),
+                    format!(
+                        " · {} words only in {} [-…-] · {} only in {} {{+…+}}",
+                        diff.removed, diff.left, diff.added, diff.right
+                    ),
                     theme::muted(),
                 ));
                 frame.render_widget(Paragraph::new(Line::from(about)), line);
