@@ -146,16 +146,16 @@ async fn against_the_service_eight_run_at_once_and_four_queue() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ai_overview_lands_as_an_answer_beside_a_model_and_the_matrix_counts_it() {
-    use vantage::analysis::mentions::Brand;
+    // The loop reads the workspace file at start and takes its brands, so they come from one.
+    let folder = tempfile::tempdir().unwrap();
+    let workspace = folder.path().join("vantage.toml");
+    std::fs::write(
+        &workspace,
+        "[[brands]]\nname = \"Keen\"\n\n[[brands]]\nname = \"Switchback\"\ndomains = [\"switchbacktravel.com\"]\n",
+    )
+    .unwrap();
     let run = run_columns(true, None, Duration::from_millis(1550), |app| {
-        app.brands = vec![
-            Brand::named("Keen"),
-            Brand {
-                name: "Switchback".into(),
-                domains: vec!["switchbacktravel.com".into()],
-                ..Brand::default()
-            },
-        ];
+        app.brands_pane.explicit = Some(workspace);
         app.compare.axes.models = vec![Model::Chatgpt];
         app.compare.axes.overview = true;
         app.compare.axes.locations = ["us:ny:New+York", "de::Berlin"]
