@@ -145,6 +145,22 @@ async fn the_page_tab_diffs_a_shop_page_seen_from_two_countries() {
     insta::assert_snapshot!("page_diff_us_de", draw(&mut app, 100, 30));
     let small = draw(&mut app, 80, 24);
     assert!(small.contains("US → DE"), "{small}");
+
+    // p diffs the next pair: the form's own page with the third country's.
+    let effects = press(&mut app, KeyCode::Char('p'));
+    let [Effect::Call(CallEffect::DiffPages { tag, left, right })] = effects.as_slice() else {
+        panic!("not one diff: {effects:?}");
+    };
+    let diff = page::diff(left, right);
+    update(
+        &mut app,
+        Msg::PageDiffed {
+            tag: *tag,
+            diff: Box::new(diff),
+        },
+    );
+    assert_eq!(app.page.view, PageView::Diff);
+    insta::assert_snapshot!("page_diff_us_jp", draw(&mut app, 100, 30));
 }
 
 #[test]

@@ -130,6 +130,8 @@ pub enum Action {
     Delete,
     /// Import a job by its kind and id.
     ImportJob,
+    /// Diff another pair of the Page tab's vantage points.
+    NextDiffPair,
     /// Put a history entry's request back into its form; run a compare column again.
     Rerun,
     /// Cancel every call of the tab.
@@ -291,6 +293,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Page, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Page, [ch('h')], "h", Action::CycleDifficulty, "difficulty low/medium/high"),
     bind!(Page, [ch('C')], "C", Action::PickCompareCountries, "also fetch from a country (up to 2), to diff"),
+    bind!(Page, [ch('p')], "p", Action::NextDiffPair, "diff another pair of vantage points"),
     bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
     bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),
     bind!(Settings, [key(KeyCode::Enter), ch(' ')], "Enter Space", Action::Accept, "change the setting"),

@@ -118,7 +118,8 @@ pub enum PageView {
     Seen(usize),
     /// The links of the page on screen last.
     Links,
-    /// The word diff of the first two vantage points (in the form's order) with a page.
+    /// The word diff of two vantage points with a page: the first two in the form's order,
+    /// until `p` picks another pair.
     Diff,
 }
 
@@ -151,6 +152,8 @@ pub struct PageTabState {
     /// The vantage point seen last: the Links view lists its page's links.
     pub seen: usize,
     pub diff: DiffState,
+    /// The fetches (indices) the diff compares, once one was asked.
+    pub diff_pair: Option<(usize, usize)>,
     /// The country picker open adds a country to compare rather than setting the form's.
     picking_also_from: bool,
 }
@@ -176,6 +179,7 @@ impl PageTabState {
             link_selected: 0,
             seen: 0,
             diff: DiffState::None,
+            diff_pair: None,
             picking_also_from: false,
         }
     }
@@ -290,22 +294,61 @@ impl PageTabState {
         let mut pair = self
             .fetches
             .iter()
-            .filter(|f| f.page.is_some() || f.call.is_running());
-        let (Some(left), Some(right)) = (pair.next(), pair.next()) else {
+            .enumerate()
+            .filter(|(_, f)| f.page.is_some() || f.call.is_running());
+        let (Some((left, _)), Some((right, _))) = (pair.next(), pair.next()) else {
             return Some(effects);
         };
-        if let (Some(left), Some(right), DiffState::None) =
-            (left.page.as_deref(), right.page.as_deref(), &self.diff)
-        {
-            let tag = diff_tag;
-            effects.push(Effect::Call(CallEffect::DiffPages {
-                tag,
-                left: DiffSide::from(left),
-                right: DiffSide::from(right),
-            }));
-            self.diff = DiffState::Running(tag);
+        if matches!(self.diff, DiffState::None) {
+            effects.extend(self.diff_of(left, right, diff_tag));
         }
         Some(effects)
+    }
+
+    /// Asks the diff of two fetches, when both have their page.
+    fn diff_of(&mut self, left: usize, right: usize, tag: Tag) -> Option<Effect> {
+        let page = |i: usize| self.fetches.get(i).and_then(|f| f.page.as_deref());
+        let (left_page, right_page) = (page(left)?, page(right)?);
+        let effect = Effect::Call(CallEffect::DiffPages {
+            tag,
+            left: DiffSide::from(left_page),
+            right: DiffSide::from(right_page),
+        });
+        self.diff = DiffState::Running(tag);
+        self.diff_pair = Some((left, right));
+        self.scroll.remove(&PageView::Diff);
+        Some(effect)
+    }
+
+    /// How many vantage points have their page: more than two give a choice of pair.
+    pub fn pages_in(&self) -> usize {
+        self.fetches.iter().filter(|f| f.page.is_some()).count()
+    }
+
+    /// Diffs the next pair of the vantage points with a page (in the form's order: 1–2, 1–3,
+    /// 2–3, then 1–2 again). Says why not when there is no other pair.
+    pub fn next_diff_pair(&mut self, tag: Tag) -> Result<Effect, &'static str> {
+        let with_page: Vec<usize> = (0..self.fetches.len())
+            .filter(|i| self.fetches[*i].page.is_some())
+            .collect();
+        if with_page.len() < 3 {
+            return Err(
+                "Only two pages to compare: add a country with C and fetch again to choose a pair.",
+            );
+        }
+        let pairs: Vec<(usize, usize)> = with_page
+            .iter()
+            .enumerate()
+            .flat_map(|(n, a)| with_page[n + 1..].iter().map(move |b| (*a, *b)))
+            .collect();
+        let next = self
+            .diff_pair
+            .and_then(|current| pairs.iter().position(|p| *p == current))
+            .map_or(0, |at| (at + 1) % pairs.len());
+        let (left, right) = pairs[next];
+        self.view = PageView::Diff;
+        self.diff_of(left, right, tag)
+            .ok_or("Those pages are not in yet; wait for them, then press the key again.")
     }
 
     pub fn on_diffed(&mut self, tag: Tag, diff: Box<PageDiff>) {
@@ -410,6 +453,29 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::CycleFormat => return change_setting(app, PageSetting::Format),
         Action::ToggleAsync => return change_setting(app, PageSetting::Mode),
         Action::PickCompareCountries => return change_setting(app, PageSetting::AlsoFrom),
+        Action::NextDiffPair => {
+            let tag = app.next_tag();
+            return match app.page.next_diff_pair(tag) {
+                Ok(effect) => {
+                    let label = |i: usize| {
+                        app.page
+                            .fetches
+                            .get(i)
+                            .and_then(|f| f.page.as_deref())
+                            .map_or_else(String::new, PreparedPage::vantage)
+                    };
+                    if let Some((left, right)) = app.page.diff_pair {
+                        let text = format!("Diffing {} with {}.", label(left), label(right));
+                        app.flash_info(text);
+                    }
+                    vec![effect]
+                }
+                Err(why) => {
+                    app.flash_info(why);
+                    Vec::new()
+                }
+            };
+        }
         Action::PickLanguage | Action::PickDisplay | Action::ToggleCache => {
             app.flash_info("A page has no language or cache setting; the location sets both.")
         }
@@ -600,6 +666,7 @@ fn send(app: &mut App) -> Vec<Effect> {
     let state = &mut app.page;
     state.fetches = fetches;
     state.diff = DiffState::None;
+    state.diff_pair = None;
     state.view = PageView::Seen(0);
     state.seen = 0;
     state.scroll.clear();
@@ -795,6 +862,62 @@ mod tests {
             update(&mut app, key(KeyCode::Char(']')));
         }
         assert_eq!(app.page.view, PageView::Diff);
+
+        // p diffs the next pair: the form's own with the third, then the two compared, then
+        // round again; each asks a new diff whose answer replaces the one shown.
+        let mut pairs = Vec::new();
+        for _ in 0..3 {
+            let effects = update(&mut app, key(KeyCode::Char('p')));
+            let [Effect::Call(CallEffect::DiffPages { tag, left, right })] = effects.as_slice()
+            else {
+                panic!("not one diff: {effects:?}");
+            };
+            assert!(matches!(app.page.diff, DiffState::Running(t) if t == *tag));
+            pairs.push(format!("{}–{}", left.label, right.label));
+            let diff = page::diff(left, right);
+            update(
+                &mut app,
+                Msg::PageDiffed {
+                    tag: *tag,
+                    diff: Box::new(diff),
+                },
+            );
+            let DiffState::Ready(shown) = &app.page.diff else {
+                panic!("no diff shown");
+            };
+            assert_eq!(
+                format!("{}–{}", shown.left, shown.right),
+                pairs[pairs.len() - 1]
+            );
+        }
+        assert_eq!(pairs, ["US–JP", "DE–JP", "US–DE"]);
+        assert_eq!(app.page.view, PageView::Diff);
+    }
+
+    #[test]
+    fn with_two_pages_there_is_no_other_pair_to_choose() {
+        let mut app = app();
+        app.page.set_url("https://shop.example.net/boots");
+        app.page.settings.also_from = vec!["DE".into()];
+        let sent = fetches(&update(&mut app, key(KeyCode::Enter)));
+        for (tag, request) in &sent {
+            update(
+                &mut app,
+                Msg::PageDone {
+                    tag: *tag,
+                    result: Ok(prepared(request, "<p>Boots</p>")),
+                },
+            );
+        }
+        assert!(matches!(app.page.diff, DiffState::Running(_)));
+        let effects = update(&mut app, key(KeyCode::Char('p')));
+        assert!(effects.is_empty(), "{effects:?}");
+        let flash = app
+            .flash
+            .as_ref()
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        assert!(flash.contains("add a country with C"), "{flash}");
     }
 
     #[test]

@@ -99,11 +99,21 @@ impl RequestParams {
         match self {
             RequestParams::Ai(r) => r.summary(),
             RequestParams::Search(r) => r.summary(),
-            RequestParams::Browser(v) => v
-                .get("url")
-                .and_then(|u| u.as_str())
-                .map(|u| crate::api::request::shorten(u, 60))
-                .unwrap_or_else(|| "browser".to_string()),
+            // The URL, then where from and on which device, as the other kinds say it.
+            RequestParams::Browser(v) => {
+                let url = v.get("url").and_then(|u| u.as_str()).map_or_else(
+                    || "browser".to_string(),
+                    |u| crate::api::request::shorten(u, 60),
+                );
+                let location: crate::api::Location =
+                    serde_json::from_value(v.clone()).unwrap_or_default();
+                let device = v
+                    .get("device")
+                    .and_then(|d| d.as_str())
+                    .map(|d| format!(" · {}", crate::api::request::shorten(d, 40)))
+                    .unwrap_or_default();
+                format!("{url} · {}{device}", location.describe())
+            }
             // The prompt or terms, then how many vantage points: one column's model and
             // place would misdescribe the rest.
             RequestParams::Compare(parts) => {
@@ -375,6 +385,23 @@ pub struct Devices {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_request_says_where_from_and_on_which_device() {
+        let page = RequestParams::Browser(serde_json::json!({
+            "url": "https://shop.example/boots",
+            "country": "DE",
+            "city": "Berlin",
+            "device": "iphone",
+            "format": "markdown",
+        }));
+        assert_eq!(
+            page.summary(),
+            "https://shop.example/boots · Berlin, DE · iphone"
+        );
+        let anywhere = RequestParams::Browser(serde_json::json!({"url": "https://example.com"}));
+        assert_eq!(anywhere.summary(), "https://example.com · random location");
+    }
 
     #[test]
     fn params_round_trip_through_their_column() {

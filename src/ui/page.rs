@@ -115,17 +115,28 @@ fn draw_view(app: &App, state: &PageTabState, frame: &mut Frame, area: Rect) {
         PageView::Diff => match &state.diff {
             DiffState::Ready(diff) => {
                 let [line, text] = split_first_line(inner);
-                let about = Line::from(vec![
-                    Span::styled(format!("{} → {}", diff.left, diff.right), theme::title()),
-                    Span::styled(
-                        format!(
-                            " · {} words only in {} [-…-] · {} only in {} {{+…+}}",
-                            diff.removed, diff.left, diff.added, diff.right
-                        ),
-                        theme::muted(),
+                let mut about = vec![Span::styled(
+                    format!("{} → {}", diff.left, diff.right),
+                    theme::title(),
+                )];
+                // More than two pages: say how to choose another pair, before the counts
+                // that a narrow screen cuts.
+                if state.pages_in() > 2 {
+                    let key = keymap::label_of(Context::Page, Action::NextDiffPair).unwrap_or("p");
+                    about.extend([
+                        Span::styled(" · ", theme::muted()),
+                        Span::styled(key, theme::key_hint()),
+                        Span::styled(" other pair", theme::muted()),
+                    ]);
+                }
+                about.push(Span::styled(
+                    format!(
+                        " · {} words only in {} [-…-] · {} only in {} {{+…+}}",
+                        diff.removed, diff.left, diff.added, diff.right
                     ),
-                ]);
-                frame.render_widget(Paragraph::new(about), line);
+                    theme::muted(),
+                ));
+                frame.render_widget(Paragraph::new(Line::from(about)), line);
                 draw_prose(frame, text, &diff.text, scroll, app.reading_width, None);
             }
             DiffState::Running(_) => frame.render_widget(

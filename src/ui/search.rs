@@ -87,7 +87,14 @@ fn draw_overview(page: &PageState, focused: bool, frame: &mut Frame, area: Rect)
     let scroll = page.overview.scroll.min(lines.len().saturating_sub(height));
     let shown: Vec<Line<'static>> = lines.iter().skip(scroll).take(height).cloned().collect();
     frame.render_widget(Paragraph::new(shown), inner);
-    draw_scrollbar(frame, area, lines.len(), scroll, height);
+    // On the right border between its corners: the text keeps the inner width the tab's
+    // scrolling counts with, and the pane keeps its corners.
+    let border = Rect {
+        y: inner.y,
+        height: inner.height,
+        ..area
+    };
+    draw_scrollbar(frame, border, lines.len(), scroll, height);
 }
 
 /// The open pane's lines, in the order `overview::line_count` counts them.

@@ -603,7 +603,9 @@ impl CompareState {
     /// The search rank table, or the mention matrix of answers.
     pub fn export_csv(&self) -> String {
         match self.mode {
-            CompareMode::Search => summary::rank_table_csv(&self.labels(), &self.table),
+            CompareMode::Search => {
+                summary::rank_table_csv(&self.labels(), &self.table, &self.brand_views.ranks)
+            }
             CompareMode::Answers => {
                 brand_mentions::matrix_csv(&self.labels(), &self.mention_rows())
             }

@@ -749,3 +749,21 @@ fn a_reopened_comparison_keeps_its_overview_columns() {
         answer.markdown
     );
 }
+
+#[test]
+fn the_search_csv_carries_the_brand_rows_as_the_json_does() {
+    let mut app = app();
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Char('M'), KeyModifiers::NONE);
+    assert_eq!(app.compare.mode, CompareMode::Search);
+    app.compare.brand_views.ranks = vec![crate::present::compare::mentions::BrandRanks {
+        brand: "Merrell".into(),
+        ranks: vec![Some(3); app.compare.labels().len()],
+    }];
+    let csv = app.compare.export_csv();
+    assert!(csv.starts_with("url,brand,"), "{csv}");
+    let brand_line = csv.lines().last().unwrap();
+    assert!(brand_line.starts_with(",Merrell,3,"), "{csv}");
+    let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
+    assert_eq!(json["brand_rows"][0]["brand"], "Merrell");
+}

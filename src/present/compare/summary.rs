@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::api::Location;
+use crate::present::compare::mentions::BrandRanks;
 
 /// How the similarity is computed, stated wherever the matrix is shown.
 pub const SIMILARITY_NOTE: &str =
@@ -529,16 +530,20 @@ fn signed(n: i64) -> String {
 
 /// The rank table as CSV: url, then per column the rank, the places gained against the first
 /// column as a signed number, "new" or "gone", and the sitelinks; numbers a spreadsheet sorts.
-pub fn rank_table_csv(labels: &[String], rows: &[RankRow]) -> String {
-    let mut header = vec!["url".to_string()];
+///
+/// Brand rows follow the URL rows: the `brand` column names the brand (empty on URL rows), the
+/// rank is its best of any of its domains, and the per-URL columns (change, new or gone,
+/// sitelinks) stay empty, as they mean nothing for a brand.
+pub fn rank_table_csv(labels: &[String], rows: &[RankRow], brands: &[BrandRanks]) -> String {
+    let mut header = vec!["url".to_string(), "brand".to_string()];
     for label in labels {
         header.push(format!("{label} rank"));
         header.push(format!("{label} change"));
         header.push(format!("{label} new or gone"));
         header.push(format!("{label} sitelinks"));
     }
-    let records = rows.iter().map(|row| {
-        let mut record = vec![row.url.clone()];
+    let url_records = rows.iter().map(|row| {
+        let mut record = vec![row.url.clone(), String::new()];
         for cell in &row.cells {
             record.push(cell.rank.map_or(String::new(), |r| r.to_string()));
             record.push(cell.movement.places().map_or(String::new(), signed));
@@ -547,7 +552,19 @@ pub fn rank_table_csv(labels: &[String], rows: &[RankRow]) -> String {
         }
         record
     });
-    crate::sanitize::csv_text(std::iter::once(header).chain(records))
+    let brand_records = brands.iter().map(|row| {
+        let mut record = vec![String::new(), row.brand.clone()];
+        for rank in &row.ranks {
+            record.push(rank.map_or(String::new(), |r| r.to_string()));
+            record.extend([String::new(), String::new(), String::new()]);
+        }
+        record
+    });
+    crate::sanitize::csv_text(
+        std::iter::once(header)
+            .chain(url_records)
+            .chain(brand_records),
+    )
 }
 
 #[cfg(test)]
@@ -589,16 +606,28 @@ mod tests {
                 cells: vec![cell(Some(6), Movement::Same), cell(None, Movement::Gone)],
             },
         ];
-        let csv = rank_table_csv(&["US".into(), "DE".into()], &rows);
+        let brands = vec![
+            BrandRanks {
+                brand: "Merrell".into(),
+                ranks: vec![Some(2), None],
+            },
+            BrandRanks {
+                brand: "Lowa".into(),
+                ranks: vec![None, Some(1)],
+            },
+        ];
+        let csv = rank_table_csv(&["US".into(), "DE".into()], &rows, &brands);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(
             lines,
             vec![
-                "url,US rank,US change,US new or gone,US sitelinks,DE rank,DE change,DE new or gone,DE sitelinks",
-                "https://a.example/,1,0,,0,3,-2,,0",
-                "https://b.example/,4,0,,0,2,+2,,0",
-                "https://c.example/,,,,0,5,,new,0",
-                "https://d.example/,6,0,,0,,,gone,0",
+                "url,brand,US rank,US change,US new or gone,US sitelinks,DE rank,DE change,DE new or gone,DE sitelinks",
+                "https://a.example/,,1,0,,0,3,-2,,0",
+                "https://b.example/,,4,0,,0,2,+2,,0",
+                "https://c.example/,,,,,0,5,,new,0",
+                "https://d.example/,,6,0,,0,,,gone,0",
+                ",Merrell,2,,,,,,,",
+                ",Lowa,,,,,1,,,",
             ]
         );
     }
