@@ -272,7 +272,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Chat, [ch('b')], "b", Action::OpenBrands, "tracked brands (add, edit, suggestions)"),
-    bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit the brand / track the suggestion"),
+    bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit or track"),
     bind!(Brands, [ch('a')], "a", Action::AddBrand, "add a brand"),
     bind!(Brands, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "stop tracking the brand"),
     bind!(Brands, [key(KeyCode::Esc), ch('b')], "Esc b", Action::Back, "close the pane"),
