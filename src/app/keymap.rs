@@ -44,6 +44,9 @@ pub enum Context {
     Compare,
     /// The Brands pane over Chat, outside its editor.
     Brands,
+    /// A list view of Chat's answer (Sources, Mentions, Fanouts): Enter acts on the row
+    /// rather than sending the prompt again.
+    AnswerList,
 }
 
 impl Context {
@@ -67,6 +70,7 @@ impl Context {
             Context::History => "History",
             Context::Compare => "Compare",
             Context::Brands => "Brands (b in Chat)",
+            Context::AnswerList => "Chat's Sources, Mentions and Fanouts",
         }
     }
 }
@@ -272,6 +276,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Chat, [ch('b')], "b", Action::OpenBrands, "tracked brands (add, edit, suggestions)"),
+    bind!(AnswerList, [key(KeyCode::Enter)], "Enter", Action::Send, "open the row"),
     bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit or track"),
     bind!(Brands, [ch('a')], "a", Action::AddBrand, "add a brand"),
     bind!(Brands, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "stop tracking the brand"),

@@ -116,6 +116,7 @@ static CHAT: TabSpec = TabSpec {
         Context::Chat,
         Context::Settings,
         Context::Viewer,
+        Context::AnswerList,
         Context::Brands,
     ],
     hints: None,
