@@ -146,16 +146,16 @@ async fn against_the_service_eight_run_at_once_and_four_queue() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ai_overview_lands_as_an_answer_beside_a_model_and_the_matrix_counts_it() {
-    use vantage::analysis::mentions::Brand;
+    // The brands come from a workspace file, as the loop reads it at start.
+    let workspace = tempfile::tempdir().unwrap();
+    let path = workspace.path().join("vantage.toml");
+    std::fs::write(
+        &path,
+        "[[brands]]\nname = \"Keen\"\n\n[[brands]]\nname = \"Switchback\"\ndomains = [\"switchbacktravel.com\"]\n",
+    )
+    .unwrap();
     let run = run_columns(true, None, Duration::from_millis(1550), |app| {
-        app.brands = vec![
-            Brand::named("Keen"),
-            Brand {
-                name: "Switchback".into(),
-                domains: vec!["switchbacktravel.com".into()],
-                ..Brand::default()
-            },
-        ];
+        app.brands_pane.explicit = Some(path.clone());
         app.compare.axes.models = vec![Model::Chatgpt];
         app.compare.axes.overview = true;
         app.compare.axes.locations = ["us:ny:New+York", "de::Berlin"]
