@@ -255,6 +255,12 @@ impl ChatState {
         match self.focus {
             ChatFocus::Prompt => vec![Context::Editing],
             ChatFocus::Settings => vec![Context::Settings, Context::Chat, Context::Form],
+            ChatFocus::Answer if viewing_list(self) => vec![
+                Context::AnswerList,
+                Context::Viewer,
+                Context::Chat,
+                Context::Form,
+            ],
             ChatFocus::Answer => vec![Context::Viewer, Context::Chat, Context::Form],
         }
     }

@@ -83,6 +83,14 @@ fn enter_on_a_fanout_fills_search_instead_of_asking_again() {
     let mut app = app_with_an_answer();
     show_view(&mut app, AnswerView::Fanouts);
     update(&mut app, key(KeyCode::Down));
+    // What the status bar and help name for Enter here: the row (its link, its mention in the
+    // answer, or Search for a fanout), not "send".
+    let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+    let contexts = app.key_contexts();
+    let nearest = crate::app::keymap::bindings(contexts[0])
+        .find(|b| b.keys.iter().any(|k| k.code == enter.code))
+        .map(|b| b.help);
+    assert_eq!(nearest, Some("open the row"));
     let effects = update(&mut app, key(KeyCode::Enter));
     assert!(
         !effects

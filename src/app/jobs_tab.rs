@@ -165,11 +165,17 @@ pub fn on_queued(app: &mut App, result: Result<JobRecord, String>) -> Vec<Effect
             } else {
                 TrackedJob::imported(record.id.clone(), record.kind, app.wall)
             };
+            // An imported job was not queued here; and on the Jobs tab it is already in view.
+            let done = if record.known { "Queued" } else { "Imported" };
+            let pointer = if app.tab == Tab::Jobs {
+                String::new()
+            } else {
+                format!("; it lands in Jobs ({})", tab_key(Tab::Jobs))
+            };
             app.flash_info(format!(
-                "Queued {} job {}; it lands in Jobs ({}).",
+                "{done} {} job {}{pointer}.",
                 record.kind,
-                record.id.short(),
-                tab_key(Tab::Jobs)
+                record.id.short()
             ));
             app.jobs.scheduler.insert(tracked);
             app.jobs.put(record);

@@ -287,8 +287,12 @@ fn an_imported_job_is_polled_at_once() {
         next_poll_at: T0,
         ..NewJob::imported(id(5), JobKind::Browser)
     });
+    go_to(&mut app, Tab::Jobs);
     let effects = update(&mut app, Msg::JobQueued(Ok(job)));
     assert_eq!(polls(&effects), vec![id(5)]);
+    // It was imported, not queued, and the Jobs tab already shows it.
+    let flash = app.flash.as_ref().map(|f| f.text.as_str());
+    assert_eq!(flash, Some("Imported browser job 00000000."));
 }
 
 #[test]

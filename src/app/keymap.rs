@@ -46,6 +46,9 @@ pub enum Context {
     Brands,
     /// The Track tab.
     Track,
+    /// A list view of Chat's answer (Sources, Mentions, Fanouts): Enter acts on the row
+    /// rather than sending the prompt again.
+    AnswerList,
 }
 
 impl Context {
@@ -70,6 +73,7 @@ impl Context {
             Context::Compare => "Compare",
             Context::Brands => "Brands (b in Chat)",
             Context::Track => "Track",
+            Context::AnswerList => "Chat's Sources, Mentions and Fanouts",
         }
     }
 }
@@ -277,7 +281,8 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Chat, [ch('b')], "b", Action::OpenBrands, "tracked brands (add, edit, suggestions)"),
-    bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit the brand / track the suggestion"),
+    bind!(AnswerList, [key(KeyCode::Enter)], "Enter", Action::Send, "open the row"),
+    bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit or track"),
     bind!(Brands, [ch('a')], "a", Action::AddBrand, "add a brand"),
     bind!(Brands, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "stop tracking the brand"),
     bind!(Brands, [key(KeyCode::Esc), ch('b')], "Esc b", Action::Back, "close the pane"),

@@ -119,6 +119,7 @@ static CHAT: TabSpec = TabSpec {
         Context::Chat,
         Context::Settings,
         Context::Viewer,
+        Context::AnswerList,
         Context::Brands,
     ],
     hints: None,

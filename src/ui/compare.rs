@@ -17,7 +17,7 @@ use crate::app::{App, elapsed_since, layout, seconds_until};
 use crate::present::answer::human_size;
 use crate::present::compare::summary::{self, Movement};
 
-use super::fit::fit_line;
+use super::fit::{self, fit_line};
 use super::form::{PromptBox, draw_prompt_box};
 use super::text_view::{draw_prose, visible_lines};
 use super::{pane, theme};
@@ -418,14 +418,21 @@ fn draw_summary(compare: &CompareState, frame: &mut Frame, area: Rect) {
         return;
     };
     let text = summary.text(false);
+    let note_width = usize::from(inner.width.saturating_sub(2));
     let lines: Vec<Line> = text
         .lines()
         .skip_while(|l| l.is_empty())
-        .map(|l| {
-            if l.is_empty() || l.starts_with(' ') {
-                Line::raw(l.to_string())
+        .flat_map(|l| {
+            if l.trim_start() == summary::SIMILARITY_NOTE {
+                // The one line of prose: wrapped, so its end ("all words") is not cut off.
+                fit::wrap_str(summary::SIMILARITY_NOTE, note_width, 3)
+                    .into_iter()
+                    .map(|row| Line::raw(format!("  {row}")))
+                    .collect()
+            } else if l.is_empty() || l.starts_with(' ') {
+                vec![Line::raw(l.to_string())]
             } else {
-                Line::styled(l.to_string(), theme::title())
+                vec![Line::styled(l.to_string(), theme::title())]
             }
         })
         .collect();

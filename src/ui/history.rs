@@ -12,11 +12,21 @@ use super::{field_spans, theme};
 
 const TITLES: [&str; 6] = ["kind", "request", "when", "status", "took", "size"];
 
+/// "request" or "requests", as the count before it asks.
+fn requests(count: usize) -> &'static str {
+    if count == 1 { "request" } else { "requests" }
+}
+
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let history = &app.history;
     let count = match &history.search.applied {
-        Some(_) => format!("{} of {} requests ", history.total, history.entries),
-        None => format!("{} requests ", history.total),
+        Some(_) => format!(
+            "{} of {} {} ",
+            history.total,
+            history.entries,
+            requests(history.entries)
+        ),
+        None => format!("{} {} ", history.total, requests(history.total)),
     };
     let mut title = vec![
         Span::styled(" History ", theme::title()),

@@ -64,6 +64,9 @@ pub fn view(app: &App, frame: &mut Frame) {
         Some(Popup::Confirm(confirm)) => draw_confirm(frame, &confirm.question()),
         None => {}
     }
+    if theme::terminal_without_colour() {
+        theme::drop_colours(frame.buffer_mut());
+    }
 }
 
 /// A question and its two answers.

@@ -15,7 +15,7 @@ use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, searc
 use crate::present::search_page::{EntryKind, OverviewPane, SearchView, stars, summarize_json};
 use crate::sanitize::one_line;
 
-use super::fit::{fit_str as fit, wrap_str as wrap_lines};
+use super::fit::{fit_line, fit_str as fit, wrap_str as wrap_lines};
 use super::text_view::{draw_prose, draw_scrollbar, list_offset};
 use super::{call, form, pane, theme};
 
@@ -537,11 +537,13 @@ pub(super) fn draw_link_list(
             } else {
                 Style::default()
             };
-            Line::from(vec![
+            let line = Line::from(vec![
                 Span::styled(format!("{:>4}. ", i + 1), theme::dim()),
                 Span::styled(fit(&link.text, 40), style),
                 Span::styled(format!("  {}", link.url), theme::link()),
-            ])
+            ]);
+            // The last column is the scrollbar's: a long URL ends in `…` before it.
+            fit_line(line, area.width.saturating_sub(1))
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);

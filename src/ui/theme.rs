@@ -1,6 +1,22 @@
 //! The app's colours and text styles, in one place.
 
+use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};
+
+/// Whether the terminal writer drops colours (`NO_COLOR`), as crossterm decides it.
+pub(crate) fn terminal_without_colour() -> bool {
+    crossterm::style::Colored::ansi_color_disabled_memoized()
+}
+
+/// Sets every cell's colours to the terminal's own, keeping bold, reverse and underline.
+/// Without colour, crossterm still writes a colour change, as a bare `ESC[m` that resets every
+/// attribute: the reverse video of a selection drawn before it would be lost.
+pub(crate) fn drop_colours(buffer: &mut Buffer) {
+    for cell in &mut buffer.content {
+        cell.fg = Color::Reset;
+        cell.bg = Color::Reset;
+    }
+}
 
 pub(crate) fn title() -> Style {
     Style::default().add_modifier(Modifier::BOLD)
@@ -95,4 +111,21 @@ pub(crate) fn hint_line(pairs: &[(&'static str, &'static str)]) -> ratatui::text
         spans.push(Span::raw(format!(" {what}{gap}")));
     }
     ratatui::text::Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::layout::Rect;
+
+    #[test]
+    fn without_colour_a_selection_keeps_its_reverse_video_and_loses_its_colours() {
+        let mut buffer = Buffer::empty(Rect::new(0, 0, 6, 1));
+        buffer.set_string(0, 0, "[Chat]", selected());
+        drop_colours(&mut buffer);
+        for cell in &buffer.content {
+            assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
+            assert!(cell.modifier.contains(Modifier::REVERSED | Modifier::BOLD));
+        }
+    }
 }
