@@ -448,3 +448,23 @@ fn alt_digits_pick_tabs_and_unknown_tabs_say_so() {
     );
     assert!(app.flash.as_ref().unwrap().text.contains("no tab 9"));
 }
+
+#[test]
+fn opening_usage_asks_again_when_a_call_landed_since_the_held_back_ask() {
+    let mut app = demo_app();
+    let asks = |effects: &[Effect]| {
+        effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Call(CallEffect::FetchUsage(_))))
+            .count()
+    };
+    // Asked at start; a call landing a moment later is held back by the throttle.
+    assert!(super::usage::refresh(&mut app).is_some());
+    app.set_clock(app.now + Duration::from_secs(2));
+    assert!(super::usage::refresh(&mut app).is_none());
+    // Opening the overlay does not show the report from before that call.
+    assert_eq!(asks(&super::usage::toggle(&mut app)), 1);
+    // Closed and opened again with nothing new: no second ask.
+    assert_eq!(asks(&super::usage::toggle(&mut app)), 0);
+    assert_eq!(asks(&super::usage::toggle(&mut app)), 0);
+}

@@ -24,6 +24,8 @@ pub struct UsageState {
     pub shown: bool,
     /// When the report was last asked for.
     asked_at: Option<Instant>,
+    /// A call landed since then, but the ask was held back: opening the overlay asks at once.
+    stale: bool,
     /// The start of the day the report covers (UTC).
     pub since: Option<OffsetDateTime>,
 }
@@ -49,9 +51,16 @@ pub fn refresh(app: &mut App) -> Option<Effect> {
         .asked_at
         .is_some_and(|at| app.now.saturating_duration_since(at) < REFRESH_EVERY)
     {
+        usage.stale = true;
         return None;
     }
+    ask(app)
+}
+
+fn ask(app: &mut App) -> Option<Effect> {
+    let usage = &mut app.usage;
     usage.asked_at = Some(app.now);
+    usage.stale = false;
     let request = today(app.wall);
     usage.since = Some(request.from);
     Some(Effect::Call(CallEffect::FetchUsage(request)))
@@ -67,12 +76,17 @@ pub fn on_usage(app: &mut App, result: Result<UsageSummary, ApiError>) {
     }
 }
 
-/// Opens or closes the overlay; opening asks for a fresh report when the last is old.
+/// Opens or closes the overlay; opening asks for a fresh report when the last is old or a
+/// call landed since it was asked for.
 pub fn toggle(app: &mut App) -> Vec<Effect> {
     app.usage.shown = !app.usage.shown;
     if app.usage.shown {
         if app.connection.token.is_none() {
             app.usage.error = Some(app.no_token_sentence());
+            return Vec::new();
+        }
+        if app.usage.stale {
+            return ask(app).into_iter().collect();
         }
         return refresh(app).into_iter().collect();
     }

@@ -122,7 +122,11 @@ impl RequestParams {
                     RequestParams::Search(r) => crate::api::request::shorten(&r.terms, 200),
                     other => other.summary(),
                 });
-                format!("{} columns · {asked}", parts.len())
+                let columns = match parts.len() {
+                    1 => "1 column".to_owned(),
+                    n => format!("{n} columns"),
+                };
+                format!("{columns} · {asked}")
             }
         }
     }
