@@ -171,13 +171,11 @@ fn comment_end(b: &[u8], from: usize) -> usize {
     if rest.starts_with(b"->") {
         return from + 2;
     }
-    let plain = memmem::find(rest, b"-->").map(|k| k + 3);
-    let banged = memmem::find(rest, b"--!>").map(|k| k + 4);
-    match (plain, banged) {
-        (Some(p), Some(q)) => from + p.min(q),
-        (Some(k), None) | (None, Some(k)) => from + k,
-        (None, None) => b.len(),
-    }
+    // `--!>` is looked for only before the first `-->`: a page has hundreds of comments,
+    // and a search to the end of the page for each one would cost more than parsing it.
+    let plain = memmem::find(rest, b"-->").map_or(rest.len(), |k| k + 3);
+    let banged = memmem::find(&rest[..plain], b"--!>").map(|k| k + 4);
+    from + banged.unwrap_or(plain)
 }
 
 /// Just past the `>` of a tag whose attributes start at `from`, following the tokenizer's
@@ -338,6 +336,12 @@ mod tests {
 
     #[test]
     fn the_tokenizer_s_edge_cases_are_followed() {
+        // `--!>` ends a comment too, and a comment without an end runs to the end.
+        assert_eq!(
+            slim("<!-- a --!><script>x</script><!-- b"),
+            "<!-- a --!><script></script><!-- b"
+        );
+        assert_eq!(slim("<!-- <script>x</script>"), "<!-- <script>x</script>");
         // `<!-->` is a whole comment; the script after it is real.
         assert_eq!(slim("<!--><script>x</script>"), "<!--><script></script>");
         // A script's end tag must end its name.
