@@ -32,6 +32,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::api::client::poll_delay;
+use crate::api::model::value_enum;
 use crate::api::{ApiError, Fetched, JobId, JobKind, JobPoll};
 
 /// Polls allowed out at once, whatever the number of waiting jobs (API.md).
@@ -43,60 +44,25 @@ pub type UnixMs = i64;
 /// The note a never-confirmed id gets when the service does not know it.
 pub const UNKNOWN_JOB: &str = "unknown job";
 
-/// Where a queued job stands, as the app shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum JobState {
-    /// The service is still retrieving it (or it was just submitted).
-    Pending,
-    /// The result arrived and is stored.
-    Done,
-    /// The service says it failed: re-submit the request.
-    Failed,
-    /// The service no longer knows a job it once had.
-    Expired,
-    /// The last poll failed; polling goes on with backoff.
-    Error,
-}
+value_enum!(
+    /// Where a queued job stands, as the app shows it: `pending`, the service is still
+    /// retrieving it (or it was just submitted); `done`, the result arrived and is stored;
+    /// `failed`, the service says it failed (re-submit the request); `expired`, the service
+    /// no longer knows a job it once had; `error`, the last poll failed and polling goes on
+    /// with backoff.
+    JobState {
+        Pending => "pending",
+        Done => "done",
+        Failed => "failed",
+        Expired => "expired",
+        Error => "error",
+    }
+);
 
 impl JobState {
-    pub const ALL: [JobState; 5] = [
-        JobState::Pending,
-        JobState::Done,
-        JobState::Failed,
-        JobState::Expired,
-        JobState::Error,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobState::Pending => "pending",
-            JobState::Done => "done",
-            JobState::Failed => "failed",
-            JobState::Expired => "expired",
-            JobState::Error => "error",
-        }
-    }
-
     /// Done, failed and expired jobs are never polled again.
     pub fn is_terminal(self) -> bool {
         matches!(self, JobState::Done | JobState::Failed | JobState::Expired)
-    }
-}
-
-impl fmt::Display for JobState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for JobState {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        JobState::ALL
-            .into_iter()
-            .find(|state| state.as_str() == s)
-            .ok_or_else(|| format!("unknown job state {s:?}"))
     }
 }
 
@@ -645,7 +611,7 @@ mod tests {
 
     #[test]
     fn states_round_trip_through_text() {
-        for state in JobState::ALL {
+        for &state in JobState::ALL {
             assert_eq!(state.as_str().parse::<JobState>(), Ok(state));
         }
         assert!("lost".parse::<JobState>().is_err());

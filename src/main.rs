@@ -13,7 +13,13 @@ use vantage::exit;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Two workers, however many cores (counting them reads cgroup files at start): the app
+    // waits on the terminal, the network and the store, and its heavy work runs on the
+    // blocking pool, whose threads end a second after their last job. Each thread kept is
+    // memory kept (its stack, its allocator arena).
     let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_keep_alive(std::time::Duration::from_secs(1))
         .enable_all()
         .build()
     {
@@ -83,6 +89,8 @@ async fn dispatch(cli: Cli) -> i32 {
 
 /// The log's file name inside the data dir.
 const LOG_FILE: &str = "vantage.log";
+/// Log lines waiting to be written, at most; more are dropped (the writer is far faster).
+const LOG_QUEUE_LINES: usize = 1_024;
 
 /// Logs go to a file in the data dir, never to the terminal. No file, no logs: the app runs,
 /// and the returned sentence says why there is no log (to be shown once).
@@ -96,7 +104,11 @@ fn init_logging(
         Ok(file) => file,
         Err(warning) => return (None, Some(warning)),
     };
-    let (writer, guard) = tracing_appender::non_blocking(file);
+    // The queue of lines not yet written is allocated, and touched, whole at start: the
+    // default of 128,000 lines is 4 MB of memory; the app logs a few lines a minute.
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LOG_QUEUE_LINES)
+        .finish(file);
     let filter = tracing_subscriber::EnvFilter::try_from_env("VANTAGE_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     // Fails only if a subscriber is already set, which then receives the logs.

@@ -360,36 +360,58 @@ fn text_of(node: &Handle) -> String {
 
 /// Of a page's style sheet, only the rules that hide something matter here (html2text
 /// lays out nothing else of CSS); a search page carries thousands of rules, and html2text
-/// matches each against every element. Rules inside at-rules (`@media` and the like)
-/// depend on a screen this is not, so they go too.
+/// matches each against every element.
 fn keep_hiding_rules(dom: &RcDom, style: &Handle) {
     let mut css = Vec::new();
     for child in style.children.borrow().iter() {
         let _ = child.serialize(&mut css);
     }
-    let css = String::from_utf8_lossy(&css);
+    let kept = hiding_rules(&String::from_utf8_lossy(&css));
+    style.children.borrow_mut().clear();
+    dom.append(style, NodeOrText::AppendText(kept.into()));
+}
+
+/// The rules of a style sheet that set `display: none`, each as written (with what stood
+/// before it since the previous rule). Rules inside at-rules (`@media` and the like) depend
+/// on a screen this is not, so they go too.
+pub(crate) fn hiding_rules(css: &str) -> String {
     let mut kept = String::new();
     let mut depth = 0usize;
     let mut rule_start = 0;
-    for (i, c) in css.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    let rule = &css[rule_start..=i];
-                    let squeezed: String = rule.chars().filter(|c| !c.is_whitespace()).collect();
-                    if !rule.trim_start().starts_with('@') && squeezed.contains("display:none") {
-                        kept.push_str(rule);
-                    }
-                    rule_start = i + 1;
+    // Braces are ASCII, so byte offsets found by memchr fall between characters.
+    for i in memchr::memchr2_iter(b'{', b'}', css.as_bytes()) {
+        if css.as_bytes()[i] == b'{' {
+            depth += 1;
+        } else if depth > 0 {
+            depth -= 1;
+            if depth == 0 {
+                let rule = &css[rule_start..=i];
+                if !rule.trim_start().starts_with('@') && hides(rule) {
+                    kept.push_str(rule);
                 }
+                rule_start = i + 1;
             }
-            _ => {}
         }
     }
-    style.children.borrow_mut().clear();
-    dom.append(style, NodeOrText::AppendText(kept.into()));
+    kept
+}
+
+/// Whether a rule, white space left out, says `display:none`.
+fn hides(rule: &str) -> bool {
+    const NEEDLE: &[u8] = b"display:none";
+    // No prefix of the needle recurs inside it, so a mismatch restarts the match.
+    let mut matched = 0;
+    for c in rule.chars().filter(|c| !c.is_whitespace()) {
+        if c.is_ascii() && c as u8 == NEEDLE[matched] {
+            matched += 1;
+            if matched == NEEDLE.len() {
+                return true;
+            }
+        } else {
+            matched = usize::from(c == 'd');
+        }
+    }
+    false
 }
 
 /// A code block as chatbots send it holds a language label and a copy button beside the

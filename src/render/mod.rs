@@ -8,7 +8,9 @@
 //! localized "… said:" labels go, without matching any text.
 //!
 //! Some pages cost html5ever and html2text far more than their size; [`prescan`] spots
-//! them in one linear pass and such a page is shown as plain text with a notice.
+//! them in one linear pass and such a page is shown as plain text with a notice. Another
+//! linear pass ([`slim`]) leaves out what the parser would read for nothing: the contents
+//! of scripts, and of style sheets all but their hiding rules.
 
 mod dom;
 mod json;
@@ -16,6 +18,7 @@ mod links;
 mod marks;
 mod plain;
 mod prescan;
+mod slim;
 mod text;
 mod wrap;
 
@@ -113,7 +116,8 @@ fn config(markdown: bool) -> Config<Marks> {
         .empty_img_mode(ImageRenderMode::IgnoreEmpty)
 }
 
-/// Zero-width joiner and the emoji and text variation selectors.
+/// Zero-width joiner and the emoji and text variation selectors (looked for byte-wise: a
+/// page is mostly ASCII, and decoding every character costs more than three SIMD scans).
 const JOINERS: [char; 3] = ['\u{200D}', '\u{FE0F}', '\u{FE0E}'];
 
 /// Convert HTML (a whole page or a fragment) into a [`Document`].
@@ -124,12 +128,17 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
     // Emoji sequences (joined by ZWJ, or with a variation selector) measure differently as a
     // string than as the sum of their characters; html2text mixes both measures and
     // miscounts a line's width. Without the joiners and selectors each emoji stands alone.
-    let html = if html.contains(JOINERS) {
+    let has_joiner = JOINERS.iter().any(|joiner| {
+        let mut utf8 = [0; 4];
+        memchr::memmem::find(html.as_bytes(), joiner.encode_utf8(&mut utf8).as_bytes()).is_some()
+    });
+    let html = if has_joiner {
         std::borrow::Cow::Owned(html.replace(JOINERS, ""))
     } else {
         std::borrow::Cow::Borrowed(html)
     };
-    let Some(dom) = dom::parse(&html) else {
+    let slimmed = slim::slim(&html);
+    let Some(dom) = dom::parse(&slimmed) else {
         return Document::fallback(
             &html,
             "Shown as plain text: the HTML could not be parsed.".to_owned(),

@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::model::value_enum;
 use crate::api::{AiRequest, Fetched, JobId, JobKind, SearchRequest};
 use crate::jobs::{JobState, Transition, UnixMs};
 
@@ -17,49 +18,10 @@ pub fn now_ms() -> UnixMs {
         .unwrap_or(0)
 }
 
-/// What kind of call a history entry is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RequestKind {
-    Ai,
-    Search,
-    Browser,
-    Compare,
-}
-
-impl RequestKind {
-    pub const ALL: [RequestKind; 4] = [
-        RequestKind::Ai,
-        RequestKind::Search,
-        RequestKind::Browser,
-        RequestKind::Compare,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RequestKind::Ai => "ai",
-            RequestKind::Search => "search",
-            RequestKind::Browser => "browser",
-            RequestKind::Compare => "compare",
-        }
-    }
-}
-
-impl fmt::Display for RequestKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for RequestKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        RequestKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| format!("unknown request kind {s:?}"))
-    }
-}
+value_enum!(
+    /// What kind of call a history entry is.
+    RequestKind { Ai => "ai", Search => "search", Browser => "browser", Compare => "compare" }
+);
 
 /// The parameters of a call, as typed values. Stored as JSON in `requests.params` (the
 /// variant's own value) next to `requests.kind`. The token is never part of these.

@@ -61,8 +61,13 @@ where
     app.set_clock(Instant::now());
     app.set_wall(now_ms());
     let effects = app.start();
-    runner.run_all(effects, app).await;
+    // The first frame needs none of what the start asks for (those answer through the
+    // channel), nor the store, which opens beside it.
     draw(terminal, app, &mut stats)?;
+    if runner.settle_store(app).await {
+        draw(terminal, app, &mut stats)?;
+    }
+    runner.run_all(effects, app).await;
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut ages_ticker = tokio::time::interval(AGES_TICK);

@@ -12,6 +12,7 @@ pub use effects::{EffectRunner, restore_settings, test_runner};
 pub use event_loop::{FRAME_BUDGET, LoopStats, run_loop};
 
 use std::io;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use crossterm::event::{
@@ -26,6 +27,7 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
+use tokio::task::JoinHandle;
 
 use crate::api::proxy::ProxyEndpoints;
 use crate::api::{Client, Secret};
@@ -33,7 +35,7 @@ use crate::app::proxy::{DEMO_TARGET_URL, LIVE_TARGET_URL, ProxyDefaults, ProxySt
 use crate::app::{App, Connection, Msg};
 use crate::config::Config;
 use crate::sim::Simulator;
-use crate::store::{Store, StoreOptions};
+use crate::store::{Store, StoreError, StoreOptions};
 
 /// Runs the app in the real terminal until the user quits. Returns the exit code.
 /// `start_warning` (the log could not be opened, say) is shown as the first flash.
@@ -43,6 +45,13 @@ pub async fn run(
     simulator: Option<&Simulator>,
     start_warning: Option<String>,
 ) -> i32 {
+    // SQLite opens (and on a first run creates) the file on the blocking pool while the
+    // terminal is set up and the first frame drawn; the loop waits for it after that frame.
+    let store = PendingStore::open(
+        config.data_dir.clone(),
+        StoreOptions::from_config(&config),
+        start_warning.is_some(),
+    );
     // The simulator is kept alive by the caller for as long as the app runs.
     let proxy = proxy_defaults(&config, simulator);
     let connection = connection_of(&config, &client);
@@ -59,33 +68,14 @@ pub async fn run(
     let (tx, mut rx) = unbounded_channel();
     let mut runner = EffectRunner::new(client, tx.clone(), config.data_dir.clone(), true);
     runner.set_proxy_endpoints(proxy.endpoints.clone());
+    runner.set_pending_store(store);
     let mut app = App::new(connection, Instant::now());
     app.proxy = ProxyState::new(proxy);
-    let no_log = start_warning.is_some();
     if let Some(warning) = start_warning {
         app.flash_error(warning);
     }
     app.reading_width = config.reading_width;
     restore_settings(&mut app, &config.data_dir);
-    match Store::open_in(&config.data_dir, StoreOptions::from_config(&config)) {
-        Ok(store) => {
-            watch_store(&store, tx.clone());
-            runner.set_store(Some(store));
-        }
-        Err(error) => {
-            tracing::warn!(%error, "the store did not open");
-            app.flash_error(format!(
-                "{error} Jobs and history live in memory only this session{}.",
-                // The store's sentence replaces the log's warning, so it keeps its gist.
-                if no_log {
-                    ", and no log is written"
-                } else {
-                    ""
-                }
-            ));
-            app.jobs.memory_only = Some(error.to_string());
-        }
-    }
     if let Ok(size) = terminal.size() {
         app.area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
     }
@@ -103,6 +93,54 @@ pub async fn run(
         Err(e) => {
             crate::cli::err(&format!("The app stopped on a terminal error: {e}."));
             crate::exit::FAILURE
+        }
+    }
+}
+
+/// The store being opened on the blocking pool, and whether the log is missing too (said in
+/// the same flash if the store does not open).
+pub struct PendingStore {
+    opening: JoinHandle<Result<Store, StoreError>>,
+    no_log: bool,
+}
+
+impl PendingStore {
+    /// Starts opening the store in `data_dir` on the blocking pool (call it inside the
+    /// runtime). `no_log`: the log could not be opened either.
+    pub fn open(data_dir: PathBuf, options: StoreOptions, no_log: bool) -> PendingStore {
+        PendingStore {
+            opening: tokio::task::spawn_blocking(move || Store::open_in(&data_dir, options)),
+            no_log,
+        }
+    }
+
+    /// Waits for the store. Opened, it is watched for damage; not opened, the app says why
+    /// and keeps this session in memory (returns `None`).
+    pub(crate) async fn settle(self, app: &mut App, tx: &UnboundedSender<Msg>) -> Option<Store> {
+        let opened = self.opening.await.unwrap_or_else(|stopped| {
+            Err(StoreError::Sqlite(format!(
+                "opening it stopped ({stopped})"
+            )))
+        });
+        match opened {
+            Ok(store) => {
+                watch_store(&store, tx.clone());
+                Some(store)
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the store did not open");
+                app.flash_error(format!(
+                    "{error} Jobs and history live in memory only this session{}.",
+                    // The store's sentence replaces the log's warning, so it keeps its gist.
+                    if self.no_log {
+                        ", and no log is written"
+                    } else {
+                        ""
+                    }
+                ));
+                app.jobs.memory_only = Some(error.to_string());
+                None
+            }
         }
     }
 }

@@ -17,5 +17,7 @@ mod store_damage;
 mod store_db;
 #[path = "../store_health_app.rs"]
 mod store_health_app;
+#[path = "../store_opening.rs"]
+mod store_opening;
 #[path = "../store_search.rs"]
 mod store_search;

@@ -12,26 +12,52 @@ use crate::app::picker::PickerKind;
 use crate::app::pickers;
 use crate::app::{App, Effect, Popup};
 
-/// The cells of the form, in their order on screen.
-/// The form's cells are the request's fields, in their order on screen.
-pub const FORM_ORDER: [ProxyField; 17] = [
+/// The form's cells, in their order on screen: where and how to connect, then the
+/// request's username options in the order they are written.
+pub const FORM_ORDER: [ProxyField; 17] = form_order();
+
+const FORM_CONNECTION: [ProxyField; 6] = [
     ProxyField::Network,
     ProxyField::Protocol,
     ProxyField::Fallback,
     ProxyField::Username,
     ProxyField::Key,
     ProxyField::TargetUrl,
-    ProxyField::Country,
-    ProxyField::Subdivision,
-    ProxyField::City,
-    ProxyField::Zipcode,
-    ProxyField::Asn,
-    ProxyField::Type,
-    ProxyField::Session,
-    ProxyField::SessionTtl,
-    ProxyField::SessionMode,
-    ProxyField::SessionErr,
-    ProxyField::Subaccount,
+];
+
+const fn form_order() -> [ProxyField; 17] {
+    let mut order = [ProxyField::Network; 17];
+    let mut i = 0;
+    while i < order.len() {
+        order[i] = if i < FORM_CONNECTION.len() {
+            FORM_CONNECTION[i]
+        } else {
+            ProxyField::OPTIONS[i - FORM_CONNECTION.len()]
+        };
+        i += 1;
+    }
+    order
+}
+
+/// What the text field of a username option says under it (`sessionttl`'s names its bound).
+const OPTION_NOTES: [(ProxyField, &str); 5] = [
+    (ProxyField::Zipcode, "A postal code; needs country."),
+    (
+        ProxyField::Asn,
+        "An autonomous system number such as 3320; needs country.",
+    ),
+    (
+        ProxyField::Session,
+        "Any name: requests with the same session keep the same exit.",
+    ),
+    (
+        ProxyField::SessionErr,
+        "What a session does when its exit fails.",
+    ),
+    (
+        ProxyField::Subaccount,
+        "The subaccount the traffic is billed to.",
+    ),
 ];
 
 /// A field's label on the settings row.
@@ -129,42 +155,28 @@ pub(super) fn edit(app: &mut App, setting: ProxyField) -> Vec<Effect> {
             Some(&proxy.target_url),
             "The page to fetch through the proxy (http:// or https://).",
         ),
-        ProxyField::Zipcode => text(
-            setting,
-            "zipcode",
-            o.zipcode.as_deref(),
-            "A postal code; needs country.",
-        ),
-        ProxyField::Asn => text(
-            setting,
-            "asn",
-            o.asn.map(|n| n.to_string()).as_deref(),
-            "An autonomous system number such as 3320; needs country.",
-        ),
-        ProxyField::Session => text(
-            setting,
-            "session",
-            o.session.as_deref(),
-            "Any name: requests with the same session keep the same exit.",
-        ),
-        ProxyField::SessionTtl => text(
-            setting,
-            "sessionttl",
-            o.sessionttl.map(|n| n.to_string()).as_deref(),
-            &format!("How long a session keeps its exit, 1 to {SESSION_TTL_MAX_MINUTES} minutes."),
-        ),
-        ProxyField::SessionErr => text(
-            setting,
-            "sessionerr",
-            o.sessionerr.as_deref(),
-            "What a session does when its exit fails.",
-        ),
-        ProxyField::Subaccount => text(
-            setting,
-            "subaccount",
-            o.subaccount.as_deref(),
-            "The subaccount the traffic is billed to.",
-        ),
+        ProxyField::Zipcode
+        | ProxyField::Asn
+        | ProxyField::Session
+        | ProxyField::SessionTtl
+        | ProxyField::SessionErr
+        | ProxyField::Subaccount => {
+            let value = o
+                .pairs()
+                .into_iter()
+                .find_map(|(field, value)| (field == setting).then_some(value));
+            let note = if setting == ProxyField::SessionTtl {
+                format!(
+                    "How long a session keeps its exit, 1 to {SESSION_TTL_MAX_MINUTES} minutes."
+                )
+            } else {
+                OPTION_NOTES
+                    .iter()
+                    .find(|(field, _)| *field == setting)
+                    .map_or_else(String::new, |(_, note)| (*note).to_string())
+            };
+            text(setting, setting.as_str(), value.as_deref(), &note)
+        }
     };
     app.popup = Some(popup);
     Vec::new()

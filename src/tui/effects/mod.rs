@@ -22,6 +22,8 @@ use crate::app::{self, App, Effect, Msg, Tag};
 use crate::sim::Simulator;
 use crate::store::{Body, EntryId, Store};
 
+use super::PendingStore;
+
 /// Carries out effects: spawns calls, cancels them, reads and writes the store, copies,
 /// opens, writes files.
 pub struct EffectRunner {
@@ -38,6 +40,8 @@ pub struct EffectRunner {
     proxy: Option<ProxyEndpoints>,
     /// Where history and jobs are kept; `None` when it could not open (memory only).
     store: Option<Store>,
+    /// The store still opening: the loop waits for it once the first frame is drawn.
+    pending_store: Option<PendingStore>,
     /// Job results of this session when there is no store.
     memory: HashMap<JobId, Body>,
     /// The history entry of each job submitted this session, to attach its result to.
@@ -64,6 +68,7 @@ impl EffectRunner {
             demo: None,
             proxy: None,
             store: None,
+            pending_store: None,
             memory: HashMap::new(),
             job_entries: Arc::default(),
             settings_save: None,
@@ -73,6 +78,20 @@ impl EffectRunner {
     /// The store history and jobs are written to (`None`: memory only).
     pub fn set_store(&mut self, store: Option<Store>) {
         self.store = store;
+    }
+
+    /// The store opening in the background; it replaces the one set before, once opened.
+    pub fn set_pending_store(&mut self, pending: PendingStore) {
+        self.pending_store = Some(pending);
+    }
+
+    /// Waits for a store still opening; true when the app's state changed (it did not open).
+    pub(super) async fn settle_store(&mut self, app: &mut App) -> bool {
+        let Some(pending) = self.pending_store.take() else {
+            return false;
+        };
+        self.store = pending.settle(app, &self.tx).await;
+        self.store.is_none()
     }
 
     pub fn store(&self) -> Option<&Store> {
