@@ -35,6 +35,7 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::mentions::Brand;
 use crate::api::{Location, Model};
+use crate::present::compare::overview::AI_OVERVIEW;
 
 /// The file's name in the current folder.
 pub const WORKSPACE_FILE: &str = "vantage.toml";
@@ -48,8 +49,10 @@ pub struct TrackSet {
     pub name: String,
     pub prompts: Vec<String>,
     pub terms: Vec<String>,
-    /// Empty: the service's default model.
+    /// Empty: the service's default model (unless `overview` is the only one named).
     pub models: Vec<Model>,
+    /// `ai-overview` among the models: Google's AI Overview read for each prompt and location.
+    pub overview: bool,
     /// Empty: the service picks. Searches take no device.
     pub devices: Vec<String>,
     /// Empty: the service picks a location.
@@ -205,7 +208,11 @@ impl Workspace {
             ("terms", set.terms.clone()),
             (
                 "models",
-                set.models.iter().map(|m| m.as_str().to_string()).collect(),
+                set.models
+                    .iter()
+                    .map(|m| m.as_str().to_string())
+                    .chain(set.overview.then(|| AI_OVERVIEW.to_string()))
+                    .collect(),
             ),
             ("devices", set.devices.clone()),
             (
@@ -396,10 +403,14 @@ impl TrackSet {
     /// How many calls one run of the set makes.
     pub fn combinations(&self) -> usize {
         let factor = |n: usize| n.max(1);
+        let chatbots = if self.overview && self.models.is_empty() {
+            0
+        } else {
+            factor(self.models.len())
+        };
+        let overview = usize::from(self.overview) * factor(self.locations.len());
         self.prompts.len()
-            * factor(self.models.len())
-            * factor(self.devices.len())
-            * factor(self.locations.len())
+            * (chatbots * factor(self.devices.len()) * factor(self.locations.len()) + overview)
             + self.terms.len() * factor(self.locations.len())
     }
 }
@@ -479,15 +490,19 @@ fn read_sets(
             ));
         }
         let (model_names, span) = strings("models")?;
+        let overview = model_names
+            .iter()
+            .any(|m| m.trim().eq_ignore_ascii_case(AI_OVERVIEW));
         let models = model_names
             .iter()
+            .filter(|m| !m.trim().eq_ignore_ascii_case(AI_OVERVIEW))
             .map(|m| {
                 m.parse::<Model>().map_err(|_| {
                     field(
                         span.clone(),
                         "sets.models",
                         &format!(
-                            "{m:?} is not a model; use chatgpt, gemini, perplexity or copilot"
+                            "{m:?} is not a model; use chatgpt, gemini, perplexity, copilot or {AI_OVERVIEW}"
                         ),
                     )
                 })
@@ -518,6 +533,7 @@ fn read_sets(
             prompts,
             terms,
             models,
+            overview,
             devices,
             locations,
             brands: watched,
@@ -734,6 +750,23 @@ mod tests {
         assert_eq!(workspace.brands_of(set)[0].name, "Merrell");
         let specs: Vec<String> = set.locations.iter().map(location_spec).collect();
         assert_eq!(specs, ["US:NY:New+York", "DE::Berlin", "FR"]);
+    }
+
+    #[test]
+    fn ai_overview_is_one_more_model_of_a_set_and_writes_back() {
+        let text = "[[sets]]\nname = \"o\"\nprompts = [\"x\"]\nmodels = [\"gemini\", \"AI-Overview\"]\nlocations = [\"us\", \"de\"]\n";
+        let mut workspace = Workspace::parse(&path(), text).unwrap();
+        let set = workspace.set("o").unwrap().clone();
+        assert!(set.overview);
+        assert_eq!(set.models, [Model::Gemini]);
+        assert_eq!(set.combinations(), 2 + 2);
+        let copy = TrackSet {
+            name: "p".to_string(),
+            ..set
+        };
+        workspace.add_set(copy.clone()).unwrap();
+        let again = Workspace::parse(&path(), &workspace.to_text()).unwrap();
+        assert_eq!(again.set("p"), Some(&copy));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::api::{
     AiAnswer, AiRequest, Completion, Fetched, ResultKind, SearchRequest, SearchResults,
 };
 use crate::present::answer;
+use crate::present::compare::overview::{AI_OVERVIEW, is_overview_request, stored_overview};
 use crate::present::compare::summary::location_label;
 use crate::store::{RequestParams, RunItem};
 
@@ -37,6 +38,9 @@ pub fn observe(item: &RunItem, brands: &[Brand]) -> Observed {
         RequestParams::Ai(request) => {
             observe_answer(request, body, brands).map_or(Observed::Nothing, Observed::Answer)
         }
+        RequestParams::Search(request) if is_overview_request(request) => {
+            Observed::Answer(observe_overview(request, body, brands))
+        }
         RequestParams::Search(request) => Observed::Results(observe_results(request, body)),
         RequestParams::Browser(_) | RequestParams::Compare(_) => Observed::Nothing,
     }
@@ -53,9 +57,47 @@ fn observe_answer(request: &AiRequest, body: &str, brands: &[Brand]) -> Option<O
         elapsed: Duration::ZERO,
     };
     let prepared = answer::prepare(request.clone(), fetched);
+    Some(observed(
+        &prepared,
+        AnswerObservation {
+            query: request.prompt.clone(),
+            model: request.effective_model().as_str().to_string(),
+            device: request.device.clone().unwrap_or_default(),
+            location: location_label(&request.location),
+            positions: Vec::new(),
+            domains: Vec::new(),
+        },
+        brands,
+    ))
+}
+
+/// A stored results page read as an answer: its AI Overview (or, without one, an answer that
+/// names nothing, so visibility counts the page as a miss).
+fn observe_overview(request: &SearchRequest, page: &str, brands: &[Brand]) -> ObservedAnswer {
+    let prepared = stored_overview(request.clone(), page.to_owned(), Duration::ZERO);
+    observed(
+        &prepared,
+        AnswerObservation {
+            query: request.terms.clone(),
+            model: AI_OVERVIEW.to_string(),
+            device: String::new(),
+            location: location_label(&request.location),
+            positions: Vec::new(),
+            domains: Vec::new(),
+        },
+        brands,
+    )
+}
+
+/// Fills `observation` with the brands `prepared` names and the domains it cites.
+fn observed(
+    prepared: &answer::PreparedAnswer,
+    mut observation: AnswerObservation,
+    brands: &[Brand],
+) -> ObservedAnswer {
     let urls: Vec<&str> = prepared.sources.iter().map(|s| s.url.as_str()).collect();
     let found = mentions::mentions(&prepared.plain_text, &urls, brands);
-    let positions = brands
+    observation.positions = brands
         .iter()
         .map(|b| {
             found
@@ -65,24 +107,16 @@ fn observe_answer(request: &AiRequest, body: &str, brands: &[Brand]) -> Option<O
                 .and_then(|p| u32::try_from(p).ok())
         })
         .collect();
-    let mut domains: Vec<String> = Vec::new();
     for source in &prepared.sources {
         let domain = mentions::host_of(&source.url);
-        if !domain.is_empty() && !domains.contains(&domain) {
-            domains.push(domain);
+        if !domain.is_empty() && !observation.domains.contains(&domain) {
+            observation.domains.push(domain);
         }
     }
-    Some(ObservedAnswer {
-        observation: AnswerObservation {
-            query: request.prompt.clone(),
-            model: request.effective_model().as_str().to_string(),
-            device: request.device.clone().unwrap_or_default(),
-            location: location_label(&request.location),
-            positions,
-            domains,
-        },
+    ObservedAnswer {
+        observation,
         mentions: found,
-    })
+    }
 }
 
 fn observe_results(request: &SearchRequest, body: &str) -> Vec<ResultObservation> {
@@ -125,4 +159,59 @@ pub fn observe_run(label: String, items: &[RunItem], brands: &[Brand]) -> RunObs
         }
     }
     run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::present::compare::overview::overview_request;
+
+    fn item(request: SearchRequest, body: &str) -> RunItem {
+        RunItem {
+            seq: 0,
+            request: RequestParams::Search(request),
+            job_id: None,
+            state: None,
+            sends: 1,
+            refused: None,
+            body: Some(body.to_string()),
+        }
+    }
+
+    #[test]
+    fn a_stored_results_page_is_read_for_its_ai_overview_as_one_more_answer() {
+        let page = include_str!("../../tests/fixtures/live/search-google-sample.html");
+        let brands = [Brand::named("Claude"), Brand::named("Salomon")];
+        let request = overview_request("mcp server".into(), Default::default(), None);
+        let Observed::Answer(answer) = observe(&item(request, page), &brands) else {
+            panic!("an overview page is an answer")
+        };
+        assert_eq!(answer.observation.model, AI_OVERVIEW);
+        assert_eq!(answer.observation.query, "mcp server");
+        assert_eq!(answer.observation.positions, vec![Some(1), None]);
+        assert!(
+            answer.observation.domains.contains(&"zenn.dev".to_string()),
+            "{:?}",
+            answer.observation.domains
+        );
+    }
+
+    #[test]
+    fn a_page_without_an_overview_names_nothing_and_a_plain_search_stays_results() {
+        let brands = [Brand::named("Claude")];
+        let request = overview_request("boots".into(), Default::default(), None);
+        let Observed::Answer(answer) = observe(&item(request, "<p>ten blue links</p>"), &brands)
+        else {
+            panic!("still an answer, one that names nothing")
+        };
+        assert_eq!(answer.observation.positions, vec![None]);
+        let plain = SearchRequest {
+            terms: "boots".into(),
+            ..SearchRequest::default()
+        };
+        assert!(matches!(
+            observe(&item(plain, "{}"), &brands),
+            Observed::Results(_)
+        ));
+    }
 }

@@ -1,8 +1,10 @@
 //! A set expanded into the calls of one run: every prompt from every model, device and
-//! location, then every search term from every location. Pure.
+//! location, then (with `ai-overview`) every prompt's AI Overview from every location, then
+//! every search term from every location. Pure.
 
 use crate::analysis::workspace::TrackSet;
 use crate::api::{AiFormat, AiRequest, Location, SearchFormat, SearchRequest};
+use crate::present::compare::overview::overview_request;
 use crate::store::RequestParams;
 
 /// The calls of one run of `set`, in a stable order (the run numbers them so).
@@ -16,7 +18,10 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
             locations.to_vec()
         }
     };
-    let models: Vec<_> = if set.models.is_empty() {
+    let models: Vec<_> = if set.models.is_empty() && set.overview {
+        // `ai-overview` alone asks no chatbot.
+        Vec::new()
+    } else if set.models.is_empty() {
         vec![None]
     } else {
         set.models.iter().copied().map(Some).collect()
@@ -45,6 +50,22 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
                     })?;
                     calls.push(RequestParams::Ai(request));
                 }
+            }
+        }
+    }
+    if set.overview {
+        // One search per prompt and location, read for its AI Overview (a search has no
+        // device).
+        for prompt in &set.prompts {
+            for location in &locations {
+                let request = overview_request(prompt.clone(), location.clone(), None);
+                request.validate().map_err(|e| {
+                    format!(
+                        "the set {} cannot read the AI Overview of {:?}: {e}",
+                        set.name, prompt
+                    )
+                })?;
+                calls.push(RequestParams::Search(request));
             }
         }
     }
@@ -115,5 +136,33 @@ mod tests {
         };
         let error = expand(&set).unwrap_err();
         assert!(error.starts_with("the set long cannot search"), "{error}");
+    }
+
+    #[test]
+    fn the_ai_overview_reads_each_prompts_page_from_each_location() {
+        let set = TrackSet {
+            name: "boots".to_string(),
+            prompts: vec!["best boots".to_string()],
+            models: vec![Model::Chatgpt],
+            overview: true,
+            locations: vec![place("US", "Denver"), place("DE", "Berlin")],
+            ..TrackSet::default()
+        };
+        let calls = expand(&set).unwrap();
+        assert_eq!(calls.len(), set.combinations());
+        assert_eq!(calls.len(), 2 + 2);
+        let RequestParams::Search(page) = &calls[3] else {
+            panic!("the overview's searches follow the chatbots' calls")
+        };
+        assert!(crate::present::compare::overview::is_overview_request(page));
+        assert_eq!(page.terms, "best boots");
+        assert_eq!(page.location.city.as_deref(), Some("Berlin"));
+        // Named alone, it asks no chatbot.
+        let alone = TrackSet {
+            models: Vec::new(),
+            ..set
+        };
+        assert_eq!(expand(&alone).unwrap().len(), 2);
+        assert_eq!(alone.combinations(), 2);
     }
 }
