@@ -103,6 +103,13 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
         let in_pre = in_pre || name == "pre";
         let in_list_or_cell = matches!(name, "li" | "dd" | "dt" | "td" | "th" | "p");
         let old = std::mem::take(&mut *node.children.borrow_mut());
+        // Text of its own between the children: links there are words of a sentence (inline
+        // citations), not a list laid out by the page's CSS.
+        let prose = old.iter().any(|child| {
+            local_name_of(child).is_none()
+                && !matches!(child.data, Comment { .. })
+                && !is_blank_text(child)
+        });
         let mut kept: Vec<Handle> = Vec::with_capacity(old.len());
         // The element before this one with nothing but white space between them.
         let mut previous: Option<Handle> = None;
@@ -146,9 +153,12 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
                 }
                 child
             };
+            if name == "sup" {
+                digits_only(dom, &child);
+            }
             if !in_pre
                 && let Some(before) = previous.take()
-                && let Some(separator) = separator(dom, &before, &child)
+                && let Some(separator) = separator(dom, &before, &child, prose)
             {
                 kept.push(separator);
             }
@@ -168,10 +178,11 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
 /// page's CSS (which html2text does not lay out) sets them apart: a line break between
 /// links (navigation, ad cards), a space between classed spans (a result's site name and
 /// its address).
-fn separator(dom: &RcDom, before: &Handle, after: &Handle) -> Option<Handle> {
+fn separator(dom: &RcDom, before: &Handle, after: &Handle, prose: bool) -> Option<Handle> {
     let (a, b) = (local_name_of(before)?, local_name_of(after)?);
     if &*a == "a" && &*b == "a" {
-        return Some(new_element(dom, "br", None));
+        // In a sentence the space between them is the separator.
+        return (!prose).then(|| new_element(dom, "br", None));
     }
     let spaced = |n: &str| matches!(n, "span" | "cite");
     if spaced(&a) && spaced(&b) && attr(before, "class").is_some() && attr(after, "class").is_some()
@@ -181,6 +192,37 @@ fn separator(dom: &RcDom, before: &Handle, after: &Handle) -> Option<Handle> {
         return Some(space);
     }
     None
+}
+
+/// A superscript whose text is a number (a citation marker wrapped in chips and footnote
+/// elements) becomes that number alone, which html2text writes in superscript digits
+/// rather than running it into the word before it (`boots.3`).
+fn digits_only(dom: &RcDom, sup: &Handle) {
+    let mut html = Vec::new();
+    if sup.serialize(&mut html).is_err() || html.len() > 4096 {
+        return;
+    }
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in String::from_utf8_lossy(&html).chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let digits = text.trim();
+    let nested = sup
+        .children
+        .borrow()
+        .iter()
+        .any(|child| local_name_of(child).is_some());
+    if nested && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let digits = digits.to_owned();
+        sup.children.borrow_mut().clear();
+        dom.append(sup, NodeOrText::AppendText(digits.into()));
+    }
 }
 
 /// A text node of white space only (its serialization, entities and all, is blank).

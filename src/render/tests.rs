@@ -447,3 +447,30 @@ fn scratch_probe() {
     let with_css = format!("{}{}", &page[..head_end], seg);
     eprintln!("CSS {:?}", lines(&doc(&with_css), 80));
 }
+
+#[test]
+fn inline_citation_links_stay_in_their_sentence_and_nav_links_get_their_own_lines() {
+    let prose = doc(
+        "<p>Judged on grip. <a href=\"https://www.rei.com/a\"><span>rei.com</span></a> \
+         <a href=\"https://treelinereview.com/b\"><span>treelinereview.com</span></a> Tests agree.</p>",
+    );
+    assert_eq!(
+        lines(&prose, 200),
+        ["Judged on grip. rei.com treelinereview.com Tests agree."]
+    );
+    let nav = doc("<nav><a href=\"/a\">Reviews</a> <a href=\"/b\">Deals</a></nav>");
+    assert_eq!(lines(&nav, 200), ["Reviews", "Deals"]);
+}
+
+#[test]
+fn a_citation_number_wrapped_in_chips_is_a_superscript_not_a_glued_digit() {
+    let d = doc(
+        "<p>Don't skimp on it.<sup class=\"superscript\"><source-footnote>\
+         <span class=\"citation-chip\" aria-label=\"Wirecutter\">3</span></source-footnote></sup></p>\
+         <p>Focus on weight.<sup class=\"citation\">[2]</sup> E = mc<sup>2</sup></p>",
+    );
+    assert_eq!(
+        lines(&d, 200),
+        ["Don't skimp on it.³", "", "Focus on weight.[2] E = mc²"]
+    );
+}
