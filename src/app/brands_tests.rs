@@ -2,31 +2,19 @@
 //! workspace file's new text out.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
 use super::LoadedWorkspace;
 use crate::analysis::workspace::Workspace;
 use crate::api::{AiAnswer, AiRequest, Completion, Fetched};
-use crate::app::{App, CallEffect, Connection, Effect, Msg, StoreEffect, update};
+use crate::app::{App, CallEffect, Effect, Msg, StoreEffect, update};
 use crate::present::answer::{self, AnswerView};
 
-fn app() -> App {
-    App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    )
-}
+use crate::app::test_support::demo_app as app;
 
-fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
+use crate::app::test_support::key;
 
 fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {

@@ -1,29 +1,17 @@
 //! The Chat tab's answer views without a terminal: keys in, state and effects out.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::ChatFocus;
 use crate::api::{AiAnswer, Completion, Fetched};
-use crate::app::{App, CallEffect, Connection, Effect, Msg, OsEffect, Tab, update};
+use crate::app::{App, CallEffect, Effect, Msg, OsEffect, Tab, update};
 use crate::present::answer::{self, AnswerView};
 
-fn demo_app() -> App {
-    App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    )
-}
+use crate::app::test_support::demo_app;
 
-fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
+use crate::app::test_support::key;
 
 /// An app with an answer on screen that cites two sources and searched two fanouts.
 fn app_with_an_answer() -> App {

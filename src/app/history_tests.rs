@@ -1,29 +1,15 @@
 //! The History tab's paging and full-text search without a store: keys in, page requests
 //! out, pages in.
 
-use std::time::Instant;
-
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
 use super::{PAGE, Page, PageRead, PageRequest, WINDOW};
-use crate::app::{App, Connection, Effect, Msg, StoreEffect, Tab, update};
+use crate::app::{App, Effect, Msg, StoreEffect, Tab, update};
 use crate::store::{EntryId, HistoryItem, RequestKind};
 
-fn app() -> App {
-    App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    )
-}
+use crate::app::test_support::demo_app as app;
 
-fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
+use crate::app::test_support::key;
 
 fn item(row: usize) -> HistoryItem {
     HistoryItem {

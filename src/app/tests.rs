@@ -1,7 +1,7 @@
 //! `update` without a terminal: keys in, state and effects out.
 
 use crate::app::{CallEffect, OsEffect, StoreEffect};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -11,21 +11,9 @@ use super::*;
 use crate::api::{ApiError, Completion, Fetched, Model, RetryNotice};
 use crate::present::answer;
 
-fn demo_app() -> App {
-    App::new(
-        Connection {
-            demo: true,
-            host: "127.0.0.1:4000".into(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    )
-}
+use crate::app::test_support::demo_app;
 
-fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
+use crate::app::test_support::key;
 
 fn type_text(app: &mut App, text: &str) -> Vec<Effect> {
     let mut effects = Vec::new();

@@ -217,8 +217,9 @@ impl OverviewPane {
 }
 
 /// The overview's blocks as HTML for the render path (its sources are listed apart, to be
-/// picked and opened).
-fn overview_html(found: &AiOverview) -> String {
+/// picked and opened), its headings as `heading` (`h4` in Search's pane, under the page's
+/// own; `h3` where it stands as an answer).
+pub(crate) fn overview_html(found: &AiOverview, heading: &str) -> String {
     let escape = |text: &str| html_escape::encode_text(text).into_owned();
     let mut html = String::new();
     let mut open_list: Option<&str> = None;
@@ -239,7 +240,7 @@ fn overview_html(found: &AiOverview) -> String {
         }
         let text = escape(&block.text);
         match block.kind {
-            BlockKind::Heading => html.push_str(&format!("<h4>{text}</h4>")),
+            BlockKind::Heading => html.push_str(&format!("<{heading}>{text}</{heading}>")),
             BlockKind::Paragraph => html.push_str(&format!("<p>{text}</p>")),
             BlockKind::BulletItem | BlockKind::NumberedItem => {
                 html.push_str(&format!("<li>{text}</li>"))
@@ -267,7 +268,8 @@ pub fn read_overview(
     let extract = overview::extract(html);
     let pane = match extract.ai_overview {
         Some(found) => {
-            let doc = render::html_to_document(&overview_html(&found), &RenderOptions::default());
+            let doc =
+                render::html_to_document(&overview_html(&found, "h4"), &RenderOptions::default());
             OverviewPane::Found {
                 overview: Box::new(found),
                 text: TextBody::document(doc),

@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use crate::analysis::overview::{self, AiOverview, BlockKind};
+use crate::analysis::overview;
 use crate::api::{
     AiFormat, AiRequest, Awaiting, Fetched, Model, SearchAnswer, SearchFormat, SearchRequest,
 };
@@ -69,40 +69,6 @@ pub fn is_overview_request(request: &SearchRequest) -> bool {
 /// Said in the column, plainly, when the page came without an overview.
 pub const NO_OVERVIEW: &str = "No AI Overview on this results page: Google showed none for these terms from this vantage point.";
 
-/// The overview's blocks as HTML, so that it renders, wraps and exports as answers do.
-fn overview_html(found: &AiOverview) -> String {
-    let mut html = String::new();
-    let mut open_list: Option<&str> = None;
-    for block in &found.blocks {
-        let list = match block.kind {
-            BlockKind::BulletItem => Some("ul"),
-            BlockKind::NumberedItem => Some("ol"),
-            BlockKind::Heading | BlockKind::Paragraph => None,
-        };
-        if open_list != list {
-            if let Some(tag) = open_list {
-                html.push_str(&format!("</{tag}>"));
-            }
-            if let Some(tag) = list {
-                html.push_str(&format!("<{tag}>"));
-            }
-            open_list = list;
-        }
-        let text = html_escape::encode_text(&block.text);
-        match block.kind {
-            BlockKind::Heading => html.push_str(&format!("<h3>{text}</h3>")),
-            BlockKind::Paragraph => html.push_str(&format!("<p>{text}</p>")),
-            BlockKind::BulletItem | BlockKind::NumberedItem => {
-                html.push_str(&format!("<li>{text}</li>"))
-            }
-        }
-    }
-    if let Some(tag) = open_list {
-        html.push_str(&format!("</{tag}>"));
-    }
-    html
-}
-
 fn domain_of(url: &str) -> String {
     crate::analysis::mentions::host_of(url)
 }
@@ -137,7 +103,10 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
     };
     let (doc, sources, markdown, plain_text) = match &found {
         Some(found) => {
-            let doc = render::html_to_document(&overview_html(found), &RenderOptions::default());
+            let doc = render::html_to_document(
+                &crate::present::search_page::overview_html(found, "h3"),
+                &RenderOptions::default(),
+            );
             let sources: Vec<SourceLink> = found
                 .sources
                 .iter()
