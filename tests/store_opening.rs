@@ -53,7 +53,9 @@ async fn a_store_that_opens_is_taken_after_the_first_frame() {
     let (app, has_store, frames) = run_with(pending, dir.path()).await;
     assert!(has_store);
     assert!(app.jobs.memory_only.is_none());
-    assert_eq!(frames, 1, "nothing to say: one frame");
+    // Nothing to say: the first frame, and at most one more when the workspace file's reading
+    // (a message of its own at start) lands apart from the first batch.
+    assert!(frames <= 2, "{frames} frames");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -67,7 +69,9 @@ async fn a_store_that_cannot_open_is_said_and_the_session_is_kept_in_memory() {
     assert!(!has_store);
     let reason = app.jobs.memory_only.clone().unwrap();
     assert!(reason.contains("could not be made"), "{reason}");
-    assert_eq!(frames, 2, "the sentence is drawn at once");
+    // The sentence gets a frame of its own right after the first (the workspace file's reading
+    // may add one more).
+    assert!((2..=3).contains(&frames), "{frames} frames");
     let flash = format!("{:?}", app.flash);
     assert!(flash.contains("memory only this session"), "{flash}");
     assert!(flash.contains("no log is written"), "{flash}");
