@@ -4,6 +4,7 @@
 pub mod brands;
 pub mod call;
 pub(crate) mod chat;
+mod chat_settings;
 pub(crate) mod compare;
 mod cycle;
 mod effect;

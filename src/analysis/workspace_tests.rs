@@ -1,0 +1,207 @@
+use super::*;
+
+const FILE: &str = "# Boots we follow.\n\
+    [[brands]]\n\
+    name = \"Salomon\"   # the French one\n\
+    domains = [\"salomon.com\"]\n\
+    \n\
+    # Keep Merrell second.\n\
+    [[brands]]\n\
+    name = \"Merrell\"\n\
+    aliases = [\"Merrel\"]\n";
+
+fn path() -> PathBuf {
+    PathBuf::from("vantage.toml")
+}
+
+#[test]
+fn reads_brands_in_order() {
+    let workspace = Workspace::parse(&path(), FILE).unwrap();
+    let names: Vec<&str> = workspace.brands().iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["Salomon", "Merrell"]);
+    assert_eq!(workspace.brands()[0].domains, ["salomon.com"]);
+    assert_eq!(workspace.brands()[1].aliases, ["Merrel"]);
+}
+
+#[test]
+fn comments_and_order_survive_an_edit() {
+    let mut workspace = Workspace::parse(&path(), FILE).unwrap();
+    workspace
+        .add_brand(Brand {
+            name: "Lowa".to_string(),
+            aliases: vec!["Löwa".to_string()],
+            domains: vec!["lowa.com".to_string()],
+        })
+        .unwrap();
+    assert!(workspace.remove_brand("salomon"));
+    let text = workspace.to_text();
+    assert!(
+        text.starts_with("# Boots we follow.\n\n# Keep Merrell second.\n[[brands]]\nname = \"Merrell\"\naliases = [\"Merrel\"]\n"),
+        "{text}"
+    );
+    assert!(!text.contains("Salomon"), "{text}");
+    assert!(
+        text.contains(
+            "\n[[brands]]\nname = \"Lowa\"\naliases = [\"Löwa\"]\ndomains = [\"lowa.com\"]\n"
+        ),
+        "{text}"
+    );
+    let again = Workspace::parse(&path(), &text).unwrap();
+    let names: Vec<&str> = again.brands().iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["Merrell", "Lowa"]);
+}
+
+#[test]
+fn a_brand_is_added_once() {
+    let mut workspace = Workspace::parse(&path(), FILE).unwrap();
+    let error = workspace.add_brand(Brand::named("MERRELL")).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("already tracked in vantage.toml"),
+        "{error}"
+    );
+    assert!(!workspace.remove_brand("Hoka"));
+}
+
+#[test]
+fn errors_name_the_file_line_and_key() {
+    let error = Workspace::parse(
+        &path(),
+        "[[brands]]\nname = \"A\"\n[[brands]]\ndomains = \"a.com\"\nname = \"B\"\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("vantage.toml, line 4, key `brands.domains`"),
+        "{error}"
+    );
+    let error = Workspace::parse(&path(), "[[brands]]\naliases = []\n")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("key `brands.name`: is missing"), "{error}");
+    let error = Workspace::parse(&path(), "\n\nbrands = [\n")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("not valid TOML at line 3"), "{error}");
+    let error = Workspace::parse(&path(), "brands = \"Salomon\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("line 1, key `brands`"), "{error}");
+}
+
+const SETS: &str = "[[brands]]\nname = \"Merrell\"\n\n\
+    # Checked every morning.\n\
+    [[sets]]\n\
+    name = \"boots\"  # the main one\n\
+    prompts = [\"best hiking boots\", \"waterproof boots\"]\n\
+    terms = [\"hiking boots\"]\n\
+    models = [\"chatgpt\", \"gemini\"]\n\
+    locations = [\"us:ny:New+York\", \"de::Berlin\", \"fr\"]\n\
+    brands = [\"merrell\"]\n";
+
+#[test]
+fn sets_read_with_their_vantage_points() {
+    let workspace = Workspace::parse(&path(), SETS).unwrap();
+    let set = workspace.set("BOOTS").unwrap();
+    assert_eq!(set.prompts.len(), 2);
+    assert_eq!(set.models, [Model::Chatgpt, Model::Gemini]);
+    assert_eq!(set.locations[0].city.as_deref(), Some("New York"));
+    assert_eq!(set.locations[1].country.as_deref(), Some("DE"));
+    assert_eq!(set.combinations(), 2 * 2 * 3 + 3);
+    assert_eq!(workspace.brands_of(set)[0].name, "Merrell");
+    let specs: Vec<String> = set.locations.iter().map(location_spec).collect();
+    assert_eq!(specs, ["US:NY:New+York", "DE::Berlin", "FR"]);
+}
+
+#[test]
+fn ai_overview_is_one_more_model_of_a_set_and_writes_back() {
+    let text = "[[sets]]\nname = \"o\"\nprompts = [\"x\"]\nmodels = [\"gemini\", \"AI-Overview\"]\nlocations = [\"us\", \"de\"]\n";
+    let mut workspace = Workspace::parse(&path(), text).unwrap();
+    let set = workspace.set("o").unwrap().clone();
+    assert!(set.overview);
+    assert_eq!(set.models, [Model::Gemini]);
+    assert_eq!(set.combinations(), 2 + 2);
+    let copy = TrackSet {
+        name: "p".to_string(),
+        ..set
+    };
+    workspace.add_set(copy.clone()).unwrap();
+    let again = Workspace::parse(&path(), &workspace.to_text()).unwrap();
+    assert_eq!(again.set("p"), Some(&copy));
+}
+
+#[test]
+fn set_errors_name_the_line_and_field() {
+    let cases = [
+        (
+            "[[sets]]\nname = \"a\"\nmodels = [\"chatgpt\"]\n",
+            "line 2, key `sets.prompts`",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nmodels = [\"gpt5\"]\n",
+            "line 4, key `sets.models`: \"gpt5\" is not a model",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\n\nlocations = [\"::Paris\"]\n",
+            "line 5, key `sets.locations`",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nbrands = [\"Hoka\"]\n",
+            "line 4, key `sets.brands`: Hoka is not one of the [[brands]]",
+        ),
+        (
+            "[[sets]]\nprompts = [\"x\"]\n",
+            "key `sets.name`: is missing",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = \"x\"\n",
+            "line 3, key `sets.prompts`",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nterms = [\"x\"]\n[[sets]]\nname = \"A\"\nterms = [\"y\"]\n",
+            "line 5, key `sets.name`: A is listed twice",
+        ),
+        ("sets = 3\n", "line 1, key `sets`"),
+    ];
+    for (text, expected) in cases {
+        let error = Workspace::parse(&path(), text).unwrap_err().to_string();
+        assert!(error.contains(expected), "{text}\n→ {error}");
+    }
+}
+
+#[test]
+fn a_set_added_keeps_the_comments_and_reads_back() {
+    let mut workspace = Workspace::parse(&path(), SETS).unwrap();
+    let set = TrackSet {
+        name: "shoes".to_string(),
+        terms: vec!["trail shoes".to_string()],
+        locations: vec![crate::api::Location {
+            country: Some("US".to_string()),
+            subdivision: None,
+            city: Some("San Francisco".to_string()),
+        }],
+        ..TrackSet::default()
+    };
+    workspace.add_set(set.clone()).unwrap();
+    assert!(workspace.add_set(set.clone()).is_err());
+    let text = workspace.to_text();
+    assert!(text.contains("# Checked every morning."), "{text}");
+    assert!(text.contains("name = \"boots\"  # the main one"), "{text}");
+    let again = Workspace::parse(&path(), &text).unwrap();
+    assert_eq!(again.set("shoes"), Some(&set));
+    assert_eq!(again.sets().len(), 2);
+}
+
+#[test]
+fn saved_file_reads_back_and_a_missing_one_is_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(WORKSPACE_FILE);
+    assert_eq!(locate(None, dir.path()), None);
+    let mut workspace = Workspace::load(&file).unwrap();
+    assert!(workspace.brands().is_empty());
+    workspace.add_brand(Brand::named("Salomon")).unwrap();
+    workspace.save().unwrap();
+    assert_eq!(locate(None, dir.path()), Some(file.clone()));
+    assert_eq!(Workspace::load(&file).unwrap().brands()[0].name, "Salomon");
+}
