@@ -25,8 +25,8 @@ pub mod settings_memory;
 pub mod stored;
 mod tabs;
 pub(crate) mod text_search;
-pub mod usage;
 pub(crate) mod track;
+pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, WriteFailure, export_prompt};

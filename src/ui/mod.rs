@@ -18,8 +18,8 @@ mod search;
 mod status;
 mod text_view;
 pub(crate) mod theme;
-mod usage;
 mod track;
+mod usage;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
