@@ -140,3 +140,79 @@ fn keys_move_between_runs_and_enter_shows_a_runs_set() {
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(empty))));
     assert!(draw(&mut app, 100, 12).contains("No tracking runs yet."));
 }
+
+/// Two runs from four vantage points: Merrell is named everywhere but Tokyo, Lowa only in
+/// Berlin; nobody answered from Sydney in the newest run.
+fn world_view() -> TrackView {
+    let brands: Vec<String> = ["Merrell", "Lowa"].map(String::from).to_vec();
+    let answer = |location: &str, positions: Vec<Option<u32>>| AnswerObservation {
+        query: "best hiking boots".to_string(),
+        model: "chatgpt".to_string(),
+        device: String::new(),
+        location: location.to_string(),
+        positions,
+        domains: vec!["rei.com".to_string()],
+    };
+    let day = |n: usize, answers: Vec<AnswerObservation>| RunObservations {
+        label: format!("day {n}"),
+        answers,
+        results: Vec::new(),
+    };
+    let observed = vec![
+        day(
+            1,
+            vec![
+                answer("US/CO/Denver", vec![Some(1), None]),
+                answer("AU/–/Sydney", vec![Some(1), None]),
+            ],
+        ),
+        day(
+            2,
+            vec![
+                answer("US/CO/Denver", vec![Some(1), None]),
+                answer("US/CO/Denver", vec![Some(2), None]),
+                answer("DE/–/Berlin", vec![Some(2), Some(1)]),
+                answer("DE/–/Berlin", vec![None, None]),
+                answer("JP/–/Tokyo", vec![None, None]),
+                answer("anywhere", vec![Some(1), None]),
+            ],
+        ),
+    ];
+    TrackView {
+        runs: vec![run(1, "boots", 2, 0, 0), run(2, "boots", 6, 0, 0)],
+        set: Some("boots".to_string()),
+        trends: trends::trends(&observed, &brands),
+        diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
+    }
+}
+
+#[test]
+fn the_map_shows_each_vantage_point_of_the_picked_brand() {
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(world_view()))));
+    press(&mut app, KeyCode::Char('m'));
+    assert!(app.track.show_map);
+    let screen = draw(&mut app, 100, 32);
+    assert!(
+        screen.contains("Merrell in the last run of boots"),
+        "{screen}"
+    );
+    // Denver 2 of 2, Berlin 1 of 2, Tokyo 0 of 1; Sydney had no answer this time.
+    for symbol in ["●", "◐", "×", "?"] {
+        assert!(screen.contains(symbol), "{symbol} missing:\n{screen}");
+    }
+    assert!(screen.contains("not on the map: anywhere"), "{screen}");
+    insta::assert_snapshot!("track_map_merrell", screen);
+
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    assert_eq!(app.track.brand, 1, "the last brand stays picked");
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("Lowa in the last run"), "{screen}");
+    insta::assert_snapshot!("track_map_lowa_narrow", screen);
+
+    press(&mut app, KeyCode::Char('h'));
+    press(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.track.brand, 0);
+    assert!(draw(&mut app, 100, 32).contains("Visibility of each brand"));
+}

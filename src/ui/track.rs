@@ -12,6 +12,7 @@ use ratatui::widgets::{
 };
 
 use crate::app::App;
+use crate::app::track::TrackState;
 use crate::track::report::timestamp;
 use crate::track::trends::RunDiff;
 use crate::track::view::TrackView;
@@ -69,10 +70,10 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     if chart_area.width >= 80 && !view.trends.brands.is_empty() {
         let [list_area, chart_area] =
             Layout::horizontal([Constraint::Length(36), Constraint::Min(40)]).areas(chart_area);
-        draw_brand_list(frame, list_area, view);
-        draw_chart(frame, chart_area, view);
+        draw_brand_list(frame, list_area, view, state.brand);
+        draw_trend(frame, chart_area, view, state);
     } else {
-        draw_chart(frame, chart_area, view);
+        draw_trend(frame, chart_area, view, state);
     }
     if let Some(diff) = &view.diff {
         let lines: Vec<Line> = change_lines(diff);
@@ -81,6 +82,15 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             .border_style(theme::border())
             .title(Span::styled(" Changes in the last run ", theme::title()));
         frame.render_widget(Paragraph::new(lines).block(block), changes_area);
+    }
+}
+
+/// The chart, or the map when the user switched to it.
+fn draw_trend(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
+    if state.show_map {
+        super::track_map::draw(frame, area, view, state.brand);
+    } else {
+        draw_chart(frame, area, view);
     }
 }
 
@@ -154,7 +164,7 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
 
 /// The brands as a list: each with a sparkline of its visibility over the runs, and its
 /// visibility and average position in the last run.
-fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView) {
+fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme::border())
@@ -168,17 +178,23 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView) {
         }
         let line = Rect::new(inner.x, inner.y + row, inner.width, 1);
         let [name_area, spark_area, value_area] = Layout::horizontal([
-            Constraint::Length(10),
+            Constraint::Length(12),
             Constraint::Min(4),
             Constraint::Length(12),
         ])
         .areas(line);
         let color = PALETTE[i % PALETTE.len()];
+        // The selected brand (the one the map shows) is marked, not only styled.
+        let (mark, name_style) = if i == selected {
+            (theme::SELECTED_MARK, theme::selected())
+        } else {
+            ("  ", Style::default().fg(color))
+        };
         frame.render_widget(
-            Paragraph::new(Span::styled(
-                brand.brand.clone(),
-                Style::default().fg(color),
-            )),
+            Paragraph::new(Line::from(vec![
+                Span::raw(mark),
+                Span::styled(brand.brand.clone(), name_style),
+            ])),
             name_area,
         );
         // Percent of answers, rounded; the newest runs when they do not all fit.
