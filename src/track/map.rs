@@ -77,6 +77,18 @@ pub struct MapPoint {
     pub band: Band,
 }
 
+impl MapPoint {
+    /// What the map writes beside the symbol: the city, else the country code.
+    pub fn short_name(&self) -> &str {
+        let mut parts = self.location.splitn(3, '/');
+        let country = parts.next().unwrap_or_default();
+        parts
+            .nth(1)
+            .filter(|city| !city.is_empty())
+            .unwrap_or(country)
+    }
+}
+
 /// The points of one brand, and the locations that cannot be placed ("anywhere", a
 /// country without cities in the tables).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -194,6 +206,7 @@ mod tests {
             [("US/CO/Denver", Band::High), ("DE/–/Berlin", Band::Low)]
         );
         assert_eq!(map.unplaced, ["anywhere"]);
+        assert_eq!(map.points[1].short_name(), "Berlin");
         assert!(brand_map(&t, 1).is_none());
     }
 

@@ -76,7 +76,20 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         draw_trend(frame, chart_area, view, state);
     }
     if let Some(diff) = &view.diff {
-        let lines: Vec<Line> = change_lines(diff);
+        let mut lines: Vec<Line> = change_lines(diff);
+        let room = usize::from(changes_area.height.saturating_sub(2));
+        if lines.len() > room && room > 0 {
+            // Say what was cut and where the whole list is.
+            let hidden = lines.len() - room + 1;
+            lines.truncate(room - 1);
+            lines.push(Line::styled(
+                format!(
+                    "… {hidden} more: `vantage track trends {}`",
+                    view.set.as_deref().unwrap_or("SET")
+                ),
+                theme::dim(),
+            ));
+        }
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme::border())

@@ -20,6 +20,9 @@ use super::theme;
 /// one, and its coastlines read better on a wide terminal.
 const RESOLUTION: MapResolution = MapResolution::High;
 
+/// Up to this many points, each is named on the map.
+const NAMED_POINTS: usize = 12;
+
 fn band_style(band: Band) -> Style {
     let color = match band {
         Band::High => Color::Green,
@@ -81,12 +84,17 @@ fn draw_world(frame: &mut Frame, area: Rect, map: &BrandMap) {
             ctx.layer();
             let mut points: Vec<_> = map.points.iter().collect();
             points.sort_by_key(|p| p.band);
+            // Names beside the symbols while they are few enough not to cover each other.
+            let named = points.len() <= NAMED_POINTS;
             for point in points {
-                ctx.print(
-                    point.longitude,
-                    point.latitude,
-                    Span::styled(point.band.symbol(), band_style(point.band)),
-                );
+                let mut spans = vec![Span::styled(point.band.symbol(), band_style(point.band))];
+                if named {
+                    spans.push(Span::styled(
+                        format!(" {}", point.short_name()),
+                        theme::muted(),
+                    ));
+                }
+                ctx.print(point.longitude, point.latitude, Line::from(spans));
             }
         });
     frame.render_widget(canvas, area);
