@@ -54,10 +54,13 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         return;
     }
     let list_height = u16::try_from(view.runs.len()).unwrap_or(u16::MAX).min(8) + 3;
+    // The map needs height to be read; the changes then keep a few lines (the rest are
+    // counted, and `vantage track trends` lists them all).
+    let changes_room = if state.show_map { 3 } else { 8 };
     let changes_height = view.diff.as_ref().map_or(0, |d| {
         u16::try_from(change_lines(d).len())
             .unwrap_or(0)
-            .clamp(1, 8)
+            .clamp(1, changes_room)
             + 2
     });
     let [runs_area, chart_area, changes_area] = Layout::vertical([
