@@ -216,3 +216,32 @@ fn the_map_shows_each_vantage_point_of_the_picked_brand() {
     assert_eq!(app.track.brand, 0);
     assert!(draw(&mut app, 100, 32).contains("Visibility of each brand"));
 }
+
+#[test]
+fn changes_that_do_not_fit_are_counted_and_pointed_to() {
+    let mut view = world_view();
+    let diff = view.diff.get_or_insert_with(Default::default);
+    diff.mentions_gained = (0..12)
+        .map(|n| trends::MentionChange {
+            brand: "Lowa".to_string(),
+            query: format!("boots {n}"),
+            model: "chatgpt".to_string(),
+            device: String::new(),
+            location: "DE/–/Berlin".to_string(),
+        })
+        .collect();
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view))));
+    // The chart leaves the changes eight lines: seven shown, five counted.
+    let screen = draw(&mut app, 100, 32);
+    assert!(screen.contains("boots 6\""), "{screen}");
+    assert!(!screen.contains("boots 7\""), "{screen}");
+    assert!(
+        screen.contains("… 5 more: `vantage track trends boots`"),
+        "{screen}"
+    );
+    // The map leaves them three: two shown, ten counted.
+    press(&mut app, KeyCode::Char('m'));
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("… 10 more"), "{screen}");
+}
