@@ -10,6 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use vantage::app::{App, Effect, Msg, StoreEffect, Tab, update};
 use vantage::store::{RunId, RunSummary};
+use vantage::track::map::brand_maps;
 use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations};
 use vantage::track::view::TrackView;
 
@@ -85,6 +86,7 @@ fn view() -> TrackView {
         set: Some("boots".to_string()),
         trends: trends::trends(&observed, &brands),
         diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
+        maps: Vec::new(),
     }
 }
 
@@ -178,10 +180,12 @@ fn world_view() -> TrackView {
             ],
         ),
     ];
+    let trends = trends::trends(&observed, &brands);
     TrackView {
         runs: vec![run(1, "boots", 2, 0, 0), run(2, "boots", 6, 0, 0)],
         set: Some("boots".to_string()),
-        trends: trends::trends(&observed, &brands),
+        maps: brand_maps(&trends),
+        trends,
         diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
     }
 }

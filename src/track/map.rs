@@ -140,6 +140,13 @@ pub fn brand_map(trends: &Trends, brand: usize) -> Option<BrandMap> {
     Some(map)
 }
 
+/// The map of every watched brand, in the order of `trends.brands`.
+pub fn brand_maps(trends: &Trends) -> Vec<BrandMap> {
+    (0..trends.brands.len())
+        .filter_map(|b| brand_map(trends, b))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Map, MapResolution};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use crate::track::map::{Band, BrandMap, brand_map};
+use crate::track::map::{Band, BrandMap};
 use crate::track::view::TrackView;
 
 use super::theme;
@@ -36,7 +36,7 @@ fn band_style(band: Band) -> Style {
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, brand: usize) {
     let set = view.set.as_deref().unwrap_or("");
-    let Some(map) = brand_map(&view.trends, brand) else {
+    let Some(map) = view.maps.get(brand) else {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme::border())
@@ -61,11 +61,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, brand: usize
         ]));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let legend = legend(&map);
+    let legend = legend(map);
     let legend_height = u16::try_from(legend.len()).unwrap_or(1);
     let [map_area, legend_area] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(legend_height)]).areas(inner);
-    draw_world(frame, map_area, &map);
+    draw_world(frame, map_area, map);
     frame.render_widget(Paragraph::new(legend), legend_area);
 }
 
