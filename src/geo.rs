@@ -49,6 +49,41 @@ pub struct City {
     /// Another name to search by, empty when none: GeoNames' English name where the
     /// picker shows the local one (`"Munich"` for `"München"`).
     pub alias: &'static str,
+    /// Where the city lies, to two decimals of a degree.
+    pub position: Position,
+}
+
+/// A point on the globe in hundredths of a degree (about 1 km), as `cities.tsv` stores it.
+/// Integers keep `City` `Eq` and `Hash` and fit in four bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    latitude_hundredths: i16,
+    longitude_hundredths: i16,
+}
+
+impl Position {
+    /// Degrees north (negative: south), -90..=90.
+    pub fn latitude(self) -> f64 {
+        f64::from(self.latitude_hundredths) / 100.0
+    }
+
+    /// Degrees east (negative: west), -180..=180.
+    pub fn longitude(self) -> f64 {
+        f64::from(self.longitude_hundredths) / 100.0
+    }
+
+    /// Reads the table's decimal degrees; `None` outside the globe or when not a number.
+    fn parse(latitude: &str, longitude: &str) -> Option<Position> {
+        let hundredths = |text: &str, limit: f64| {
+            let degrees: f64 = text.parse().ok()?;
+            // `as` after the range check cannot truncate: ±18,000 fits an i16.
+            (degrees.abs() <= limit).then_some((degrees * 100.0).round() as i16)
+        };
+        Some(Position {
+            latitude_hundredths: hundredths(latitude, 90.0)?,
+            longitude_hundredths: hundredths(longitude, 180.0)?,
+        })
+    }
 }
 
 /// A language with an ISO 639-1 two-letter code.
@@ -177,6 +212,13 @@ fn sort_by_name<T>(items: &mut [T], name: impl Fn(&T) -> &'static str) {
     });
 }
 
+/// Where a country is drawn on a map: its most populous city, which is where most vantage
+/// points of a country-wide location are meant to stand for (a centroid can fall in the sea
+/// or an empty desert). `None` for a country without a city in the table.
+pub fn country_position(code: &str) -> Option<Position> {
+    cities(code).first().map(|c| c.position)
+}
+
 /// The non-empty lines of a table split into exactly `N` tab-separated fields.
 fn records<const N: usize>(text: &'static str) -> impl Iterator<Item = [&'static str; N]> {
     text.lines().filter_map(|line| {
@@ -242,17 +284,29 @@ fn parse(
     subdivisions.sort_by_key(|s| &s.code[..2]);
     let subdivisions_by_country = runs(&subdivisions, |s| &s.code[..2]);
 
-    let mut cities: Vec<City> = records::<5>(cities_tsv)
-        .filter_map(|[country, population, name, admin1, alias]| {
-            let population = population.parse().ok()?;
-            (is_alpha2(country) && !name.is_empty()).then_some(City {
-                name,
+    let mut cities: Vec<City> = records::<7>(cities_tsv)
+        .filter_map(
+            |[
                 country,
                 population,
+                name,
                 admin1,
                 alias,
-            })
-        })
+                latitude,
+                longitude,
+            ]| {
+                let population = population.parse().ok()?;
+                let position = Position::parse(latitude, longitude)?;
+                (is_alpha2(country) && !name.is_empty()).then_some(City {
+                    name,
+                    country,
+                    population,
+                    admin1,
+                    alias,
+                    position,
+                })
+            },
+        )
         .collect();
     // The file is already in this order; sorting again is cheap and keeps the promise.
     cities.sort_by(|a, b| {
@@ -287,7 +341,8 @@ mod tests {
         let t = parse(
             "US\tUnited States\nbad line\nxx\tlower\nDE\tGermany\textra\n\n",
             "US-NY\tNew York\tState\nUSNY\tNo separator\tState\n-\t\t\nUS-CA\tCalifornia\n",
-            "US\t100\tA\t\t\nUS\tlots\tB\t\t\nUS\t200\tC\tNY\t\nUS\t1\n",
+            "US\t100\tA\t\t\t40.71\t-74.01\nUS\tlots\tB\t\t\t0\t0\nUS\t200\tC\tNY\t\t1\t2\n\
+             US\t1\nUS\t300\tNo position\t\t\t\t\nUS\t300\tOff the globe\t\t\t91\t0\n",
             "en\tEnglish\n\tNameless\n",
         );
         assert_eq!(t.countries.len(), 1);
@@ -295,6 +350,8 @@ mod tests {
         assert_eq!(t.subdivisions[0].short, "NY");
         let names: Vec<_> = t.cities.iter().map(|c| c.name).collect();
         assert_eq!(names, ["C", "A"]);
+        assert_eq!(t.cities[1].position.latitude(), 40.71);
+        assert_eq!(t.cities[1].position.longitude(), -74.01);
         assert_eq!(t.languages.len(), 1);
     }
 

@@ -149,3 +149,27 @@ fn fold(name: &str) -> String {
         .map(|c| nucleo_matcher::chars::to_lower_case(nucleo_matcher::chars::normalize(c)))
         .collect()
 }
+
+#[test]
+fn cities_and_countries_have_positions() {
+    let munich = geo::cities("DE")
+        .iter()
+        .find(|c| c.name == "München")
+        .expect("München");
+    assert!((munich.position.latitude() - 48.14).abs() < 0.05);
+    assert!((munich.position.longitude() - 11.58).abs() < 0.05);
+    // South and west come out negative.
+    let sydney = geo::cities("AU")
+        .iter()
+        .find(|c| c.name == "Sydney")
+        .expect("Sydney");
+    assert!(sydney.position.latitude() < -33.0);
+    let new_york = geo::country_position("US").expect("US has cities");
+    assert!(new_york.longitude() < -70.0, "{new_york:?}");
+    // Every city of the table made it through: a bad coordinate would drop its line.
+    let total: usize = geo::countries()
+        .iter()
+        .map(|c| geo::cities(c.code).len())
+        .sum();
+    assert!(total > 33_000, "{total}");
+}

@@ -10,6 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use vantage::app::{App, Effect, Msg, StoreEffect, Tab, update};
 use vantage::store::{RunId, RunSummary};
+use vantage::track::map::brand_maps;
 use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations};
 use vantage::track::view::TrackView;
 
@@ -85,6 +86,7 @@ fn view() -> TrackView {
         set: Some("boots".to_string()),
         trends: trends::trends(&observed, &brands),
         diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
+        maps: Vec::new(),
     }
 }
 
@@ -139,4 +141,111 @@ fn keys_move_between_runs_and_enter_shows_a_runs_set() {
     let empty = TrackView::default();
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(empty))));
     assert!(draw(&mut app, 100, 12).contains("No tracking runs yet."));
+}
+
+/// Two runs from four vantage points: Merrell is named everywhere but Tokyo, Lowa only in
+/// Berlin; nobody answered from Sydney in the newest run.
+fn world_view() -> TrackView {
+    let brands: Vec<String> = ["Merrell", "Lowa"].map(String::from).to_vec();
+    let answer = |location: &str, positions: Vec<Option<u32>>| AnswerObservation {
+        query: "best hiking boots".to_string(),
+        model: "chatgpt".to_string(),
+        device: String::new(),
+        location: location.to_string(),
+        positions,
+        domains: vec!["rei.com".to_string()],
+    };
+    let day = |n: usize, answers: Vec<AnswerObservation>| RunObservations {
+        label: format!("day {n}"),
+        answers,
+        results: Vec::new(),
+    };
+    let observed = vec![
+        day(
+            1,
+            vec![
+                answer("US/CO/Denver", vec![Some(1), None]),
+                answer("AU/–/Sydney", vec![Some(1), None]),
+            ],
+        ),
+        day(
+            2,
+            vec![
+                answer("US/CO/Denver", vec![Some(1), None]),
+                answer("US/CO/Denver", vec![Some(2), None]),
+                answer("DE/–/Berlin", vec![Some(2), Some(1)]),
+                answer("DE/–/Berlin", vec![None, None]),
+                answer("JP/–/Tokyo", vec![None, None]),
+                answer("anywhere", vec![Some(1), None]),
+            ],
+        ),
+    ];
+    let trends = trends::trends(&observed, &brands);
+    TrackView {
+        runs: vec![run(1, "boots", 2, 0, 0), run(2, "boots", 6, 0, 0)],
+        set: Some("boots".to_string()),
+        maps: brand_maps(&trends),
+        trends,
+        diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
+    }
+}
+
+#[test]
+fn the_map_shows_each_vantage_point_of_the_picked_brand() {
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(world_view()))));
+    press(&mut app, KeyCode::Char('m'));
+    assert!(app.track.show_map);
+    let screen = draw(&mut app, 100, 32);
+    assert!(
+        screen.contains("Merrell in the last run of boots"),
+        "{screen}"
+    );
+    // Denver 2 of 2, Berlin 1 of 2, Tokyo 0 of 1; Sydney had no answer this time.
+    for symbol in ["●", "◐", "×", "?"] {
+        assert!(screen.contains(symbol), "{symbol} missing:\n{screen}");
+    }
+    assert!(screen.contains("not on the map: anywhere"), "{screen}");
+    insta::assert_snapshot!("track_map_merrell", screen);
+
+    press(&mut app, KeyCode::Right);
+    press(&mut app, KeyCode::Right);
+    assert_eq!(app.track.brand, 1, "the last brand stays picked");
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("Lowa in the last run"), "{screen}");
+    insta::assert_snapshot!("track_map_lowa_narrow", screen);
+
+    press(&mut app, KeyCode::Char('h'));
+    press(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.track.brand, 0);
+    assert!(draw(&mut app, 100, 32).contains("Visibility of each brand"));
+}
+
+#[test]
+fn changes_that_do_not_fit_are_counted_and_pointed_to() {
+    let mut view = world_view();
+    let diff = view.diff.get_or_insert_with(Default::default);
+    diff.mentions_gained = (0..12)
+        .map(|n| trends::MentionChange {
+            brand: "Lowa".to_string(),
+            query: format!("boots {n}"),
+            model: "chatgpt".to_string(),
+            device: String::new(),
+            location: "DE/–/Berlin".to_string(),
+        })
+        .collect();
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view))));
+    // The chart leaves the changes eight lines: seven shown, five counted.
+    let screen = draw(&mut app, 100, 32);
+    assert!(screen.contains("boots 6\""), "{screen}");
+    assert!(!screen.contains("boots 7\""), "{screen}");
+    assert!(
+        screen.contains("… 5 more: `vantage track trends boots`"),
+        "{screen}"
+    );
+    // The map leaves them three: two shown, ten counted.
+    press(&mut app, KeyCode::Char('m'));
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("… 10 more"), "{screen}");
 }

@@ -164,12 +164,15 @@ def cities(wheel):
             name, alias = endonym, name
             applied.add((country, c["name"]))
         admin1 = iso_admin1(country, c.get("admin1code") or "")
-        rows.append((country, -population, name, admin1, alias))
+        # Two decimals (about 1 km) place a city on a terminal map and keep the file small.
+        latitude = f"{float(c['latitude']):.2f}"
+        longitude = f"{float(c['longitude']):.2f}"
+        rows.append((country, -population, name, admin1, alias, latitude, longitude))
     for key in sorted(set(ENDONYMS) - applied):
         if ENDONYMS[key] != key[1]:
             print(f"note: endonym for {key} not applied", file=sys.stderr)
     rows.sort()
-    return [(cc, str(-pop), name, admin1, alias) for cc, pop, name, admin1, alias in rows]
+    return [(cc, str(-pop), *rest) for cc, pop, *rest in rows]
 
 
 def main():

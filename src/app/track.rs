@@ -1,7 +1,7 @@
 //! The Track tab: every tracking run (done, failed, pending, credits), and for the selected
 //! run's set a chart of each brand's visibility over its runs and the last run's changes.
 //! Read from the store off the UI task; `Enter` shows the selected run's set, `r` reads
-//! again.
+//! again, `m` swaps the chart for a map of one brand (`←`/`→` pick it).
 
 use crate::track::view::TrackView;
 
@@ -15,11 +15,19 @@ pub struct TrackState {
     pub selected: usize,
     /// A read is under way.
     pub loading: bool,
+    /// The brand the list highlights and the map shows, an index into `view.trends.brands`.
+    pub brand: usize,
+    /// The map of the vantage points replaces the chart.
+    pub show_map: bool,
 }
 
 impl TrackState {
     pub fn key_contexts(&self) -> Vec<Context> {
         vec![Context::Track]
+    }
+
+    fn brand_count(&self) -> usize {
+        self.view.as_ref().map_or(0, |v| v.trends.brands.len())
     }
 
     fn run_count(&self) -> usize {
@@ -57,6 +65,12 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.track.loading = true;
             return vec![Effect::Store(StoreEffect::LoadTrack { set: Some(set) })];
         }
+        Action::Left => app.track.brand = app.track.brand.saturating_sub(1),
+        Action::Right => {
+            let brands = app.track.brand_count();
+            app.track.brand = (app.track.brand + 1).min(brands.saturating_sub(1));
+        }
+        Action::ToggleMode => app.track.show_map = !app.track.show_map,
         Action::Rerun => return load(app),
         _ => {}
     }
@@ -70,6 +84,11 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) {
             let first_read = app.track.view.is_none();
             let count = view.runs.len();
             app.track.view = Some(*view);
+            // Another set may watch fewer brands.
+            app.track.brand = app
+                .track
+                .brand
+                .min(app.track.brand_count().saturating_sub(1));
             if first_read {
                 app.track.selected = count.saturating_sub(1);
             } else {

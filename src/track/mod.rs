@@ -8,11 +8,13 @@
 //! - [`run`] records a run and its calls before sending anything, then sends what is not
 //!   sent yet, storing each job id the moment it arrives: a run killed midway resumes.
 //! - [`lock`] keeps two runs of one set from overlapping.
+//! - [`map`] places a set's vantage points on a world map, banded by a brand's visibility.
 //! - [`observe`] reads a stored result as the numbers trends need; [`trends`] computes
 //!   visibility, positions, source shares, ranks and run-to-run diffs (pure);
 //!   [`report`] writes runs as CSV or JSON Lines.
 
 pub mod lock;
+pub mod map;
 pub mod observe;
 pub mod plan;
 pub mod report;

@@ -7,6 +7,7 @@ use crate::analysis::mentions::Brand;
 use crate::analysis::workspace::{self, Workspace};
 use crate::store::{RunSummary, Store};
 
+use super::map::{BrandMap, brand_maps};
 use super::observe::observe_run;
 use super::report::timestamp;
 use super::trends::{self, RunDiff, Trends};
@@ -20,6 +21,9 @@ pub struct TrackView {
     pub trends: Trends,
     /// From the set's run before last to its last.
     pub diff: Option<RunDiff>,
+    /// Each watched brand's vantage points on the map, in the order of `trends.brands`:
+    /// placed here, off the UI task, since the first placement parses the location tables.
+    pub maps: Vec<BrandMap>,
 }
 
 /// The brands `set` watches, from the workspace file in `folder` (none without one).
@@ -65,8 +69,10 @@ pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView
         [.., before, after] => Some(trends::diff(before, after, &names)),
         _ => None,
     };
+    let trends = trends::trends(&observed, &names);
     Ok(TrackView {
-        trends: trends::trends(&observed, &names),
+        maps: brand_maps(&trends),
+        trends,
         runs,
         set: Some(set),
         diff,

@@ -19,6 +19,7 @@ mod status;
 mod text_view;
 pub(crate) mod theme;
 mod track;
+mod track_map;
 mod usage;
 
 use ratatui::Frame;

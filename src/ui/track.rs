@@ -12,6 +12,7 @@ use ratatui::widgets::{
 };
 
 use crate::app::App;
+use crate::app::track::TrackState;
 use crate::track::report::timestamp;
 use crate::track::trends::RunDiff;
 use crate::track::view::TrackView;
@@ -53,10 +54,13 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         return;
     }
     let list_height = u16::try_from(view.runs.len()).unwrap_or(u16::MAX).min(8) + 3;
+    // The map needs height to be read; the changes then keep a few lines (the rest are
+    // counted, and `vantage track trends` lists them all).
+    let changes_room = if state.show_map { 3 } else { 8 };
     let changes_height = view.diff.as_ref().map_or(0, |d| {
         u16::try_from(change_lines(d).len())
             .unwrap_or(0)
-            .clamp(1, 8)
+            .clamp(1, changes_room)
             + 2
     });
     let [runs_area, chart_area, changes_area] = Layout::vertical([
@@ -69,18 +73,40 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     if chart_area.width >= 80 && !view.trends.brands.is_empty() {
         let [list_area, chart_area] =
             Layout::horizontal([Constraint::Length(36), Constraint::Min(40)]).areas(chart_area);
-        draw_brand_list(frame, list_area, view);
-        draw_chart(frame, chart_area, view);
+        draw_brand_list(frame, list_area, view, state.brand);
+        draw_trend(frame, chart_area, view, state);
     } else {
-        draw_chart(frame, chart_area, view);
+        draw_trend(frame, chart_area, view, state);
     }
     if let Some(diff) = &view.diff {
-        let lines: Vec<Line> = change_lines(diff);
+        let mut lines: Vec<Line> = change_lines(diff);
+        let room = usize::from(changes_area.height.saturating_sub(2));
+        if lines.len() > room && room > 0 {
+            // Say what was cut and where the whole list is.
+            let hidden = lines.len() - room + 1;
+            lines.truncate(room - 1);
+            lines.push(Line::styled(
+                format!(
+                    "… {hidden} more: `vantage track trends {}`",
+                    view.set.as_deref().unwrap_or("SET")
+                ),
+                theme::dim(),
+            ));
+        }
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme::border())
             .title(Span::styled(" Changes in the last run ", theme::title()));
         frame.render_widget(Paragraph::new(lines).block(block), changes_area);
+    }
+}
+
+/// The chart, or the map when the user switched to it.
+fn draw_trend(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
+    if state.show_map {
+        super::track_map::draw(frame, area, view, state.brand);
+    } else {
+        draw_chart(frame, area, view);
     }
 }
 
@@ -154,7 +180,7 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
 
 /// The brands as a list: each with a sparkline of its visibility over the runs, and its
 /// visibility and average position in the last run.
-fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView) {
+fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme::border())
@@ -168,17 +194,23 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView) {
         }
         let line = Rect::new(inner.x, inner.y + row, inner.width, 1);
         let [name_area, spark_area, value_area] = Layout::horizontal([
-            Constraint::Length(10),
+            Constraint::Length(12),
             Constraint::Min(4),
             Constraint::Length(12),
         ])
         .areas(line);
         let color = PALETTE[i % PALETTE.len()];
+        // The selected brand (the one the map shows) is marked, not only styled.
+        let (mark, name_style) = if i == selected {
+            (theme::SELECTED_MARK, theme::selected())
+        } else {
+            ("  ", Style::default().fg(color))
+        };
         frame.render_widget(
-            Paragraph::new(Span::styled(
-                brand.brand.clone(),
-                Style::default().fg(color),
-            )),
+            Paragraph::new(Line::from(vec![
+                Span::raw(mark),
+                Span::styled(brand.brand.clone(), name_style),
+            ])),
             name_area,
         );
         // Percent of answers, rounded; the newest runs when they do not all fit.
