@@ -421,12 +421,7 @@ fn read_sets(
     root: &Table,
     brands: &[Brand],
 ) -> Result<Vec<TrackSet>, WorkspaceError> {
-    let field = |span: Option<Range<usize>>, key: &str, problem: &str| WorkspaceError::Field {
-        path: path.to_path_buf(),
-        line: line_of(text, span),
-        key: key.to_string(),
-        problem: problem.to_string(),
-    };
+    let field = field_error(path, text);
     let Some((key, item)) = root.get_key_value(SETS_KEY) else {
         return Ok(Vec::new());
     };
@@ -554,17 +549,25 @@ fn read_sets(
     Ok(sets)
 }
 
+/// The error of a key at a span of this file: the file, the line and the problem.
+fn field_error<'a>(
+    path: &'a Path,
+    text: &'a str,
+) -> impl Fn(Option<Range<usize>>, &str, &str) -> WorkspaceError + 'a {
+    move |span, key, problem| WorkspaceError::Field {
+        path: path.to_path_buf(),
+        line: line_of(text, span),
+        key: key.to_string(),
+        problem: problem.to_string(),
+    }
+}
+
 fn string_array(items: &[String]) -> Array {
     items.iter().map(String::as_str).collect()
 }
 
 fn read_brands(path: &Path, text: &str, root: &Table) -> Result<Vec<Brand>, WorkspaceError> {
-    let field = |span: Option<Range<usize>>, key: &str, problem: &str| WorkspaceError::Field {
-        path: path.to_path_buf(),
-        line: line_of(text, span),
-        key: key.to_string(),
-        problem: problem.to_string(),
-    };
+    let field = field_error(path, text);
     let Some((key, item)) = root.get_key_value(BRANDS_KEY) else {
         return Ok(Vec::new());
     };

@@ -422,16 +422,20 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
             ));
             exit::CANCELLED
         }
-        Ok(WatchEnd::Unreachable(message)) => {
-            err(&message);
-            err(
-                "The service could not be reached; the jobs stay stored for a later `vantage jobs watch`.",
-            );
-            exit::NO_ANSWER
-        }
-        Err(error) => {
-            err(&error.to_string());
-            error.exit_code()
-        }
+        Ok(WatchEnd::Unreachable(message)) => unreachable(&message),
+        Err(error) => store_failed(&error),
     }
+}
+
+/// A watch whose service could not be reached: said, and its exit code.
+pub(super) fn unreachable(message: &str) -> i32 {
+    err(message);
+    err("The service could not be reached; the jobs stay stored for a later `vantage jobs watch`.");
+    exit::NO_ANSWER
+}
+
+/// A watch the store stopped: its sentence, and its exit code.
+pub(super) fn store_failed(error: &StoreError) -> i32 {
+    err(&error.to_string());
+    error.exit_code()
 }

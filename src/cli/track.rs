@@ -344,17 +344,8 @@ async fn wait_for_jobs(store: &Store, client: &Client, set: &str, progress: &Pro
             ));
             exit::CANCELLED
         }
-        Ok(WatchEnd::Unreachable(message)) => {
-            err(&message);
-            err(
-                "The service could not be reached; the jobs stay stored for a later `vantage jobs watch`.",
-            );
-            exit::NO_ANSWER
-        }
-        Err(error) => {
-            err(&error.to_string());
-            error.exit_code()
-        }
+        Ok(WatchEnd::Unreachable(message)) => super::jobs::unreachable(&message),
+        Err(error) => super::jobs::store_failed(&error),
     }
 }
 
