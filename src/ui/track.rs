@@ -9,6 +9,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{
     Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Sparkline, Table, TableState,
+    Wrap,
 };
 
 use crate::app::App;
@@ -48,7 +49,9 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
                     "Name a set in vantage.toml ([[sets]]), then `vantage track run SET` (the README's Tracking section).",
                     theme::dim(),
                 ),
-            ]),
+            ])
+            // At 80 columns the hint takes two rows rather than losing its end.
+            .wrap(Wrap { trim: true }),
             body,
         );
         return;
