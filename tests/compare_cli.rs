@@ -2,11 +2,12 @@
 //! fetches itself with the client: the shared domains, their columns and the ranks printed
 //! must be the ones those answers give.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Output;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -16,8 +17,6 @@ use vantage::api::{
 };
 use vantage::present::answer;
 use vantage::sim::{SimConfig, Simulator};
-
-const BIN: &str = env!("CARGO_BIN_EXE_vantage");
 
 struct Host {
     sim: Simulator,
@@ -56,19 +55,7 @@ impl Host {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        let url = self.sim.url();
-        Command::new(BIN)
-            .env("VANTAGE_DATA_DIR", self.dir.path().join("data"))
-            .env("VANTAGE_CONFIG", self.dir.path().join("config.toml"))
-            .env("VANTAGE_TOKEN", self.sim.token())
-            .env_remove("MASSIVE_TOKEN")
-            .env_remove("VANTAGE_RENDER_URL")
-            .env_remove("VANTAGE_SEARCH_URL")
-            .args(["--render-url", &url, "--search-url", &url])
-            .args(args)
-            .timeout(Duration::from_secs(30))
-            .output()
-            .unwrap()
+        common::run_vantage(&self.sim, self.dir.path(), args, Duration::from_secs(30))
     }
 }
 

@@ -9,7 +9,6 @@ mod common;
 use std::process::Output;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 use vantage::api::{
@@ -18,7 +17,6 @@ use vantage::api::{
 use vantage::sim::Simulator;
 use vantage::store::{RequestKind, Store};
 
-const BIN: &str = env!("CARGO_BIN_EXE_vantage");
 const SHOP: &str = "https://shop.example.net/boots";
 
 #[tokio::test]
@@ -100,19 +98,7 @@ impl Host {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        let url = self.sim.url();
-        Command::new(BIN)
-            .env("VANTAGE_DATA_DIR", self.dir.path().join("data"))
-            .env("VANTAGE_CONFIG", self.dir.path().join("config.toml"))
-            .env("VANTAGE_TOKEN", self.sim.token())
-            .env_remove("MASSIVE_TOKEN")
-            .env_remove("VANTAGE_RENDER_URL")
-            .env_remove("VANTAGE_SEARCH_URL")
-            .args(["--render-url", &url, "--search-url", &url])
-            .args(args)
-            .timeout(Duration::from_secs(20))
-            .output()
-            .expect("vantage runs")
+        common::run_vantage(&self.sim, self.dir.path(), args, Duration::from_secs(20))
     }
 }
 

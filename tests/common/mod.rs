@@ -236,6 +236,29 @@ impl Service {
     }
 }
 
+/// Runs the built `vantage` against `sim` with its token, its data and config in `dir`, and
+/// no token or service URL taken from the environment.
+pub fn run_vantage(
+    sim: &Simulator,
+    dir: &std::path::Path,
+    args: &[&str],
+    timeout: Duration,
+) -> std::process::Output {
+    let url = sim.url();
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("config.toml"))
+        .env("VANTAGE_TOKEN", sim.token())
+        .env_remove("MASSIVE_TOKEN")
+        .env_remove("VANTAGE_RENDER_URL")
+        .env_remove("VANTAGE_SEARCH_URL")
+        .args(["--render-url", &url, "--search-url", &url])
+        .args(args)
+        .timeout(timeout)
+        .output()
+        .expect("vantage runs")
+}
+
 /// Overwrites six pages in the middle of a database file with pseudo-random bytes.
 pub fn damage_middle_pages(path: &std::path::Path) {
     const PAGE: usize = 4096;
