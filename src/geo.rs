@@ -194,6 +194,173 @@ pub fn language(code_or_name: &str) -> Option<&'static Language> {
         })
 }
 
+/// Other names a country is commonly called by: abbreviations, older names and names in its
+/// own language. They find the country in the picker and the command line as its name does.
+const COUNTRY_ALIASES: &[(&str, &[&str])] = &[
+    (
+        "US",
+        &[
+            "USA",
+            "U.S.",
+            "U.S.A.",
+            "United States of America",
+            "America",
+        ],
+    ),
+    (
+        "GB",
+        &[
+            "UK",
+            "U.K.",
+            "Britain",
+            "Great Britain",
+            "England",
+            "Scotland",
+            "Wales",
+        ],
+    ),
+    ("DE", &["Deutschland"]),
+    ("AE", &["UAE", "Emirates"]),
+    ("NL", &["Holland", "Nederland"]),
+    ("CH", &["Schweiz", "Suisse", "Svizzera"]),
+    ("AT", &["Österreich"]),
+    ("ES", &["España"]),
+    ("IT", &["Italia"]),
+    ("MX", &["México"]),
+    ("BR", &["Brasil"]),
+    ("SE", &["Sverige"]),
+    ("NO", &["Norge"]),
+    ("DK", &["Danmark"]),
+    ("FI", &["Suomi"]),
+    ("PL", &["Polska"]),
+    ("GR", &["Hellas"]),
+    ("TR", &["Turkey", "Turkiye"]),
+    ("CZ", &["Czech Republic"]),
+    ("KR", &["Korea"]),
+    ("RU", &["Russia"]),
+    ("CI", &["Ivory Coast"]),
+    ("MM", &["Burma"]),
+    ("SZ", &["Swaziland"]),
+    ("MK", &["Macedonia"]),
+    ("CV", &["Cape Verde"]),
+    ("TL", &["East Timor"]),
+    ("VA", &["Vatican"]),
+];
+
+/// The other names of a country (see `COUNTRY_ALIASES`); empty when it has none.
+pub fn country_aliases(code: &str) -> &'static [&'static str] {
+    let code = upper(code);
+    COUNTRY_ALIASES
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map_or(&[], |(_, aliases)| aliases)
+}
+
+/// The country a person means by `text`: its alpha-2 code, its name or one of its other
+/// names, case- and accent-insensitively.
+pub fn find_country(text: &str) -> Option<&'static Country> {
+    let wanted = text.trim();
+    if wanted.is_empty() {
+        return None;
+    }
+    if let Some(country) = country(wanted) {
+        return Some(country);
+    }
+    let key = collation_key(wanted);
+    countries().iter().find(|c| {
+        collation_key(c.name) == key
+            || country_aliases(c.code)
+                .iter()
+                .any(|alias| collation_key(alias) == key)
+    })
+}
+
+/// Checks a place against the location tables, exactly as every entry point must before a
+/// call is sent: a country that exists (code, name or other name) and a subdivision of that
+/// country (short code, full code or name). Returns the codes to send. A country whose
+/// subdivisions the tables do not list takes any subdivision; cities stay free text.
+pub fn check_place(
+    country: Option<&str>,
+    subdivision: Option<&str>,
+) -> Result<(Option<&'static str>, Option<String>), String> {
+    let country = country.map(str::trim).filter(|c| !c.is_empty());
+    let subdivision = subdivision.map(str::trim).filter(|s| !s.is_empty());
+    let Some(typed_country) = country else {
+        return match subdivision {
+            Some(s) => Err(format!(
+                "The subdivision {s:?} needs a country: give the country too (US for US-NY)."
+            )),
+            None => Ok((None, None)),
+        };
+    };
+    let Some(found) = find_country(typed_country) else {
+        return Err(format!(
+            "There is no country {typed_country:?} in the location tables. Nearest: {}. \
+             Give a two-letter ISO code (US, DE) or a country's name.",
+            nearest_countries(typed_country)
+        ));
+    };
+    let Some(typed_subdivision) = subdivision else {
+        return Ok((Some(found.code), None));
+    };
+    let known = subdivisions(found.code);
+    if known.is_empty() {
+        // The tables know no subdivision of this country: the code goes as typed.
+        return Ok((Some(found.code), Some(upper(typed_subdivision))));
+    }
+    let key = collation_key(typed_subdivision);
+    match known.iter().find(|s| {
+        s.short.eq_ignore_ascii_case(typed_subdivision)
+            || s.code.eq_ignore_ascii_case(typed_subdivision)
+            || collation_key(s.name) == key
+    }) {
+        Some(s) => Ok((Some(found.code), Some(s.short.to_string()))),
+        None => Err(format!(
+            "{typed_subdivision:?} is not a subdivision of {} ({}). Nearest: {}. \
+             Give the second part of an ISO 3166-2 code (NY for US-NY) or its name.",
+            found.name,
+            found.code,
+            nearest_subdivisions(typed_subdivision, known)
+        )),
+    }
+}
+
+/// Up to three countries nearest to what was typed, by similarity to their codes and names.
+fn nearest_countries(typed: &str) -> String {
+    let typed = collation_key(typed);
+    let score = |c: &Country| {
+        std::iter::once(c.code)
+            .chain(std::iter::once(c.name))
+            .chain(country_aliases(c.code).iter().copied())
+            .map(|name| strsim::jaro_winkler(&typed, &collation_key(name)))
+            .fold(0.0, f64::max)
+    };
+    nearest(countries(), score, |c| format!("{} ({})", c.name, c.code))
+}
+
+/// Up to three subdivisions nearest to what was typed, by similarity to codes and names.
+fn nearest_subdivisions(typed: &str, known: &[Subdivision]) -> String {
+    let typed = collation_key(typed);
+    let score = |s: &Subdivision| {
+        [s.short, s.name]
+            .iter()
+            .map(|name| strsim::jaro_winkler(&typed, &collation_key(name)))
+            .fold(0.0, f64::max)
+    };
+    nearest(known, score, |s| format!("{} ({})", s.name, s.short))
+}
+
+fn nearest<T>(items: &[T], score: impl Fn(&T) -> f64, name: impl Fn(&T) -> String) -> String {
+    let mut scored: Vec<(f64, &T)> = items.iter().map(|item| (score(item), item)).collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    scored
+        .iter()
+        .take(3)
+        .map(|(_, item)| name(item))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn upper(code: &str) -> String {
     code.trim().to_ascii_uppercase()
 }

@@ -445,7 +445,7 @@ fn invalid_input_exits_2_and_sends_nothing() {
         &["ai", ""],
         &["ai", &long],
         &["ai", "hi", "--subdivision", "NY"],
-        &["ai", "hi", "--country", "USA"],
+        &["ai", "hi", "--country", "XYZ"],
         &["ai", "hi", "--expiration", "2"],
         &["search", "hi", "--serps", "11"],
         &["search", "hi", "--offset", "101"],

@@ -173,3 +173,48 @@ fn cities_and_countries_have_positions() {
         .sum();
     assert!(total > 33_000, "{total}");
 }
+
+#[test]
+fn common_names_and_aliases_find_their_country() {
+    for (typed, code) in [
+        ("usa", "US"),
+        ("USA", "US"),
+        ("United States", "US"),
+        ("uk", "GB"),
+        ("Britain", "GB"),
+        ("Deutschland", "DE"),
+        ("de", "DE"),
+        ("turkey", "TR"),
+        ("Türkiye", "TR"),
+    ] {
+        assert_eq!(
+            vantage::geo::find_country(typed).map(|c| c.code),
+            Some(code),
+            "{typed}"
+        );
+    }
+}
+
+#[test]
+fn a_place_not_in_the_tables_is_refused_with_the_nearest_names() {
+    let refused = vantage::geo::check_place(Some("XX"), None).unwrap_err();
+    assert!(refused.contains("no country \"XX\""), "{refused}");
+    assert!(refused.contains("Nearest:"), "{refused}");
+    let refused = vantage::geo::check_place(Some("US"), Some("QQ")).unwrap_err();
+    assert!(
+        refused.contains("not a subdivision of United States"),
+        "{refused}"
+    );
+    let refused = vantage::geo::check_place(Some("US"), Some("Nw York")).unwrap_err();
+    assert!(refused.contains("New York (NY)"), "{refused}");
+    assert_eq!(
+        vantage::geo::check_place(Some("usa"), Some("new york")).unwrap(),
+        (Some("US"), Some("NY".to_string()))
+    );
+    assert_eq!(
+        vantage::geo::check_place(Some("US"), Some("US-CA")).unwrap(),
+        (Some("US"), Some("CA".to_string()))
+    );
+    assert!(vantage::geo::check_place(None, Some("NY")).is_err());
+    assert_eq!(vantage::geo::check_place(None, None).unwrap(), (None, None));
+}

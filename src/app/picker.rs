@@ -41,6 +41,8 @@ pub struct PickItem {
     pub value: Option<String>,
     /// A dim note after the label (a code, a population).
     pub detail: String,
+    /// Other names the filter finds the item by (USA, Britain), not shown.
+    pub also_known_as: &'static [&'static str],
 }
 
 impl PickItem {
@@ -49,7 +51,14 @@ impl PickItem {
             label: label.into(),
             value,
             detail: detail.into(),
+            also_known_as: &[],
         }
+    }
+
+    /// The item found by these other names too.
+    pub fn also_known_as(mut self, names: &'static [&'static str]) -> Self {
+        self.also_known_as = names;
+        self
     }
 
     pub fn random() -> PickItem {
@@ -165,8 +174,27 @@ impl Picker {
                 positions: r.positions,
             })
             .collect();
-        // An exact name goes first: "iphone 15" means "iPhone 15", not "iPhone 15 Pro Max".
+        // Items found by another name follow those found by their label.
         let typed = self.filter.trim();
+        if !typed.is_empty() {
+            let mut found = vec![false; self.items.len()];
+            for row in &self.rows {
+                found[row.item] = true;
+            }
+            for (index, item) in self.items.iter().enumerate() {
+                if !found[index] && !item.also_known_as.is_empty() {
+                    let by_other_name = matcher.rank(typed, item.also_known_as.iter().copied());
+                    if !by_other_name.is_empty() {
+                        self.rows.push(Row {
+                            item: index,
+                            positions: Vec::new(),
+                        });
+                    }
+                }
+            }
+        }
+        // An exact name goes first: "iphone 15" means "iPhone 15", not "iPhone 15 Pro Max";
+        // "uk" means the United Kingdom, not Ukraine.
         if let Some(exact) = self.rows.iter().position(|r| {
             let item = &self.items[r.item];
             item.label.eq_ignore_ascii_case(typed)
@@ -174,6 +202,10 @@ impl Picker {
                     .value
                     .as_deref()
                     .is_some_and(|v| v.eq_ignore_ascii_case(typed))
+                || item
+                    .also_known_as
+                    .iter()
+                    .any(|name| name.eq_ignore_ascii_case(typed))
         }) {
             let row = self.rows.remove(exact);
             self.rows.insert(0, row);

@@ -70,6 +70,7 @@ pub(crate) fn location(kind: PickerKind, location: &Location) -> Picker {
                         Some(c.code.to_string()),
                         "",
                     )
+                    .also_known_as(geo::country_aliases(c.code))
                 }))
                 .collect(),
             location.country.as_deref(),
@@ -210,6 +211,21 @@ mod tests {
             country: Some("US".into()),
             subdivision: subdivision.map(str::to_string),
             ..Location::default()
+        }
+    }
+
+    #[test]
+    fn common_names_find_their_country_and_an_exact_one_comes_first() {
+        let mut matcher = FuzzyMatcher::new();
+        for (typed, code) in [
+            ("usa", "US"),
+            ("uk", "GB"),
+            ("britain", "GB"),
+            ("deutschland", "DE"),
+        ] {
+            let mut picker = location(PickerKind::Country, &Location::default());
+            picker.set_filter(typed.into(), &mut matcher);
+            assert_eq!(picker.choose(), Choice::Set(Some(code.into())), "{typed}");
         }
     }
 

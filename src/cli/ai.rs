@@ -50,11 +50,15 @@ pub struct AiArgs {
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
 pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i32 {
+    let location = match args.location.to_location() {
+        Ok(location) => location,
+        Err(sentence) => return super::refuse(&sentence),
+    };
     let request = AiRequest {
         prompt: args.prompt,
         model: args.model,
         device: args.device,
-        location: args.location.to_location(),
+        location,
         language: args.language,
         display: args.display,
         format: args.format,

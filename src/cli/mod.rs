@@ -104,10 +104,12 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct LocationArgs {
-    /// Two-letter ISO country code (US, DE…)
+    /// Country: two-letter ISO code (US, DE…) or name (usa, Britain); checked against the
+    /// location tables before anything is sent
     #[arg(long, value_name = "CC")]
     pub country: Option<String>,
-    /// Second part of a first-level ISO 3166-2 code (NY for US-NY); needs --country
+    /// Second part of a first-level ISO 3166-2 code (NY for US-NY) or its name; needs
+    /// --country and must be one of that country's
     #[arg(long, value_name = "S")]
     pub subdivision: Option<String>,
     /// City name as commonly spelled; needs --country
@@ -116,13 +118,23 @@ pub struct LocationArgs {
 }
 
 impl LocationArgs {
-    fn to_location(&self) -> Location {
-        Location {
-            country: self.country.clone(),
-            subdivision: self.subdivision.clone(),
+    /// The place to send, checked against the location tables as the app's pickers are;
+    /// the sentence to print (exit 2) when it is not a place.
+    fn to_location(&self) -> Result<Location, String> {
+        let (country, subdivision) =
+            crate::geo::check_place(self.country.as_deref(), self.subdivision.as_deref())?;
+        Ok(Location {
+            country: country.map(str::to_string),
+            subdivision,
             city: self.city.clone(),
-        }
+        })
     }
+}
+
+/// A refusal before anything is sent: the sentence on stderr and exit code 2.
+pub(super) fn refuse(sentence: &str) -> i32 {
+    err(&format!("Nothing was sent: {sentence}"));
+    crate::exit::INVALID_INPUT
 }
 
 /// Text for the reader on stdout, cleaned of anything a terminal would obey, even into a

@@ -36,10 +36,14 @@ pub struct PageArgs {
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
 pub(super) async fn run_page(config: &Config, client: &Client, args: PageArgs) -> i32 {
+    let location = match args.location.to_location() {
+        Ok(location) => location,
+        Err(sentence) => return super::refuse(&sentence),
+    };
     let request = BrowserRequest {
         url: args.url,
         device: args.device,
-        location: args.location.to_location(),
+        location,
         difficulty: args.difficulty,
         format: args.format,
         expiration: None,

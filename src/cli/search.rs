@@ -68,13 +68,17 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
             args.awaiting.push(Awaiting::Ai);
         }
     }
+    let location = match args.location.to_location() {
+        Ok(location) => location,
+        Err(sentence) => return super::refuse(&sentence),
+    };
     let request = SearchRequest {
         terms: args.terms,
         serps: args.serps,
         size: args.size,
         offset: args.offset,
         ip: args.ip,
-        location: args.location.to_location(),
+        location,
         uule: args.uule,
         language: args.language,
         display: args.display,

@@ -21,5 +21,7 @@ mod jobs_cli;
 mod mentions_cli;
 #[path = "../page_usage.rs"]
 mod page_usage;
+#[path = "../places_cli.rs"]
+mod places_cli;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;

@@ -259,12 +259,13 @@ pub fn sort_rows(rows: &mut [RankRow], sort: RankSort) {
 }
 
 /// `cc:subdivision:city` with `+` for spaces and empty parts allowed: `us:ny:New+York`,
-/// `de::Berlin`, `fr`. Subdivision and city need a country.
+/// `de::Berlin`, `fr`, `usa`. Subdivision and city need a country; country and subdivision
+/// must be in the location tables.
 pub fn parse_location(text: &str) -> Result<Location, String> {
     let parts: Vec<&str> = text.trim().split(':').collect();
     if parts.len() > 3 {
         return Err(format!(
-            "location {text:?} has more than three parts; write cc:subdivision:city"
+            "location {text:?} has more than three parts; write cc:subdivision:city."
         ));
     }
     let part = |i: usize| -> Option<String> {
@@ -273,17 +274,21 @@ pub fn parse_location(text: &str) -> Result<Location, String> {
             .map(|p| p.replace('+', " ").trim().to_string())
             .filter(|p| !p.is_empty())
     };
-    let location = Location {
-        country: part(0).map(|c| c.to_uppercase()),
-        subdivision: part(1).map(|s| s.to_uppercase()),
-        city: part(2),
-    };
-    if location.country.is_none() && (location.subdivision.is_some() || location.city.is_some()) {
+    let (country, subdivision) = (part(0), part(1));
+    if country.is_none() && (subdivision.is_some() || part(2).is_some()) {
         return Err(format!(
-            "location {text:?} has a subdivision or city but no country; write cc:subdivision:city"
+            "location {text:?} has a subdivision or city but no country; write cc:subdivision:city."
         ));
     }
-    Ok(location)
+    // The same check of the location tables as every other entry point.
+    let (country, subdivision) =
+        crate::geo::check_place(country.as_deref(), subdivision.as_deref())
+            .map_err(|sentence| format!("location {text:?}: {sentence}"))?;
+    Ok(Location {
+        country: country.map(str::to_string),
+        subdivision,
+        city: part(2),
+    })
 }
 
 /// A short name for a location: "US/NY/New York", "DE/–/Berlin", "anywhere".
