@@ -236,6 +236,77 @@ fn compare_search_prints_each_urls_rank_per_column() {
 }
 
 #[test]
+fn compare_search_prints_brand_rows_as_text_json_and_csv() {
+    let host = Host::start();
+    let request = SearchRequest {
+        location: location("US", Some("NY"), "New York"),
+        format: SearchFormat::Json,
+        ..SearchRequest::new("hiking boots")
+    };
+    let fetched = host
+        .runtime
+        .block_on(host.client().search(&request))
+        .unwrap();
+    let SearchAnswer::Results(results) = fetched.value else {
+        panic!("JSON results")
+    };
+    let first = results
+        .results
+        .iter()
+        .find(|r| {
+            matches!(
+                r.kind,
+                ResultKind::Organic | ResultKind::OrganicWithSitelinks
+            )
+        })
+        .expect("an organic result");
+    let domain = url::Url::parse(&first.url)
+        .unwrap()
+        .host_str()
+        .unwrap()
+        .trim_start_matches("www.")
+        .to_string();
+    let brands = format!("Top={domain},Nodomain");
+    let args = |extra: &[&'static str]| {
+        let mut all = vec![
+            "compare-search".to_string(),
+            "hiking boots".into(),
+            "--locations".into(),
+            "us:ny:New+York".into(),
+            "--brands".into(),
+            brands.clone(),
+        ];
+        all.extend(extra.iter().map(|s| s.to_string()));
+        all
+    };
+    let run = |extra: &[&'static str]| {
+        let all = args(extra);
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        let output = host.run(&refs);
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let text = run(&[]);
+    assert!(text.contains("Brands (best rank"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("Top") && l.trim_end().ends_with(" 1")),
+        "{text}"
+    );
+    assert!(
+        text.contains("Not ranked, for want of a domain: Nodomain"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&run(&["--json"])).unwrap();
+    assert_eq!(json["brand_rows"][0]["brand"], "Top");
+    assert_eq!(json["brand_rows"][0]["ranks"][0], 1);
+    let csv = run(&["--csv"]);
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().starts_with("brand,"), "{csv}");
+    assert_eq!(lines.next(), Some("Top,1"), "{csv}");
+}
+
+#[test]
 fn invalid_comparisons_are_refused_before_anything_is_sent() {
     let host = Host::start();
     let too_many = host.run(&[

@@ -216,3 +216,48 @@ async fn fetching_a_job_by_id_marks_the_stored_job_done() {
     );
     sim.shutdown().await;
 }
+
+#[test]
+fn job_takes_the_start_of_an_id_that_jobs_prints_when_one_stored_job_has_it() {
+    let dir = tempfile::tempdir().unwrap();
+    seed(dir.path());
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let job = |args: &[&str]| {
+        vantage(dir.path())
+            .args(["--render-url", &url, "--search-url", &url, "job"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // One ai job starts with 00000001: taken, and asked for (nothing listens: exit 5).
+    let found = job(&["ai", "00000001"]);
+    assert_eq!(found.status.code(), Some(5), "{found:?}");
+    // No ai job starts with 00000002 (that one is a browser job).
+    let none = job(&["ai", "00000002"]);
+    assert_eq!(none.status.code(), Some(2), "{none:?}");
+    assert!(String::from_utf8_lossy(&none.stderr).contains("No stored ai job"));
+    // Too short to be told from chance, and not hex: the UUID sentence.
+    let short = job(&["ai", "000"]);
+    assert_eq!(short.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&short.stderr).contains("ids are UUIDs"));
+    // Two ai jobs starting alike: ambiguous, named.
+    let store = Store::open_in(dir.path(), StoreOptions::default()).unwrap();
+    store
+        .record_job(NewJob::submitted(
+            JobId::parse("00000001-1111-4000-8000-000000000000").unwrap(),
+            RequestParams::Ai(AiRequest::new("twin")),
+        ))
+        .wait()
+        .unwrap();
+    drop(store);
+    let several = job(&["ai", "00000001"]);
+    assert_eq!(several.status.code(), Some(2), "{several:?}");
+    let stderr = String::from_utf8_lossy(&several.stderr);
+    assert!(stderr.contains("2 stored ai jobs"), "{stderr}");
+    assert!(stderr.contains("type more of the id"), "{stderr}");
+}

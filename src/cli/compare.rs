@@ -13,6 +13,7 @@ use crate::api::{
     AiFormat, AiRequest, ApiError, Client, Fetched, IpType, Location, SearchFormat, SearchRequest,
 };
 use crate::present::answer::{self, PreparedAnswer};
+use crate::present::compare::mentions as brand_mentions;
 use crate::present::compare::overview::overview_answer;
 use crate::present::compare::summary::{self, AnswerSummary, RankSort};
 use crate::present::compare::{
@@ -60,12 +61,18 @@ pub struct CompareSearchArgs {
     /// Result pages to fetch per column, 1 to 10
     #[arg(long, value_name = "N")]
     pub serps: Option<u32>,
-    /// Sort rows by their best rank (default) or their largest spread
+    /// Sort rows by their largest spread of rank across the columns, instead of by their
+    /// best rank
     #[arg(long)]
     pub by_spread: bool,
-    /// Print the rank table as JSON
-    #[arg(long)]
+    /// Print the rank table (and the brand rows) as JSON
+    #[arg(long, conflicts_with = "csv")]
     pub json: bool,
+    /// Print the brand rows as CSV: the best rank of each brand's domains per column
+    #[arg(long)]
+    pub csv: bool,
+    #[command(flatten)]
+    pub brands: BrandArgs,
 }
 
 /// A refusal before anything is sent: exit code 2.
@@ -170,7 +177,7 @@ async fn answer_column(
 pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
     let locations = match locations(&args.locations) {
         Ok(l) => l,
-        Err(e) => return invalid(format!("Not sent: {e}.")),
+        Err(e) => return super::refuse(&e),
     };
     let mut axes = Axes {
         devices: args.devices,
@@ -269,7 +276,7 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
 pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32 {
     let locations = match locations(&args.locations) {
         Ok(l) => l,
-        Err(e) => return invalid(format!("Not sent: {e}.")),
+        Err(e) => return super::refuse(&e),
     };
     let axes = Axes {
         locations,
@@ -279,6 +286,17 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
     let vantages: Vec<Vantage> = compare::vantages(&axes, CompareMode::Search);
     if let Err(e) = check_count(vantages.len()) {
         return invalid(e);
+    }
+    let brands = match tracked_brands(&args.brands) {
+        Ok(brands) => brands,
+        Err(sentence) => return invalid(sentence),
+    };
+    if args.csv && brands.is_empty() {
+        return invalid(
+            "Not sent: --csv prints the brand rows, and no brands are tracked; give --brands \
+             name=domain,… or a workspace file with brands."
+                .to_string(),
+        );
     }
     let mut requests = Vec::new();
     for vantage in &vantages {
@@ -333,16 +351,23 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
         RankSort::Best
     };
     let rows = summary::rank_table(&ranked, sort);
+    let brand_rows = brand_mentions::brand_ranks(&ranked, &brands);
     if args.json {
         let value = serde_json::json!({
             "terms": args.terms,
             "columns": labels,
             "sort": sort,
             "rows": rows,
+            "brand_rows": brand_rows,
         });
         print_json(&value);
+    } else if args.csv {
+        out(&brand_mentions::brand_ranks_csv(&labels, &brand_rows));
     } else {
         out(&summary::rank_table_text(&labels, &rows, sort));
+        if !brands.is_empty() {
+            out(&brand_mentions::brand_ranks_text(&brand_rows, &brands));
+        }
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     finish(&errors)

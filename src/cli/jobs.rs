@@ -20,7 +20,8 @@ use crate::store::{Body, JobRecord, NewJob, Store, StoreError, StoreOptions, now
 pub struct JobArgs {
     /// ai, search or browser
     pub kind: JobKind,
-    /// The job id (a UUID)
+    /// The job id: the whole UUID, or the start of a stored job's id as `vantage jobs`
+    /// prints it (at least 4 characters)
     pub id: String,
     /// Poll until the job ends
     #[arg(long)]
@@ -52,7 +53,7 @@ pub(super) async fn run_job(
     client: &Client,
     args: JobArgs,
 ) -> Result<(), ApiError> {
-    let id = JobId::parse(&args.id)?;
+    let id = resolve_id(config, args.kind, &args.id)?;
     let mut stored = StoredJob::open(config, &id);
     let mut polls = 0u32;
     loop {
@@ -97,6 +98,62 @@ pub(super) async fn run_job(
             }
         }
     }
+}
+
+/// The shortest start of an id `resolve_id` takes: four hex digits already pick one job of
+/// tens of thousands most of the time, and fewer would match by chance.
+const MIN_ID_PREFIX: usize = 4;
+
+/// The job a typed id names: a whole UUID as is; the start of one (as `vantage jobs` prints
+/// it) when exactly one stored job of that kind begins so. None or several is refused with a
+/// sentence that says which.
+fn resolve_id(config: &Config, kind: JobKind, typed: &str) -> Result<JobId, ApiError> {
+    let typed = typed.trim();
+    let not_an_id = match JobId::parse(typed) {
+        Ok(id) => return Ok(id),
+        Err(not_an_id) => not_an_id,
+    };
+    let prefix = typed.to_ascii_lowercase();
+    let looks_like_start = prefix.len() >= MIN_ID_PREFIX
+        && prefix.len() < 36
+        && prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    if !looks_like_start {
+        return Err(not_an_id.into());
+    }
+    let stored = if config.data_dir.join(crate::store::DB_FILE).exists() {
+        open_store(config)
+            .and_then(|store| store.list_jobs())
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let matching: Vec<&JobRecord> = stored
+        .iter()
+        .filter(|job| job.kind == kind && job.id.as_str().starts_with(&prefix))
+        .collect();
+    let sentence = match matching.as_slice() {
+        [one] => return Ok(one.id.clone()),
+        [] => format!(
+            "No stored {kind} job's id starts with {prefix:?}; give the whole id, or see \
+             `vantage jobs` for the stored ones."
+        ),
+        several => format!(
+            "{} stored {kind} jobs' ids start with {prefix:?} ({}); type more of the id.",
+            several.len(),
+            several
+                .iter()
+                .take(4)
+                .map(|job| job.id.as_str().get(..13).unwrap_or(job.id.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Err(ApiError::from(crate::api::InvalidRequest(vec![
+        crate::api::FieldError {
+            field: crate::api::Field::Id,
+            message: sentence,
+        },
+    ])))
 }
 
 /// The stored copy of a job fetched by `vantage job`, kept in step with each poll the way the

@@ -207,6 +207,59 @@ pub fn brand_ranks(columns: &[Vec<Ranked>], brands: &[Brand]) -> Vec<BrandRanks>
         .collect()
 }
 
+/// The brand rows as text, as the app shows them under a search comparison: the best rank
+/// of any of each brand's domains per column, and the brands left out for want of a domain.
+pub fn brand_ranks_text(rows: &[BrandRanks], brands: &[Brand]) -> String {
+    let mut out = String::from("\nBrands (best rank of any of their domains per column)\n");
+    let width = rows
+        .iter()
+        .map(|r| r.brand.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    for row in rows {
+        out.push_str(&format!("  {:<width$}  ", row.brand));
+        for rank in &row.ranks {
+            out.push_str(&format!(
+                "{:<12}",
+                rank.map_or("–".to_string(), |r| r.to_string())
+            ));
+        }
+        out = out.trim_end().to_string();
+        out.push('\n');
+    }
+    if rows.is_empty() {
+        out.push_str("  none of the brands has a domain\n");
+    }
+    let without: Vec<&str> = brands
+        .iter()
+        .filter(|b| b.domains.is_empty())
+        .map(|b| b.name.as_str())
+        .collect();
+    if !without.is_empty() {
+        out.push_str(&format!(
+            "  Not ranked, for want of a domain: {} (give one as name=domain)\n",
+            without.join(", ")
+        ));
+    }
+    out
+}
+
+/// The brand rows as CSV: one record per brand, the best rank per column.
+pub fn brand_ranks_csv(labels: &[String], rows: &[BrandRanks]) -> String {
+    let header = std::iter::once("brand".to_string()).chain(labels.iter().cloned());
+    let records = rows.iter().map(|row| {
+        std::iter::once(row.brand.clone())
+            .chain(
+                row.ranks
+                    .iter()
+                    .map(|r| r.map_or(String::new(), |r| r.to_string())),
+            )
+            .collect::<Vec<_>>()
+    });
+    crate::sanitize::csv_text(std::iter::once(header.collect()).chain(records))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
