@@ -75,6 +75,39 @@ async fn usage_counts_the_pages_fetched_and_users_lists_balances() {
     assert!(users[0].credits.is_some(), "{users:?}");
 }
 
+#[tokio::test]
+async fn usage_counts_every_billed_call_so_it_agrees_with_the_balance() {
+    let sim = common::start(common::quick()).await;
+    let client = common::client(&sim);
+    let balance = |users: Vec<vantage::api::Account>| users[0].credits.unwrap_or(0);
+    let before = balance(client.users().await.unwrap().value);
+    client
+        .ai(&vantage::api::AiRequest::new("best hiking boots"))
+        .await
+        .unwrap();
+    client
+        .ai(&vantage::api::AiRequest::new("best trail shoes"))
+        .await
+        .unwrap();
+    client
+        .search(&vantage::api::SearchRequest::new("hiking boots"))
+        .await
+        .unwrap();
+    client
+        .browser(&BrowserRequest::new("https://example.org"))
+        .await
+        .unwrap();
+    let after = balance(client.users().await.unwrap().value);
+    let mut request = UsageRequest::last_day(time::OffsetDateTime::now_utc());
+    request.to += time::Duration::minutes(1);
+    let rows = client.usage(&request).await.unwrap().value;
+    let credits: u64 = rows.iter().map(|r| r.credits).sum();
+    assert!(before > after, "the balance fell");
+    assert_eq!(credits, before - after, "{rows:?}");
+    let calls: u64 = rows.iter().map(|r| r.calls).sum();
+    assert_eq!(calls, 4, "{rows:?}");
+}
+
 /// A simulator on its own runtime, so the test thread can block on the binary.
 struct Host {
     sim: Simulator,
@@ -191,6 +224,10 @@ fn usage_shows_services_and_the_hours_with_a_sparkline() {
         "{table}"
     );
     assert!(table.contains('█'), "{table}");
+    assert!(
+        table.contains("AI answers and fetched pages under browser"),
+        "{table}"
+    );
     let json: Value = serde_json::from_str(&stdout(&host.run(&["usage", "--json"]))).unwrap();
     assert!(
         json.as_array().is_some_and(|rows| !rows.is_empty()),

@@ -77,6 +77,8 @@ pub(super) fn usage_text(summary: &UsageSummary, request: &UsageRequest) -> Stri
         "{:<10} {:>8} {:>8} {:>9}\n",
         "all", "", "", summary.credits
     ));
+    text.push_str(crate::present::usage::COVERS);
+    text.push('\n');
     if request.by == UsageGrouping::Hour {
         text.push_str(&hourly_text(summary));
     }

@@ -12,6 +12,12 @@ const HOUR_SECS: i64 = 3600;
 /// The widest sparkline; longer ranges put several hours under one mark.
 pub const MAX_MARKS: usize = 72;
 
+/// What the report covers, said wherever it is shown: the service's report has two
+/// services, and an AI answer is served (and billed) by the rendering service that fetches
+/// pages, so it counts under `browser`.
+pub const COVERS: &str =
+    "Every billed call: searches under search; AI answers and fetched pages under browser.";
+
 /// One service's calls over the whole range.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ServiceTotal {

@@ -55,6 +55,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
                     Span::styled(" by hour", theme::dim()),
                 ]));
             }
+            lines.push(Line::styled(crate::present::usage::COVERS, theme::dim()));
         }
     }
     let width = WIDTH.min(body.width);

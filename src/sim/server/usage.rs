@@ -1,6 +1,8 @@
 //! `/usage`: the calls the simulator served, counted per service, hour and outcome, and
-//! reported in the live service's shape. Only `search` and `browser` are counted: they are
-//! the services the OpenAPI document's `Service` lists.
+//! reported in the live service's shape: `search` and `browser`, the services the OpenAPI
+//! document's `Service` lists. Every billed call is counted, so that the report agrees with
+//! the balance: an AI answer is rendered by the same host as a fetched page (`/ai` beside
+//! `/browser`), and counts under `browser`.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -28,19 +30,16 @@ struct Tally {
 #[derive(Default)]
 pub(crate) struct UsageTable(Mutex<BTreeMap<(i64, &'static str, bool), Tally>>);
 
-pub(crate) fn service_of(kind: JobKind) -> Option<&'static str> {
+pub(crate) fn service_of(kind: JobKind) -> &'static str {
     match kind {
-        JobKind::Search => Some("search"),
-        JobKind::Browser => Some("browser"),
-        JobKind::Ai => None,
+        JobKind::Search => "search",
+        JobKind::Browser | JobKind::Ai => "browser",
     }
 }
 
 impl UsageTable {
     pub(crate) fn record(&self, kind: JobKind, succeeded: bool, credits: u64, took: Duration) {
-        let Some(service) = service_of(kind) else {
-            return;
-        };
+        let service = service_of(kind);
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
