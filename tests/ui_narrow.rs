@@ -250,7 +250,7 @@ fn compare_summary() -> App {
     app.compare.axes.devices.clear();
     app.compare.axes.models.pop();
     app.compare.rebuild();
-    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('r'));
     let tags: Vec<Tag> = app
         .compare
         .columns

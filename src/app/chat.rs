@@ -504,7 +504,8 @@ fn act_on_selected_row(app: &mut App) -> Vec<Effect> {
         app.flash_info("There is no fanout query to search.");
         return Vec::new();
     };
-    send_to_search(app, &query)
+    let from = answer.prepared.request.clone();
+    send_to_search(app, &query, &from)
 }
 
 /// Enter on a mentioned brand: the Answer view, scrolled to where it is first named, its
@@ -529,13 +530,25 @@ fn show_in_answer(chat: &mut ChatState) {
     chat.refresh_find();
 }
 
-/// Fills the Search terms with `query` and shows the Search tab, its terms focused; the
-/// search itself waits for the user's Enter, as every billed call does.
-pub(crate) fn send_to_search(app: &mut App, query: &str) -> Vec<Effect> {
+/// Enter on a fanout: searches it from the answer's own place (and language), as the model
+/// did, in the Search tab, the focus on where its results land. Search has no device
+/// setting, so a device of the answer is named rather than silently dropped.
+pub(crate) fn send_to_search(app: &mut App, query: &str, from: &AiRequest) -> Vec<Effect> {
     app.search.set_terms(query);
-    app.search.focus = super::search::SearchFocus::Terms;
-    let effects = app.select_tab(super::Tab::Search);
-    app.flash_info("The fanout is in Search: Enter searches it.");
+    app.search.settings.location = from.location.clone();
+    if from.language.is_some() {
+        app.search.settings.language = from.language.clone();
+    }
+    let mut effects = app.select_tab(super::Tab::Search);
+    effects.extend(super::search::send(app));
+    if app.search.call.is_running() {
+        let place = crate::present::compare::summary::location_label(&from.location);
+        let device = match &from.device {
+            Some(device) => format!(" (searches have no device: {device} is not emulated)"),
+            None => String::new(),
+        };
+        app.flash_info(format!("Searching the fanout from {place}{device}…"));
+    }
     effects
 }
 

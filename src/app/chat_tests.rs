@@ -47,7 +47,15 @@ fn app_with_an_answer() -> App {
         Msg::AiDone {
             tag,
             result: Ok(Box::new(answer::prepare(
-                crate::api::AiRequest::new("hi"),
+                crate::api::AiRequest {
+                    device: Some("iPhone 15".into()),
+                    location: crate::api::Location {
+                        country: Some("US".into()),
+                        subdivision: Some("CO".into()),
+                        city: Some("Denver".into()),
+                    },
+                    ..crate::api::AiRequest::new("hi")
+                },
                 fetched,
             ))),
         },
@@ -67,7 +75,7 @@ fn show_view(app: &mut App, view: AnswerView) {
 }
 
 #[test]
-fn enter_on_a_fanout_fills_search_instead_of_asking_again() {
+fn enter_on_a_fanout_searches_it_from_the_answers_place_with_focus_on_the_results() {
     let mut app = app_with_an_answer();
     show_view(&mut app, AnswerView::Fanouts);
     update(&mut app, key(KeyCode::Down));
@@ -88,7 +96,19 @@ fn enter_on_a_fanout_fills_search_instead_of_asking_again() {
     );
     assert_eq!(app.tab, Tab::Search);
     assert_eq!(app.search.terms_text(), "second query");
-    assert_eq!(app.search.focus, crate::app::search::SearchFocus::Terms);
+    // Sent at once, from where the model answered, and the focus where results land, so
+    // that the next key is a command, not text.
+    let sent = effects.iter().find_map(|e| match e {
+        Effect::Call(CallEffect::SendSearch { request, .. }) => Some(request),
+        _ => None,
+    });
+    let sent = sent.expect("the fanout was searched");
+    assert_eq!(sent.terms, "second query");
+    assert_eq!(sent.location.city.as_deref(), Some("Denver"));
+    assert_eq!(sent.location.subdivision.as_deref(), Some("CO"));
+    assert_eq!(app.search.focus, crate::app::search::SearchFocus::Results);
+    let flash = format!("{:?}", app.flash);
+    assert!(flash.contains("iPhone 15 is not emulated"), "{flash}");
 }
 
 #[test]

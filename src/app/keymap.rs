@@ -410,6 +410,24 @@ pub(crate) fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
     })
 }
 
+/// Where else on this tab a key does something, when it does nothing where focus is: the
+/// first binding of it among `elsewhere` (the tab's help contexts) that is not in `here`.
+pub(crate) fn bound_elsewhere(
+    here: &[Context],
+    elsewhere: &[Context],
+    event: &KeyEvent,
+) -> Option<&'static Binding> {
+    elsewhere
+        .iter()
+        .filter(|context| !here.contains(context))
+        .find_map(|context| {
+            KEYMAP
+                .iter()
+                .filter(|b| b.context == *context)
+                .find(|b| b.keys.iter().any(|k| matches(k, event)))
+        })
+}
+
 /// The bindings of a context, for the help overlay and key hints.
 pub(crate) fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
     KEYMAP.iter().filter(move |b| b.context == context)

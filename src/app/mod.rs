@@ -597,8 +597,30 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             (app.tab.spec().on_text_key)(app, key);
             Vec::new()
         }
-        None => Vec::new(),
+        None => {
+            explain_unbound(app, &contexts, &key);
+            Vec::new()
+        }
     }
+}
+
+/// A key that does nothing where focus is says why, when it works elsewhere on the tab:
+/// "] (next view) works in Reading answers and results; Tab moves the focus there."
+fn explain_unbound(app: &mut App, here: &[Context], key: &KeyEvent) {
+    let Some(binding) = keymap::bound_elsewhere(here, app.tab.spec().help, key) else {
+        return;
+    };
+    let focus = keymap::label_of(Context::Global, keymap::Action::FocusNext).unwrap_or("Tab");
+    app.flash_info(format!(
+        "{} ({}) works in {}, not where the focus is; {focus} moves the focus.",
+        binding
+            .label
+            .split_whitespace()
+            .next()
+            .unwrap_or(binding.label),
+        binding.help,
+        binding.context.title()
+    ));
 }
 
 fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {

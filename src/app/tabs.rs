@@ -170,7 +170,13 @@ static SEARCH: TabSpec = TabSpec {
         Context::Overview,
     ],
     hints: None,
-    on_enter: nothing,
+    // The results, once there are any: the next key is a command, not text.
+    on_enter: |app| {
+        if app.search.page.is_some() && app.search.focus == search::SearchFocus::Terms {
+            app.search.focus = search::SearchFocus::Results;
+        }
+        Vec::new()
+    },
     editing: |app| app.search.editing(),
     multi_line: |_| false,
     key_contexts: |app| app.search.key_contexts(),
@@ -240,7 +246,12 @@ static COMPARE: TabSpec = TabSpec {
     title: "Compare",
     help: &[Context::Compare, Context::Settings, Context::Viewer],
     hints: None,
-    on_enter: nothing,
+    // The columns, where every key of the tab works (`i` edits the prompt): opening the tab
+    // must not turn the next command into text.
+    on_enter: |app| {
+        app.compare.focus = compare::CompareFocus::Columns;
+        Vec::new()
+    },
     editing: |app| app.compare.editing(),
     multi_line: |app| app.compare.mode == CompareMode::Answers,
     key_contexts: |app| app.compare.key_contexts(),

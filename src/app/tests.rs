@@ -456,3 +456,33 @@ fn opening_usage_asks_again_when_a_call_landed_since_the_held_back_ask() {
     assert_eq!(asks(&super::usage::toggle(&mut app)), 0);
     assert_eq!(asks(&super::usage::toggle(&mut app)), 0);
 }
+
+#[test]
+fn opening_compare_puts_the_focus_on_its_columns_so_keys_are_commands() {
+    let mut app = demo_app();
+    let index = Tab::ALL.iter().position(|t| *t == Tab::Compare).unwrap();
+    let alt = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
+    update(
+        &mut app,
+        alt(char::from_digit(index as u32 + 1, 10).unwrap()),
+    );
+    assert_eq!(app.tab, Tab::Compare);
+    let mode = app.compare.mode;
+    update(&mut app, key(KeyCode::Char('M')));
+    assert_ne!(app.compare.mode, mode, "M switched the mode");
+    assert_eq!(
+        app.compare.prompt_text(),
+        "",
+        "M was not typed into the prompt"
+    );
+}
+
+#[test]
+fn a_key_that_does_nothing_where_the_focus_is_says_where_it_works() {
+    let mut app = demo_app();
+    app.chat.focus = ChatFocus::Settings;
+    update(&mut app, key(KeyCode::Char(']')));
+    let flash = format!("{:?}", app.flash);
+    assert!(flash.contains("] (next view) works in"), "{flash}");
+    assert!(flash.contains("Tab moves the focus"), "{flash}");
+}

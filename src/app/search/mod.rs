@@ -661,7 +661,8 @@ fn on_overview_action(app: &mut App, action: Action, area: Rect) -> Option<Vec<E
     Some(Vec::new())
 }
 
-fn send(app: &mut App) -> Vec<Effect> {
+/// Sends the search the form describes (or queues it in async mode), focus on the results.
+pub(crate) fn send(app: &mut App) -> Vec<Effect> {
     if app.search.call.is_running() {
         app.flash_info("A search is already running; Esc cancels it.");
         return Vec::new();
