@@ -112,6 +112,7 @@ fn seeded_store(dir: &std::path::Path) -> Store {
         dir,
         StoreOptions {
             history_max_entries: STORED,
+            ..StoreOptions::default()
         },
     )
     .unwrap();

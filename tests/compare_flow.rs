@@ -86,8 +86,9 @@ async fn run_columns(
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
     let sent = Instant::now();
-    // The prompt has focus: Enter sends every column.
-    tx.send(key(KeyCode::Enter, KeyModifiers::NONE)).unwrap();
+    // The tab opens on its columns: r runs every column.
+    tx.send(key(KeyCode::Char('r'), KeyModifiers::NONE))
+        .unwrap();
     tokio::time::sleep(wait).await;
     tx.send(key(KeyCode::Char('c'), KeyModifiers::CONTROL))
         .unwrap();

@@ -22,6 +22,7 @@ fn seeded(dir: &std::path::Path) -> Store {
         dir,
         StoreOptions {
             history_max_entries: STORED,
+            ..StoreOptions::default()
         },
     )
     .unwrap();

@@ -203,11 +203,18 @@ fn pages_go_to_history_and_queued_pages_to_the_jobs() {
     );
     let store = Store::open_read_only(&host.dir.path().join("data").join(vantage::store::DB_FILE));
     let store = store.expect("the history database exists");
+    // Both calls are in History: the queued one answered by its job's result.
     let history = store.history(10, 0).unwrap();
-    assert_eq!(history.len(), 1, "{history:?}");
-    assert_eq!(history[0].kind, RequestKind::Browser);
-    assert!(history[0].summary.contains("shop.example.net"));
-    assert_eq!(history[0].status, Some(200));
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert!(history.iter().all(|h| h.kind == RequestKind::Browser));
+    assert!(history[1].summary.contains("shop.example.net"));
+    assert_eq!(history[1].status, Some(200));
+    assert!(history[0].summary.contains("example.net"));
+    assert_eq!(
+        history[0].status,
+        Some(200),
+        "the job's result answers its entry"
+    );
     let jobs = store.list_jobs().unwrap();
     assert_eq!(jobs.len(), 1);
     assert_eq!(jobs[0].id.as_str(), id);

@@ -78,6 +78,7 @@ fn history_keeps_only_the_newest_entries() {
         dir.path(),
         StoreOptions {
             history_max_entries: 5,
+            ..StoreOptions::default()
         },
     )
     .unwrap();

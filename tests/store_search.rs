@@ -144,6 +144,7 @@ fn entries_stored_before_the_index_are_indexed_when_opened() {
              CREATE TABLE responses (request_id TEXT PRIMARY KEY REFERENCES requests (id)
                  ON DELETE CASCADE, status INTEGER NOT NULL, body TEXT NOT NULL,
                  elapsed_ms INTEGER NOT NULL, size INTEGER NOT NULL, received_at INTEGER NOT NULL);
+             CREATE TABLE jobs (id TEXT NOT NULL UNIQUE);
              INSERT INTO requests VALUES ('old', 'ai', '{\"prompt\":\"rain jackets\"}', 'rain jackets', 1);
              INSERT INTO responses VALUES ('old', 200, '{\"completion\":\"Arc''teryx Beta\"}', 5, 30, 2);
              INSERT INTO requests VALUES ('unanswered', 'search', 'not json', 'umbrellas', 3);
@@ -173,6 +174,7 @@ fn history_pages_through_every_entry_not_only_the_newest() {
         dir.path(),
         StoreOptions {
             history_max_entries: 10_000,
+            ..StoreOptions::default()
         },
     )
     .unwrap();

@@ -155,6 +155,7 @@ fn past_requests_newest_first() {
         kind,
         summary: summary.into(),
         created_at: T0 - ago_s * 1_000,
+        origin: vantage::store::Origin::App,
         status,
         elapsed_ms: status.map(|_| 8_400),
         size,
@@ -173,14 +174,18 @@ fn past_requests_newest_first() {
                     Some(200),
                     Some(48_213),
                 ),
-                item(
-                    "b",
-                    RequestKind::Search,
-                    "trail running shoes · US",
-                    400,
-                    Some(200),
-                    Some(912_000),
-                ),
+                // Made by `vantage search` in another process.
+                HistoryItem {
+                    origin: vantage::store::Origin::Cli,
+                    ..item(
+                        "b",
+                        RequestKind::Search,
+                        "trail running shoes · US",
+                        400,
+                        Some(200),
+                        Some(912_000),
+                    )
+                },
                 item(
                     "c",
                     RequestKind::Ai,

@@ -74,6 +74,7 @@ fn history_item(n: &str, kind: RequestKind, summary: &str, ago_s: i64) -> Histor
         kind,
         summary: summary.into(),
         created_at: T0 - ago_s * 1_000,
+        origin: vantage::store::Origin::App,
         status: Some(200),
         elapsed_ms: Some(8_400),
         size: Some(48_213),
@@ -128,7 +129,7 @@ fn history_uses_the_width_it_has_for_prompts() {
     let wide = draw(&mut app, 160, 6);
     // Before, the prompt was cut at 48 characters whatever the width.
     assert!(
-        wide.contains("for a beginner training for a first"),
+        wide.contains("loose gravel for a beginner training"),
         "{wide}"
     );
     let narrow = draw(&mut app, 80, 6);

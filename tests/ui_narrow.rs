@@ -187,6 +187,7 @@ fn history() -> App {
         kind,
         summary: summary.into(),
         created_at: T0 - ago_s * 1_000,
+        origin: vantage::store::Origin::App,
         status: Some(200),
         elapsed_ms: Some(8_400),
         size: Some(48_213),

@@ -42,6 +42,9 @@ pub enum CallEffect {
         tag: Tag,
         request: Box<ProxyRequest>,
     },
+    /// A call of a comparison's column: no History entry of its own, since the whole
+    /// comparison is one entry (written when its last column lands).
+    Column(Box<CallEffect>),
     Cancel(Tag),
     FetchDevices,
     FetchAccount,

@@ -17,6 +17,7 @@ fn item(row: usize) -> HistoryItem {
         kind: RequestKind::Ai,
         summary: format!("chatgpt · question {row}"),
         created_at: 1_700_000_000_000 - row as i64,
+        origin: crate::store::Origin::App,
         status: Some(200),
         elapsed_ms: Some(1_000),
         size: Some(100),

@@ -330,6 +330,7 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
         kind: RequestKind::Ai,
         summary: format!("chatgpt · question {n}"),
         created_at: T0 - 60_000,
+        origin: crate::store::Origin::App,
         status,
         elapsed_ms: Some(1_200),
         size: Some(3_000),

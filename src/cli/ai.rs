@@ -12,7 +12,9 @@ use crate::api::{AiFormat, AiRequest, ApiError, Client, JobId, Model};
 use crate::config::Config;
 use crate::present::answer;
 use crate::sanitize::one_line;
-use crate::store::{NewJob, RequestParams};
+use crate::store::{Body, NewJob, RequestParams};
+
+use super::record::{Kept, with_history};
 
 #[derive(Debug, Args)]
 pub struct AiArgs {
@@ -75,9 +77,12 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
             return crate::exit::INVALID_INPUT;
         }
     };
-    let fetched = match client.ai(&request).await {
+    let kept = Kept::start(config, RequestParams::Ai(request.clone()));
+    let result = client.ai(&request).await;
+    let kept = kept.finish(&result).await;
+    let fetched = match result {
         Ok(fetched) => fetched,
-        Err(error) => return exit_code_of(Err(error)),
+        Err(error) => return with_history(exit_code_of(Err(error)), kept),
     };
     if !brands.is_empty() {
         let text = (!args.json).then(|| ai_text(&fetched.value, request.effective_model()));
@@ -102,7 +107,7 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
                 mentions_text(&found)
             ))),
         }
-        return crate::exit::OK;
+        return with_history(crate::exit::OK, kept);
     }
     if args.json {
         print_body_as_received(&fetched.body);
@@ -112,7 +117,7 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
             request.effective_model(),
         )));
     }
-    crate::exit::OK
+    with_history(crate::exit::OK, kept)
 }
 
 /// A queued call: its id printed and stored, or the error's exit code.
@@ -121,9 +126,22 @@ pub(super) async fn remember_submitted(
     submitted: Result<JobId, ApiError>,
     params: RequestParams,
 ) -> i32 {
+    let kept = Kept::start(config, params.clone());
     match submitted {
-        Ok(id) => remember_job(config, NewJob::submitted(id, params)).await,
-        Err(error) => exit_code_of(Err(error)),
+        // The job answers the entry when its result lands, whichever process polls it.
+        Ok(id) => {
+            let job = NewJob::submitted(id, params);
+            let job = match kept.entry() {
+                Some(entry) => job.answering(entry),
+                None => job,
+            };
+            remember_job(config, job).await
+        }
+        Err(error) => {
+            let elapsed = kept.elapsed_ms();
+            let kept = kept.finish_with(Body::of_error(&error, elapsed)).await;
+            with_history(exit_code_of(Err(error)), kept)
+        }
     }
 }
 

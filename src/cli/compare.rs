@@ -1,13 +1,18 @@
 //! `vantage compare` and `vantage compare-search`: one prompt (or search) from several vantage
 //! points, run concurrently, and the comparison printed as the Compare tab's summary shows it.
 
+use std::time::Duration;
+
 use clap::Args;
 use futures_util::StreamExt;
 
 use super::brands::{BrandArgs, WithMentions, answer_mentions, matrix_text, tracked_brands};
+use super::record::{Kept, body_of, with_history};
 use super::{err, out, out_as_received, with_newline};
 use crate::analysis::mentions;
+use crate::config::Config;
 use crate::exit;
+use crate::store::RequestParams;
 
 use crate::api::{
     AiFormat, AiRequest, ApiError, Client, Fetched, IpType, Location, SearchFormat, SearchRequest,
@@ -156,6 +161,14 @@ impl ColumnRequest {
             ColumnRequest::Overview(request) => request.validate(),
         }
     }
+
+    /// What History keeps of the column.
+    fn params(&self) -> RequestParams {
+        match self {
+            ColumnRequest::Ai(request) => RequestParams::Ai(request.clone()),
+            ColumnRequest::Overview(request) => RequestParams::Search(request.clone()),
+        }
+    }
 }
 
 async fn answer_column(
@@ -174,7 +187,7 @@ async fn answer_column(
     }
 }
 
-pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
+pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) -> i32 {
     let locations = match locations(&args.locations) {
         Ok(l) => l,
         Err(e) => return super::refuse(&e),
@@ -224,8 +237,29 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
             if overviews == 1 { "" } else { "s" }
         ));
     }
+    // The whole comparison is one History entry: every column's request, then its answer.
+    let kept = Kept::start(
+        config,
+        RequestParams::Compare(requests.iter().map(ColumnRequest::params).collect()),
+    );
     let results: Vec<Result<PreparedAnswer, ApiError>> =
         run_columns(requests, |request| answer_column(client, request)).await;
+    let columns = results
+        .iter()
+        .map(|r| match r {
+            Ok(a) => compare::stored_column(200, &a.body, a.header.elapsed),
+            Err(e) => {
+                compare::stored_column(e.status().unwrap_or(0), &e.to_string(), Duration::ZERO)
+            }
+        })
+        .collect();
+    let elapsed = kept.elapsed_ms();
+    let kept = kept
+        .finish_with(body_of(
+            serde_json::Value::Array(columns).to_string(),
+            elapsed,
+        ))
+        .await;
     let facts = vantages
         .iter()
         .zip(&results)
@@ -270,10 +304,10 @@ pub async fn run_compare(client: &Client, args: CompareArgs) -> i32 {
         }
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-    finish(&errors)
+    with_history(finish(&errors), kept)
 }
 
-pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32 {
+pub async fn run_compare_search(config: &Config, client: &Client, args: CompareSearchArgs) -> i32 {
     let locations = match locations(&args.locations) {
         Ok(l) => l,
         Err(e) => return super::refuse(&e),
@@ -315,6 +349,16 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
         }
         requests.push(request);
     }
+    let kept = Kept::start(
+        config,
+        RequestParams::Compare(
+            requests
+                .iter()
+                .cloned()
+                .map(RequestParams::Search)
+                .collect(),
+        ),
+    );
     let results: Vec<Result<PreparedSearch, ApiError>> =
         run_columns(requests, |request| async move {
             let fetched = client.search(&request).await;
@@ -325,6 +369,22 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
             )
             .await
         })
+        .await;
+    let columns = results
+        .iter()
+        .map(|r| match r {
+            Ok(page) => compare::stored_column(200, &page.body, page.header.elapsed),
+            Err(e) => {
+                compare::stored_column(e.status().unwrap_or(0), &e.to_string(), Duration::ZERO)
+            }
+        })
+        .collect();
+    let elapsed = kept.elapsed_ms();
+    let kept = kept
+        .finish_with(body_of(
+            serde_json::Value::Array(columns).to_string(),
+            elapsed,
+        ))
         .await;
     let labels: Vec<String> = vantages
         .iter()
@@ -370,7 +430,7 @@ pub async fn run_compare_search(client: &Client, args: CompareSearchArgs) -> i32
         }
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-    finish(&errors)
+    with_history(finish(&errors), kept)
 }
 
 /// The comparison as JSON: what the service sent, so exact into a pipe.

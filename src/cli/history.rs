@@ -130,16 +130,17 @@ pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
     exit::OK
 }
 
-/// The entries as aligned columns: kind, age, status, size, summary, then the id to open.
+/// The entries as aligned columns: kind, where from, age, status, size, summary.
 pub fn history_table(items: &[HistoryItem], now: i64) -> String {
     let mut text = format!(
-        "{:<7} {:>5} {:>6} {:>9}  {}\n",
-        "KIND", "AGE", "STATUS", "SIZE", "SUMMARY"
+        "{:<7} {:<5} {:>5} {:>6} {:>9}  {}\n",
+        "KIND", "FROM", "AGE", "STATUS", "SIZE", "SUMMARY"
     );
     for item in items {
         text.push_str(&format!(
-            "{:<7} {:>5} {:>6} {:>9}  {}\n",
+            "{:<7} {:<5} {:>5} {:>6} {:>9}  {}\n",
             item.kind.as_str(),
+            item.origin.as_str(),
             age(now - item.created_at),
             item.status.map_or("-".to_string(), |s| s.to_string()),
             item.size.map_or("-".to_string(), human_size),

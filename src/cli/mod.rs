@@ -17,6 +17,7 @@ mod history;
 mod jobs;
 mod page;
 mod proxy;
+mod record;
 mod search;
 mod sim;
 mod store;
@@ -293,9 +294,9 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Usage(args) => usage::run_usage(client, args).await,
         Command::Job(args) => jobs::run_job(config, client, args).await,
         Command::Jobs(args) => return jobs::run_jobs(config, client, args).await,
-        Command::Compare(args) => return compare::run_compare(client, args).await,
+        Command::Compare(args) => return compare::run_compare(config, client, args).await,
         Command::CompareSearch(args) => {
-            return compare::run_compare_search(client, args).await;
+            return compare::run_compare_search(config, client, args).await;
         }
         Command::Store(command) => return store::run_store(config, command),
         Command::History(args) => return history::run_history(config, args),

@@ -6,10 +6,10 @@ use serde_json::json;
 
 use super::ai::remember_submitted;
 use super::text::html_text;
-use super::{LocationArgs, err, exit_code_of, out, out_as_received, with_newline};
-use crate::api::{BrowserFormat, BrowserRequest, Client, Difficulty, Fetched};
+use super::{LocationArgs, exit_code_of, out, out_as_received, with_newline};
+use crate::api::{BrowserFormat, BrowserRequest, Client, Difficulty};
 use crate::config::Config;
-use crate::store::{Body, RequestParams, Store, StoreOptions};
+use crate::store::RequestParams;
 
 #[derive(Debug, Args)]
 pub struct PageArgs {
@@ -56,14 +56,13 @@ pub(super) async fn run_page(config: &Config, client: &Client, args: PageArgs) -
         let submitted = client.browser_submit(&request).await;
         return remember_submitted(config, submitted, params).await;
     }
-    let fetched = match client.browser(&request).await {
+    let kept = super::record::Kept::start(config, params);
+    let result = client.browser(&request).await;
+    let kept = kept.finish(&result).await;
+    let fetched = match result {
         Ok(fetched) => fetched,
-        Err(error) => return exit_code_of(Err(error)),
+        Err(error) => return super::record::with_history(exit_code_of(Err(error)), kept),
     };
-    // History is a convenience: a store that cannot be written is said, not fatal.
-    if let Err(sentence) = save_to_history(config, params, &fetched).await {
-        err(&sentence);
-    }
     if args.json {
         let wrapped = json!({
             "url": request.url,
@@ -81,7 +80,7 @@ pub(super) async fn run_page(config: &Config, client: &Client, args: PageArgs) -
     } else {
         out(&with_newline(page_text(&fetched.value, request.format)));
     }
-    crate::exit::OK
+    super::record::with_history(crate::exit::OK, kept)
 }
 
 /// Markdown as it came; HTML (rendered or raw) as text with its links numbered.
@@ -90,21 +89,6 @@ pub(super) fn page_text(body: &str, format: BrowserFormat) -> String {
         BrowserFormat::Markdown => body.to_string(),
         BrowserFormat::Rendered | BrowserFormat::Raw => html_text(body, None),
     }
-}
-
-async fn save_to_history(
-    config: &Config,
-    params: RequestParams,
-    fetched: &Fetched<String>,
-) -> Result<(), String> {
-    let store = Store::open_in(&config.data_dir, StoreOptions::from_config(config))
-        .map_err(|e| format!("{e} The page was fetched but not saved to History."))?;
-    let (id, asked) = store.add_request(params);
-    let answered = store.add_response(&id, Body::of(fetched));
-    asked
-        .await
-        .and(answered.await)
-        .map_err(|e| format!("{e} The page was fetched but not saved to History."))
 }
 
 #[cfg(test)]

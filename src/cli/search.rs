@@ -90,7 +90,10 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
         let submitted = client.search_submit(&request).await;
         return remember_submitted(config, submitted, RequestParams::Search(request)).await;
     }
-    match client.search(&request).await {
+    let kept = super::record::Kept::start(config, RequestParams::Search(request.clone()));
+    let result = client.search(&request).await;
+    let kept = kept.finish(&result).await;
+    let code = match result {
         Ok(fetched) if args.ai_overview => {
             print_overview(&request.terms, &fetched.value, args.json);
             crate::exit::OK
@@ -100,7 +103,8 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
             crate::exit::OK
         }
         Err(error) => exit_code_of(Err(error)),
-    }
+    };
+    super::record::with_history(code, kept)
 }
 
 fn print_search(fetched: &Fetched<SearchAnswer>, json: bool) {

@@ -53,7 +53,7 @@ use tokio::sync::{oneshot, watch};
 pub use health::{Health, is_damage, is_write_refusal};
 pub use model::{
     Body, Devices, EntryId, HistoryEntry, HistoryItem, JobEvent, JobRecord, JobUpdate, NewJob,
-    RequestKind, RequestParams, now_ms,
+    Origin, RequestKind, RequestParams, now_ms,
 };
 pub use repair::{CheckReport, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
@@ -159,12 +159,15 @@ impl StoreError {
 pub struct StoreOptions {
     /// History entries kept; the oldest beyond it are deleted.
     pub history_max_entries: usize,
+    /// Where the calls this process records come from.
+    pub origin: Origin,
 }
 
 impl Default for StoreOptions {
     fn default() -> Self {
         StoreOptions {
             history_max_entries: crate::config::DEFAULT_HISTORY_MAX_ENTRIES,
+            origin: Origin::App,
         }
     }
 }
@@ -173,6 +176,15 @@ impl StoreOptions {
     pub fn from_config(config: &crate::config::Config) -> Self {
         StoreOptions {
             history_max_entries: config.history_max_entries,
+            origin: Origin::App,
+        }
+    }
+
+    /// The options of a command of the CLI: its calls are marked as the CLI's in History.
+    pub fn for_cli(config: &crate::config::Config) -> Self {
+        StoreOptions {
+            origin: Origin::Cli,
+            ..StoreOptions::from_config(config)
         }
     }
 }
@@ -216,6 +228,8 @@ struct Inner {
     health: Arc<health::HealthCell>,
     /// Opened read-only from the start: readers open the file read-only too.
     read_only: bool,
+    /// Where the calls this process records come from.
+    origin: Origin,
     commands: Mutex<Option<mpsc::Sender<Command>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
     readers: Mutex<Vec<Connection>>,
@@ -298,6 +312,7 @@ impl Store {
                 path: path.to_path_buf(),
                 health,
                 read_only: false,
+                origin: options.origin,
                 commands: Mutex::new(Some(tx)),
                 writer: Mutex::new(Some(handle)),
                 readers: Mutex::new(vec![reader]),
@@ -320,6 +335,7 @@ impl Store {
                 path: path.to_path_buf(),
                 health: Arc::new(health),
                 read_only: true,
+                origin: Origin::App,
                 commands: Mutex::new(None),
                 writer: Mutex::new(None),
                 readers: Mutex::new(vec![reader]),
@@ -419,11 +435,17 @@ impl Store {
 
     /// Records a request in the history; its id is returned at once, before the write.
     pub fn add_request(&self, params: RequestParams) -> (EntryId, Ack) {
+        self.add_request_from(params, self.inner.origin)
+    }
+
+    /// Records a request made elsewhere than this process's default (a tracking run's).
+    pub fn add_request_from(&self, params: RequestParams, origin: Origin) -> (EntryId, Ack) {
         let id = EntryId::new();
         let ack = self.send(Op::AddRequest {
             id: id.clone(),
             params,
             created_at: now_ms(),
+            origin,
         });
         (id, ack)
     }

@@ -23,6 +23,11 @@ value_enum!(
     RequestKind { Ai => "ai", Search => "search", Browser => "browser", Compare => "compare" }
 );
 
+value_enum!(
+    /// Where a call came from: the app, a command of the CLI, or a tracking run.
+    Origin { App => "app", Cli => "cli", Track => "track" }
+);
+
 /// The parameters of a call, as typed values. Stored as JSON in `requests.params` (the
 /// variant's own value) next to `requests.kind`. The token is never part of these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -191,6 +196,17 @@ impl Body {
     }
 
     /// What history keeps of a call the user cancelled before its answer came.
+    /// What History keeps of a call that failed: the error's status (0 without one) and its
+    /// sentence.
+    pub fn of_error(error: &crate::api::ApiError, elapsed_ms: u64) -> Self {
+        Body {
+            status: error.status().unwrap_or(0),
+            text: error.to_string(),
+            elapsed_ms,
+            received_at: now_ms(),
+        }
+    }
+
     pub fn cancelled(elapsed_ms: u64) -> Self {
         Body {
             status: Body::CANCELLED,
@@ -220,6 +236,8 @@ pub struct HistoryItem {
     pub kind: RequestKind,
     pub summary: String,
     pub created_at: UnixMs,
+    /// Where the call came from.
+    pub origin: Origin,
     /// `None` while no response is stored.
     pub status: Option<u16>,
     pub elapsed_ms: Option<u64>,
@@ -247,6 +265,8 @@ pub struct NewJob {
     pub known: bool,
     /// When the first poll is due.
     pub next_poll_at: UnixMs,
+    /// The History entry of its submission, which its result answers when it lands.
+    pub entry: Option<EntryId>,
 }
 
 impl NewJob {
@@ -262,7 +282,14 @@ impl NewJob {
             created_at: now,
             known: true,
             next_poll_at: now + UnixMs::try_from(first_wait).unwrap_or(2_000),
+            entry: None,
         }
+    }
+
+    /// The job answers this History entry when its result lands.
+    pub fn answering(mut self, entry: EntryId) -> Self {
+        self.entry = Some(entry);
+        self
     }
 
     /// An id received elsewhere (pasted, or from another tool).
@@ -276,6 +303,7 @@ impl NewJob {
             created_at: now,
             known: false,
             next_poll_at: now,
+            entry: None,
         }
     }
 }

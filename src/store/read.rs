@@ -156,7 +156,7 @@ pub fn job_events(conn: &Connection, id: &JobId) -> Result<Vec<JobEvent>, StoreE
 }
 
 pub(super) const HISTORY_COLUMNS: &str =
-    "r.id, r.kind, r.summary, r.created_at, s.status, s.elapsed_ms, s.size";
+    "r.id, r.kind, r.summary, r.created_at, s.status, s.elapsed_ms, s.size, r.origin";
 
 pub(super) fn history_item(row: &Row<'_>) -> rusqlite::Result<(HistoryItem, String)> {
     let kind: String = row.get(1)?;
@@ -173,6 +173,11 @@ pub(super) fn history_item(row: &Row<'_>) -> rusqlite::Result<(HistoryItem, Stri
             size: row
                 .get::<_, Option<i64>>(6)?
                 .and_then(|v| u64::try_from(v).ok()),
+            // An origin this build does not know reads as the app's rather than failing.
+            origin: row
+                .get::<_, String>(7)?
+                .parse()
+                .unwrap_or(crate::store::Origin::App),
         },
         kind,
     ))
@@ -214,7 +219,7 @@ pub fn history_entry(conn: &Connection, id: &EntryId) -> Result<Option<HistoryEn
     ))?;
     let Some((item, params)) = statement
         .query_row([id.as_str()], |row| {
-            Ok((history_item(row)?, row.get::<_, String>(7)?))
+            Ok((history_item(row)?, row.get::<_, String>(8)?))
         })
         .optional()?
     else {

@@ -78,6 +78,13 @@ const MIGRATIONS: &[&str] = &[
     // 3 → 4: History's rows read a response's status, time and size from this index alone,
     // never through a large answer's body (which SQLite stores before them, on overflow pages).
     "CREATE INDEX responses_for_history ON responses (request_id, status, elapsed_ms, size);",
+    // 4 → 5: every call is in History, marked with where it came from; a queued job knows
+    // the entry of its submission, which its result answers whichever process polls it.
+    "
+    ALTER TABLE requests ADD COLUMN origin TEXT NOT NULL DEFAULT 'app'
+        CHECK (origin IN ('app', 'cli', 'track'));
+    ALTER TABLE jobs ADD COLUMN entry_id TEXT;
+    ",
 ];
 
 /// The schema version this build writes.

@@ -11,7 +11,7 @@ use tokio::sync::oneshot;
 
 use super::StoreError;
 use super::health::{self, Health, HealthCell, is_damage};
-use super::model::{Body, EntryId, JobUpdate, NewJob, RequestParams};
+use super::model::{Body, EntryId, JobUpdate, NewJob, Origin, RequestParams};
 use super::repair;
 use crate::api::JobId;
 use crate::jobs::{JobState, UnixMs};
@@ -24,6 +24,7 @@ pub(super) enum Op {
         id: EntryId,
         params: RequestParams,
         created_at: UnixMs,
+        origin: Origin,
     },
     AddResponse {
         id: EntryId,
@@ -190,37 +191,23 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
             id,
             params,
             created_at,
+            origin,
         } => {
             tx.execute(
-                "INSERT INTO requests (id, kind, params, summary, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
+                "INSERT INTO requests (id, kind, params, summary, created_at, origin)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (id) DO NOTHING",
                 params![
                     id.as_str(),
                     params.kind().as_str(),
                     params.to_json(),
                     params.summary(),
-                    created_at
+                    created_at,
+                    origin.as_str()
                 ],
             )?;
         }
-        Op::AddResponse { id, body } => {
-            tx.execute(
-                "INSERT INTO responses (request_id, status, body, elapsed_ms, size, received_at)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM requests WHERE id = ?1)
-                 ON CONFLICT (request_id) DO UPDATE SET status = excluded.status,
-                    body = excluded.body, elapsed_ms = excluded.elapsed_ms,
-                    size = excluded.size, received_at = excluded.received_at",
-                params![
-                    id.as_str(),
-                    body.status,
-                    body.text,
-                    body.elapsed_ms as i64,
-                    body.size() as i64,
-                    body.received_at
-                ],
-            )?;
-        }
+        Op::AddResponse { id, body } => add_response(tx, id, body)?,
         Op::RecordJob(job) => record_job(tx, job)?,
         Op::Track(write) => super::track::apply(tx, write)?,
         Op::UpdateJob(update) => update_job(tx, update)?,
@@ -247,12 +234,32 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
     Ok(())
 }
 
+/// Stores the response of a History entry (one per entry: a later one replaces it).
+fn add_response(tx: &Connection, id: &EntryId, body: &Body) -> Result<(), rusqlite::Error> {
+    tx.execute(
+        "INSERT INTO responses (request_id, status, body, elapsed_ms, size, received_at)
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM requests WHERE id = ?1)
+         ON CONFLICT (request_id) DO UPDATE SET status = excluded.status,
+            body = excluded.body, elapsed_ms = excluded.elapsed_ms,
+            size = excluded.size, received_at = excluded.received_at",
+        params![
+            id.as_str(),
+            body.status,
+            body.text,
+            body.elapsed_ms as i64,
+            body.size() as i64,
+            body.received_at
+        ],
+    )?;
+    Ok(())
+}
+
 /// Inserts a queued job (nothing when its id is stored already) and its first event.
 pub(super) fn record_job(tx: &Connection, job: &NewJob) -> Result<(), rusqlite::Error> {
     let inserted = tx.execute(
         "INSERT INTO jobs (id, kind, request, summary, state, known, created_at,
-                               next_poll_at, attempts)
-             VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, ?7, 0)
+                               next_poll_at, attempts, entry_id)
+             VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, ?7, 0, ?8)
              ON CONFLICT (id) DO NOTHING",
         params![
             job.id.as_str(),
@@ -261,7 +268,8 @@ pub(super) fn record_job(tx: &Connection, job: &NewJob) -> Result<(), rusqlite::
             job.summary,
             job.known,
             job.created_at,
-            job.next_poll_at
+            job.next_poll_at,
+            job.entry.as_ref().map(EntryId::as_str)
         ],
     )?;
     if inserted == 1 {
@@ -332,6 +340,34 @@ fn update_job(tx: &Connection, update: &JobUpdate) -> Result<(), rusqlite::Error
         )?;
         if inserted == 1 {
             result_size = Some(body.size() as i64);
+        }
+    }
+    // The submission's History entry gets the answer, or says the job ended without one,
+    // whichever process polled it.
+    let ended_without_answer = update.result.is_none()
+        && matches!(t.to, JobState::Failed | JobState::Expired)
+        && from != Some(t.to);
+    if update.result.is_some() || ended_without_answer {
+        let entry: Option<String> = tx
+            .query_row(
+                "SELECT entry_id FROM jobs WHERE id = ?1",
+                [t.id.as_str()],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        if let Some(entry) = entry {
+            let ended = Body {
+                status: 0,
+                text: format!("The queued job {} ended {} without an answer.", t.id, t.to),
+                elapsed_ms: 0,
+                received_at: t.polled_at,
+            };
+            add_response(
+                tx,
+                &EntryId(entry),
+                update.result.as_ref().unwrap_or(&ended),
+            )?;
         }
     }
     tx.execute(

@@ -10,7 +10,7 @@ use crate::app::history::HistoryState;
 use super::list::{self, Columns, ago, size};
 use super::{field_spans, theme};
 
-const TITLES: [&str; 6] = ["kind", "request", "when", "status", "took", "size"];
+const TITLES: [&str; 7] = ["kind", "from", "request", "when", "status", "took", "size"];
 
 /// "request" or "requests", as the count before it asks.
 fn requests(count: usize) -> &'static str {
@@ -38,6 +38,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let title = Line::from(title);
     let widths = [
         Constraint::Length(7),
+        Constraint::Length(5),
         Constraint::Min(12),
         Constraint::Length(5),
         Constraint::Length(9),
@@ -50,7 +51,9 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         (Some(_), true) => {
             "Nothing stored matches: every word must appear (a trailing * matches a prefix). Esc goes back to every entry."
         }
-        (None, true) => "No requests yet: what you send from Chat and Search is kept here.",
+        (None, true) => {
+            "No requests yet: every call is kept here, from the app, the command line and tracking runs."
+        }
     };
     list::draw(
         frame,
@@ -76,6 +79,11 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             };
             vec![
                 Line::raw(item.kind.to_string()),
+                // The app's own calls are the usual case: only the others are named.
+                match item.origin {
+                    crate::store::Origin::App => Line::styled("app", theme::dim()),
+                    other => Line::raw(other.to_string()),
+                },
                 Line::raw(item.summary.clone()),
                 Line::raw(ago(wall - item.created_at)),
                 status.into(),

@@ -127,7 +127,7 @@ impl Column {
         if self.cancelled {
             // An earlier answer on screen is not this run's: history keeps the cancel.
             let body = crate::store::Body::cancelled(0);
-            return serde_json::json!({"status": body.status, "elapsed_ms": 0, "body": body.text});
+            return crate::present::compare::stored_column(body.status, &body.text, Duration::ZERO);
         }
         let (status, body, elapsed) = match &self.outcome {
             Some(Outcome::Answer(a)) => (200, a.body.clone(), a.header.elapsed),
@@ -138,7 +138,7 @@ impl Column {
                 Duration::ZERO,
             ),
         };
-        serde_json::json!({"status": status, "elapsed_ms": elapsed.as_millis() as u64, "body": body})
+        crate::present::compare::stored_column(status, &body, elapsed)
     }
 
     fn new(vantage: Vantage, by_hand: bool) -> Column {

@@ -112,7 +112,10 @@ pub(super) fn pump(app: &mut App) -> Vec<Effect> {
         let column = &mut compare.columns[i];
         column.queued = false;
         column.call = CallState::running(tag, app.now, label, typical);
-        effects.push(effect);
+        effects.push(match effect {
+            Effect::Call(call) => Effect::Call(CallEffect::Column(Box::new(call))),
+            other => other,
+        });
     }
     effects
 }

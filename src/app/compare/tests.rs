@@ -58,13 +58,30 @@ fn answer(model: &str, text: &str, sources: &str) -> Box<PreparedAnswer> {
     ))
 }
 
-fn sent_tags(effects: &[Effect]) -> Vec<Tag> {
+/// The calls of the comparison's columns: each is marked as a column, so that History keeps
+/// the comparison as one entry rather than one per column.
+fn columns_sent(effects: &[Effect]) -> Vec<&CallEffect> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Call(CallEffect::SendAi { tag, .. })
-            | Effect::Call(CallEffect::SendSearch { tag, .. })
-            | Effect::Call(CallEffect::SendOverview { tag, .. }) => Some(*tag),
+            Effect::Call(CallEffect::Column(call)) => Some(call.as_ref()),
+            Effect::Call(
+                CallEffect::SendAi { .. }
+                | CallEffect::SendSearch { .. }
+                | CallEffect::SendOverview { .. },
+            ) => panic!("a column's call was not marked as a column: {e:?}"),
+            _ => None,
+        })
+        .collect()
+}
+
+fn sent_tags(effects: &[Effect]) -> Vec<Tag> {
+    columns_sent(effects)
+        .into_iter()
+        .filter_map(|call| match call {
+            CallEffect::SendAi { tag, .. }
+            | CallEffect::SendSearch { tag, .. }
+            | CallEffect::SendOverview { tag, .. } => Some(*tag),
             _ => None,
         })
         .collect()
@@ -678,10 +695,10 @@ fn the_ai_overview_is_one_more_column_per_location_sent_as_a_search() {
     assert_eq!(labels.len(), 4, "{labels:?}");
     assert!(labels[2].starts_with("AI Overview · "), "{labels:?}");
     let effects = send_all(&mut app);
-    let overviews: Vec<&crate::api::SearchRequest> = effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Call(CallEffect::SendOverview { request, .. }) => Some(request),
+    let overviews: Vec<&crate::api::SearchRequest> = columns_sent(&effects)
+        .into_iter()
+        .filter_map(|call| match call {
+            CallEffect::SendOverview { request, .. } => Some(request),
             _ => None,
         })
         .collect();

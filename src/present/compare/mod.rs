@@ -299,3 +299,14 @@ pub fn ranked_results(page: &PreparedSearch) -> Vec<Ranked> {
         })
         .collect()
 }
+
+/// One column of a comparison as its History entry keeps it (the entry's answer is a JSON
+/// array of these): the status, the time taken and the body as received, or the error's
+/// sentence with status 0. The app and the command line store comparisons alike.
+pub fn stored_column(status: u16, body: &str, elapsed: std::time::Duration) -> serde_json::Value {
+    serde_json::json!({
+        "status": status,
+        "elapsed_ms": u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        "body": body,
+    })
+}

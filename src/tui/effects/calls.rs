@@ -1,25 +1,29 @@
 //! Calls of the service and the proxies. Each runs in a task; its heavy preparation (JSON,
 //! HTML) runs on the blocking pool, never on the UI task; its answer comes back as a message.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::api::proxy::ProxyError;
-use crate::api::{ApiError, Client, Fetched, JobId};
+use crate::api::{ApiError, Client, Fetched};
 use crate::app::{self, CallEffect, Msg, Tag};
 use crate::jobs::PollOutcome;
 use crate::present;
-use crate::store::{Body, EntryId, JobRecord, NewJob, RequestParams, Store};
+use crate::store::{Body, JobRecord, NewJob, RequestParams, Store};
 
 use super::EffectRunner;
-use super::store::{History, error_body, lock};
+use super::store::{History, error_body};
 
 impl EffectRunner {
     /// Starts a call; only a cancel finishes at once.
     pub(super) fn run_call(&mut self, effect: CallEffect) -> Option<Msg> {
         match effect {
+            CallEffect::Column(call) => {
+                self.keep_history = false;
+                let msg = self.run_call(*call);
+                self.keep_history = true;
+                msg
+            }
             CallEffect::SendAi { tag, request } => {
                 tracing::info!(tag = tag.0, model = %request.effective_model(), "sending an AI call");
                 let prepared_request = request.clone();
@@ -115,9 +119,8 @@ impl EffectRunner {
             CallEffect::SubmitJob { request } => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 let store = self.store.clone();
-                let links = self.job_entries.clone();
                 tokio::spawn(async move {
-                    let result = submit_job(&client, store.as_ref(), &links, request).await;
+                    let result = submit_job(&client, store.as_ref(), request).await;
                     let _ = tx.send(Msg::JobQueued(result));
                 });
                 None
@@ -204,7 +207,10 @@ impl EffectRunner {
         P: Send + 'static,
     {
         let client = self.client_reporting_retries(tag);
-        let history = History::start(&self.store, params);
+        let history = match self.keep_history {
+            true => History::start(&self.store, params),
+            false => History::start(&None, params),
+        };
         self.spawn_call(
             tag,
             async move {
@@ -255,7 +261,6 @@ impl EffectRunner {
 async fn submit_job(
     client: &Client,
     store: Option<&Store>,
-    links: &Mutex<HashMap<JobId, EntryId>>,
     request: RequestParams,
 ) -> Result<JobRecord, String> {
     let started = Instant::now();
@@ -289,15 +294,16 @@ async fn submit_job(
             return Err(error.to_string());
         }
     };
-    let job = NewJob::submitted(id.clone(), request);
+    // The job knows its History entry: its result answers it whichever process polls it.
+    let job = match entry {
+        Some(entry) => NewJob::submitted(id, request).answering(entry),
+        None => NewJob::submitted(id, request),
+    };
     let record = app::jobs_tab::record_of(&job);
     if let Some(store) = store
         && let Err(error) = store.record_job(job).await
     {
         tracing::warn!(%error, "a job could not be stored");
-    }
-    if let Some(entry) = entry {
-        lock(links).insert(id, entry);
     }
     Ok(record)
 }

@@ -11,7 +11,6 @@ pub use os::restore_settings;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::AbortHandle;
@@ -20,7 +19,7 @@ use crate::api::proxy::ProxyEndpoints;
 use crate::api::{Client, JobId};
 use crate::app::{self, App, Effect, Msg, Tag};
 use crate::sim::Simulator;
-use crate::store::{Body, EntryId, Store};
+use crate::store::{Body, Store};
 
 use super::PendingStore;
 
@@ -44,8 +43,8 @@ pub struct EffectRunner {
     pending_store: Option<PendingStore>,
     /// Job results of this session when there is no store.
     memory: HashMap<JobId, Body>,
-    /// The history entry of each job submitted this session, to attach its result to.
-    job_entries: Arc<Mutex<HashMap<JobId, EntryId>>>,
+    /// False while a comparison's column is started: the comparison is one History entry.
+    keep_history: bool,
     /// The latest write of the remembered settings; each waits for the one before it.
     settings_save: Option<tokio::task::JoinHandle<()>>,
 }
@@ -70,8 +69,8 @@ impl EffectRunner {
             store: None,
             pending_store: None,
             memory: HashMap::new(),
-            job_entries: Arc::default(),
             settings_save: None,
+            keep_history: true,
         }
     }
 

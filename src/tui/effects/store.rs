@@ -1,15 +1,12 @@
 //! The local store: reads on the blocking pool, writes through the store's writer thread.
 //! Without a store (it could not open) jobs and their results live in memory this session.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::analysis::workspace::{self, Workspace};
-use crate::api::JobId;
 use crate::app::{self, Msg, StoreEffect};
-use crate::store::{Body, EntryId, NewJob, RequestParams, Store, now_ms};
+use crate::store::{Body, EntryId, NewJob, RequestParams, Store};
 
 use super::EffectRunner;
 
@@ -40,14 +37,8 @@ impl EffectRunner {
             StoreEffect::SaveJob { transition, result } => {
                 let id = transition.id.clone();
                 match &store {
-                    Some(store) => {
-                        if let Some(body) = &result
-                            && let Some(entry) = lock(&self.job_entries).remove(&id)
-                        {
-                            store.add_response(&entry, body.clone()).detach();
-                        }
-                        store.update_job(transition, result).detach();
-                    }
+                    // The store answers the job's History entry with its result.
+                    Some(store) => store.update_job(transition, result).detach(),
                     None => {
                         if let Some(body) = result {
                             self.memory.insert(id, body);
@@ -65,12 +56,8 @@ impl EffectRunner {
             }
             StoreEffect::LoadJobs => {
                 let store = store?;
-                let links = self.job_entries.clone();
                 tokio::task::spawn_blocking(move || {
                     let result = store.list_jobs().map_err(|e| e.to_string());
-                    if let Ok(jobs) = &result {
-                        relink(&store, jobs, &links);
-                    }
                     let _ = tx.send(Msg::JobsLoaded(result));
                 });
                 None
@@ -283,12 +270,6 @@ fn load_workspace(explicit: Option<PathBuf>) -> Result<app::brands::LoadedWorksp
     }
 }
 
-pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
 /// Runs heavy work (SQLite reads, JSON and HTML) on the blocking pool.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, String> + Send + 'static,
@@ -299,44 +280,9 @@ async fn blocking<T: Send + 'static>(
         .and_then(|r| r)
 }
 
-/// The newest entries looked through for a job's own: it was recorded a minute before it.
-const RELINK_ENTRIES: usize = 2_000;
-
-/// Finds again the history entries of jobs submitted in an earlier session and still open,
-/// so their results become those entries' responses when they land: the entry without a
-/// response, of the same request, recorded within a minute before the job.
-fn relink(store: &Store, jobs: &[crate::store::JobRecord], links: &Mutex<HashMap<JobId, EntryId>>) {
-    let open: Vec<_> = jobs
-        .iter()
-        .filter(|j| j.is_open() && j.request.is_some())
-        .collect();
-    if open.is_empty() {
-        return;
-    }
-    let Ok(items) = store.history(RELINK_ENTRIES, 0) else {
-        return;
-    };
-    let mut links = lock(links);
-    for job in open {
-        let found = items.iter().find(|item| {
-            item.status.is_none()
-                && item.summary == job.summary
-                && (0..60_000).contains(&(job.created_at - item.created_at))
-                && !links.values().any(|e| *e == item.id)
-        });
-        if let Some(item) = found {
-            links.insert(job.id.clone(), item.id.clone());
-        }
-    }
-}
-
 pub(super) fn error_body(error: &crate::api::ApiError, started: Instant) -> Body {
-    Body {
-        status: error.status().unwrap_or(0),
-        text: error.to_string(),
-        elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        received_at: now_ms(),
-    }
+    let elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Body::of_error(error, elapsed_ms)
 }
 
 /// The history entry of one sync call: the request is written when it leaves, the response

@@ -1,0 +1,97 @@
+//! Every call a command makes is kept in History, marked as the command line's, exactly as
+//! the app keeps its own: the request before it leaves, the answer (or the error) when it
+//! lands. A comparison is one entry. A store that cannot be written is said, and the exit
+//! code says local storage failed (6), while what the service answered is still printed.
+
+use std::time::Instant;
+
+use crate::api::{ApiError, Fetched};
+use crate::config::Config;
+use crate::store::{Body, EntryId, RequestParams, Store, StoreError, StoreOptions, now_ms};
+
+use super::err;
+
+/// The store of a command: its History entries are marked as the CLI's.
+pub(super) fn open_store(config: &Config) -> Result<Store, StoreError> {
+    Store::open_in(&config.data_dir, StoreOptions::for_cli(config))
+}
+
+/// A call's History entry, written as the call leaves.
+pub(super) struct Kept {
+    stored: Result<(Store, EntryId), String>,
+    started: Instant,
+}
+
+impl Kept {
+    pub(super) fn start(config: &Config, params: RequestParams) -> Kept {
+        let stored = open_store(config)
+            .map(|store| {
+                let (entry, ack) = store.add_request(params);
+                ack.detach();
+                (store, entry)
+            })
+            .map_err(|error| error.to_string());
+        Kept {
+            stored,
+            started: Instant::now(),
+        }
+    }
+
+    /// Stores what the call gave, as received, or its error.
+    pub(super) async fn finish<T>(
+        self,
+        result: &Result<Fetched<T>, ApiError>,
+    ) -> Result<(), String> {
+        let body = match result {
+            Ok(fetched) => Body::of(fetched),
+            Err(error) => Body::of_error(error, self.elapsed_ms()),
+        };
+        self.finish_with(body).await
+    }
+
+    /// Stores `body` as the entry's answer (a comparison's columns, one JSON array).
+    pub(super) async fn finish_with(self, body: Body) -> Result<(), String> {
+        let (store, entry) = self.stored?;
+        store
+            .add_response(&entry, body)
+            .await
+            .map_err(|error| error.to_string())
+    }
+
+    /// The entry the call answers, for a queued job to answer it when its result lands.
+    pub(super) fn entry(&self) -> Option<EntryId> {
+        self.stored.as_ref().ok().map(|(_, entry)| entry.clone())
+    }
+
+    pub(super) fn elapsed_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// The exit code once the call is printed: `code`, or 6 with the sentence when History
+/// could not keep it (a failed call keeps its own code, the graver news).
+pub(super) fn with_history(code: i32, kept: Result<(), String>) -> i32 {
+    match kept {
+        Ok(()) => code,
+        Err(sentence) => {
+            err(&format!(
+                "{sentence} The call was made, but History could not keep it."
+            ));
+            if code == crate::exit::OK {
+                crate::exit::STORAGE
+            } else {
+                code
+            }
+        }
+    }
+}
+
+/// A body of `text` received now, for entries whose answer is made here (a comparison).
+pub(super) fn body_of(text: String, elapsed_ms: u64) -> Body {
+    Body {
+        status: 200,
+        text,
+        elapsed_ms,
+        received_at: now_ms(),
+    }
+}
