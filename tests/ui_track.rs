@@ -100,7 +100,11 @@ fn app_on_track() -> App {
     );
     assert_eq!(
         effects,
-        vec![Effect::Store(StoreEffect::LoadTrack { set: None })]
+        vec![
+            Effect::Store(StoreEffect::LoadTrack { set: None }),
+            // What another process wrote since is looked at too.
+            Effect::Store(StoreEffect::ReadDataVersion),
+        ]
     );
     app
 }

@@ -92,6 +92,8 @@ pub enum StoreEffect {
     },
     DeleteJob(JobId),
     LoadJobs,
+    /// Reads the store's `data_version` (cheap), to see whether anyone wrote it.
+    ReadDataVersion,
     /// One page of the History list: of every entry, or of those a full-text search finds.
     LoadHistoryPage(super::history::PageRequest),
     /// Reads the tracking runs, and the trends of this set (else of the newest run's).

@@ -79,6 +79,8 @@ enum Placement {
     },
     Append,
     Prepend,
+    /// The same rows read again (the store changed): the selection stays on its entry.
+    Refresh,
 }
 
 /// The search line under the list: what is typed, and the query applied.
@@ -219,6 +221,15 @@ impl HistoryState {
                 self.start += over;
                 self.list.selected = self.list.selected.saturating_sub(over);
             }
+            Placement::Refresh => {
+                let selected = self.selected().map(|item| item.id.clone());
+                let at = self.list.selected;
+                self.items = read.items;
+                self.start = request.offset;
+                self.list.selected = selected
+                    .and_then(|id| self.items.iter().position(|item| item.id == id))
+                    .unwrap_or(at.min(count.saturating_sub(1)));
+            }
             Placement::Prepend => {
                 let mut items = read.items;
                 items.append(&mut self.items);
@@ -245,6 +256,17 @@ impl HistoryState {
             self.entries.max(self.total)
         ))
     }
+}
+
+/// The store changed (this process or another wrote it): the rows in view are read again,
+/// counted, the selection kept on its entry. Nothing while a page is on its way.
+pub(crate) fn on_store_changed(app: &mut App) -> Vec<Effect> {
+    let history = &mut app.history;
+    if history.pending.is_some() || !history.loaded {
+        return Vec::new();
+    }
+    let limit = history.items.len().clamp(PAGE, WINDOW);
+    vec![history.read(history.start, limit, Placement::Refresh, true)]
 }
 
 /// The tab shows: the listing (whole, or the search still applied) is read afresh.

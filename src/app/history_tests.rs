@@ -26,8 +26,17 @@ fn item(row: usize) -> HistoryItem {
 
 /// The one page request among `effects`.
 fn asked(effects: &[Effect]) -> PageRequest {
-    match effects {
-        [Effect::Store(StoreEffect::LoadHistoryPage(request))] => request.clone(),
+    // Entering the tab also looks at the store's version (what another process wrote).
+    let reads: Vec<&PageRequest> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Store(StoreEffect::LoadHistoryPage(request)) => Some(request),
+            Effect::Store(StoreEffect::ReadDataVersion) => None,
+            other => panic!("only a page read was expected: {other:?}"),
+        })
+        .collect();
+    match reads.as_slice() {
+        [request] => (*request).clone(),
         other => panic!("one page read was expected: {other:?}"),
     }
 }

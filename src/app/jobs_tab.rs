@@ -88,6 +88,48 @@ impl JobsState {
             .refresh(haystacks.iter().map(String::as_str), matcher);
     }
 
+    /// Takes the stored jobs as they are now, written by this process or another: the rows
+    /// become the store's (newest first, as read); a job still open there and not polled
+    /// here yet is scheduled; one that ended or was deleted elsewhere is no longer polled.
+    /// A job whose poll is out keeps it: its answer is stored as it lands.
+    fn merge(&mut self, records: Vec<JobRecord>, wall: UnixMs) {
+        let stored: std::collections::HashSet<&JobId> = records.iter().map(|r| &r.id).collect();
+        let gone: Vec<JobId> = self
+            .scheduler
+            .jobs()
+            .map(|job| job.id.clone())
+            .filter(|id| !stored.contains(id))
+            .collect();
+        for id in gone {
+            self.scheduler.remove(&id);
+        }
+        // What this process knows of a job can be newer than the store's row (its writes
+        // are on their way): an ended job never goes back to open, and a job polled here
+        // keeps the row its polls made.
+        let mut known: std::collections::HashMap<JobId, JobRecord> = std::mem::take(&mut self.rows)
+            .into_iter()
+            .map(|row| (row.id.clone(), row))
+            .collect();
+        let mut rows = Vec::with_capacity(records.len());
+        for record in records {
+            let polled_here = self.scheduler.get(&record.id).is_some();
+            match (record.is_open(), polled_here) {
+                (true, false) => self.scheduler.insert(record.tracked(wall)),
+                (false, true) if !self.scheduler.is_in_flight(&record.id) => {
+                    self.scheduler.remove(&record.id);
+                }
+                _ => {}
+            }
+            let ours = known.remove(&record.id).filter(|row| {
+                (row.state.is_terminal() && record.is_open()) || (polled_here && record.is_open())
+            });
+            rows.push(ours.unwrap_or(record));
+        }
+        // Newest first, whatever order they came in.
+        rows.sort_by_key(|row| std::cmp::Reverse(row.created_at));
+        self.rows = rows;
+    }
+
     fn put(&mut self, record: JobRecord) {
         self.rows.retain(|r| r.id != record.id);
         let at = self
@@ -141,13 +183,7 @@ pub fn tab_key(tab: Tab) -> String {
 pub fn on_loaded(app: &mut App, result: Result<Vec<JobRecord>, String>) -> Vec<Effect> {
     match result {
         Ok(records) => {
-            let wall = app.wall;
-            for record in records {
-                if record.is_open() {
-                    app.jobs.scheduler.insert(record.tracked(wall));
-                }
-                app.jobs.put(record);
-            }
+            app.jobs.merge(records, app.wall);
             app.jobs.refresh(&mut app.matcher);
         }
         Err(e) => app.flash_error(format!("The stored jobs could not be read: {e}")),

@@ -422,3 +422,50 @@ fn app_with_a_call() -> App {
     go_to(&mut app, Tab::Jobs);
     app
 }
+
+#[test]
+fn a_store_written_elsewhere_is_read_again_where_stored_rows_show() {
+    let mut app = app();
+    // Entering Jobs looks at the store's version; the first reading is only remembered.
+    let effects = go_to(&mut app, Tab::Jobs);
+    assert!(
+        effects.contains(&Effect::Store(StoreEffect::ReadDataVersion)),
+        "{effects:?}"
+    );
+    assert!(update(&mut app, Msg::StoreVersion(Ok(7))).is_empty());
+    // The same version: nothing to read. Another: the jobs are read again.
+    assert!(update(&mut app, Msg::StoreVersion(Ok(7))).is_empty());
+    assert_eq!(
+        update(&mut app, Msg::StoreVersion(Ok(8))),
+        vec![Effect::Store(StoreEffect::LoadJobs)]
+    );
+    // A pending job queued by another process is polled here too; one that ended there is
+    // no longer polled here.
+    // Its next poll a minute away: not out when the other process ends it.
+    let mut later = record(1, JobState::Pending);
+    later.next_poll_at = Some(T0 + 60_000);
+    update(&mut app, Msg::JobsLoaded(Ok(vec![later])));
+    assert!(app.jobs.scheduler.get(&id(1)).is_some());
+    update(
+        &mut app,
+        Msg::JobsLoaded(Ok(vec![
+            record(2, JobState::Pending),
+            record(1, JobState::Done),
+        ])),
+    );
+    assert!(
+        app.jobs.scheduler.get(&id(1)).is_none(),
+        "it ended elsewhere"
+    );
+    assert!(app.jobs.scheduler.get(&id(2)).is_some(), "queued elsewhere");
+    assert_eq!(app.jobs.rows.len(), 2);
+    // On a tab without stored rows, nothing is looked at or read.
+    go_to(&mut app, Tab::Chat);
+    assert!(!app.watches_store());
+    assert!(update(&mut app, Msg::StoreVersion(Ok(9))).is_empty());
+    // Focus regained looks at the store wherever it is.
+    assert_eq!(
+        update(&mut app, Msg::FocusGained),
+        vec![Effect::Store(StoreEffect::ReadDataVersion)]
+    );
+}

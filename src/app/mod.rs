@@ -130,6 +130,8 @@ pub struct App {
     pub reading_width: u16,
     /// The settings as last saved or restored: a change after a message asks for a save.
     pub remembered: settings_memory::Remembered,
+    /// The store's `data_version` as last read: another value means someone wrote it since.
+    pub store_version: Option<i64>,
     next_tag: u64,
 }
 
@@ -161,6 +163,7 @@ impl App {
             export: export::ExportState::default(),
             reading_width: crate::config::DEFAULT_READING_WIDTH,
             remembered: settings_memory::Remembered::default(),
+            store_version: None,
             next_tag: 1,
         };
         app.remembered = settings_memory::Remembered::of(&app);
@@ -170,8 +173,13 @@ impl App {
     /// The effects to run once at start: the balance and the device list, when a token is set.
     /// The stored jobs are read (and resume polling) whether or not a token is set.
     pub fn start(&mut self) -> Vec<Effect> {
+        // The version first: a write after it is seen, even before the jobs are read.
+        let stored = [
+            Effect::Store(StoreEffect::ReadDataVersion),
+            Effect::Store(StoreEffect::LoadJobs),
+        ];
         if self.connection.token.is_none() {
-            return vec![Effect::Store(StoreEffect::LoadJobs), brands::load(self)];
+            return stored.into_iter().chain([brands::load(self)]).collect();
         }
         self.devices = Devices::Loading;
         let usage = usage::refresh(self);
@@ -180,10 +188,10 @@ impl App {
             // The list saved last time shows until the fresh one arrives (or if it fails).
             Effect::Store(StoreEffect::LoadDevices),
             Effect::Call(CallEffect::FetchDevices),
-            Effect::Store(StoreEffect::LoadJobs),
             brands::load(self),
         ]
         .into_iter()
+        .chain(stored)
         // Credits spent today, for the usage overlay.
         .chain(usage)
         .collect()
@@ -201,7 +209,18 @@ impl App {
     /// Switches tab, running what the tab does when it shows.
     pub fn select_tab(&mut self, tab: Tab) -> Vec<Effect> {
         self.tab = tab;
-        (tab.spec().on_enter)(self)
+        let mut effects = (tab.spec().on_enter)(self);
+        // Stored rows come into view: whatever was written since they were read shows.
+        if tab.spec().on_store_changed.is_some() {
+            effects.push(Effect::Store(StoreEffect::ReadDataVersion));
+        }
+        effects
+    }
+
+    /// True while a view of stored rows shows: the loop then looks at the store's version
+    /// now and then, so that what another process writes appears. Idle elsewhere.
+    pub fn watches_store(&self) -> bool {
+        self.tab.spec().on_store_changed.is_some()
     }
 
     pub(crate) fn next_tag(&mut self) -> Tag {
@@ -345,6 +364,19 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Msg::FocusGained | Msg::LookAtStore => {
+            vec![Effect::Store(StoreEffect::ReadDataVersion)]
+        }
+        Msg::StoreVersion(Ok(version)) => {
+            let changed = app.store_version.is_some_and(|seen| seen != version);
+            app.store_version = Some(version);
+            match app.tab.spec().on_store_changed {
+                Some(read_again) if changed => read_again(app),
+                _ => Vec::new(),
+            }
+        }
+        // A store that cannot be read says so through its health; nothing to read again.
+        Msg::StoreVersion(Err(_)) => Vec::new(),
         Msg::Resize(width, height) => {
             app.area = Rect::new(0, 0, width, height);
             Vec::new()

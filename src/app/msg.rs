@@ -21,6 +21,12 @@ pub enum Msg {
     Mouse(MouseEvent),
     Paste(String),
     Resize(u16, u16),
+    /// The terminal got the focus back: what another process wrote meanwhile is looked at.
+    FocusGained,
+    /// Time to look whether the store changed, while a view of stored rows shows.
+    LookAtStore,
+    /// The store's `data_version`: a change means something was committed since.
+    StoreVersion(Result<i64, String>),
     /// Time passes while something animates.
     Tick,
     AiDone {

@@ -81,6 +81,9 @@ pub struct TabSpec {
     pub on_wheel: fn(&mut App, isize),
     /// What a picker opened from this tab chose.
     pub on_choice: fn(&mut App, PickerKind, Option<String>),
+    /// For a tab that shows stored rows: reads them again when the store changed (another
+    /// process or this one wrote it). `None`: the tab shows nothing stored.
+    pub on_store_changed: Option<fn(&mut App) -> Vec<Effect>>,
 }
 
 /// The list tabs' hints: their rows are acted on rather than edited.
@@ -157,6 +160,7 @@ static CHAT: TabSpec = TabSpec {
         false => app.chat.scroll_by(delta),
     },
     on_choice: chat::apply_choice,
+    on_store_changed: None,
 };
 
 static SEARCH: TabSpec = TabSpec {
@@ -186,6 +190,7 @@ static SEARCH: TabSpec = TabSpec {
     on_click: search::on_click,
     on_wheel: search::wheel,
     on_choice: search::apply_choice,
+    on_store_changed: None,
 };
 
 static PAGE: TabSpec = TabSpec {
@@ -207,6 +212,7 @@ static PAGE: TabSpec = TabSpec {
     on_click: page::on_click,
     on_wheel: page::wheel,
     on_choice: page::apply_choice,
+    on_store_changed: None,
 };
 
 static JOBS: TabSpec = TabSpec {
@@ -223,6 +229,7 @@ static JOBS: TabSpec = TabSpec {
     on_click: no_click,
     on_wheel: |app, delta| move_selection(app, delta, jobs_tab::on_action),
     on_choice: no_choice,
+    on_store_changed: Some(|_| vec![Effect::Store(super::StoreEffect::LoadJobs)]),
 };
 
 static HISTORY: TabSpec = TabSpec {
@@ -240,6 +247,7 @@ static HISTORY: TabSpec = TabSpec {
     on_click: no_click,
     on_wheel: |app, delta| move_selection(app, delta, history::on_action),
     on_choice: no_choice,
+    on_store_changed: Some(history::on_store_changed),
 };
 
 static COMPARE: TabSpec = TabSpec {
@@ -261,6 +269,7 @@ static COMPARE: TabSpec = TabSpec {
     on_click: no_click,
     on_wheel: |app, delta| app.compare.scroll_by(delta),
     on_choice: compare::apply_choice,
+    on_store_changed: None,
 };
 
 static PROXY: TabSpec = TabSpec {
@@ -277,6 +286,7 @@ static PROXY: TabSpec = TabSpec {
     on_click: proxy::on_click,
     on_wheel: |app, delta| app.proxy.scroll_by(delta),
     on_choice: proxy::apply_choice,
+    on_store_changed: None,
 };
 
 static TRACK: TabSpec = TabSpec {
@@ -294,4 +304,5 @@ static TRACK: TabSpec = TabSpec {
     on_click: no_click,
     on_wheel: |app, delta| move_selection(app, delta, track::on_action),
     on_choice: no_choice,
+    on_store_changed: Some(track::load),
 };

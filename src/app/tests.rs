@@ -141,6 +141,7 @@ fn without_a_token_nothing_is_sent_and_d_offers_the_demo() {
     assert_eq!(
         app.start(),
         vec![
+            Effect::Store(StoreEffect::ReadDataVersion),
             Effect::Store(StoreEffect::LoadJobs),
             Effect::Store(StoreEffect::LoadWorkspace { explicit: None })
         ]

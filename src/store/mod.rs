@@ -233,6 +233,10 @@ struct Inner {
     commands: Mutex<Option<mpsc::Sender<Command>>>,
     writer: Mutex<Option<JoinHandle<()>>>,
     readers: Mutex<Vec<Connection>>,
+    /// The one connection `data_version` is read on: its value changes only when another
+    /// connection (this process's writer, or another process) commits, and only values read
+    /// on one connection can be compared.
+    watcher: Mutex<Option<Connection>>,
 }
 
 impl Drop for Inner {
@@ -240,6 +244,9 @@ impl Drop for Inner {
         // Readers close first, so the writer's connection is the last and tidies the WAL.
         if let Ok(mut readers) = self.readers.lock() {
             readers.clear();
+        }
+        if let Ok(mut watcher) = self.watcher.lock() {
+            watcher.take();
         }
         // Closing the channel lets the writer finish what is queued, then stop.
         if let Ok(mut commands) = self.commands.lock() {
@@ -316,6 +323,7 @@ impl Store {
                 commands: Mutex::new(Some(tx)),
                 writer: Mutex::new(Some(handle)),
                 readers: Mutex::new(vec![reader]),
+                watcher: Mutex::new(None),
             }),
         })
     }
@@ -339,6 +347,7 @@ impl Store {
                 commands: Mutex::new(None),
                 writer: Mutex::new(None),
                 readers: Mutex::new(vec![reader]),
+                watcher: Mutex::new(None),
             }),
         })
     }
@@ -528,6 +537,29 @@ impl Store {
             pool.push(conn);
         }
         result
+    }
+
+    /// A number that changes whenever anything is committed to the file, by this process or
+    /// another: cheap to read (no table is touched), so a view of stored rows can look often
+    /// and read its rows again only when it changed. Blocks briefly: off the UI task.
+    pub fn data_version(&self) -> Result<i64, StoreError> {
+        let path = &self.inner.path;
+        let mut watcher = self
+            .inner
+            .watcher
+            .lock()
+            .map_err(|_| StoreError::Sqlite("the store's watcher was poisoned".to_string()))?;
+        if watcher.is_none() {
+            *watcher = Some(match self.inner.read_only {
+                true => schema::open_read_only(path)?,
+                false => schema::open_reader(path)?,
+            });
+        }
+        let Some(conn) = watcher.as_ref() else {
+            return Err(StoreError::Closed);
+        };
+        conn.pragma_query_value(None, "data_version", |row| row.get(0))
+            .map_err(|e| health::note(&self.inner.health, path, StoreError::from(e)))
     }
 
     /// Every stored job, newest first.

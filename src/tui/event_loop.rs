@@ -1,7 +1,8 @@
 //! The event loop: terminal events, task results and timers become messages; `update` turns
 //! them into effects; one draw per batch. Idle means no wake-ups: the loop ticks only while
-//! something animates, the job timer runs only while a job waits, and a one-second tick
-//! only while the Jobs table shows ages.
+//! something animates, the job timer runs only while a job waits, a one-second tick only
+//! while the Jobs table shows ages, and a look at the store's version every two seconds only
+//! while a view of stored rows shows.
 
 use std::io;
 use std::task::Poll;
@@ -24,6 +25,10 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// How often the Jobs table's ages refresh while it shows.
 const AGES_TICK: Duration = Duration::from_secs(1);
+
+/// How often the store's version is looked at while a view of stored rows shows (Jobs,
+/// History, Track), so that what another process writes appears; never elsewhere.
+const STORE_LOOK: Duration = Duration::from_secs(2);
 
 /// What one frame may cost: one frame at 60 Hz.
 pub const FRAME_BUDGET: Duration = Duration::from_millis(16);
@@ -72,6 +77,8 @@ where
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut ages_ticker = tokio::time::interval(AGES_TICK);
     ages_ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut store_ticker = tokio::time::interval(STORE_LOOK);
+    store_ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut terminate = termination_signal();
     loop {
         // Sleep until the scheduler's next poll falls due; no timer while no job waits.
@@ -94,6 +101,7 @@ where
             Some(msg) = rx.recv() => Some(msg),
             _ = ticker.tick(), if app.animating() => Some(Msg::Tick),
             _ = ages_ticker.tick(), if app::jobs_tab::ages_on_screen(app) => Some(Msg::Tick),
+            _ = store_ticker.tick(), if app.watches_store() => Some(Msg::LookAtStore),
             () = timer => Some(Msg::JobsWake),
             _ = terminate.recv() => break,
         };
@@ -156,6 +164,7 @@ fn event_to_msg(event: Event) -> Option<Msg> {
         Event::Mouse(mouse) => Some(Msg::Mouse(mouse)),
         Event::Paste(text) => Some(Msg::Paste(text)),
         Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        Event::FocusGained => Some(Msg::FocusGained),
         _ => None,
     }
 }

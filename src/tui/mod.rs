@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    EventStream,
+    DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture, EventStream,
 };
 use crossterm::execute;
 use crossterm::terminal::{
@@ -210,7 +210,9 @@ fn setup_terminal() -> io::Result<Terminal<CrosstermBackend<io::Stdout>>> {
         io::stdout(),
         EnterAlternateScreen,
         EnableMouseCapture,
-        EnableBracketedPaste
+        EnableBracketedPaste,
+        // Focus regained: what another vantage process wrote meanwhile is looked at.
+        EnableFocusChange
     )?;
     Terminal::new(CrosstermBackend::new(io::stdout()))
 }
@@ -219,6 +221,7 @@ fn setup_terminal() -> io::Result<Terminal<CrosstermBackend<io::Stdout>>> {
 pub fn restore_terminal() {
     let _ = execute!(
         io::stdout(),
+        DisableFocusChange,
         DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,

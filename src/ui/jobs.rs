@@ -54,23 +54,26 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     }
     let counts = jobs.scheduler.counts();
     let mut title = vec![Span::styled(" Jobs ", theme::title())];
-    let stored_done = jobs
-        .rows
-        .iter()
-        .filter(|r| r.state == JobState::Done)
-        .count();
-    // The same words as the state column: a job in `error` is not counted as pending.
-    let errors = if counts.error > 0 {
-        format!("{} error (retrying) · ", counts.error)
-    } else {
-        String::new()
-    };
+    let stored = |state: JobState| jobs.rows.iter().filter(|r| r.state == state).count();
+    // The same words as the state column: a job in `error` is not counted as pending, and
+    // every ended job is counted, failed and expired ones too.
+    let mut parts = vec![format!("{} pending", counts.pending)];
+    if counts.error > 0 {
+        parts.push(format!("{} error (retrying)", counts.error));
+    }
+    parts.push(format!("{} done", stored(JobState::Done)));
+    for (state, word) in [(JobState::Failed, "failed"), (JobState::Expired, "expired")] {
+        let n = stored(state);
+        if n > 0 {
+            parts.push(format!("{n} {word}"));
+        }
+    }
+    let polling = jobs.scheduler.in_flight();
+    if polling > 0 {
+        parts.push(format!("{polling} polling"));
+    }
     title.push(Span::styled(
-        format!(
-            "{} pending · {errors}{stored_done} done · {} polling ",
-            counts.pending,
-            jobs.scheduler.in_flight()
-        ),
+        format!("{} ", parts.join(" · ")),
         theme::dim(),
     ));
     if !jobs.list.filter.is_empty() {

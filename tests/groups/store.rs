@@ -9,6 +9,8 @@
 mod history_all;
 #[path = "../jobs_crash.rs"]
 mod jobs_crash;
+#[path = "../other_process.rs"]
+mod other_process;
 #[path = "../settings_restart.rs"]
 mod settings_restart;
 #[path = "../store_damage.rs"]

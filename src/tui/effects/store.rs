@@ -54,6 +54,14 @@ impl EffectRunner {
                 }
                 None
             }
+            StoreEffect::ReadDataVersion => {
+                let store = store?;
+                tokio::task::spawn_blocking(move || {
+                    let version = store.data_version().map_err(|e| e.to_string());
+                    let _ = tx.send(Msg::StoreVersion(version));
+                });
+                None
+            }
             StoreEffect::LoadJobs => {
                 let store = store?;
                 tokio::task::spawn_blocking(move || {
