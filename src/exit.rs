@@ -16,5 +16,8 @@ pub const NO_ANSWER: i32 = 5;
 /// Local storage failed: the history database could not be opened or written (read-only,
 /// damaged, a full disk). What the service answered was still printed.
 pub const STORAGE: i32 = 6;
+/// A tracking run waited for (`track run --wait`) ended with calls that failed, expired or
+/// were refused: its figures cover fewer answers than the set plans.
+pub const RUN_INCOMPLETE: i32 = 7;
 /// Interrupted with Ctrl+C.
 pub const CANCELLED: i32 = 130;

@@ -366,7 +366,7 @@ fn a_run_killed_midway_resumes_with_nothing_lost_stored_or_sent_twice() {
     assert!(second.status.success(), "{said}");
     assert!(said.contains("Going on with run"), "{said}");
     assert!(
-        said.contains("60 done, 0 failed, 0 pending, 0 not sent"),
+        said.contains("60 done, 0 failed, 0 refused, 0 pending, 0 not sent"),
         "{said}"
     );
 

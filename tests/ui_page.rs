@@ -176,7 +176,7 @@ fn an_async_page_request_is_a_browser_job_in_the_jobs_pane() {
     app.page.settings.format = vantage::api::BrowserFormat::Markdown;
     app.page.settings.async_mode = true;
     let effects = press(&mut app, KeyCode::Enter);
-    let [Effect::Call(CallEffect::SubmitJob { request })] = effects.as_slice() else {
+    let [Effect::Call(CallEffect::SubmitJob { request, .. })] = effects.as_slice() else {
         panic!(
             "not one job: {effects:?} {:?}",
             app.flash.as_ref().map(|f| &f.text)

@@ -240,16 +240,25 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
         .collect();
     let mut app = app_on_track();
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(view))));
-    // The chart leaves the changes eight lines: seven shown, five counted.
+    // The chart leaves the changes eight lines: what they are over and what was not
+    // compared first, then five shown and seven counted.
     let screen = draw(&mut app, 100, 32);
-    assert!(screen.contains("boots 6\""), "{screen}");
-    assert!(!screen.contains("boots 7\""), "{screen}");
     assert!(
-        screen.contains("… 5 more: `vantage track trends boots`"),
+        screen.contains("changes in the 2 answers both runs have"),
         "{screen}"
     );
-    // The map leaves them three: two shown, ten counted.
+    assert!(
+        screen.contains("not compared, failed or not sent"),
+        "{screen}"
+    );
+    assert!(screen.contains("boots 4\""), "{screen}");
+    assert!(!screen.contains("boots 5\""), "{screen}");
+    assert!(
+        screen.contains("… 7 more: `vantage track trends boots`"),
+        "{screen}"
+    );
+    // The map leaves them three: what they are over, what was not, and all twelve counted.
     press(&mut app, KeyCode::Char('m'));
     let screen = draw(&mut app, 80, 24);
-    assert!(screen.contains("… 10 more"), "{screen}");
+    assert!(screen.contains("… 12 more"), "{screen}");
 }

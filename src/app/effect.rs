@@ -51,6 +51,9 @@ pub enum CallEffect {
     /// Submits a request in async mode and records its job before anything else.
     SubmitJob {
         request: RequestParams,
+        /// The failed or expired job this one re-submits: a tracking run's call then
+        /// counts the new job, not the old one.
+        replaces: Option<JobId>,
     },
     PollJob {
         id: JobId,

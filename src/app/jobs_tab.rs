@@ -413,6 +413,7 @@ fn resubmit(app: &mut App) -> Vec<Effect> {
         Some(request) if request.job_kind().is_some() => {
             vec![Effect::Call(CallEffect::SubmitJob {
                 request: request.clone(),
+                replaces: Some(job.id.clone()),
             })]
         }
         _ => {
@@ -493,7 +494,10 @@ pub enum NextStep {
 
 /// The request a form queues in async mode.
 pub fn submit(request: RequestParams) -> Effect {
-    Effect::Call(CallEffect::SubmitJob { request })
+    Effect::Call(CallEffect::SubmitJob {
+        request,
+        replaces: None,
+    })
 }
 
 #[cfg(test)]

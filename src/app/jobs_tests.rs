@@ -94,6 +94,7 @@ fn an_async_chat_submit_queues_a_job_instead_of_waiting() {
         [
             Effect::Call(CallEffect::SubmitJob {
                 request: RequestParams::Ai(request),
+                replaces: None,
             }),
         ] => assert_eq!(request.prompt, "best boots"),
         other => panic!("unexpected effects {other:?}"),
@@ -117,7 +118,7 @@ fn an_async_search_submit_queues_a_job() {
     update(&mut app, ch('i'));
     let effects = update(&mut app, key(KeyCode::Enter));
     assert!(
-        matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Search(r) })] if r.terms == "boots"),
+        matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Search(r), .. })] if r.terms == "boots"),
         "{effects:?}"
     );
 }
@@ -224,7 +225,7 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
     assert_eq!(app.jobs.selected().unwrap().id, id(1));
     let effects = update(&mut app, ch('R'));
     assert!(
-        matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Ai(r) })] if r.prompt == "question 1")
+        matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Ai(r), .. })] if r.prompt == "question 1")
     );
 
     update(&mut app, key(KeyCode::Down));

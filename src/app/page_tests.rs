@@ -252,7 +252,7 @@ fn async_mode_queues_a_browser_job_per_vantage_point() {
     let effects = update(&mut app, key(KeyCode::Enter));
     assert_eq!(effects.len(), 2, "{effects:?}");
     for effect in &effects {
-        let Effect::Call(CallEffect::SubmitJob { request }) = effect else {
+        let Effect::Call(CallEffect::SubmitJob { request, .. }) = effect else {
             panic!("not a job: {effect:?}");
         };
         assert_eq!(request.job_kind(), Some(crate::api::JobKind::Browser));

@@ -40,7 +40,7 @@ pub enum TrackCommand {
         /// The set's name in the workspace file
         set: String,
         /// Stay until every job of the set has ended (else `vantage jobs watch` or the app
-        /// finish them)
+        /// finish them); exits 7 when some failed, expired or were refused
         #[arg(long)]
         wait: bool,
     },
@@ -281,13 +281,25 @@ async fn run_set(
     }
     if let Ok(Some(summary)) = store.track_run(&begun.run) {
         err(&format!(
-            "Run {}: {} done, {} failed, {} pending, {} not sent.",
+            "Run {}: {} done, {} failed, {} refused, {} pending, {} not sent.",
             summary.id.short(),
             summary.done,
             summary.failed,
+            summary.refused,
             summary.pending,
             summary.unsent
         ));
+        let incomplete = summary.failed + summary.refused;
+        if incomplete > 0 {
+            err(&format!(
+                "{incomplete} of {} calls gave no answer: the run's figures cover {} answers. \
+                 Re-submit a failed job with R in the app's Jobs tab, or run the set again.",
+                summary.planned, summary.done
+            ));
+            if code == exit::OK {
+                code = exit::RUN_INCOMPLETE;
+            }
+        }
     }
     code
 }
@@ -617,8 +629,9 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
     }
     if let Some(diff) = diff {
         text.push_str("\nCHANGES IN THE LAST RUN\n");
-        if diff.is_empty() {
-            text.push_str("  nothing changed\n");
+        text.push_str(&format!("  {}\n", diff.headline()));
+        if let Some(left_out) = diff.not_compared() {
+            text.push_str(&format!("  {left_out}\n"));
         }
         for (sign, changes) in [("+", &diff.mentions_gained), ("-", &diff.mentions_lost)] {
             for c in changes {

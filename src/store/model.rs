@@ -267,6 +267,9 @@ pub struct NewJob {
     pub next_poll_at: UnixMs,
     /// The History entry of its submission, which its result answers when it lands.
     pub entry: Option<EntryId>,
+    /// The failed or expired job this one re-submits: a tracking run's call that counted
+    /// the old job counts this one instead.
+    pub replaces: Option<JobId>,
 }
 
 impl NewJob {
@@ -283,6 +286,7 @@ impl NewJob {
             known: true,
             next_poll_at: now + UnixMs::try_from(first_wait).unwrap_or(2_000),
             entry: None,
+            replaces: None,
         }
     }
 
@@ -304,6 +308,7 @@ impl NewJob {
             known: false,
             next_poll_at: now,
             entry: None,
+            replaces: None,
         }
     }
 }

@@ -279,6 +279,13 @@ pub(super) fn record_job(tx: &Connection, job: &NewJob) -> Result<(), rusqlite::
             "imported"
         };
         add_event(tx, &job.id, None, JobState::Pending, job.created_at, note)?;
+        // A re-submission takes the old job's place in the tracking run that made it.
+        if let Some(old) = &job.replaces {
+            tx.execute(
+                "UPDATE track_items SET job_id = ?1 WHERE job_id = ?2",
+                params![job.id.as_str(), old.as_str()],
+            )?;
+        }
     }
     Ok(())
 }

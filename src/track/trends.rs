@@ -287,15 +287,47 @@ pub struct RunDiff {
     pub sources_gained: Vec<String>,
     pub sources_lost: Vec<String>,
     pub ranks_moved: Vec<RankMove>,
+    /// Answers of the same vantage point in both runs: what the changes are over.
+    pub answers_compared: usize,
+    /// Answers (and searches) in only one of the two runs — their call failed, expired or
+    /// was not sent in the other — which nothing above compares.
+    pub only_before: usize,
+    pub only_after: usize,
 }
 
 impl RunDiff {
+    /// No change among what was compared (something may not have been: see
+    /// [`RunDiff::not_compared`]).
     pub fn is_empty(&self) -> bool {
         self.mentions_gained.is_empty()
             && self.mentions_lost.is_empty()
             && self.sources_gained.is_empty()
             && self.sources_lost.is_empty()
             && self.ranks_moved.is_empty()
+    }
+
+    /// What the changes are over, as a line: "nothing changed in the 12 answers both runs
+    /// have" when nothing did.
+    pub fn headline(&self) -> String {
+        let answers = match self.answers_compared {
+            0 => return "nothing compared: no vantage point answered in both runs".to_string(),
+            1 => "the 1 answer both runs have".to_string(),
+            n => format!("the {n} answers both runs have"),
+        };
+        match self.is_empty() {
+            true => format!("nothing changed in {answers}"),
+            false => format!("changes in {answers}"),
+        }
+    }
+
+    /// The answers and searches left out, as a line; `None` when every one was compared.
+    pub fn not_compared(&self) -> Option<String> {
+        (self.only_before + self.only_after > 0).then(|| {
+            format!(
+                "not compared, failed or not sent in the other run: {} before, {} after",
+                self.only_before, self.only_after
+            )
+        })
     }
 }
 
@@ -310,11 +342,19 @@ pub fn diff(before: &RunObservations, after: &RunObservations, brands: &[String]
     let key = vantage_key;
     let earlier: HashMap<(&str, &str, &str, &str), &AnswerObservation> =
         before.answers.iter().map(|a| (key(a), a)).collect();
-    let mut result = RunDiff::default();
+    let later: HashMap<(&str, &str, &str, &str), &AnswerObservation> =
+        after.answers.iter().map(|a| (key(a), a)).collect();
+    let mut result = RunDiff {
+        only_before: earlier.keys().filter(|k| !later.contains_key(*k)).count(),
+        only_after: later.keys().filter(|k| !earlier.contains_key(*k)).count(),
+        ..RunDiff::default()
+    };
+    let mut matched: Vec<(&AnswerObservation, &AnswerObservation)> = Vec::new();
     for now in &after.answers {
         let Some(then) = earlier.get(&key(now)) else {
             continue;
         };
+        matched.push((then, now));
         for (b, brand) in brands.iter().enumerate() {
             let was = then.positions.get(b).copied().flatten().is_some();
             let is = now.positions.get(b).copied().flatten().is_some();
@@ -335,13 +375,13 @@ pub fn diff(before: &RunObservations, after: &RunObservations, brands: &[String]
             }
         }
     }
-    let domains = |run: &RunObservations| -> BTreeSet<String> {
-        run.answers
-            .iter()
-            .flat_map(|a| a.domains.iter().cloned())
-            .collect()
+    result.answers_compared = matched.len();
+    // Sources over the answers both runs have: a failed call must not read as its sources lost.
+    let domains = |answers: &mut dyn Iterator<Item = &AnswerObservation>| -> BTreeSet<String> {
+        answers.flat_map(|a| a.domains.iter().cloned()).collect()
     };
-    let (old, new) = (domains(before), domains(after));
+    let old = domains(&mut matched.iter().map(|(then, _)| *then));
+    let new = domains(&mut matched.iter().map(|(_, now)| *now));
     result.sources_gained = new.difference(&old).cloned().collect();
     result.sources_lost = old.difference(&new).cloned().collect();
     let best = |run: &RunObservations| -> BTreeMap<(String, String, String), u32> {
@@ -361,10 +401,13 @@ pub fn diff(before: &RunObservations, after: &RunObservations, brands: &[String]
             .map(|r| (r.terms.clone(), r.location.clone()))
             .collect()
     };
-    let both: BTreeSet<(String, String)> = searched(before)
-        .intersection(&searched(after))
+    let (searched_before, searched_after) = (searched(before), searched(after));
+    let both: BTreeSet<(String, String)> = searched_before
+        .intersection(&searched_after)
         .cloned()
         .collect();
+    result.only_before += searched_before.difference(&searched_after).count();
+    result.only_after += searched_after.difference(&searched_before).count();
     let keys: BTreeSet<&(String, String, String)> = old.keys().chain(new.keys()).collect();
     for k in keys {
         if !both.contains(&(k.0.clone(), k.1.clone())) {
@@ -510,7 +553,16 @@ mod tests {
         assert_eq!(names(&d.mentions_gained), ["Merrell gemini US"]);
         assert_eq!(names(&d.mentions_lost), ["Salomon chatgpt US"]);
         assert_eq!(d.sources_gained, ["gear.com"]);
-        assert_eq!(d.sources_lost, ["merrell.com", "outdoor.de"]);
+        // Gemini in DE answered on day 1 only (its call failed on day 2): its source is not
+        // read as lost, and the answer is counted as not compared.
+        assert_eq!(d.sources_lost, ["merrell.com"]);
+        assert_eq!(d.answers_compared, 3);
+        assert_eq!((d.only_before, d.only_after), (1, 0));
+        assert_eq!(d.headline(), "changes in the 3 answers both runs have");
+        assert_eq!(
+            d.not_compared().as_deref(),
+            Some("not compared, failed or not sent in the other run: 1 before, 0 after")
+        );
         let moved: Vec<(String, Option<u32>, Option<u32>)> = d
             .ranks_moved
             .iter()
@@ -523,7 +575,13 @@ mod tests {
                 ("rei.com".to_string(), Some(1), Some(2)),
             ]
         );
-        assert!(diff(&runs[1], &runs[1], &brands()).is_empty());
+        let same = diff(&runs[1], &runs[1], &brands());
+        assert!(same.is_empty());
+        assert_eq!(
+            same.headline(),
+            "nothing changed in the 3 answers both runs have"
+        );
+        assert_eq!(same.not_compared(), None);
     }
 
     #[test]

@@ -154,8 +154,17 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
         ])
         .style(style)
     });
+    // The set column as wide as its longest name (within reason), the rest packed to the
+    // left: a wide terminal does not open an empty gulf after short names.
+    let set_width = view
+        .runs
+        .iter()
+        .map(|run| unicode_width::UnicodeWidthStr::width(run.set_name.as_str()))
+        .max()
+        .unwrap_or(0)
+        .clamp(3, 32) as u16;
     let widths = [
-        Constraint::Min(8),
+        Constraint::Length(set_width),
         Constraint::Length(8),
         Constraint::Length(16),
         Constraint::Length(6),
@@ -169,6 +178,7 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
         Span::styled(format!("{} ", view.runs.len()), theme::dim()),
     ]);
     let table = Table::new(rows, widths)
+        .flex(ratatui::layout::Flex::Start)
         .header(header)
         .row_highlight_style(theme::selected())
         .block(
@@ -315,9 +325,10 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
 
 /// The changes as lines: mentions gained (+) and lost (−), sources, ranks moved.
 fn change_lines(diff: &RunDiff) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    if diff.is_empty() {
-        lines.push(Line::styled("nothing changed", theme::dim()));
+    // What the changes are over first: never "nothing changed" over answers not compared.
+    let mut lines = vec![Line::styled(diff.headline(), theme::dim())];
+    if let Some(left_out) = diff.not_compared() {
+        lines.push(Line::styled(left_out, theme::error()));
     }
     for (sign, style, changes) in [
         ("+", theme::ok(), &diff.mentions_gained),

@@ -27,3 +27,5 @@ mod page_usage;
 mod places_cli;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;
+#[path = "../track_truth.rs"]
+mod track_truth;

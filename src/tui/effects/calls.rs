@@ -116,11 +116,11 @@ impl EffectRunner {
                 });
                 None
             }
-            CallEffect::SubmitJob { request } => {
+            CallEffect::SubmitJob { request, replaces } => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 let store = self.store.clone();
                 tokio::spawn(async move {
-                    let result = submit_job(&client, store.as_ref(), request).await;
+                    let result = submit_job(&client, store.as_ref(), request, replaces).await;
                     let _ = tx.send(Msg::JobQueued(result));
                 });
                 None
@@ -262,6 +262,7 @@ async fn submit_job(
     client: &Client,
     store: Option<&Store>,
     request: RequestParams,
+    replaces: Option<crate::api::JobId>,
 ) -> Result<JobRecord, String> {
     let started = Instant::now();
     let entry = store.map(|store| {
@@ -295,10 +296,9 @@ async fn submit_job(
         }
     };
     // The job knows its History entry: its result answers it whichever process polls it.
-    let job = match entry {
-        Some(entry) => NewJob::submitted(id, request).answering(entry),
-        None => NewJob::submitted(id, request),
-    };
+    let mut job = NewJob::submitted(id, request);
+    job.entry = entry;
+    job.replaces = replaces;
     let record = app::jobs_tab::record_of(&job);
     if let Some(store) = store
         && let Err(error) = store.record_job(job).await

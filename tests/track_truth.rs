@@ -1,0 +1,127 @@
+//! Tracking tells the truth about a run: a waited-for run with failed calls exits 7 and says
+//! how many; `track list` counts them; a re-submitted job takes the failed one's place; the
+//! changes name what they could not compare rather than saying "nothing changed".
+
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+use vantage::api::{AiRequest, JobId};
+use vantage::sim::{SimConfig, Simulator};
+use vantage::store::{NewJob, RequestParams, Store, StoreOptions};
+
+const WORKSPACE: &str = r#"[[brands]]
+name = "Merrell"
+
+[[sets]]
+name = "boots"
+prompts = ["best hiking boots", "waterproof boots"]
+models = ["chatgpt"]
+locations = ["us", "de", "fr"]
+"#;
+
+fn service(job_fail_share: f64) -> (Simulator, tokio::runtime::Runtime) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sim = runtime
+        .block_on(Simulator::start(SimConfig {
+            latency_scale: 0.0,
+            job_pending: Duration::from_millis(200),
+            job_fail_share,
+            ..SimConfig::default()
+        }))
+        .unwrap();
+    (sim, runtime)
+}
+
+fn track(dir: &Path, sim: &Simulator, args: &[&str]) -> Output {
+    let mut all = vec!["track"];
+    all.extend_from_slice(args);
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir)
+        .env("VANTAGE_TOKEN", sim.token())
+        .env_remove("MASSIVE_TOKEN")
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("no-config.toml"))
+        .args(["--render-url", &sim.url(), "--search-url", &sim.url()])
+        .args(&all)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_run_with_failed_calls_says_so_exits_7_and_its_changes_name_what_was_not_compared() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("vantage.toml"), WORKSPACE).unwrap();
+
+    // A first run where every call answers.
+    let (whole, _a) = service(0.0);
+    let first = track(dir, &whole, &["run", "boots", "--wait"]);
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+
+    // A second where every queued job fails: exit 7, and the count said.
+    let (failing, _b) = service(1.0);
+    let second = track(dir, &failing, &["run", "boots", "--wait"]);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(
+        second.status.code(),
+        Some(vantage::exit::RUN_INCOMPLETE),
+        "{stderr}"
+    );
+    assert!(stderr.contains("6 failed"), "{stderr}");
+    assert!(stderr.contains("6 of 6 calls gave no answer"), "{stderr}");
+
+    // `track list` counts them.
+    let list = track(dir, &whole, &["list"]);
+    let text = String::from_utf8(list.stdout).unwrap();
+    // SET RUN DAY TIME CALLS DONE FAILED …: one run all done, one all failed.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| l.starts_with("boots "))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows.iter().any(|r| r[4..7] == ["6", "6", "0"]), "{text}");
+    assert!(rows.iter().any(|r| r[4..7] == ["6", "0", "6"]), "{text}");
+
+    // The changes do not call a run without answers unchanged.
+    let trends = track(dir, &whole, &["trends", "boots"]);
+    let text = String::from_utf8(trends.stdout).unwrap();
+    assert!(!text.contains("nothing changed"), "{text}");
+    assert!(
+        text.contains("nothing compared: no vantage point answered in both runs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("not compared, failed or not sent in the other run: 6 before, 0 after"),
+        "{text}"
+    );
+
+    // A failed job re-submitted takes its place in the run: it is no longer counted failed.
+    let store = Store::open_in(&dir.join("data"), StoreOptions::default()).unwrap();
+    let runs = store.track_runs(Some("boots")).unwrap();
+    let newest = runs
+        .iter()
+        .find(|r| r.failed == 6)
+        .expect("the failing run");
+    let failed_job = store
+        .track_items(&newest.id)
+        .unwrap()
+        .into_iter()
+        .find_map(|item| item.job_id)
+        .expect("a job of the run");
+    let again = JobId::parse("0b6f1c2e-8f4a-4c1e-9d2b-5a7e3c9f1b20").unwrap();
+    let mut job = NewJob::submitted(
+        again,
+        RequestParams::Ai(AiRequest::new("best hiking boots")),
+    );
+    job.replaces = Some(failed_job);
+    store.record_job(job).wait().unwrap();
+    let after = store.track_run(&newest.id).unwrap().unwrap();
+    assert_eq!((after.failed, after.pending), (5, 1), "{after:?}");
+}
