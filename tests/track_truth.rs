@@ -104,6 +104,16 @@ fn a_run_with_failed_calls_says_so_exits_7_and_its_changes_name_what_was_not_com
 
     // A failed job re-submitted takes its place in the run: it is no longer counted failed.
     let store = Store::open_in(&dir.join("data"), StoreOptions::default()).unwrap();
+    // Every call of both runs is in History, marked as a tracking run's, and answered: by
+    // its result, or by the sentence that its job ended without one.
+    let history = store.history(100, 0).unwrap();
+    let tracked: Vec<_> = history
+        .iter()
+        .filter(|h| h.origin == vantage::store::Origin::Track)
+        .collect();
+    assert_eq!(tracked.len(), 12, "{history:#?}");
+    assert_eq!(tracked.iter().filter(|h| h.status == Some(200)).count(), 6);
+    assert_eq!(tracked.iter().filter(|h| h.status == Some(0)).count(), 6);
     let runs = store.track_runs(Some("boots")).unwrap();
     let newest = runs
         .iter()

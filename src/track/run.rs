@@ -14,13 +14,15 @@
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 
 use super::submit::{Refusal, Submitter};
 use crate::api::JobId;
-use crate::store::{NewJob, NewRun, RequestParams, RunId, Store, StoreError, TrackWrite, now_ms};
+use crate::store::{
+    Body, NewJob, NewRun, Origin, RequestParams, RunId, Store, StoreError, TrackWrite, now_ms,
+};
 
 /// Submissions out at once: enough to keep a remote service busy, few enough that a crash
 /// leaves few calls in doubt.
@@ -145,15 +147,25 @@ pub async fn submit_unsent<S: Submitter>(
                         seq,
                     })
                     .detach();
+                let sent = Instant::now();
+                // Every call is in History, marked as a tracking run's; its job answers it.
+                let (entry, ack) = store.add_request_from(call.clone(), Origin::Track);
+                ack.detach();
                 let outcome = match submitter.submit(&call).await {
                     // Committed here, in the call's own future, so the writer commits the
                     // ids of the calls out together while the next ones go.
                     Ok(id) => {
-                        let job = Box::new(NewJob::submitted(id.clone(), call));
+                        let job = Box::new(NewJob::submitted(id.clone(), call).answering(entry));
                         let stored = store.track(TrackWrite::Submitted { run, seq, job }).await;
                         stored.map(|()| Outcome::Queued(id))
                     }
-                    Err(error) => Ok(Outcome::Refused(error)),
+                    Err(error) => {
+                        let elapsed = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX);
+                        store
+                            .add_response(&entry, Body::of_error(&error, elapsed))
+                            .detach();
+                        Ok(Outcome::Refused(error))
+                    }
                 };
                 (seq, outcome)
             }
