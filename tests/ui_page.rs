@@ -31,10 +31,14 @@ fn app(tab: Tab) -> App {
 
 /// A results page with its AI overview, as the simulator writes it, landed in Search.
 async fn search_with_overview() -> App {
+    search_awaiting_the_overview(SearchFormat::Html).await
+}
+
+async fn search_awaiting_the_overview(format: SearchFormat) -> App {
     let sim = common::start(common::quick()).await;
     let client = common::client(&sim);
     let request = SearchRequest {
-        format: SearchFormat::Html,
+        format,
         awaiting: vec![Awaiting::Ai],
         ..SearchRequest::new("best hiking boots")
     };
@@ -68,6 +72,28 @@ async fn search_shows_the_overview_with_its_sources_and_questions() {
     assert!(small.contains("AI overview"), "{small}");
     press(&mut app, KeyCode::Char('A'));
     insta::assert_snapshot!("search_overview_folded_80x24", draw(&mut app, 80, 24));
+}
+
+#[tokio::test]
+async fn a_json_page_awaiting_the_overview_shows_it_beside_the_ranked_rows() {
+    let mut app = search_awaiting_the_overview(SearchFormat::Json).await;
+    let page = app.search.page.as_ref().unwrap();
+    assert!(
+        page.overview.open,
+        "the JSON page's overview opens its pane"
+    );
+    // Not a row of its own: no unknown `???` row, and the banner does not deny it.
+    assert!(
+        page.prepared
+            .results
+            .iter()
+            .all(|r| !matches!(&r.kind, vantage::api::ResultKind::Other(k) if k == "ai-overview"))
+    );
+    let screen = draw(&mut app, 110, 40);
+    assert!(!screen.contains("???"), "{screen}");
+    assert!(!screen.contains("No AI overview"), "{screen}");
+    assert!(screen.contains("AI overview"), "{screen}");
+    insta::assert_snapshot!("search_overview_from_json", screen);
 }
 
 /// The shop page from the US, Germany and Japan, landed in the Page tab with its diff.

@@ -121,6 +121,11 @@ fn overview(root: ElementRef<'_>) -> Option<AiOverview> {
         inline.flush(&mut blocks);
         collect_sources(overview_root, &mut sources);
     }
+    of_blocks(blocks, sources)
+}
+
+/// An overview of these blocks, its text one block a line; `None` without any block.
+fn of_blocks(blocks: Vec<Block>, sources: Vec<Source>) -> Option<AiOverview> {
     if blocks.is_empty() {
         return None;
     }
@@ -139,6 +144,62 @@ fn overview(root: ElementRef<'_>) -> Option<AiOverview> {
         blocks,
         sources,
     })
+}
+
+/// The AI overview a JSON results page carries as a result of type `ai-overview` (its
+/// `text`, an optional `heading` over its `points` of `label` and `text`, and `sources` of
+/// `url` and `title`), read as the HTML page's is. `None` when it holds no text.
+pub fn from_json(result: &serde_json::Value) -> Option<AiOverview> {
+    let text_of = |value: &serde_json::Value, key: &str| -> String {
+        value
+            .get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(collapse)
+            .unwrap_or_default()
+    };
+    let mut blocks = Vec::new();
+    let mut push = |kind: BlockKind, text: String| {
+        if !text.is_empty() {
+            blocks.push(Block { kind, text });
+        }
+    };
+    push(BlockKind::Paragraph, text_of(result, "text"));
+    let points = result
+        .get("points")
+        .and_then(serde_json::Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if !points.is_empty() {
+        push(BlockKind::Heading, text_of(result, "heading"));
+    }
+    for point in points {
+        let (label, text) = (text_of(point, "label"), text_of(point, "text"));
+        push(
+            BlockKind::BulletItem,
+            match (label.is_empty(), text.is_empty()) {
+                (false, false) => format!("{label}: {text}"),
+                (false, true) => label,
+                _ => text,
+            },
+        );
+    }
+    let mut sources: Vec<Source> = Vec::new();
+    for source in result
+        .get("sources")
+        .and_then(serde_json::Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let url = text_of(source, "url");
+        if url.is_empty() || sources.iter().any(|s| s.url == url) {
+            continue;
+        }
+        sources.push(Source {
+            title: text_of(source, "title"),
+            url,
+        });
+    }
+    of_blocks(blocks, sources)
 }
 
 /// Citation chips, the panel of sources and page machinery carry no overview text.

@@ -260,25 +260,47 @@ pub fn read_overview(
     answer: &SearchAnswer,
 ) -> (OverviewPane, Vec<RelatedQuestion>) {
     let awaited = request.awaiting.contains(&Awaiting::Ai);
+    let found = |found: AiOverview| {
+        let doc = render::html_to_document(&overview_html(&found, "h4"), &RenderOptions::default());
+        OverviewPane::Found {
+            overview: Box::new(found),
+            text: TextBody::document(doc),
+        }
+    };
     let html = match answer {
         SearchAnswer::Html(html) => html,
-        SearchAnswer::Results(_) if !awaited => return (OverviewPane::NotAwaited, Vec::new()),
-        SearchAnswer::Results(_) => return (OverviewPane::NotHtml, Vec::new()),
+        // A JSON page carries the overview as a result of its own, when it has one.
+        SearchAnswer::Results(results) => {
+            let pane = match results.results.iter().find_map(json_overview) {
+                Some(overview) => found(overview),
+                None if !awaited => OverviewPane::NotAwaited,
+                None => OverviewPane::NotHtml,
+            };
+            return (pane, Vec::new());
+        }
     };
     let extract = overview::extract(html);
     let pane = match extract.ai_overview {
-        Some(found) => {
-            let doc =
-                render::html_to_document(&overview_html(&found, "h4"), &RenderOptions::default());
-            OverviewPane::Found {
-                overview: Box::new(found),
-                text: TextBody::document(doc),
-            }
-        }
+        Some(overview) => found(overview),
         None if !awaited && request.format == SearchFormat::Html => OverviewPane::NotAwaited,
         None => OverviewPane::NoneOnPage,
     };
     (pane, extract.related_questions)
+}
+
+/// The type the JSON page gives its AI overview's result.
+const OVERVIEW_TYPE: &str = "ai-overview";
+
+fn is_overview(result: &SearchResult) -> bool {
+    matches!(&result.kind, ResultKind::Other(kind) if kind == OVERVIEW_TYPE)
+}
+
+/// The overview a JSON page's result holds, read from the result as received.
+fn json_overview(result: &SearchResult) -> Option<AiOverview> {
+    is_overview(result)
+        .then_some(result.raw.as_ref())
+        .flatten()
+        .and_then(overview::from_json)
 }
 
 /// Rows a result takes: a title line, a line of site, URL, date and rating, and the snippet
@@ -417,6 +439,9 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
             header.page_size = results.page_size;
             header.results_offset = results.results_offset;
             header.location = location_of(&results, &request);
+            // The overview shows in its own pane, not as a ranked row.
+            let mut results = results;
+            results.results.retain(|result| !is_overview(result));
             let entries = build_entries(&results.results);
             let haystacks = results.results.iter().map(haystack).collect();
             let json = TextBody::raw(&pretty_json(&fetched.body));
