@@ -174,7 +174,7 @@ async fn the_simulator_drifts_by_epoch_and_trends_show_it() {
             let value: serde_json::Value = serde_json::from_str(body).ok()?;
             value["completion"]
                 .as_str()
-                .map(vantage::analysis::mentions::candidates)
+                .map(|html| vantage::analysis::names::candidates(html, ""))
         })
         .flatten()
         .collect::<Vec<_>>();

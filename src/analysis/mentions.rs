@@ -77,7 +77,7 @@ fn fold(text: &str) -> Folded {
     }
 }
 
-fn fold_term(term: &str) -> String {
+pub(super) fn fold_term(term: &str) -> String {
     fold(term.trim()).text
 }
 
@@ -272,85 +272,6 @@ fn percent(part: usize, whole: usize) -> f64 {
     }
 }
 
-/// Names an answer's HTML puts forward, to suggest as brands to track: bold terms, the
-/// heads of list items (up to a colon or dash) and the text of links. In order of first
-/// appearance, each once (ignoring case), short ones only.
-pub fn candidates(html: &str) -> Vec<String> {
-    let mut found: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut push = |raw: &str| {
-        let text = html_escape::decode_html_entities(raw);
-        let text: Vec<&str> = text.split_whitespace().collect();
-        let text = text.join(" ");
-        let text = text.trim_matches(|c: char| !c.is_alphanumeric());
-        let words = text.split(' ').count();
-        if text.chars().count() >= 2 && words <= 5 && seen.insert(fold_term(text)) {
-            found.push(text.to_string());
-        }
-    };
-    for (tag, inner) in elements(html, &["strong", "b", "li", "a"]) {
-        let text = strip_tags(inner);
-        match tag {
-            "li" => {
-                let head = text
-                    .split([':', '–', '—', '(', '\n'])
-                    .next()
-                    .unwrap_or_default()
-                    .split(" - ")
-                    .next()
-                    .unwrap_or_default();
-                push(head);
-            }
-            _ => push(&text),
-        }
-    }
-    found
-}
-
-/// The inner HTML of each element named in `tags`, in document order (nested ones too).
-fn elements<'a>(html: &'a str, tags: &[&'static str]) -> Vec<(&'static str, &'a str)> {
-    let lower = html.to_ascii_lowercase();
-    let mut found = Vec::new();
-    let mut from = 0;
-    while let Some(offset) = lower[from..].find('<') {
-        let open = from + offset;
-        from = open + 1;
-        let name_end = lower[from..]
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .map_or(lower.len(), |n| from + n);
-        let Some(&tag) = tags.iter().find(|t| **t == &lower[from..name_end]) else {
-            continue;
-        };
-        let Some(content_start) = lower[name_end..].find('>').map(|n| name_end + n + 1) else {
-            break;
-        };
-        let close = format!("</{tag}");
-        let content_end = lower[content_start..]
-            .find(&close)
-            .map_or(lower.len(), |n| content_start + n);
-        found.push((tag, &html[content_start..content_end]));
-    }
-    found
-}
-
-/// The text of an HTML fragment, tags dropped.
-fn strip_tags(fragment: &str) -> String {
-    let mut text = String::with_capacity(fragment.len());
-    let mut in_tag = false;
-    for c in fragment.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                text.push(' ');
-            }
-            _ if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -478,21 +399,5 @@ mod tests {
         let empty = summarize(&[Some(mentions("", &[], &brands))]);
         assert_eq!(empty[0].share_of_voice, 0.0);
         assert_eq!(empty[0].average_position, None);
-    }
-
-    #[test]
-    fn candidates_from_bold_list_heads_and_links() {
-        let html = r#"<p>Try <strong>Salomon X Ultra</strong> or <b>salomon x ultra</b>.</p>
-            <ul><li><b>Merrell Moab 3</b>: roomy</li><li>Lowa Renegade - stiff</li></ul>
-            <a href="https://hoka.com">Hoka Speedgoat &amp; Co</a>"#;
-        assert_eq!(
-            candidates(html),
-            [
-                "Salomon X Ultra",
-                "Merrell Moab 3",
-                "Lowa Renegade",
-                "Hoka Speedgoat & Co"
-            ]
-        );
     }
 }

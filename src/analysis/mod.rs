@@ -2,10 +2,12 @@
 //!
 //! [`overview`] reads a search results page (the live service's or the simulator's, which
 //! share the markup) for its AI overview and its related questions; [`mentions`] finds which
-//! tracked brands an answer names, where and citing whom; [`workspace`] reads and edits the
+//! tracked brands an answer names, where and citing whom; [`names`] tells which emphasised words of an answer are names worth tracking;
+//! [`workspace`] reads and edits the
 //! workspace file that lists those brands; [`diff`] compares two answers word by word.
 
 pub mod diff;
 pub mod mentions;
+pub mod names;
 pub mod overview;
 pub mod workspace;

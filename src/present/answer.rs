@@ -205,6 +205,7 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
             header.format = request.format;
             let markdown = doc.to_markdown();
             let plain_text = doc.plain_text();
+            let candidates = crate::analysis::names::candidates(&html, &request.prompt);
             PreparedAnswer {
                 request,
                 header,
@@ -223,7 +224,7 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
                 json: None,
                 markdown,
                 plain_text,
-                candidates: crate::analysis::mentions::candidates(&html),
+                candidates,
                 body: fetched.body,
             }
         }
@@ -267,6 +268,7 @@ fn prepare_completion(
     let json = render::pretty_json(&body).unwrap_or_else(|| body.clone());
     let markdown = answer.to_markdown();
     let plain_text = answer.plain_text();
+    let candidates = crate::analysis::names::candidates(&completion.completion, &request.prompt);
     PreparedAnswer {
         request,
         header,
@@ -289,7 +291,7 @@ fn prepare_completion(
         json: Some(TextBody::raw(&json)),
         markdown,
         plain_text,
-        candidates: crate::analysis::mentions::candidates(&completion.completion),
+        candidates,
         body,
     }
 }
