@@ -202,6 +202,11 @@ fn an_async_page_request_is_a_browser_job_in_the_jobs_pane() {
     app.page.settings.format = vantage::api::BrowserFormat::Markdown;
     app.page.settings.async_mode = true;
     let effects = press(&mut app, KeyCode::Enter);
+    // The settings set above are remembered with the first message after them.
+    let effects: Vec<Effect> = effects
+        .into_iter()
+        .filter(|e| !matches!(e, Effect::Os(vantage::app::OsEffect::SaveSettings(_))))
+        .collect();
     let [Effect::Call(CallEffect::SubmitJob { request, .. })] = effects.as_slice() else {
         panic!(
             "not one job: {effects:?} {:?}",

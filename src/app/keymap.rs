@@ -297,7 +297,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Overview, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the source / search the question"),
     bind!(Page, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Page, [ch('h')], "h", Action::CycleDifficulty, "difficulty low/medium/high"),
-    bind!(Page, [ch('C')], "C", Action::PickCompareCountries, "also fetch from a country (up to 2), to diff"),
+    bind!(Page, [ch('C')], "C", Action::PickCompareCountries, "also fetch from a country (up to 2), to diff; a checked one is removed"),
     bind!(Page, [ch('p')], "p", Action::NextDiffPair, "diff another pair of vantage points"),
     bind!(Settings, [key(KeyCode::Left)], "←", Action::Left, "previous setting"),
     bind!(Settings, [key(KeyCode::Right)], "→", Action::Right, "next setting"),

@@ -558,14 +558,11 @@ fn change_setting(app: &mut App, setting: PageSetting) -> Vec<Effect> {
         }
         PageSetting::Subdivision => pickers::location(PickerKind::Subdivision, &settings.location),
         PageSetting::City => pickers::location(PickerKind::City, &settings.location),
+        // The countries compared are checked: choosing one adds or removes it, one at a time.
         PageSetting::AlsoFrom => {
-            if settings.also_from.len() >= MAX_COMPARED {
-                settings.also_from.clear();
-                app.flash_info("Cleared the countries to compare; press the key again to add one.");
-                return Vec::new();
-            }
             app.page.picking_also_from = true;
             pickers::location(PickerKind::Country, &Location::default())
+                .with_checked(settings.also_from.iter().cloned())
         }
         PageSetting::Difficulty => {
             settings.difficulty = match settings.difficulty {
@@ -602,12 +599,19 @@ fn change_setting(app: &mut App, setting: PageSetting) -> Vec<Effect> {
 pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
     let state = &mut app.page;
     if std::mem::take(&mut state.picking_also_from) {
-        if kind == PickerKind::Country
-            && let Some(country) = value
-            && !state.settings.also_from.contains(&country)
-            && state.settings.also_from.len() < MAX_COMPARED
-        {
-            state.settings.also_from.push(country);
+        let (PickerKind::Country, Some(country)) = (kind, value) else {
+            return;
+        };
+        let also_from = &mut state.settings.also_from;
+        if let Some(at) = also_from.iter().position(|c| *c == country) {
+            also_from.remove(at);
+            app.flash_info(format!("{country} is no longer compared."));
+        } else if also_from.len() >= MAX_COMPARED {
+            app.flash_info(format!(
+                "At most {MAX_COMPARED} countries are compared: choose a checked one to remove it first."
+            ));
+        } else {
+            also_from.push(country);
         }
         return;
     }

@@ -1,12 +1,13 @@
-//! What the app remembers between sessions: the last vantage point and format of Chat and
-//! Search and the axes of Compare. Kept in a small file in the data dir (not the config file,
+//! What the app remembers between sessions: the last vantage point and format of Chat,
+//! Search and Page (with Search's pages, awaiting and mode, and the countries Page compares)
+//! and the axes of Compare. Kept in a small file in the data dir (not the config file,
 //! which is the user's to write). `update` notices a change after each message and asks for a
 //! save; `tui` reads the file before the first frame. Parsing and applying live here, the file
 //! itself is touched only by `tui`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{AiFormat, IpType, Location, Model, SearchFormat};
+use crate::api::{AiFormat, Awaiting, BrowserFormat, IpType, Location, Model, SearchFormat};
 use crate::present::compare::CompareMode;
 
 use super::App;
@@ -25,6 +26,7 @@ pub struct Remembered {
     pub chat: ChatMemory,
     pub search: SearchMemory,
     pub compare: CompareMemory,
+    pub page: PageMemory,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -42,6 +44,19 @@ pub struct SearchMemory {
     pub ip: Option<IpType>,
     pub location: Location,
     pub format: SearchFormat,
+    pub serps: Option<u32>,
+    pub awaiting: Vec<Awaiting>,
+    pub async_mode: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PageMemory {
+    pub device: Option<String>,
+    pub location: Location,
+    pub format: BrowserFormat,
+    pub async_mode: bool,
+    pub also_from: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -80,6 +95,16 @@ impl Remembered {
                 ip: search.ip,
                 location: search.location.clone(),
                 format: search.format,
+                serps: search.serps,
+                awaiting: search.awaiting.clone(),
+                async_mode: search.async_mode,
+            },
+            page: PageMemory {
+                device: app.page.settings.device.clone(),
+                location: app.page.settings.location.clone(),
+                format: app.page.settings.format,
+                async_mode: app.page.settings.async_mode,
+                also_from: app.page.settings.also_from.clone(),
             },
             compare: CompareMemory {
                 mode: match app.compare.mode {
@@ -104,6 +129,15 @@ impl Remembered {
         search.ip = self.search.ip;
         search.location = self.search.location.clone();
         search.format = self.search.format;
+        search.serps = self.search.serps;
+        search.awaiting = self.search.awaiting.clone();
+        search.async_mode = self.search.async_mode;
+        let page = &mut app.page.settings;
+        page.device = self.page.device.clone();
+        page.location = self.page.location.clone();
+        page.format = self.page.format;
+        page.async_mode = self.page.async_mode;
+        page.also_from = self.page.also_from.clone();
         let compare = &mut app.compare;
         compare.mode = match self.compare.mode {
             ModeMemory::Answers => CompareMode::Answers,
@@ -216,6 +250,13 @@ mod tests {
         app.search.settings.location.country = Some("FR".into());
         app.search.settings.format = SearchFormat::Html;
         app.search.settings.ip = Some(IpType::Isp);
+        app.search.settings.serps = Some(3);
+        app.search.settings.awaiting = vec![Awaiting::Ai];
+        app.search.settings.async_mode = true;
+        app.page.settings.also_from = vec!["DE".into(), "JP".into()];
+        app.page.settings.async_mode = true;
+        app.page.settings.device = Some("iPhone 15".into());
+        app.page.settings.format = BrowserFormat::Markdown;
         app.compare.axes.models = vec![Model::Gemini, Model::Copilot];
         app.compare.axes.devices = vec!["Pixel 8".into()];
         app.compare.axes.locations = vec![Location {
@@ -236,6 +277,12 @@ mod tests {
             restarted.search.settings.location,
             app.search.settings.location
         );
+        assert_eq!(restarted.search.settings.serps, Some(3));
+        assert_eq!(restarted.search.settings.awaiting, [Awaiting::Ai]);
+        assert!(restarted.search.settings.async_mode);
+        assert_eq!(restarted.page.settings.also_from, ["DE", "JP"]);
+        assert!(restarted.page.settings.async_mode);
+        assert_eq!(restarted.page.settings.format, BrowserFormat::Markdown);
         assert_eq!(restarted.compare.axes, app.compare.axes);
         assert_eq!(restarted.compare.mode, CompareMode::Search);
         assert_eq!(
