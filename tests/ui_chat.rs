@@ -172,6 +172,39 @@ fn a_completion_at_80_columns() {
     insta::assert_snapshot!(screen(&terminal(&mut app, 80, 24)));
 }
 
+#[test]
+fn at_80_columns_every_chosen_setting_shows_while_the_answer_is_read() {
+    let mut app = app_at(Instant::now());
+    app.chat.settings.location.country = Some("US".into());
+    app.chat.settings.location.subdivision = Some("CO".into());
+    app.chat.settings.location.city = Some("Denver".into());
+    app.chat.settings.format = vantage::api::AiFormat::Rendered;
+    app.chat.settings.no_cache = true;
+    let tag = send(&mut app, "best hiking boots");
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(completion_answer()),
+        },
+    );
+    let screen = screen(&terminal(&mut app, 80, 24));
+    // The settings row folds to one line; the city, the format and the cache are on it.
+    let line = screen
+        .lines()
+        .find(|l| l.contains("model chatgpt"))
+        .unwrap_or_else(|| panic!("a folded settings line: {screen}"));
+    for chosen in [
+        "country US",
+        "subdiv CO",
+        "city Denver",
+        "format rendered",
+        "cache off",
+    ] {
+        assert!(line.contains(chosen), "{chosen}: {line}");
+    }
+}
+
 fn failed_with(status: u16, message: &str) -> String {
     let mut app = app_at(Instant::now());
     let tag = send(&mut app, "best hiking boots");

@@ -299,10 +299,21 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
     let compare = &app.compare;
     let focused = index == compare.selected && compare.focus == CompareFocus::Columns;
     let model = column.vantage.source_name();
+    // The column Esc, R, Enter and the diff act on is told apart without colour too: a
+    // marker in its title and a thick border.
+    let marker = if index == compare.selected {
+        "▶ "
+    } else {
+        ""
+    };
     let block = pane(
-        Line::styled(format!(" {} {model} ", index + 1), theme::title()),
+        Line::styled(format!(" {marker}{} {model} ", index + 1), theme::title()),
         focused,
     );
+    let block = match focused {
+        true => block.border_type(ratatui::widgets::BorderType::Thick),
+        false => block,
+    };
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = usize::from(inner.width);

@@ -42,13 +42,42 @@ pub(super) fn draw_cells(frame: &mut Frame, area: Rect, cells: &[Cell<'_>], widt
     }
 }
 
-/// A form's settings row from the app's cells; the one under the cursor highlighted.
+/// Values that mean "not chosen": a folded row leaves them out.
+const UNSET: &[&str] = &["random", "none", "–", "default", "on", "sync", "0", "1", ""];
+
+/// A form's settings row from the app's cells; the one under the cursor highlighted. When
+/// the row is folded to fewer lines than its cells need (a short screen, the focus on the
+/// results), one compact line shows every setting chosen, so none is hidden.
 pub(super) fn draw_row(
     frame: &mut Frame,
     area: Rect,
     cells: &[layout::Cell],
     cursor: Option<usize>,
 ) {
+    let needed = layout::flow_rows(area.width, &layout::cell_widths(cells), 1);
+    if cursor.is_none() && area.height < needed && area.height > 0 {
+        let mut spans = Vec::new();
+        for (i, cell) in cells
+            .iter()
+            .filter(|c| !UNSET.contains(&c.value.as_str()))
+            .enumerate()
+        {
+            let gap = if i == 0 { " " } else { "  " };
+            spans.push(Span::styled(format!("{gap}{} ", cell.label), theme::dim()));
+            spans.push(Span::styled(cell.value.clone(), theme::accent()));
+        }
+        if spans.is_empty() {
+            spans.push(Span::styled(" every setting at its default", theme::dim()));
+        }
+        // The way back to the whole row, where there is room for it.
+        let hint = Span::styled("  Tab: the settings", theme::dim());
+        if Line::from(spans.clone()).width() + hint.width() <= usize::from(area.width) {
+            spans.push(hint);
+        }
+        let line = fit_line(Line::from(spans), area.width);
+        frame.render_widget(Paragraph::new(line), Rect { height: 1, ..area });
+        return;
+    }
     let drawn: Vec<Cell> = cells
         .iter()
         .enumerate()

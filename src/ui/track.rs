@@ -254,6 +254,14 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
     }
 }
 
+/// The markers the chart's lines are drawn with, in turn, and how the legend shows each.
+const SERIES: [(Marker, &str); 4] = [
+    (Marker::Braille, "⣿"),
+    (Marker::Dot, "•"),
+    (Marker::Block, "█"),
+    (Marker::HalfBlock, "▀"),
+];
+
 /// Each watched brand's visibility (% of answers naming it) over the set's runs.
 fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
     let set = view.set.as_deref().unwrap_or("");
@@ -286,29 +294,41 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
                 .collect()
         })
         .collect();
+    // Each line is told apart by its marker as well as its colour (NO_COLOR, a printout),
+    // and the legend, on the bottom border, shows both: it never covers the lines.
     let datasets: Vec<Dataset> = trends
         .brands
         .iter()
         .zip(&points)
         .enumerate()
-        .map(|(i, (brand, data))| {
+        .map(|(i, (_, data))| {
+            let (marker, _) = SERIES[i % SERIES.len()];
             Dataset::default()
-                .name(brand.brand.clone())
-                .marker(Marker::Braille)
+                .marker(marker)
                 .graph_type(GraphType::Line)
                 .style(Style::default().fg(PALETTE[i % PALETTE.len()]))
                 .data(data)
         })
         .collect();
+    let mut legend = vec![Span::raw(" ")];
+    for (i, brand) in trends.brands.iter().enumerate() {
+        let (_, sample) = SERIES[i % SERIES.len()];
+        legend.push(Span::styled(
+            format!("{sample} "),
+            Style::default().fg(PALETTE[i % PALETTE.len()]),
+        ));
+        legend.push(Span::raw(format!("{}  ", brand.brand)));
+    }
+    let legend = crate::ui::fit::fit_line(Line::from(legend), area.width.saturating_sub(2));
+    let block = block.title_bottom(legend);
     let runs = trends.runs.len().max(2);
     let x_labels = vec![
         Span::raw("#1"),
         Span::raw(format!("#{}", trends.runs.len().max(1))),
     ];
-    // The legend names the lines: shown unless it would take over the chart.
     let chart = Chart::new(datasets)
         .block(block)
-        .hidden_legend_constraints((Constraint::Ratio(1, 2), Constraint::Ratio(2, 3)))
+        .legend_position(None)
         .x_axis(
             Axis::default()
                 .title(Span::styled("run", theme::dim()))
