@@ -306,6 +306,9 @@ fn search_ai_overview_prints_the_overview_then_its_numbered_sources() {
     assert!(text[sources..].contains("  1. "), "{text}");
     assert!(text.contains("Related questions:"), "{text}");
     assert!(!text.contains("<div"), "{text}");
+    // Plain text, not Markdown: no `##` before a heading, no `- ` before an item.
+    assert!(!text.lines().any(|l| l.starts_with("#")), "{text}");
+    assert!(text[..sources].contains("  • "), "{text}");
 }
 
 #[test]

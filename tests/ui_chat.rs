@@ -428,6 +428,9 @@ fn slash_finds_text_in_the_answer_with_n_of_total() {
     terminal(&mut app, 80, 24);
     press(&mut app, KeyCode::Char('/'));
     type_text(&mut app, "trails");
+    // While the search is typed, the status line does not offer a new line.
+    let typing = screen(&terminal(&mut app, 80, 24));
+    assert!(!typing.contains("new line"), "{typing}");
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('n'));
     let terminal = terminal(&mut app, 80, 24);
@@ -578,4 +581,8 @@ fn the_brands_pane_suggests_names_from_the_answer() {
     type_text(&mut app, "Lowa");
     let editing = screen_of(&mut app, 80, 24);
     assert!(editing.contains("name: Lowa"), "{editing}");
+    // The status line says what the form's keys do, not the prompt's or the panes'.
+    assert!(editing.contains("Enter save the brand"), "{editing}");
+    assert!(editing.contains("Tab next field"), "{editing}");
+    assert!(!editing.contains("new line"), "{editing}");
 }

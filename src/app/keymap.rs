@@ -44,6 +44,8 @@ pub enum Context {
     Compare,
     /// The Brands pane over Chat, outside its editor.
     Brands,
+    /// The Brands pane's editor of one brand: name, aliases, domains.
+    BrandEditor,
     /// The Track tab.
     Track,
     /// A list view of Chat's answer (Sources, Mentions, Fanouts): Enter acts on the row
@@ -72,6 +74,7 @@ impl Context {
             Context::History => "History",
             Context::Compare => "Compare",
             Context::Brands => "Brands (b in Chat)",
+            Context::BrandEditor => "A brand's form (a or Enter in Brands)",
             Context::Track => "Track",
             Context::AnswerList => "Chat's Sources, Mentions and Fanouts",
         }
@@ -282,6 +285,10 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Chat, [ch('b')], "b", Action::OpenBrands, "tracked brands (add, edit, suggestions)"),
     bind!(AnswerList, [key(KeyCode::Enter)], "Enter", Action::Send, "open the row"),
+    bind!(BrandEditor, [key(KeyCode::Enter)], "Enter", Action::Send, "save the brand"),
+    bind!(BrandEditor, [key(KeyCode::Tab)], "Tab", Action::FocusNext, "next field"),
+    bind!(BrandEditor, [key(KeyCode::BackTab), shift(KeyCode::BackTab)], "Shift+Tab", Action::FocusPrev, "previous field"),
+    bind!(BrandEditor, [key(KeyCode::Esc)], "Esc", Action::Back, "cancel the edit"),
     bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit or track"),
     bind!(Brands, [ch('a')], "a", Action::AddBrand, "add a brand"),
     bind!(Brands, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "stop tracking the brand"),

@@ -268,6 +268,10 @@ impl App {
             return vec![Context::Popup, Context::Global];
         }
         if self.editing() {
+            // The brand form over Chat says what its keys do there (save, next field).
+            if self.tab == Tab::Chat && self.brands_pane.editing() {
+                return vec![Context::BrandEditor, Context::Editing, Context::Global];
+            }
             return vec![Context::Editing, Context::Global];
         }
         let mut contexts = (self.tab.spec().key_contexts)(self);

@@ -124,6 +124,7 @@ static CHAT: TabSpec = TabSpec {
         Context::Viewer,
         Context::AnswerList,
         Context::Brands,
+        Context::BrandEditor,
     ],
     hints: None,
     on_enter: nothing,
@@ -132,7 +133,8 @@ static CHAT: TabSpec = TabSpec {
         true => app.brands_pane.editing(),
         false => app.chat.editing(),
     },
-    multi_line: |app| !app.brands_pane.open,
+    // The prompt takes line breaks; the answer's `/` search and the brand form do not.
+    multi_line: |app| !app.brands_pane.open && app.chat.focus == chat::ChatFocus::Prompt,
     key_contexts: |app| match app.brands_pane.open {
         true => app.brands_pane.key_contexts(),
         false => app.chat.key_contexts(),

@@ -140,10 +140,41 @@ fn print_overview(terms: &str, answer: &SearchAnswer, json: bool) {
     out(&with_newline(overview_text(terms, &extract)));
 }
 
+/// The overview as plain text, not Markdown: headings as their words on a line of their
+/// own, list items marked `•` or numbered.
+fn overview_plain(found: &crate::analysis::overview::AiOverview) -> String {
+    use crate::analysis::overview::BlockKind;
+    let mut lines: Vec<String> = Vec::new();
+    let mut number = 0;
+    for block in &found.blocks {
+        number = match block.kind {
+            BlockKind::NumberedItem => number + 1,
+            _ => 0,
+        };
+        let line = match block.kind {
+            BlockKind::Heading => {
+                if !lines.is_empty() {
+                    lines.push(String::new());
+                }
+                block.text.clone()
+            }
+            BlockKind::Paragraph => block.text.clone(),
+            BlockKind::BulletItem => format!("  • {}", block.text),
+            BlockKind::NumberedItem => format!("  {number}. {}", block.text),
+        };
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
 fn overview_text(terms: &str, extract: &PageExtract) -> String {
     let mut text = match &extract.ai_overview {
         Some(found) => {
-            let mut text = format!("AI overview · {}\n\n{}", quoted_once(terms), found.text);
+            let mut text = format!(
+                "AI overview · {}\n\n{}",
+                quoted_once(terms),
+                overview_plain(found)
+            );
             append_links(
                 &mut text,
                 "Sources",

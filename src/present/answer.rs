@@ -105,6 +105,8 @@ pub struct PreparedAnswer {
     pub sources: Vec<SourceLink>,
     pub fanouts: Vec<String>,
     pub ads: Option<TextBody>,
+    /// How many ads: the distinct pages the ads link to.
+    pub ad_count: usize,
     pub prompt: Option<TextBody>,
     pub html: TextBody,
     pub json: Option<TextBody>,
@@ -219,6 +221,7 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
                 sources,
                 fanouts: Vec::new(),
                 ads: None,
+                ad_count: 0,
                 prompt: None,
                 html: TextBody::raw(&html),
                 json: None,
@@ -262,8 +265,15 @@ fn prepare_completion(
         ),
         (answer.links().to_vec(), SourceOrigin::Citation),
     ]);
-    let ads = (!completion.ads.trim().is_empty())
-        .then(|| TextBody::document(render::html_to_document(&completion.ads, &options)));
+    let ads_doc = (!completion.ads.trim().is_empty())
+        .then(|| render::html_to_document(&completion.ads, &options));
+    let ad_count = ads_doc.as_ref().map_or(0, |doc| {
+        let mut urls: Vec<&str> = doc.links().iter().map(|l| l.url.as_str()).collect();
+        urls.sort_unstable();
+        urls.dedup();
+        urls.len().max(1)
+    });
+    let ads = ads_doc.map(TextBody::document);
     let prompt = render::html_to_document(&completion.prompt, &options);
     let json = render::pretty_json(&body).unwrap_or_else(|| body.clone());
     let markdown = answer.to_markdown();
@@ -286,6 +296,7 @@ fn prepare_completion(
         sources,
         fanouts: completion.fanouts,
         ads,
+        ad_count,
         prompt: Some(TextBody::document(prompt)),
         html: TextBody::raw(&completion.html),
         json: Some(TextBody::raw(&json)),

@@ -51,6 +51,7 @@ fn view_tabs(answer: &AnswerState) -> Line<'static> {
             let count = match view {
                 AnswerView::Sources => format!(" {}", answer.prepared.sources.len()),
                 AnswerView::Fanouts => format!(" {}", answer.prepared.fanouts.len()),
+                AnswerView::Ads => format!(" {}", answer.prepared.ad_count),
                 AnswerView::Mentions => format!(
                     " {}",
                     answer

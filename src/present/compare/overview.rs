@@ -146,6 +146,7 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
         sources,
         fanouts: Vec::new(),
         ads: None,
+        ad_count: 0,
         prompt: None,
         html,
         json: None,

@@ -160,7 +160,18 @@ fn open_in_browser(url: &str) -> Result<(), String> {
     if !(url.starts_with("https://") || url.starts_with("http://")) {
         return Err("only http(s) links are opened".to_string());
     }
-    open::that_detached(url).map_err(|e| format!("no opener ({e})"))
+    open::that_detached(url).map_err(|e| opener_failure(&e))
+}
+
+/// What went wrong with the platform's opener, as a sentence: its own message names a
+/// launcher and an exit status, which tell a user nothing.
+fn opener_failure(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => {
+            "no program that opens links is installed (on Linux: xdg-open)".to_string()
+        }
+        _ => "the system's link opener found no browser to open it with".to_string(),
+    }
 }
 
 /// Writes an export: a missing folder is made first; an existing file is left alone unless
@@ -223,5 +234,17 @@ mod tests {
             Err(WriteFailure::Folder { folder, .. }) => assert_eq!(folder, blocker.join("sub")),
             other => panic!("expected a folder failure, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn an_opener_that_fails_is_said_in_words_not_its_exit_status() {
+        let failed = io::Error::other(
+            "Launcher \"xdg-open\" \"https://x\" failed with ExitStatus(unix_wait_status(512))",
+        );
+        let said = opener_failure(&failed);
+        assert!(!said.contains("ExitStatus"), "{said}");
+        assert!(said.contains("no browser"), "{said}");
+        let missing = io::Error::from(io::ErrorKind::NotFound);
+        assert!(opener_failure(&missing).contains("xdg-open"));
     }
 }
