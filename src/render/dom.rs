@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use html2text::{Comment, Element, Handle, RcDom};
+use html2text::{Comment, Document, Element, Handle, RcDom};
 use html5ever::interface::{ElementFlags, NodeOrText, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
@@ -162,8 +162,32 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
             {
                 kept.push(separator);
             }
+            // A citation glued to the sentence before it (`region.<a>Best Buy</a>`) is set
+            // apart as a browser's layout of the chip would.
+            if !in_pre
+                && prose
+                && (name == "a" || (name == "span" && holds_a_link(&child)))
+                && kept
+                    .last()
+                    .and_then(text_of_text_node)
+                    .is_some_and(|text| text.ends_with(['.', ',', ';', ':', '!', '?', ')']))
+            {
+                kept.push(space(dom));
+            }
+            // Markdown's markers must hug their words: `**Price:** About`, not `**Price: **`.
+            let (before, after) = if !in_pre && INLINE_MARKS.contains(&name) {
+                spaces_out(dom, &child)
+            } else {
+                (false, false)
+            };
+            if before {
+                kept.push(space(dom));
+            }
             previous = Some(child.clone());
             kept.push(child);
+            if after {
+                kept.push(space(dom));
+            }
         }
         for child in &kept {
             child.parent.set(Some(Rc::downgrade(&node)));
@@ -192,6 +216,78 @@ fn separator(dom: &RcDom, before: &Handle, after: &Handle, prose: bool) -> Optio
         return Some(space);
     }
     None
+}
+
+/// True when a link is among the element's descendants (a citation pill wraps its link in
+/// spans).
+fn holds_a_link(node: &Handle) -> bool {
+    let mut stack: Vec<Handle> = node.children.borrow().clone();
+    while let Some(n) = stack.pop() {
+        if local_name_of(&n).is_some_and(|name| &*name == "a") {
+            return true;
+        }
+        stack.extend(n.children.borrow().iter().cloned());
+    }
+    false
+}
+
+/// Inline marks whose Markdown markers must touch the words they mark.
+const INLINE_MARKS: &[&str] = &["strong", "b", "em", "i", "s", "strike", "del"];
+
+/// A span holding one space.
+fn space(dom: &RcDom) -> Handle {
+    let space = new_element(dom, "span", None);
+    dom.append(&space, NodeOrText::AppendText(" ".into()));
+    space
+}
+
+/// The text of a text node, entities decoded; `None` for any other node.
+fn text_of_text_node(node: &Handle) -> Option<String> {
+    if matches!(node.data, Element { .. } | Comment { .. } | Document) {
+        return None;
+    }
+    let mut html: Vec<u8> = Vec::new();
+    let _ = node.serialize(&mut html);
+    let escaped = String::from_utf8_lossy(&html);
+    Some(html_escape::decode_html_entities(&escaped).into_owned())
+}
+
+/// Moves white space at the start and the end of a mark's text out of the mark; says
+/// whether there was some at each end, for a space to stand outside instead.
+fn spaces_out(dom: &RcDom, mark: &Handle) -> (bool, bool) {
+    let mut children = mark.children.borrow_mut();
+    let mut moved = (false, false);
+    for at_end in [false, true] {
+        let index = if at_end {
+            children.len().checked_sub(1)
+        } else {
+            (!children.is_empty()).then_some(0)
+        };
+        let Some(index) = index else {
+            continue;
+        };
+        let Some(text) = text_of_text_node(&children[index]) else {
+            continue;
+        };
+        let trimmed = if at_end {
+            text.trim_end()
+        } else {
+            text.trim_start()
+        };
+        if trimmed.len() == text.len() || trimmed.is_empty() {
+            continue;
+        }
+        let words = new_element(dom, "span", None);
+        dom.append(&words, NodeOrText::AppendText(trimmed.into()));
+        words.parent.set(Some(Rc::downgrade(mark)));
+        children[index] = words;
+        if at_end {
+            moved.1 = true;
+        } else {
+            moved.0 = true;
+        }
+    }
+    moved
 }
 
 /// A superscript whose text is a number (a citation marker wrapped in chips and footnote
@@ -358,7 +454,7 @@ fn collect_link(a: &Handle, links: &mut Vec<Link>) -> Option<(usize, bool)> {
             }
         }
     }
-    let text = text_of(a);
+    let text = without_site_and_index(&text_of(a), &url);
     if let Some(i) = links.iter().position(|l| l.url == url) {
         let has_text = !text.is_empty();
         if links[i].text == host_of(&links[i].url) && has_text {
@@ -374,6 +470,34 @@ fn collect_link(a: &Handle, links: &mut Vec<Link>) -> Option<(usize, bool)> {
     };
     links.push(Link { url, text });
     Some((links.len(), has_text))
+}
+
+/// A source card's text is its title, then the site's address and its number in the list
+/// ("Switchback Travel www.switchbacktravel.com 1"): the title alone names the link. A text
+/// that is nothing but the address stays as it is.
+fn without_site_and_index(text: &str, url: &str) -> String {
+    let host = host_of(url);
+    let bare = host.trim_start_matches("www.");
+    let mut words: Vec<&str> = text.split(' ').collect();
+    let mut site_seen = false;
+    while words.len() > 1 {
+        let Some(last) = words.last() else { break };
+        let is_index = !last.is_empty() && last.chars().all(|c| c.is_ascii_digit());
+        let is_site = last.eq_ignore_ascii_case(host) || last.eq_ignore_ascii_case(bare);
+        if !(is_index || is_site) {
+            break;
+        }
+        site_seen |= is_site;
+        words.pop();
+    }
+    // Only digits at the end ("Top 10") are the title's own.
+    if !site_seen {
+        return text.to_string();
+    }
+    words
+        .join(" ")
+        .trim_end_matches([' ', '—', '-', '·'])
+        .to_string()
 }
 
 /// The visible text of an element, white space collapsed.

@@ -474,3 +474,46 @@ fn a_citation_number_wrapped_in_chips_is_a_superscript_not_a_glued_digit() {
         ["Don't skimp on it.³", "", "Focus on weight.[2] E = mc²"]
     );
 }
+
+#[test]
+fn a_space_inside_a_mark_moves_outside_so_markdown_stays_bold() {
+    let d = doc("<p><strong>Price: </strong>About 187 €, <em> mostly</em> in shops.</p>");
+    assert_eq!(
+        d.to_markdown().trim(),
+        "**Price:** About 187 €, *mostly* in shops."
+    );
+    assert_eq!(
+        d.plain_text().trim(),
+        "Price: About 187 €, mostly in shops."
+    );
+}
+
+#[test]
+fn a_citation_glued_to_its_sentence_is_set_apart() {
+    let d =
+        doc(r#"<p>Prices vary by region.<a href="https://bestbuy.com">Best Buy</a> has it.</p>"#);
+    assert!(
+        d.plain_text().contains("region. Best Buy has it."),
+        "{}",
+        d.plain_text()
+    );
+    // ChatGPT's pill: the link inside spans.
+    let d = doc(
+        r#"<p>Prices vary by region.<span><span><a href="https://bestbuy.com">Best Buy</a></span></span></p>"#,
+    );
+    assert!(
+        d.plain_text().contains("region. Best Buy"),
+        "{}",
+        d.plain_text()
+    );
+}
+
+#[test]
+fn a_source_cards_title_leaves_out_its_site_and_number() {
+    let d = doc(
+        r#"<a href="https://www.switchbacktravel.com/boots"><div>Switchback Travel</div><div><span>www.switchbacktravel.com</span><span>1</span></div></a>
+        <a href="https://example.com/top">Top 10</a>"#,
+    );
+    let texts: Vec<&str> = d.links().iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(texts, ["Switchback Travel", "Top 10"]);
+}
