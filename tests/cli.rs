@@ -306,6 +306,8 @@ fn search_ai_overview_prints_the_overview_then_its_numbered_sources() {
     assert!(text[sources..].contains("  1. "), "{text}");
     assert!(text.contains("Related questions:"), "{text}");
     assert!(!text.contains("<div"), "{text}");
+    // A related question's answer does not repeat the words it opens with.
+    assert!(!text.contains("Hiking Boots Hiking Boots"), "{text}");
     // Plain text, not Markdown: no `##` before a heading, no `- ` before an item.
     assert!(!text.lines().any(|l| l.starts_with("#")), "{text}");
     assert!(text[..sources].contains("  • "), "{text}");

@@ -79,9 +79,12 @@ pub(super) fn ai_overview(result: &Value, lang: &str) -> String {
 pub(super) fn related_question(result: &Value) -> String {
     let question = esc(field(result, "question"));
     let answer = result.get("answer").unwrap_or(&Value::Null);
+    let description = field(answer, "description");
+    // A heading the text itself opens with is not repeated above it, as Google does not.
     let heading = answer
         .get("heading")
         .and_then(Value::as_str)
+        .filter(|h| !description.starts_with(h))
         .map(|h| format!("{}<br><br> ", esc(h)))
         .unwrap_or_default();
     let date = answer
