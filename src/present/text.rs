@@ -180,6 +180,29 @@ fn raw_line(text: String, first: bool) -> Line<'static> {
     }
 }
 
+/// Markdown whose headings sit `by` levels deeper (at most `######`), to nest it under a
+/// heading of its own: an answer's `##` inside a comparison's `## 1. ChatGPT` becomes
+/// `####`. Fenced code is left as it is.
+pub fn demote_headings(markdown: &str, by: usize) -> String {
+    let mut out = String::with_capacity(markdown.len() + 16);
+    let mut in_fence = false;
+    for line in markdown.split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        let hashes = line.chars().take_while(|&c| c == '#').count();
+        let is_heading =
+            !in_fence && (1..=6).contains(&hashes) && line[hashes..].starts_with([' ', '\n']);
+        if is_heading {
+            out.push_str(&"#".repeat((hashes + by).min(6)));
+            out.push_str(&line[hashes..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,5 +215,14 @@ mod tests {
         assert_eq!(texts, vec!["abcd", "efgh", "ij", "", "xy"]);
         assert!(Arc::ptr_eq(&lines, &body.lines(4)));
         assert_eq!(body.lines(20).len(), 3);
+    }
+
+    #[test]
+    fn headings_are_demoted_outside_code_and_never_past_six() {
+        let md = "# Top\n## Sub\ntext #not\n```\n# code\n```\n##### Deep\n";
+        assert_eq!(
+            super::demote_headings(md, 2),
+            "### Top\n#### Sub\ntext #not\n```\n# code\n```\n###### Deep\n"
+        );
     }
 }

@@ -525,6 +525,7 @@ impl CompareState {
 
     /// The Markdown export: the prompt, each answer, then the summary.
     pub fn export_markdown(&self) -> String {
+        use crate::present::text::demote_headings;
         let mut out = format!(
             "# Comparison\n\n> {}\n",
             self.prompt_text().replace('\n', "\n> ")
@@ -542,12 +543,13 @@ impl CompareState {
                         column.vantage.label(CompareMode::Answers),
                         answer.header.elapsed.as_secs_f64()
                     ));
-                    out.push_str(answer.markdown.trim_end());
+                    out.push_str(demote_headings(&answer.markdown, 2).trim_end());
                     out.push('\n');
                 }
                 (Some(answer), _) => {
                     out.push_str(&format!("*{}*\n\n", answer.header.describe()));
-                    out.push_str(answer.markdown.trim_end());
+                    // The answer's own headings sit under the column's.
+                    out.push_str(demote_headings(&answer.markdown, 2).trim_end());
                     out.push('\n');
                 }
                 (None, Some(error)) => out.push_str(&format!("The call failed: {error}\n")),

@@ -292,10 +292,17 @@ fn the_comparison_is_ready_for_history_and_export() {
         &mut app,
         Msg::AiDone {
             tag: tags[1],
-            result: Ok(answer("chatgpt", "light boots", sources)),
+            result: Ok(answer(
+                "chatgpt",
+                "light boots</p><h2>Our picks</h2><p><strong>Price: </strong>About 187 €",
+                sources,
+            )),
         },
     );
     let markdown = app.compare.export_markdown();
+    // The answer's own heading sits under its column's, and its bold stays bold.
+    assert!(markdown.contains("\n#### Our picks\n"), "{markdown}");
+    assert!(markdown.contains("**Price:** About 187 €"), "{markdown}");
     assert!(
         markdown.contains("## 1. ChatGPT · US/NY/New York"),
         "{markdown}"
