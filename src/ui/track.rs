@@ -266,12 +266,16 @@ const SERIES: [(Marker, &str); 4] = [
 fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
     let set = view.set.as_deref().unwrap_or("");
     let trends = &view.trends;
+    let title = Line::styled(
+        format!(" Visibility of each brand over the runs of {set} (%) "),
+        theme::title(),
+    );
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme::border())
-        .title(Span::styled(
-            format!(" Visibility of each brand over the runs of {set} (%) "),
-            theme::title(),
+        .title(crate::ui::fit::fit_line(
+            title,
+            area.width.saturating_sub(2),
         ));
     if trends.brands.is_empty() {
         frame.render_widget(
