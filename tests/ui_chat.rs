@@ -431,6 +431,7 @@ fn slash_finds_text_in_the_answer_with_n_of_total() {
     // While the search is typed, the status line does not offer a new line.
     let typing = screen(&terminal(&mut app, 80, 24));
     assert!(!typing.contains("new line"), "{typing}");
+    assert!(typing.contains("Enter keep the search"), "{typing}");
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Char('n'));
     let terminal = terminal(&mut app, 80, 24);

@@ -46,6 +46,8 @@ pub enum Context {
     Brands,
     /// The Brands pane's editor of one brand: name, aliases, domains.
     BrandEditor,
+    /// Typing a `/` search in an answer or a page.
+    Finding,
     /// The Track tab.
     Track,
     /// A list view of Chat's answer (Sources, Mentions, Fanouts): Enter acts on the row
@@ -75,6 +77,7 @@ impl Context {
             Context::Compare => "Compare",
             Context::Brands => "Brands (b in Chat)",
             Context::BrandEditor => "A brand's form (a or Enter in Brands)",
+            Context::Finding => "Typing a / search",
             Context::Track => "Track",
             Context::AnswerList => "Chat's Sources, Mentions and Fanouts",
         }
@@ -285,6 +288,8 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Chat, [ch('b')], "b", Action::OpenBrands, "tracked brands (add, edit, suggestions)"),
     bind!(AnswerList, [key(KeyCode::Enter)], "Enter", Action::Send, "open the row"),
+    bind!(Finding, [key(KeyCode::Enter)], "Enter", Action::Send, "keep the search (n N step)"),
+    bind!(Finding, [key(KeyCode::Esc)], "Esc", Action::Back, "drop the search"),
     bind!(BrandEditor, [key(KeyCode::Enter)], "Enter", Action::Send, "save the brand"),
     bind!(BrandEditor, [key(KeyCode::Tab)], "Tab", Action::FocusNext, "next field"),
     bind!(BrandEditor, [key(KeyCode::BackTab), shift(KeyCode::BackTab)], "Shift+Tab", Action::FocusPrev, "previous field"),

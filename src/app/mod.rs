@@ -272,6 +272,15 @@ impl App {
             if self.tab == Tab::Chat && self.brands_pane.editing() {
                 return vec![Context::BrandEditor, Context::Editing, Context::Global];
             }
+            // A `/` search says what Enter and Esc do to it.
+            let finding =
+                |find: &Option<text_search::TextSearch>| find.as_ref().is_some_and(|f| f.typing);
+            let typing_a_search = (self.tab == Tab::Chat && finding(&self.chat.find))
+                || (self.tab == Tab::Search && finding(&self.search.find))
+                || (self.tab == Tab::Compare && finding(&self.compare.find));
+            if typing_a_search {
+                return vec![Context::Finding, Context::Editing, Context::Global];
+            }
             return vec![Context::Editing, Context::Global];
         }
         let mut contexts = (self.tab.spec().key_contexts)(self);

@@ -125,6 +125,7 @@ static CHAT: TabSpec = TabSpec {
         Context::AnswerList,
         Context::Brands,
         Context::BrandEditor,
+        Context::Finding,
     ],
     hints: None,
     on_enter: nothing,
@@ -174,6 +175,7 @@ static SEARCH: TabSpec = TabSpec {
         Context::Viewer,
         Context::Results,
         Context::Overview,
+        Context::Finding,
     ],
     hints: None,
     // The results, once there are any: the next key is a command, not text.
@@ -254,7 +256,12 @@ static HISTORY: TabSpec = TabSpec {
 
 static COMPARE: TabSpec = TabSpec {
     title: "Compare",
-    help: &[Context::Compare, Context::Settings, Context::Viewer],
+    help: &[
+        Context::Compare,
+        Context::Settings,
+        Context::Viewer,
+        Context::Finding,
+    ],
     hints: None,
     // The columns, where every key of the tab works (`i` edits the prompt): opening the tab
     // must not turn the next command into text.
