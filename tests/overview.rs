@@ -75,3 +75,29 @@ fn the_extract_serialises_under_the_names_the_cli_prints() {
     assert_eq!(json["ai_overview"]["blocks"][0]["kind"], "paragraph");
     assert_eq!(json["related_questions"].as_array().map(Vec::len), Some(4));
 }
+
+#[test]
+fn the_live_page_yields_its_ranked_results_and_not_the_questions_quoted_pages() {
+    let page = extract(LIVE_PAGE);
+    let organic = &page.organic;
+    assert!(organic.len() >= 8, "{organic:#?}");
+    assert!(
+        organic
+            .iter()
+            .all(|r| !r.title.is_empty() && r.url.starts_with("http"))
+    );
+    let quoted: Vec<&str> = page
+        .related_questions
+        .iter()
+        .filter_map(|q| q.source.as_ref().map(|s| s.url.as_str()))
+        .collect();
+    assert!(
+        organic.iter().all(|r| !quoted.contains(&r.url.as_str())),
+        "{quoted:?}"
+    );
+    let snippets = organic.iter().filter(|r| !r.snippet.is_empty()).count();
+    assert!(
+        snippets * 10 >= organic.len() * 7,
+        "most have a snippet: {organic:#?}"
+    );
+}

@@ -308,3 +308,39 @@ async fn results_pages_awaiting_ai_carry_an_overview_and_questions_the_extractor
         assert_eq!(plain.related_questions, found.related_questions);
     }
 }
+
+#[tokio::test]
+async fn the_html_page_ranks_the_same_results_as_the_json_of_the_same_search() {
+    let sim = start().await;
+    let query = |format: &'static str| {
+        vec![
+            ("terms", "best hiking boots"),
+            ("format", format),
+            ("awaiting", "ai"),
+        ]
+    };
+    let page = json(&get(&sim, "/search", &query("json")).await);
+    let from_json: Vec<String> = page["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            matches!(
+                r["type"].as_str(),
+                Some("organic" | "organic-with-sitelinks")
+            )
+        })
+        .map(|r| r["url"].as_str().unwrap().to_string())
+        .collect();
+    let html = get(&sim, "/search", &query("html")).await;
+    let organic = extract(&html).organic;
+    let from_html: Vec<String> = organic.iter().map(|r| r.url.clone()).collect();
+    assert_eq!(
+        from_html, from_json,
+        "a client of the live page reads what JSON says"
+    );
+    assert!(
+        organic.iter().all(|r| !r.snippet.is_empty()),
+        "every organic result has its snippet"
+    );
+}

@@ -448,6 +448,11 @@ fn the_live_google_page_reads_as_text_with_its_links_listed() {
     let html = std::fs::read_to_string(format!("{FIXTURES}/search-google-sample.html")).unwrap();
     let mut app = app();
     land(&mut app, SearchAnswer::Html(html.clone()), html);
+    // The ranked results read from the page come first, as from a JSON page.
+    let page = app.search.page.as_ref().unwrap();
+    assert_eq!(page.view, SearchView::Results);
+    assert!(page.prepared.results.len() >= 8);
+    press(&mut app, KeyCode::Char(']'));
     let page = app.search.page.as_ref().unwrap();
     assert_eq!(page.view, SearchView::Page);
     let links = &page.prepared.html.as_ref().unwrap().links;
@@ -471,6 +476,8 @@ fn slash_searches_the_page_text_and_n_moves_on() {
     let mut app = app();
     land(&mut app, SearchAnswer::Html(html.clone()), html);
     draw(&mut app, 120, 40);
+    // From the ranked results to the page's text.
+    press(&mut app, KeyCode::Char(']'));
     press(&mut app, KeyCode::Char('/'));
     type_text(&mut app, "mcp");
     press(&mut app, KeyCode::Enter);

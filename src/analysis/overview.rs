@@ -29,6 +29,20 @@ const SOURCE_TITLE_CLASS: &str = "Nn35F";
 pub struct PageExtract {
     pub ai_overview: Option<AiOverview>,
     pub related_questions: Vec<RelatedQuestion>,
+    /// The ranked web results, in the page's order, with their sitelinks.
+    pub organic: Vec<OrganicResult>,
+}
+
+/// One ranked web result of a results page, as Google marks it (`div.yuRUbf > a` with its
+/// `h3` title, the site's name and address, the snippet in `.VwiC3b`), with its sitelinks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct OrganicResult {
+    pub url: String,
+    pub title: String,
+    pub site: String,
+    pub visible_url: String,
+    pub snippet: String,
+    pub sitelinks: Vec<Source>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -77,6 +91,7 @@ pub fn extract(html: &str) -> PageExtract {
     PageExtract {
         ai_overview: overview(root),
         related_questions: related_questions(root),
+        organic: organic(root),
     }
 }
 
@@ -450,6 +465,63 @@ fn related_questions(root: ElementRef<'_>) -> Vec<RelatedQuestion> {
 }
 
 /// The quoted page: the first link with a title heading inside the pair.
+/// The ranked results: each `yuRUbf` title block outside the related questions (whose
+/// answers quote a page in the same markup) and outside the AI overview.
+fn organic(root: ElementRef<'_>) -> Vec<OrganicResult> {
+    let mut found: Vec<OrganicResult> = Vec::new();
+    for title_block in root
+        .descendent_elements()
+        .filter(|e| has_class(*e, "yuRUbf"))
+    {
+        if inside_class(title_block, QUESTION_CLASS) || inside_class(title_block, OVERVIEW_CLASS) {
+            continue;
+        }
+        let Some(link) = title_block
+            .descendent_elements()
+            .find(|e| e.value().name() == "a")
+        else {
+            continue;
+        };
+        let Some(url) = link.value().attr("href").and_then(web_url) else {
+            continue;
+        };
+        if found.iter().any(|r| r.url == url) {
+            continue;
+        }
+        let first_text = |within: ElementRef<'_>, wanted: &dyn Fn(ElementRef<'_>) -> bool| {
+            within
+                .descendent_elements()
+                .find(|e| wanted(*e))
+                .map(inline_text)
+                .unwrap_or_default()
+        };
+        // The result's whole block: the nearest ancestor marked as one.
+        let block = title_block
+            .ancestors()
+            .filter_map(ElementRef::wrap)
+            .find(|e| has_class(*e, "tF2Cxc") || has_class(*e, "g"))
+            .unwrap_or(title_block);
+        let sitelinks = block
+            .descendent_elements()
+            .filter(|e| e.value().name() == "a" && !inside_class(*e, "yuRUbf"))
+            .filter_map(|a| {
+                let url = a.value().attr("href").and_then(web_url)?;
+                let title = inline_text(a);
+                (!title.is_empty()).then_some(Source { title, url })
+            })
+            .collect();
+        found.push(OrganicResult {
+            title: first_text(link, &|e| e.value().name() == "h3"),
+            site: first_text(link, &|e| has_class(e, "VuuXrf")),
+            visible_url: first_text(link, &|e| e.value().name() == "cite"),
+            snippet: first_text(block, &|e| has_class(e, "VwiC3b")),
+            sitelinks,
+            url,
+        });
+    }
+    found
+}
+
 fn answer_source(pair: ElementRef<'_>) -> Option<Source> {
     pair.descendent_elements()
         .filter(|e| e.value().name() == "a")
@@ -537,10 +609,28 @@ mod tests {
             extract("<p>plain</p>"),
             PageExtract {
                 ai_overview: None,
-                related_questions: Vec::new()
+                related_questions: Vec::new(),
+                organic: Vec::new(),
             }
         );
         assert_eq!(extract(""), PageExtract::default());
+    }
+
+    #[test]
+    fn ranked_results_are_read_with_their_sitelinks_and_not_from_the_questions() {
+        let html = r#"<div class="g tF2Cxc"><div class="yuRUbf"><a href="https://rei.com/boots"><h3>Boots | REI</h3><div><span class="VuuXrf">REI</span><cite>https://rei.com › boots</cite></div></a></div>
+            <div class="VwiC3b"><span>Tested boots.</span></div><table class="sitelinks"><tr><td><a href="https://rei.com/deals">Deals</a></td></tr></table></div>
+            <div class="related-question-pair"><div class="yuRUbf"><a href="https://quoted.example/"><h3>Quoted</h3></a></div></div>
+            <div class="g tF2Cxc"><div class="yuRUbf"><a href="https://keen.com/"><h3>Keen</h3></a></div><div class="VwiC3b">Wide.</div></div>"#;
+        let organic = extract(html).organic;
+        let urls: Vec<&str> = organic.iter().map(|r| r.url.as_str()).collect();
+        assert_eq!(urls, ["https://rei.com/boots", "https://keen.com/"]);
+        assert_eq!(organic[0].title, "Boots | REI");
+        assert_eq!(organic[0].site, "REI");
+        assert_eq!(organic[0].snippet, "Tested boots.");
+        assert_eq!(organic[0].sitelinks.len(), 1);
+        assert_eq!(organic[0].sitelinks[0].title, "Deals");
+        assert!(organic[1].sitelinks.is_empty());
     }
 
     #[test]

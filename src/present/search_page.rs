@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::analysis::overview::{self, AiOverview, BlockKind, RelatedQuestion};
+use crate::analysis::overview::{self, AiOverview, BlockKind, OrganicResult, RelatedQuestion};
 use crate::api::{
     Awaiting, Fetched, ResultKind, SearchAnswer, SearchFormat, SearchRequest, SearchResult,
     SearchResults,
@@ -253,12 +253,13 @@ pub(crate) fn overview_html(found: &AiOverview, heading: &str) -> String {
     html
 }
 
-/// Reads the overview and the related questions of an answer. Pure and slow (parses HTML):
-/// run it off the UI task.
-pub fn read_overview(
-    request: &SearchRequest,
-    answer: &SearchAnswer,
-) -> (OverviewPane, Vec<RelatedQuestion>) {
+/// What an HTML results page is read for: its overview (or why there is none), its related
+/// questions and its ranked results.
+type PageReading = (OverviewPane, Vec<RelatedQuestion>, Vec<OrganicResult>);
+
+/// Reads the overview, the related questions and (from an HTML page) the ranked results of
+/// an answer. Pure and slow (parses HTML): run it off the UI task.
+pub fn read_overview(request: &SearchRequest, answer: &SearchAnswer) -> PageReading {
     let awaited = request.awaiting.contains(&Awaiting::Ai);
     let found = |found: AiOverview| {
         let doc = render::html_to_document(&overview_html(&found, "h4"), &RenderOptions::default());
@@ -276,7 +277,7 @@ pub fn read_overview(
                 None if !awaited => OverviewPane::NotAwaited,
                 None => OverviewPane::NotHtml,
             };
-            return (pane, Vec::new());
+            return (pane, Vec::new(), Vec::new());
         }
     };
     let extract = overview::extract(html);
@@ -285,7 +286,44 @@ pub fn read_overview(
         None if !awaited && request.format == SearchFormat::Html => OverviewPane::NotAwaited,
         None => OverviewPane::NoneOnPage,
     };
-    (pane, extract.related_questions)
+    (pane, extract.related_questions, extract.organic)
+}
+
+/// The ranked results read from an HTML page, in the shape the JSON page gives them, so the
+/// Results view shows them alike, sitelinks included.
+fn organic_as_results(organic: Vec<OrganicResult>) -> Vec<SearchResult> {
+    organic
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let kind = if r.sitelinks.is_empty() {
+                "organic"
+            } else {
+                "organic-with-sitelinks"
+            };
+            let sitelinks: Vec<serde_json::Value> = r
+                .sitelinks
+                .iter()
+                .enumerate()
+                .map(
+                    |(n, s)| serde_json::json!({"position": n + 1, "url": s.url, "title": s.title}),
+                )
+                .collect();
+            serde_json::from_value(serde_json::json!({
+                "type": kind,
+                "page": 1,
+                "section": "main",
+                "position": i + 1,
+                "url": r.url,
+                "title": r.title,
+                "site": r.site,
+                "visibleUrl": r.visible_url,
+                "snippet": r.snippet,
+                "sitelinks": sitelinks,
+            }))
+            .ok()
+        })
+        .collect()
 }
 
 /// The type the JSON page gives its AI overview's result.
@@ -425,7 +463,7 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
         elapsed: fetched.elapsed,
         bytes: fetched.body.len(),
     };
-    let (overview, related_questions) = read_overview(&request, &fetched.value);
+    let (overview, related_questions, organic) = read_overview(&request, &fetched.value);
     match fetched.value {
         SearchAnswer::Results(results) => {
             let results = *results;
@@ -468,13 +506,21 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
                 },
             );
             let links = doc.links().to_vec();
+            // The ranked rows, read from the page itself, beside its text.
+            let results = organic_as_results(organic);
+            let mut views = vec![SearchView::Page, SearchView::Links, SearchView::Html];
+            if !results.is_empty() {
+                views.insert(0, SearchView::Results);
+            }
+            let entries = build_entries(&results);
+            let haystacks = results.iter().map(haystack).collect();
             PreparedSearch {
                 request,
                 header,
-                views: vec![SearchView::Page, SearchView::Links, SearchView::Html],
-                results: Vec::new(),
-                entries: Vec::new(),
-                haystacks: Vec::new(),
+                views,
+                results,
+                entries,
+                haystacks,
                 html: Some(HtmlPage {
                     text: TextBody::document(doc),
                     links,
