@@ -452,6 +452,10 @@ fn the_live_google_page_reads_as_text_with_its_links_listed() {
     let page = app.search.page.as_ref().unwrap();
     assert_eq!(page.view, SearchView::Results);
     assert!(page.prepared.results.len() >= 8);
+    // Its CSV export holds those rows, as a JSON page's does.
+    let csv = page.prepared.export_csv();
+    assert!(csv.starts_with("page,section"), "{csv}");
+    assert_eq!(csv.lines().count(), page.prepared.results.len() + 1);
     press(&mut app, KeyCode::Char(']'));
     let page = app.search.page.as_ref().unwrap();
     assert_eq!(page.view, SearchView::Page);

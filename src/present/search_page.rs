@@ -537,9 +537,10 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
 
 impl PreparedSearch {
     /// The results as CSV, one row per result; sitelinks joined in one column. An HTML page
-    /// exports its links.
+    /// exports the ranked results read from it, else its links.
     pub fn export_csv(&self) -> String {
-        if let Some(html) = &self.html {
+        // An HTML page whose ranked results could be read exports those, as a JSON page does.
+        if let Some(html) = self.html.as_ref().filter(|_| self.results.is_empty()) {
             let header = ["n", "text", "url"].map(String::from).to_vec();
             let links =
                 html.links.iter().enumerate().map(|(i, link)| {
