@@ -37,6 +37,16 @@ fn seed(dir: &Path) {
         .unwrap();
 }
 
+/// The address of a port nothing listens on: one is bound, then let go.
+fn nothing_listens() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    format!("http://127.0.0.1:{port}")
+}
+
 #[test]
 fn list_prints_jobs_newest_first_as_text_and_json() {
     let dir = tempfile::tempdir().unwrap();
@@ -80,13 +90,7 @@ fn watch_exits_5_when_the_service_cannot_be_reached() {
     assert!(String::from_utf8_lossy(&nothing.stderr).contains("No pending jobs"));
 
     seed(dir.path());
-    // A port nothing listens on: bind one, then let it go.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = format!("http://127.0.0.1:{port}");
+    let url = nothing_listens();
     let output = vantage(dir.path())
         .args(["--render-url", &url, "--search-url", &url, "jobs", "watch"])
         .output()
@@ -221,12 +225,7 @@ async fn fetching_a_job_by_id_marks_the_stored_job_done() {
 fn job_takes_the_start_of_an_id_that_jobs_prints_when_one_stored_job_has_it() {
     let dir = tempfile::tempdir().unwrap();
     seed(dir.path());
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = format!("http://127.0.0.1:{port}");
+    let url = nothing_listens();
     let job = |args: &[&str]| {
         vantage(dir.path())
             .args(["--render-url", &url, "--search-url", &url, "job"])

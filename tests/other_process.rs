@@ -10,7 +10,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use common::{ctrl_c, scripted_events, tab_key};
-use vantage::app::{App, Connection, Tab};
+use vantage::app::{App, Tab};
 use vantage::sim::{SimConfig, Simulator};
 use vantage::store::{Store, StoreOptions};
 use vantage::tui::{run_loop, test_runner};
@@ -30,15 +30,7 @@ async fn a_job_queued_by_another_process_appears_in_the_open_jobs_tab() {
     let store = Store::open_in(&data, StoreOptions::default()).unwrap();
     let (mut runner, mut rx) = test_runner(common::client(&sim), data.clone());
     runner.set_store(Some(store.clone()));
-    let mut app = App::new(
-        Connection {
-            demo: true,
-            host: sim.addr().to_string(),
-            token: Some("demo".into()),
-            token_hint: "the config file".into(),
-        },
-        Instant::now(),
-    );
+    let mut app = App::new(common::view::demo_connection(), Instant::now());
     app.area = ratatui::layout::Rect::new(0, 0, 120, 30);
     let mut terminal = Terminal::new(TestBackend::new(120, 30)).unwrap();
     let (tx, events) = scripted_events();

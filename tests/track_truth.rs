@@ -6,6 +6,9 @@ use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 
+mod common;
+
+use common::Service;
 use vantage::api::{AiRequest, JobId};
 use vantage::sim::{SimConfig, Simulator};
 use vantage::store::{NewJob, RequestParams, Store, StoreOptions};
@@ -20,21 +23,13 @@ models = ["chatgpt"]
 locations = ["us", "de", "fr"]
 "#;
 
-fn service(job_fail_share: f64) -> (Simulator, tokio::runtime::Runtime) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let sim = runtime
-        .block_on(Simulator::start(SimConfig {
-            latency_scale: 0.0,
-            job_pending: Duration::from_millis(200),
-            job_fail_share,
-            ..SimConfig::default()
-        }))
-        .unwrap();
-    (sim, runtime)
+/// A simulator whose jobs end quickly, this share of them failed.
+fn service(job_fail_share: f64) -> Service {
+    Service::with(SimConfig {
+        job_pending: Duration::from_millis(200),
+        job_fail_share,
+        ..common::quick()
+    })
 }
 
 fn track(dir: &Path, sim: &Simulator, args: &[&str]) -> Output {
@@ -60,13 +55,13 @@ fn a_run_with_failed_calls_says_so_exits_7_and_its_changes_name_what_was_not_com
     std::fs::write(dir.join("vantage.toml"), WORKSPACE).unwrap();
 
     // A first run where every call answers.
-    let (whole, _a) = service(0.0);
-    let first = track(dir, &whole, &["run", "boots", "--wait"]);
+    let whole = service(0.0);
+    let first = track(dir, &whole.sim, &["run", "boots", "--wait"]);
     assert_eq!(first.status.code(), Some(0), "{first:?}");
 
     // A second where every queued job fails: exit 7, and the count said.
-    let (failing, _b) = service(1.0);
-    let second = track(dir, &failing, &["run", "boots", "--wait"]);
+    let failing = service(1.0);
+    let second = track(dir, &failing.sim, &["run", "boots", "--wait"]);
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert_eq!(
         second.status.code(),
@@ -77,7 +72,7 @@ fn a_run_with_failed_calls_says_so_exits_7_and_its_changes_name_what_was_not_com
     assert!(stderr.contains("6 of 6 calls gave no answer"), "{stderr}");
 
     // `track list` counts them.
-    let list = track(dir, &whole, &["list"]);
+    let list = track(dir, &whole.sim, &["list"]);
     let text = String::from_utf8(list.stdout).unwrap();
     // SET RUN DAY TIME CALLS DONE FAILED …: one run all done, one all failed.
     let rows: Vec<Vec<&str>> = text
@@ -90,7 +85,7 @@ fn a_run_with_failed_calls_says_so_exits_7_and_its_changes_name_what_was_not_com
     assert!(rows.iter().any(|r| r[4..7] == ["6", "0", "6"]), "{text}");
 
     // The changes do not call a run without answers unchanged.
-    let trends = track(dir, &whole, &["trends", "boots"]);
+    let trends = track(dir, &whole.sim, &["trends", "boots"]);
     let text = String::from_utf8(trends.stdout).unwrap();
     assert!(!text.contains("nothing changed"), "{text}");
     assert!(

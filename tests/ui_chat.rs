@@ -140,17 +140,22 @@ fn language_picker_filtered() {
     insta::assert_snapshot!(open_picker(&mut app, 'l', "span"));
 }
 
-#[test]
-fn a_completion_with_sources() {
-    let mut app = app_at(Instant::now());
-    let tag = send(&mut app, "best hiking boots");
+/// Sends "best hiking boots" and lands the completion answer.
+fn answer_the_boots_prompt(app: &mut App) {
+    let tag = send(app, "best hiking boots");
     update(
-        &mut app,
+        app,
         Msg::AiDone {
             tag,
             result: Ok(completion_answer()),
         },
     );
+}
+
+#[test]
+fn a_completion_with_sources() {
+    let mut app = app_at(Instant::now());
+    answer_the_boots_prompt(&mut app);
     let answer_screen = screen(&terminal(&mut app, 100, 30));
     press(&mut app, KeyCode::Char(']'));
     let sources_screen = screen(&terminal(&mut app, 100, 30));
@@ -161,14 +166,7 @@ fn a_completion_with_sources() {
 #[test]
 fn a_completion_at_80_columns() {
     let mut app = app_at(Instant::now());
-    let tag = send(&mut app, "best hiking boots");
-    update(
-        &mut app,
-        Msg::AiDone {
-            tag,
-            result: Ok(completion_answer()),
-        },
-    );
+    answer_the_boots_prompt(&mut app);
     insta::assert_snapshot!(screen(&terminal(&mut app, 80, 24)));
 }
 
@@ -180,14 +178,7 @@ fn at_80_columns_every_chosen_setting_shows_while_the_answer_is_read() {
     app.chat.settings.location.city = Some("Denver".into());
     app.chat.settings.format = vantage::api::AiFormat::Rendered;
     app.chat.settings.no_cache = true;
-    let tag = send(&mut app, "best hiking boots");
-    update(
-        &mut app,
-        Msg::AiDone {
-            tag,
-            result: Ok(completion_answer()),
-        },
-    );
+    answer_the_boots_prompt(&mut app);
     let screen = screen(&terminal(&mut app, 80, 24));
     // The settings row folds to one line; the city, the format and the cache are on it.
     let line = screen

@@ -1,13 +1,11 @@
 //! `vantage compare` and `vantage compare-search`: one prompt (or search) from several vantage
 //! points, run concurrently, and the comparison printed as the Compare tab's summary shows it.
 
-use std::time::Duration;
-
 use clap::Args;
 use futures_util::StreamExt;
 
 use super::brands::{BrandArgs, WithMentions, answer_mentions, matrix_text, tracked_brands};
-use super::record::{Kept, body_of, with_history};
+use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
 use crate::analysis::mentions;
 use crate::config::Config;
@@ -244,21 +242,8 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     );
     let results: Vec<Result<PreparedAnswer, ApiError>> =
         run_columns(requests, |request| answer_column(client, request)).await;
-    let columns = results
-        .iter()
-        .map(|r| match r {
-            Ok(a) => compare::stored_column(200, &a.body, a.header.elapsed),
-            Err(e) => {
-                compare::stored_column(e.status().unwrap_or(0), &e.to_string(), Duration::ZERO)
-            }
-        })
-        .collect();
-    let elapsed = kept.elapsed_ms();
     let kept = kept
-        .finish_with(body_of(
-            serde_json::Value::Array(columns).to_string(),
-            elapsed,
-        ))
+        .finish_columns(&results, |a| (a.body.as_str(), a.header.elapsed))
         .await;
     let facts = vantages
         .iter()
@@ -370,21 +355,8 @@ pub async fn run_compare_search(config: &Config, client: &Client, args: CompareS
             .await
         })
         .await;
-    let columns = results
-        .iter()
-        .map(|r| match r {
-            Ok(page) => compare::stored_column(200, &page.body, page.header.elapsed),
-            Err(e) => {
-                compare::stored_column(e.status().unwrap_or(0), &e.to_string(), Duration::ZERO)
-            }
-        })
-        .collect();
-    let elapsed = kept.elapsed_ms();
     let kept = kept
-        .finish_with(body_of(
-            serde_json::Value::Array(columns).to_string(),
-            elapsed,
-        ))
+        .finish_columns(&results, |page| (page.body.as_str(), page.header.elapsed))
         .await;
     let labels: Vec<String> = vantages
         .iter()

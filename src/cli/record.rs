@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::store::{Body, EntryId, RequestParams, Store, StoreError, StoreOptions, now_ms};
 
 use super::err;
+use crate::present::compare::stored_column;
 
 /// The store of a command: its History entries are marked as the CLI's.
 pub(super) fn open_store(config: &Config) -> Result<Store, StoreError> {
@@ -58,6 +59,36 @@ impl Kept {
             .map_err(|error| error.to_string())
     }
 
+    /// Stores a comparison's columns as its one answer: each column's body as received and
+    /// time taken (`answered`), or its error's status and sentence.
+    pub(super) async fn finish_columns<T>(
+        self,
+        results: &[Result<T, ApiError>],
+        answered: impl Fn(&T) -> (&str, std::time::Duration),
+    ) -> Result<(), String> {
+        let columns: Vec<serde_json::Value> = results
+            .iter()
+            .map(|result| match result {
+                Ok(column) => {
+                    let (body, elapsed) = answered(column);
+                    stored_column(200, body, elapsed)
+                }
+                Err(e) => stored_column(
+                    e.status().unwrap_or(0),
+                    &e.to_string(),
+                    std::time::Duration::ZERO,
+                ),
+            })
+            .collect();
+        let body = Body {
+            status: 200,
+            text: serde_json::Value::Array(columns).to_string(),
+            elapsed_ms: self.elapsed_ms(),
+            received_at: now_ms(),
+        };
+        self.finish_with(body).await
+    }
+
     /// The entry the call answers, for a queued job to answer it when its result lands.
     pub(super) fn entry(&self) -> Option<EntryId> {
         self.stored.as_ref().ok().map(|(_, entry)| entry.clone())
@@ -83,15 +114,5 @@ pub(super) fn with_history(code: i32, kept: Result<(), String>) -> i32 {
                 code
             }
         }
-    }
-}
-
-/// A body of `text` received now, for entries whose answer is made here (a comparison).
-pub(super) fn body_of(text: String, elapsed_ms: u64) -> Body {
-    Body {
-        status: 200,
-        text,
-        elapsed_ms,
-        received_at: now_ms(),
     }
 }

@@ -218,16 +218,21 @@ pub struct Service {
 impl Service {
     /// A simulator that answers at once.
     pub fn start() -> Service {
+        Service::with(SimConfig {
+            latency_scale: 0.0,
+            ..SimConfig::default()
+        })
+    }
+
+    /// A simulator of this configuration.
+    pub fn with(config: SimConfig) -> Service {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
             .expect("runtime");
         let sim = runtime
-            .block_on(Simulator::start(SimConfig {
-                latency_scale: 0.0,
-                ..SimConfig::default()
-            }))
+            .block_on(Simulator::start(config))
             .expect("simulator starts");
         Service {
             sim,
