@@ -15,6 +15,8 @@
 
 use std::collections::HashSet;
 
+use scraper::{ElementRef, Html, Node};
+
 /// Words a name does not begin with: articles, question words, the superlatives of titles.
 const NOT_A_NAME_START: &[&str] = &[
     "a", "an", "the", "how", "what", "why", "which", "when", "where", "who", "best", "top", "our",
@@ -23,46 +25,91 @@ const NOT_A_NAME_START: &[&str] = &[
     "option", "part", "pick", "pros", "cons", "verdict", "summary",
 ];
 
+/// Emphasised terms looked at, at most: the suggestions show a handful, and each term is
+/// searched for in the answer's text, so the work stays bounded whatever the answer.
+const MAX_CONSIDERED: usize = 200;
+
+/// The longest answer read, in bytes (cut on a character boundary).
+const MAX_HTML_BYTES: usize = 2 << 20;
+
+/// Elements whose start begins a new block of text: what follows does not continue the
+/// sentence before.
+const BLOCK_TAGS: &[&str] = &[
+    "p",
+    "li",
+    "ul",
+    "ol",
+    "div",
+    "br",
+    "tr",
+    "td",
+    "th",
+    "table",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "section",
+    "article",
+    "dt",
+    "dd",
+];
+
 /// Names an answer's HTML puts forward, to suggest as brands to track, in order of first
 /// appearance, each once (ignoring case); `asked` is the prompt, whose words are not names.
 pub fn candidates(html: &str, asked: &str) -> Vec<String> {
-    let text = strip_tags(html);
-    let links = links(html);
+    let mut end = html.len().min(MAX_HTML_BYTES);
+    while !html.is_char_boundary(end) {
+        end -= 1;
+    }
+    let document = Html::parse_fragment(&html[..end]);
+    let root = document.root_element();
+    let text = block_text(root);
+    let emphasised: Vec<ElementRef<'_>> = root
+        .descendent_elements()
+        .filter(|e| matches!(e.value().name(), "strong" | "b" | "li" | "a"))
+        .collect();
+    // The sites the answer links to, once: their hosts and their names (rei, switchbacktravel).
+    let mut sites: HashSet<String> = HashSet::new();
+    for link in emphasised.iter().filter(|e| e.value().name() == "a") {
+        if let Some(host) = link.value().attr("href").and_then(host_of) {
+            let name = host.split('.').next().unwrap_or_default().to_string();
+            sites.insert(name);
+            sites.insert(host);
+        }
+    }
     let asked: HashSet<String> = words(asked).map(|w| w.to_lowercase()).collect();
     let mut found: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
-    let mut consider = |raw: &str, href: Option<&str>| {
-        let decoded = html_escape::decode_html_entities(raw);
-        let term = decoded.split_whitespace().collect::<Vec<_>>().join(" ");
+    for element in emphasised {
+        if seen.len() >= MAX_CONSIDERED {
+            break;
+        }
+        let inner = block_text(element);
+        let raw = match element.value().name() {
+            "li" => inner
+                .split([':', '–', '—', '(', '\n'])
+                .next()
+                .unwrap_or_default()
+                .split(" - ")
+                .next()
+                .unwrap_or_default(),
+            _ => inner.as_str(),
+        };
+        let term = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         let term = term.trim_matches(|c: char| !c.is_alphanumeric());
         // A label and its text ("Step 1: Fit") is a heading, not a name.
         if term.chars().count() < 2 || term.split(' ').count() > 5 || term.contains(':') {
-            return;
+            continue;
         }
         if !seen.insert(super::mentions::fold_term(term)) {
-            return;
+            continue;
         }
-        let linked_to_itself = href.is_some_and(|href| names_its_domain(term, href))
-            || links.iter().any(|(href, _)| names_its_domain(term, href));
-        if is_name(term, &text, &asked, linked_to_itself) {
+        if is_name(term, &text, &asked, names_a_site(term, &sites)) {
             found.push(term.to_string());
-        }
-    };
-    for (tag, open, inner) in elements(html, &["strong", "b", "li", "a"]) {
-        let inner_text = strip_tags(inner);
-        match tag {
-            "li" => {
-                let head = inner_text
-                    .split([':', '–', '—', '(', '\n'])
-                    .next()
-                    .unwrap_or_default()
-                    .split(" - ")
-                    .next()
-                    .unwrap_or_default();
-                consider(head, None);
-            }
-            "a" => consider(&inner_text, href_of(open).as_deref()),
-            _ => consider(&inner_text, None),
         }
     }
     found
@@ -120,17 +167,10 @@ fn capitalised_mid_sentence(term: &str, text: &str) -> bool {
     })
 }
 
-/// True when `term` names the site `href` points at: its letters are the domain's name
-/// (`Runner's World` → runnersworld.com), or it is the domain itself.
-fn names_its_domain(term: &str, href: &str) -> bool {
-    let Some(host) = url::Url::parse(href)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_lowercase))
-    else {
-        return false;
-    };
-    let host = host.trim_start_matches("www.");
-    if term.eq_ignore_ascii_case(host) {
+/// True when `term` names one of the sites the answer links to: its letters are a site's
+/// name (`Runner's World` → runnersworld.com), or it is the site's address itself.
+fn names_a_site(term: &str, sites: &HashSet<String>) -> bool {
+    if sites.contains(&term.to_lowercase()) {
         return true;
     }
     let letters: String = term
@@ -138,117 +178,28 @@ fn names_its_domain(term: &str, href: &str) -> bool {
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    let name = host.split('.').next().unwrap_or_default();
-    letters.len() >= 3 && letters == name
+    letters.len() >= 3 && sites.contains(&letters)
 }
 
-/// Every link of the HTML: its href and its text.
-fn links(html: &str) -> Vec<(String, String)> {
-    elements(html, &["a"])
-        .into_iter()
-        .filter_map(|(_, open, inner)| Some((href_of(open)?, strip_tags(inner))))
-        .collect()
+/// A link's host in lower case, without `www.`.
+fn host_of(href: &str) -> Option<String> {
+    let url = url::Url::parse(href).ok()?;
+    let host = url.host_str()?.to_lowercase();
+    Some(host.trim_start_matches("www.").to_string())
 }
 
-/// The `href` of an opening tag, entities decoded.
-fn href_of(open: &str) -> Option<String> {
-    let lower = open.to_ascii_lowercase();
-    let at = lower.find("href=")? + "href=".len();
-    let rest = &open[at..];
-    let value = match rest.chars().next()? {
-        quote @ ('"' | '\'') => rest[1..].split(quote).next()?,
-        _ => rest.split([' ', '>']).next()?,
-    };
-    Some(html_escape::decode_html_entities(value).into_owned())
-}
-
-/// Each element named in `tags`, in document order (nested ones too): its name, its
-/// opening tag and its inner HTML.
-fn elements<'a>(html: &'a str, tags: &[&'static str]) -> Vec<(&'static str, &'a str, &'a str)> {
-    let lower = html.to_ascii_lowercase();
-    let mut found = Vec::new();
-    let mut from = 0;
-    while let Some(offset) = lower[from..].find('<') {
-        let open = from + offset;
-        from = open + 1;
-        let name_end = lower[from..]
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .map_or(lower.len(), |n| from + n);
-        let Some(&tag) = tags.iter().find(|t| **t == &lower[from..name_end]) else {
-            continue;
-        };
-        let Some(content_start) = lower[name_end..].find('>').map(|n| name_end + n + 1) else {
-            break;
-        };
-        let close = format!("</{tag}");
-        let content_end = lower[content_start..]
-            .find(&close)
-            .map_or(lower.len(), |n| content_start + n);
-        found.push((
-            tag,
-            &html[open..content_start],
-            &html[content_start..content_end],
-        ));
-    }
-    found
-}
-
-/// Tags that end a block of text: what follows them does not continue a sentence.
-const BLOCK_TAGS: &[&str] = &[
-    "p",
-    "li",
-    "ul",
-    "ol",
-    "div",
-    "br",
-    "tr",
-    "td",
-    "th",
-    "table",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "blockquote",
-    "section",
-    "article",
-    "dt",
-    "dd",
-];
-
-/// The text of an HTML fragment, entities decoded: a block tag leaves a line break, any
-/// other a space.
-fn strip_tags(fragment: &str) -> String {
-    let mut text = String::with_capacity(fragment.len());
-    let mut tag = String::new();
-    let mut in_tag = false;
-    for c in fragment.chars() {
-        match c {
-            '<' => {
-                in_tag = true;
-                tag.clear();
-            }
-            '>' if in_tag => {
-                in_tag = false;
-                let name = tag
-                    .trim_start_matches('/')
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .next()
-                    .unwrap_or_default()
-                    .to_ascii_lowercase();
-                text.push(if BLOCK_TAGS.contains(&name.as_str()) {
-                    '\n'
-                } else {
-                    ' '
-                });
-            }
-            _ if in_tag => tag.push(c),
-            _ => text.push(c),
+/// The text of an element: a line break where a block starts, so that what follows a
+/// block's start does not read as the middle of a sentence.
+fn block_text(element: ElementRef<'_>) -> String {
+    let mut text = String::new();
+    for node in element.descendants().skip(1) {
+        match node.value() {
+            Node::Text(words) => text.push_str(words),
+            Node::Element(e) if BLOCK_TAGS.contains(&e.name()) => text.push('\n'),
+            _ => {}
         }
     }
-    html_escape::decode_html_entities(&text).into_owned()
+    text
 }
 
 #[cfg(test)]
@@ -282,5 +233,17 @@ mod tests {
         assert!(!capitalised_mid_sentence("Weight", "Light. Weight matters"));
         assert!(capitalised_mid_sentence("Keen", "try the Keen first"));
         assert!(!capitalised_mid_sentence("Keen", "try the Keenest"));
+    }
+
+    #[test]
+    fn the_terms_looked_at_are_bounded_however_many_the_answer_emphasises() {
+        for n in [1_000, 4_000, 16_000] {
+            let html: String = (0..n)
+                .map(|i| format!("<p>see the <b>Brand{i} Max</b> at <a href=\"https://s{i}.example/\">S{i}</a></p>"))
+                .collect();
+            let found = candidates(&html, "");
+            assert!(found.len() <= MAX_CONSIDERED, "{n}: {}", found.len());
+            assert!(!found.is_empty());
+        }
     }
 }
