@@ -7,7 +7,8 @@
 //! `tui` owns the terminal, the tasks and the channels; `cli` runs the scripting commands;
 //! `store` keeps history and queued jobs in SQLite; `jobs` decides, without I/O, which
 //! queued jobs to poll when; `present` makes responses ready to show for the app and the CLI;
-//! `analysis` reads answers and pages (mentions, the AI Overview) as pure functions.
+//! `analysis` reads answers and pages (mentions, the AI Overview) as pure functions;
+//! `html_cost` is the one linear look that decides whether a page may be parsed at all.
 
 pub mod analysis;
 pub mod api;
@@ -17,6 +18,7 @@ pub mod config;
 pub mod exit;
 pub mod fuzzy;
 pub mod geo;
+pub mod html_cost;
 pub mod jobs;
 pub mod present;
 pub mod render;

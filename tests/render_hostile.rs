@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 use peak_alloc::PeakAlloc;
 use vantage::render::{RenderOptions, html_to_document};
 
+mod growth;
+
 /// The system allocator, counting live bytes and their peak (a kept crate, so this test
 /// needs no unsafe code of its own).
 #[global_allocator]

@@ -7,12 +7,10 @@
 //! so one reading serves both. Class names are Google's and change; the reading is kept in
 //! this one place for that reason.
 
+use std::collections::{HashMap, HashSet};
+
 use scraper::{ElementRef, Html, Node};
 use serde::Serialize;
-
-/// Pages larger than this are read up to this size: the live page is about 1.2 MB, and a
-/// hostile page must not cost unbounded time.
-pub const MAX_HTML_BYTES: usize = 8 * 1024 * 1024;
 
 /// Elements nested deeper than this below the overview are not read; real overviews are
 /// about 30 levels deep.
@@ -86,25 +84,17 @@ pub struct RelatedQuestion {
 
 /// Reads the AI overview and the related questions of a results page.
 pub fn extract(html: &str) -> PageExtract {
-    let document = Html::parse_document(bounded(html));
+    // A page too costly to parse is read as nothing (its view says why, as plain text).
+    if crate::html_cost::check(html).is_err() {
+        return PageExtract::default();
+    }
+    let document = Html::parse_document(html);
     let root = document.root_element();
     PageExtract {
         ai_overview: overview(root),
         related_questions: related_questions(root),
         organic: organic(root),
     }
-}
-
-/// The page cut to [`MAX_HTML_BYTES`], on a character boundary.
-fn bounded(html: &str) -> &str {
-    if html.len() <= MAX_HTML_BYTES {
-        return html;
-    }
-    let mut end = MAX_HTML_BYTES;
-    while !html.is_char_boundary(end) {
-        end -= 1;
-    }
-    &html[..end]
 }
 
 fn has_class(element: ElementRef<'_>, class: &str) -> bool {
@@ -199,6 +189,7 @@ pub fn from_json(result: &serde_json::Value) -> Option<AiOverview> {
         );
     }
     let mut sources: Vec<Source> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for source in result
         .get("sources")
         .and_then(serde_json::Value::as_array)
@@ -206,7 +197,7 @@ pub fn from_json(result: &serde_json::Value) -> Option<AiOverview> {
         .unwrap_or_default()
     {
         let url = text_of(source, "url");
-        if url.is_empty() || sources.iter().any(|s| s.url == url) {
+        if url.is_empty() || !seen.insert(url.clone()) {
             continue;
         }
         sources.push(Source {
@@ -393,6 +384,13 @@ fn web_url(href: &str) -> Option<String> {
 /// Every page the overview links to, titled by the link's text, else by the title shown
 /// beside it in the list of sources, else by its host.
 fn collect_sources(overview_root: ElementRef<'_>, sources: &mut Vec<Source>) {
+    // Each list item's title once, however many links it holds; each URL once.
+    let mut listed_titles = HashMap::new();
+    let mut index: HashMap<String, usize> = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.url.clone(), i))
+        .collect();
     for link in overview_root
         .descendent_elements()
         .filter(|e| e.value().name() == "a")
@@ -400,25 +398,30 @@ fn collect_sources(overview_root: ElementRef<'_>, sources: &mut Vec<Source>) {
         let Some(url) = link.value().attr("href").and_then(web_url) else {
             continue;
         };
-        let own = inline_text(link);
-        let listed = link
-            .ancestors()
-            .filter_map(ElementRef::wrap)
-            .find(|a| a.value().name() == "li")
-            .and_then(|item| {
-                item.descendent_elements()
-                    .find(|e| has_class(*e, SOURCE_TITLE_CLASS))
-            })
-            .map(inline_text)
-            .unwrap_or_default();
-        let title = [own, listed]
-            .into_iter()
-            .find(|t| !t.is_empty())
-            .unwrap_or_default();
-        match sources.iter_mut().find(|s| s.url == url) {
-            Some(known) if known.title.is_empty() => known.title = title,
+        let mut title = inline_text(link);
+        if title.is_empty()
+            && let Some(item) = link
+                .ancestors()
+                .filter_map(ElementRef::wrap)
+                .find(|a| a.value().name() == "li")
+        {
+            title = listed_titles
+                .entry(item.id())
+                .or_insert_with(|| {
+                    item.descendent_elements()
+                        .find(|e| has_class(*e, SOURCE_TITLE_CLASS))
+                        .map(inline_text)
+                        .unwrap_or_default()
+                })
+                .clone();
+        }
+        match index.get(&url) {
+            Some(&known) if sources[known].title.is_empty() => sources[known].title = title,
             Some(_) => {}
-            None => sources.push(Source { title, url }),
+            None => {
+                index.insert(url.clone(), sources.len());
+                sources.push(Source { title, url });
+            }
         }
     }
     for source in sources.iter_mut().filter(|s| s.title.is_empty()) {
@@ -431,6 +434,7 @@ fn collect_sources(overview_root: ElementRef<'_>, sources: &mut Vec<Source>) {
 
 fn related_questions(root: ElementRef<'_>) -> Vec<RelatedQuestion> {
     let mut questions: Vec<RelatedQuestion> = Vec::new();
+    let mut asked: HashSet<String> = HashSet::new();
     for pair in root
         .descendent_elements()
         .filter(|e| has_class(*e, QUESTION_CLASS))
@@ -446,7 +450,7 @@ fn related_questions(root: ElementRef<'_>) -> Vec<RelatedQuestion> {
                     .map(inline_text)
             })
             .unwrap_or_default();
-        if question.is_empty() || questions.iter().any(|q| q.question == question) {
+        if question.is_empty() || !asked.insert(question.clone()) {
             continue;
         }
         let answer = pair
@@ -469,6 +473,7 @@ fn related_questions(root: ElementRef<'_>) -> Vec<RelatedQuestion> {
 /// answers quote a page in the same markup) and outside the AI overview.
 fn organic(root: ElementRef<'_>) -> Vec<OrganicResult> {
     let mut found: Vec<OrganicResult> = Vec::new();
+    let mut ranked: HashSet<String> = HashSet::new();
     for title_block in root
         .descendent_elements()
         .filter(|e| has_class(*e, "yuRUbf"))
@@ -485,7 +490,7 @@ fn organic(root: ElementRef<'_>) -> Vec<OrganicResult> {
         let Some(url) = link.value().attr("href").and_then(web_url) else {
             continue;
         };
-        if found.iter().any(|r| r.url == url) {
+        if !ranked.insert(url.clone()) {
             continue;
         }
         let first_text = |within: ElementRef<'_>, wanted: &dyn Fn(ElementRef<'_>) -> bool| {
@@ -642,8 +647,8 @@ mod tests {
         );
         // Too deep to read, but read without overflowing the stack.
         assert_eq!(extract(&deep).ai_overview, None);
-        let huge = "é".repeat(MAX_HTML_BYTES);
-        assert!(bounded(&huge).len() <= MAX_HTML_BYTES);
-        assert!(bounded(&huge).is_char_boundary(bounded(&huge).len()));
+        // Too costly to parse at all: read as nothing, at once.
+        let soup = "<b><i><table><tr><td><span><a href=x>".repeat(30_000);
+        assert_eq!(extract(&soup), PageExtract::default());
     }
 }

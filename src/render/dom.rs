@@ -11,7 +11,7 @@ use html5ever::interface::{ElementFlags, NodeOrText, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
-use super::links::{host_of, resolve_href};
+use super::links::{LinkList, host_of, resolve_href};
 use super::marks::{LINK_NUMBER_CLASS, RULE_CLASS};
 use super::plain::tidy;
 use super::{Link, RenderOptions};
@@ -69,7 +69,7 @@ pub(crate) fn parse(html: &str) -> Option<RcDom> {
 /// Prepare the DOM for html2text and return its visible links in document order,
 /// deduplicated by URL.
 pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
-    let mut links: Vec<Link> = Vec::new();
+    let mut links = LinkList::default();
     let mut drop_first = options.drop_first;
     // Depth first in document order, so links are numbered as they are read; with each
     // node, whether it is inside a `<pre>` (where spacing is the author's).
@@ -87,7 +87,10 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
         {
             if is_sponsored(&node) {
                 // An ad says where it leads.
-                let host = format!(" ·\u{A0}{}", host_of(&links[n - 1].url));
+                let host = format!(
+                    " ·\u{A0}{}",
+                    links.get(n).map_or("", |link| host_of(&link.url))
+                );
                 let where_to = new_element(dom, "span", None);
                 dom.append(&where_to, NodeOrText::AppendText(host.into()));
                 dom.append(&node, NodeOrText::AppendNode(where_to));
@@ -195,7 +198,7 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
         stack.extend(kept.iter().rev().map(|c| (c.clone(), in_pre)));
         *node.children.borrow_mut() = kept;
     }
-    links
+    links.into_vec()
 }
 
 /// What goes between two elements that touch in the markup but not on the page, where the
@@ -375,7 +378,7 @@ fn detach(node: &Handle) {
 
 /// Links only: the visible `<a href>` of a parsed fragment.
 pub(crate) fn links_of(dom: &RcDom) -> Vec<Link> {
-    let mut links = Vec::new();
+    let mut links = LinkList::default();
     let mut stack = vec![dom.document.clone()];
     while let Some(node) = stack.pop() {
         for child in node.children.borrow().iter().rev() {
@@ -391,7 +394,7 @@ pub(crate) fn links_of(dom: &RcDom) -> Vec<Link> {
             collect_link(&node, &mut links);
         }
     }
-    links
+    links.into_vec()
 }
 
 /// An image inlined as a `data:` URL: icons and thumbnails whose alt text is noise.
@@ -445,7 +448,7 @@ pub(crate) fn is_hidden(node: &Handle) -> bool {
 
 /// Record the link `a` stands for (its target rewritten to the unwrapped one); its
 /// 1-based number in `links` and whether it has text, or `None` if it leads nowhere.
-fn collect_link(a: &Handle, links: &mut Vec<Link>) -> Option<(usize, bool)> {
+fn collect_link(a: &Handle, links: &mut LinkList) -> Option<(usize, bool)> {
     let url = resolve_href(&attr(a, "href")?)?;
     if let Element { attrs, .. } = &a.data {
         for at in attrs.borrow_mut().iter_mut() {
@@ -455,21 +458,8 @@ fn collect_link(a: &Handle, links: &mut Vec<Link>) -> Option<(usize, bool)> {
         }
     }
     let text = without_site_and_index(&text_of(a), &url);
-    if let Some(i) = links.iter().position(|l| l.url == url) {
-        let has_text = !text.is_empty();
-        if links[i].text == host_of(&links[i].url) && has_text {
-            links[i].text = text;
-        }
-        return Some((i + 1, has_text));
-    }
     let has_text = !text.is_empty();
-    let text = if text.is_empty() {
-        host_of(&url).to_owned()
-    } else {
-        text
-    };
-    links.push(Link { url, text });
-    Some((links.len(), has_text))
+    Some((links.add(url, text), has_text))
 }
 
 /// A source card's text is its title, then the site's address and its number in the list

@@ -116,3 +116,41 @@ mod tests {
         assert_eq!(host_of("/relative"), "/relative");
     }
 }
+
+/// Links deduplicated by URL as they are found, in document order; linear in their number.
+#[derive(Debug, Default)]
+pub(crate) struct LinkList {
+    links: Vec<super::Link>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl LinkList {
+    /// Adds the link to `url`, or gives a text to the one already there if it had only its
+    /// host; returns its 1-based number. An empty text stands for the URL's host.
+    pub(crate) fn add(&mut self, url: String, text: String) -> usize {
+        if let Some(&i) = self.index.get(&url) {
+            let known = &mut self.links[i];
+            if known.text == host_of(&known.url) && !text.is_empty() {
+                known.text = text;
+            }
+            return i + 1;
+        }
+        let text = if text.is_empty() {
+            host_of(&url).to_owned()
+        } else {
+            text
+        };
+        self.index.insert(url.clone(), self.links.len());
+        self.links.push(super::Link { url, text });
+        self.links.len()
+    }
+
+    /// The link numbered `n` (1-based).
+    pub(crate) fn get(&self, n: usize) -> Option<&super::Link> {
+        self.links.get(n.checked_sub(1)?)
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<super::Link> {
+        self.links
+    }
+}

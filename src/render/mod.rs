@@ -7,8 +7,8 @@
 //! inline or page `display:none`) are dropped by html2text's CSS: that is how the chatbots'
 //! localized "… said:" labels go, without matching any text.
 //!
-//! Some pages cost html5ever and html2text far more than their size; [`prescan`] spots
-//! them in one linear pass and such a page is shown as plain text with a notice. Another
+//! Some pages cost html5ever and html2text far more than their size; [`crate::html_cost`]
+//! spots them in one linear pass and such a page is shown as plain text with a notice. Another
 //! linear pass ([`slim`]) leaves out what the parser would read for nothing: the contents
 //! of scripts, and of style sheets all but their hiding rules.
 
@@ -17,7 +17,6 @@ mod json;
 mod links;
 mod marks;
 mod plain;
-mod prescan;
 mod slim;
 mod text;
 mod wrap;
@@ -70,6 +69,9 @@ pub struct Document {
     notice: Option<String>,
     /// The unwrapped text, made on first use.
     plain: OnceLock<String>,
+    /// Elements in the page: the layout's width is kept so that elements × width stays
+    /// within [`wrap::LAYOUT_BUDGET`].
+    elements: usize,
 }
 
 impl Document {
@@ -99,6 +101,7 @@ impl Document {
             links: plain::scan_links(html),
             notice: Some(notice),
             plain: OnceLock::new(),
+            elements: 0,
         }
     }
 }
@@ -122,9 +125,10 @@ const JOINERS: [char; 3] = ['\u{200D}', '\u{FE0F}', '\u{FE0E}'];
 
 /// Convert HTML (a whole page or a fragment) into a [`Document`].
 pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
-    if let Err(why) = prescan::check(html) {
-        return Document::fallback(html, why.notice());
-    }
+    let measures = match crate::html_cost::check(html) {
+        Ok(measures) => measures,
+        Err(why) => return Document::fallback(html, why.notice()),
+    };
     // Emoji sequences (joined by ZWJ, or with a variation selector) measure differently as a
     // string than as the sum of their characters; html2text mixes both measures and
     // miscounts a line's width. Without the joiners and selectors each emoji stands alone.
@@ -151,6 +155,7 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
             links,
             notice: None,
             plain: OnceLock::new(),
+            elements: measures.elements,
         },
         // html2text fails only on an empty document.
         Err(_) => Document {
@@ -162,7 +167,7 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
 
 /// Only the links, deduplicated by URL, for HTML fragments like a `sources` section.
 pub fn extract_links(html: &str) -> Vec<Link> {
-    if prescan::check(html).is_err() {
+    if crate::html_cost::check(html).is_err() {
         return plain::scan_links(html);
     }
     match dom::parse(html) {

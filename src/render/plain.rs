@@ -2,8 +2,8 @@
 //! page is too costly to lay out, and for link texts.
 
 use super::Link;
-use super::links::{host_of, resolve_href};
-use super::prescan::skip_raw_text;
+use super::links::{LinkList, resolve_href};
+use crate::html_cost::skip_raw_text;
 
 /// Elements whose content is never text to show.
 const SKIPPED: &[&[u8]] = &[
@@ -110,11 +110,15 @@ pub(crate) fn strip_tags(html: &str) -> String {
     tidy(&decoded)
 }
 
-/// The links of `html` without parsing it: each `<a href>` and the text up to its `</a>`,
-/// deduplicated by URL. Linear, for pages too costly to parse.
+/// Most bytes of markup read for one link's text: a link left open runs to the next one.
+const MAX_LINK_TEXT_BYTES: usize = 2_048;
+
+/// The links of `html` without parsing it: each `<a href>` and its text (up to its `</a>`,
+/// the next `<a`, or [`MAX_LINK_TEXT_BYTES`]), deduplicated by URL. Linear in the page
+/// whatever its shape, for pages too costly to parse.
 pub(crate) fn scan_links(html: &str) -> Vec<Link> {
     let b = html.as_bytes();
-    let mut links: Vec<Link> = Vec::new();
+    let mut links = LinkList::default();
     let mut i = 0;
     while let Some(off) = find_ci(b, i, b"<a") {
         let attrs_start = off + 2;
@@ -128,22 +132,36 @@ pub(crate) fn scan_links(html: &str) -> Vec<Link> {
         let Some(url) = href_of(attrs).and_then(|h| resolve_href(&h)) else {
             continue;
         };
-        let text_end = find_ci(b, tag_end, b"</a").unwrap_or(b.len());
-        let text = strip_tags(&html[tag_end..text_end]).replace('\n', " ");
-        if let Some(known) = links.iter_mut().find(|l| l.url == url) {
-            if known.text == host_of(&known.url) && !text.is_empty() {
-                known.text = text;
-            }
-            continue;
+        let mut text_end = (tag_end + MAX_LINK_TEXT_BYTES).min(b.len());
+        while !html.is_char_boundary(text_end) {
+            text_end -= 1;
         }
-        let text = if text.is_empty() {
-            host_of(&url).to_owned()
-        } else {
-            text
-        };
-        links.push(Link { url, text });
+        let text_end = tag_end + link_text_len(&b[tag_end..text_end]);
+        let text = strip_tags(&html[tag_end..text_end]).replace('\n', " ");
+        links.add(url, text);
     }
-    links
+    links.into_vec()
+}
+
+/// Length of a link's text in `window`: up to its `</a` or the next `<a` (which closes it).
+fn link_text_len(window: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(off) = memchr::memchr(b'<', &window[at..]) {
+        let lt = at + off;
+        let name = match window.get(lt + 1) {
+            Some(b'/') => lt + 2,
+            _ => lt + 1,
+        };
+        if window
+            .get(name)
+            .is_some_and(|c| c.eq_ignore_ascii_case(&b'a'))
+            && !window.get(name + 1).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            return lt;
+        }
+        at = lt + 1;
+    }
+    window.len()
 }
 
 /// The decoded value of the `href` attribute in a tag's attribute text.

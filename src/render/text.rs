@@ -2,10 +2,11 @@
 //! paragraphs stay on one line.
 
 use super::marks::Mark;
-use super::wrap::{tagged_lines, tidy_lines, view_pieces};
+use super::wrap::{affordable_width, tagged_lines, tidy_lines, view_pieces};
 use super::{Body, Document};
 
-/// Width for the unwrapped renderings: paragraphs longer than this wrap.
+/// Width for the unwrapped renderings: paragraphs longer than this wrap. A page of many
+/// table rows gets less ([`affordable_width`]).
 const UNWRAPPED: usize = 4_000;
 
 impl Document {
@@ -35,7 +36,8 @@ impl Document {
 
 /// The document laid out at [`UNWRAPPED`] columns as text, in Markdown or not.
 fn render(doc: &Document, markdown: bool) -> String {
-    let Some(lines) = tagged_lines(doc, UNWRAPPED, markdown) else {
+    let width = UNWRAPPED.min(affordable_width(doc));
+    let Some(lines) = tagged_lines(doc, width, markdown) else {
         return String::new();
     };
     let mut out = String::new();

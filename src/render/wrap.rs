@@ -31,8 +31,23 @@ pub(crate) fn style_of(marks: &[Mark]) -> Style {
 /// Widest layout tried when a page does not fit the width asked for.
 const WIDEST: usize = 8_192;
 
+/// Most cells (elements × columns) a layout may fill: a line costs its width (html2text
+/// pads a table's rows to the table's width, and a table is as wide as its longest cell
+/// allows), and a page has about as many lines as elements. The width is kept within this
+/// budget whatever the page; text still wraps within it.
+pub(crate) const LAYOUT_BUDGET: usize = 2_000_000;
+
+/// Narrowest layout the budget may ask for.
+const NARROWEST: usize = 120;
+
+/// The widest layout `doc` may be given within [`LAYOUT_BUDGET`].
+pub(crate) fn affordable_width(doc: &Document) -> usize {
+    (LAYOUT_BUDGET / doc.elements.max(1)).clamp(NARROWEST, WIDEST)
+}
+
 /// html2text's lines at `width`, or laid out wider where something cannot fit (the lines
-/// are cut to the width afterwards); `None` when there is nothing to lay out.
+/// are cut to the width afterwards); `None` when there is nothing to lay out. Tables that
+/// fit no affordable width are read cell by cell, as one column.
 pub(crate) fn tagged_lines(
     doc: &Document,
     width: usize,
@@ -41,13 +56,20 @@ pub(crate) fn tagged_lines(
     let Body::Tree(tree) = &doc.body else {
         return None;
     };
+    let widest = affordable_width(doc).max(width);
     // Not html2text's own overflow mode: it miscounts overflowing lines.
     let mut layout_width = width;
     loop {
         match config(markdown).render_to_lines((**tree).clone(), layout_width) {
             Ok(lines) => return Some(lines),
-            Err(html2text::Error::TooNarrow) if layout_width < WIDEST => {
-                layout_width = (layout_width * 2).clamp(16, WIDEST);
+            Err(html2text::Error::TooNarrow) if layout_width < widest => {
+                layout_width = (layout_width * 2).clamp(16, widest);
+            }
+            Err(html2text::Error::TooNarrow) => {
+                return config(markdown)
+                    .raw_mode(true)
+                    .render_to_lines((**tree).clone(), width)
+                    .ok();
             }
             Err(_) => return None,
         }
