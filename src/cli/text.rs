@@ -75,8 +75,10 @@ fn completion_text(completion: &Completion, requested_model: Model) -> String {
     );
     let mut text = doc.plain_text().trim().to_string();
     let mut sources = render::extract_links(&completion.sources);
+    let mut listed: std::collections::HashSet<String> =
+        sources.iter().map(|s| s.url.clone()).collect();
     for link in doc.links() {
-        if !sources.iter().any(|s| s.url == link.url) {
+        if listed.insert(link.url.clone()) {
             sources.push(link.clone());
         }
     }

@@ -13,6 +13,8 @@ mod compare_cli;
 mod exit_codes;
 #[path = "../hardening.rs"]
 mod hardening;
+#[path = "../heavy_pages.rs"]
+mod heavy_pages;
 #[path = "../history_cli.rs"]
 mod history_cli;
 #[path = "../hostile_output.rs"]
