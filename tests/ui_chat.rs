@@ -251,6 +251,29 @@ fn retry_countdown_503() {
 }
 
 #[test]
+fn a_response_that_has_landed_is_read_not_asked() {
+    let start = Instant::now();
+    let mut app = app_at(start);
+    let tag = send(&mut app, "best hiking boots");
+    app.set_clock(start + Duration::from_millis(800));
+    update(
+        &mut app,
+        Msg::Landed {
+            tag,
+            bytes: 300 * 1024,
+        },
+    );
+    app.set_clock(start + Duration::from_millis(22_300));
+    let text = screen(&terminal(&mut app, 100, 24));
+    assert!(
+        text.contains("Reading the response (300.0 KB)… 22 s"),
+        "{text}"
+    );
+    assert!(text.contains("it came back after 0.8 s"), "{text}");
+    assert!(!text.contains("Asking"), "{text}");
+}
+
+#[test]
 fn an_over_long_prompt() {
     let mut app = app_at(Instant::now());
     app.chat.set_prompt(&"word ".repeat(420));

@@ -16,6 +16,13 @@ pub struct Countdown {
     pub error: ApiError,
 }
 
+/// A response that has arrived and is being read (converted, laid out) before it shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Landed {
+    pub at: Instant,
+    pub bytes: usize,
+}
+
 /// `E` is the error a failed call keeps: the service's `ApiError`, or a proxy's `ProxyError`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallState<E = ApiError> {
@@ -28,6 +35,8 @@ pub enum CallState<E = ApiError> {
         /// The usual duration, in seconds, shown beside the elapsed time.
         typical: Option<(u32, u32)>,
         retry: Option<Countdown>,
+        /// Set once the response has arrived and is being read.
+        landed: Option<Landed>,
     },
     Failed(E),
 }
@@ -40,6 +49,7 @@ impl<E> CallState<E> {
             label,
             typical,
             retry: None,
+            landed: None,
         }
     }
 
@@ -69,6 +79,21 @@ impl<E> CallState<E> {
                 attempt: notice.attempt,
                 error: notice.error,
             });
+        }
+    }
+
+    /// The response has arrived: the call is no longer waiting on the service.
+    pub fn on_landed(&mut self, tag: Tag, bytes: usize, now: Instant) {
+        if let CallState::Running {
+            tag: t,
+            retry,
+            landed,
+            ..
+        } = self
+            && *t == tag
+        {
+            *retry = None;
+            *landed = Some(Landed { at: now, bytes });
         }
     }
 

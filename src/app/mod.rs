@@ -460,6 +460,16 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.search.call.on_retry(tag, notice, now);
             Vec::new()
         }
+        Msg::Landed { tag, bytes } => {
+            let now = app.now;
+            app.chat.call.on_landed(tag, bytes, now);
+            app.compare.on_landed(tag, bytes, now);
+            for fetch in &mut app.page.fetches {
+                fetch.call.on_landed(tag, bytes, now);
+            }
+            app.search.call.on_landed(tag, bytes, now);
+            Vec::new()
+        }
         Msg::Devices(result) => {
             let mut effects = Vec::new();
             app.devices = match result {

@@ -47,6 +47,11 @@ pub enum Msg {
         tag: Tag,
         notice: RetryNotice,
     },
+    /// The response of `tag` has arrived (`bytes` long) and is being read.
+    Landed {
+        tag: Tag,
+        bytes: usize,
+    },
     Devices(Result<Vec<String>, ApiError>),
     /// The device list saved in an earlier session.
     DevicesCached(Vec<String>),

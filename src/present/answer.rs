@@ -5,6 +5,7 @@ use std::time::Duration;
 use crate::api::{AiAnswer, AiFormat, AiRequest, Completion, Fetched, Location, Model};
 use crate::render::{self, Link, RenderOptions};
 
+use super::Stop;
 use super::text::TextBody;
 
 /// The views of an answer, in the order they cycle.
@@ -181,6 +182,15 @@ fn merge_sources(groups: Vec<(Vec<Link>, SourceOrigin)>) -> Vec<SourceLink> {
 
 /// Converts a fetched answer into its views. Pure and possibly slow: run it off the UI task.
 pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer {
+    prepare_until(request, fetched, &Stop::default())
+}
+
+/// [`prepare`], skipping what is left once `stop` is set (the answer is then dropped).
+pub fn prepare_until(
+    request: AiRequest,
+    fetched: Fetched<AiAnswer>,
+    stop: &Stop,
+) -> PreparedAnswer {
     let requested_model = request.effective_model();
     let mut header = AnswerHeader {
         model: requested_model,
@@ -193,7 +203,7 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
     };
     match fetched.value {
         AiAnswer::Completion(completion) => {
-            prepare_completion(request, header, *completion, fetched.body)
+            prepare_completion(request, header, *completion, fetched.body, stop)
         }
         AiAnswer::Html(html) => {
             let doc = render::html_to_document(
@@ -207,7 +217,10 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
             header.format = request.format;
             let markdown = doc.to_markdown();
             let plain_text = doc.plain_text();
-            let candidates = crate::analysis::names::candidates(&html, &request.prompt);
+            let candidates = match stop.is_set() {
+                true => Vec::new(),
+                false => crate::analysis::names::candidates(&html, &request.prompt),
+            };
             PreparedAnswer {
                 request,
                 header,
@@ -239,6 +252,7 @@ fn prepare_completion(
     mut header: AnswerHeader,
     completion: Completion,
     body: String,
+    stop: &Stop,
 ) -> PreparedAnswer {
     let model = completion.model.parse().unwrap_or(header.model);
     header.model = model;
@@ -258,15 +272,22 @@ fn prepare_completion(
         ..RenderOptions::default()
     };
     let answer = render::html_to_document(&completion.completion, &options);
+    // Each later step is skipped once the answer is no longer wanted.
+    let render = |html: &str| match stop.is_set() {
+        true => render::Document::default(),
+        false => render::html_to_document(html, &options),
+    };
     let sources = merge_sources(vec![
         (
-            render::extract_links(&completion.sources),
+            match stop.is_set() {
+                true => Vec::new(),
+                false => render::extract_links(&completion.sources),
+            },
             SourceOrigin::Sources,
         ),
         (answer.links().to_vec(), SourceOrigin::Citation),
     ]);
-    let ads_doc = (!completion.ads.trim().is_empty())
-        .then(|| render::html_to_document(&completion.ads, &options));
+    let ads_doc = (!completion.ads.trim().is_empty()).then(|| render(&completion.ads));
     let ad_count = ads_doc.as_ref().map_or(0, |doc| {
         let mut urls: Vec<&str> = doc.links().iter().map(|l| l.url.as_str()).collect();
         urls.sort_unstable();
@@ -274,11 +295,20 @@ fn prepare_completion(
         urls.len().max(1)
     });
     let ads = ads_doc.map(TextBody::document);
-    let prompt = render::html_to_document(&completion.prompt, &options);
-    let json = render::pretty_json(&body).unwrap_or_else(|| body.clone());
-    let markdown = answer.to_markdown();
-    let plain_text = answer.plain_text();
-    let candidates = crate::analysis::names::candidates(&completion.completion, &request.prompt);
+    let prompt = render(&completion.prompt);
+    let json = match stop.is_set() {
+        true => None,
+        false => render::pretty_json(&body),
+    }
+    .unwrap_or_else(|| body.clone());
+    let (markdown, plain_text) = match stop.is_set() {
+        true => (String::new(), String::new()),
+        false => (answer.to_markdown(), answer.plain_text()),
+    };
+    let candidates = match stop.is_set() {
+        true => Vec::new(),
+        false => crate::analysis::names::candidates(&completion.completion, &request.prompt),
+    };
     PreparedAnswer {
         request,
         header,
@@ -361,6 +391,31 @@ impl PreparedAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_no_longer_wanted_skips_what_is_left() {
+        let completion = Completion {
+            completion: "<p>Try the <b>Salomon X Ultra</b>.</p>".to_owned(),
+            prompt: "<p>boots</p>".to_owned(),
+            ..Completion::default()
+        };
+        let fetched = || Fetched {
+            value: AiAnswer::Completion(Box::new(completion.clone())),
+            body: "{}".to_owned(),
+            status: 200,
+            content_type: "application/json".to_owned(),
+            elapsed: Duration::from_millis(5),
+        };
+        let whole = prepare(AiRequest::new("boots"), fetched());
+        assert!(!whole.plain_text.is_empty());
+        assert!(!whole.candidates.is_empty());
+        let stop = Stop::default();
+        stop.set();
+        let stopped = prepare_until(AiRequest::new("boots"), fetched(), &stop);
+        assert!(stopped.plain_text.is_empty());
+        assert!(stopped.candidates.is_empty());
+        assert!(stopped.prompt.as_ref().is_some_and(TextBody::is_empty));
+    }
 
     #[test]
     fn tracking_parameters_do_not_make_a_second_source() {

@@ -8,3 +8,22 @@ pub mod page;
 pub mod search_page;
 pub mod text;
 pub mod usage;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set when a response being prepared is no longer wanted (the user cancelled it or asked
+/// again): a preparation looks between its steps and skips the rest, so a page the user has
+/// left does not keep a core busy. What it made by then is dropped.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}

@@ -9,6 +9,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::api::ApiError;
 use crate::app::call::{CallState, spinner_frame};
 use crate::app::{elapsed_since, seconds_until};
+use crate::present::answer::human_size;
 
 use super::theme;
 
@@ -25,14 +26,38 @@ pub(super) fn lines<E: std::fmt::Display>(
             label,
             typical,
             retry,
+            landed,
             ..
         } => {
             let elapsed = elapsed_since(now, *started).as_secs();
+            let spinner = Span::styled(
+                format!("{} ", spinner_frame(*started, now)),
+                theme::accent(),
+            );
+            if let Some(landed) = landed {
+                // The service has answered; what is left is ours.
+                let answered = landed.at.saturating_duration_since(*started);
+                return vec![
+                    Line::from(vec![
+                        spinner,
+                        Span::styled(
+                            format!("Reading the response ({})… ", human_size(landed.bytes)),
+                            theme::title(),
+                        ),
+                        Span::raw(format!("{elapsed} s")),
+                        Span::styled(
+                            format!("  (it came back after {:.1} s)", answered.as_secs_f64()),
+                            theme::dim(),
+                        ),
+                    ]),
+                    Line::from(vec![
+                        Span::styled(cancel_key.to_string(), theme::key_hint()),
+                        Span::styled(" cancels", theme::dim()),
+                    ]),
+                ];
+            }
             let mut first = vec![
-                Span::styled(
-                    format!("{} ", spinner_frame(*started, now)),
-                    theme::accent(),
-                ),
+                spinner,
                 Span::styled(format!("{label}… "), theme::title()),
                 Span::raw(format!("{elapsed} s")),
             ];

@@ -371,14 +371,26 @@ fn status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
 fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
     let now = app.now;
     match &column.call {
-        CallState::Running { started, retry, .. } => {
-            let mut out = vec![Line::from(vec![
+        CallState::Running {
+            started,
+            retry,
+            landed,
+            ..
+        } => {
+            let mut first = vec![
                 Span::styled(
                     format!("{} ", spinner_frame(*started, now)),
                     theme::accent(),
                 ),
                 Span::raw(format!("{} s", elapsed_since(now, *started).as_secs())),
-            ])];
+            ];
+            if let Some(landed) = landed {
+                first.push(Span::styled(
+                    format!(" · reading {}", human_size(landed.bytes)),
+                    theme::dim(),
+                ));
+            }
+            let mut out = vec![Line::from(first)];
             if let Some(countdown) = retry {
                 out.push(Line::styled(
                     format!(

@@ -422,6 +422,12 @@ impl CompareState {
         }
     }
 
+    pub fn on_landed(&mut self, tag: Tag, bytes: usize, now: std::time::Instant) {
+        if let Some(column) = self.column_of(tag) {
+            column.call.on_landed(tag, bytes, now);
+        }
+    }
+
     /// The AI request of a vantage point.
     pub fn ai_request(&self, vantage: &Vantage) -> AiRequest {
         self.axes.ai_request(self.prompt_text(), vantage)

@@ -8,11 +8,11 @@ use crate::api::proxy::ProxyError;
 use crate::api::{ApiError, Client, Fetched};
 use crate::app::{self, CallEffect, Msg, Tag};
 use crate::jobs::PollOutcome;
-use crate::present;
+use crate::present::{self, Stop};
 use crate::store::{Body, JobRecord, NewJob, RequestParams, Store};
 
-use super::EffectRunner;
 use super::store::{History, error_body};
+use super::{CallTask, EffectRunner};
 
 impl EffectRunner {
     /// Starts a call; only a cancel finishes at once.
@@ -31,7 +31,9 @@ impl EffectRunner {
                     tag,
                     RequestParams::Ai(request.clone()),
                     move |client| async move { client.ai(&request).await },
-                    move |fetched| present::answer::prepare(prepared_request, fetched),
+                    move |fetched, stop| {
+                        present::answer::prepare_until(prepared_request, fetched, stop)
+                    },
                     "answer",
                     |tag, result| Msg::AiDone { tag, result },
                 );
@@ -48,7 +50,7 @@ impl EffectRunner {
                     tag,
                     RequestParams::Search(request.clone()),
                     move |client| async move { client.search(&request).await },
-                    move |fetched| present::search_page::prepare(prepared_request, fetched),
+                    move |fetched, _| present::search_page::prepare(prepared_request, fetched),
                     "results",
                     |tag, result| Msg::SearchDone { tag, result },
                 );
@@ -61,7 +63,7 @@ impl EffectRunner {
                     tag,
                     RequestParams::Search(request.clone()),
                     move |client| async move { client.search(&request).await },
-                    move |fetched| {
+                    move |fetched, _| {
                         present::compare::overview::overview_answer(prepared_request, fetched)
                     },
                     "AI Overview",
@@ -87,7 +89,7 @@ impl EffectRunner {
                             }),
                         }
                     },
-                    app::proxy::prepare,
+                    |response, _| app::proxy::prepare(response),
                     |detail| ProxyError::Transport {
                         detail: format!("preparing the response failed: {detail}"),
                     },
@@ -97,7 +99,7 @@ impl EffectRunner {
             }
             CallEffect::Cancel(tag) => {
                 if let Some(task) = self.tasks.remove(&tag) {
-                    task.abort();
+                    task.cancel();
                 }
                 None
             }
@@ -132,7 +134,7 @@ impl EffectRunner {
                     tag,
                     app::page::browser_params(&request),
                     move |client| async move { client.browser(&request).await },
-                    move |fetched| present::page::prepare(prepared_request, fetched),
+                    move |fetched, _| present::page::prepare(prepared_request, fetched),
                     "page",
                     |tag, result| Msg::PageDone { tag, result },
                 );
@@ -198,7 +200,7 @@ impl EffectRunner {
         tag: Tag,
         params: RequestParams,
         call: impl FnOnce(Client) -> Call + Send + 'static,
-        prepare: impl FnOnce(Fetched<T>) -> P + Send + 'static,
+        prepare: impl FnOnce(Fetched<T>, &Stop) -> P + Send + 'static,
         what: &'static str,
         done: fn(Tag, Result<Box<P>, ApiError>) -> Msg,
     ) where
@@ -207,6 +209,7 @@ impl EffectRunner {
         P: Send + 'static,
     {
         let client = self.client_reporting_retries(tag);
+        let tx = self.tx.clone();
         let history = match self.keep_history {
             true => History::start(&self.store, params),
             false => History::start(&None, params),
@@ -216,6 +219,10 @@ impl EffectRunner {
             async move {
                 let fetched = call(client).await;
                 history.finish(&fetched);
+                if let Ok(landed) = &fetched {
+                    let bytes = landed.body.len();
+                    let _ = tx.send(Msg::Landed { tag, bytes });
+                }
                 fetched
             },
             prepare,
@@ -228,12 +235,13 @@ impl EffectRunner {
     }
 
     /// One cancellable call in a task: the request, then its preparation on the blocking
-    /// pool, then the message that carries the result back.
+    /// pool (told to stop when the call is cancelled), then the message that carries the
+    /// result back.
     fn spawn_call<T, P, E>(
         &mut self,
         tag: Tag,
         call: impl Future<Output = Result<T, E>> + Send + 'static,
-        prepare: impl FnOnce(T) -> P + Send + 'static,
+        prepare: impl FnOnce(T, &Stop) -> P + Send + 'static,
         preparation_failed: impl FnOnce(String) -> E + Send + 'static,
         done: fn(Tag, Result<Box<P>, E>) -> Msg,
     ) where
@@ -242,16 +250,26 @@ impl EffectRunner {
         E: Send + 'static,
     {
         let tx = self.tx.clone();
+        let stop = Stop::default();
+        let preparing = stop.clone();
         let task = tokio::spawn(async move {
             let result = match call.await {
-                Ok(value) => tokio::task::spawn_blocking(move || Box::new(prepare(value)))
-                    .await
-                    .map_err(|e| preparation_failed(e.to_string())),
+                Ok(value) => {
+                    tokio::task::spawn_blocking(move || Box::new(prepare(value, &preparing)))
+                        .await
+                        .map_err(|e| preparation_failed(e.to_string()))
+                }
                 Err(e) => Err(e),
             };
             let _ = tx.send(done(tag, result));
         });
-        self.tasks.insert(tag, task.abort_handle());
+        self.tasks.insert(
+            tag,
+            CallTask {
+                abort: task.abort_handle(),
+                stop,
+            },
+        );
     }
 }
 

@@ -23,12 +23,26 @@ use crate::store::{Body, Store};
 
 use super::PendingStore;
 
+/// A call in flight: its task, and the flag that stops its preparation (which runs on the
+/// blocking pool, where aborting the task does not reach).
+pub(super) struct CallTask {
+    pub(super) abort: AbortHandle,
+    pub(super) stop: crate::present::Stop,
+}
+
+impl CallTask {
+    pub(super) fn cancel(self) {
+        self.stop.set();
+        self.abort.abort();
+    }
+}
+
 /// Carries out effects: spawns calls, cancels them, reads and writes the store, copies,
 /// opens, writes files.
 pub struct EffectRunner {
     client: Client,
     tx: UnboundedSender<Msg>,
-    tasks: HashMap<Tag, AbortHandle>,
+    tasks: HashMap<Tag, CallTask>,
     data_dir: PathBuf,
     /// False in tests: copies are recorded instead of written to the terminal, and links are
     /// recorded instead of opened.
@@ -113,7 +127,7 @@ impl EffectRunner {
 
     pub(super) fn cancel_all(&mut self) {
         for (_, task) in self.tasks.drain() {
-            task.abort();
+            task.cancel();
         }
     }
 
