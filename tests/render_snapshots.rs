@@ -184,3 +184,15 @@ fn every_html5_named_entity_decodes() {
         .collect();
     assert!(missing.is_empty(), "not decoded: {missing:?}");
 }
+
+/// A link that holds a title block and a block with its address, as results pages and
+/// answers' source cards have them: two lines, as a browser shows them, one link.
+#[test]
+fn a_link_holding_a_title_and_its_address() {
+    let doc = html_to_document(
+        "<p>Read <a href=\"https://www.reddit.com/r/boots\"><h3>Best boots | Reddit</h3>\
+         <div><cite>www.reddit.com</cite></div></a> first.</p>",
+        &NUMBERED,
+    );
+    insta::assert_snapshot!(format!("{}\n--\n{}", view(&doc, 60), links(&doc)));
+}

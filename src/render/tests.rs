@@ -517,3 +517,14 @@ fn a_source_cards_title_leaves_out_its_site_and_number() {
     let texts: Vec<&str> = d.links().iter().map(|l| l.text.as_str()).collect();
     assert_eq!(texts, ["Switchback Travel", "Top 10"]);
 }
+
+#[test]
+fn blocks_inside_a_link_are_on_their_own_lines() {
+    let d = doc(
+        "<a href=\"https://www.reddit.com/r/boots\"><h3>Best boots | Reddit</h3>\
+         <div><cite>www.reddit.com</cite></div></a>",
+    );
+    let shown = lines(&d, 80);
+    assert!(shown.iter().any(|l| l.trim() == "Best boots | Reddit"), "{shown:?}");
+    assert!(shown.iter().any(|l| l.trim() == "www.reddit.com"), "{shown:?}");
+}
