@@ -12,6 +12,10 @@ use std::collections::{HashMap, HashSet};
 use scraper::{ElementRef, Html, Node};
 use serde::Serialize;
 
+/// The name `--models`, the model picker and workspace sets give a results page's AI
+/// Overview, read as one more model.
+pub const AI_OVERVIEW: &str = "ai-overview";
+
 /// Elements nested deeper than this below the overview are not read; real overviews are
 /// about 30 levels deep.
 const MAX_DEPTH: usize = 200;

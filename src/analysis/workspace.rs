@@ -34,8 +34,8 @@ use std::path::{Path, PathBuf};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::mentions::Brand;
+use super::overview::AI_OVERVIEW;
 use crate::api::{Location, Model};
-use crate::present::compare::overview::AI_OVERVIEW;
 
 /// The file's name in the current folder.
 pub const WORKSPACE_FILE: &str = "vantage.toml";
@@ -508,7 +508,7 @@ fn read_sets(
         let locations = location_specs
             .iter()
             .map(|spec| {
-                crate::present::compare::summary::parse_location(spec)
+                crate::geo::parse_location(spec)
                     .map_err(|problem| field(span.clone(), "sets.locations", &problem))
             })
             .collect::<Result<Vec<_>, _>>()?;

@@ -16,6 +16,36 @@ use super::list::{FilteredList, ListKey};
 use super::search::SearchFocus;
 use super::{App, Confirm, Effect, Popup, Tab};
 
+/// How a History row's answer reads, so the view need not know how the store marks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowStatus {
+    /// No response stored yet.
+    Waiting,
+    Cancelled,
+    /// The call got no answer (a transport error).
+    Unanswered,
+    /// The service answered with an error status.
+    Failed(u16),
+    Answered(u16),
+}
+
+impl RowStatus {
+    pub fn of(item: &HistoryItem) -> RowStatus {
+        match item.status {
+            None => RowStatus::Waiting,
+            Some(crate::store::Body::CANCELLED) => RowStatus::Cancelled,
+            Some(0) => RowStatus::Unanswered,
+            Some(status) if status >= 400 => RowStatus::Failed(status),
+            Some(status) => RowStatus::Answered(status),
+        }
+    }
+}
+
+/// Where the call came from when not from the app (the usual case, left unnamed).
+pub fn named_origin(item: &HistoryItem) -> Option<String> {
+    (item.origin != crate::store::Origin::App).then(|| item.origin.to_string())
+}
+
 /// Entries read at once.
 pub const PAGE: usize = 200;
 /// Entries kept in memory at most: the rows around the selection, whatever is stored.

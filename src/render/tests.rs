@@ -525,6 +525,12 @@ fn blocks_inside_a_link_are_on_their_own_lines() {
          <div><cite>www.reddit.com</cite></div></a>",
     );
     let shown = lines(&d, 80);
-    assert!(shown.iter().any(|l| l.trim() == "Best boots | Reddit"), "{shown:?}");
-    assert!(shown.iter().any(|l| l.trim() == "www.reddit.com"), "{shown:?}");
+    assert!(
+        shown.iter().any(|l| l.trim() == "Best boots | Reddit"),
+        "{shown:?}"
+    );
+    assert!(
+        shown.iter().any(|l| l.trim() == "www.reddit.com"),
+        "{shown:?}"
+    );
 }

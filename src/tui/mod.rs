@@ -59,7 +59,7 @@ pub async fn run(
         Ok(t) => t,
         Err(e) => {
             restore_terminal();
-            crate::cli::err(&format!(
+            last_words(&format!(
                 "The terminal could not be set up: {e}. Is this an interactive terminal?"
             ));
             return crate::exit::FAILURE;
@@ -91,10 +91,23 @@ pub async fn run(
     match result {
         Ok(_) => 0,
         Err(e) => {
-            crate::cli::err(&format!("The app stopped on a terminal error: {e}."));
+            last_words(&format!("The app stopped on a terminal error: {e}."));
             crate::exit::FAILURE
         }
     }
+}
+
+/// The app's last sentence, on stderr once the terminal is restored, cleaned of anything a
+/// terminal would obey (an error's text may quote the service).
+fn last_words(sentence: &str) {
+    use std::io::Write;
+    let mut line = crate::sanitize::for_terminal(sentence).into_owned();
+    if !line.ends_with('\n') {
+        line.push('\n');
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(line.as_bytes());
+    let _ = stderr.flush();
 }
 
 /// The store being opened on the blocking pool, and whether the log is missing too (said in

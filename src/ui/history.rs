@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 
 use crate::app::App;
-use crate::app::history::HistoryState;
+use crate::app::history::{HistoryState, RowStatus, named_origin};
 
 use super::list::{self, Columns, ago, size};
 use super::{field_spans, theme};
@@ -70,19 +70,19 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         &history.list,
         |i| {
             let item = &history.items[i];
-            let status = match item.status {
-                None => Span::styled("–", theme::dim()),
-                Some(crate::store::Body::CANCELLED) => Span::styled("cancelled", theme::dim()),
-                Some(0) => Span::styled("error", theme::error()),
-                Some(s) if s >= 400 => Span::styled(s.to_string(), theme::error()),
-                Some(s) => Span::styled(s.to_string(), theme::ok()),
+            let status = match RowStatus::of(item) {
+                RowStatus::Waiting => Span::styled("–", theme::dim()),
+                RowStatus::Cancelled => Span::styled("cancelled", theme::dim()),
+                RowStatus::Unanswered => Span::styled("error", theme::error()),
+                RowStatus::Failed(s) => Span::styled(s.to_string(), theme::error()),
+                RowStatus::Answered(s) => Span::styled(s.to_string(), theme::ok()),
             };
             vec![
                 Line::raw(item.kind.to_string()),
                 // The app's own calls are the usual case: only the others are named.
-                match item.origin {
-                    crate::store::Origin::App => Line::styled("app", theme::dim()),
-                    other => Line::raw(other.to_string()),
+                match named_origin(item) {
+                    None => Line::styled("app", theme::dim()),
+                    Some(origin) => Line::raw(origin),
                 },
                 Line::raw(item.summary.clone()),
                 Line::raw(ago(wall - item.created_at)),

@@ -12,8 +12,7 @@ use crate::present::answer::{AnswerHeader, AnswerView, PreparedAnswer, SourceLin
 use crate::present::text::TextBody;
 use crate::render::{self, RenderOptions};
 
-/// The name `--models` and the model picker give the overview.
-pub const AI_OVERVIEW: &str = "ai-overview";
+pub use crate::analysis::overview::AI_OVERVIEW;
 /// How columns and exports name it.
 pub const AI_OVERVIEW_NAME: &str = "AI Overview";
 

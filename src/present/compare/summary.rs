@@ -258,38 +258,7 @@ pub fn sort_rows(rows: &mut [RankRow], sort: RankSort) {
     }
 }
 
-/// `cc:subdivision:city` with `+` for spaces and empty parts allowed: `us:ny:New+York`,
-/// `de::Berlin`, `fr`, `usa`. Subdivision and city need a country; country and subdivision
-/// must be in the location tables.
-pub fn parse_location(text: &str) -> Result<Location, String> {
-    let parts: Vec<&str> = text.trim().split(':').collect();
-    if parts.len() > 3 {
-        return Err(format!(
-            "location {text:?} has more than three parts; write cc:subdivision:city."
-        ));
-    }
-    let part = |i: usize| -> Option<String> {
-        parts
-            .get(i)
-            .map(|p| p.replace('+', " ").trim().to_string())
-            .filter(|p| !p.is_empty())
-    };
-    let (country, subdivision) = (part(0), part(1));
-    if country.is_none() && (subdivision.is_some() || part(2).is_some()) {
-        return Err(format!(
-            "location {text:?} has a subdivision or city but no country; write cc:subdivision:city."
-        ));
-    }
-    // The same check of the location tables as every other entry point.
-    let (country, subdivision) =
-        crate::geo::check_place(country.as_deref(), subdivision.as_deref())
-            .map_err(|sentence| format!("location {text:?}: {sentence}"))?;
-    Ok(Location {
-        country: country.map(str::to_string),
-        subdivision,
-        city: part(2),
-    })
-}
+pub use crate::geo::parse_location;
 
 /// A short name for a location: "US/NY/New York", "DE/–/Berlin", "anywhere".
 pub fn location_label(location: &Location) -> String {
