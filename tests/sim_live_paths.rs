@@ -344,3 +344,64 @@ async fn the_html_page_ranks_the_same_results_as_the_json_of_the_same_search() {
         "every organic result has its snippet"
     );
 }
+
+/// The organic results of an HTML results page read with the rules a client of the live
+/// page uses (the service makers' own: `div.yuRUbf > a[href]`, the snippet in `.VwiC3b` of
+/// the same result), as (url, snippet) in page order.
+fn organic_by_the_live_rules(html: &str) -> Vec<(String, String)> {
+    let page = scraper::Html::parse_document(html);
+    let link = scraper::Selector::parse("div.yuRUbf > a[href]").unwrap();
+    let snippet = scraper::Selector::parse(".VwiC3b").unwrap();
+    page.select(&link)
+        .map(|a| {
+            let url = a.value().attr("href").unwrap().to_string();
+            // The result's block: the nearest ancestor holding a snippet.
+            let text = a
+                .ancestors()
+                .filter_map(scraper::ElementRef::wrap)
+                .find_map(|block| block.select(&snippet).next())
+                .map(|s| s.text().collect::<String>().trim().to_string())
+                .unwrap_or_default();
+            (url, text)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_client_of_the_live_page_reads_the_json_s_organic_results_from_the_html() {
+    let sim = start().await;
+    let searches: [&[(&str, &str)]; 4] = [
+        &[("terms", "best hiking boots")],
+        &[("terms", "trail running shoes"), ("serps", "2")],
+        &[("terms", "waterproof jacket"), ("country", "DE"), ("language", "de")],
+        &[("terms", "espresso machine"), ("country", "JP"), ("serps", "3")],
+    ];
+    for search in searches {
+        let with = |format: &'static str| {
+            let mut query = search.to_vec();
+            query.push(("format", format));
+            query
+        };
+        let page = json(&get(&sim, "/search", &with("json")).await);
+        let from_json: Vec<String> = page["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r["type"].as_str(),
+                    Some("organic" | "organic-with-sitelinks")
+                )
+            })
+            .map(|r| r["url"].as_str().unwrap().to_string())
+            .collect();
+        assert!(from_json.len() >= 5, "{search:?}: {} organic", from_json.len());
+        let html = get(&sim, "/search", &with("html")).await;
+        let read = organic_by_the_live_rules(&html);
+        let urls: Vec<String> = read.iter().map(|(url, _)| url.clone()).collect();
+        assert_eq!(urls, from_json, "{search:?}: the live rules read what JSON says");
+        for (url, snippet) in &read {
+            assert!(!snippet.is_empty(), "{search:?}: {url} has no snippet");
+        }
+    }
+}

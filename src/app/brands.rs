@@ -110,7 +110,7 @@ pub fn suggestions(app: &App) -> Vec<String> {
         .prepared
         .candidates
         .iter()
-        .filter(|name| super::chat::mark_ranges(name, &app.chat.marks).is_empty())
+        .filter(|name| super::text_search::mark_ranges(name, &app.chat.marks).is_empty())
         .cloned()
         .collect()
 }
@@ -118,8 +118,7 @@ pub fn suggestions(app: &App) -> Vec<String> {
 /// Sets the tracked brands and recomputes what depends on them.
 pub(crate) fn set_brands(app: &mut App, brands: Vec<Brand>) {
     app.brands = brands;
-    super::chat::refresh_mentions(app);
-    super::compare::refresh_views(app);
+    app.ask(super::hub::Ask::BrandsChanged);
 }
 
 pub(crate) fn on_loaded(app: &mut App, result: Result<LoadedWorkspace, String>) -> Vec<Effect> {

@@ -249,10 +249,13 @@ fn enter_on_a_mention_shows_it_in_the_answer() {
 
 #[test]
 fn marks_are_whole_words_without_case_or_diacritics() {
-    let marks = vec![super::super::chat::fold_term("Lowa"), "x ultra".to_string()];
+    let marks = vec![
+        super::super::text_search::fold_term("Lowa"),
+        "x ultra".to_string(),
+    ];
     assert_eq!(
-        super::super::chat::mark_ranges("Löwa and Lowang, LOWA. X Ultra!", &marks),
+        super::super::text_search::mark_ranges("Löwa and Lowang, LOWA. X Ultra!", &marks),
         [(0, 4), (17, 21), (23, 30)]
     );
-    assert!(super::super::chat::mark_ranges("Lowa", &[]).is_empty());
+    assert!(super::super::text_search::mark_ranges("Lowa", &[]).is_empty());
 }

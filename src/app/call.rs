@@ -7,6 +7,23 @@ use crate::api::{ApiError, RetryNotice};
 
 use super::Tag;
 
+/// The mode cell's value.
+pub(crate) fn mode_text(async_mode: bool) -> &'static str {
+    if async_mode { "async" } else { "sync" }
+}
+
+/// The sentence a switch of mode shows.
+pub(crate) fn mode_flash(async_mode: bool) -> String {
+    if async_mode {
+        format!(
+            "Async mode: Enter queues the request as a job; it lands in Jobs ({}).",
+            super::Tab::Jobs.key_label()
+        )
+    } else {
+        "Sync mode: Enter waits for the answer here.".to_string()
+    }
+}
+
 /// A wait before an automatic retry, counted down on screen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Countdown {

@@ -5,19 +5,20 @@ use std::collections::HashMap;
 
 use crossterm::event::KeyEvent;
 use ratatui::layout::{Position, Rect};
-use ratatui_textarea::{TextArea, WrapMode};
+use ratatui_textarea::TextArea;
 
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::api::{AiFormat, AiRequest, ApiError};
 
-use super::call::CallState;
+use super::call::{CallState, mode_flash};
 pub use super::chat_settings::{ChatSettings, Setting};
-pub(crate) use super::chat_settings::{mode_flash, mode_text};
+use super::hub::Ask;
+use super::input::{editor_chars, prompt_editor};
 use super::keymap::{Action, Context};
 use super::layout;
 use super::picker::PickerKind;
 use super::pickers;
-use super::text_search::TextSearch;
+use super::text_search::{TextSearch, fold_term};
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 use crate::analysis::mentions::{self, Mention};
 use crate::present::answer::{AnswerView, PreparedAnswer};
@@ -288,20 +289,6 @@ impl ChatState {
     }
 }
 
-/// A prompt editor as Chat and Compare use it: word-wrapped, with a placeholder.
-pub(crate) fn prompt_editor(placeholder: &str) -> TextArea<'static> {
-    let mut prompt = TextArea::default();
-    prompt.set_wrap_mode(WrapMode::WordOrGlyph);
-    prompt.set_placeholder_text(placeholder);
-    prompt
-}
-
-/// Characters in an editor, lines joined by one newline each (the service counts them too).
-pub(crate) fn editor_chars(editor: &TextArea<'_>) -> usize {
-    let lines = editor.lines();
-    lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1)
-}
-
 /// Handles an action the keymap found, on the Chat tab.
 pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     let page = page_height(app) as isize;
@@ -382,7 +369,10 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let text = mode_flash(chat.settings.async_mode);
             app.flash_info(text);
         }
-        Action::OpenBrands => return super::brands::open(app),
+        Action::OpenBrands => {
+            app.ask(Ask::OpenBrands);
+            return Vec::new();
+        }
         Action::Copy => return copy(app),
         Action::Open => return open(app),
         Action::Export => {
@@ -457,9 +447,7 @@ fn send(app: &mut App) -> Vec<Effect> {
     }
     if app.chat.settings.async_mode {
         app.flash_info("Queueing the request…");
-        return vec![super::jobs_tab::submit(crate::store::RequestParams::Ai(
-            request,
-        ))];
+        return vec![Effect::submit_job(crate::store::RequestParams::Ai(request))];
     }
     let tag = app.next_tag();
     let model = request.effective_model();
@@ -504,8 +492,12 @@ fn act_on_selected_row(app: &mut App) -> Vec<Effect> {
         app.flash_info("There is no fanout query to search.");
         return Vec::new();
     };
-    let from = answer.prepared.request.clone();
-    send_to_search(app, &query, &from)
+    let answer = answer.prepared.request.clone();
+    app.ask(Ask::SearchFrom {
+        terms: query,
+        answer,
+    });
+    Vec::new()
 }
 
 /// Enter on a mentioned brand: the Answer view, scrolled to where it is first named, its
@@ -528,28 +520,6 @@ fn show_in_answer(chat: &mut ChatState) {
     answer.view = AnswerView::Answer;
     answer.scroll.insert(AnswerView::Answer, 0);
     chat.refresh_find();
-}
-
-/// Enter on a fanout: searches it from the answer's own place (and language), as the model
-/// did, in the Search tab, the focus on where its results land. Search has no device
-/// setting, so a device of the answer is named rather than silently dropped.
-pub(crate) fn send_to_search(app: &mut App, query: &str, from: &AiRequest) -> Vec<Effect> {
-    app.search.set_terms(query);
-    app.search.settings.location = from.location.clone();
-    if from.language.is_some() {
-        app.search.settings.language = from.language.clone();
-    }
-    let mut effects = app.select_tab(super::Tab::Search);
-    effects.extend(super::search::send(app));
-    if app.search.call.is_running() {
-        let place = crate::present::compare::summary::location_label(&from.location);
-        let device = match &from.device {
-            Some(device) => format!(" (searches have no device: {device} is not emulated)"),
-            None => String::new(),
-        };
-        app.flash_info(format!("Searching the fanout from {place}{device}…"));
-    }
-    effects
 }
 
 fn copy(app: &mut App) -> Vec<Effect> {
@@ -638,59 +608,6 @@ pub(crate) fn refresh_mentions(app: &mut App) {
     if let Some(selected) = answer.selected.get_mut(&AnswerView::Mentions) {
         *selected = (*selected).min(last);
     }
-}
-
-/// A term as marks compare it: lower case, diacritics dropped, one char for one char.
-pub(crate) fn fold_term(term: &str) -> String {
-    term.trim().chars().map(fold_char).collect()
-}
-
-/// One char without case or diacritics (`Ö` → `o`), so positions stay char for char.
-pub(crate) fn fold_char(c: char) -> char {
-    if c.is_ascii() {
-        return c.to_ascii_lowercase();
-    }
-    let mut base = c;
-    unicode_normalization::char::decompose_canonical(c, |part| {
-        if base == c && !unicode_normalization::char::is_combining_mark(part) {
-            base = part;
-        }
-    });
-    base.to_lowercase().next().unwrap_or(base)
-}
-
-/// The char ranges of `text` where any of `marks` (folded) stands as a whole word.
-pub fn mark_ranges(text: &str, marks: &[String]) -> Vec<(usize, usize)> {
-    if marks.is_empty() {
-        return Vec::new();
-    }
-    let hay: Vec<char> = text.chars().map(fold_char).collect();
-    let word = |at: usize| hay.get(at).is_some_and(|c| c.is_alphanumeric());
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
-    for mark in marks {
-        let needle: Vec<char> = mark.chars().collect();
-        if needle.is_empty() || needle.len() > hay.len() {
-            continue;
-        }
-        for start in 0..=hay.len() - needle.len() {
-            let end = start + needle.len();
-            if hay[start..end] == needle[..]
-                && !(start > 0 && word(start - 1) && word(start))
-                && !(word(end) && word(end - 1))
-            {
-                ranges.push((start, end));
-            }
-        }
-    }
-    ranges.sort_unstable();
-    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
-    for (start, end) in ranges {
-        match merged.last_mut() {
-            Some(last) if start <= last.1 => last.1 = last.1.max(end),
-            _ => merged.push((start, end)),
-        }
-    }
-    merged
 }
 
 fn open(app: &mut App) -> Vec<Effect> {
@@ -790,6 +707,14 @@ pub(crate) fn on_click(app: &mut App, body: Rect, at: Position) -> Vec<Effect> {
         app.chat.focus = ChatFocus::Answer;
     }
     Vec::new()
+}
+
+/// A stored request back in the form, ready to edit and send again.
+pub(crate) fn edit_again(app: &mut App, request: &AiRequest) {
+    app.chat.load_request(request);
+    app.chat.focus = ChatFocus::Prompt;
+    app.tab = super::Tab::Chat;
+    app.flash_info("The request is back in the form: edit it, then Enter sends it.");
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Chat's settings row: the vantage point and output of the next call, cell by cell.
 
+use super::call::mode_text;
 use super::keymap::Action;
 use super::layout;
 use crate::api::{AiFormat, Location, Model};
@@ -110,22 +111,5 @@ impl ChatSettings {
                 value: self.value_text(*s),
             })
             .collect()
-    }
-}
-
-/// The mode cell's value.
-pub(crate) fn mode_text(async_mode: bool) -> &'static str {
-    if async_mode { "async" } else { "sync" }
-}
-
-/// The sentence a switch of mode shows.
-pub(crate) fn mode_flash(async_mode: bool) -> String {
-    if async_mode {
-        format!(
-            "Async mode: Enter queues the request as a job; it lands in Jobs ({}).",
-            super::jobs_tab::tab_key(super::Tab::Jobs)
-        )
-    } else {
-        "Sync mode: Enter waits for the answer here.".to_string()
     }
 }

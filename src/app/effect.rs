@@ -22,6 +22,16 @@ pub enum Effect {
     Os(OsEffect),
 }
 
+impl Effect {
+    /// The request a form queues in async mode.
+    pub fn submit_job(request: RequestParams) -> Effect {
+        Effect::Call(CallEffect::SubmitJob {
+            request,
+            replaces: None,
+        })
+    }
+}
+
 /// Calls of the service and the proxies, run in tasks.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallEffect {

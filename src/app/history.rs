@@ -9,12 +9,11 @@ use crossterm::event::KeyEvent;
 use crate::app::StoreEffect;
 use crate::store::{HistoryItem, RequestParams};
 
-use super::chat::ChatFocus;
+use super::hub::Ask;
 use super::input::EditState;
 use super::keymap::{Action, Context};
 use super::list::{FilteredList, ListKey};
-use super::search::SearchFocus;
-use super::{App, Confirm, Effect, Popup, Tab};
+use super::{App, Confirm, Effect, Popup};
 
 /// How a History row's answer reads, so the view need not know how the store marks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,22 +320,7 @@ pub(crate) fn on_page(app: &mut App, page: Page) {
 /// A stored request to run again: it goes into its form, ready to edit.
 pub(crate) fn on_rerun(app: &mut App, result: Result<RequestParams, String>) {
     match result {
-        Ok(RequestParams::Ai(request)) => {
-            app.chat.load_request(&request);
-            app.chat.focus = ChatFocus::Prompt;
-            app.tab = Tab::Chat;
-            app.flash_info("The request is back in the form: edit it, then Enter sends it.");
-        }
-        Ok(RequestParams::Search(request)) => {
-            app.search.load_request(&request);
-            app.search.focus = SearchFocus::Terms;
-            app.tab = Tab::Search;
-            app.flash_info("The search is back in the form: edit it, then Enter sends it.");
-        }
-        Ok(other) => app.flash_info(format!(
-            "A {} request is not re-run from here.",
-            other.kind()
-        )),
+        Ok(request) => app.ask(Ask::EditAgain(request)),
         Err(e) => app.flash_error(format!("The request could not be read back: {e}")),
     }
 }

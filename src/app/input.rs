@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::{TextArea, WrapMode};
 
 use super::ExportSource;
 use super::search::SearchSetting;
@@ -213,6 +214,20 @@ pub(crate) fn edit_text_area(editor: &mut ratatui_textarea::TextArea<'_>, key: K
             editor.input(key);
         }
     }
+}
+
+/// A prompt editor as Chat and Compare use it: word-wrapped, with a placeholder.
+pub(crate) fn prompt_editor(placeholder: &str) -> TextArea<'static> {
+    let mut prompt = TextArea::default();
+    prompt.set_wrap_mode(WrapMode::WordOrGlyph);
+    prompt.set_placeholder_text(placeholder);
+    prompt
+}
+
+/// Characters in an editor, lines joined by one newline each (the service counts them too).
+pub(crate) fn editor_chars(editor: &TextArea<'_>) -> usize {
+    let lines = editor.lines();
+    lines.iter().map(|l| l.chars().count()).sum::<usize>() + lines.len().saturating_sub(1)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use crate::api::{JobId, JobKind};
 use crate::app::{CallEffect, OsEffect, StoreEffect};
 use crate::jobs::{JobState, PollOutcome, Scheduler, TrackedJob, UnixMs};
-use crate::store::{Body, JobRecord, NewJob, RequestParams};
+use crate::store::{Body, JobRecord, NewJob};
 
 use super::input::{InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
@@ -173,12 +173,6 @@ pub fn record_of(job: &NewJob) -> JobRecord {
     }
 }
 
-/// The position of a tab in `Tab::ALL`, as its Alt+digit.
-pub fn tab_key(tab: Tab) -> String {
-    let n = Tab::ALL.iter().position(|t| *t == tab).unwrap_or(0) + 1;
-    format!("Alt+{n}")
-}
-
 /// The stored jobs, read at start: open ones resume polling.
 pub fn on_loaded(app: &mut App, result: Result<Vec<JobRecord>, String>) -> Vec<Effect> {
     match result {
@@ -206,7 +200,7 @@ pub fn on_queued(app: &mut App, result: Result<JobRecord, String>) -> Vec<Effect
             let pointer = if app.tab == Tab::Jobs {
                 String::new()
             } else {
-                format!("; it lands in Jobs ({})", tab_key(Tab::Jobs))
+                format!("; it lands in Jobs ({})", Tab::Jobs.key_label())
             };
             app.flash_info(format!(
                 "{done} {} job {}{pointer}.",
@@ -490,14 +484,6 @@ pub enum NextStep {
     /// Failed or expired: R re-submits it.
     Resubmit,
     Nothing,
-}
-
-/// The request a form queues in async mode.
-pub fn submit(request: RequestParams) -> Effect {
-    Effect::Call(CallEffect::SubmitJob {
-        request,
-        replaces: None,
-    })
 }
 
 #[cfg(test)]

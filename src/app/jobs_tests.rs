@@ -415,7 +415,7 @@ fn quitting_with_a_call_in_flight_asks_first() {
 
 fn app_with_a_call() -> App {
     let mut app = app();
-    app.chat.prompt = crate::app::chat::prompt_editor("");
+    app.chat.prompt = crate::app::input::prompt_editor("");
     app.chat.prompt.insert_str("best boots");
     let effects = update(&mut app, key(KeyCode::Enter));
     assert!(!effects.is_empty(), "the prompt was sent");

@@ -10,6 +10,7 @@ mod cycle;
 mod effect;
 pub(crate) mod export;
 pub mod history;
+pub mod hub;
 pub(crate) mod input;
 pub mod jobs_tab;
 pub(crate) mod keymap;
@@ -132,6 +133,8 @@ pub struct App {
     pub remembered: settings_memory::Remembered,
     /// The store's `data_version` as last read: another value means someone wrote it since.
     pub store_version: Option<i64>,
+    /// What tabs asked of other tabs during this update, carried out at its end.
+    asks: Vec<hub::Ask>,
     next_tag: u64,
 }
 
@@ -164,6 +167,7 @@ impl App {
             reading_width: crate::config::DEFAULT_READING_WIDTH,
             remembered: settings_memory::Remembered::default(),
             store_version: None,
+            asks: Vec::new(),
             next_tag: 1,
         };
         app.remembered = settings_memory::Remembered::of(&app);
@@ -241,6 +245,11 @@ impl App {
             + usize::from(self.proxy.call.is_running())
             + self.compare.running()
             + self.page.running()
+    }
+
+    /// Asks another tab to do something (see [`hub`]); done at the end of this update.
+    pub fn ask(&mut self, ask: hub::Ask) {
+        self.asks.push(ask);
     }
 
     pub fn flash_info(&mut self, text: impl Into<String>) {
@@ -356,6 +365,7 @@ impl App {
 /// The one entry point: a message in, effects out.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let mut effects = update_state(app, msg);
+    effects.extend(hub::carry_out(app));
     // Whatever changed a remembered setting (a picker, a cycle, a re-run), it is saved.
     effects.extend(settings_memory::save_if_changed(app));
     effects

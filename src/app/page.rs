@@ -94,7 +94,7 @@ impl PageSettings {
             PageSetting::City => text(&self.location.city, "random"),
             PageSetting::Difficulty => self.difficulty.map_or("low", Difficulty::as_str).into(),
             PageSetting::Format => self.format.as_str().to_string(),
-            PageSetting::Mode => super::chat::mode_text(self.async_mode).to_string(),
+            PageSetting::Mode => super::call::mode_text(self.async_mode).to_string(),
             PageSetting::AlsoFrom if self.also_from.is_empty() => "–".to_string(),
             PageSetting::AlsoFrom => self.also_from.join("+"),
         }
@@ -586,7 +586,7 @@ fn change_setting(app: &mut App, setting: PageSetting) -> Vec<Effect> {
         }
         PageSetting::Mode => {
             settings.async_mode = !settings.async_mode;
-            let text = super::chat::mode_flash(settings.async_mode);
+            let text = super::call::mode_flash(settings.async_mode);
             app.flash_info(text);
             return Vec::new();
         }
@@ -649,7 +649,7 @@ fn send(app: &mut App) -> Vec<Effect> {
         });
         return requests
             .iter()
-            .map(|r| super::jobs_tab::submit(browser_params(r)))
+            .map(|r| Effect::submit_job(browser_params(r)))
             .collect();
     }
     let mut effects = Vec::new();

@@ -25,6 +25,12 @@ pub enum Tab {
 }
 
 impl Tab {
+    /// The key that selects the tab, as its place in `Tab::ALL` (Alt+digit).
+    pub fn key_label(self) -> String {
+        let n = Tab::ALL.iter().position(|t| *t == self).unwrap_or(0) + 1;
+        format!("Alt+{n}")
+    }
+
     pub const ALL: [Tab; 8] = [
         Tab::Chat,
         Tab::Search,

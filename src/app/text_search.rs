@@ -141,6 +141,59 @@ pub fn on_key(
     true
 }
 
+/// A term as marks compare it: lower case, diacritics dropped, one char for one char.
+pub(crate) fn fold_term(term: &str) -> String {
+    term.trim().chars().map(fold_char).collect()
+}
+
+/// One char without case or diacritics (`Ö` → `o`), so positions stay char for char.
+pub(crate) fn fold_char(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    let mut base = c;
+    unicode_normalization::char::decompose_canonical(c, |part| {
+        if base == c && !unicode_normalization::char::is_combining_mark(part) {
+            base = part;
+        }
+    });
+    base.to_lowercase().next().unwrap_or(base)
+}
+
+/// The char ranges of `text` where any of `marks` (folded) stands as a whole word.
+pub fn mark_ranges(text: &str, marks: &[String]) -> Vec<(usize, usize)> {
+    if marks.is_empty() {
+        return Vec::new();
+    }
+    let hay: Vec<char> = text.chars().map(fold_char).collect();
+    let word = |at: usize| hay.get(at).is_some_and(|c| c.is_alphanumeric());
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for mark in marks {
+        let needle: Vec<char> = mark.chars().collect();
+        if needle.is_empty() || needle.len() > hay.len() {
+            continue;
+        }
+        for start in 0..=hay.len() - needle.len() {
+            let end = start + needle.len();
+            if hay[start..end] == needle[..]
+                && !(start > 0 && word(start - 1) && word(start))
+                && !(word(end) && word(end - 1))
+            {
+                ranges.push((start, end));
+            }
+        }
+    }
+    ranges.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;

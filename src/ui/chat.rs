@@ -8,8 +8,9 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::app::App;
-use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas, mark_ranges};
+use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
 use crate::app::keymap::{self, Action, Context};
+use crate::app::text_search::mark_ranges;
 use crate::present::answer::{AnswerView, SourceOrigin};
 
 use super::text_view::{draw_marked_prose, draw_prose, draw_scrollbar, list_offset, restyled};

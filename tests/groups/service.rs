@@ -23,6 +23,8 @@ mod proxy_access;
 mod proxy_username;
 #[path = "../retry_deadline.rs"]
 mod retry_deadline;
+#[path = "../rooms.rs"]
+mod rooms;
 #[path = "../sim_conformance.rs"]
 mod sim_conformance;
 #[path = "../sim_http.rs"]

@@ -16,7 +16,7 @@ use crate::api::{AiRequest, ApiError, SearchRequest};
 use crate::store::RequestParams;
 
 use super::call::CallState;
-use super::chat::{editor_chars, prompt_editor};
+use super::input::{editor_chars, prompt_editor};
 use super::keymap::Context;
 use super::text_search::TextSearch;
 use super::{App, Tag};

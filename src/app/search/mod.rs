@@ -673,9 +673,9 @@ pub(crate) fn send(app: &mut App) -> Vec<Effect> {
     }
     if app.search.settings.async_mode {
         app.flash_info("Queueing the search…");
-        return vec![super::jobs_tab::submit(
-            crate::store::RequestParams::Search(request),
-        )];
+        return vec![Effect::submit_job(crate::store::RequestParams::Search(
+            request,
+        ))];
     }
     let tag = app.next_tag();
     let pages = request.serps.unwrap_or(1);
@@ -739,4 +739,34 @@ pub fn on_click(app: &mut App, body: Rect, at: ratatui::layout::Position) -> Vec
 pub fn wheel(app: &mut App, delta: isize) {
     let height = list_height(app);
     app.search.scroll_by(delta, height);
+}
+
+/// Enter on a fanout: searches it from the answer's own place (and language), as the model
+/// did, in the Search tab, the focus on where its results land. Search has no device
+/// setting, so a device of the answer is named rather than silently dropped.
+pub(crate) fn search_from(app: &mut App, query: &str, from: &crate::api::AiRequest) -> Vec<Effect> {
+    app.search.set_terms(query);
+    app.search.settings.location = from.location.clone();
+    if from.language.is_some() {
+        app.search.settings.language = from.language.clone();
+    }
+    let mut effects = app.select_tab(super::Tab::Search);
+    effects.extend(send(app));
+    if app.search.call.is_running() {
+        let place = crate::present::compare::summary::location_label(&from.location);
+        let device = match &from.device {
+            Some(device) => format!(" (searches have no device: {device} is not emulated)"),
+            None => String::new(),
+        };
+        app.flash_info(format!("Searching the fanout from {place}{device}…"));
+    }
+    effects
+}
+
+/// A stored search back in the form, ready to edit and send again.
+pub(crate) fn edit_again(app: &mut App, request: &SearchRequest) {
+    app.search.load_request(request);
+    app.search.focus = SearchFocus::Terms;
+    app.tab = super::Tab::Search;
+    app.flash_info("The search is back in the form: edit it, then Enter sends it.");
 }

@@ -108,7 +108,7 @@ impl SearchSettings {
             SearchSetting::Display => text(&self.display, "–"),
             SearchSetting::Format => self.format.as_str().to_string(),
             SearchSetting::Cache => if self.no_cache { "off" } else { "on" }.to_string(),
-            SearchSetting::Mode => crate::app::chat::mode_text(self.async_mode).to_string(),
+            SearchSetting::Mode => crate::app::call::mode_text(self.async_mode).to_string(),
             SearchSetting::Awaiting => {
                 if self.awaiting.is_empty() {
                     "–".to_string()
@@ -218,7 +218,7 @@ pub(super) fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effec
         }
         SearchSetting::Mode => {
             settings.async_mode = !settings.async_mode;
-            let text = crate::app::chat::mode_flash(settings.async_mode);
+            let text = crate::app::call::mode_flash(settings.async_mode);
             app.flash_info(text);
             return Vec::new();
         }

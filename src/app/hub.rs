@@ -1,0 +1,57 @@
+//! What one tab asks of another. A tab's file never imports another tab's: it asks
+//! ([`App::ask`]), and [`super::update`] carries the asks out here, after the message that
+//! made them and within the same update, so the next frame shows their result. This file and
+//! the tab table (`tabs.rs`) are the only ones that know every tab; each tab can be read and
+//! changed alone.
+
+use crate::api::AiRequest;
+use crate::store::RequestParams;
+
+use super::{App, Effect};
+
+/// What a tab asks another to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ask {
+    /// Open the Brands pane over Chat.
+    OpenBrands,
+    /// Search these terms in the Search tab from an answer's place (and language), as the
+    /// model did.
+    SearchFrom { terms: String, answer: AiRequest },
+    /// Put a stored request back into its tab's form, ready to edit and send.
+    EditAgain(RequestParams),
+    /// The tracked brands changed: every view that counts them counts again.
+    BrandsChanged,
+}
+
+/// Carries out the asks made during one update, in order (one may lead to another).
+pub(super) fn carry_out(app: &mut App) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    while !app.asks.is_empty() {
+        let ask = app.asks.remove(0);
+        effects.extend(match ask {
+            Ask::OpenBrands => super::brands::open(app),
+            Ask::SearchFrom { terms, answer } => super::search::search_from(app, &terms, &answer),
+            Ask::EditAgain(RequestParams::Ai(request)) => {
+                super::chat::edit_again(app, &request);
+                Vec::new()
+            }
+            Ask::EditAgain(RequestParams::Search(request)) => {
+                super::search::edit_again(app, &request);
+                Vec::new()
+            }
+            Ask::EditAgain(other) => {
+                app.flash_info(format!(
+                    "A {} request is not re-run from here.",
+                    other.kind()
+                ));
+                Vec::new()
+            }
+            Ask::BrandsChanged => {
+                super::chat::refresh_mentions(app);
+                super::compare::refresh_views(app);
+                Vec::new()
+            }
+        });
+    }
+    effects
+}
