@@ -373,8 +373,16 @@ async fn a_client_of_the_live_page_reads_the_json_s_organic_results_from_the_htm
     let searches: [&[(&str, &str)]; 4] = [
         &[("terms", "best hiking boots")],
         &[("terms", "trail running shoes"), ("serps", "2")],
-        &[("terms", "waterproof jacket"), ("country", "DE"), ("language", "de")],
-        &[("terms", "espresso machine"), ("country", "JP"), ("serps", "3")],
+        &[
+            ("terms", "waterproof jacket"),
+            ("country", "DE"),
+            ("language", "de"),
+        ],
+        &[
+            ("terms", "espresso machine"),
+            ("country", "JP"),
+            ("serps", "3"),
+        ],
     ];
     for search in searches {
         let with = |format: &'static str| {
@@ -395,11 +403,18 @@ async fn a_client_of_the_live_page_reads_the_json_s_organic_results_from_the_htm
             })
             .map(|r| r["url"].as_str().unwrap().to_string())
             .collect();
-        assert!(from_json.len() >= 5, "{search:?}: {} organic", from_json.len());
+        assert!(
+            from_json.len() >= 5,
+            "{search:?}: {} organic",
+            from_json.len()
+        );
         let html = get(&sim, "/search", &with("html")).await;
         let read = organic_by_the_live_rules(&html);
         let urls: Vec<String> = read.iter().map(|(url, _)| url.clone()).collect();
-        assert_eq!(urls, from_json, "{search:?}: the live rules read what JSON says");
+        assert_eq!(
+            urls, from_json,
+            "{search:?}: the live rules read what JSON says"
+        );
         for (url, snippet) in &read {
             assert!(!snippet.is_empty(), "{search:?}: {url} has no snippet");
         }

@@ -93,7 +93,7 @@ pub(super) fn related_question(result: &Value) -> String {
         .map(|d| format!("<span class=\"kX21rb ZYHQ7e\">{}</span>", esc(d)))
         .unwrap_or_default();
     format!(
-        "<div class=\"wQiwMc related-question-pair aoRk1c\" data-q=\"{question}\"><div class=\"dnXCYb\"><div class=\"JlqpRe\"><span class=\"JCzEY tNxQIb\"><span class=\"CSkcDe\">{question}</span></span></div></div><div class=\"bCOlv\"><div class=\"IZE3Td\"><div class=\"wDYxhc\"><div class=\"LGOjhe\" data-attrid=\"wa:/description\"><span class=\"ILfuVd\"><span class=\"hgKElc\">{heading}{}</span></span>{date}</div></div><div class=\"Y6JuXb\"><div class=\"qX8Nbd\"><div class=\"b8lM7\"><a jsname=\"UWckNb\" href=\"{}\"><h3 class=\"LC20lb MBeuO DKV0Md\">{}</h3><div class=\"notranslate\"><span class=\"VuuXrf\">{}</span><cite class=\"qLRx3b\">{}</cite></div></a></div></div></div></div></div></div>",
+        "<div class=\"wQiwMc related-question-pair aoRk1c\" data-q=\"{question}\"><div class=\"dnXCYb\"><div class=\"JlqpRe\"><span class=\"JCzEY tNxQIb\"><span class=\"CSkcDe\">{question}</span></span></div></div><div class=\"bCOlv\"><div class=\"IZE3Td\"><div class=\"wDYxhc\"><div class=\"LGOjhe\" data-attrid=\"wa:/description\"><span class=\"ILfuVd\"><span class=\"hgKElc\">{heading}{}</span></span>{date}</div></div><div class=\"Y6JuXb\"><div class=\"qX8Nbd\"><div class=\"b8lM7\"><a jsname=\"UWckNb\" href=\"{}\"><h3 class=\"LC20lb MBeuO DKV0Md\">{}</h3><div class=\"notranslate\"><div class=\"CA5RN\"><div><span class=\"VuuXrf\">{}</span></div><div class=\"byrV5b\"><cite class=\"qLRx3b\">{}</cite></div></div></div></a></div></div></div></div></div></div>",
         esc(field(answer, "description")),
         esc(field(answer, "url")),
         esc(field(answer, "title")),

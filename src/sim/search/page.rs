@@ -48,7 +48,7 @@ pub(crate) fn results_html(request: &SearchRequest, body: &Value) -> String {
         match kind {
             "organic" | "organic-with-sitelinks" => {
                 let mut block = format!(
-                    "<div class=\"MjjYud\"><div class=\"g tF2Cxc\" data-rpos=\"{}\"><div class=\"yuRUbf\"><a jsname=\"UWckNb\" href=\"{}\" data-ved=\"2ahUKEwi{:x}\"><h3 class=\"LC20lb MBeuO DKV0Md\">{}</h3><div class=\"notranslate\"><span class=\"VuuXrf\">{}</span><cite class=\"qLRx3b\">{}</cite></div></a></div><div class=\"VwiC3b\">",
+                    "<div class=\"MjjYud\"><div class=\"g tF2Cxc\" data-rpos=\"{}\"><div class=\"yuRUbf\"><a jsname=\"UWckNb\" href=\"{}\" data-ved=\"2ahUKEwi{:x}\"><h3 class=\"LC20lb MBeuO DKV0Md\">{}</h3><div class=\"notranslate\"><div class=\"CA5RN\"><div><span class=\"VuuXrf\">{}</span></div><div class=\"byrV5b\"><cite class=\"qLRx3b\">{}</cite></div></div></div></a></div><div class=\"VwiC3b\">",
                     result.get("position").and_then(Value::as_u64).unwrap_or(0),
                     esc(field(result, "url")),
                     mix.next_u64() & 0xffff_ffff,
