@@ -84,7 +84,7 @@ fn measure(read: fn(&str) -> usize, input: &str) -> (Duration, usize) {
 }
 
 /// Times below this are noise for a ratio (a page of a few KB is read in about a ms).
-const NOISE: Duration = Duration::from_millis(30);
+const NOISE: Duration = Duration::from_millis(40);
 /// Four times the input may take this many times as long.
 const GROWTH: f64 = 6.0;
 
@@ -98,7 +98,7 @@ fn grows_linearly(
 ) -> Vec<Duration> {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut times = Vec::new();
-    let mut before: Option<Duration> = None;
+    let mut before: Option<(Duration, String)> = None;
     for &size in sizes {
         let input = make(size);
         if let Some(folder) = std::env::var_os("VANTAGE_SOUP_DUMP") {
@@ -121,15 +121,21 @@ fn grows_linearly(
             "{what}: {} KB peaked at {peak} bytes",
             input.len() / 1024
         );
-        if let Some(before) = before {
-            let allowed = before.max(NOISE).mul_f64(GROWTH);
+        let mut took = took;
+        if let Some((mut earlier, smaller)) = before {
+            // A busy machine slows one run now and then: a ratio past the bound is measured
+            // once more, both sizes, before it counts.
+            if took > earlier.max(NOISE).mul_f64(GROWTH) {
+                earlier = earlier.min(measure(read, &smaller).0);
+                took = took.min(measure(read, &input).0);
+            }
             assert!(
-                took <= allowed,
-                "{what}: four times the input ({} KB) took {took:?}, more than {GROWTH} × {before:?}",
+                took <= earlier.max(NOISE).mul_f64(GROWTH),
+                "{what}: four times the input ({} KB) took {took:?}, more than {GROWTH} × {earlier:?}",
                 input.len() / 1024
             );
         }
-        before = Some(took);
+        before = Some((took, input));
         times.push(took);
     }
     times
