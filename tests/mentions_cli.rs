@@ -44,7 +44,7 @@ fn ai_lists_mentions_in_text_and_json() {
     assert_eq!(code, 0);
     let mentions = text.split("Mentions:\n").nth(1).unwrap_or_default();
     assert!(
-        mentions.starts_with("  1. Keen — 1× — \"Keen Targhee IV"),
+        mentions.starts_with("  1. Keen — 1× — listed — \"Keen Targhee IV"),
         "{text}"
     );
     assert!(mentions.contains("  –  Salomon — not named\n"), "{text}");
@@ -97,7 +97,7 @@ fn compare_takes_the_workspace_brands_and_adds_the_matrix() {
     assert_eq!(code, 0);
     let matrix = text.split("Mentions (").nth(1).unwrap_or_default();
     assert!(
-        matrix.contains("\nBRAND      1   2   3   4  VISIBILITY  AVG POS  SHARE\n"),
+        matrix.contains("\nBRAND       1    2    3    4  VISIBILITY  AVG POS  SHARE\n"),
         "{text}"
     );
     assert!(matrix.contains("\nKeen    "), "{text}");

@@ -330,7 +330,8 @@ fn the_mention_matrix_sorted_by_share_of_voice() {
     }
     let screen = draw(&mut app, 80, 24);
     assert!(screen.contains("sorted by share of voice"), "{screen}");
-    assert!(screen.contains("* cites the brand's site"), "{screen}");
+    assert!(screen.contains("* site cited"), "{screen}");
+    assert!(screen.contains("SoV share of all mentions"), "{screen}");
     insta::assert_snapshot!(screen);
 }
 

@@ -8,6 +8,8 @@
 use serde::{Deserialize, Serialize};
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
+use super::stance::{self, Stance};
+
 /// A brand to look for: its name, other names it goes by, and the domains that are its own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Brand {
@@ -38,6 +40,11 @@ pub struct Mention {
     pub sentence: Option<String>,
     /// Whether a cited source is on one of the brand's domains.
     pub cited: bool,
+    /// What the answer says of it ([`super::stance`]): recommended if any of its mentions
+    /// recommends it, else cautioned if any warns of it, else listed; `NotFound` when the
+    /// answer names it only to say it knows nothing of it (then it is not counted).
+    #[serde(default)]
+    pub stance: Stance,
 }
 
 /// Sentences longer than this are cut around the mention.
@@ -171,11 +178,58 @@ fn sentence_around(text: &str, start: usize, end: usize) -> String {
     cut
 }
 
-/// The spans of one brand (name and aliases), overlaps merged, in order.
+/// Company forms a brand's name may carry in the workspace and an answer leaves out
+/// (`Lowa GmbH` is named `Lowa`).
+const COMPANY_SUFFIXES: &[&str] = &[
+    " gmbh",
+    " ag",
+    " inc",
+    " inc.",
+    " llc",
+    " ltd",
+    " ltd.",
+    " plc",
+    " corp",
+    " corp.",
+    " corporation",
+    " co.",
+    " s.a.",
+    " sa",
+    " s.p.a.",
+    " b.v.",
+    " bv",
+    " oy",
+    " ab",
+    " as",
+    " kg",
+    " limited",
+    " company",
+];
+
+/// A term and, when it ends in a company form, the term without it.
+fn with_bare_name(term: &str) -> Vec<String> {
+    let folded = fold_term(term);
+    let mut terms = vec![folded.clone()];
+    let bare = folded.trim_end_matches(',');
+    if let Some(name) = COMPANY_SUFFIXES
+        .iter()
+        .find_map(|suffix| bare.strip_suffix(suffix))
+        .map(|name| name.trim_end_matches([',', ' ']))
+        .filter(|name| !name.is_empty())
+    {
+        terms.push(name.to_string());
+    }
+    terms
+}
+
+/// The spans of one brand (name and aliases), overlaps merged, in order. A possessive
+/// (`Salomon's`) is found as the name, since `'` ends the word.
 fn brand_spans(folded: &str, brand: &Brand) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     for term in std::iter::once(&brand.name).chain(&brand.aliases) {
-        word_spans(folded, &fold_term(term), &mut spans);
+        for term in with_bare_name(term) {
+            word_spans(folded, &term, &mut spans);
+        }
     }
     spans.sort_unstable();
     let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
@@ -197,10 +251,45 @@ pub fn mentions(text: &str, cited_urls: &[&str], brands: &[Brand]) -> Vec<Mentio
     let mut firsts: Vec<(usize, usize)> = Vec::new();
     for (index, brand) in brands.iter().enumerate() {
         let spans = brand_spans(&folded.text, brand);
-        let sentence = spans.first().map(|&(start, end)| {
+        let original = |&(start, end): &(usize, usize)| (folded.origin[start], folded.origin[end]);
+        let stances: Vec<Stance> = spans
+            .iter()
+            .map(|span| {
+                let (start, end) = original(span);
+                stance::stance_at(text, start, end)
+            })
+            .collect();
+        // A name the answer only says it knows nothing of is not a mention.
+        let counted: Vec<(usize, usize)> = spans
+            .iter()
+            .zip(&stances)
+            .filter(|(_, stance)| **stance != Stance::NotFound)
+            .map(|(span, _)| *span)
+            .collect();
+        if let Some(&(start, _)) = counted.first() {
             firsts.push((start, index));
-            sentence_around(text, folded.origin[start], folded.origin[end])
-        });
+        }
+        let stance = if spans.is_empty() {
+            Stance::Listed
+        } else if counted.is_empty() {
+            Stance::NotFound
+        } else if stances.contains(&Stance::Recommended) {
+            Stance::Recommended
+        } else if stances.contains(&Stance::Cautioned) {
+            Stance::Cautioned
+        } else {
+            Stance::Listed
+        };
+        // The sentence that says it: the first with the brand's stance (the first mention
+        // when it is only listed; the one saying nothing was found when that is all).
+        let sentence = spans
+            .iter()
+            .zip(&stances)
+            .find(|(_, s)| **s == stance)
+            .map(|(span, _)| {
+                let (start, end) = original(span);
+                sentence_around(text, start, end)
+            });
         let cited = brand
             .domains
             .iter()
@@ -208,9 +297,10 @@ pub fn mentions(text: &str, cited_urls: &[&str], brands: &[Brand]) -> Vec<Mentio
         found.push(Mention {
             brand: brand.name.clone(),
             position: None,
-            count: spans.len(),
+            count: counted.len(),
             sentence,
             cited,
+            stance,
         });
     }
     firsts.sort_unstable();

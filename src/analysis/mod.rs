@@ -2,7 +2,9 @@
 //!
 //! [`overview`] reads a search results page (the live service's or the simulator's, which
 //! share the markup) for its AI overview and its related questions; [`mentions`] finds which
-//! tracked brands an answer names, where and citing whom; [`names`] tells which emphasised words of an answer are names worth tracking;
+//! tracked brands an answer names, where and citing whom; [`stance`] reads what an answer says of a brand where it names it (recommended, listed,
+//! cautioned, or that it found nothing); [`names`] tells which emphasised words of an answer
+//! are names worth tracking;
 //! [`workspace`] reads and edits the
 //! workspace file that lists those brands; [`diff`] compares two answers word by word.
 
@@ -10,4 +12,5 @@ pub mod diff;
 pub mod mentions;
 pub mod names;
 pub mod overview;
+pub mod stance;
 pub mod workspace;

@@ -21,6 +21,7 @@ use super::pickers;
 use super::text_search::{TextSearch, fold_term};
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
 use crate::analysis::mentions::{self, Mention};
+use crate::analysis::stance::Stance;
 use crate::present::answer::{AnswerView, PreparedAnswer};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +42,9 @@ pub struct AnswerState {
     /// How the answer names each tracked brand: those named in order of first mention,
     /// then the others. Computed when the answer lands or the brands change.
     pub mentions: Vec<Mention>,
+    /// The marks (folded names and aliases) of the brands this answer cautions against,
+    /// marked apart in its text.
+    pub cautioned_marks: Vec<String>,
 }
 
 impl AnswerState {
@@ -51,6 +55,7 @@ impl AnswerState {
             scroll: HashMap::new(),
             selected: HashMap::new(),
             mentions: Vec::new(),
+            cautioned_marks: Vec::new(),
         }
     }
 
@@ -601,6 +606,17 @@ pub(crate) fn refresh_mentions(app: &mut App) {
         .map(|s| s.url.as_str())
         .collect();
     let mut found = mentions::mentions(&answer.prepared.plain_text, &urls, brands);
+    answer.cautioned_marks = brands
+        .iter()
+        .filter(|b| {
+            found
+                .iter()
+                .any(|m| m.brand == b.name && m.position.is_some() && m.stance == Stance::Cautioned)
+        })
+        .flat_map(|b| std::iter::once(&b.name).chain(&b.aliases))
+        .map(|term| fold_term(term))
+        .filter(|term| !term.is_empty())
+        .collect();
     // Named ones by position, then the others in the file's order.
     found.sort_by_key(|m| m.position.unwrap_or(usize::MAX));
     answer.mentions = found;

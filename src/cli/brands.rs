@@ -7,8 +7,10 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::analysis::mentions::{self, Brand, BrandSummary, Mention};
+use crate::analysis::stance::Stance;
 use crate::analysis::workspace::{self, Workspace};
 use crate::present::answer::PreparedAnswer;
+use crate::present::compare::mentions::{CELL_KEY, cell_text};
 use crate::sanitize::one_line;
 
 #[derive(Debug, Default, Args)]
@@ -86,11 +88,19 @@ pub fn mentions_text(found: &[Mention]) -> String {
         let brand = one_line(&mention.brand);
         match (mention.position, &mention.sentence) {
             (Some(position), Some(sentence)) => text.push_str(&format!(
-                "  {position}. {brand} — {}×{} — \"{}\"\n",
+                "  {position}. {brand} — {}×{} — {} — \"{}\"\n",
                 mention.count,
                 if mention.cited { ", cited" } else { "" },
+                mention.stance.label(),
                 one_line(sentence)
             )),
+            (None, Some(sentence)) if mention.stance == Stance::NotFound => {
+                text.push_str(&format!(
+                    "  –  {brand} — not counted: the answer says it found nothing{} — \"{}\"\n",
+                    if mention.cited { ", but cited" } else { "" },
+                    one_line(sentence)
+                ))
+            }
             _ => text.push_str(&format!(
                 "  –  {brand} — not named{}\n",
                 if mention.cited { ", but cited" } else { "" }
@@ -111,10 +121,10 @@ pub fn matrix_text(rows: &[BrandSummary]) -> String {
         .max(5);
     let columns = rows.first().map_or(0, |r| r.columns.len());
     let mut text = format!(
-        "Mentions (position of first mention per column, * when a source is on the brand's domain):\n{:<width$}  {}  {:>10} {:>8} {:>6}\n",
+        "Mentions ({CELL_KEY}):\n{:<width$}  {}  {:>10} {:>8} {:>6}\n",
         "BRAND",
         (1..=columns)
-            .map(|n| format!("{n:>3}"))
+            .map(|n| format!("{n:>4}"))
             .collect::<Vec<_>>()
             .join(" "),
         "VISIBILITY",
@@ -125,17 +135,7 @@ pub fn matrix_text(rows: &[BrandSummary]) -> String {
         let cells: Vec<String> = row
             .columns
             .iter()
-            .map(|cell| {
-                let mark = match cell {
-                    None => "?".to_string(),
-                    Some(m) => match m.position {
-                        Some(p) => format!("{p}{}", if m.cited { "*" } else { "" }),
-                        None if m.cited => "–*".to_string(),
-                        None => "–".to_string(),
-                    },
-                };
-                format!("{mark:>3}")
-            })
+            .map(|cell| format!("{:>4}", cell_text(cell)))
             .collect();
         text.push_str(&format!(
             "{:<width$}  {}  {:>9.0}% {:>8} {:>5.0}%\n",
@@ -224,8 +224,17 @@ mod tests {
         ];
         let text = matrix_text(&mentions::summarize(&columns));
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[1], "BRAND      1   2   3  VISIBILITY  AVG POS  SHARE");
-        assert_eq!(lines[2], "Salomon   2*   ?   1        100%      1.5    67%");
-        assert_eq!(lines[3], "Merrell    1   ?   –         50%      1.0    33%");
+        assert_eq!(
+            lines[1],
+            "BRAND       1    2    3  VISIBILITY  AVG POS  SHARE"
+        );
+        assert_eq!(
+            lines[2],
+            "Salomon    2*    ?    1        100%      1.5    67%"
+        );
+        assert_eq!(
+            lines[3],
+            "Merrell     1    ?    –         50%      1.0    33%"
+        );
     }
 }

@@ -6,6 +6,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::analysis::stance::Stance;
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::app::App;
 use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
@@ -113,7 +114,7 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
                 answer.scroll_of(view),
                 reading_width,
                 chat.find.as_ref(),
-                &|line| mark_brands(line, &chat.marks),
+                &|line| mark_brands(line, &chat.marks, &answer.cautioned_marks),
             ),
             Some(body) if !body.is_empty() => draw_prose(
                 frame,
@@ -220,14 +221,26 @@ pub(super) fn brand_style() -> Style {
         .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
 }
 
-/// The line with every tracked brand (name or alias, as a whole word) marked.
-fn mark_brands(line: Line<'static>, marks: &[String]) -> Line<'static> {
+/// A tracked brand the answer cautions against: red, and in italics besides bold and
+/// underlined, so it shows without colour too.
+fn cautioned_style() -> Style {
+    brand_style().fg(Color::Red).add_modifier(Modifier::ITALIC)
+}
+
+/// The line with every tracked brand (name or alias, as a whole word) marked, and the brands
+/// the answer cautions against marked apart.
+fn mark_brands(line: Line<'static>, marks: &[String], cautioned: &[String]) -> Line<'static> {
     if marks.is_empty() {
         return line;
     }
     let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
     let ranges = mark_ranges(&text, marks);
-    restyled(&line, &ranges, |_, style| style.patch(brand_style()))
+    let line = restyled(&line, &ranges, |_, style| style.patch(brand_style()));
+    if cautioned.is_empty() {
+        return line;
+    }
+    let ranges = mark_ranges(&text, cautioned);
+    restyled(&line, &ranges, |_, style| style.patch(cautioned_style()))
 }
 
 /// The tracked brands the answer names, in order of first mention: position, count,
@@ -279,11 +292,18 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
                 } else {
                     Span::styled("not cited", theme::dim())
                 };
+                let stance = match mention.stance {
+                    Stance::Cautioned => Span::styled("cautioned !", theme::error()),
+                    Stance::Recommended => Span::styled("recommended +", theme::ok()),
+                    other => Span::styled(other.label(), theme::muted()),
+                };
                 lines.push(Line::from(vec![
                     Span::raw(mark),
                     Span::styled(format!("{position:>2}. "), theme::title()),
                     Span::styled(mention.brand.clone(), name_style),
                     Span::styled(format!("  {count} · "), theme::muted()),
+                    stance,
+                    Span::styled(" · ", theme::muted()),
                     cited,
                 ]));
                 lines.push(Line::from(vec![
@@ -306,9 +326,26 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
                             theme::dim()
                         },
                     ),
-                    Span::styled("  not mentioned", theme::dim()),
+                    Span::styled(
+                        match mention.stance {
+                            Stance::NotFound => {
+                                "  not counted: the answer says it found nothing on it"
+                            }
+                            _ => "  not mentioned",
+                        },
+                        theme::dim(),
+                    ),
                 ]));
-                lines.push(Line::raw(""));
+                match (&mention.sentence, mention.stance) {
+                    (Some(sentence), Stance::NotFound) => lines.push(Line::from(vec![
+                        Span::raw("      "),
+                        Span::styled(
+                            format!("“{sentence}”"),
+                            theme::dim().add_modifier(Modifier::ITALIC),
+                        ),
+                    ])),
+                    _ => lines.push(Line::raw("")),
+                }
             }
         }
     }

@@ -29,5 +29,7 @@ mod page_usage;
 mod places_cli;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;
+#[path = "../stance_cli.rs"]
+mod stance_cli;
 #[path = "../track_truth.rs"]
 mod track_truth;

@@ -33,3 +33,5 @@ mod sim_http;
 mod sim_live_paths;
 #[path = "../sim_validation.rs"]
 mod sim_validation;
+#[path = "../stance.rs"]
+mod stance;

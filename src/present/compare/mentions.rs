@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::analysis::mentions::{self, Brand, BrandSummary, Mention};
+use crate::analysis::stance::Stance;
 use crate::present::answer::PreparedAnswer;
 
 use super::summary::Ranked;
@@ -87,20 +88,24 @@ pub fn sorted_order(rows: &[BrandSummary], sort: MatrixSort) -> Vec<usize> {
     order
 }
 
-/// A cell as the matrix shows it: the position of first mention or `–`, `*` when a cited
-/// page is on the brand's domains; `?` for a column with no answer.
+/// A cell as the matrix shows it: the position of first mention (then `+` when the answer
+/// recommends the brand, `!` when it cautions against it) or `–`, `*` when a cited page is
+/// on the brand's domains; `?` for a column with no answer.
 pub fn cell_text(cell: &Option<Mention>) -> String {
     match cell {
         None => "?".to_string(),
         Some(m) => {
             let cited = if m.cited { "*" } else { "" };
             match m.position {
-                Some(p) => format!("{p}{cited}"),
+                Some(p) => format!("{p}{}{cited}", m.stance.mark()),
                 None => format!("–{cited}"),
             }
         }
     }
 }
+
+/// What the marks of [`cell_text`] mean, for every view and export of the matrix.
+pub const CELL_KEY: &str = "a cell is the position of first mention (+ recommended, ! cautioned; – not named, ? no answer); * a cited page is on the brand's domain";
 
 /// Average position as shown: one decimal, or `–` when never named.
 pub fn average_text(row: &BrandSummary) -> String {
@@ -116,6 +121,7 @@ pub fn matrix_csv(labels: &[String], rows: &[BrandSummary]) -> String {
         header.push(format!("{label} position"));
         header.push(format!("{label} count"));
         header.push(format!("{label} cited"));
+        header.push(format!("{label} stance"));
     }
     header.extend([
         "visibility %".to_string(),
@@ -130,8 +136,13 @@ pub fn matrix_csv(labels: &[String], rows: &[BrandSummary]) -> String {
                     record.push(m.position.map_or(String::new(), |p| p.to_string()));
                     record.push(m.count.to_string());
                     record.push(m.cited.to_string());
+                    record.push(match m.position {
+                        Some(_) => m.stance.label().to_string(),
+                        None if m.stance == Stance::NotFound => m.stance.label().to_string(),
+                        None => String::new(),
+                    });
                 }
-                None => record.extend([String::new(), String::new(), String::new()]),
+                None => record.extend([String::new(), String::new(), String::new(), String::new()]),
             }
         }
         record.push(format!("{:.1}", row.visibility));
@@ -174,7 +185,11 @@ pub fn matrix_markdown(labels: &[String], rows: &[BrandSummary]) -> String {
         .map(|(i, l)| format!("{}. {l}", i + 1))
         .collect();
     out.push_str(&named.join("; "));
-    out.push_str(". A cell is the position of first mention (– not named, ? no answer); * a cited page is on the brand's domain.\n");
+    out.push_str(&format!(
+        ". {}{}.\n",
+        CELL_KEY[..1].to_uppercase(),
+        &CELL_KEY[1..]
+    ));
     out
 }
 
@@ -271,6 +286,7 @@ mod tests {
             count,
             sentence: None,
             cited,
+            stance: Default::default(),
         })
     }
 
@@ -357,9 +373,12 @@ mod tests {
         assert_eq!(
             lines.next(),
             Some(
-                "brand,A position,A count,A cited,B position,B count,B cited,visibility %,average position,share of voice %"
+                "brand,A position,A count,A cited,A stance,B position,B count,B cited,B stance,visibility %,average position,share of voice %"
             )
         );
-        assert_eq!(lines.next(), Some("Lowa,1,2,true,,,,100.0,1.00,40.0"));
+        assert_eq!(
+            lines.next(),
+            Some("Lowa,1,2,true,listed,,,,,100.0,1.00,40.0")
+        );
     }
 }

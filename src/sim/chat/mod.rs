@@ -191,12 +191,16 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
         sources,
         mix: Mix::new(seed),
     };
-    let blocks = match request.model {
+    let mut blocks = match request.model {
         "gemini" => compose_gemini(&mut ctx),
         "perplexity" => compose_perplexity(&mut ctx),
         "copilot" => compose_copilot(&mut ctx),
         _ => compose_chatgpt(&mut ctx),
     };
+    // Before the closing paragraph.
+    if let Some(caveat) = parts::caveat_para(&mut ctx) {
+        blocks.insert(blocks.len().saturating_sub(1), caveat);
+    }
     let mut ids = Mix::new(seed ^ 0x5eed);
     let prompt_html = prompt_markup(request.model, &request.prompt, &mut ids);
     let completion_html = completion_markup(request.model, &blocks, &ctx.sources, &mut ids);

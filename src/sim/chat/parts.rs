@@ -274,3 +274,27 @@ pub(super) fn explaining(ctx: &Ctx) -> bool {
 pub(super) fn short(ctx: &Ctx) -> bool {
     ctx.class == DeviceClass::Phone
 }
+
+/// In some answers, a pick the model warns against or one it says it found nothing on, as
+/// live answers name brands: a reading of mentions must tell these from recommendations.
+/// Drawn from the answer's own seed, so a repeated ask repeats it.
+pub(super) fn caveat_para(ctx: &mut Ctx) -> Option<Block> {
+    if !matches!(ctx.topic.intent, Intent::Buying | Intent::Comparison) {
+        return None;
+    }
+    let roll = ctx.mix.below(4);
+    if roll > 1 {
+        return None;
+    }
+    let pick = *ctx.topic.picks(&mut ctx.mix, 1).first()?;
+    let aspect = ctx.topic.aspects(&mut ctx.mix, 1).join("");
+    let sentence = match roll {
+        0 => format!(
+            "Skip the {pick} if {aspect} matters to you: owners report durability issues after a season."
+        ),
+        _ => format!(
+            "I couldn't find reliable information about the newest {pick}, so it is left out here."
+        ),
+    };
+    Some(Block::Para(vec![text(sentence)]))
+}

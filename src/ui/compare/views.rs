@@ -11,6 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::analysis::diff::Change;
 use crate::analysis::mentions::{Mention, on_domain};
+use crate::analysis::stance::Stance;
 use crate::api::request::shorten;
 use crate::app::App;
 use crate::app::compare::{CompareFocus, CompareMode};
@@ -20,7 +21,7 @@ use super::super::text_view::visible_lines;
 use super::super::{pane, theme};
 
 /// Width of one column's cell in the matrix and in the brand rows.
-const MATRIX_CELL: usize = 4;
+const MATRIX_CELL: usize = 5;
 /// The brand column of the matrix is at most this wide.
 const BRAND_MAX: usize = 16;
 
@@ -41,6 +42,9 @@ fn column_window(n: usize, selected: usize, room: usize) -> std::ops::Range<usiz
 
 fn cell_style(cell: &Option<Mention>) -> Style {
     match cell {
+        Some(m) if m.position.is_some() && m.stance == Stance::Cautioned => {
+            theme::error().add_modifier(Modifier::BOLD)
+        }
         Some(m) if m.cited => theme::accent().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
         Some(m) if m.position.is_some() => theme::ok().add_modifier(Modifier::BOLD),
         _ => theme::dim(),
@@ -143,7 +147,11 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
-        "n position of first mention · – not named · * cites the brand's site · ? no answer · vis % of answers naming it · SoV share of all mentions",
+        "n first mention · + recommended · ! cautioned · – not named · * site cited",
+        theme::dim(),
+    ));
+    lines.push(Line::styled(
+        "? no answer · vis % of answers naming it · SoV share of all mentions",
         theme::dim(),
     ));
     if shown.len() < compare.columns.len() {

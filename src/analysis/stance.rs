@@ -1,0 +1,285 @@
+//! What an answer says of a brand it names, read from the words around each mention by the
+//! rules of one table ([`RULES`]): no model, the same reading every time. A mention is read
+//! in its clause (the part of its sentence between commas, semicolons and words like "but"),
+//! and in its whole sentence when the clause says nothing.
+
+use serde::{Deserialize, Serialize};
+
+/// How an answer speaks of a brand where it names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stance {
+    /// Put forward: a top pick, the best, recommended.
+    Recommended,
+    /// Named without a judgement.
+    #[default]
+    Listed,
+    /// Named with a warning: avoid, overpriced, issues, a recall, discontinued.
+    Cautioned,
+    /// Named only to say nothing is known of it: not a mention at all.
+    NotFound,
+}
+
+impl Stance {
+    pub fn label(self) -> &'static str {
+        match self {
+            Stance::Recommended => "recommended",
+            Stance::Listed => "listed",
+            Stance::Cautioned => "cautioned",
+            Stance::NotFound => "not found",
+        }
+    }
+
+    /// A one-character mark for tables and the answer.
+    pub fn mark(self) -> &'static str {
+        match self {
+            Stance::Recommended => "+",
+            Stance::Listed => "",
+            Stance::Cautioned => "!",
+            Stance::NotFound => "?",
+        }
+    }
+}
+
+/// The cues of each stance, lower case, matched as whole words; tried in this order, the
+/// first stance with a cue in the text wins ("do not recommend" is a caution before it is a
+/// recommendation, "could not find" says nothing was found before anything else).
+pub const RULES: &[(Stance, &[&str])] = &[
+    (
+        Stance::NotFound,
+        &[
+            "could not find",
+            "couldn't find",
+            "cannot find",
+            "can't find",
+            "unable to find",
+            "did not find",
+            "didn't find",
+            "no information",
+            "no reliable information",
+            "no specific information",
+            "not aware of",
+            "not familiar with",
+            "don't have information",
+            "do not have information",
+            "don't have any information",
+            "do not have any information",
+            "no data on",
+            "no record of",
+            "not find any",
+            "unknown to me",
+        ],
+    ),
+    (
+        Stance::Cautioned,
+        &[
+            "avoid",
+            "overpriced",
+            "over-priced",
+            "issues",
+            "problems",
+            "recall",
+            "recalled",
+            "discontinued",
+            "no longer made",
+            "no longer available",
+            "complaints",
+            "not recommend",
+            "don't recommend",
+            "wouldn't recommend",
+            "would not recommend",
+            "can't recommend",
+            "cannot recommend",
+            "poor",
+            "falls apart",
+            "fell apart",
+            "wears fast",
+            "wears out",
+            "wear out",
+            "worse",
+            "downside",
+            "drawback",
+            "drawbacks",
+            "skip",
+            "too expensive",
+            "not worth",
+            "cheaply made",
+            "defect",
+            "defects",
+            "defective",
+            "lawsuit",
+            "beware",
+            "disappointing",
+            "disappointed",
+            "unreliable",
+            "durability concerns",
+        ],
+    ),
+    (
+        Stance::Recommended,
+        &[
+            "top pick",
+            "top picks",
+            "best",
+            "we recommend",
+            "i recommend",
+            "i'd recommend",
+            "highly recommend",
+            "recommended",
+            "highly rated",
+            "top-rated",
+            "top rated",
+            "favorite",
+            "favourite",
+            "standout",
+            "go-to",
+            "winner",
+            "excellent",
+            "our pick",
+            "editor's choice",
+            "top choice",
+            "first choice",
+            "great choice",
+            "worth it",
+            "worth the money",
+            "can't go wrong",
+            "stands out",
+            "leader",
+        ],
+    ),
+];
+
+/// Phrases that look like a cue and are not one; they are taken out before the cues are
+/// looked for ("no issues" is not a caution, "helps you avoid blisters" warns of nothing).
+const NOT_CUES: &[&str] = &[
+    "no issues",
+    "without issues",
+    "few issues",
+    "no problems",
+    "without problems",
+    "few problems",
+    "help avoid",
+    "helps avoid",
+    "helps you avoid",
+    "help you avoid",
+    "to avoid",
+    "avoid blisters",
+    "avoid slipping",
+    "avoid injury",
+    "avoid injuries",
+    "no downside",
+    "not poor",
+];
+
+/// Words that end a clause inside a sentence.
+const CLAUSE_WORDS: &[&str] = &[
+    " but ",
+    " while ",
+    " whereas ",
+    " although ",
+    " though ",
+    " however ",
+];
+
+/// The stance of the mention at bytes `start..end` of `text`.
+pub fn stance_at(text: &str, start: usize, end: usize) -> Stance {
+    let (sentence_start, sentence_end) = sentence_bounds(text, start, end);
+    let sentence = &text[sentence_start..sentence_end];
+    let (clause_start, clause_end) =
+        clause_bounds(sentence, start - sentence_start, end - sentence_start);
+    match read(&sentence[clause_start..clause_end]) {
+        Some(stance) => stance,
+        None => read(sentence).unwrap_or(Stance::Listed),
+    }
+}
+
+/// The stance a piece of text states, if any cue of [`RULES`] is in it.
+pub fn read(text: &str) -> Option<Stance> {
+    let mut folded = format!(" {} ", normalize(text));
+    for phrase in NOT_CUES {
+        let padded = format!(" {phrase} ");
+        while let Some(at) = folded.find(&padded) {
+            folded.replace_range(at..at + padded.len(), " ");
+        }
+    }
+    RULES.iter().find_map(|(stance, cues)| {
+        cues.iter()
+            .any(|cue| folded.contains(&format!(" {cue} ")))
+            .then_some(*stance)
+    })
+}
+
+/// Lower case, curly apostrophes straight, every other non-word character a space, so cues
+/// match whole words with one space between them.
+fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        let c = match c {
+            '\u{2019}' | '\u{2018}' => '\'',
+            _ => c,
+        };
+        if c.is_alphanumeric() || c == '\'' || c == '-' {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.extend(c.to_lowercase());
+        } else {
+            space = true;
+        }
+    }
+    out
+}
+
+/// The sentence around `start..end`: from after the last stop before it to its next stop.
+fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let is_stop = |c: char| matches!(c, '.' | '!' | '?' | '\n');
+    let mut from = 0;
+    for (at, c) in text[..start].char_indices().rev() {
+        let next = text[at + c.len_utf8()..].chars().next();
+        if c == '\n' || (is_stop(c) && next.is_some_and(char::is_whitespace)) {
+            from = at + c.len_utf8();
+            break;
+        }
+    }
+    let mut to = text.len();
+    let mut chars = text[end..].char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '\n' || (is_stop(c) && chars.peek().is_none_or(|(_, n)| n.is_whitespace())) {
+            to = end + at;
+            break;
+        }
+    }
+    (from, to)
+}
+
+/// The clause of `sentence` around `start..end`.
+fn clause_bounds(sentence: &str, start: usize, end: usize) -> (usize, usize) {
+    let lower = sentence.to_lowercase();
+    // Lower case may change lengths outside ASCII; clauses are then the whole sentence.
+    if lower.len() != sentence.len() {
+        return (0, sentence.len());
+    }
+    let mut from = 0;
+    let mut to = sentence.len();
+    for (at, c) in sentence.char_indices() {
+        if matches!(c, ',' | ';' | ':' | '(' | ')' | '—' | '–') {
+            if at < start {
+                from = at + c.len_utf8();
+            } else if at >= end && at < to {
+                to = at;
+            }
+        }
+    }
+    for word in CLAUSE_WORDS {
+        for (at, _) in lower.match_indices(word) {
+            if at + word.len() <= start {
+                from = from.max(at + word.len());
+            } else if at >= end {
+                to = to.min(at);
+            }
+        }
+    }
+    (from, to.max(from))
+}
