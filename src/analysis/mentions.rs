@@ -169,7 +169,7 @@ fn sentence_around(text: &str, start: usize, end: usize) -> String {
     // Markdown's bold marks and list bullets are noise in a quoted sentence.
     let sentence: Vec<&str> = text[from..to].split_whitespace().collect();
     let sentence = sentence.join(" ").replace("**", "");
-    let sentence = sentence.trim_start_matches(['-', '*', '#', '>', ' ']);
+    let sentence = sentence.trim_start_matches(['-', '*', '#', '>', '•', ' ']);
     if sentence.chars().count() <= SENTENCE_MAX_CHARS {
         return sentence.to_string();
     }

@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand};
 mod ai;
 mod brands;
 mod compare;
+mod discover;
 mod history;
 mod jobs;
 mod page;
@@ -28,6 +29,7 @@ mod usage;
 pub use ai::AiArgs;
 pub use brands::BrandArgs;
 pub use compare::{CompareArgs, CompareSearchArgs};
+pub use discover::{BrandsArgs, BrandsCommand};
 pub use history::{HistoryArgs, HistoryCommand, KindArg, PagingArgs};
 pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
 pub use page::PageArgs;
@@ -101,6 +103,8 @@ pub enum Command {
     /// Run a set of the workspace file through the service's queue; list, export and
     /// compare its runs over time
     Track(TrackArgs),
+    /// The names the stored answers put forward that no tracked brand covers
+    Brands(BrandsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -300,6 +304,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         }
         Command::Store(command) => return store::run_store(config, command),
         Command::History(args) => return history::run_history(config, args),
+        Command::Brands(args) => return discover::run_brands(config, args),
         Command::Track(args) => return track::run_track(config, client, args).await,
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
     };

@@ -185,6 +185,27 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
     prepare_until(request, fetched, &Stop::default())
 }
 
+/// A stored answer's body (a JSON completion, or the model's page as HTML) made ready to
+/// read again; `None` for a body that is neither.
+pub fn prepare_stored(request: AiRequest, body: &str) -> Option<PreparedAnswer> {
+    let text = body.trim_start();
+    let value = if text.starts_with('{') {
+        AiAnswer::Completion(Box::new(serde_json::from_str::<Completion>(text).ok()?))
+    } else if text.starts_with('<') {
+        AiAnswer::Html(body.to_owned())
+    } else {
+        return None;
+    };
+    let fetched = Fetched {
+        value,
+        body: body.to_owned(),
+        status: 200,
+        content_type: String::new(),
+        elapsed: Duration::ZERO,
+    };
+    Some(prepare(request, fetched))
+}
+
 /// [`prepare`], skipping what is left once `stop` is set (the answer is then dropped).
 pub fn prepare_until(
     request: AiRequest,

@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod compare;
+pub mod discover;
 pub mod page;
 pub mod search_page;
 pub mod text;

@@ -4,9 +4,7 @@
 use std::time::Duration;
 
 use crate::analysis::mentions::{self, Brand, Mention};
-use crate::api::{
-    AiAnswer, AiRequest, Completion, Fetched, ResultKind, SearchRequest, SearchResults,
-};
+use crate::api::{AiRequest, ResultKind, SearchRequest, SearchResults};
 use crate::present::answer;
 use crate::present::compare::overview::{AI_OVERVIEW, is_overview_request, stored_overview};
 use crate::present::compare::summary::location_label;
@@ -47,16 +45,8 @@ pub fn observe(item: &RunItem, brands: &[Brand]) -> Observed {
 }
 
 fn observe_answer(request: &AiRequest, body: &str, brands: &[Brand]) -> Option<ObservedAnswer> {
-    // Runs ask for JSON; a body that is not a completion has nothing to count.
-    let completion: Completion = serde_json::from_str(body).ok()?;
-    let fetched = Fetched {
-        value: AiAnswer::Completion(Box::new(completion)),
-        body: String::new(),
-        status: 200,
-        content_type: "application/json".to_string(),
-        elapsed: Duration::ZERO,
-    };
-    let prepared = answer::prepare(request.clone(), fetched);
+    // Runs ask for JSON; a body that is neither a completion nor a page has nothing to count.
+    let prepared = answer::prepare_stored(request.clone(), body)?;
     Some(observed(
         &prepared,
         AnswerObservation {

@@ -9,6 +9,8 @@
 mod cli;
 #[path = "../compare_cli.rs"]
 mod compare_cli;
+#[path = "../discover_cli.rs"]
+mod discover_cli;
 #[path = "../exit_codes.rs"]
 mod exit_codes;
 #[path = "../hardening.rs"]

@@ -1,0 +1,93 @@
+//! `vantage brands discover`: the names stored answers put forward that no tracked brand
+//! covers, counted over answers, models and places.
+
+use std::time::Duration;
+
+mod common;
+
+use common::Service;
+use serde_json::Value;
+use tempfile::TempDir;
+
+fn run(service: &Service, dir: &TempDir, args: &[&str]) -> std::process::Output {
+    let output = common::run_vantage(&service.sim, dir.path(), args, Duration::from_secs(60));
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    output
+}
+
+#[test]
+fn stored_answers_give_the_names_nobody_tracks_with_their_counts() {
+    let service = Service::start();
+    let dir = TempDir::new().unwrap();
+    // Nothing stored yet: said, not an error.
+    let empty = run(&service, &dir, &["brands", "discover"]);
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("No answers are stored yet"));
+    for (model, country) in [
+        ("chatgpt", "US"),
+        ("gemini", "DE"),
+        ("perplexity", "US"),
+        ("copilot", "GB"),
+    ] {
+        run(
+            &service,
+            &dir,
+            &[
+                "ai",
+                "best hiking boots",
+                "--model",
+                model,
+                "--country",
+                country,
+            ],
+        );
+    }
+    let output = run(
+        &service,
+        &dir,
+        &["brands", "discover", "--brands", "Salomon", "--json"],
+    );
+    let found: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(found.len() >= 3, "{found:#?}");
+    for name in &found {
+        let name_text = name["name"].as_str().unwrap();
+        assert!(
+            !name_text.to_lowercase().contains("salomon"),
+            "a tracked brand's product: {name_text}"
+        );
+        assert!(name["answers"].as_u64().unwrap() >= 1);
+        assert!(!name["models"].as_array().unwrap().is_empty());
+        assert!(!name["places"].as_array().unwrap().is_empty());
+        assert!(!name["sentence"].as_str().unwrap().is_empty());
+    }
+    // Most named first.
+    let counts: Vec<u64> = found
+        .iter()
+        .map(|n| n["answers"].as_u64().unwrap())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+    let text = run(
+        &service,
+        &dir,
+        &["brands", "discover", "--brands", "Salomon"],
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Names the 4 stored answers put forward"),
+        "{text}"
+    );
+    // A time that is neither an age nor a date is refused before anything is read.
+    let refused = common::run_vantage(
+        &service.sim,
+        dir.path(),
+        &["brands", "discover", "--since", "last tuesday"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let recent = run(
+        &service,
+        &dir,
+        &["brands", "discover", "--since", "1h", "--json"],
+    );
+    let recent: Vec<Value> = serde_json::from_slice(&recent.stdout).unwrap();
+    assert!(!recent.is_empty());
+}
