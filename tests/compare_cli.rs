@@ -395,7 +395,7 @@ fn the_ai_overview_is_a_column_beside_a_model_and_mentions_cover_it() {
     assert!(output.status.success(), "{output:?}");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("AI Overview · anywhere"), "{text}");
-    assert!(text.contains("Mentions ("), "{text}");
+    assert!(text.contains("Mentions — "), "{text}");
 
     let refused = host.run(&["compare", "boots", "--models", "bard"]);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");

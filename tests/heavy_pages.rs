@@ -158,6 +158,7 @@ fn the_costliest_pages_are_shown_in_bounded_time_and_memory() {
     // The largest resident size of any command run so far (these, and any other test's).
     let usage = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
         .expect("getrusage");
+    eprintln!("largest resident size of a command: {} KB", usage.max_rss());
     assert!(
         usage.max_rss() <= MEMORY_LIMIT_KB,
         "a command peaked at {} KB",

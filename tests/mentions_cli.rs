@@ -95,7 +95,7 @@ fn compare_takes_the_workspace_brands_and_adds_the_matrix() {
     ];
     let (code, text, _) = run(vantage(dir.path()).args(args));
     assert_eq!(code, 0);
-    let matrix = text.split("Mentions (").nth(1).unwrap_or_default();
+    let matrix = text.split("Mentions — ").nth(1).unwrap_or_default();
     assert!(
         matrix.contains("\nBRAND       1    2    3    4  VISIBILITY  AVG POS  SHARE\n"),
         "{text}"

@@ -121,7 +121,7 @@ pub fn matrix_text(rows: &[BrandSummary]) -> String {
         .max(5);
     let columns = rows.first().map_or(0, |r| r.columns.len());
     let mut text = format!(
-        "Mentions ({CELL_KEY}):\n{:<width$}  {}  {:>10} {:>8} {:>6}\n",
+        "Mentions — {CELL_KEY}:\n{:<width$}  {}  {:>10} {:>8} {:>6}\n",
         "BRAND",
         (1..=columns)
             .map(|n| format!("{n:>4}"))
