@@ -191,6 +191,21 @@ fn the_summary_lists_shared_domains_and_the_similarity_matrix() {
     insta::assert_snapshot!(screen);
 }
 
+/// Sources by kind in the summary, wide and at 80×24 (where the summary scrolls to it).
+#[test]
+fn the_summary_classes_cited_sites_by_kind() {
+    let mut app = app_at(Instant::now());
+    all_landed(&mut app);
+    press(&mut app, KeyCode::Char(']'));
+    let wide = draw(&mut app, 160, 45);
+    assert!(wide.contains("Sources by kind"), "{wide}");
+    assert!(wide.contains("model chatgpt"), "{wide}");
+    insta::assert_snapshot!("sources_by_kind_160x45", wide);
+    let narrow = draw(&mut app, 80, 24);
+    assert!(narrow.contains("Sources by kind"), "{narrow}");
+    insta::assert_snapshot!("sources_by_kind_80x24", narrow);
+}
+
 #[test]
 fn one_column_full_width() {
     let mut app = app_at(Instant::now());

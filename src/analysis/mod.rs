@@ -5,12 +5,14 @@
 //! tracked brands an answer names, where and citing whom; [`stance`] reads what an answer says of a brand where it names it (recommended, listed,
 //! cautioned, or that it found nothing); [`names`] tells which emphasised words of an answer
 //! are names worth tracking;
-//! [`workspace`] reads and edits the
+//! [`sources`] tells the kind of each cited site (own, competitor, editorial,
+//! user-generated, retailer, reference); [`workspace`] reads and edits the
 //! workspace file that lists those brands; [`diff`] compares two answers word by word.
 
 pub mod diff;
 pub mod mentions;
 pub mod names;
 pub mod overview;
+pub mod sources;
 pub mod stance;
 pub mod workspace;

@@ -35,6 +35,7 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::mentions::Brand;
 use super::overview::AI_OVERVIEW;
+use super::sources::{Classifier, SourceKind};
 use crate::api::{Location, Model};
 
 /// The file's name in the current folder.
@@ -42,6 +43,7 @@ pub const WORKSPACE_FILE: &str = "vantage.toml";
 
 const BRANDS_KEY: &str = "brands";
 const SETS_KEY: &str = "sets";
+const SOURCES_KEY: &str = "sources";
 
 /// A tracking set: what to ask or search, from which vantage points, watching which brands.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,6 +103,10 @@ pub struct Workspace {
     doc: DocumentMut,
     brands: Vec<Brand>,
     sets: Vec<TrackSet>,
+    /// The brand marked `own = true`: the user's, whose site cited is "own".
+    own: Option<String>,
+    /// Kinds of cited sites the file adds to the shipped table (`[sources]`).
+    source_kinds: Vec<(String, SourceKind)>,
 }
 
 /// `explicit` when given, else `vantage.toml` in `folder` if it exists.
@@ -128,6 +134,8 @@ impl Workspace {
             doc: DocumentMut::new(),
             brands: Vec::new(),
             sets: Vec::new(),
+            own: None,
+            source_kinds: Vec::new(),
         }
     }
 
@@ -155,12 +163,16 @@ impl Workspace {
             }
         })?;
         let brands = read_brands(path, text, parsed.as_table())?;
+        let own = read_own(path, text, parsed.as_table())?;
+        let source_kinds = read_source_kinds(path, text, parsed.as_table())?;
         let sets = read_sets(path, text, parsed.as_table(), &brands)?;
         Ok(Workspace {
             path: path.to_path_buf(),
             doc: parsed.into_mut(),
             brands,
             sets,
+            own,
+            source_kinds,
         })
     }
 
@@ -174,6 +186,17 @@ impl Workspace {
 
     pub fn sets(&self) -> &[TrackSet] {
         &self.sets
+    }
+
+    /// The brand marked `own = true`, if any.
+    pub fn own(&self) -> Option<&str> {
+        self.own.as_deref()
+    }
+
+    /// How this workspace classes cited sites: its own brand, the others as competitors,
+    /// its `[sources]`, then the shipped table.
+    pub fn classifier(&self) -> Classifier {
+        Classifier::new(&self.brands, self.own(), self.source_kinds.clone())
     }
 
     /// The set of this name (ignoring case).
@@ -564,6 +587,69 @@ fn field_error<'a>(
 
 fn string_array(items: &[String]) -> Array {
     items.iter().map(String::as_str).collect()
+}
+
+/// The one brand marked `own = true`; two are refused with the second's line.
+fn read_own(path: &Path, text: &str, root: &Table) -> Result<Option<String>, WorkspaceError> {
+    let field = field_error(path, text);
+    let Some(list) = root.get(BRANDS_KEY).and_then(Item::as_array_of_tables) else {
+        return Ok(None);
+    };
+    let mut own: Option<String> = None;
+    for table in list {
+        let Some((key, item)) = table.get_key_value("own") else {
+            continue;
+        };
+        let Some(is_own) = item.as_bool() else {
+            return Err(field(key.span(), "brands.own", "should be true or false"));
+        };
+        let name = table.get("name").and_then(Item::as_str).unwrap_or_default();
+        if is_own {
+            if let Some(first) = &own {
+                return Err(field(
+                    key.span(),
+                    "brands.own",
+                    &format!("only one brand is yours, and {first} already is"),
+                ));
+            }
+            own = Some(name.trim().to_string());
+        }
+    }
+    Ok(own)
+}
+
+/// `[sources]`: `"domain" = "kind"` pairs that add to the shipped table of site kinds.
+fn read_source_kinds(
+    path: &Path,
+    text: &str,
+    root: &Table,
+) -> Result<Vec<(String, SourceKind)>, WorkspaceError> {
+    let field = field_error(path, text);
+    let Some((key, item)) = root.get_key_value(SOURCES_KEY) else {
+        return Ok(Vec::new());
+    };
+    let Some(table) = item.as_table() else {
+        return Err(field(
+            key.span(),
+            SOURCES_KEY,
+            "should be a table of \"domain\" = \"kind\", like [sources] \"trailblog.example\" = \"editorial\"",
+        ));
+    };
+    let mut kinds = Vec::new();
+    for (domain, value) in table.iter() {
+        let span = table.key(domain).and_then(|k| k.span());
+        let Some(kind) = value.as_str().and_then(SourceKind::parse) else {
+            return Err(field(
+                span,
+                "sources",
+                &format!(
+                    "{domain} should be one of \"editorial\", \"user-generated\", \"retailer\", \"reference\" or \"other\""
+                ),
+            ));
+        };
+        kinds.push((domain.trim().to_ascii_lowercase(), kind));
+    }
+    Ok(kinds)
 }
 
 fn read_brands(path: &Path, text: &str, root: &Table) -> Result<Vec<Brand>, WorkspaceError> {

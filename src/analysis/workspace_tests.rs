@@ -205,3 +205,34 @@ fn saved_file_reads_back_and_a_missing_one_is_empty() {
     assert_eq!(locate(None, dir.path()), Some(file.clone()));
     assert_eq!(Workspace::load(&file).unwrap().brands()[0].name, "Salomon");
 }
+
+#[test]
+fn the_own_brand_and_added_site_kinds_class_citations() {
+    use crate::analysis::sources::SourceKind;
+    let text = "[[brands]]\nname = \"Lowa\"\nown = true\ndomains = [\"lowa.com\"]\n\n[[brands]]\nname = \"Salomon\"\ndomains = [\"salomon.com\"]\n\n[sources]\n\"trailblog.example\" = \"editorial\"\n\"gearforum.example\" = \"ugc\"\n";
+    let workspace = Workspace::parse(&path(), text).unwrap();
+    assert_eq!(workspace.own(), Some("Lowa"));
+    let classifier = workspace.classifier();
+    assert_eq!(classifier.kind_of("https://lowa.com/x"), SourceKind::Own);
+    assert_eq!(
+        classifier.kind_of("https://www.salomon.com/"),
+        SourceKind::Competitor
+    );
+    assert_eq!(
+        classifier.kind_of("trailblog.example"),
+        SourceKind::Editorial
+    );
+    assert_eq!(
+        classifier.kind_of("gearforum.example"),
+        SourceKind::UserGenerated
+    );
+    // Two own brands, or a kind that is not one, are refused with the line.
+    let two = "[[brands]]\nname = \"A\"\nown = true\n\n[[brands]]\nname = \"B\"\nown = true\n";
+    let error = Workspace::parse(&path(), two).unwrap_err().to_string();
+    assert!(error.contains("line 7"), "{error}");
+    assert!(error.contains("A already is"), "{error}");
+    let wrong = "[sources]\n\"x.example\" = \"blog\"\n";
+    let error = Workspace::parse(&path(), wrong).unwrap_err().to_string();
+    assert!(error.contains("line 2"), "{error}");
+    assert!(error.contains("x.example should be one of"), "{error}");
+}

@@ -7,6 +7,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::analysis::mentions::{self, Brand, BrandSummary, Mention};
+use crate::analysis::sources::Classifier;
 use crate::analysis::stance::Stance;
 use crate::analysis::workspace::{self, Workspace};
 use crate::present::answer::PreparedAnswer;
@@ -50,6 +51,18 @@ pub fn parse_brands(spec: &str) -> Result<Vec<Brand>, String> {
         });
     }
     Ok(brands)
+}
+
+/// How cited sites are classed: by the workspace file when there is one (its own brand, its
+/// `[sources]`), else with `brands` as competitors.
+pub fn source_classifier(args: &BrandArgs, brands: &[Brand]) -> Classifier {
+    let folder = std::env::current_dir().unwrap_or_default();
+    let workspace = workspace::locate(args.workspace.as_deref(), &folder)
+        .and_then(|path| Workspace::load(&path).ok());
+    match workspace {
+        Some(workspace) if args.brands.is_none() => workspace.classifier(),
+        _ => Classifier::new(brands, None, Vec::new()),
+    }
 }
 
 /// The brands of `--brands`, else of the workspace file (none when there is no file). The

@@ -4,7 +4,9 @@
 use clap::Args;
 use futures_util::StreamExt;
 
-use super::brands::{BrandArgs, WithMentions, answer_mentions, matrix_text, tracked_brands};
+use super::brands::{
+    BrandArgs, WithMentions, answer_mentions, matrix_text, source_classifier, tracked_brands,
+};
 use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
 use crate::analysis::mentions;
@@ -251,12 +253,14 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         .map(|(vantage, result)| {
             compare::answer_facts(
                 vantage.label(CompareMode::Answers),
+                &vantage.location,
                 result.as_ref().ok(),
                 result.as_ref().err().map(|e| e.to_string()),
             )
         })
         .collect();
-    let summary = AnswerSummary::of(facts);
+    let summary =
+        AnswerSummary::of(facts).with_source_kinds(&source_classifier(&args.brands, &brands));
     let rows = (!brands.is_empty()).then(|| {
         let columns: Vec<_> = results
             .iter()

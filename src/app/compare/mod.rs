@@ -5,6 +5,7 @@
 //! IP types for searches), plus any added by hand. At most `max_in_flight` calls run at once;
 //! the rest queue and start as others end. A slow or failed column holds up no other.
 
+use crate::analysis::sources::Classifier;
 use std::time::Duration;
 
 use crossterm::event::KeyEvent;
@@ -234,6 +235,8 @@ pub struct CompareState {
     /// The column the word diff compares the focused one against.
     pub diff_base: usize,
     pub diff: Option<DiffCache>,
+    /// How the summary classes cited sites: set from the workspace when the brands change.
+    pub classifier: Classifier,
 }
 
 impl Default for CompareState {
@@ -264,6 +267,7 @@ impl CompareState {
             brand_views: BrandViews::default(),
             diff_base: 0,
             diff: None,
+            classifier: Classifier::default(),
         };
         state.rebuild();
         state
@@ -455,12 +459,13 @@ impl CompareState {
                     .map(|c| {
                         answer_facts(
                             c.vantage.label(CompareMode::Answers),
+                            &c.vantage.location,
                             c.answer(),
                             c.call.error().map(|e| e.to_string()),
                         )
                     })
                     .collect();
-                self.summary = Some(AnswerSummary::of(facts));
+                self.summary = Some(AnswerSummary::of(facts).with_source_kinds(&self.classifier));
                 self.table.clear();
             }
             CompareMode::Search => {

@@ -131,6 +131,11 @@ impl CompareState {
 /// Brings the matrix, the brand rows and the diff up to date with the columns and
 /// `app.brands`. Cheap when nothing changed: call it after anything that may have.
 pub(crate) fn refresh_views(app: &mut App) {
+    app.compare.classifier = match &app.brands_pane.workspace {
+        Some(workspace) => workspace.classifier(),
+        None => crate::analysis::sources::Classifier::new(&app.brands, None, Vec::new()),
+    };
     app.compare.compute_brand_views(&app.brands);
+    app.compare.refresh_summary();
     app.compare.compute_diff();
 }

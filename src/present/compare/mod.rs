@@ -253,15 +253,19 @@ pub enum Outcome {
     Results(Box<PreparedSearch>),
 }
 
-/// What the summary needs of one answer column: its answer, or why there is none.
+/// What the summary needs of one answer column: its answer, or why there is none. `place`
+/// is where the column asks from (its group in "Sources by kind").
 pub fn answer_facts(
     label: String,
+    place: &Location,
     answer: Option<&PreparedAnswer>,
     error: Option<String>,
 ) -> AnswerFacts {
     match answer {
         Some(answer) => AnswerFacts {
             label,
+            model: answer.header.model.as_str().to_string(),
+            place: summary::location_label(place),
             elapsed: Some(answer.header.elapsed),
             chars: answer.plain_text.chars().count(),
             domains: AnswerSummary::distinct(answer.sources.iter().map(|s| s.domain.clone())),
@@ -271,6 +275,8 @@ pub fn answer_facts(
         },
         None => AnswerFacts {
             label,
+            model: String::new(),
+            place: summary::location_label(place),
             elapsed: None,
             chars: 0,
             domains: Vec::new(),

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::analysis::sources::{Classifier, KindCounts};
 use crate::api::Location;
 use crate::present::compare::mentions::BrandRanks;
 
@@ -282,6 +283,9 @@ pub fn location_label(location: &Location) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AnswerFacts {
     pub label: String,
+    /// The model and the place of the column, for the groups of "Sources by kind".
+    pub model: String,
+    pub place: String,
     /// `None` for a column without an answer (failed, cancelled, running).
     pub elapsed: Option<Duration>,
     pub chars: usize,
@@ -299,6 +303,8 @@ pub struct AnswerSummary {
     pub columns: Vec<AnswerFacts>,
     pub shared: Vec<SharedDomain>,
     pub similarity: Vec<Vec<Option<f64>>>,
+    /// The cited sites by kind, per model then per place (empty until classed).
+    pub sources_by_kind: Vec<KindCounts>,
 }
 
 impl AnswerSummary {
@@ -309,8 +315,40 @@ impl AnswerSummary {
         AnswerSummary {
             shared: shared_domains(&domains),
             similarity,
+            sources_by_kind: Vec::new(),
             columns,
         }
+    }
+
+    /// Classes the columns' cited sites by kind, per model and per place (each group over
+    /// every citation of its columns).
+    pub fn with_source_kinds(mut self, classifier: &Classifier) -> AnswerSummary {
+        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+        let answered = self.columns.iter().filter(|c| c.elapsed.is_some());
+        for column in answered {
+            for group in [
+                format!("model {}", column.model),
+                format!("place {}", column.place),
+            ] {
+                let at = match groups.iter().position(|(g, _)| *g == group) {
+                    Some(at) => at,
+                    None => {
+                        groups.push((group, Vec::new()));
+                        groups.len() - 1
+                    }
+                };
+                groups[at]
+                    .1
+                    .extend(column.domains.iter().map(String::as_str));
+            }
+        }
+        // Models first, then places, each in the order they first appear.
+        groups.sort_by_key(|(g, _)| !g.starts_with("model "));
+        self.sources_by_kind = groups
+            .iter()
+            .map(|(group, domains)| KindCounts::of(group, domains, classifier))
+            .collect();
+        self
     }
 
     /// Distinct domains of a column, in order of first citation.
@@ -374,6 +412,22 @@ impl AnswerSummary {
                 let _ = writeln!(out, "- {} — columns {}", s.domain, cols.join(", "));
             } else {
                 let _ = writeln!(out, "  {:<36} columns {}", s.domain, cols.join(", "));
+            }
+        }
+        if !self.sources_by_kind.is_empty() {
+            h(&mut out, "Sources by kind");
+            let width = self
+                .sources_by_kind
+                .iter()
+                .map(|g| g.group.chars().count())
+                .max()
+                .unwrap_or(0);
+            for group in &self.sources_by_kind {
+                if markdown {
+                    let _ = writeln!(out, "- {}: {}", group.group, group.text());
+                } else {
+                    let _ = writeln!(out, "  {:<width$}  {}", group.group, group.text());
+                }
             }
         }
         h(&mut out, "Similarity of the answers");
@@ -726,6 +780,8 @@ mod tests {
     fn the_summary_text_names_shared_domains_and_the_method() {
         let facts = |label: &str, text: &str, domains: &[&str]| AnswerFacts {
             label: label.into(),
+            model: label.to_lowercase(),
+            place: "US".into(),
             elapsed: Some(Duration::from_millis(1500)),
             chars: text.len(),
             domains: domains.iter().map(|d| d.to_string()).collect(),
@@ -742,5 +798,13 @@ mod tests {
         assert!(text.contains("columns 1, 2"), "{text}");
         assert!(text.contains("Jaccard"), "{text}");
         assert!(summary.text(true).contains("| 1 | 100 | 100 |"));
+        let classed = summary.with_source_kinds(&Classifier::default());
+        let text = classed.text(false);
+        assert!(text.contains("Sources by kind"), "{text}");
+        assert!(text.contains("model chatgpt  retailer 100%"), "{text}");
+        assert!(
+            text.contains("place US       retailer 67% · user-generated 33%"),
+            "{text}"
+        );
     }
 }
