@@ -402,3 +402,43 @@ fn the_ai_overview_is_a_column_beside_a_model_and_mentions_cover_it() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("ai-overview"), "{stderr}");
 }
+
+#[test]
+fn gaps_name_the_columns_where_competitors_stand_without_your_brand() {
+    let host = Host::start();
+    let args = [
+        "compare",
+        "best hiking boots",
+        "--models",
+        "chatgpt,gemini,perplexity,copilot",
+        "--locations",
+        "us,de",
+        "--brands",
+        "Lowa,Salomon,Scarpa,Keen,La Sportiva",
+        "--gaps",
+    ];
+    // Without your brand there is nothing to compare: refused before anything is sent.
+    let refused = host.run(&args);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("own = true"));
+    let mut with_own = args.to_vec();
+    with_own.extend(["--own", "lowa", "--json"]);
+    let output = host.run(&with_own);
+    assert!(output.status.success(), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let gaps = &json["gaps"];
+    assert_eq!(gaps["own"], "Lowa");
+    let columns = gaps["columns"].as_array().unwrap();
+    assert!(!columns.is_empty(), "{json:#}");
+    // Each gap is a column whose row in the matrix lacks Lowa and has a competitor.
+    let rows = json["mentions"].as_array().unwrap();
+    let lowa = rows.iter().find(|r| r["brand"] == "Lowa").unwrap();
+    for gap in columns {
+        let i = gap["column"].as_u64().unwrap() as usize - 1;
+        assert!(lowa["columns"][i]["position"].is_null(), "{gap}");
+        assert!(!gap["competitors"].as_array().unwrap().is_empty());
+    }
+    let text = host.run(&with_own[..with_own.len() - 1]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("Gaps for Lowa (your brand)"), "{text}");
+}

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
 use crate::analysis::mentions::{self, Brand, BrandSummary, Mention};
 use crate::analysis::sources::Classifier;
@@ -63,6 +62,13 @@ pub fn source_classifier(args: &BrandArgs, brands: &[Brand]) -> Classifier {
         Some(workspace) if args.brands.is_none() => workspace.classifier(),
         _ => Classifier::new(brands, None, Vec::new()),
     }
+}
+
+/// The workspace file's own brand (`own = true`), if there is a file and it names one.
+pub fn workspace_own(args: &BrandArgs) -> Option<String> {
+    let folder = std::env::current_dir().unwrap_or_default();
+    let path = workspace::locate(args.workspace.as_deref(), &folder)?;
+    Workspace::load(&path).ok()?.own().map(str::to_string)
 }
 
 /// The brands of `--brands`, else of the workspace file (none when there is no file). The
@@ -161,14 +167,6 @@ pub fn matrix_text(rows: &[BrandSummary]) -> String {
         ));
     }
     text
-}
-
-/// A JSON object with a `mentions` array after its own fields.
-#[derive(Serialize)]
-pub struct WithMentions<'a, T: Serialize, M: Serialize> {
-    #[serde(flatten)]
-    pub inner: &'a T,
-    pub mentions: &'a [M],
 }
 
 /// The service's JSON object as received (pretty), with a `mentions` array added as its

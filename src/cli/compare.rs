@@ -5,7 +5,7 @@ use clap::Args;
 use futures_util::StreamExt;
 
 use super::brands::{
-    BrandArgs, WithMentions, answer_mentions, matrix_text, source_classifier, tracked_brands,
+    BrandArgs, answer_mentions, matrix_text, source_classifier, tracked_brands, workspace_own,
 };
 use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
@@ -49,6 +49,14 @@ pub struct CompareArgs {
     /// Print the comparison as JSON
     #[arg(long)]
     pub json: bool,
+    /// Where your brand is missing: the columns where a competitor is named or cited and
+    /// it is not, and the sites cited there that never cite it (your brand is the one
+    /// marked own = true in the workspace file, or --own)
+    #[arg(long)]
+    pub gaps: bool,
+    /// Your brand, one of the tracked ones, for --gaps
+    #[arg(long, value_name = "NAME")]
+    pub own: Option<String>,
     #[command(flatten)]
     pub brands: BrandArgs,
 }
@@ -208,6 +216,10 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         Ok(brands) => brands,
         Err(sentence) => return invalid(sentence),
     };
+    let own = match own_brand(args.gaps, args.own.as_deref(), &args.brands, &brands) {
+        Ok(own) => own,
+        Err(sentence) => return invalid(sentence),
+    };
     let mut requests = Vec::new();
     for vantage in &vantages {
         let request = if vantage.overview {
@@ -261,25 +273,31 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         .collect();
     let summary =
         AnswerSummary::of(facts).with_source_kinds(&source_classifier(&args.brands, &brands));
-    let rows = (!brands.is_empty()).then(|| {
-        let columns: Vec<_> = results
-            .iter()
-            .map(|r| r.as_ref().ok().map(|a| answer_mentions(a, &brands)))
-            .collect();
-        mentions::summarize(&columns)
+    let found: Vec<Option<Vec<mentions::Mention>>> = results
+        .iter()
+        .map(|r| r.as_ref().ok().map(|a| answer_mentions(a, &brands)))
+        .collect();
+    let rows = (!brands.is_empty()).then(|| mentions::summarize(&found));
+    let gaps = own.map(|own| {
+        let labels: Vec<String> = summary.columns.iter().map(|c| c.label.clone()).collect();
+        let domains: Vec<Vec<String>> = summary.columns.iter().map(|c| c.domains.clone()).collect();
+        compare::gaps::gaps(&own, &labels, &found, &domains)
     });
-    match (&rows, args.json) {
-        (None, true) => print_json(&summary),
-        (Some(rows), true) => print_json(&WithMentions {
-            inner: &summary,
-            mentions: rows,
-        }),
-        (None, false) => out(summary.text(false).trim_start()),
-        (Some(rows), false) => out(&format!(
-            "{}\n{}",
-            with_newline(summary.text(false).trim_start().to_string()),
-            matrix_text(rows)
-        )),
+    if args.json {
+        print_json(&CompareJson {
+            summary: &summary,
+            mentions: rows.as_deref(),
+            gaps: gaps.as_ref(),
+        });
+    } else {
+        let mut text = summary.text(false).trim_start().to_string();
+        if let Some(rows) = &rows {
+            text = format!("{}\n{}", with_newline(text), matrix_text(rows));
+        }
+        if let Some(gaps) = &gaps {
+            text = format!("{}\n{}", with_newline(text), gaps.text());
+        }
+        out(&with_newline(text));
     }
     // An overview always has words: an overview column without any had none on its page.
     for (i, (vantage, result)) in vantages.iter().zip(&results).enumerate() {
@@ -294,6 +312,51 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     }
     let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     with_history(finish(&errors), kept)
+}
+
+/// `compare --json`: the summary's fields, then the mention matrix and the gaps when asked.
+#[derive(serde::Serialize)]
+struct CompareJson<'a> {
+    #[serde(flatten)]
+    summary: &'a AnswerSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mentions: Option<&'a [mentions::BrandSummary]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gaps: Option<&'a compare::gaps::Gaps>,
+}
+
+/// The brand `--gaps` is about: `--own`, else the workspace's `own = true`; none without
+/// `--gaps`. The sentence says what to do when there is none.
+fn own_brand(
+    gaps: bool,
+    own: Option<&str>,
+    brand_args: &BrandArgs,
+    brands: &[mentions::Brand],
+) -> Result<Option<String>, String> {
+    if !gaps {
+        return Ok(None);
+    }
+    let named = match own {
+        Some(own) => Some(own.trim().to_string()),
+        None => workspace_own(brand_args),
+    };
+    let Some(own) = named else {
+        return Err(
+            "Not sent: --gaps needs your brand; mark it own = true in vantage.toml, or name it with --own."
+                .to_string(),
+        );
+    };
+    match brands.iter().find(|b| b.name.eq_ignore_ascii_case(&own)) {
+        Some(brand) => Ok(Some(brand.name.clone())),
+        None => Err(format!(
+            "Not sent: {own} is not one of the tracked brands ({}); --gaps compares it with them.",
+            brands
+                .iter()
+                .map(|b| b.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
 }
 
 pub async fn run_compare_search(config: &Config, client: &Client, args: CompareSearchArgs) -> i32 {

@@ -2,6 +2,7 @@
 //! they make, what a column received, and the facts the summary is computed from. The Compare
 //! tab and `vantage compare` both use it.
 
+pub mod gaps;
 pub mod mentions;
 pub mod overview;
 pub mod summary;
