@@ -440,5 +440,8 @@ fn gaps_name_the_columns_where_competitors_stand_without_your_brand() {
     }
     let text = host.run(&with_own[..with_own.len() - 1]);
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("Gaps for Lowa (your brand)"), "{text}");
+    assert!(
+        text.contains("Gaps: where Lowa (your brand) is missing"),
+        "{text}"
+    );
 }

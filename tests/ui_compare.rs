@@ -356,6 +356,34 @@ fn the_mention_matrix_at_160_columns() {
     insta::assert_snapshot!(draw(&mut app, 160, 45));
 }
 
+/// With Meindl marked as yours, the summary says where it is missing: wide and at 80×24
+/// (scrolled down to it).
+#[test]
+fn the_gaps_of_your_brand_in_the_summary() {
+    let text = "[[brands]]\nname = \"Salomon\"\n\n[[brands]]\nname = \"Meindl\"\nown = true\n\n[[brands]]\nname = \"REI\"\ndomains = [\"rei.com\"]\n\n[[brands]]\nname = \"Idealo\"\ndomains = [\"idealo.de\"]\n";
+    let workspace =
+        vantage::analysis::workspace::Workspace::parse(std::path::Path::new("vantage.toml"), text)
+            .unwrap();
+    let mut app = app_at(Instant::now());
+    app.brands = workspace.brands().to_vec();
+    app.brands_pane.workspace = Some(workspace);
+    all_landed(&mut app);
+    press(&mut app, KeyCode::Char(']'));
+    let wide = draw(&mut app, 160, 45);
+    assert!(
+        wide.contains("Gaps: where Meindl (your brand) is missing"),
+        "{wide}"
+    );
+    assert!(wide.contains("Salomon named 1st"), "{wide}");
+    insta::assert_snapshot!("gaps_160x45", wide);
+    for _ in 0..12 {
+        press(&mut app, KeyCode::Down);
+    }
+    let narrow = draw(&mut app, 80, 24);
+    assert!(narrow.contains("Gaps: where Meindl"), "{narrow}");
+    insta::assert_snapshot!("gaps_80x24", narrow);
+}
+
 #[test]
 fn the_sources_of_the_focused_column() {
     let mut app = landed_with_brands(3);

@@ -130,7 +130,7 @@ pub const KNOWN: &[(&str, SourceKind)] = &[
 
 /// Classifies cited domains for one workspace: its own brand, the other tracked brands (the
 /// competitors), the kinds it adds, then [`KNOWN`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Classifier {
     own: Vec<String>,
     competitors: Vec<String>,

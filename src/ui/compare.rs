@@ -440,7 +440,14 @@ fn draw_summary(compare: &CompareState, frame: &mut Frame, area: Rect) {
     let Some(summary) = &compare.summary else {
         return;
     };
-    let text = summary.text(false);
+    let mut text = summary.text(false);
+    // Where the own brand is missing, before the similarity of the answers.
+    if let Some(gaps) = &compare.brand_views.gaps {
+        let at = text
+            .find("\nSimilarity of the answers")
+            .unwrap_or(text.len());
+        text.insert_str(at, &format!("\n{}", gaps.text()));
+    }
     let note_width = usize::from(inner.width.saturating_sub(2));
     let lines: Vec<Line> = text
         .lines()

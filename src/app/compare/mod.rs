@@ -237,6 +237,8 @@ pub struct CompareState {
     pub diff: Option<DiffCache>,
     /// How the summary classes cited sites: set from the workspace when the brands change.
     pub classifier: Classifier,
+    /// The workspace's own brand (`own = true`), whose gaps the summary shows.
+    pub own: Option<String>,
 }
 
 impl Default for CompareState {
@@ -268,6 +270,7 @@ impl CompareState {
             diff_base: 0,
             diff: None,
             classifier: Classifier::default(),
+            own: None,
         };
         state.rebuild();
         state

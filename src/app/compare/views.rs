@@ -3,8 +3,9 @@
 //! brands change, another pair of columns is chosen), never per frame.
 
 use crate::analysis::diff::{self, WordDiff};
-use crate::analysis::mentions::{Brand, BrandSummary};
+use crate::analysis::mentions::{Brand, BrandSummary, Mention};
 use crate::app::App;
+use crate::present::compare::gaps::{Gaps, gaps};
 use crate::present::compare::mentions::{self as brand_mentions, BrandRanks, MatrixSort};
 use crate::present::compare::{CompareMode, ranked_results};
 
@@ -32,6 +33,8 @@ pub struct BrandViews {
     pub sort: MatrixSort,
     /// Search: the best rank of any of a brand's domains per column.
     pub ranks: Vec<BrandRanks>,
+    /// Answers: where the own brand is missing, when the workspace marks one.
+    pub gaps: Option<Gaps>,
 }
 
 impl BrandViews {
@@ -59,6 +62,35 @@ impl CompareState {
                 let answers: Vec<_> = self.columns.iter().map(|c| c.answer()).collect();
                 views.matrix = brand_mentions::matrix(&answers, brands);
                 views.ranks.clear();
+                views.gaps = self.own.as_deref().map(|own| {
+                    let per_column: Vec<Option<Vec<Mention>>> = answers
+                        .iter()
+                        .enumerate()
+                        .map(|(i, answer)| {
+                            answer.map(|_| {
+                                views
+                                    .matrix
+                                    .iter()
+                                    .filter_map(|row| row.columns.get(i).cloned().flatten())
+                                    .collect()
+                            })
+                        })
+                        .collect();
+                    let labels: Vec<String> = self
+                        .columns
+                        .iter()
+                        .map(|c| c.vantage.label(CompareMode::Answers))
+                        .collect();
+                    let domains: Vec<Vec<String>> = answers
+                        .iter()
+                        .map(|a| {
+                            a.map_or_else(Vec::new, |a| {
+                                a.sources.iter().map(|s| s.domain.clone()).collect()
+                            })
+                        })
+                        .collect();
+                    gaps(own, &labels, &per_column, &domains)
+                });
             }
             CompareMode::Search => {
                 let ranked: Vec<_> = self
@@ -131,11 +163,22 @@ impl CompareState {
 /// Brings the matrix, the brand rows and the diff up to date with the columns and
 /// `app.brands`. Cheap when nothing changed: call it after anything that may have.
 pub(crate) fn refresh_views(app: &mut App) {
-    app.compare.classifier = match &app.brands_pane.workspace {
+    let workspace = app.brands_pane.workspace.as_ref();
+    let classifier = match workspace {
         Some(workspace) => workspace.classifier(),
         None => crate::analysis::sources::Classifier::new(&app.brands, None, Vec::new()),
     };
+    let own = workspace.and_then(|w| w.own()).map(str::to_string);
+    // The summary is classed again only when the workspace's kinds change.
+    if classifier != app.compare.classifier {
+        app.compare.classifier = classifier;
+        app.compare.refresh_summary();
+    }
+    if own != app.compare.own {
+        app.compare.own = own;
+        // The gaps are of the brand views: computed again with them.
+        app.compare.brand_views.generation = None;
+    }
     app.compare.compute_brand_views(&app.brands);
-    app.compare.refresh_summary();
     app.compare.compute_diff();
 }

@@ -103,8 +103,8 @@ impl Gaps {
     /// The gaps as plain text.
     pub fn text(&self) -> String {
         let mut out = format!(
-            "Gaps for {} (your brand): columns where a competitor is named or cited and {} is not\n",
-            self.own, self.own
+            "Gaps: where {} (your brand) is missing and a competitor is named or cited\n",
+            self.own
         );
         if self.columns.is_empty() {
             out.push_str("  none\n");
