@@ -225,7 +225,7 @@ fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 
 /// Index just past the `>` that ends the tag whose attributes start at `from`, skipping
 /// quoted attribute values.
-fn tag_end(b: &[u8], from: usize) -> usize {
+pub fn tag_end(b: &[u8], from: usize) -> usize {
     let mut quote = None;
     for (k, &c) in b[from..].iter().enumerate() {
         match (quote, c) {

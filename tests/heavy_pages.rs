@@ -13,6 +13,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
+mod common;
 #[path = "common/soup.rs"]
 mod soup;
 
@@ -69,32 +70,13 @@ async fn browser(Query(q): Query<HashMap<String, String>>) -> Response {
     html(page(url.rsplit('/').next().unwrap_or_default()))
 }
 
-struct Service {
-    url: String,
-    _runtime: tokio::runtime::Runtime,
-}
-
-fn start() -> Service {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let app = axum::Router::new()
-        .route("/ai", get(ai))
-        .route("/search", get(search))
-        .route("/browser", get(browser));
-    runtime.spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    Service {
-        url,
-        _runtime: runtime,
-    }
+fn start() -> common::Served {
+    common::serve(
+        axum::Router::new()
+            .route("/ai", get(ai))
+            .route("/search", get(search))
+            .route("/browser", get(browser)),
+    )
 }
 
 #[test]

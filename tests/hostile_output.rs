@@ -16,6 +16,8 @@ use axum::routing::get;
 use serde_json::json;
 use tempfile::TempDir;
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_vantage");
 
 /// Title, clipboard (ended by BEL and by ST), clear screen, 8-bit CSI and OSC, NEL, a bidi
@@ -182,36 +184,22 @@ async fn devices() -> Response {
     json_answer(StatusCode::OK, json!(devices_list()))
 }
 
-/// The hostile service on 127.0.0.1:0, on a runtime of its own.
+/// The hostile service on 127.0.0.1:0.
 struct Hostile {
-    url: String,
-    _runtime: tokio::runtime::Runtime,
+    served: common::Served,
 }
 
 impl Hostile {
     fn start() -> Hostile {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("runtime");
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .expect("bind");
-        let url = format!("http://{}", listener.local_addr().expect("address"));
-        let app = axum::Router::new()
-            .route("/ai", get(ai))
-            .route("/ai/devices", get(devices))
-            .route("/search", get(search))
-            .route("/search/results", get(search_results))
-            .route("/browser", get(browser));
-        runtime.spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        Hostile {
-            url,
-            _runtime: runtime,
-        }
+        let served = common::serve(
+            axum::Router::new()
+                .route("/ai", get(ai))
+                .route("/ai/devices", get(devices))
+                .route("/search", get(search))
+                .route("/search/results", get(search_results))
+                .route("/browser", get(browser)),
+        );
+        Hostile { served }
     }
 
     fn command(&self, home: &Path, args: &[&str]) -> Command {
@@ -221,7 +209,12 @@ impl Hostile {
             .env("VANTAGE_TOKEN", "hostile-test-token")
             .env_remove("MASSIVE_TOKEN")
             .env_remove("VANTAGE_LOG")
-            .args(["--render-url", &self.url, "--search-url", &self.url])
+            .args([
+                "--render-url",
+                &self.served.url,
+                "--search-url",
+                &self.served.url,
+            ])
             .args(args);
         cmd
     }

@@ -320,18 +320,7 @@ async fn the_html_page_ranks_the_same_results_as_the_json_of_the_same_search() {
         ]
     };
     let page = json(&get(&sim, "/search", &query("json")).await);
-    let from_json: Vec<String> = page["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| {
-            matches!(
-                r["type"].as_str(),
-                Some("organic" | "organic-with-sitelinks")
-            )
-        })
-        .map(|r| r["url"].as_str().unwrap().to_string())
-        .collect();
+    let from_json = organic_urls(&page);
     let html = get(&sim, "/search", &query("html")).await;
     let organic = extract(&html).organic;
     let from_html: Vec<String> = organic.iter().map(|r| r.url.clone()).collect();
@@ -343,6 +332,22 @@ async fn the_html_page_ranks_the_same_results_as_the_json_of_the_same_search() {
         organic.iter().all(|r| !r.snippet.is_empty()),
         "every organic result has its snippet"
     );
+}
+
+/// The URLs of a JSON results page's organic results, in order.
+fn organic_urls(page: &Value) -> Vec<String> {
+    page["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            matches!(
+                r["type"].as_str(),
+                Some("organic" | "organic-with-sitelinks")
+            )
+        })
+        .map(|r| r["url"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// The organic results of an HTML results page read with the rules a client of the live
@@ -391,18 +396,7 @@ async fn a_client_of_the_live_page_reads_the_json_s_organic_results_from_the_htm
             query
         };
         let page = json(&get(&sim, "/search", &with("json")).await);
-        let from_json: Vec<String> = page["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|r| {
-                matches!(
-                    r["type"].as_str(),
-                    Some("organic" | "organic-with-sitelinks")
-                )
-            })
-            .map(|r| r["url"].as_str().unwrap().to_string())
-            .collect();
+        let from_json = organic_urls(&page);
         assert!(
             from_json.len() >= 5,
             "{search:?}: {} organic",

@@ -8,6 +8,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use std::collections::HashMap;
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_vantage");
 
 /// Every answer recommends Salomon; with `unknown` in the prompt it also says it found
@@ -30,21 +32,8 @@ async fn ai(Query(q): Query<HashMap<String, String>>) -> Response {
     .into_response()
 }
 
-fn start() -> (String, tokio::runtime::Runtime) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .expect("bind");
-    let url = format!("http://{}", listener.local_addr().expect("address"));
-    let app = axum::Router::new().route("/ai", get(ai));
-    runtime.spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    (url, runtime)
+fn start() -> common::Served {
+    common::serve(axum::Router::new().route("/ai", get(ai)))
 }
 
 /// A brand's visibility, average position and share of voice.
@@ -93,9 +82,9 @@ fn measures(url: &str, prompt: &str) -> (Vec<Measures>, serde_json::Value) {
 
 #[test]
 fn an_answer_that_found_nothing_on_a_brand_leaves_its_visibility_unchanged() {
-    let (url, _runtime) = start();
-    let (silent, _) = measures(&url, "best hiking boots");
-    let (said, json) = measures(&url, "best hiking boots unknown");
+    let service = start();
+    let (silent, _) = measures(&service.url, "best hiking boots");
+    let (said, json) = measures(&service.url, "best hiking boots unknown");
     assert_eq!(said, silent, "{json:#}");
     let lowa = said.iter().find(|r| r.0 == "Lowa").expect("Lowa");
     assert_eq!(lowa.1, 0.0);

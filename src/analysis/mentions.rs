@@ -142,8 +142,9 @@ pub fn on_domain(url: &str, domain: &str) -> bool {
                 .is_some_and(|rest| rest.ends_with('.')))
 }
 
-/// The sentence of `text` around the byte range `start..end`, on one line.
-fn sentence_around(text: &str, start: usize, end: usize) -> String {
+/// The sentence of `text` around the byte range `start..end`: from after the last stop
+/// before it to its next stop, included.
+pub(super) fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
     let is_stop = |c: char| matches!(c, '.' | '!' | '?' | '\n');
     let mut from = 0;
     for (at, c) in text[..start].char_indices().rev() {
@@ -166,6 +167,12 @@ fn sentence_around(text: &str, start: usize, end: usize) -> String {
             break;
         }
     }
+    (from, to)
+}
+
+/// The sentence of `text` around the byte range `start..end`, on one line.
+fn sentence_around(text: &str, start: usize, end: usize) -> String {
+    let (from, to) = sentence_bounds(text, start, end);
     // Markdown's bold marks and list bullets are noise in a quoted sentence.
     let sentence: Vec<&str> = text[from..to].split_whitespace().collect();
     let sentence = sentence.join(" ").replace("**", "");

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::mentions::sentence_bounds;
+
 /// How an answer speaks of a brand where it names it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -230,28 +232,6 @@ fn normalize(text: &str) -> String {
         }
     }
     out
-}
-
-/// The sentence around `start..end`: from after the last stop before it to its next stop.
-fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
-    let is_stop = |c: char| matches!(c, '.' | '!' | '?' | '\n');
-    let mut from = 0;
-    for (at, c) in text[..start].char_indices().rev() {
-        let next = text[at + c.len_utf8()..].chars().next();
-        if c == '\n' || (is_stop(c) && next.is_some_and(char::is_whitespace)) {
-            from = at + c.len_utf8();
-            break;
-        }
-    }
-    let mut to = text.len();
-    let mut chars = text[end..].char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if c == '\n' || (is_stop(c) && chars.peek().is_none_or(|(_, n)| n.is_whitespace())) {
-            to = end + at;
-            break;
-        }
-    }
-    (from, to)
 }
 
 /// The clause of `sentence` around `start..end`.

@@ -55,10 +55,7 @@ pub fn parse_brands(spec: &str) -> Result<Vec<Brand>, String> {
 /// How cited sites are classed: by the workspace file when there is one (its own brand, its
 /// `[sources]`), else with `brands` as competitors.
 pub fn source_classifier(args: &BrandArgs, brands: &[Brand]) -> Classifier {
-    let folder = std::env::current_dir().unwrap_or_default();
-    let workspace = workspace::locate(args.workspace.as_deref(), &folder)
-        .and_then(|path| Workspace::load(&path).ok());
-    match workspace {
+    match located_workspace(args) {
         Some(workspace) if args.brands.is_none() => workspace.classifier(),
         _ => Classifier::new(brands, None, Vec::new()),
     }
@@ -66,9 +63,15 @@ pub fn source_classifier(args: &BrandArgs, brands: &[Brand]) -> Classifier {
 
 /// The workspace file's own brand (`own = true`), if there is a file and it names one.
 pub fn workspace_own(args: &BrandArgs) -> Option<String> {
+    located_workspace(args)?.own().map(str::to_string)
+}
+
+/// The workspace file `--workspace` names, else `vantage.toml` here, read; none when there
+/// is none or it does not read (`tracked_brands` says why).
+fn located_workspace(args: &BrandArgs) -> Option<Workspace> {
     let folder = std::env::current_dir().unwrap_or_default();
     let path = workspace::locate(args.workspace.as_deref(), &folder)?;
-    Workspace::load(&path).ok()?.own().map(str::to_string)
+    Workspace::load(&path).ok()
 }
 
 /// The brands of `--brands`, else of the workspace file (none when there is no file). The

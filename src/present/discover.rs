@@ -29,23 +29,12 @@ pub struct Untracked {
 
 /// The untracked names of `answers`, most named first (then by models, places, name).
 pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked> {
-    let tracked_terms: Vec<String> = tracked
-        .iter()
-        .flat_map(|b| std::iter::once(&b.name).chain(&b.aliases))
-        .map(|t| t.trim().to_lowercase())
-        .filter(|t| !t.is_empty())
-        .collect();
+    // A product of a tracked brand ("Salomon X Ultra") is that brand's: its name or an
+    // alias stands in it as a whole word.
     let covered = |name: &str| {
-        // A product of a tracked brand ("Salomon X Ultra") is that brand's.
-        let found = mentions::mentions(
-            name,
-            &[],
-            &tracked_terms
-                .iter()
-                .map(|t| Brand::named(t))
-                .collect::<Vec<_>>(),
-        );
-        found.iter().any(|m| m.position.is_some())
+        mentions::mentions(name, &[], tracked)
+            .iter()
+            .any(|m| m.position.is_some())
     };
     let mut rows: Vec<(Untracked, BTreeSet<String>, BTreeSet<String>)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();

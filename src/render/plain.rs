@@ -3,7 +3,7 @@
 
 use super::Link;
 use super::links::{LinkList, resolve_href};
-use crate::html_cost::skip_raw_text;
+use crate::html_cost::{skip_raw_text, tag_end};
 
 /// Elements whose content is never text to show.
 const SKIPPED: &[&[u8]] = &[
@@ -96,7 +96,7 @@ pub(crate) fn strip_tags(html: &str) -> String {
         lower[..len].copy_from_slice(&b[name_start..name_start + len]);
         lower[..len].make_ascii_lowercase();
         let name = &lower[..len];
-        i = after_tag(b, name_start + name_len);
+        i = tag_end(b, name_start + name_len);
         if !closing && SKIPPED.contains(&name) {
             i = skip_raw_text(b, i, name);
             raw.push(' ');
@@ -126,18 +126,18 @@ pub(crate) fn scan_links(html: &str) -> Vec<Link> {
         if !b.get(attrs_start).is_some_and(|c| c.is_ascii_whitespace()) {
             continue;
         }
-        let tag_end = after_tag(b, attrs_start);
-        let attrs = &html[attrs_start..tag_end];
-        i = tag_end;
+        let text_start = tag_end(b, attrs_start);
+        let attrs = &html[attrs_start..text_start];
+        i = text_start;
         let Some(url) = href_of(attrs).and_then(|h| resolve_href(&h)) else {
             continue;
         };
-        let mut text_end = (tag_end + MAX_LINK_TEXT_BYTES).min(b.len());
+        let mut text_end = (text_start + MAX_LINK_TEXT_BYTES).min(b.len());
         while !html.is_char_boundary(text_end) {
             text_end -= 1;
         }
-        let text_end = tag_end + link_text_len(&b[tag_end..text_end]);
-        let text = strip_tags(&html[tag_end..text_end]).replace('\n', " ");
+        let text_end = text_start + link_text_len(&b[text_start..text_end]);
+        let text = strip_tags(&html[text_start..text_end]).replace('\n', " ");
         links.add(url, text);
     }
     links.into_vec()
@@ -206,20 +206,6 @@ fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         }
         at = start + 1;
     }
-}
-
-/// Index just past the `>` ending a tag, quotes respected.
-fn after_tag(b: &[u8], from: usize) -> usize {
-    let mut quote = None;
-    for (k, &c) in b[from..].iter().enumerate() {
-        match (quote, c) {
-            (None, b'"' | b'\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, b'>') => return from + k + 1,
-            _ => {}
-        }
-    }
-    b.len()
 }
 
 /// Collapse white space within lines, trim lines, keep at most one blank line in a row.

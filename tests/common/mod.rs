@@ -279,3 +279,29 @@ pub fn damage_middle_pages(path: &std::path::Path) {
     }
     std::fs::write(path, bytes).expect("write");
 }
+
+/// A test's own service (an axum router) on 127.0.0.1:0, on a runtime of its own that lives
+/// as long as this value.
+pub struct Served {
+    pub url: String,
+    _runtime: tokio::runtime::Runtime,
+}
+
+pub fn serve(app: axum::Router) -> Served {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    runtime.spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Served {
+        url,
+        _runtime: runtime,
+    }
+}
