@@ -445,3 +445,96 @@ fn gaps_name_the_columns_where_competitors_stand_without_your_brand() {
         "{text}"
     );
 }
+
+/// The 95 % Wilson score interval, written out here apart from the app's code.
+fn wilson_percent(named: f64, asked: f64) -> (f64, f64) {
+    let z: f64 = 1.959_963_984_540_054;
+    let p = named / asked;
+    let centre = p + z * z / (2.0 * asked);
+    let half = z * (p * (1.0 - p) / asked + z * z / (4.0 * asked * asked)).sqrt();
+    let scale = 1.0 + z * z / asked;
+    (
+        (centre - half) / scale * 100.0,
+        (centre + half) / scale * 100.0,
+    )
+}
+
+#[test]
+fn samples_give_each_cell_a_count_and_its_interval() {
+    let host = Host::start();
+    let args = [
+        "compare",
+        "best hiking boots",
+        "--models",
+        "chatgpt,gemini",
+        "--locations",
+        "us,de",
+        "--samples",
+        "5",
+        "--brands",
+        "Salomon,Merrell",
+    ];
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let output = host.run(&json_args);
+    assert!(output.status.success(), "{output:?}");
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["samples"], 5);
+    let rows = json["sampled"].as_array().expect("sampled rows");
+    assert_eq!(rows.len(), 2);
+    let mut varied = 0;
+    for row in rows {
+        let cells = row["columns"].as_array().unwrap();
+        assert_eq!(cells.len(), 4, "{row}");
+        for cell in cells {
+            let named = cell["named"].as_f64().unwrap();
+            let asked = cell["asked"].as_f64().unwrap();
+            assert_eq!(asked, 5.0, "{cell}");
+            let (low, high) = wilson_percent(named, asked);
+            assert!((cell["low"].as_f64().unwrap() - low).abs() < 1e-6, "{cell}");
+            assert!(
+                (cell["high"].as_f64().unwrap() - high).abs() < 1e-6,
+                "{cell}"
+            );
+            if named > 0.0 && named < asked {
+                varied += 1;
+            }
+        }
+        let overall = &row["overall"];
+        assert_eq!(overall["asked"], 20);
+        assert!(row["difference"]["different"].is_boolean(), "{row}");
+    }
+    // The simulator's samples of one prompt and place differ: some brand is named in some
+    // of a cell's answers and not in others.
+    assert!(varied > 0, "{json:#}");
+
+    let text = host.run(&args);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("Each column was asked 5 times"), "{text}");
+    assert!(text.contains(" of 5 ("), "{text}");
+    assert!(
+        text.contains("no clear difference") || text.contains("different (p = "),
+        "{text}"
+    );
+    let mut csv_args = args.to_vec();
+    csv_args.push("--csv");
+    let csv = host.run(&csv_args);
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    let header = csv.lines().next().unwrap_or_default();
+    assert!(
+        header.contains("ChatGPT · US named") && header.contains("ChatGPT · US low %"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+
+    for (extra, said) in [
+        (vec!["--samples", "30"], "1 to 20"),
+        (vec!["--samples", "5", "--expiration", "1"], "afresh"),
+    ] {
+        let mut refused = args[..args.len() - 4].to_vec();
+        refused.extend(extra);
+        let output = host.run(&refused);
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(said));
+    }
+}

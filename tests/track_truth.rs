@@ -130,3 +130,80 @@ fn a_run_with_failed_calls_says_so_exits_7_and_its_changes_name_what_was_not_com
     let after = store.track_run(&newest.id).unwrap().unwrap();
     assert_eq!((after.failed, after.pending), (5, 1), "{after:?}");
 }
+
+#[test]
+fn a_set_with_samples_asks_each_answer_afresh_and_trends_test_the_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("vantage.toml"),
+        r#"[[brands]]
+name = "Salomon"
+
+[[brands]]
+name = "Merrell"
+
+[[sets]]
+name = "boots"
+prompts = ["best hiking boots"]
+models = ["chatgpt", "gemini"]
+locations = ["us", "de"]
+samples = 5
+"#,
+    )
+    .unwrap();
+    let service = service(0.0);
+    for _ in 0..2 {
+        let run = track(dir, &service.sim, &["run", "boots", "--wait"]);
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    }
+    let store = Store::open_in(&dir.join("data"), StoreOptions::default()).unwrap();
+    let runs = store.track_runs(Some("boots")).unwrap();
+    assert_eq!(runs.len(), 2);
+    let items = store.track_items(&runs[0].id).unwrap();
+    assert_eq!(items.len(), 2 * 2 * 5, "each answer asked five times");
+    assert!(items.iter().all(|item| matches!(
+        &item.request,
+        RequestParams::Ai(request) if request.expiration == Some(0)
+    )));
+
+    let trends = track(dir, &service.sim, &["trends", "boots", "--json"]);
+    assert_eq!(trends.status.code(), Some(0), "{trends:?}");
+    let json: serde_json::Value = serde_json::from_slice(&trends.stdout).unwrap();
+    let mut varied = false;
+    for brand in json["trends"]["brands"].as_array().unwrap() {
+        for stat in brand["overall"].as_array().unwrap() {
+            assert_eq!(stat["answers"], 20, "{stat}");
+            let (low, high) = (
+                stat["low"].as_f64().unwrap(),
+                stat["high"].as_f64().unwrap(),
+            );
+            let share = stat["visibility"].as_f64().unwrap();
+            assert!(low <= share && share <= high, "{stat}");
+        }
+        for (_, stats) in brand["by_location"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|pair| (pair[0].clone(), pair[1].clone()))
+        {
+            for stat in stats.as_array().unwrap() {
+                let named = stat["named"].as_u64().unwrap();
+                varied |= named > 0 && named < stat["answers"].as_u64().unwrap();
+            }
+        }
+        let change = &brand["change"];
+        assert!(change["p"].as_f64().is_some(), "{brand}");
+        assert!(change["different"].is_boolean(), "{brand}");
+    }
+    assert!(varied, "the samples of a vantage point differ: {json:#}");
+    let text = String::from_utf8(track(dir, &service.sim, &["trends", "boots"]).stdout).unwrap();
+    assert!(
+        text.contains("LAST RUN AGAINST THE ONE BEFORE (Fisher's exact test"),
+        "{text}"
+    );
+    assert!(
+        text.contains("no clear difference") || text.contains(": different (p = "),
+        "{text}"
+    );
+}

@@ -236,6 +236,7 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
             model: "chatgpt".to_string(),
             device: String::new(),
             location: "DE/–/Berlin".to_string(),
+            ..trends::MentionChange::default()
         })
         .collect();
     let mut app = app_on_track();

@@ -7,12 +7,14 @@
 //! are names worth tracking;
 //! [`sources`] tells the kind of each cited site (own, competitor, editorial,
 //! user-generated, retailer, reference); [`workspace`] reads and edits the
-//! workspace file that lists those brands; [`diff`] compares two answers word by word.
+//! workspace file that lists those brands; [`diff`] compares two answers word by word; [`samples`] reads
+//! cells asked several times: counts with their intervals, and the test of a difference.
 
 pub mod diff;
 pub mod mentions;
 pub mod names;
 pub mod overview;
+pub mod samples;
 pub mod sources;
 pub mod stance;
 pub mod workspace;

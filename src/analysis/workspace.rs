@@ -16,7 +16,8 @@
 //! It also names the sets that `vantage track` runs: `[[sets]]` tables with a `name`,
 //! `prompts` and/or `terms`, and optionally `models`, `devices`, `locations`
 //! (`cc:subdivision:city`, as `compare` takes them) and the `brands` to watch (names of
-//! `[[brands]]`; all of them when left out).
+//! `[[brands]]`; all of them when left out), and `samples`, how many times a run asks each
+//! prompt from each vantage point (1 when left out).
 //!
 //! ```toml
 //! [[sets]]
@@ -26,6 +27,7 @@
 //! models = ["chatgpt", "gemini"]
 //! locations = ["us:ny:New+York", "de::Berlin"]
 //! brands = ["Merrell"]
+//! samples = 5
 //! ```
 
 use std::ops::Range;
@@ -35,6 +37,7 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
 use super::mentions::Brand;
 use super::overview::AI_OVERVIEW;
+use super::samples;
 use super::sources::{Classifier, SourceKind};
 use crate::api::{Location, Model};
 
@@ -46,7 +49,7 @@ const SETS_KEY: &str = "sets";
 const SOURCES_KEY: &str = "sources";
 
 /// A tracking set: what to ask or search, from which vantage points, watching which brands.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrackSet {
     pub name: String,
     pub prompts: Vec<String>,
@@ -61,6 +64,25 @@ pub struct TrackSet {
     pub locations: Vec<Location>,
     /// Names of tracked brands to watch; empty watches them all.
     pub brands: Vec<String>,
+    /// How many times a run asks each prompt from each vantage point (searches once), with
+    /// the cache off when more than one: 1 to [`samples::MAX_SAMPLES`].
+    pub samples: usize,
+}
+
+impl Default for TrackSet {
+    fn default() -> TrackSet {
+        TrackSet {
+            name: String::new(),
+            prompts: Vec::new(),
+            terms: Vec::new(),
+            models: Vec::new(),
+            overview: false,
+            devices: Vec::new(),
+            locations: Vec::new(),
+            brands: Vec::new(),
+            samples: 1,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -249,6 +271,9 @@ impl Workspace {
                 table.insert(key, value(string_array(&items)));
             }
         }
+        if set.samples > 1 {
+            table.insert("samples", value(set.samples as i64));
+        }
         let item = self
             .doc
             .as_table_mut()
@@ -423,8 +448,14 @@ pub fn location_spec(location: &Location) -> String {
 pub const MAX_SET_COMBINATIONS: usize = 20_000;
 
 impl TrackSet {
-    /// How many calls one run of the set makes.
+    /// How many calls one run of the set makes, samples included.
     pub fn combinations(&self) -> usize {
+        self.answer_cells() * self.samples.max(1) + self.terms.len() * self.locations.len().max(1)
+    }
+
+    /// How many answers one sample of a run reads: each prompt from each model, device and
+    /// location, and its AI Overview from each location.
+    pub fn answer_cells(&self) -> usize {
         let factor = |n: usize| n.max(1);
         let chatbots = if self.overview && self.models.is_empty() {
             0
@@ -434,7 +465,6 @@ impl TrackSet {
         let overview = usize::from(self.overview) * factor(self.locations.len());
         self.prompts.len()
             * (chatbots * factor(self.devices.len()) * factor(self.locations.len()) + overview)
-            + self.terms.len() * factor(self.locations.len())
     }
 }
 
@@ -546,6 +576,18 @@ fn read_sets(
                 &format!("{unknown} is not one of the [[brands]] in this file; add it there first"),
             ));
         }
+        let samples = match table.get_key_value("samples") {
+            None => 1,
+            Some((key, item)) => {
+                let wrong = |problem: &str| field(key.span(), "sets.samples", problem);
+                let Some(n) = item.as_integer() else {
+                    return Err(wrong("should be a whole number, like samples = 5"));
+                };
+                let n = usize::try_from(n).unwrap_or(0);
+                samples::check_samples(n).map_err(|problem| wrong(&problem))?;
+                n
+            }
+        };
         let set = TrackSet {
             name,
             prompts,
@@ -555,6 +597,7 @@ fn read_sets(
             devices,
             locations,
             brands: watched,
+            samples,
         };
         if set.combinations() > MAX_SET_COMBINATIONS {
             return Err(field(

@@ -124,11 +124,17 @@ fn ai_overview_is_one_more_model_of_a_set_and_writes_back() {
     assert_eq!(set.combinations(), 2 + 2);
     let copy = TrackSet {
         name: "p".to_string(),
+        samples: 5,
         ..set
     };
     workspace.add_set(copy.clone()).unwrap();
     let again = Workspace::parse(&path(), &workspace.to_text()).unwrap();
     assert_eq!(again.set("p"), Some(&copy));
+    assert_eq!(
+        copy.combinations(),
+        (2 + 2) * 5,
+        "samples repeat the answers"
+    );
 }
 
 #[test]
@@ -163,6 +169,14 @@ fn set_errors_name_the_line_and_field() {
             "line 5, key `sets.name`: A is listed twice",
         ),
         ("sets = 3\n", "line 1, key `sets`"),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nsamples = 0\n",
+            "line 4, key `sets.samples`: 0 samples: a cell can be asked 1 to 20 times",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nsamples = \"5\"\n",
+            "line 4, key `sets.samples`: should be a whole number",
+        ),
     ];
     for (text, expected) in cases {
         let error = Workspace::parse(&path(), text).unwrap_err().to_string();

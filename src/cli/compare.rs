@@ -9,7 +9,7 @@ use super::brands::{
 };
 use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
-use crate::analysis::mentions;
+use crate::analysis::{mentions, samples};
 use crate::config::Config;
 use crate::exit;
 use crate::store::RequestParams;
@@ -46,9 +46,16 @@ pub struct CompareArgs {
     /// 1 allows cached answers (default), 0 asks for fresh ones
     #[arg(long, value_name = "0|1")]
     pub expiration: Option<u32>,
+    /// Ask every column N times afresh (the cache off) and read each brand as a count of
+    /// the answers naming it, with its 95 % interval (1 to 20)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub samples: usize,
     /// Print the comparison as JSON
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     pub json: bool,
+    /// Print the mention matrix as CSV (with --samples, each cell's count and interval)
+    #[arg(long)]
+    pub csv: bool,
     /// Where your brand is missing: the columns where a competitor is named or cited and
     /// it is not, and the sites cited there that never cite it (your brand is the one
     /// marked own = true in the workspace file, or --own)
@@ -157,6 +164,7 @@ where
 }
 
 /// What one answer column asks: a model, or a search for its AI Overview.
+#[derive(Clone)]
 enum ColumnRequest {
     Ai(AiRequest),
     Overview(SearchRequest),
@@ -220,15 +228,37 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         Ok(own) => own,
         Err(sentence) => return invalid(sentence),
     };
+    let samples = args.samples;
+    if let Err(sentence) = samples::check_sampled_comparison(samples, vantages.len()) {
+        return invalid(format!("Not sent: {sentence}"));
+    }
+    if samples > 1 && args.expiration == Some(1) {
+        return invalid(
+            "Not sent: --samples asks every column afresh, with the cache off; drop --expiration 1."
+                .to_string(),
+        );
+    }
+    if args.csv && brands.is_empty() {
+        return invalid(
+            "Not sent: --csv prints the mention matrix, and no brands are tracked; give --brands \
+             name=domain,… or a workspace file with brands."
+                .to_string(),
+        );
+    }
+    let expiration = if samples > 1 {
+        Some(0)
+    } else {
+        args.expiration
+    };
     let mut requests = Vec::new();
     for vantage in &vantages {
         let request = if vantage.overview {
             let mut request = axes.overview_request(args.prompt.clone(), vantage);
-            request.expiration = args.expiration;
+            request.expiration = expiration;
             ColumnRequest::Overview(request)
         } else {
             let mut request = axes.ai_request(args.prompt.clone(), vantage);
-            request.expiration = args.expiration;
+            request.expiration = expiration;
             ColumnRequest::Ai(request)
         };
         if let Err(e) = request.validate() {
@@ -239,7 +269,8 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
             ));
             return error.exit_code();
         }
-        requests.push(request);
+        // The samples of a column follow each other.
+        requests.extend(std::iter::repeat_n(request, samples));
     }
     let overviews = vantages.iter().filter(|v| v.overview).count();
     if overviews > 0 {
@@ -259,9 +290,15 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     let kept = kept
         .finish_columns(&results, |a| (a.body.as_str(), a.header.elapsed))
         .await;
+    // Per column, its samples' results; the summary reads each column's first answer.
+    let columns: Vec<&[Result<PreparedAnswer, ApiError>]> = results.chunks(samples).collect();
+    let firsts: Vec<&Result<PreparedAnswer, ApiError>> = columns
+        .iter()
+        .filter_map(|column| column.iter().find(|r| r.is_ok()).or(column.first()))
+        .collect();
     let facts = vantages
         .iter()
-        .zip(&results)
+        .zip(firsts.iter().copied())
         .map(|(vantage, result)| {
             compare::answer_facts(
                 vantage.label(CompareMode::Answers),
@@ -273,26 +310,52 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         .collect();
     let summary =
         AnswerSummary::of(facts).with_source_kinds(&source_classifier(&args.brands, &brands));
-    let found: Vec<Option<Vec<mentions::Mention>>> = results
+    let sampled_found: Vec<Vec<Vec<mentions::Mention>>> = columns
         .iter()
-        .map(|r| r.as_ref().ok().map(|a| answer_mentions(a, &brands)))
+        .map(|column| {
+            column
+                .iter()
+                .filter_map(|r| r.as_ref().ok())
+                .map(|a| answer_mentions(a, &brands))
+                .collect()
+        })
         .collect();
-    let rows = (!brands.is_empty()).then(|| mentions::summarize(&found));
+    let found: Vec<Option<Vec<mentions::Mention>>> = sampled_found
+        .iter()
+        .map(|answers| samples::merged(answers))
+        .collect();
+    let labels: Vec<String> = summary.columns.iter().map(|c| c.label.clone()).collect();
+    let rows = (!brands.is_empty() && samples == 1).then(|| mentions::summarize(&found));
+    let sampled = (!brands.is_empty() && samples > 1).then(|| samples::summarize(&sampled_found));
     let gaps = own.map(|own| {
-        let labels: Vec<String> = summary.columns.iter().map(|c| c.label.clone()).collect();
         let domains: Vec<Vec<String>> = summary.columns.iter().map(|c| c.domains.clone()).collect();
         compare::gaps::gaps(&own, &labels, &found, &domains)
     });
     if args.json {
         print_json(&CompareJson {
             summary: &summary,
+            samples,
             mentions: rows.as_deref(),
+            sampled: sampled.as_deref(),
             gaps: gaps.as_ref(),
         });
+    } else if args.csv {
+        match (&sampled, &rows) {
+            (Some(sampled), _) => out(&samples::matrix_csv(&labels, sampled)),
+            (None, Some(rows)) => out(&brand_mentions::matrix_csv(&labels, rows)),
+            (None, None) => {}
+        }
     } else {
         let mut text = summary.text(false).trim_start().to_string();
         if let Some(rows) = &rows {
             text = format!("{}\n{}", with_newline(text), matrix_text(rows));
+        }
+        if let Some(sampled) = &sampled {
+            text = format!(
+                "{}\nEach column was asked {samples} times afresh; the summary above reads its first answer, the brands below every answer.\n{}",
+                with_newline(text),
+                samples::matrix_text(&labels, sampled)
+            );
         }
         if let Some(gaps) = &gaps {
             text = format!("{}\n{}", with_newline(text), gaps.text());
@@ -300,7 +363,7 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         out(&with_newline(text));
     }
     // An overview always has words: an overview column without any had none on its page.
-    for (i, (vantage, result)) in vantages.iter().zip(&results).enumerate() {
+    for (i, (vantage, result)) in vantages.iter().zip(firsts.iter().copied()).enumerate() {
         if vantage.overview && result.as_ref().is_ok_and(|a| a.plain_text.is_empty()) {
             err(&format!(
                 "Column {} ({}): {}",
@@ -319,8 +382,13 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
 struct CompareJson<'a> {
     #[serde(flatten)]
     summary: &'a AnswerSummary,
+    /// How many times each column was asked.
+    samples: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     mentions: Option<&'a [mentions::BrandSummary]>,
+    /// With several samples: each brand's count and interval per column and overall.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sampled: Option<&'a [samples::SampledBrand]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gaps: Option<&'a compare::gaps::Gaps>,
 }

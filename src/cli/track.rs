@@ -541,11 +541,15 @@ fn trends_of(config: &Config, workspace: Option<&std::path::Path>, set: &str, js
 /// How many rows of sources and ranks the text shows.
 const TOP: usize = 10;
 
+/// "65% 43–82 @1.4": visibility, its 95 % interval and the average position.
 fn stat_cell(stat: &RunStat) -> String {
-    match (stat.visibility(), stat.average_position()) {
-        (None, _) => "–".to_string(),
-        (Some(v), Some(p)) => format!("{v:.0}% @{p:.1}"),
-        (Some(v), None) => format!("{v:.0}%"),
+    let Some((low, high)) = stat.interval() else {
+        return "–".to_string();
+    };
+    let v = stat.visibility().unwrap_or(0.0);
+    match stat.average_position() {
+        Some(p) => format!("{v:.0}% {low:.0}–{high:.0} @{p:.1}"),
+        None => format!("{v:.0}% {low:.0}–{high:.0}"),
     }
 }
 
@@ -580,7 +584,7 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
     if trends.brands.is_empty() {
         text.push_str("No brands are watched: add [[brands]] to the workspace file.\n");
     } else {
-        text.push_str(&header("BRAND: % NAMED @ AVG POSITION"));
+        text.push_str(&header("BRAND: % NAMED, 95% INTERVAL @ AVG POSITION"));
         for brand in &trends.brands {
             text.push_str(&row(
                 &brand.brand,
@@ -599,6 +603,18 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
                 ));
             }
         }
+    }
+    let changes: Vec<String> = trends
+        .brands
+        .iter()
+        .filter_map(|b| b.change.map(|c| format!("  {}: {}\n", b.brand, c.text())))
+        .collect();
+    if !changes.is_empty() {
+        text.push_str(&format!(
+            "\nLAST RUN AGAINST THE ONE BEFORE ({})\n",
+            crate::analysis::samples::TEST
+        ));
+        text.push_str(&changes.concat());
     }
     if !trends.sources.is_empty() {
         text.push('\n');
@@ -636,8 +652,12 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
         for (sign, changes) in [("+", &diff.mentions_gained), ("-", &diff.mentions_lost)] {
             for c in changes {
                 text.push_str(&format!(
-                    "  {sign} {} named by {} at {} for \"{}\"\n",
-                    c.brand, c.model, c.location, c.query
+                    "  {sign} {} named by {} at {} for \"{}\"{}\n",
+                    c.brand,
+                    c.model,
+                    c.location,
+                    c.query,
+                    c.counts_text()
                 ));
             }
         }

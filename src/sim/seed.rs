@@ -21,6 +21,10 @@ pub(crate) fn hash_parts(parts: &[&str]) -> u64 {
     fnv1a(&joined)
 }
 
+/// Marks the variation of a fresh ask (expiration=0) apart from a cacheable one's epoch:
+/// the samples of one prompt and place keep a steady core of picks and vary the rest.
+pub(crate) const FRESH_ASK: u64 = 1 << 62;
+
 /// SplitMix64 stream: a good spread from consecutive seeds, which FNV alone does not give.
 #[derive(Clone, Debug)]
 pub(crate) struct Mix {

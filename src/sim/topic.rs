@@ -506,6 +506,30 @@ impl Topic {
             .collect()
     }
 
+    /// `count` picks for one of several fresh asks of a prompt: half of them (rounded up)
+    /// drawn from `steady`, the same in every ask, the others from `mix`, and the order
+    /// drawn from `mix` too — so some brands are named every time and some now and then.
+    pub(crate) fn picks_sampled(
+        &self,
+        steady: u64,
+        mix: &mut Mix,
+        count: usize,
+    ) -> Vec<&'static str> {
+        let picks = self.category.picks;
+        let count = count.min(picks.len());
+        let mut chosen = Mix::new(steady).sample_indices(picks.len(), count.div_ceil(2));
+        for index in mix.sample_indices(picks.len(), picks.len()) {
+            if chosen.len() >= count {
+                break;
+            }
+            if !chosen.contains(&index) {
+                chosen.push(index);
+            }
+        }
+        let order = mix.sample_indices(chosen.len(), chosen.len());
+        order.into_iter().map(|i| picks[chosen[i]]).collect()
+    }
+
     /// A headline for an article about the subject on a site.
     pub(crate) fn article_title(&self, site_name: &str, variant: usize) -> String {
         let subject = self.title();

@@ -7,7 +7,8 @@ use crate::api::{AiFormat, AiRequest, Location, SearchFormat, SearchRequest};
 use crate::present::compare::overview::overview_request;
 use crate::store::RequestParams;
 
-/// The calls of one run of `set`, in a stable order (the run numbers them so).
+/// The calls of one run of `set`, in a stable order (the run numbers them so); with samples,
+/// each answer's calls are asked that many times, one after another.
 /// Results come back as JSON, which trends read. A call the contract refuses is named in
 /// the error, before anything is sent.
 pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
@@ -32,6 +33,9 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
         set.devices.iter().cloned().map(Some).collect()
     };
     let locations = one_or_all(&set.locations);
+    // The samples of one answer follow each other, each asked afresh.
+    let samples = set.samples.max(1);
+    let fresh = (samples > 1).then_some(0);
     let mut calls = Vec::with_capacity(set.combinations());
     for prompt in &set.prompts {
         for model in &models {
@@ -43,12 +47,13 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
                         device: device.clone(),
                         location: location.clone(),
                         format: AiFormat::Json,
+                        expiration: fresh,
                         ..AiRequest::default()
                     };
                     request.validate().map_err(|e| {
                         format!("the set {} cannot ask {:?}: {e}", set.name, prompt)
                     })?;
-                    calls.push(RequestParams::Ai(request));
+                    calls.extend(std::iter::repeat_n(RequestParams::Ai(request), samples));
                 }
             }
         }
@@ -58,14 +63,15 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
         // device).
         for prompt in &set.prompts {
             for location in &locations {
-                let request = overview_request(prompt.clone(), location.clone(), None);
+                let mut request = overview_request(prompt.clone(), location.clone(), None);
+                request.expiration = fresh.or(request.expiration);
                 request.validate().map_err(|e| {
                     format!(
                         "the set {} cannot read the AI Overview of {:?}: {e}",
                         set.name, prompt
                     )
                 })?;
-                calls.push(RequestParams::Search(request));
+                calls.extend(std::iter::repeat_n(RequestParams::Search(request), samples));
             }
         }
     }

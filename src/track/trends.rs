@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
+use crate::analysis::samples;
+
 /// One answer of a run, as trends read it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AnswerObservation {
@@ -46,8 +48,9 @@ pub struct RunObservations {
     pub results: Vec<ResultObservation>,
 }
 
-/// A brand in one run (or one model's or location's part of it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// A brand in one run (or one model's or location's part of it). As JSON it also carries
+/// its visibility with the 95 % Wilson interval and its average position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunStat {
     pub answers: u32,
     pub named: u32,
@@ -72,6 +75,72 @@ impl RunStat {
     pub fn average_position(&self) -> Option<f64> {
         (self.named > 0).then(|| self.position_sum as f64 / f64::from(self.named))
     }
+
+    /// The 95 % Wilson interval of its visibility, in percent; none without answers.
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        (self.answers > 0).then(|| samples::wilson(self.named as usize, self.answers as usize))
+    }
+}
+
+impl Serialize for RunStat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("RunStat", 7)?;
+        out.serialize_field("answers", &self.answers)?;
+        out.serialize_field("named", &self.named)?;
+        out.serialize_field("position_sum", &self.position_sum)?;
+        out.serialize_field("visibility", &self.visibility())?;
+        out.serialize_field("low", &self.interval().map(|i| i.0))?;
+        out.serialize_field("high", &self.interval().map(|i| i.1))?;
+        out.serialize_field("average_position", &self.average_position())?;
+        out.end()
+    }
+}
+
+/// A brand's visibility in the last run against the run before, and whether Fisher's exact
+/// test calls that a difference at 95 %.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RunChange {
+    pub before: RunStat,
+    pub after: RunStat,
+    pub p: f64,
+    pub different: bool,
+}
+
+impl RunChange {
+    fn of(before: RunStat, after: RunStat) -> Option<RunChange> {
+        if before.answers == 0 || after.answers == 0 {
+            return None;
+        }
+        let count = |s: &RunStat| (s.named as usize, s.answers as usize);
+        let p = samples::fisher(
+            count(&before).0,
+            count(&before).1,
+            count(&after).0,
+            count(&after).1,
+        );
+        Some(RunChange {
+            before,
+            after,
+            p,
+            different: p <= samples::ALPHA,
+        })
+    }
+
+    /// "named in 13 of 20 (43–82 %) → 6 of 20 (14–52 %): different (p = 0.027)".
+    pub fn text(&self) -> String {
+        let count = |s: &RunStat| samples::count_text(s.named as usize, s.answers as usize);
+        let verdict = if self.different {
+            format!("different (p = {:.3})", self.p)
+        } else {
+            "no clear difference".to_string()
+        };
+        format!(
+            "named in {} → {}: {verdict}",
+            count(&self.before),
+            count(&self.after)
+        )
+    }
 }
 
 /// A brand over the runs: one [`RunStat`] per run.
@@ -81,6 +150,8 @@ pub struct BrandTrend {
     pub overall: Vec<RunStat>,
     pub by_model: Vec<(String, Vec<RunStat>)>,
     pub by_location: Vec<(String, Vec<RunStat>)>,
+    /// The last run against the one before; none with fewer than two runs that answered.
+    pub change: Option<RunChange>,
 }
 
 /// A source domain over the runs: the percent of each run's answers citing it.
@@ -199,6 +270,10 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
         .enumerate()
         .map(|(b, brand)| BrandTrend {
             brand: brand.clone(),
+            change: match overall[b].as_slice() {
+                [.., before, after] => RunChange::of(*before, *after),
+                _ => None,
+            },
             overall: overall[b].clone(),
             by_model: named(&models, std::mem::take(&mut by_model[b])),
             by_location: named(&locations, std::mem::take(&mut by_location[b])),
@@ -260,13 +335,33 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
 }
 
 /// A brand named (or no longer named) in the answer from one vantage point.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct MentionChange {
     pub brand: String,
     pub query: String,
     pub model: String,
     pub device: String,
     pub location: String,
+    /// Answers of this vantage point naming the brand, of those it had, before and after
+    /// (each 1 of 1 or 0 of 1 without samples).
+    pub named_before: u32,
+    pub answers_before: u32,
+    pub named_after: u32,
+    pub answers_after: u32,
+}
+
+impl MentionChange {
+    /// With samples, the counts behind the change: " (1 of 5 → 5 of 5)"; nothing for one
+    /// answer each.
+    pub fn counts_text(&self) -> String {
+        if self.answers_before <= 1 && self.answers_after <= 1 {
+            return String::new();
+        }
+        format!(
+            " ({} of {} → {} of {})",
+            self.named_before, self.answers_before, self.named_after, self.answers_after
+        )
+    }
 }
 
 /// A domain's best rank for a search at one location, before and after (none: unranked).
@@ -335,53 +430,107 @@ fn vantage_key(a: &AnswerObservation) -> (&str, &str, &str, &str) {
     (&a.query, &a.model, &a.device, &a.location)
 }
 
+type VantageKey<'a> = (&'a str, &'a str, &'a str, &'a str);
+
+/// A run's answers by vantage point (several with samples), in first-seen order.
+fn by_vantage(run: &RunObservations) -> Vec<(VantageKey<'_>, Vec<&AnswerObservation>)> {
+    let mut index: HashMap<VantageKey<'_>, usize> = HashMap::new();
+    let mut groups: Vec<(VantageKey<'_>, Vec<&AnswerObservation>)> = Vec::new();
+    for answer in &run.answers {
+        let key = vantage_key(answer);
+        match index.get(&key) {
+            Some(&i) => groups[i].1.push(answer),
+            None => {
+                index.insert(key, groups.len());
+                groups.push((key, vec![answer]));
+            }
+        }
+    }
+    groups
+}
+
 /// What changed from `before` to `after`. Answers are matched by their vantage point
 /// (query, model, device, location); one answered in only one of the runs is not compared,
-/// so a failed job does not read as every brand lost.
+/// so a failed job does not read as every brand lost. With one answer each, a brand named in
+/// one and not the other is a change; with samples, only a change Fisher's exact test calls
+/// one at 95 %.
 pub fn diff(before: &RunObservations, after: &RunObservations, brands: &[String]) -> RunDiff {
-    let key = vantage_key;
-    let earlier: HashMap<(&str, &str, &str, &str), &AnswerObservation> =
-        before.answers.iter().map(|a| (key(a), a)).collect();
-    let later: HashMap<(&str, &str, &str, &str), &AnswerObservation> =
-        after.answers.iter().map(|a| (key(a), a)).collect();
+    let earlier = by_vantage(before);
+    let later = by_vantage(after);
+    let earlier_index: HashMap<VantageKey<'_>, usize> = earlier
+        .iter()
+        .enumerate()
+        .map(|(i, (key, _))| (*key, i))
+        .collect();
+    let later_keys: BTreeSet<VantageKey<'_>> = later.iter().map(|(key, _)| *key).collect();
     let mut result = RunDiff {
-        only_before: earlier.keys().filter(|k| !later.contains_key(*k)).count(),
-        only_after: later.keys().filter(|k| !earlier.contains_key(*k)).count(),
+        only_before: earlier
+            .iter()
+            .filter(|(k, _)| !later_keys.contains(k))
+            .map(|(_, answers)| answers.len())
+            .sum(),
+        only_after: later
+            .iter()
+            .filter(|(k, _)| !earlier_index.contains_key(k))
+            .map(|(_, answers)| answers.len())
+            .sum(),
         ..RunDiff::default()
     };
-    let mut matched: Vec<(&AnswerObservation, &AnswerObservation)> = Vec::new();
-    for now in &after.answers {
-        let Some(then) = earlier.get(&key(now)) else {
+    let mut matched: Vec<(&[&AnswerObservation], &[&AnswerObservation])> = Vec::new();
+    for (key, now) in &later {
+        let Some(&i) = earlier_index.get(key) else {
             continue;
         };
+        let then = &earlier[i].1;
         matched.push((then, now));
+        let count = |answers: &[&AnswerObservation], b: usize| {
+            answers
+                .iter()
+                .filter(|a| a.positions.get(b).copied().flatten().is_some())
+                .count()
+        };
         for (b, brand) in brands.iter().enumerate() {
-            let was = then.positions.get(b).copied().flatten().is_some();
-            let is = now.positions.get(b).copied().flatten().is_some();
-            if was == is {
+            let (was, is) = (count(then, b), count(now, b));
+            let gained = if then.len() == 1 && now.len() == 1 {
+                match (was, is) {
+                    (0, 1) => Some(true),
+                    (1, 0) => Some(false),
+                    _ => None,
+                }
+            } else {
+                let rate = |named: usize, of: usize| named as f64 / of.max(1) as f64;
+                samples::differ((was, then.len()), (is, now.len()), 1)
+                    .map(|_| rate(is, now.len()) > rate(was, then.len()))
+            };
+            let Some(gained) = gained else {
                 continue;
-            }
+            };
+            let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
             let change = MentionChange {
                 brand: brand.clone(),
-                query: now.query.clone(),
-                model: now.model.clone(),
-                device: now.device.clone(),
-                location: now.location.clone(),
+                query: now[0].query.clone(),
+                model: now[0].model.clone(),
+                device: now[0].device.clone(),
+                location: now[0].location.clone(),
+                named_before: as_u32(was),
+                answers_before: as_u32(then.len()),
+                named_after: as_u32(is),
+                answers_after: as_u32(now.len()),
             };
-            if is {
+            if gained {
                 result.mentions_gained.push(change);
             } else {
                 result.mentions_lost.push(change);
             }
         }
     }
-    result.answers_compared = matched.len();
+    result.answers_compared = matched.iter().map(|(_, now)| now.len()).sum();
     // Sources over the answers both runs have: a failed call must not read as its sources lost.
     let domains = |answers: &mut dyn Iterator<Item = &AnswerObservation>| -> BTreeSet<String> {
         answers.flat_map(|a| a.domains.iter().cloned()).collect()
     };
-    let old = domains(&mut matched.iter().map(|(then, _)| *then));
-    let new = domains(&mut matched.iter().map(|(_, now)| *now));
+    let old = domains(&mut matched.iter().flat_map(|(then, _)| then.iter().copied()));
+    let new = domains(&mut matched.iter().flat_map(|(_, now)| now.iter().copied()));
     result.sources_gained = new.difference(&old).cloned().collect();
     result.sources_lost = old.difference(&new).cloned().collect();
     let best = |run: &RunObservations| -> BTreeMap<(String, String, String), u32> {

@@ -15,7 +15,7 @@ use ratatui::widgets::{
 use crate::app::App;
 use crate::app::track::TrackState;
 use crate::track::report::timestamp;
-use crate::track::trends::RunDiff;
+use crate::track::trends::{RunDiff, Trends};
 use crate::track::view::TrackView;
 
 use super::theme;
@@ -60,8 +60,11 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     // The map needs height to be read; the changes then keep a few lines (the rest are
     // counted, and `vantage track trends` lists them all).
     let changes_room = if state.show_map { 3 } else { 8 };
+    // Wide enough for the brand list beside the chart: it says each brand's change there.
+    let brands_listed = body.width >= 80 && !view.trends.brands.is_empty();
+    let brand_changes = (!brands_listed).then_some(&view.trends);
     let changes_height = view.diff.as_ref().map_or(0, |d| {
-        u16::try_from(change_lines(d).len())
+        u16::try_from(change_lines(d, brand_changes).len())
             .unwrap_or(0)
             .clamp(1, changes_room)
             + 2
@@ -73,16 +76,16 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     ])
     .areas(body);
     draw_runs(frame, runs_area, view, state.selected);
-    if chart_area.width >= 80 && !view.trends.brands.is_empty() {
+    if brands_listed {
         let [list_area, chart_area] =
-            Layout::horizontal([Constraint::Length(36), Constraint::Min(40)]).areas(chart_area);
+            Layout::horizontal([Constraint::Length(40), Constraint::Min(40)]).areas(chart_area);
         draw_brand_list(frame, list_area, view, state.brand);
         draw_trend(frame, chart_area, view, state);
     } else {
         draw_trend(frame, chart_area, view, state);
     }
     if let Some(diff) = &view.diff {
-        let mut lines: Vec<Line> = change_lines(diff);
+        let mut lines: Vec<Line> = change_lines(diff, brand_changes);
         let room = usize::from(changes_area.height.saturating_sub(2));
         if lines.len() > room && room > 0 {
             // Say what was cut and where the whole list is.
@@ -200,16 +203,44 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
         .title(Span::styled(" Brands, last run ", theme::title()));
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    // Under each brand, its change since the run before, when there is room for it.
+    let brands = view.trends.brands.len();
+    let with_change = brands * 2 <= usize::from(inner.height);
+    let step = if with_change { 2 } else { 1 };
     for (i, brand) in view.trends.brands.iter().enumerate() {
-        let Ok(row) = u16::try_from(i) else { break };
+        let Ok(row) = u16::try_from(i * step) else {
+            break;
+        };
         if row >= inner.height {
             break;
         }
         let line = Rect::new(inner.x, inner.y + row, inner.width, 1);
+        if with_change && let Some(change) = brand.change {
+            let (text, style) = if change.different {
+                let way = if change.after.visibility() > change.before.visibility() {
+                    "↑ up"
+                } else {
+                    "↓ down"
+                };
+                (
+                    format!("   {way} from the run before (p {:.3})", change.p),
+                    theme::title(),
+                )
+            } else {
+                (
+                    "   no clear change from the run before".to_string(),
+                    theme::dim(),
+                )
+            };
+            frame.render_widget(
+                Paragraph::new(Span::styled(text, style)),
+                Rect::new(inner.x, inner.y + row + 1, inner.width, 1),
+            );
+        }
         let [name_area, spark_area, value_area] = Layout::horizontal([
             Constraint::Length(12),
             Constraint::Min(4),
-            Constraint::Length(12),
+            Constraint::Length(17),
         ])
         .areas(line);
         let color = PALETTE[i % PALETTE.len()];
@@ -240,11 +271,14 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
                 .style(Style::default().fg(color)),
             spark_area,
         );
+        // The last run's visibility with its 95 % interval, then the average position.
         let last = brand.overall.last().map_or("–".to_string(), |s| {
-            match (s.visibility(), s.average_position()) {
-                (Some(v), Some(p)) => format!("{v:>3.0}% @{p:.1}"),
-                (Some(v), None) => format!("{v:>3.0}%"),
-                (None, _) => "–".to_string(),
+            match (s.visibility(), s.interval(), s.average_position()) {
+                (Some(v), Some((low, high)), Some(p)) => {
+                    format!("{v:>3.0}% {low:.0}–{high:.0} @{p:.1}")
+                }
+                (Some(v), Some((low, high)), None) => format!("{v:>3.0}% {low:.0}–{high:.0}"),
+                _ => "–".to_string(),
             }
         });
         frame.render_widget(
@@ -348,11 +382,27 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
 }
 
 /// The changes as lines: mentions gained (+) and lost (−), sources, ranks moved.
-fn change_lines(diff: &RunDiff) -> Vec<Line<'static>> {
+/// The changes of the last run; with `trends`, each brand's visibility against the run
+/// before first (when the brand list beside the chart does not say it).
+fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<Line<'static>> {
     // What the changes are over first: never "nothing changed" over answers not compared.
     let mut lines = vec![Line::styled(diff.headline(), theme::dim())];
     if let Some(left_out) = diff.not_compared() {
         lines.push(Line::styled(left_out, theme::error()));
+    }
+    // Each brand's visibility against the run before, with the test's verdict.
+    for brand in trends.iter().flat_map(|t| &t.brands) {
+        if let Some(change) = brand.change {
+            let style = if change.different {
+                theme::title()
+            } else {
+                theme::dim()
+            };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{}: ", brand.brand), style),
+                Span::raw(change.text()),
+            ]));
+        }
     }
     for (sign, style, changes) in [
         ("+", theme::ok(), &diff.mentions_gained),
@@ -362,8 +412,12 @@ fn change_lines(diff: &RunDiff) -> Vec<Line<'static>> {
             lines.push(Line::from(vec![
                 Span::styled(format!("{sign} "), style),
                 Span::raw(format!(
-                    "{} named by {} at {} for \"{}\"",
-                    c.brand, c.model, c.location, c.query
+                    "{} named by {} at {} for \"{}\"{}",
+                    c.brand,
+                    c.model,
+                    c.location,
+                    c.query,
+                    c.counts_text()
                 )),
             ]));
         }

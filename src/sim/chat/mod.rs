@@ -11,7 +11,7 @@ mod voices;
 
 use super::html::noise;
 use super::place::Place;
-use super::seed::{Mix, hash_parts};
+use super::seed::{FRESH_ASK, Mix, hash_parts};
 use super::topic::{Topic, topic_of};
 
 use markup::{ads_markup, completion_markup, page_markup, prompt_markup, sources_markup};
@@ -168,6 +168,9 @@ struct Ctx<'a> {
     class: DeviceClass,
     sources: Vec<Source>,
     mix: Mix,
+    /// For a fresh ask (expiration=0), the seed of the picks every fresh ask of the same
+    /// prompt and place shares; none for a cacheable one.
+    steady: Option<u64>,
     /// Citations rotate through the sources from a seeded start, so each gets cited.
     next_cite: usize,
 }
@@ -190,6 +193,7 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
         next_cite: (seed % 7) as usize,
         sources,
         mix: Mix::new(seed),
+        steady: (variation & FRESH_ASK != 0).then(|| hash_parts(&[&request.content_key()])),
     };
     let mut blocks = match request.model {
         "gemini" => compose_gemini(&mut ctx),
@@ -356,5 +360,56 @@ mod tests {
         let c = build(&request("gemini"), 1).page_html;
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn fresh_asks_keep_some_picks_and_vary_the_others() {
+        let topic = topic_of("best hiking boots");
+        // Perplexity's answers list aspects, not picks.
+        for model in ["chatgpt", "gemini", "copilot"] {
+            let named: Vec<Vec<&str>> = (1..=8)
+                .map(|n| {
+                    let page = build(&request(model), FRESH_ASK | n);
+                    let text = page.completion_html;
+                    topic
+                        .category
+                        .picks
+                        .iter()
+                        .copied()
+                        .filter(|pick| text.contains(pick))
+                        .collect()
+                })
+                .collect();
+            let always = topic
+                .category
+                .picks
+                .iter()
+                .filter(|pick| named.iter().all(|n| n.contains(pick)))
+                .count();
+            let sometimes = topic
+                .category
+                .picks
+                .iter()
+                .filter(|pick| {
+                    named.iter().any(|n| n.contains(pick))
+                        && !named.iter().all(|n| n.contains(pick))
+                })
+                .count();
+            assert!(always >= 1, "{model}: a pick named in every ask: {named:?}");
+            assert!(
+                sometimes >= 1,
+                "{model}: a pick named now and then: {named:?}"
+            );
+            let again: Vec<String> = (1..=8)
+                .map(|n| build(&request(model), FRESH_ASK | n).completion_html)
+                .collect();
+            assert_eq!(
+                again,
+                (1..=8)
+                    .map(|n| build(&request(model), FRESH_ASK | n).completion_html)
+                    .collect::<Vec<_>>(),
+                "the same asks repeat"
+            );
+        }
     }
 }

@@ -216,7 +216,10 @@ pub(super) fn local_cite(ctx: &Ctx) -> Option<usize> {
 }
 
 pub(super) fn picks_list(ctx: &mut Ctx, count: usize, ordered: bool, with_sub: bool) -> Block {
-    let picks = ctx.topic.picks(&mut ctx.mix, count);
+    let picks = match ctx.steady {
+        Some(steady) => ctx.topic.picks_sampled(steady, &mut ctx.mix, count),
+        None => ctx.topic.picks(&mut ctx.mix, count),
+    };
     let mut items = Vec::new();
     for pick in picks {
         let price = price_line(ctx);

@@ -175,7 +175,7 @@ async fn submit(
         }
     };
     let hit = call.cache && shared.cache_hit(call.key);
-    let variation = shared.variation(call.cache);
+    let variation = shared.variation(call.cache, call.key);
     if call.asynchronous {
         if !shared.hold.admit().await {
             return fault_response(Fault::Unavailable);

@@ -1,7 +1,7 @@
 //! The HTTP side: one handler that counts every request, checks the token, validates the
 //! parameters as the contract says, applies faults, bills, waits and answers.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -18,7 +18,7 @@ mod usage;
 
 use super::chat::DEVICES;
 use super::jobs::{Job, JobKind, JobTable, millis, now_unix_ms};
-use super::seed::{Mix, fnv1a};
+use super::seed::{FRESH_ASK, Mix, fnv1a};
 use super::{Fault, SimConfig, lock};
 
 use calls::{retrieve, submit_ai, submit_browser, submit_search};
@@ -33,8 +33,9 @@ pub(crate) struct Shared {
     pub base_url: String,
     pub credits: AtomicU64,
     pub requests: AtomicU64,
-    /// Fresh numbers for expiration=0 answers.
-    variations: AtomicU64,
+    /// How many expiration=0 answers each content key has had: the next one's variation, so
+    /// the samples of one prompt and place differ from each other and repeat run to run.
+    variations: Mutex<HashMap<u64, u64>>,
     fault_draws: AtomicU64,
     pub script: Mutex<VecDeque<Option<Fault>>>,
     /// Content keys answered before: repeats are cache hits and answer faster.
@@ -85,7 +86,7 @@ impl Shared {
             credits: AtomicU64::new(config.credits),
             base_url: format!("http://{addr}"),
             requests: AtomicU64::new(0),
-            variations: AtomicU64::new(0),
+            variations: Mutex::new(HashMap::new()),
             fault_draws: AtomicU64::new(0),
             script: Mutex::new(VecDeque::new()),
             cache: Mutex::new(HashSet::new()),
@@ -124,12 +125,15 @@ impl Shared {
     }
 
     /// The variation of a call: the epoch for a cacheable one (so it drifts by the day),
-    /// a fresh number otherwise.
-    fn variation(&self, cache: bool) -> u64 {
+    /// else the count of fresh asks of the same content (1, 2, …).
+    fn variation(&self, cache: bool, key: &str) -> u64 {
         if cache {
             self.config.epoch.number()
         } else {
-            self.variations.fetch_add(1, Ordering::Relaxed) + 1
+            let mut counts = lock(&self.variations);
+            let count = counts.entry(fnv1a(key.as_bytes())).or_insert(0);
+            *count += 1;
+            FRESH_ASK | *count
         }
     }
 
