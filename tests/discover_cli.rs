@@ -90,4 +90,27 @@ fn stored_answers_give_the_names_nobody_tracks_with_their_counts() {
     );
     let recent: Vec<Value> = serde_json::from_slice(&recent.stdout).unwrap();
     assert!(!recent.is_empty());
+    // A comparison's columns are stored answers too: two models asked twice each.
+    run(
+        &service,
+        &dir,
+        &[
+            "compare",
+            "best hiking boots",
+            "--models",
+            "chatgpt,gemini",
+            "--samples",
+            "2",
+        ],
+    );
+    let text = run(
+        &service,
+        &dir,
+        &["brands", "discover", "--brands", "Salomon"],
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Names the 8 stored answers put forward"),
+        "{text}"
+    );
 }

@@ -142,6 +142,7 @@ name = "Salomon"
 
 [[brands]]
 name = "Merrell"
+own = true
 
 [[sets]]
 name = "boots"
@@ -201,6 +202,35 @@ samples = 5
     assert!(
         text.contains("LAST RUN AGAINST THE ONE BEFORE (Fisher's exact test"),
         "{text}"
+    );
+    // The last run's sources by kind, per model and place; its gaps when asked.
+    assert!(text.contains("SOURCES BY KIND IN THE LAST RUN"), "{text}");
+    assert!(text.contains("  model chatgpt"), "{text}");
+    assert!(!text.contains("Gaps: where"), "{text}");
+    let gaps = track(dir, &service.sim, &["trends", "boots", "--gaps", "--json"]);
+    assert_eq!(gaps.status.code(), Some(0), "{gaps:?}");
+    let json: serde_json::Value = serde_json::from_slice(&gaps.stdout).unwrap();
+    let last = &json["last_run"];
+    assert_eq!(last["gaps"]["own"], "Merrell", "{last}");
+    assert!(last["kinds"][0]["total"].as_u64().unwrap() > 0, "{last}");
+    let with_other = track(
+        dir,
+        &service.sim,
+        &["trends", "boots", "--gaps", "--own", "salomon"],
+    );
+    let text = String::from_utf8(with_other.stdout).unwrap();
+    assert!(
+        text.contains("Gaps: where Salomon (your brand) is missing"),
+        "{text}"
+    );
+    let unknown = track(
+        dir,
+        &service.sim,
+        &["trends", "boots", "--gaps", "--own", "Hoka"],
+    );
+    assert_eq!(unknown.status.code(), Some(2), "{unknown:?}");
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("Hoka is not one of the tracked brands")
     );
     assert!(
         text.contains("no clear difference") || text.contains(": different (p = "),

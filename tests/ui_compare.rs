@@ -472,3 +472,83 @@ fn an_overview_column_says_plainly_when_the_page_has_none() {
     assert!(screen.contains("No AI Overview on this"), "{screen}");
     assert!(screen.contains("✓ 0.9 s"), "{screen}");
 }
+
+/// Four columns asked five times each: Salomon named in every ChatGPT answer and in one
+/// of Gemini's, with a warning; the matrix counts them with their intervals and says whether the columns differ.
+#[test]
+fn the_mention_matrix_over_five_samples() {
+    let mut app = app_at(Instant::now());
+    app.brands = tracked_brands();
+    app.compare.axes.samples = 5;
+    let tags = four_sent(&mut app);
+    let text = |column: usize, ask: usize| -> &'static str {
+        match (column, ask) {
+            (0 | 1, _) => "Salomon X Ultra first, then Meindl.",
+            (3, 1) => "Meindl is a safe pick. Avoid Salomon: its sole wears fast.",
+            _ => "Meindl Borneo for rocky trails.",
+        }
+    };
+    for (column, tag) in tags.into_iter().enumerate() {
+        let model = if column < 2 {
+            Model::Chatgpt
+        } else {
+            Model::Gemini
+        };
+        update(
+            &mut app,
+            Msg::AiDone {
+                tag,
+                result: Ok(completion(model, text(column, 0), &[], 1000)),
+            },
+        );
+    }
+    // Every sample out and back, one column at a time.
+    loop {
+        let pending: Vec<(usize, usize, Tag)> = app
+            .compare
+            .columns
+            .iter()
+            .enumerate()
+            .flat_map(|(c, column)| {
+                column
+                    .samples
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(k, s)| s.call.tag().map(|tag| (c, k + 1, tag)))
+            })
+            .collect();
+        if pending.is_empty() {
+            break;
+        }
+        for (column, ask, tag) in pending {
+            let model = if column < 2 {
+                Model::Chatgpt
+            } else {
+                Model::Gemini
+            };
+            update(
+                &mut app,
+                Msg::AiDone {
+                    tag,
+                    result: Ok(completion(model, text(column, ask), &[], 1000)),
+                },
+            );
+        }
+    }
+    assert_eq!(app.compare.busy(), 0);
+    press(&mut app, KeyCode::Char(']'));
+    press(&mut app, KeyCode::Char(']'));
+    let wide = draw(&mut app, 160, 45);
+    assert!(wide.contains("11/20"), "{wide}");
+    assert!(wide.contains("1/5!"), "{wide}");
+    assert!(
+        wide.contains("Salomon: #1 5/5 vs #3 0/5: different (p = 0.008)"),
+        "{wide}"
+    );
+    assert!(wide.contains("Meindl: no clear difference"), "{wide}");
+    assert!(wide.contains("named in 5 of 5 (57–100 %)"), "{wide}");
+    insta::assert_snapshot!("sampled_matrix_160x45", wide);
+    let narrow = draw(&mut app, 80, 24);
+    assert!(narrow.contains("named"), "{narrow}");
+    insta::assert_snapshot!("sampled_matrix_80x24", narrow);
+}

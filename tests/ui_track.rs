@@ -87,6 +87,7 @@ fn view() -> TrackView {
         trends: trends::trends(&observed, &brands),
         diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
         maps: Vec::new(),
+        readings: None,
     }
 }
 
@@ -191,7 +192,81 @@ fn world_view() -> TrackView {
         maps: brand_maps(&trends),
         trends,
         diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
+        readings: None,
     }
+}
+
+/// The world view's last run read for its sources by kind and the gaps of Lowa, marked as
+/// the workspace's own brand.
+fn world_view_with_readings() -> TrackView {
+    use vantage::analysis::mentions::Brand;
+    use vantage::analysis::sources::Classifier;
+    let mut view = world_view();
+    let brands = vec![
+        Brand::named("Merrell"),
+        Brand {
+            name: "Lowa".to_string(),
+            domains: vec!["lowa.com".to_string()],
+            ..Brand::default()
+        },
+    ];
+    let last = RunObservations {
+        label: "day 2".to_string(),
+        answers: vec![
+            AnswerObservation {
+                query: "best hiking boots".to_string(),
+                model: "chatgpt".to_string(),
+                device: String::new(),
+                location: "US/CO/Denver".to_string(),
+                positions: vec![Some(1), None],
+                domains: vec!["rei.com".to_string(), "reddit.com".to_string()],
+            },
+            AnswerObservation {
+                query: "best hiking boots".to_string(),
+                model: "gemini".to_string(),
+                device: String::new(),
+                location: "DE/–/Berlin".to_string(),
+                positions: vec![Some(2), Some(1)],
+                domains: vec!["lowa.com".to_string(), "outdoorgearlab.com".to_string()],
+            },
+        ],
+        results: Vec::new(),
+    };
+    let classifier = Classifier::new(&brands, Some("Lowa"), Vec::new());
+    view.readings = Some(vantage::track::readings::readings(
+        &last,
+        &brands,
+        Some("Lowa"),
+        &classifier,
+    ));
+    view
+}
+
+#[test]
+fn s_shows_the_last_runs_sources_by_kind_and_the_gaps() {
+    let mut app = app_on_track();
+    update(
+        &mut app,
+        Msg::TrackLoaded(Ok(Box::new(world_view_with_readings()))),
+    );
+    press(&mut app, KeyCode::Char('s'));
+    assert!(app.track.show_readings);
+    let wide = draw(&mut app, 160, 45);
+    assert!(wide.contains("Sources by kind"), "{wide}");
+    assert!(wide.contains("model gemini"), "{wide}");
+    assert!(
+        wide.contains("Gaps: where Lowa (your brand) is missing"),
+        "{wide}"
+    );
+    assert!(wide.contains("Merrell named 1st"), "{wide}");
+    insta::assert_snapshot!("track_readings_160x45", wide);
+    insta::assert_snapshot!("track_readings_80x24", draw(&mut app, 80, 24));
+    // m swaps in the map instead; s again goes back to the chart.
+    press(&mut app, KeyCode::Char('m'));
+    assert!(app.track.show_map && !app.track.show_readings);
+    press(&mut app, KeyCode::Char('s'));
+    press(&mut app, KeyCode::Char('s'));
+    assert!(!app.track.show_map && !app.track.show_readings);
 }
 
 #[test]

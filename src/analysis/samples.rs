@@ -280,8 +280,10 @@ pub fn summarize(cells: &[Vec<Vec<Mention>>]) -> Vec<SampledBrand> {
                 .collect();
             finish(&mut overall, &all_positions);
             let rate = |c: &SampledCell| c.named as f64 / c.asked.max(1) as f64;
+            // The first of equals, both ways.
             let most = answered
                 .iter()
+                .rev()
                 .copied()
                 .max_by(|&a, &b| rate(&columns[a]).total_cmp(&rate(&columns[b])));
             let least = answered

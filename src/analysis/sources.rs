@@ -205,6 +205,33 @@ impl KindCounts {
         }
     }
 
+    /// The kinds per model and per place ("model ChatGPT", "place US/–/Denver"), each group
+    /// over every citation of its answers: models first, then places, each in the order
+    /// they first appear. `answers` gives each answer's model, place and cited domains.
+    pub fn by_model_and_place<'a>(
+        answers: impl IntoIterator<Item = (&'a str, &'a str, &'a [String])>,
+        classifier: &Classifier,
+    ) -> Vec<KindCounts> {
+        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+        for (model, place, domains) in answers {
+            for group in [format!("model {model}"), format!("place {place}")] {
+                let at = match groups.iter().position(|(g, _)| *g == group) {
+                    Some(at) => at,
+                    None => {
+                        groups.push((group, Vec::new()));
+                        groups.len() - 1
+                    }
+                };
+                groups[at].1.extend(domains.iter().map(String::as_str));
+            }
+        }
+        groups.sort_by_key(|(g, _)| !g.starts_with("model "));
+        groups
+            .iter()
+            .map(|(group, domains)| KindCounts::of(group, domains, classifier))
+            .collect()
+    }
+
     /// The share of `kind`, 0 to 100.
     pub fn share(&self, kind: SourceKind) -> f64 {
         let count = self

@@ -9,6 +9,7 @@ use crossterm::event::KeyEvent;
 
 use crate::analysis::mentions::Brand;
 use crate::analysis::workspace::{WORKSPACE_FILE, Workspace};
+use crate::present::discover::Untracked;
 
 use super::input::EditState;
 use super::keymap::{Action, Context};
@@ -76,6 +77,18 @@ pub struct BrandsState {
     /// The row selected: the tracked brands first, then the suggestions.
     pub selected: usize,
     pub editor: Option<BrandEditor>,
+    /// The untracked names of the stored answers, once `D` read them.
+    pub discovered: Option<Discovered>,
+    /// `D` is reading the stored answers.
+    pub discovering: bool,
+}
+
+/// What `D` found in the stored answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Discovered {
+    pub names: Vec<Untracked>,
+    /// The stored answers read.
+    pub read: usize,
 }
 
 impl BrandsState {
@@ -113,6 +126,52 @@ pub fn suggestions(app: &App) -> Vec<String> {
         .filter(|name| super::text_search::mark_ranges(name, &app.chat.marks).is_empty())
         .cloned()
         .collect()
+}
+
+/// The untracked names of the stored answers still untracked, most named first.
+pub fn discovered(app: &App) -> Vec<&Untracked> {
+    let Some(found) = &app.brands_pane.discovered else {
+        return Vec::new();
+    };
+    found
+        .names
+        .iter()
+        .filter(|n| {
+            !app.brands
+                .iter()
+                .any(|b| b.name.eq_ignore_ascii_case(&n.name))
+        })
+        .collect()
+}
+
+/// Every selectable row: the tracked brands, the answer's suggestions, the stored answers'
+/// names.
+fn row_count(app: &App) -> usize {
+    app.brands.len() + suggestions(app).len() + discovered(app).len()
+}
+
+pub(crate) fn on_discovered(app: &mut App, result: Result<Discovered, String>) {
+    app.brands_pane.discovering = false;
+    match result {
+        Ok(found) => {
+            if found.names.is_empty() {
+                app.flash_info(format!(
+                    "The {} stored answers name nothing that the tracked brands do not cover.",
+                    found.read
+                ));
+            } else {
+                app.flash_info(format!(
+                    "{} names in the {} stored answers are not tracked: Enter tracks one.",
+                    found.names.len(),
+                    found.read
+                ));
+                // The selection moves to the first of them.
+                app.brands_pane.selected = app.brands.len() + suggestions(app).len();
+            }
+            app.brands_pane.discovered = Some(found);
+        }
+        Err(problem) => app.flash_error(format!("The stored answers could not be read: {problem}")),
+    }
 }
 
 /// Sets the tracked brands and recomputes what depends on them.
@@ -254,7 +313,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         return Vec::new();
     }
     let tracked = app.brands.len();
-    let rows = tracked + suggestions(app).len();
+    let suggested = suggestions(app).len();
+    let rows = row_count(app);
     let pane = &mut app.brands_pane;
     let last = rows.saturating_sub(1);
     match action {
@@ -268,11 +328,26 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::AddBrand => {
             pane.editor = Some(BrandEditor::default());
         }
+        Action::DiscoverNames => {
+            if pane.discovering {
+                return Vec::new();
+            }
+            pane.discovering = true;
+            app.flash_info("Reading the stored answers for names nobody tracks…");
+            return vec![Effect::Store(StoreEffect::DiscoverNames {
+                tracked: app.brands.clone(),
+            })];
+        }
         Action::Accept => {
             let selected = pane.selected;
             if let Some(brand) = app.brands.get(selected) {
                 app.brands_pane.editor = Some(BrandEditor::of(brand));
             } else if let Some(name) = suggestions(app).get(selected - tracked).cloned() {
+                return add_suggestion(app, name);
+            } else if let Some(name) = discovered(app)
+                .get(selected - tracked - suggested)
+                .map(|n| n.name.clone())
+            {
                 return add_suggestion(app, name);
             } else {
                 app.flash_info("a adds a brand to track.");
@@ -290,7 +365,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                     Err(format!("{name} is not in the workspace file any more."))
                 }
             });
-            let rows = app.brands.len() + suggestions(app).len();
+            let rows = row_count(app);
             app.brands_pane.selected = app.brands_pane.selected.min(rows.saturating_sub(1));
             if !effects.is_empty() {
                 app.flash_info(format!("No longer tracking {name}."));

@@ -259,3 +259,50 @@ fn marks_are_whole_words_without_case_or_diacritics() {
     );
     assert!(super::super::text_search::mark_ranges("Lowa", &[]).is_empty());
 }
+
+#[test]
+fn d_lists_the_untracked_names_of_stored_answers_and_enter_tracks_one() {
+    let mut app = app();
+    loaded(&mut app, Some(FILE));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('b')));
+    let effects = update(&mut app, key(KeyCode::Char('D')));
+    let Some(Effect::Store(StoreEffect::DiscoverNames { tracked })) = effects.first() else {
+        panic!("the stored answers are read off the UI task: {effects:?}");
+    };
+    assert_eq!(tracked.len(), 2);
+    assert!(app.brands_pane.discovering);
+    let name = |name: &str, answers: usize| crate::present::discover::Untracked {
+        name: name.to_string(),
+        answers,
+        recommended: 1,
+        models: vec!["chatgpt".to_string()],
+        places: vec!["US/–/–".to_string()],
+        sentence: format!("{name} is the pick."),
+    };
+    update(
+        &mut app,
+        Msg::Discovered(Ok(super::Discovered {
+            names: vec![name("Hoka", 4), name("Keen", 2)],
+            read: 12,
+        })),
+    );
+    assert!(!app.brands_pane.discovering);
+    // The selection is on the first name found; Enter tracks it.
+    assert_eq!(app.brands_pane.selected, 2);
+    let (text, _) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert!(text.ends_with("name = \"Hoka\"\n"), "{text}");
+    let left: Vec<&str> = super::discovered(&app)
+        .iter()
+        .map(|n| n.name.as_str())
+        .collect();
+    assert_eq!(left, ["Keen"], "a tracked name leaves the list");
+    // A store that cannot be read is said.
+    update(&mut app, key(KeyCode::Char('D')));
+    update(&mut app, Msg::Discovered(Err("disk I/O error".to_string())));
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(
+        flash.contains("could not be read: disk I/O error"),
+        "{flash}"
+    );
+}

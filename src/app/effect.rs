@@ -130,6 +130,10 @@ pub enum StoreEffect {
     LoadWorkspace {
         explicit: Option<PathBuf>,
     },
+    /// Reads the stored answers (the newest 2,000) for names no tracked brand covers.
+    DiscoverNames {
+        tracked: Vec<crate::analysis::mentions::Brand>,
+    },
     /// Writes the workspace file's new text (parsed again, then written atomically).
     SaveWorkspace {
         path: PathBuf,

@@ -111,6 +111,12 @@ pub enum Action {
     PickDisplay,
     CycleFormat,
     ToggleCache,
+    /// Compare: how many times each column is asked (1, 3, 5, 10).
+    CycleSamples,
+    /// Track: the last run's sources by kind and gaps, or the chart.
+    ToggleReadings,
+    /// Brands: the names stored answers put forward that nobody tracks.
+    DiscoverNames,
     NextView,
     PrevView,
     Up,
@@ -296,6 +302,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(BrandEditor, [key(KeyCode::Esc)], "Esc", Action::Back, "cancel the edit"),
     bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit or track"),
     bind!(Brands, [ch('a')], "a", Action::AddBrand, "add a brand"),
+    bind!(Brands, [ch('D')], "D", Action::DiscoverNames, "names the stored answers put forward, untracked"),
     bind!(Brands, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "stop tracking the brand"),
     bind!(Brands, [key(KeyCode::Esc), ch('b')], "Esc b", Action::Back, "close the pane"),
     bind!(Brands, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous row"),
@@ -343,6 +350,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Track, [key(KeyCode::Left), ch('h')], "← h", Action::Left, "previous brand (list and map)"),
     bind!(Track, [key(KeyCode::Right), ch('l')], "→ l", Action::Right, "next brand (list and map)"),
     bind!(Track, [ch('m')], "m", Action::ToggleMode, "map of the vantage points, or the chart"),
+    bind!(Track, [ch('s')], "s", Action::ToggleReadings, "sources by kind and gaps of the last run, or the chart"),
     bind!(Jobs, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the result"),
     bind!(Jobs, [ch('r')], "r", Action::PollNow, "poll now"),
     bind!(Jobs, [ch('R')], "R", Action::Resubmit, "re-submit (failed, expired)"),
@@ -370,6 +378,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Compare, [ch('I')], "I", Action::CycleIp, "IP types (search): residential/isp/both/any"),
     bind!(Compare, [ch('f')], "f", Action::CycleFormat, "format for every column"),
     bind!(Compare, [ch('x')], "x", Action::ToggleCache, "cache on/off for every column"),
+    bind!(Compare, [ch('a')], "a", Action::CycleSamples, "ask each column 1, 3, 5 or 10 times (samples)"),
     bind!(Compare, [ch('+')], "+", Action::AddColumn, "add a column from the Chat/Search settings"),
     bind!(Compare, [ch('-')], "-", Action::RemoveColumn, "remove the focused column"),
     bind!(Compare, [key(KeyCode::Left), ch('h')], "← h", Action::Left, "previous column"),

@@ -563,6 +563,10 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             created,
             result,
         } => brands::on_saved(app, &path, created, result),
+        Msg::Discovered(result) => {
+            brands::on_discovered(app, result);
+            Vec::new()
+        }
         Msg::TrackLoaded(result) => {
             track::on_loaded(app, result);
             Vec::new()

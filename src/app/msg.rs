@@ -90,6 +90,8 @@ pub enum Msg {
     },
     /// The tracking runs and one set's trends.
     TrackLoaded(Result<Box<crate::track::view::TrackView>, String>),
+    /// The names stored answers put forward that no tracked brand covers.
+    Discovered(Result<crate::app::brands::Discovered, String>),
     /// A stored request, to put back into its form.
     Rerun(Result<RequestParams, String>),
     /// A stored response (a job's result or a history entry), prepared for its viewer.

@@ -1,7 +1,8 @@
 //! The Track tab: every tracking run (done, failed, pending, credits), and for the selected
 //! run's set a chart of each brand's visibility over its runs and the last run's changes.
 //! Read from the store off the UI task; `Enter` shows the selected run's set, `r` reads
-//! again, `m` swaps the chart for a map of one brand (`←`/`→` pick it).
+//! again, `m` swaps the chart for a map of one brand (`←`/`→` pick it), `s` for the last
+//! run's sources by kind and the gaps of the workspace's own brand.
 
 use crate::track::view::TrackView;
 
@@ -19,6 +20,8 @@ pub struct TrackState {
     pub brand: usize,
     /// The map of the vantage points replaces the chart.
     pub show_map: bool,
+    /// The last run's sources by kind and gaps replace the chart.
+    pub show_readings: bool,
 }
 
 impl TrackState {
@@ -70,7 +73,14 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let brands = app.track.brand_count();
             app.track.brand = (app.track.brand + 1).min(brands.saturating_sub(1));
         }
-        Action::ToggleMode => app.track.show_map = !app.track.show_map,
+        Action::ToggleMode => {
+            app.track.show_map = !app.track.show_map;
+            app.track.show_readings = false;
+        }
+        Action::ToggleReadings => {
+            app.track.show_readings = !app.track.show_readings;
+            app.track.show_map = false;
+        }
         Action::Rerun => return load(app),
         _ => {}
     }

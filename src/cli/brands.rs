@@ -188,6 +188,37 @@ pub fn with_mentions_field(pretty_body: &str, found: &[Mention]) -> Option<Strin
     ))
 }
 
+/// The brand `--gaps` is about: `named` (`--own`), else the one the workspace marks `own =
+/// true` (`marked`, read only when needed); it must be one of `brands`. The sentence says
+/// what to do when there is none.
+pub(super) fn pick_own(
+    named: Option<&str>,
+    marked: impl FnOnce() -> Option<String>,
+    brands: &[Brand],
+) -> Result<String, String> {
+    let named = match named.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(own) => Some(own.to_string()),
+        None => marked(),
+    };
+    let Some(own) = named else {
+        return Err(
+            "Not sent: --gaps needs your brand; mark it own = true in vantage.toml, or name it with --own."
+                .to_string(),
+        );
+    };
+    match brands.iter().find(|b| b.name.eq_ignore_ascii_case(&own)) {
+        Some(brand) => Ok(brand.name.clone()),
+        None => Err(format!(
+            "Not sent: {own} is not one of the tracked brands ({}); --gaps compares it with them.",
+            brands
+                .iter()
+                .map(|b| b.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

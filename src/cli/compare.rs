@@ -5,7 +5,8 @@ use clap::Args;
 use futures_util::StreamExt;
 
 use super::brands::{
-    BrandArgs, answer_mentions, matrix_text, source_classifier, tracked_brands, workspace_own,
+    BrandArgs, answer_mentions, matrix_text, pick_own, source_classifier, tracked_brands,
+    workspace_own,
 };
 use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
@@ -394,7 +395,7 @@ struct CompareJson<'a> {
 }
 
 /// The brand `--gaps` is about: `--own`, else the workspace's `own = true`; none without
-/// `--gaps`. The sentence says what to do when there is none.
+/// `--gaps`.
 fn own_brand(
     gaps: bool,
     own: Option<&str>,
@@ -404,27 +405,8 @@ fn own_brand(
     if !gaps {
         return Ok(None);
     }
-    let named = match own {
-        Some(own) => Some(own.trim().to_string()),
-        None => workspace_own(brand_args),
-    };
-    let Some(own) = named else {
-        return Err(
-            "Not sent: --gaps needs your brand; mark it own = true in vantage.toml, or name it with --own."
-                .to_string(),
-        );
-    };
-    match brands.iter().find(|b| b.name.eq_ignore_ascii_case(&own)) {
-        Some(brand) => Ok(Some(brand.name.clone())),
-        None => Err(format!(
-            "Not sent: {own} is not one of the tracked brands ({}); --gaps compares it with them.",
-            brands
-                .iter()
-                .map(|b| b.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
+    let marked = || workspace_own(brand_args);
+    pick_own(own, marked, brands).map(Some)
 }
 
 pub async fn run_compare_search(config: &Config, client: &Client, args: CompareSearchArgs) -> i32 {

@@ -7,10 +7,9 @@ use super::brands::{BrandArgs, tracked_brands};
 use super::{err, out, out_as_received, with_newline};
 use crate::config::Config;
 use crate::exit;
-use crate::present::answer::prepare_stored;
-use crate::present::discover::{Untracked, untracked};
+use crate::present::discover::{MAX_STORED_ANSWERS, Untracked, untracked_in_stored};
 use crate::sanitize::one_line;
-use crate::store::{DB_FILE, RequestKind, RequestParams, Store, StoreOptions, now_ms};
+use crate::store::{DB_FILE, Store, StoreOptions, now_ms};
 
 #[derive(Debug, Args)]
 pub struct BrandsArgs {
@@ -37,11 +36,6 @@ pub enum BrandsCommand {
         brands: BrandArgs,
     },
 }
-
-/// Stored answers read at most, newest first: a bound on the work whatever is stored.
-const MAX_ANSWERS: usize = 2_000;
-/// Entries read from the store at once.
-const PAGE: usize = 200;
 
 pub(super) fn run_brands(config: &Config, args: BrandsArgs) -> i32 {
     let BrandsCommand::Discover {
@@ -75,14 +69,14 @@ pub(super) fn run_brands(config: &Config, args: BrandsArgs) -> i32 {
             return error.exit_code();
         }
     };
-    let answers = match stored_answers(&store, since_ms) {
-        Ok(answers) => answers,
+    let stored = match store.stored_ai_answers(since_ms, MAX_STORED_ANSWERS) {
+        Ok(stored) => stored,
         Err(error) => {
             err(&error.to_string());
             return error.exit_code();
         }
     };
-    let mut found = untracked(&answers, &tracked);
+    let (mut found, read) = untracked_in_stored(stored, &tracked);
     found.truncate(limit);
     if json {
         return match serde_json::to_string_pretty(&found) {
@@ -98,51 +92,13 @@ pub(super) fn run_brands(config: &Config, args: BrandsArgs) -> i32 {
     }
     if found.is_empty() {
         err(&format!(
-            "The {} stored answers name nothing that the {} tracked brands do not cover.",
-            answers.len(),
+            "The {read} stored answers name nothing that the {} tracked brands do not cover.",
             tracked.len()
         ));
         return exit::OK;
     }
-    out(&discovered_text(&found, answers.len()));
+    out(&discovered_text(&found, read));
     exit::OK
-}
-
-/// The AI answers stored (answered, newest first, since `since_ms`), made ready to read.
-fn stored_answers(
-    store: &Store,
-    since_ms: Option<i64>,
-) -> Result<Vec<crate::present::answer::PreparedAnswer>, crate::store::StoreError> {
-    let mut answers = Vec::new();
-    let mut offset = 0;
-    'pages: loop {
-        let items = store.history(PAGE, offset)?;
-        if items.is_empty() {
-            break;
-        }
-        offset += items.len();
-        for item in items {
-            if since_ms.is_some_and(|since| item.created_at < since) {
-                break 'pages;
-            }
-            if item.kind != RequestKind::Ai || item.status != Some(200) {
-                continue;
-            }
-            let Some(entry) = store.history_entry(&item.id)? else {
-                continue;
-            };
-            let (RequestParams::Ai(request), Some(body)) = (entry.request, entry.response) else {
-                continue;
-            };
-            if let Some(answer) = prepare_stored(request, &body.text) {
-                answers.push(answer);
-            }
-            if answers.len() >= MAX_ANSWERS {
-                break 'pages;
-            }
-        }
-    }
-    Ok(answers)
 }
 
 /// `7d`, `24h`, `30m`, or a date and time, as Unix milliseconds.

@@ -18,6 +18,7 @@ use crate::jobs::{MAX_IN_FLIGHT, Scheduler};
 use crate::store::{RunSummary, Store, StoreOptions, now_ms};
 use crate::track::lock::{self, LockError};
 use crate::track::observe::observe_run;
+use crate::track::readings;
 use crate::track::report::{self, ReportFormat};
 use crate::track::run::{self, SubmitEvent};
 use crate::track::submit::JobSubmitter;
@@ -65,6 +66,14 @@ pub enum TrackCommand {
         /// Print them as JSON
         #[arg(long)]
         json: bool,
+        /// Where your brand is missing in the last run: the vantage points where a
+        /// competitor is named or cited and it is not, and the sites cited there that never
+        /// cite it (your brand is the one marked own = true, or --own)
+        #[arg(long)]
+        gaps: bool,
+        /// Your brand, one of the tracked ones, for --gaps
+        #[arg(long, value_name = "NAME", requires = "gaps")]
+        own: Option<String>,
     },
 }
 
@@ -124,7 +133,15 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
         TrackCommand::Report { set, format, last } => {
             report_set(config, workspace, &set, format, last)
         }
-        TrackCommand::Trends { set, json } => trends_of(config, workspace, &set, json),
+        TrackCommand::Trends {
+            set,
+            json,
+            gaps,
+            own,
+        } => {
+            let gaps = gaps.then(|| own.unwrap_or_default());
+            trends_of(config, workspace, &set, json, gaps)
+        }
     }
 }
 
@@ -503,8 +520,45 @@ fn report_set(
     exit::OK
 }
 
-fn trends_of(config: &Config, workspace: Option<&std::path::Path>, set: &str, json: bool) -> i32 {
-    let brands = brands_for(workspace, set);
+/// `track trends`: with `gaps` (the `--own` name, empty for the workspace's own brand),
+/// the last run's gaps too.
+fn trends_of(
+    config: &Config,
+    workspace: Option<&std::path::Path>,
+    set: &str,
+    json: bool,
+    gaps: Option<String>,
+) -> i32 {
+    let loaded = load_workspace(workspace).ok();
+    let mut brands = match &loaded {
+        Some(w) => match w.set(set) {
+            Some(s) => w.brands_of(s),
+            None => w.brands().to_vec(),
+        },
+        None => Vec::new(),
+    };
+    let classifier = loaded.as_ref().map(|w| w.classifier()).unwrap_or_default();
+    let own = match &gaps {
+        None => None,
+        Some(named) => {
+            let tracked = loaded.as_ref().map_or(&[][..], |w| w.brands());
+            let marked = || loaded.as_ref().and_then(|w| w.own()).map(str::to_string);
+            match super::brands::pick_own(Some(named), marked, tracked) {
+                Ok(own) => {
+                    // Read in every answer, even when the set watches other brands.
+                    if !brands.iter().any(|b| b.name == own)
+                        && let Some(brand) = tracked.iter().find(|b| b.name == own)
+                    {
+                        brands.push(brand.clone());
+                    }
+                    Some(own)
+                }
+                Err(sentence) => {
+                    return invalid(sentence.trim_start_matches("Not sent: "));
+                }
+            }
+        }
+    };
     let store = match open_store(config) {
         Ok(store) => store,
         Err(code) => return code,
@@ -529,13 +583,42 @@ fn trends_of(config: &Config, workspace: Option<&std::path::Path>, set: &str, js
         [.., before, after] => Some(trends::diff(before, after, &names)),
         _ => None,
     };
+    let last = observed
+        .last()
+        .map(|run| readings::readings(run, &brands, own.as_deref(), &classifier));
     if json {
-        let value = serde_json::json!({"trends": trends, "diff": diff});
+        let value = serde_json::json!({"trends": trends, "diff": diff, "last_run": last});
         out_as_received(&with_newline(value.to_string()));
         return exit::OK;
     }
-    out(&trends_text(&trends, diff.as_ref()));
+    let mut text = trends_text(&trends, diff.as_ref());
+    if let Some(last) = &last {
+        text.push_str(&readings_text(last));
+    }
+    out(&text);
     exit::OK
+}
+
+/// The last run's sources by kind, and its gaps when asked.
+fn readings_text(readings: &readings::RunReadings) -> String {
+    let mut text = String::new();
+    if !readings.kinds.is_empty() {
+        text.push_str("\nSOURCES BY KIND IN THE LAST RUN\n");
+        let width = readings
+            .kinds
+            .iter()
+            .map(|k| k.group.chars().count())
+            .max()
+            .unwrap_or(0);
+        for kinds in &readings.kinds {
+            text.push_str(&format!("  {:<width$}  {}\n", kinds.group, kinds.text()));
+        }
+    }
+    if let Some(gaps) = &readings.gaps {
+        text.push_str("\nIN THE LAST RUN\n");
+        text.push_str(&gaps.text());
+    }
+    text
 }
 
 /// How many rows of sources and ranks the text shows.

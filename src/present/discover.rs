@@ -27,6 +27,22 @@ pub struct Untracked {
     pub sentence: String,
 }
 
+/// Stored answers read at most, newest first: a bound on the work whatever is stored.
+pub const MAX_STORED_ANSWERS: usize = 2_000;
+
+/// The untracked names of stored answers (request and body as kept), and how many of them
+/// could be read. Slow with many answers: off the UI task.
+pub fn untracked_in_stored(
+    stored: Vec<(crate::api::AiRequest, String)>,
+    tracked: &[Brand],
+) -> (Vec<Untracked>, usize) {
+    let answers: Vec<PreparedAnswer> = stored
+        .into_iter()
+        .filter_map(|(request, body)| super::answer::prepare_stored(request, &body))
+        .collect();
+    (untracked(&answers, tracked), answers.len())
+}
+
 /// The untracked names of `answers`, most named first (then by models, places, name).
 pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked> {
     // A product of a tracked brand ("Salomon X Ultra") is that brand's: its name or an

@@ -627,6 +627,61 @@ impl Store {
         self.with_reader(|c| read::history_entry(c, id))
     }
 
+    /// The AI answers stored, newest first: each answered AI entry's request and body, and
+    /// each answered column of a stored comparison; those stored before `since_ms` are left
+    /// out, and at most `max` are read (a bound on the work whatever is stored).
+    pub fn stored_ai_answers(
+        &self,
+        since_ms: Option<crate::jobs::UnixMs>,
+        max: usize,
+    ) -> Result<Vec<(crate::api::AiRequest, String)>, StoreError> {
+        const PAGE: usize = 200;
+        let mut answers = Vec::new();
+        let mut offset = 0;
+        loop {
+            let items = self.history(PAGE, offset)?;
+            if items.is_empty() {
+                return Ok(answers);
+            }
+            offset += items.len();
+            for item in items {
+                if since_ms.is_some_and(|since| item.created_at < since) {
+                    return Ok(answers);
+                }
+                let wanted = matches!(item.kind, RequestKind::Ai | RequestKind::Compare);
+                if !wanted || item.status != Some(200) {
+                    continue;
+                }
+                let Some(entry) = self.history_entry(&item.id)? else {
+                    continue;
+                };
+                let Some(body) = entry.response else {
+                    continue;
+                };
+                match entry.request {
+                    RequestParams::Ai(request) => answers.push((request, body.text)),
+                    // A comparison keeps each column's status and body, in its columns' order.
+                    RequestParams::Compare(columns) => {
+                        let stored: Vec<serde_json::Value> =
+                            serde_json::from_str(&body.text).unwrap_or_default();
+                        for (request, column) in columns.into_iter().zip(stored) {
+                            if let (RequestParams::Ai(request), Some(200), Some(text)) =
+                                (request, column["status"].as_u64(), column["body"].as_str())
+                            {
+                                answers.push((request, text.to_string()));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                if answers.len() >= max {
+                    answers.truncate(max);
+                    return Ok(answers);
+                }
+            }
+        }
+    }
+
     /// Tracking runs with their counts, oldest first: of one set (any case), or of all.
     pub fn track_runs(&self, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
         self.with_reader(|c| track::runs(c, set))

@@ -11,12 +11,14 @@
 //! - [`map`] places a set's vantage points on a world map, banded by a brand's visibility.
 //! - [`observe`] reads a stored result as the numbers trends need; [`trends`] computes
 //!   visibility, positions, source shares, ranks and run-to-run diffs (pure);
-//!   [`report`] writes runs as CSV or JSON Lines.
+//!   [`report`] writes runs as CSV or JSON Lines; [`readings`] reads a run for the kinds
+//!   of the sites cited and the gaps of the own brand.
 
 pub mod lock;
 pub mod map;
 pub mod observe;
 pub mod plan;
+pub mod readings;
 pub mod report;
 pub mod run;
 pub mod submit;

@@ -430,10 +430,10 @@ fn vantage_key(a: &AnswerObservation) -> (&str, &str, &str, &str) {
     (&a.query, &a.model, &a.device, &a.location)
 }
 
-type VantageKey<'a> = (&'a str, &'a str, &'a str, &'a str);
+pub(crate) type VantageKey<'a> = (&'a str, &'a str, &'a str, &'a str);
 
 /// A run's answers by vantage point (several with samples), in first-seen order.
-fn by_vantage(run: &RunObservations) -> Vec<(VantageKey<'_>, Vec<&AnswerObservation>)> {
+pub(crate) fn by_vantage(run: &RunObservations) -> Vec<(VantageKey<'_>, Vec<&AnswerObservation>)> {
     let mut index: HashMap<VantageKey<'_>, usize> = HashMap::new();
     let mut groups: Vec<(VantageKey<'_>, Vec<&AnswerObservation>)> = Vec::new();
     for answer in &run.answers {

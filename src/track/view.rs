@@ -4,11 +4,13 @@
 use std::path::Path;
 
 use crate::analysis::mentions::Brand;
+use crate::analysis::sources::Classifier;
 use crate::analysis::workspace::{self, Workspace};
 use crate::store::{RunSummary, Store};
 
 use super::map::{BrandMap, brand_maps};
 use super::observe::observe_run;
+use super::readings::{self, RunReadings};
 use super::report::timestamp;
 use super::trends::{self, RunDiff, Trends};
 
@@ -24,19 +26,41 @@ pub struct TrackView {
     /// Each watched brand's vantage points on the map, in the order of `trends.brands`:
     /// placed here, off the UI task, since the first placement parses the location tables.
     pub maps: Vec<BrandMap>,
+    /// The last run's sources by kind, and the gaps of the workspace's own brand.
+    pub readings: Option<RunReadings>,
 }
 
-/// The brands `set` watches, from the workspace file in `folder` (none without one).
-fn brands_of(folder: &Path, set: &str) -> Vec<Brand> {
+/// What the view reads of the workspace file in `folder`: the brands `set` watches (with
+/// the own brand, for its gaps), the own brand, and how sites are classed.
+#[derive(Default)]
+struct SetReading {
+    brands: Vec<Brand>,
+    own: Option<String>,
+    classifier: Classifier,
+}
+
+fn reading_of(folder: &Path, set: &str) -> SetReading {
     let Some(path) = workspace::locate(None, folder) else {
-        return Vec::new();
+        return SetReading::default();
     };
-    match Workspace::load(&path) {
-        Ok(w) => match w.set(set) {
-            Some(s) => w.brands_of(s),
-            None => w.brands().to_vec(),
-        },
-        Err(_) => Vec::new(),
+    let Ok(w) = Workspace::load(&path) else {
+        return SetReading::default();
+    };
+    let mut brands = match w.set(set) {
+        Some(s) => w.brands_of(s),
+        None => w.brands().to_vec(),
+    };
+    let own = w.own().map(str::to_string);
+    if let Some(own) = &own
+        && !brands.iter().any(|b| &b.name == own)
+        && let Some(brand) = w.brands().iter().find(|b| &b.name == own)
+    {
+        brands.push(brand.clone());
+    }
+    SetReading {
+        brands,
+        own,
+        classifier: w.classifier(),
     }
 }
 
@@ -55,7 +79,8 @@ pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView
             ..TrackView::default()
         });
     };
-    let brands = brands_of(folder, &set);
+    let reading = reading_of(folder, &set);
+    let brands = reading.brands;
     let mut observed = Vec::new();
     for run in runs
         .iter()
@@ -70,7 +95,11 @@ pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView
         _ => None,
     };
     let trends = trends::trends(&observed, &names);
+    let readings = observed
+        .last()
+        .map(|run| readings::readings(run, &brands, reading.own.as_deref(), &reading.classifier));
     Ok(TrackView {
+        readings,
         maps: brand_maps(&trends),
         trends,
         runs,

@@ -43,6 +43,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
         &[
             ("a", "add"),
             ("Enter", "edit / track"),
+            ("D", "untracked in stored answers"),
             ("d", "remove"),
             ("Esc", "close"),
         ]
@@ -128,6 +129,60 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
                 ),
             ]),
         ));
+    }
+    rows.push((None, Line::raw("")));
+    let discovered = brands::discovered(app);
+    let first = app.brands.len() + suggestions.len();
+    let heading = match &app.brands_pane.discovered {
+        _ if app.brands_pane.discovering => "In stored answers: reading them…".to_string(),
+        None => {
+            "In stored answers: D lists the names they put forward that nobody tracks".to_string()
+        }
+        Some(found) if discovered.is_empty() => format!(
+            "In the {} stored answers: no name left untracked (D reads them again)",
+            found.read
+        ),
+        Some(found) => format!(
+            "In the {} stored answers (answers naming it, recommending it; models; places)",
+            found.read
+        ),
+    };
+    rows.push((None, Line::styled(heading, theme::title())));
+    for (n, name) in discovered.iter().enumerate() {
+        let i = first + n;
+        let is_selected = i == selected && !editing;
+        rows.push((
+            Some(i),
+            Line::from(vec![
+                Span::raw(if is_selected {
+                    theme::SELECTED_MARK
+                } else {
+                    "  "
+                }),
+                Span::styled(
+                    format!("+ {}", name.name),
+                    if is_selected {
+                        theme::selected()
+                    } else {
+                        theme::muted()
+                    },
+                ),
+                Span::raw(format!(
+                    "  {} answers, {} recommend · {} · {}",
+                    name.answers,
+                    name.recommended,
+                    name.models.join(", "),
+                    name.places.join("; ")
+                )),
+            ]),
+        ));
+        // The evidence of the selected one: the sentence that names it.
+        if is_selected {
+            rows.push((
+                None,
+                Line::styled(format!("    “{}”", name.sentence), theme::dim()),
+            ));
+        }
     }
     let height = area.height as usize;
     let at = rows

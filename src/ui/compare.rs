@@ -166,6 +166,7 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
             spans.extend(labelled("devices", list(axes.devices.clone(), "none")));
             spans.extend(labelled("format", axes.format.to_string()));
             spans.extend(labelled("cache", cache.to_string()));
+            spans.extend(labelled("samples", axes.samples().to_string()));
             spans
         }
         CompareMode::Search => {
@@ -364,7 +365,36 @@ fn status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
         }
     }
     out.extend(call_status_lines(app, column));
+    if !column.samples.is_empty() {
+        out.push(samples_line(column));
+    }
     out
+}
+
+/// "samples 3 of 5 back · 2 asking · 1 failed": the column's other asks.
+fn samples_line(column: &Column) -> Line<'static> {
+    let (back, asked) = column.samples_back();
+    let asking = column
+        .samples
+        .iter()
+        .filter(|s| s.queued || s.call.is_running())
+        .count();
+    let failed = column
+        .samples
+        .iter()
+        .filter(|s| s.call.error().is_some())
+        .count();
+    let mut spans = vec![Span::styled(
+        format!("samples {back} of {asked} back"),
+        theme::muted(),
+    )];
+    if asking > 0 {
+        spans.push(Span::styled(format!(" · {asking} asking"), theme::accent()));
+    }
+    if failed > 0 {
+        spans.push(Span::styled(format!(" · {failed} failed"), theme::error()));
+    }
+    Line::from(spans)
 }
 
 /// The column's call: running, failed, or done with its numbers.

@@ -59,7 +59,11 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let list_height = u16::try_from(view.runs.len()).unwrap_or(u16::MAX).min(8) + 3;
     // The map needs height to be read; the changes then keep a few lines (the rest are
     // counted, and `vantage track trends` lists them all).
-    let changes_room = if state.show_map { 3 } else { 8 };
+    let changes_room = if state.show_map || state.show_readings {
+        3
+    } else {
+        8
+    };
     // Wide enough for the brand list beside the chart: it says each brand's change there.
     let brands_listed = body.width >= 80 && !view.trends.brands.is_empty();
     let brand_changes = (!brands_listed).then_some(&view.trends);
@@ -76,7 +80,8 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     ])
     .areas(body);
     draw_runs(frame, runs_area, view, state.selected);
-    if brands_listed {
+    // The readings are text: they take the whole width.
+    if brands_listed && !state.show_readings {
         let [list_area, chart_area] =
             Layout::horizontal([Constraint::Length(40), Constraint::Min(40)]).areas(chart_area);
         draw_brand_list(frame, list_area, view, state.brand);
@@ -111,6 +116,8 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
 fn draw_trend(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
     if state.show_map {
         super::track_map::draw(frame, area, view, state.brand);
+    } else if state.show_readings {
+        draw_readings(frame, area, view);
     } else {
         draw_chart(frame, area, view);
     }
@@ -286,6 +293,67 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
             value_area,
         );
     }
+}
+
+/// The last run's sources by kind, per model and place, and where the own brand is missing.
+fn draw_readings(frame: &mut Frame, area: Rect, view: &TrackView) {
+    let set = view.set.as_deref().unwrap_or("");
+    let title = Line::styled(
+        format!(" Sources and gaps in the last run of {set} · s back to the chart "),
+        theme::title(),
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme::border())
+        .title(crate::ui::fit::fit_line(
+            title,
+            area.width.saturating_sub(2),
+        ));
+    let mut lines = Vec::new();
+    match &view.readings {
+        None => lines.push(Line::styled("No run has answered yet.", theme::dim())),
+        Some(readings) => {
+            lines.push(Line::styled("Sources by kind", theme::title()));
+            let width = readings
+                .kinds
+                .iter()
+                .map(|k| k.group.chars().count())
+                .max()
+                .unwrap_or(0);
+            if readings.kinds.is_empty() {
+                lines.push(Line::styled("  no answers in this run", theme::dim()));
+            }
+            for kinds in &readings.kinds {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("  {:<width$}  ", kinds.group), theme::muted()),
+                    Span::raw(kinds.text()),
+                ]));
+            }
+            lines.push(Line::raw(""));
+            match &readings.gaps {
+                Some(gaps) => {
+                    for (i, line) in gaps.text().lines().enumerate() {
+                        let style = if i == 0 {
+                            theme::title()
+                        } else {
+                            Style::default()
+                        };
+                        lines.push(Line::styled(line.to_string(), style));
+                    }
+                }
+                None => lines.push(Line::styled(
+                    "Mark your brand own = true in vantage.toml to see where it is missing.",
+                    theme::dim(),
+                )),
+            }
+        }
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        area,
+    );
 }
 
 /// The markers the chart's lines are drawn with, in turn, and how the legend shows each.

@@ -186,6 +186,27 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
             let format = compare.axes.format;
             app.flash_info(format!("Format for every column: {format}"));
         }
+        Action::CycleSamples => {
+            if compare.mode == CompareMode::Search {
+                app.flash_info("Samples are for answers: a search is read once per column.");
+                return Vec::new();
+            }
+            compare.axes.samples = match compare.axes.samples() {
+                1 => 3,
+                3 => 5,
+                5 => 10,
+                _ => 1,
+            };
+            let samples = compare.axes.samples();
+            let text = if samples == 1 {
+                "Each column asked once.".to_string()
+            } else {
+                format!(
+                    "Each column asked {samples} times afresh (cache off); the mention matrix counts every answer, with its 95 % interval. r runs."
+                )
+            };
+            app.flash_info(text);
+        }
         Action::ToggleCache => {
             compare.axes.no_cache = !compare.axes.no_cache;
             let text = if compare.axes.no_cache {
@@ -421,11 +442,26 @@ fn choose(app: &mut App, kind: PickerKind, value: Option<String>) {
 /// The line that says what a send costs: "8 columns = 8 calls", or why it is refused.
 pub(crate) fn cost_line(compare: &CompareState) -> (String, bool) {
     let n = compare.columns.len();
+    let samples = compare.samples_per_column();
     if n > MAX_COLUMNS {
         (
             format!("{n} columns = {n} calls: too many, at most {MAX_COLUMNS}"),
             false,
         )
+    } else if samples > 1 {
+        let calls = n * samples;
+        let s = if n == 1 { "" } else { "s" };
+        let text = format!("{n} column{s} × {samples} samples = {calls} calls");
+        match crate::analysis::samples::check_sampled_comparison(samples, n) {
+            Ok(()) => (text, true),
+            Err(_) => (
+                format!(
+                    "{text}: too many, at most {}",
+                    crate::analysis::samples::MAX_SAMPLED_CALLS
+                ),
+                false,
+            ),
+        }
     } else {
         let s = if n == 1 { "" } else { "s" };
         (format!("{n} column{s} = {n} call{s}"), true)

@@ -5,6 +5,7 @@
 //! IP types for searches), plus any added by hand. At most `max_in_flight` calls run at once;
 //! the rest queue and start as others end. A slow or failed column holds up no other.
 
+use crate::analysis::mentions::Mention;
 use crate::analysis::sources::Classifier;
 use std::time::Duration;
 
@@ -104,6 +105,40 @@ pub struct Column {
     pub scroll: usize,
     /// When its answer or error arrived (the clock of that batch).
     pub landed_at: Option<std::time::Instant>,
+    /// With several samples, the asks after the first (which is `outcome`).
+    pub samples: Vec<Sample>,
+}
+
+/// One more ask of a column, for the brand readings over samples.
+#[derive(Debug)]
+pub struct Sample {
+    /// Waiting for a free slot.
+    pub queued: bool,
+    pub call: CallState,
+    /// Its answer's words and cited pages: what the mention readings need, not the
+    /// rendered answer (a column shows only its first).
+    pub reading: Option<SampleReading>,
+}
+
+/// What the brand readings read of a sample's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleReading {
+    pub plain_text: String,
+    pub cited: Vec<String>,
+}
+
+impl SampleReading {
+    pub fn of(answer: &PreparedAnswer) -> SampleReading {
+        SampleReading {
+            plain_text: answer.plain_text.clone(),
+            cited: answer.sources.iter().map(|s| s.url.clone()).collect(),
+        }
+    }
+
+    pub fn mentions(&self, brands: &[crate::analysis::mentions::Brand]) -> Vec<Mention> {
+        let urls: Vec<&str> = self.cited.iter().map(String::as_str).collect();
+        crate::analysis::mentions::mentions(&self.plain_text, &urls, brands)
+    }
 }
 
 impl Column {
@@ -153,31 +188,77 @@ impl Column {
             cancelled: false,
             scroll: 0,
             landed_at: None,
+            samples: Vec::new(),
         }
     }
 
-    /// Queues the column for a new run; what it showed is kept aside until the run ends.
-    pub(crate) fn queue(&mut self) {
+    /// Queues the column for a new run of `samples` asks (the first is the one shown);
+    /// what it showed is kept aside until the run ends.
+    pub(crate) fn queue(&mut self, samples: usize) {
         if let Some(outcome) = self.outcome.take() {
             self.earlier = Some(outcome);
         }
         self.call = CallState::Idle;
         self.queued = true;
         self.cancelled = false;
+        self.samples = (1..samples)
+            .map(|_| Sample {
+                queued: true,
+                call: CallState::Idle,
+                reading: None,
+            })
+            .collect();
     }
 
     /// Stops the column's run, if it has one: the earlier answer comes back, marked
-    /// cancelled. The tag of the call to cancel, when one was running.
-    pub(crate) fn cancel(&mut self) -> Option<Tag> {
+    /// cancelled, and the samples not yet back are dropped. The tags of the calls to
+    /// cancel.
+    pub(crate) fn cancel(&mut self) -> Vec<Tag> {
+        let mut tags: Vec<Tag> = self.samples.iter().filter_map(|s| s.call.tag()).collect();
+        self.samples.retain(|s| s.reading.is_some());
         let tag = self.call.tag();
         if !self.queued && tag.is_none() {
-            return None;
+            return tags;
         }
         self.queued = false;
         self.call = CallState::Idle;
         self.outcome = self.earlier.take();
         self.cancelled = true;
-        tag
+        tags.extend(tag);
+        tags
+    }
+
+    /// The call waiting for `tag`: the column's own or a sample's.
+    fn call_for(&mut self, tag: Tag) -> Option<&mut CallState> {
+        if self.call.is_for(tag) {
+            return Some(&mut self.call);
+        }
+        self.samples
+            .iter_mut()
+            .map(|s| &mut s.call)
+            .find(|c| c.is_for(tag))
+    }
+
+    /// Asks running or queued, samples included.
+    fn busy(&self) -> usize {
+        usize::from(self.queued || self.call.is_running())
+            + self
+                .samples
+                .iter()
+                .filter(|s| s.queued || s.call.is_running())
+                .count()
+    }
+
+    fn running(&self) -> usize {
+        usize::from(self.call.is_running())
+            + self.samples.iter().filter(|s| s.call.is_running()).count()
+    }
+
+    /// Samples back with an answer, and those asked in all (the first ask included).
+    pub fn samples_back(&self) -> (usize, usize) {
+        let back = usize::from(self.answer().is_some())
+            + self.samples.iter().filter(|s| s.reading.is_some()).count();
+        (back, self.samples.len() + 1)
     }
 
     pub fn answer(&self) -> Option<&PreparedAnswer> {
@@ -402,36 +483,61 @@ impl CompareState {
         self.refresh_summary();
     }
 
-    /// How many calls run now.
+    /// How many calls run now, samples included.
     pub fn running(&self) -> usize {
-        self.columns.iter().filter(|c| c.call.is_running()).count()
+        self.columns.iter().map(Column::running).sum()
     }
 
-    /// Calls running or queued.
+    /// Calls running or queued, samples included.
     pub fn busy(&self) -> usize {
-        self.columns
-            .iter()
-            .filter(|c| c.queued || c.call.is_running())
-            .count()
+        self.columns.iter().map(Column::busy).sum()
     }
 
+    /// The column whose own call waits for `tag` (not a sample's).
     fn column_of(&mut self, tag: Tag) -> Option<&mut Column> {
         self.columns.iter_mut().find(|c| c.call.is_for(tag))
     }
 
+    /// The sample that waits for `tag`.
+    fn sample_of(&mut self, tag: Tag) -> Option<&mut Sample> {
+        self.columns
+            .iter_mut()
+            .flat_map(|c| c.samples.iter_mut())
+            .find(|s| s.call.is_for(tag))
+    }
+
+    fn call_for(&mut self, tag: Tag) -> Option<&mut CallState> {
+        self.columns.iter_mut().find_map(|c| c.call_for(tag))
+    }
+
     pub fn owns(&self, tag: Tag) -> bool {
-        self.columns.iter().any(|c| c.call.is_for(tag))
+        self.columns
+            .iter()
+            .any(|c| c.call.is_for(tag) || c.samples.iter().any(|s| s.call.is_for(tag)))
+    }
+
+    /// Whether the comparison reads several samples per column (answers only).
+    pub fn sampled(&self) -> bool {
+        self.samples_per_column() > 1
+    }
+
+    /// How many times a run asks each column: the samples for answers, once for searches.
+    pub fn samples_per_column(&self) -> usize {
+        match self.mode {
+            CompareMode::Answers => self.axes.samples(),
+            CompareMode::Search => 1,
+        }
     }
 
     pub fn on_retry(&mut self, tag: Tag, notice: RetryNotice, now: std::time::Instant) {
-        if let Some(column) = self.column_of(tag) {
-            column.call.on_retry(tag, notice, now);
+        if let Some(call) = self.call_for(tag) {
+            call.on_retry(tag, notice, now);
         }
     }
 
     pub fn on_landed(&mut self, tag: Tag, bytes: usize, now: std::time::Instant) {
-        if let Some(column) = self.column_of(tag) {
-            column.call.on_landed(tag, bytes, now);
+        if let Some(call) = self.call_for(tag) {
+            call.on_landed(tag, bytes, now);
         }
     }
 
@@ -579,6 +685,16 @@ impl CompareState {
             out.push_str("\n# Mentions\n\n");
             out.push_str(&brand_mentions::matrix_markdown(&self.labels(), &rows));
         }
+        if let Some(sampled) = &self.brand_views.sampled {
+            out.push_str(&format!(
+                "\n# Mentions over {} samples per column\n\n",
+                self.axes.samples()
+            ));
+            out.push_str(&crate::analysis::samples::matrix_text(
+                &self.labels(),
+                sampled,
+            ));
+        }
         out
     }
 
@@ -604,6 +720,8 @@ impl CompareState {
                     "error": c.call.error().map(|e| e.to_string()),
                 })).collect::<Vec<_>>(),
                 "mentions": self.mention_rows(),
+                "samples": self.samples_per_column(),
+                "sampled": self.brand_views.sampled,
             }),
             CompareMode::Search => serde_json::json!({
                 "terms": self.prompt_text(),
@@ -622,9 +740,10 @@ impl CompareState {
             CompareMode::Search => {
                 summary::rank_table_csv(&self.labels(), &self.table, &self.brand_views.ranks)
             }
-            CompareMode::Answers => {
-                brand_mentions::matrix_csv(&self.labels(), &self.mention_rows())
-            }
+            CompareMode::Answers => match &self.brand_views.sampled {
+                Some(sampled) => crate::analysis::samples::matrix_csv(&self.labels(), sampled),
+                None => brand_mentions::matrix_csv(&self.labels(), &self.mention_rows()),
+            },
         }
     }
 }

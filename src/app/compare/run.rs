@@ -2,6 +2,7 @@
 
 use crate::app::{CallEffect, StoreEffect};
 
+use crate::analysis::samples;
 use crate::api::ApiError;
 
 use crate::app::call::CallState;
@@ -33,6 +34,20 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
         app.note_error(error);
     }
     let now = app.now;
+    if let Some(sample) = app.compare.sample_of(tag) {
+        // A sample's call went to History on its own; only its reading is kept here.
+        match result {
+            Ok(Outcome::Answer(answer)) => {
+                sample.call = CallState::Idle;
+                sample.reading = Some(super::SampleReading::of(&answer));
+            }
+            Ok(Outcome::Results(_)) => sample.call = CallState::Idle,
+            Err(error) => sample.call = CallState::Failed(error),
+        }
+        app.compare.refresh_summary();
+        super::refresh_views(app);
+        return finish_if_done(app);
+    }
     let Some(column) = app.compare.column_of(tag) else {
         return Vec::new();
     };
@@ -47,6 +62,12 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     column.earlier = None;
     app.compare.refresh_summary();
     super::refresh_views(app);
+    finish_if_done(app)
+}
+
+/// Starts what now has a slot; once nothing runs or waits, stores the comparison and reads
+/// the balance.
+fn finish_if_done(app: &mut App) -> Vec<Effect> {
     let mut effects = pump(app);
     if app.compare.busy() == 0 {
         effects.push(Effect::Call(CallEffect::FetchAccount));
@@ -117,6 +138,40 @@ pub(super) fn pump(app: &mut App) -> Vec<Effect> {
             other => other,
         });
     }
+    // Then the samples, once every column's first ask is out: each is its own call in
+    // History, as it is a billed call of its own.
+    while app.compare.running() < cap {
+        let Some((i, k)) = app
+            .compare
+            .columns
+            .iter()
+            .enumerate()
+            .find_map(|(i, c)| c.samples.iter().position(|s| s.queued).map(|k| (i, k)))
+        else {
+            break;
+        };
+        if app.compare.columns.iter().any(|c| c.queued) {
+            break;
+        }
+        let tag = app.next_tag();
+        let compare = &mut app.compare;
+        let vantage = compare.columns[i].vantage.clone();
+        let effect = if vantage.overview {
+            CallEffect::SendOverview {
+                tag,
+                request: compare.overview_request(&vantage),
+            }
+        } else {
+            CallEffect::SendAi {
+                tag,
+                request: compare.ai_request(&vantage),
+            }
+        };
+        let sample = &mut compare.columns[i].samples[k];
+        sample.queued = false;
+        sample.call = CallState::running(tag, app.now, format!("Sample {}", k + 2), None);
+        effects.push(Effect::Call(effect));
+    }
     effects
 }
 
@@ -133,6 +188,9 @@ fn refusal(app: &App) -> Option<String> {
         return Some(format!(
             "Not sent: {n} columns would be {n} billed calls; at most {MAX_COLUMNS} are allowed. Remove a model, device or location."
         ));
+    }
+    if let Err(sentence) = samples::check_sampled_comparison(compare.samples_per_column(), n) {
+        return Some(format!("Not sent: {sentence}"));
     }
     if app.connection.token.is_none() {
         return Some(app.no_token_sentence());
@@ -163,17 +221,23 @@ pub(super) fn send_all(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let mut effects = cancel_all(app);
+    let samples = app.compare.samples_per_column();
     for column in &mut app.compare.columns {
-        column.queue();
+        column.queue(samples);
         column.scroll = 0;
     }
     app.compare.focus = CompareFocus::Columns;
     app.compare.table_scroll = 0;
     app.compare.find = None;
     app.compare.refresh_summary();
-    let n = app.compare.columns.len();
+    let n = app.compare.columns.len() * samples;
     let cap = in_flight_cap(app);
-    if n > cap {
+    if samples > 1 {
+        app.flash_info(format!(
+            "{n} calls: each of the {} columns asked {samples} times afresh, {cap} at once.",
+            app.compare.columns.len()
+        ));
+    } else if n > cap {
         app.flash_info(format!(
             "{n} calls: {cap} at once, the other {} queue.",
             n - cap
@@ -192,7 +256,8 @@ pub(super) fn rerun(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let mut effects = cancel_one(app);
-    app.compare.columns[app.compare.selected].queue();
+    let samples = app.compare.samples_per_column();
+    app.compare.columns[app.compare.selected].queue(samples);
     app.compare.refresh_summary();
     effects.extend(pump(app));
     effects
@@ -202,22 +267,23 @@ pub(super) fn cancel_one(app: &mut App) -> Vec<Effect> {
     let Some(column) = app.compare.columns.get_mut(app.compare.selected) else {
         return Vec::new();
     };
-    let tag = column.cancel();
+    let tags = column.cancel();
     app.compare.refresh_summary();
-    match tag {
-        Some(tag) => {
-            let mut effects = vec![Effect::Call(CallEffect::Cancel(tag))];
-            effects.extend(pump(app));
-            effects
-        }
-        None => Vec::new(),
+    if tags.is_empty() {
+        return Vec::new();
     }
+    let mut effects: Vec<Effect> = tags
+        .into_iter()
+        .map(|tag| Effect::Call(CallEffect::Cancel(tag)))
+        .collect();
+    effects.extend(pump(app));
+    effects
 }
 
 pub(super) fn cancel_all(app: &mut App) -> Vec<Effect> {
     let mut effects = Vec::new();
     for column in &mut app.compare.columns {
-        if let Some(tag) = column.cancel() {
+        for tag in column.cancel() {
             effects.push(Effect::Call(CallEffect::Cancel(tag)));
         }
     }

@@ -791,3 +791,100 @@ fn the_search_csv_carries_the_brand_rows_as_the_json_does() {
     let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
     assert_eq!(json["brand_rows"][0]["brand"], "Merrell");
 }
+
+/// The samples' calls: sent on their own (each its own History entry), not as columns.
+fn samples_sent(effects: &[Effect]) -> Vec<(Tag, bool)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Call(CallEffect::SendAi { tag, request }) => {
+                Some((*tag, request.expiration == Some(0)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn samples_ask_each_column_again_afresh_and_the_matrix_counts_every_answer() {
+    let mut app = app();
+    app.brands = brands();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    app.compare.focus = CompareFocus::Columns;
+    // a: 1 → 3 samples; the cost says so before anything is sent.
+    key(&mut app, KeyCode::Char('a'), KeyModifiers::NONE);
+    assert_eq!(app.compare.axes.samples(), 3);
+    assert_eq!(
+        cost_line(&app.compare),
+        ("2 columns × 3 samples = 6 calls".to_string(), true)
+    );
+    let effects = send_all(&mut app);
+    // Each column's first ask is marked as the column's (one History entry for them all).
+    let firsts: Vec<(Tag, bool)> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Call(CallEffect::Column(call)) => match call.as_ref() {
+                CallEffect::SendAi { tag, request } => Some((*tag, request.expiration == Some(0))),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let more = samples_sent(&effects);
+    assert_eq!((firsts.len(), more.len()), (2, 4), "{effects:?}");
+    assert!(
+        firsts.iter().chain(&more).all(|(_, fresh)| *fresh),
+        "every ask afresh"
+    );
+    let firsts: Vec<Tag> = firsts.into_iter().map(|(tag, _)| tag).collect();
+    assert_eq!(app.compare.busy(), 6);
+    // ChatGPT names Salomon in all three answers; Gemini in one of three.
+    let land = |app: &mut App, tag: Tag, text: &str| {
+        update(
+            app,
+            Msg::AiDone {
+                tag,
+                result: Ok(answer("chatgpt", text, "")),
+            },
+        )
+    };
+    land(&mut app, firsts[0], "Salomon is the pick.");
+    land(&mut app, firsts[1], "Merrell is fine.");
+    // Samples go out column by column: two of ChatGPT, then two of Gemini.
+    land(&mut app, more[0].0, "Salomon again.");
+    land(&mut app, more[1].0, "Salomon, then Lowa.");
+    land(&mut app, more[2].0, "Salomon this time.");
+    let effects = update(
+        &mut app,
+        Msg::AiDone {
+            tag: more[3].0,
+            result: Err(ApiError::BadBody {
+                what: "a sample failed".into(),
+                excerpt: String::new(),
+            }),
+        },
+    );
+    // Done: the comparison of the first answers goes to History as one entry.
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Store(StoreEffect::RecordComparison { .. })))
+    );
+    let sampled = app.compare.brand_views.sampled.as_ref().expect("sampled");
+    let salomon = &sampled[0];
+    assert_eq!(salomon.brand, "Salomon");
+    assert_eq!((salomon.columns[0].named, salomon.columns[0].asked), (3, 3));
+    // The failed sample is not counted: two answers back of three asked.
+    assert_eq!((salomon.columns[1].named, salomon.columns[1].asked), (1, 2));
+    assert_eq!(app.compare.columns[1].samples_back(), (2, 3));
+    assert!(!salomon.difference.as_ref().unwrap().different);
+    let csv = app.compare.export_csv();
+    assert!(csv.lines().next().unwrap().contains("low %"), "{csv}");
+    // Back to one sample: the matrix reads the first answers only, as before.
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Char('a'), KeyModifiers::NONE);
+    }
+    assert_eq!(app.compare.axes.samples(), 1);
+}

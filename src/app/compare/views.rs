@@ -4,6 +4,7 @@
 
 use crate::analysis::diff::{self, WordDiff};
 use crate::analysis::mentions::{Brand, BrandSummary, Mention};
+use crate::analysis::samples::{self, SampledBrand};
 use crate::app::App;
 use crate::present::compare::gaps::{Gaps, gaps};
 use crate::present::compare::mentions::{self as brand_mentions, BrandRanks, MatrixSort};
@@ -35,6 +36,8 @@ pub struct BrandViews {
     pub ranks: Vec<BrandRanks>,
     /// Answers: where the own brand is missing, when the workspace marks one.
     pub gaps: Option<Gaps>,
+    /// Answers asked several times: each brand's count and interval per column.
+    pub sampled: Option<Vec<SampledBrand>>,
 }
 
 impl BrandViews {
@@ -54,6 +57,7 @@ impl CompareState {
         if fresh {
             return;
         }
+        let sampled = self.sampled();
         let views = &mut self.brand_views;
         views.brands = brands.to_vec();
         views.generation = Some(self.generation);
@@ -62,19 +66,38 @@ impl CompareState {
                 let answers: Vec<_> = self.columns.iter().map(|c| c.answer()).collect();
                 views.matrix = brand_mentions::matrix(&answers, brands);
                 views.ranks.clear();
-                views.gaps = self.own.as_deref().map(|own| {
-                    let per_column: Vec<Option<Vec<Mention>>> = answers
-                        .iter()
-                        .enumerate()
-                        .map(|(i, answer)| {
-                            answer.map(|_| {
-                                views
-                                    .matrix
+                // Every answer of each column: its first (the matrix's), then its samples'.
+                let sampled_answers: Vec<Vec<Vec<Mention>>> = self
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, column)| {
+                        let first = column.answer().map(|_| {
+                            views
+                                .matrix
+                                .iter()
+                                .filter_map(|row| row.columns.get(i).cloned().flatten())
+                                .collect::<Vec<Mention>>()
+                        });
+                        first
+                            .into_iter()
+                            .chain(
+                                column
+                                    .samples
                                     .iter()
-                                    .filter_map(|row| row.columns.get(i).cloned().flatten())
-                                    .collect()
-                            })
-                        })
+                                    .filter_map(|s| s.reading.as_ref())
+                                    .map(|r| r.mentions(brands)),
+                            )
+                            .collect()
+                    })
+                    .collect();
+                let sampled = sampled && !brands.is_empty();
+                views.sampled = sampled.then(|| samples::summarize(&sampled_answers));
+                views.gaps = self.own.as_deref().map(|own| {
+                    // A column's brands over all its answers: named in any of them.
+                    let per_column: Vec<Option<Vec<Mention>>> = sampled_answers
+                        .iter()
+                        .map(|answers| samples::merged(answers))
                         .collect();
                     let labels: Vec<String> = self
                         .columns
@@ -100,6 +123,7 @@ impl CompareState {
                     .collect();
                 views.ranks = brand_mentions::brand_ranks(&ranked, brands);
                 views.matrix.clear();
+                views.sampled = None;
             }
         }
     }
@@ -141,7 +165,8 @@ impl CompareState {
     /// Rows the scrollable views have, for clamping the scroll.
     pub(crate) fn view_len(&self) -> usize {
         match self.pane {
-            ComparePane::Matrix => self.brand_views.matrix.len() + self.columns.len() + 4,
+            // With samples each brand has its row, its verdict and its focused-column line.
+            ComparePane::Matrix => self.brand_views.matrix.len() * 3 + self.columns.len() + 8,
             ComparePane::Sources => self
                 .columns
                 .get(self.selected)

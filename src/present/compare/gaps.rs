@@ -118,7 +118,7 @@ impl Gaps {
             ));
         }
         out.push_str(&format!(
-            "Sites cited there that no column with {} cites: {}\n",
+            "Sites cited there that no answer naming {} cites: {}\n",
             self.own,
             if self.domains.is_empty() {
                 "none".to_string()
@@ -170,7 +170,7 @@ mod tests {
         let text = gaps.text();
         assert!(text.contains("   2  b: Merrell named 1st, cited"), "{text}");
         assert!(
-            text.contains("no column with Lowa cites: reddit.com"),
+            text.contains("no answer naming Lowa cites: reddit.com"),
             "{text}"
         );
         assert_eq!(ordinal(11), "11th");

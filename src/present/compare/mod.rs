@@ -40,9 +40,22 @@ pub struct Axes {
     pub overview: bool,
     pub format: AiFormat,
     pub no_cache: bool,
+    /// How many times each answer column is asked (0 and 1: once); more than once, each ask
+    /// is afresh (expiration=0).
+    pub samples: usize,
 }
 
 impl Axes {
+    /// How many times each answer column is asked.
+    pub fn samples(&self) -> usize {
+        self.samples.max(1)
+    }
+
+    /// Whether every call is asked afresh: the cache off, or several samples.
+    fn fresh(&self) -> bool {
+        self.no_cache || self.samples() > 1
+    }
+
     /// The request of one vantage point.
     pub fn ai_request(&self, prompt: String, vantage: &Vantage) -> AiRequest {
         AiRequest {
@@ -53,13 +66,13 @@ impl Axes {
             language: None,
             display: None,
             format: self.format,
-            expiration: self.no_cache.then_some(0),
+            expiration: self.fresh().then_some(0),
         }
     }
 
     /// The search that brings an overview column's AI Overview.
     pub fn overview_request(&self, prompt: String, vantage: &Vantage) -> SearchRequest {
-        overview::overview_request(prompt, vantage.location.clone(), self.no_cache.then_some(0))
+        overview::overview_request(prompt, vantage.location.clone(), self.fresh().then_some(0))
     }
 
     /// The answer sources chosen: the models, then the overview when it is on.

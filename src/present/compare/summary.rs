@@ -323,31 +323,11 @@ impl AnswerSummary {
     /// Classes the columns' cited sites by kind, per model and per place (each group over
     /// every citation of its columns).
     pub fn with_source_kinds(mut self, classifier: &Classifier) -> AnswerSummary {
-        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
         let answered = self.columns.iter().filter(|c| c.elapsed.is_some());
-        for column in answered {
-            for group in [
-                format!("model {}", column.model),
-                format!("place {}", column.place),
-            ] {
-                let at = match groups.iter().position(|(g, _)| *g == group) {
-                    Some(at) => at,
-                    None => {
-                        groups.push((group, Vec::new()));
-                        groups.len() - 1
-                    }
-                };
-                groups[at]
-                    .1
-                    .extend(column.domains.iter().map(String::as_str));
-            }
-        }
-        // Models first, then places, each in the order they first appear.
-        groups.sort_by_key(|(g, _)| !g.starts_with("model "));
-        self.sources_by_kind = groups
-            .iter()
-            .map(|(group, domains)| KindCounts::of(group, domains, classifier))
-            .collect();
+        self.sources_by_kind = KindCounts::by_model_and_place(
+            answered.map(|c| (c.model.as_str(), c.place.as_str(), c.domains.as_slice())),
+            classifier,
+        );
         self
     }
 

@@ -100,6 +100,28 @@ impl EffectRunner {
                 });
                 None
             }
+            StoreEffect::DiscoverNames { tracked } => {
+                let Some(store) = store else {
+                    return Some(Msg::Discovered(Err(
+                        "the store could not be opened this session".to_string(),
+                    )));
+                };
+                tokio::spawn(async move {
+                    // What was just asked is read too.
+                    let _ = store.flush().await;
+                    let result = blocking(move || {
+                        use crate::present::discover::{MAX_STORED_ANSWERS, untracked_in_stored};
+                        let stored = store
+                            .stored_ai_answers(None, MAX_STORED_ANSWERS)
+                            .map_err(|e| e.to_string())?;
+                        let (names, read) = untracked_in_stored(stored, &tracked);
+                        Ok(app::brands::Discovered { names, read })
+                    })
+                    .await;
+                    let _ = tx.send(Msg::Discovered(result));
+                });
+                None
+            }
             StoreEffect::DeleteHistory(id) => {
                 if let Some(store) = store {
                     store.delete_history(&id).detach();

@@ -11,11 +11,12 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::analysis::diff::Change;
 use crate::analysis::mentions::{Mention, on_domain};
+use crate::analysis::samples::{self, SampledBrand};
 use crate::analysis::stance::Stance;
 use crate::api::request::shorten;
 use crate::app::App;
 use crate::app::compare::{CompareFocus, CompareMode};
-use crate::present::compare::mentions::{average_text, cell_text};
+use crate::present::compare::mentions::{self as brand_mentions, average_text, cell_text};
 
 use super::super::text_view::visible_lines;
 use super::super::{pane, theme};
@@ -90,6 +91,9 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
             )],
         );
     }
+    if let Some(sampled) = &views.sampled {
+        return draw_sampled_matrix(app, sampled, frame, inner);
+    }
     let brand_width = views
         .matrix
         .iter()
@@ -152,6 +156,165 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
     ));
     lines.push(Line::styled(
         "? no answer · vis % of answers naming it · SoV share of all mentions",
+        theme::dim(),
+    ));
+    if shown.len() < compare.columns.len() {
+        lines.push(Line::styled(
+            format!(
+                "Columns {}–{} of {} · ← → page through them",
+                shown.start + 1,
+                shown.end,
+                compare.columns.len()
+            ),
+            theme::dim(),
+        ));
+    }
+    for (i, column) in compare.columns.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("#{:<3}", i + 1), theme::muted()),
+            Span::raw(column.vantage.label(CompareMode::Answers)),
+        ]));
+    }
+    let (visible, _) = visible_lines(&lines, compare.table_scroll, usize::from(inner.height));
+    frame.render_widget(
+        Paragraph::new(visible.to_vec()).wrap(Wrap { trim: false }),
+        inner,
+    );
+}
+
+/// Width of one column's cell in the sampled matrix: "10/10!".
+const SAMPLED_CELL: usize = 7;
+
+/// The matrix over samples: per brand and column, the answers naming it of those back; per
+/// brand its share over every answer with its interval, and whether the columns differ;
+/// then the focused column's readings in full.
+fn draw_sampled_matrix(app: &App, rows: &[SampledBrand], frame: &mut Frame, inner: Rect) {
+    let compare = &app.compare;
+    let views = &compare.brand_views;
+    let brand_width = rows
+        .iter()
+        .map(|r| r.brand.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, BRAND_MAX);
+    let fixed = brand_width + 1 + 6 + 8 + 5 + 1;
+    let room = usize::from(inner.width).saturating_sub(fixed);
+    let per_page = (room / SAMPLED_CELL)
+        .max(1)
+        .min(compare.columns.len().max(1));
+    let start = (compare.selected / per_page) * per_page;
+    let shown = start..(start + per_page).min(compare.columns.len());
+    let mut header = vec![Span::styled(
+        format!(
+            "{:<brand_width$} {:>6} {:>8} {:>5} ",
+            "brand", "named", "95%", "SoV"
+        ),
+        theme::muted(),
+    )];
+    for i in shown.clone() {
+        let style = if i == compare.selected {
+            theme::title().add_modifier(Modifier::REVERSED)
+        } else {
+            theme::muted()
+        };
+        header.push(Span::styled(
+            format!(
+                "{:>width$}",
+                format!("#{}", i + 1),
+                width = SAMPLED_CELL - 1
+            ),
+            style,
+        ));
+        header.push(Span::raw(" "));
+    }
+    let mut lines = vec![Line::from(header)];
+    // The rows in the matrix's order (both list the brands alike).
+    let order = brand_mentions::sorted_order(&views.matrix, views.sort);
+    let ordered: Vec<&SampledBrand> = if order.len() == rows.len() {
+        order.iter().map(|&i| &rows[i]).collect()
+    } else {
+        rows.iter().collect()
+    };
+    for row in &ordered {
+        let overall = &row.overall;
+        let mut spans = vec![
+            Span::styled(
+                format!("{:<brand_width$} ", shorten(&row.brand, brand_width)),
+                theme::title(),
+            ),
+            Span::raw(format!(
+                "{:>6} {:>8} {:>4.0}% ",
+                samples::cell_count(overall.named, overall.asked),
+                format!("{:.0}–{:.0}%", overall.low, overall.high),
+                row.share_of_voice
+            )),
+        ];
+        for cell in &row.columns[shown.clone()] {
+            let text = if cell.asked == 0 {
+                "?".to_string()
+            } else {
+                let cautioned = if cell.cautioned > 0 { "!" } else { "" };
+                format!("{}{cautioned}", samples::cell_count(cell.named, cell.asked))
+            };
+            let style = match cell {
+                c if c.cautioned > 0 => theme::error().add_modifier(Modifier::BOLD),
+                c if c.named > 0 => theme::ok().add_modifier(Modifier::BOLD),
+                _ => theme::dim(),
+            };
+            spans.push(Span::styled(
+                format!("{text:>width$}", width = SAMPLED_CELL - 1),
+                style,
+            ));
+            spans.push(Span::raw(" "));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    let numbers: Vec<String> = (1..=compare.columns.len())
+        .map(|n| format!("#{n}"))
+        .collect();
+    for row in &ordered {
+        let verdict = row.difference_text(&numbers);
+        let style = match &row.difference {
+            Some(d) if d.different => theme::title(),
+            _ => theme::dim(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{}: ", row.brand), theme::title()),
+            Span::styled(verdict, style),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    if let Some(column) = compare.columns.get(compare.selected) {
+        let (back, asked) = column.samples_back();
+        lines.push(Line::styled(
+            format!(
+                "#{} {}: {back} of {asked} answers back",
+                compare.selected + 1,
+                column.vantage.label(CompareMode::Answers)
+            ),
+            theme::title(),
+        ));
+        for row in &ordered {
+            if let Some(cell) = row.columns.get(compare.selected) {
+                lines.push(Line::raw(format!(
+                    "  {}: {}",
+                    row.brand,
+                    samples::cell_text(cell)
+                )));
+            }
+        }
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled(
+        "n/N named in n of N answers · ! cautioned in some · ? no answer · SoV share of all mentions",
+        theme::dim(),
+    ));
+    lines.push(Line::styled(
+        format!(
+            "95% Wilson interval · a difference between columns by {}, corrected for the pairs",
+            samples::TEST
+        ),
         theme::dim(),
     ));
     if shown.len() < compare.columns.len() {
