@@ -488,19 +488,20 @@ fn the_mention_matrix_over_five_samples() {
             _ => "Meindl Borneo for rocky trails.",
         }
     };
-    for (column, tag) in tags.into_iter().enumerate() {
-        let model = if column < 2 {
-            Model::Chatgpt
-        } else {
-            Model::Gemini
-        };
+    // Columns 1 and 2 are ChatGPT's, 3 and 4 Gemini's.
+    let land = |app: &mut App, column: usize, ask: usize, tag: Tag| {
+        let model = [Model::Chatgpt, Model::Gemini][column / 2];
+        let answer = completion(model, text(column, ask), &[], 1000);
         update(
-            &mut app,
+            app,
             Msg::AiDone {
                 tag,
-                result: Ok(completion(model, text(column, 0), &[], 1000)),
+                result: Ok(answer),
             },
         );
+    };
+    for (column, tag) in tags.into_iter().enumerate() {
+        land(&mut app, column, 0, tag);
     }
     // Every sample out and back, one column at a time.
     loop {
@@ -521,18 +522,7 @@ fn the_mention_matrix_over_five_samples() {
             break;
         }
         for (column, ask, tag) in pending {
-            let model = if column < 2 {
-                Model::Chatgpt
-            } else {
-                Model::Gemini
-            };
-            update(
-                &mut app,
-                Msg::AiDone {
-                    tag,
-                    result: Ok(completion(model, text(column, ask), &[], 1000)),
-                },
-            );
+            land(&mut app, column, ask, tag);
         }
     }
     assert_eq!(app.compare.busy(), 0);

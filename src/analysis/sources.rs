@@ -232,6 +232,20 @@ impl KindCounts {
             .collect()
     }
 
+    /// Each group's name padded to the longest, and its [`KindCounts::text`]: the rows of a
+    /// table of groups.
+    pub fn aligned(groups: &[KindCounts]) -> Vec<(String, String)> {
+        let width = groups
+            .iter()
+            .map(|g| g.group.chars().count())
+            .max()
+            .unwrap_or(0);
+        groups
+            .iter()
+            .map(|g| (format!("{:<width$}", g.group), g.text()))
+            .collect()
+    }
+
     /// The share of `kind`, 0 to 100.
     pub fn share(&self, kind: SourceKind) -> f64 {
         let count = self

@@ -604,14 +604,8 @@ fn readings_text(readings: &readings::RunReadings) -> String {
     let mut text = String::new();
     if !readings.kinds.is_empty() {
         text.push_str("\nSOURCES BY KIND IN THE LAST RUN\n");
-        let width = readings
-            .kinds
-            .iter()
-            .map(|k| k.group.chars().count())
-            .max()
-            .unwrap_or(0);
-        for kinds in &readings.kinds {
-            text.push_str(&format!("  {:<width$}  {}\n", kinds.group, kinds.text()));
+        for (group, kinds) in crate::analysis::sources::KindCounts::aligned(&readings.kinds) {
+            text.push_str(&format!("  {group}  {kinds}\n"));
         }
     }
     if let Some(gaps) = &readings.gaps {

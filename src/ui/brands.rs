@@ -111,24 +111,7 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
     for (n, name) in suggestions.iter().enumerate() {
         let i = app.brands.len() + n;
         let is_selected = i == selected && !editing;
-        rows.push((
-            Some(i),
-            Line::from(vec![
-                Span::raw(if is_selected {
-                    theme::SELECTED_MARK
-                } else {
-                    "  "
-                }),
-                Span::styled(
-                    format!("+ {name}"),
-                    if is_selected {
-                        theme::selected()
-                    } else {
-                        theme::muted()
-                    },
-                ),
-            ]),
-        ));
+        rows.push((Some(i), Line::from(name_to_track(name, is_selected))));
     }
     rows.push((None, Line::raw("")));
     let discovered = brands::discovered(app);
@@ -151,31 +134,15 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
     for (n, name) in discovered.iter().enumerate() {
         let i = first + n;
         let is_selected = i == selected && !editing;
-        rows.push((
-            Some(i),
-            Line::from(vec![
-                Span::raw(if is_selected {
-                    theme::SELECTED_MARK
-                } else {
-                    "  "
-                }),
-                Span::styled(
-                    format!("+ {}", name.name),
-                    if is_selected {
-                        theme::selected()
-                    } else {
-                        theme::muted()
-                    },
-                ),
-                Span::raw(format!(
-                    "  {} answers, {} recommend · {} · {}",
-                    name.answers,
-                    name.recommended,
-                    name.models.join(", "),
-                    name.places.join("; ")
-                )),
-            ]),
-        ));
+        let mut spans = name_to_track(&name.name, is_selected);
+        spans.push(Span::raw(format!(
+            "  {} answers, {} recommend · {} · {}",
+            name.answers,
+            name.recommended,
+            name.models.join(", "),
+            name.places.join("; ")
+        )));
+        rows.push((Some(i), Line::from(spans)));
         // The evidence of the selected one: the sentence that names it.
         if is_selected {
             rows.push((
@@ -197,6 +164,21 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
         .map(|(_, line)| line)
         .collect();
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
+/// A name offered for tracking, marked when selected.
+fn name_to_track(name: &str, selected: bool) -> Vec<Span<'static>> {
+    vec![
+        Span::raw(if selected { theme::SELECTED_MARK } else { "  " }),
+        Span::styled(
+            format!("+ {name}"),
+            if selected {
+                theme::selected()
+            } else {
+                theme::muted()
+            },
+        ),
+    ]
 }
 
 fn draw_editor(editor: &BrandEditor, frame: &mut Frame, area: Rect) {

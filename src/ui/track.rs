@@ -12,6 +12,7 @@ use ratatui::widgets::{
     Wrap,
 };
 
+use crate::analysis::sources::KindCounts;
 use crate::app::App;
 use crate::app::track::TrackState;
 use crate::track::report::timestamp;
@@ -295,38 +296,36 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
     }
 }
 
-/// The last run's sources by kind, per model and place, and where the own brand is missing.
-fn draw_readings(frame: &mut Frame, area: Rect, view: &TrackView) {
-    let set = view.set.as_deref().unwrap_or("");
-    let title = Line::styled(
-        format!(" Sources and gaps in the last run of {set} · s back to the chart "),
-        theme::title(),
-    );
-    let block = Block::default()
+/// A bordered block whose title fits `width` (ending in `…` when cut).
+fn titled_block(title: String, width: u16) -> Block<'static> {
+    Block::default()
         .borders(Borders::ALL)
         .border_style(theme::border())
         .title(crate::ui::fit::fit_line(
-            title,
-            area.width.saturating_sub(2),
-        ));
+            Line::styled(title, theme::title()),
+            width.saturating_sub(2),
+        ))
+}
+
+/// The last run's sources by kind, per model and place, and where the own brand is missing.
+fn draw_readings(frame: &mut Frame, area: Rect, view: &TrackView) {
+    let set = view.set.as_deref().unwrap_or("");
+    let block = titled_block(
+        format!(" Sources and gaps in the last run of {set} · s back to the chart "),
+        area.width,
+    );
     let mut lines = Vec::new();
     match &view.readings {
         None => lines.push(Line::styled("No run has answered yet.", theme::dim())),
         Some(readings) => {
             lines.push(Line::styled("Sources by kind", theme::title()));
-            let width = readings
-                .kinds
-                .iter()
-                .map(|k| k.group.chars().count())
-                .max()
-                .unwrap_or(0);
             if readings.kinds.is_empty() {
                 lines.push(Line::styled("  no answers in this run", theme::dim()));
             }
-            for kinds in &readings.kinds {
+            for (group, kinds) in KindCounts::aligned(&readings.kinds) {
                 lines.push(Line::from(vec![
-                    Span::styled(format!("  {:<width$}  ", kinds.group), theme::muted()),
-                    Span::raw(kinds.text()),
+                    Span::styled(format!("  {group}  "), theme::muted()),
+                    Span::raw(kinds),
                 ]));
             }
             lines.push(Line::raw(""));
@@ -368,17 +367,10 @@ const SERIES: [(Marker, &str); 4] = [
 fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
     let set = view.set.as_deref().unwrap_or("");
     let trends = &view.trends;
-    let title = Line::styled(
+    let block = titled_block(
         format!(" Visibility of each brand over the runs of {set} (%) "),
-        theme::title(),
+        area.width,
     );
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme::border())
-        .title(crate::ui::fit::fit_line(
-            title,
-            area.width.saturating_sub(2),
-        ));
     if trends.brands.is_empty() {
         frame.render_widget(
             Paragraph::new("No brands are watched: add [[brands]] to vantage.toml.")

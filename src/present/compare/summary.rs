@@ -396,17 +396,11 @@ impl AnswerSummary {
         }
         if !self.sources_by_kind.is_empty() {
             h(&mut out, "Sources by kind");
-            let width = self
-                .sources_by_kind
-                .iter()
-                .map(|g| g.group.chars().count())
-                .max()
-                .unwrap_or(0);
-            for group in &self.sources_by_kind {
+            for (group, kinds) in KindCounts::aligned(&self.sources_by_kind) {
                 if markdown {
-                    let _ = writeln!(out, "- {}: {}", group.group, group.text());
+                    let _ = writeln!(out, "- {}: {kinds}", group.trim_end());
                 } else {
-                    let _ = writeln!(out, "  {:<width$}  {}", group.group, group.text());
+                    let _ = writeln!(out, "  {group}  {kinds}");
                 }
             }
         }

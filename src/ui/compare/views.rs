@@ -15,7 +15,7 @@ use crate::analysis::samples::{self, SampledBrand};
 use crate::analysis::stance::Stance;
 use crate::api::request::shorten;
 use crate::app::App;
-use crate::app::compare::{CompareFocus, CompareMode};
+use crate::app::compare::{CompareFocus, CompareMode, CompareState};
 use crate::present::compare::mentions::{self as brand_mentions, average_text, cell_text};
 
 use super::super::text_view::visible_lines;
@@ -34,11 +34,57 @@ fn message(frame: &mut Frame, area: Rect, lines: Vec<Line<'static>>) {
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }
 
-/// The columns whose cells fit `room` characters: the page holding the focused column.
-fn column_window(n: usize, selected: usize, room: usize) -> std::ops::Range<usize> {
-    let per_page = (room / MATRIX_CELL).max(1).min(n.max(1));
+/// The columns whose cells of `cell` characters fit `room`: the page holding the focused
+/// column.
+fn column_window(n: usize, selected: usize, room: usize, cell: usize) -> std::ops::Range<usize> {
+    let per_page = (room / cell).max(1).min(n.max(1));
     let start = (selected / per_page) * per_page;
     start..(start + per_page).min(n)
+}
+
+/// The matrix header's column numbers, `cell` wide each, the focused one reversed.
+fn column_numbers(
+    shown: std::ops::Range<usize>,
+    selected: usize,
+    cell: usize,
+) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    for i in shown {
+        let style = if i == selected {
+            theme::title().add_modifier(Modifier::REVERSED)
+        } else {
+            theme::muted()
+        };
+        spans.push(Span::styled(
+            format!("{:>width$}", format!("#{}", i + 1), width = cell - 1),
+            style,
+        ));
+        spans.push(Span::raw(" "));
+    }
+    spans
+}
+
+/// Under a matrix: which columns are on screen when not all are, then which is which.
+fn column_legend(compare: &CompareState, shown: std::ops::Range<usize>) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if shown.len() < compare.columns.len() {
+        lines.push(Line::styled(
+            format!(
+                "Columns {}–{} of {} · ← → page through them",
+                shown.start + 1,
+                shown.end,
+                compare.columns.len()
+            ),
+            theme::dim(),
+        ));
+    }
+    for (i, column) in compare.columns.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("#{:<3}", i + 1), theme::muted()),
+            Span::raw(column.vantage.label(CompareMode::Answers)),
+        ]));
+    }
+    lines
 }
 
 fn cell_style(cell: &Option<Mention>) -> Style {
@@ -106,6 +152,7 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
         compare.columns.len(),
         compare.selected,
         usize::from(inner.width).saturating_sub(fixed),
+        MATRIX_CELL,
     );
     let mut header = vec![Span::styled(
         format!(
@@ -114,18 +161,7 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
         ),
         theme::muted(),
     )];
-    for i in shown.clone() {
-        let style = if i == compare.selected {
-            theme::title().add_modifier(Modifier::REVERSED)
-        } else {
-            theme::muted()
-        };
-        header.push(Span::styled(
-            format!("{:>width$}", format!("#{}", i + 1), width = MATRIX_CELL - 1),
-            style,
-        ));
-        header.push(Span::raw(" "));
-    }
+    header.extend(column_numbers(shown.clone(), compare.selected, MATRIX_CELL));
     let mut lines = vec![Line::from(header)];
     for row in views.sorted() {
         let mut spans = vec![
@@ -158,23 +194,7 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
         "? no answer · vis % of answers naming it · SoV share of all mentions",
         theme::dim(),
     ));
-    if shown.len() < compare.columns.len() {
-        lines.push(Line::styled(
-            format!(
-                "Columns {}–{} of {} · ← → page through them",
-                shown.start + 1,
-                shown.end,
-                compare.columns.len()
-            ),
-            theme::dim(),
-        ));
-    }
-    for (i, column) in compare.columns.iter().enumerate() {
-        lines.push(Line::from(vec![
-            Span::styled(format!("#{:<3}", i + 1), theme::muted()),
-            Span::raw(column.vantage.label(CompareMode::Answers)),
-        ]));
-    }
+    lines.extend(column_legend(compare, shown));
     let (visible, _) = visible_lines(&lines, compare.table_scroll, usize::from(inner.height));
     frame.render_widget(
         Paragraph::new(visible.to_vec()).wrap(Wrap { trim: false }),
@@ -198,12 +218,12 @@ fn draw_sampled_matrix(app: &App, rows: &[SampledBrand], frame: &mut Frame, inne
         .unwrap_or(5)
         .clamp(5, BRAND_MAX);
     let fixed = brand_width + 1 + 6 + 8 + 5 + 1;
-    let room = usize::from(inner.width).saturating_sub(fixed);
-    let per_page = (room / SAMPLED_CELL)
-        .max(1)
-        .min(compare.columns.len().max(1));
-    let start = (compare.selected / per_page) * per_page;
-    let shown = start..(start + per_page).min(compare.columns.len());
+    let shown = column_window(
+        compare.columns.len(),
+        compare.selected,
+        usize::from(inner.width).saturating_sub(fixed),
+        SAMPLED_CELL,
+    );
     let mut header = vec![Span::styled(
         format!(
             "{:<brand_width$} {:>6} {:>8} {:>5} ",
@@ -211,22 +231,11 @@ fn draw_sampled_matrix(app: &App, rows: &[SampledBrand], frame: &mut Frame, inne
         ),
         theme::muted(),
     )];
-    for i in shown.clone() {
-        let style = if i == compare.selected {
-            theme::title().add_modifier(Modifier::REVERSED)
-        } else {
-            theme::muted()
-        };
-        header.push(Span::styled(
-            format!(
-                "{:>width$}",
-                format!("#{}", i + 1),
-                width = SAMPLED_CELL - 1
-            ),
-            style,
-        ));
-        header.push(Span::raw(" "));
-    }
+    header.extend(column_numbers(
+        shown.clone(),
+        compare.selected,
+        SAMPLED_CELL,
+    ));
     let mut lines = vec![Line::from(header)];
     // The rows in the matrix's order (both list the brands alike).
     let order = brand_mentions::sorted_order(&views.matrix, views.sort);
@@ -317,23 +326,7 @@ fn draw_sampled_matrix(app: &App, rows: &[SampledBrand], frame: &mut Frame, inne
         ),
         theme::dim(),
     ));
-    if shown.len() < compare.columns.len() {
-        lines.push(Line::styled(
-            format!(
-                "Columns {}–{} of {} · ← → page through them",
-                shown.start + 1,
-                shown.end,
-                compare.columns.len()
-            ),
-            theme::dim(),
-        ));
-    }
-    for (i, column) in compare.columns.iter().enumerate() {
-        lines.push(Line::from(vec![
-            Span::styled(format!("#{:<3}", i + 1), theme::muted()),
-            Span::raw(column.vantage.label(CompareMode::Answers)),
-        ]));
-    }
+    lines.extend(column_legend(compare, shown));
     let (visible, _) = visible_lines(&lines, compare.table_scroll, usize::from(inner.height));
     frame.render_widget(
         Paragraph::new(visible.to_vec()).wrap(Wrap { trim: false }),
