@@ -113,6 +113,9 @@ pub enum Action {
     ToggleCache,
     /// Compare: how many times each column is asked (1, 3, 5, 10).
     CycleSamples,
+    /// Compare: the focused column shows its next (or previous) sample's answer.
+    NextSample,
+    PrevSample,
     /// Track: the last run's sources by kind and gaps, or the chart.
     ToggleReadings,
     /// Brands: the names stored answers put forward that nobody tracks.
@@ -379,6 +382,8 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Compare, [ch('f')], "f", Action::CycleFormat, "format for every column"),
     bind!(Compare, [ch('x')], "x", Action::ToggleCache, "cache on/off for every column"),
     bind!(Compare, [ch('a')], "a", Action::CycleSamples, "ask each column 1, 3, 5 or 10 times (samples)"),
+    bind!(Compare, [ch('.')], ".", Action::NextSample, "the focused column's next sample"),
+    bind!(Compare, [ch(',')], ",", Action::PrevSample, "the focused column's previous sample"),
     bind!(Compare, [ch('+')], "+", Action::AddColumn, "add a column from the Chat/Search settings"),
     bind!(Compare, [ch('-')], "-", Action::RemoveColumn, "remove the focused column"),
     bind!(Compare, [key(KeyCode::Left), ch('h')], "← h", Action::Left, "previous column"),

@@ -153,7 +153,11 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
     let compare = &app.compare;
     let axes = &compare.axes;
     let locations: Vec<String> = axes.locations.iter().map(summary::location_label).collect();
-    let cache = if axes.no_cache { "off" } else { "on" };
+    let cache = match (axes.no_cache, compare.sampled()) {
+        (_, true) => "off (samples)",
+        (true, false) => "off",
+        (false, false) => "on",
+    };
     let first = match compare.mode {
         CompareMode::Answers => {
             let mut spans = labelled(
@@ -262,7 +266,7 @@ fn draw_columns(app: &App, frame: &mut Frame, area: Rect) {
                 theme::title(),
             ),
             Line::styled(
-                "Choose models (m), devices (d) and locations (c, then s and t for the last one); each combination is a column. Esc leaves the prompt; r or Enter in the prompt runs them all.",
+                "Choose models (m), devices (d) and locations (c, then s and t for the last one); each combination is a column; a asks each several times (samples). Esc leaves the prompt; r or Enter in the prompt runs them all.",
                 theme::dim(),
             ),
             Line::raw(""),
@@ -333,7 +337,7 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
     let [header, rest] =
         Layout::vertical([Constraint::Length(header_height), Constraint::Min(0)]).areas(inner);
     frame.render_widget(Paragraph::new(lines), header);
-    match (column.answer(), &column.call) {
+    match (column.shown_answer(), &column.call) {
         (Some(answer), _) => draw_prose(
             frame,
             rest,
@@ -371,7 +375,8 @@ fn status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
     out
 }
 
-/// "samples 3 of 5 back · 2 asking · 1 failed": the column's other asks.
+/// "answer 1 of 5 · 3 back · 2 asking · 1 failed": the answer shown and the column's
+/// other asks.
 fn samples_line(column: &Column) -> Line<'static> {
     let (back, asked) = column.samples_back();
     let asking = column
@@ -384,10 +389,13 @@ fn samples_line(column: &Column) -> Line<'static> {
         .iter()
         .filter(|s| s.call.error().is_some())
         .count();
-    let mut spans = vec![Span::styled(
-        format!("samples {back} of {asked} back"),
-        theme::muted(),
-    )];
+    let mut spans = vec![
+        Span::styled(
+            format!("answer {} of {asked}", column.showing + 1),
+            theme::title(),
+        ),
+        Span::styled(format!(" · {back} back · , . step"), theme::muted()),
+    ];
     if asking > 0 {
         spans.push(Span::styled(format!(" · {asking} asking"), theme::accent()));
     }

@@ -186,6 +186,25 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
             let format = compare.axes.format;
             app.flash_info(format!("Format for every column: {format}"));
         }
+        Action::NextSample | Action::PrevSample => {
+            let selected = compare.selected;
+            let Some(column) = compare.columns.get_mut(selected) else {
+                return Vec::new();
+            };
+            if column.step_sample(action == Action::NextSample) {
+                let (_, asked) = column.samples_back();
+                let text = format!(
+                    "Column #{}: answer {} of {asked}.",
+                    selected + 1,
+                    column.showing + 1
+                );
+                app.flash_info(text);
+            } else {
+                app.flash_info(
+                    "This column has one answer back: a asks each column several times (samples).",
+                );
+            }
+        }
         Action::CycleSamples => {
             if compare.mode == CompareMode::Search {
                 app.flash_info("Samples are for answers: a search is read once per column.");

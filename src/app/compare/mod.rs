@@ -5,7 +5,6 @@
 //! IP types for searches), plus any added by hand. At most `max_in_flight` calls run at once;
 //! the rest queue and start as others end. A slow or failed column holds up no other.
 
-use crate::analysis::mentions::Mention;
 use crate::analysis::sources::Classifier;
 use std::time::Duration;
 
@@ -107,6 +106,8 @@ pub struct Column {
     pub landed_at: Option<std::time::Instant>,
     /// With several samples, the asks after the first (which is `outcome`).
     pub samples: Vec<Sample>,
+    /// Which answer the column shows: 0 its first, k its sample k + 1.
+    pub showing: usize,
 }
 
 /// One more ask of a column, for the brand readings over samples.
@@ -115,30 +116,8 @@ pub struct Sample {
     /// Waiting for a free slot.
     pub queued: bool,
     pub call: CallState,
-    /// Its answer's words and cited pages: what the mention readings need, not the
-    /// rendered answer (a column shows only its first).
-    pub reading: Option<SampleReading>,
-}
-
-/// What the brand readings read of a sample's answer.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SampleReading {
-    pub plain_text: String,
-    pub cited: Vec<String>,
-}
-
-impl SampleReading {
-    pub fn of(answer: &PreparedAnswer) -> SampleReading {
-        SampleReading {
-            plain_text: answer.plain_text.clone(),
-            cited: answer.sources.iter().map(|s| s.url.clone()).collect(),
-        }
-    }
-
-    pub fn mentions(&self, brands: &[crate::analysis::mentions::Brand]) -> Vec<Mention> {
-        let urls: Vec<&str> = self.cited.iter().map(String::as_str).collect();
-        crate::analysis::mentions::mentions(&self.plain_text, &urls, brands)
-    }
+    /// Its answer, once back: read for the brands, and shown when the column steps to it.
+    pub answer: Option<Box<PreparedAnswer>>,
 }
 
 impl Column {
@@ -189,6 +168,7 @@ impl Column {
             scroll: 0,
             landed_at: None,
             samples: Vec::new(),
+            showing: 0,
         }
     }
 
@@ -205,9 +185,10 @@ impl Column {
             .map(|_| Sample {
                 queued: true,
                 call: CallState::Idle,
-                reading: None,
+                answer: None,
             })
             .collect();
+        self.showing = 0;
     }
 
     /// Stops the column's run, if it has one: the earlier answer comes back, marked
@@ -215,7 +196,8 @@ impl Column {
     /// cancel.
     pub(crate) fn cancel(&mut self) -> Vec<Tag> {
         let mut tags: Vec<Tag> = self.samples.iter().filter_map(|s| s.call.tag()).collect();
-        self.samples.retain(|s| s.reading.is_some());
+        self.samples.retain(|s| s.answer.is_some());
+        self.showing = 0;
         let tag = self.call.tag();
         if !self.queued && tag.is_none() {
             return tags;
@@ -257,8 +239,43 @@ impl Column {
     /// Samples back with an answer, and those asked in all (the first ask included).
     pub fn samples_back(&self) -> (usize, usize) {
         let back = usize::from(self.answer().is_some())
-            + self.samples.iter().filter(|s| s.reading.is_some()).count();
+            + self.samples.iter().filter(|s| s.answer.is_some()).count();
         (back, self.samples.len() + 1)
+    }
+
+    /// The answer on screen: the first, or the sample the column stepped to.
+    pub fn shown_answer(&self) -> Option<&PreparedAnswer> {
+        match self.showing {
+            0 => self.answer(),
+            k => self.samples.get(k - 1).and_then(|s| s.answer.as_deref()),
+        }
+    }
+
+    /// Steps to the next (or previous) answer back, the first included; false when the
+    /// column has no other.
+    pub fn step_sample(&mut self, forward: bool) -> bool {
+        let back: Vec<usize> = std::iter::once(0)
+            .filter(|_| self.answer().is_some())
+            .chain(
+                self.samples
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.answer.is_some())
+                    .map(|(k, _)| k + 1),
+            )
+            .collect();
+        if back.len() < 2 {
+            return false;
+        }
+        let at = back.iter().position(|&k| k == self.showing).unwrap_or(0);
+        let next = if forward {
+            (at + 1) % back.len()
+        } else {
+            (at + back.len() - 1) % back.len()
+        };
+        self.showing = back[next];
+        self.scroll = 0;
+        true
     }
 
     pub fn answer(&self) -> Option<&PreparedAnswer> {
@@ -635,7 +652,7 @@ impl CompareState {
         for (i, column) in self.columns.iter_mut().enumerate() {
             if sync || i == selected {
                 let max = column
-                    .answer()
+                    .shown_answer()
                     .map_or(0, |a| a.answer.wrapped_len().saturating_sub(1));
                 let next = (column.scroll as isize + delta).max(0) as usize;
                 column.scroll = next.min(max);

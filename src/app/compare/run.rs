@@ -39,7 +39,7 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
         match result {
             Ok(Outcome::Answer(answer)) => {
                 sample.call = CallState::Idle;
-                sample.reading = Some(super::SampleReading::of(&answer));
+                sample.answer = Some(answer);
             }
             Ok(Outcome::Results(_)) => sample.call = CallState::Idle,
             Err(error) => sample.call = CallState::Failed(error),

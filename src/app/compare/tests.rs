@@ -878,8 +878,23 @@ fn samples_ask_each_column_again_afresh_and_the_matrix_counts_every_answer() {
     assert_eq!((salomon.columns[0].named, salomon.columns[0].asked), (3, 3));
     // The failed sample is not counted: two answers back of three asked.
     assert_eq!((salomon.columns[1].named, salomon.columns[1].asked), (1, 2));
-    assert_eq!(app.compare.columns[1].samples_back(), (2, 3));
     assert!(!salomon.difference.as_ref().unwrap().different);
+    assert_eq!(app.compare.columns[1].samples_back(), (2, 3));
+    // . steps the focused column through its answers back, and round to the first.
+    app.compare.selected = 0;
+    key(&mut app, KeyCode::Char('.'), KeyModifiers::NONE);
+    assert_eq!(app.compare.columns[0].showing, 1);
+    let shown = app.compare.columns[0].shown_answer().unwrap();
+    assert!(
+        shown.plain_text.contains("Salomon again"),
+        "{}",
+        shown.plain_text
+    );
+    key(&mut app, KeyCode::Char('.'), KeyModifiers::NONE);
+    key(&mut app, KeyCode::Char('.'), KeyModifiers::NONE);
+    assert_eq!(app.compare.columns[0].showing, 0);
+    key(&mut app, KeyCode::Char(','), KeyModifiers::NONE);
+    assert_eq!(app.compare.columns[0].showing, 2);
     let csv = app.compare.export_csv();
     assert!(csv.lines().next().unwrap().contains("low %"), "{csv}");
     // Back to one sample: the matrix reads the first answers only, as before.

@@ -5,6 +5,7 @@
 use crate::analysis::diff::{self, WordDiff};
 use crate::analysis::mentions::{Brand, BrandSummary, Mention};
 use crate::analysis::samples::{self, SampledBrand};
+use crate::analysis::stance::Stance;
 use crate::app::App;
 use crate::present::compare::gaps::{Gaps, gaps};
 use crate::present::compare::mentions::{self as brand_mentions, BrandRanks, MatrixSort};
@@ -38,6 +39,9 @@ pub struct BrandViews {
     pub gaps: Option<Gaps>,
     /// Answers asked several times: each brand's count and interval per column.
     pub sampled: Option<Vec<SampledBrand>>,
+    /// Per column and brand (in the brands' order), the answers that caution against it,
+    /// numbered as the column steps through them (1 its first).
+    pub cautioned_in: Vec<Vec<Vec<usize>>>,
 }
 
 impl BrandViews {
@@ -66,30 +70,51 @@ impl CompareState {
                 let answers: Vec<_> = self.columns.iter().map(|c| c.answer()).collect();
                 views.matrix = brand_mentions::matrix(&answers, brands);
                 views.ranks.clear();
-                // Every answer of each column: its first (the matrix's), then its samples'.
-                let sampled_answers: Vec<Vec<Vec<Mention>>> = self
+                // Every answer of each column, numbered as the column steps through them (1
+                // its first, the matrix's; then its samples').
+                let numbered: Vec<Vec<(usize, Vec<Mention>)>> = self
                     .columns
                     .iter()
                     .enumerate()
                     .map(|(i, column)| {
                         let first = column.answer().map(|_| {
-                            views
+                            let found = views
                                 .matrix
                                 .iter()
                                 .filter_map(|row| row.columns.get(i).cloned().flatten())
-                                .collect::<Vec<Mention>>()
+                                .collect::<Vec<Mention>>();
+                            (1, found)
                         });
                         first
                             .into_iter()
-                            .chain(
-                                column
-                                    .samples
-                                    .iter()
-                                    .filter_map(|s| s.reading.as_ref())
-                                    .map(|r| r.mentions(brands)),
-                            )
+                            .chain(column.samples.iter().enumerate().filter_map(|(k, s)| {
+                                let answer = s.answer.as_deref()?;
+                                Some((k + 2, brand_mentions::answer_mentions(answer, brands)))
+                            }))
                             .collect()
                     })
+                    .collect();
+                views.cautioned_in = numbered
+                    .iter()
+                    .map(|answers| {
+                        (0..brands.len())
+                            .map(|b| {
+                                answers
+                                    .iter()
+                                    .filter(|(_, found)| {
+                                        found.get(b).is_some_and(|m| {
+                                            m.position.is_some() && m.stance == Stance::Cautioned
+                                        })
+                                    })
+                                    .map(|(n, _)| *n)
+                                    .collect()
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let sampled_answers: Vec<Vec<Vec<Mention>>> = numbered
+                    .into_iter()
+                    .map(|answers| answers.into_iter().map(|(_, found)| found).collect())
                     .collect();
                 let sampled = sampled && !brands.is_empty();
                 views.sampled = sampled.then(|| samples::summarize(&sampled_answers));

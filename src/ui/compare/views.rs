@@ -202,6 +202,15 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
+/// The matrix's sorted order, or the listed one when it no longer fits the rows.
+fn order_or_listed(order: &[usize], rows: usize) -> Vec<usize> {
+    if order.len() == rows {
+        order.to_vec()
+    } else {
+        (0..rows).collect()
+    }
+}
+
 /// Width of one column's cell in the sampled matrix: "10/10!".
 const SAMPLED_CELL: usize = 7;
 
@@ -239,11 +248,10 @@ fn draw_sampled_matrix(app: &App, rows: &[SampledBrand], frame: &mut Frame, inne
     let mut lines = vec![Line::from(header)];
     // The rows in the matrix's order (both list the brands alike).
     let order = brand_mentions::sorted_order(&views.matrix, views.sort);
-    let ordered: Vec<&SampledBrand> = if order.len() == rows.len() {
-        order.iter().map(|&i| &rows[i]).collect()
-    } else {
-        rows.iter().collect()
-    };
+    let ordered: Vec<&SampledBrand> = order_or_listed(&order, rows.len())
+        .into_iter()
+        .map(|i| &rows[i])
+        .collect();
     for row in &ordered {
         let overall = &row.overall;
         let mut spans = vec![
@@ -304,13 +312,23 @@ fn draw_sampled_matrix(app: &App, rows: &[SampledBrand], frame: &mut Frame, inne
             ),
             theme::title(),
         ));
-        for row in &ordered {
+        let cautioned = views.cautioned_in.get(compare.selected);
+        for (row, &b) in ordered.iter().zip(&order_or_listed(&order, rows.len())) {
             if let Some(cell) = row.columns.get(compare.selected) {
-                lines.push(Line::raw(format!(
+                let mut spans = vec![Span::raw(format!(
                     "  {}: {}",
                     row.brand,
                     samples::cell_text(cell)
-                )));
+                ))];
+                // Which answers warn: the column steps to them with . and ,
+                if let Some(numbers) = cautioned.and_then(|c| c.get(b)).filter(|n| !n.is_empty()) {
+                    let numbers: Vec<String> = numbers.iter().map(usize::to_string).collect();
+                    spans.push(Span::styled(
+                        format!(" (answer {}: . steps to it)", numbers.join(", ")),
+                        theme::error(),
+                    ));
+                }
+                lines.push(Line::from(spans));
             }
         }
         lines.push(Line::raw(""));
