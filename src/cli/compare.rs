@@ -329,8 +329,21 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     let rows = (!brands.is_empty() && samples == 1).then(|| mentions::summarize(&found));
     let sampled = (!brands.is_empty() && samples > 1).then(|| samples::summarize(&sampled_found));
     let gaps = own.map(|own| {
-        let domains: Vec<Vec<String>> = summary.columns.iter().map(|c| c.domains.clone()).collect();
-        compare::gaps::gaps(&own, &labels, &found, &domains)
+        // The sites every answer of a column cites.
+        let domains: Vec<Vec<String>> = columns
+            .iter()
+            .map(|column| {
+                let mut cited: Vec<String> = column
+                    .iter()
+                    .filter_map(|r| r.as_ref().ok())
+                    .flat_map(|a| a.sources.iter().map(|s| s.domain.clone()))
+                    .collect();
+                cited.sort();
+                cited.dedup();
+                cited
+            })
+            .collect();
+        compare::gaps::gaps(&own, &labels, &sampled_found, &domains)
     });
     if args.json {
         print_json(&CompareJson {

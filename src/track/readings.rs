@@ -6,7 +6,6 @@
 use serde::Serialize;
 
 use crate::analysis::mentions::{Brand, Mention, on_domain};
-use crate::analysis::samples;
 use crate::analysis::sources::{Classifier, KindCounts};
 use crate::analysis::stance::Stance;
 use crate::present::compare::gaps::{self, Gaps};
@@ -82,7 +81,7 @@ fn run_gaps(run: &RunObservations, brands: &[Brand], own: &str) -> Gaps {
         };
         labels.push(format!("{model}{device} · {location} · \"{query}\""));
         let each: Vec<Vec<Mention>> = answers.iter().map(|a| mentions_of(a, brands)).collect();
-        found.push(samples::merged(&each));
+        found.push(each);
         let mut cited: Vec<String> = answers.iter().flat_map(|a| a.domains.clone()).collect();
         cited.sort();
         cited.dedup();

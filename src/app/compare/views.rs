@@ -119,25 +119,28 @@ impl CompareState {
                 let sampled = sampled && !brands.is_empty();
                 views.sampled = sampled.then(|| samples::summarize(&sampled_answers));
                 views.gaps = self.own.as_deref().map(|own| {
-                    // A column's brands over all its answers: named in any of them.
-                    let per_column: Vec<Option<Vec<Mention>>> = sampled_answers
-                        .iter()
-                        .map(|answers| samples::merged(answers))
-                        .collect();
                     let labels: Vec<String> = self
                         .columns
                         .iter()
                         .map(|c| c.vantage.label(CompareMode::Answers))
                         .collect();
-                    let domains: Vec<Vec<String>> = answers
+                    // The sites every answer of a column cites.
+                    let domains: Vec<Vec<String>> = self
+                        .columns
                         .iter()
-                        .map(|a| {
-                            a.map_or_else(Vec::new, |a| {
-                                a.sources.iter().map(|s| s.domain.clone()).collect()
-                            })
+                        .map(|c| {
+                            let mut cited: Vec<String> = c
+                                .answer()
+                                .into_iter()
+                                .chain(c.samples.iter().filter_map(|s| s.answer.as_deref()))
+                                .flat_map(|a| a.sources.iter().map(|s| s.domain.clone()))
+                                .collect();
+                            cited.sort();
+                            cited.dedup();
+                            cited
                         })
                         .collect();
-                    gaps(own, &labels, &per_column, &domains)
+                    gaps(own, &labels, &sampled_answers, &domains)
                 });
             }
             CompareMode::Search => {

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::analysis::mentions::Mention;
+use crate::analysis::samples;
 
 /// One column where competitors are present and the own brand is not.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -14,8 +15,14 @@ pub struct ColumnGap {
     /// 1-based, as the matrix numbers columns.
     pub column: usize,
     pub label: String,
-    /// "Merrell named 1st", "Keen cited", "Scarpa named 2nd, cited".
+    /// "Merrell named 1st", "Keen cited", "Scarpa named 2nd, cited" (over the answers
+    /// without the own brand: a competitor's best position there).
     pub competitors: Vec<String>,
+    /// With several answers: in how many of them the own brand is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_in: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -27,34 +34,42 @@ pub struct Gaps {
     pub domains: Vec<String>,
 }
 
-/// The gaps of `own` over the columns' mentions (none for a column without an answer) and
-/// cited domains.
+/// The gaps of `own` over the columns' answers (each answer's mentions; none for a column
+/// without an answer, several for a column asked several times) and cited domains. A column
+/// is a gap where one of its answers names or cites a competitor and not `own`; with
+/// several answers, it says in how many.
 pub fn gaps(
     own: &str,
     labels: &[String],
-    mentions: &[Option<Vec<Mention>>],
+    answers: &[Vec<Vec<Mention>>],
     domains: &[Vec<String>],
 ) -> Gaps {
     let present = |m: &Mention| m.position.is_some() || m.cited;
+    let is_own = |m: &Mention| m.brand.eq_ignore_ascii_case(own);
     let mut columns = Vec::new();
     let mut with_own: HashSet<&str> = HashSet::new();
     let mut in_gaps: Vec<&str> = Vec::new();
-    for (i, found) in mentions.iter().enumerate() {
-        let Some(found) = found else {
+    for (i, found) in answers.iter().enumerate() {
+        let cited = domains.get(i).map(Vec::as_slice).unwrap_or_default();
+        if found
+            .iter()
+            .any(|answer| answer.iter().any(|m| is_own(m) && present(m)))
+        {
+            with_own.extend(cited.iter().map(String::as_str));
+        }
+        let missing: Vec<Vec<Mention>> = found
+            .iter()
+            .filter(|answer| {
+                !answer.iter().any(|m| is_own(m) && present(m))
+                    && answer.iter().any(|m| !is_own(m) && present(m))
+            })
+            .cloned()
+            .collect();
+        let Some(merged) = samples::merged(&missing) else {
             continue;
         };
-        let cited = domains.get(i).map(Vec::as_slice).unwrap_or_default();
-        let own_present = found
-            .iter()
-            .any(|m| m.brand.eq_ignore_ascii_case(own) && present(m));
-        if own_present {
-            with_own.extend(cited.iter().map(String::as_str));
-            continue;
-        }
-        let mut others: Vec<&Mention> = found
-            .iter()
-            .filter(|m| !m.brand.eq_ignore_ascii_case(own) && present(m))
-            .collect();
+        let mut others: Vec<&Mention> =
+            merged.iter().filter(|m| !is_own(m) && present(m)).collect();
         // Named ones by position, then those only cited.
         others.sort_by_key(|m| m.position.unwrap_or(usize::MAX));
         let competitors: Vec<String> = others
@@ -65,14 +80,14 @@ pub fn gaps(
                 (None, _) => format!("{} cited", m.brand),
             })
             .collect();
-        if competitors.is_empty() {
-            continue;
-        }
         in_gaps.extend(cited.iter().map(String::as_str));
+        let sampled = found.len() > 1;
         columns.push(ColumnGap {
             column: i + 1,
             label: labels.get(i).cloned().unwrap_or_default(),
             competitors,
+            missing_in: sampled.then_some(missing.len()),
+            answers: sampled.then_some(found.len()),
         });
     }
     let mut seen = HashSet::new();
@@ -110,8 +125,14 @@ impl Gaps {
             out.push_str("  none\n");
         }
         for gap in &self.columns {
+            let share = match (gap.missing_in, gap.answers) {
+                (Some(missing), Some(answers)) => {
+                    format!(" (in {missing} of {answers} answers)")
+                }
+                _ => String::new(),
+            };
             out.push_str(&format!(
-                "  {:>2}  {}: {}\n",
+                "  {:>2}  {}: {}{share}\n",
                 gap.column,
                 gap.label,
                 gap.competitors.join("; ")
@@ -146,14 +167,14 @@ mod tests {
             },
         ];
         let columns = vec![
-            Some(mentions("Lowa and Merrell.", &[], &brands)),
-            Some(mentions(
+            vec![mentions("Lowa and Merrell.", &[], &brands)],
+            vec![mentions(
                 "Merrell is the best.",
                 &["https://merrell.com/x"],
                 &brands,
-            )),
-            None,
-            Some(mentions("Nothing named.", &[], &brands)),
+            )],
+            Vec::new(),
+            vec![mentions("Nothing named.", &[], &brands)],
         ];
         let labels: Vec<String> = ["a", "b", "c", "d"].iter().map(|s| s.to_string()).collect();
         let domains = vec![
@@ -175,5 +196,35 @@ mod tests {
         );
         assert_eq!(ordinal(11), "11th");
         assert_eq!(ordinal(22), "22nd");
+    }
+
+    #[test]
+    fn with_samples_a_column_is_a_gap_in_the_answers_that_miss_the_own_brand() {
+        let brands = [Brand::named("Lowa"), Brand::named("Merrell")];
+        let answer = |text: &str| mentions(text, &[], &brands);
+        let columns = vec![
+            vec![
+                answer("Lowa first, then Merrell."),
+                answer("Merrell alone."),
+                answer("Merrell, then nothing else."),
+            ],
+            vec![answer("Lowa alone."), answer("Lowa again.")],
+        ];
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let domains = vec![vec!["rei.com".to_string()], vec!["x.com".to_string()]];
+        let gaps = gaps("Lowa", &labels, &columns, &domains);
+        assert_eq!(gaps.columns.len(), 1);
+        let gap = &gaps.columns[0];
+        assert_eq!(
+            (gap.column, gap.missing_in, gap.answers),
+            (1, Some(2), Some(3))
+        );
+        assert_eq!(gap.competitors, ["Merrell named 1st"]);
+        // Column 1 also names Lowa in one answer: its sites are not Lowa-free.
+        assert!(gaps.domains.is_empty());
+        assert!(
+            gaps.text()
+                .contains("   1  a: Merrell named 1st (in 2 of 3 answers)")
+        );
     }
 }
