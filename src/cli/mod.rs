@@ -14,6 +14,7 @@ mod ai;
 mod brands;
 mod compare;
 mod discover;
+mod fanouts;
 mod history;
 mod jobs;
 mod page;
@@ -95,6 +96,9 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Run one search from several locations and IP types; print how ranks move
     CompareSearch(compare::CompareSearchArgs),
+    /// Ask a prompt, then search each query the model searched before answering from the
+    /// same place: who ranks there, and each brand's coverage of those searches
+    Fanouts(fanouts::FanoutsArgs),
     /// Check the history database for damage, or copy what can be read into a new file
     #[command(subcommand)]
     Store(StoreCommand),
@@ -302,6 +306,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::CompareSearch(args) => {
             return compare::run_compare_search(config, client, args).await;
         }
+        Command::Fanouts(args) => return fanouts::run_fanouts(config, client, args).await,
         Command::Store(command) => return store::run_store(config, command),
         Command::History(args) => return history::run_history(config, args),
         Command::Brands(args) => return discover::run_brands(config, args),

@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod compare;
 pub mod discover;
+pub mod fanouts;
 pub mod page;
 pub mod search_page;
 pub mod text;

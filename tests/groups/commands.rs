@@ -13,6 +13,8 @@ mod compare_cli;
 mod discover_cli;
 #[path = "../exit_codes.rs"]
 mod exit_codes;
+#[path = "../fanouts_cli.rs"]
+mod fanouts_cli;
 #[path = "../hardening.rs"]
 mod hardening;
 #[path = "../heavy_pages.rs"]
