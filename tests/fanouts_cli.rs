@@ -112,4 +112,37 @@ fn each_fanout_is_searched_from_the_answers_place_and_rei_s_coverage_adds_up() {
     );
     assert_eq!(none.status.code(), Some(vantage::exit::NO_ANSWER));
     assert!(String::from_utf8_lossy(&none.stderr).contains("lists no fanout queries"));
+
+    // --dry-run asks the prompt and says what the searches would take, making none.
+    let dry = common::run_vantage(
+        &service.sim,
+        dir.path(),
+        &[
+            "fanouts",
+            "best hiking boots",
+            "--country",
+            "us",
+            "--dry-run",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(dry.status.success(), "{dry:?}");
+    let said = String::from_utf8_lossy(&dry.stdout);
+    assert!(
+        said.contains(&format!(
+            "The answer lists {} fanouts; searching them from US makes {} calls",
+            rows.len(),
+            rows.len()
+        )),
+        "{said}"
+    );
+    let history = common::run_vantage(
+        &service.sim,
+        dir.path(),
+        &["history", "--json"],
+        Duration::from_secs(30),
+    );
+    let after: Vec<Value> = serde_json::from_slice(&history.stdout).unwrap();
+    // The first run's entries, gemini's answer, and the dry run's answer alone.
+    assert_eq!(after.len(), entries.len() + 2, "{after:#?}");
 }

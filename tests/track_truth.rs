@@ -237,3 +237,44 @@ samples = 5
         "{text}"
     );
 }
+
+#[test]
+fn the_cost_is_said_before_the_spend_and_a_short_balance_refuses_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("vantage.toml"), WORKSPACE).unwrap();
+    let rich = service(0.0);
+    let dry = track(dir, &rich.sim, &["run", "boots", "--dry-run"]);
+    assert_eq!(dry.status.code(), Some(0), "{dry:?}");
+    let said = String::from_utf8_lossy(&dry.stdout);
+    assert!(
+        said.contains("A run of boots makes 6 calls (6 answers, 0 searches);"),
+        "{said}"
+    );
+    assert!(said.contains("credits left"), "{said}");
+    let store = Store::open_in(&dir.join("data"), StoreOptions::default()).unwrap();
+    assert!(
+        store.track_runs(Some("boots")).unwrap().is_empty(),
+        "nothing was sent"
+    );
+
+    let poor = Service::with(SimConfig {
+        credits: 4,
+        job_pending: Duration::from_millis(200),
+        ..common::quick()
+    });
+    let refused = track(dir, &poor.sim, &["run", "boots"]);
+    assert_eq!(
+        refused.status.code(),
+        Some(vantage::exit::CREDENTIALS),
+        "{refused:?}"
+    );
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("4 credits left"), "{stderr}");
+    assert!(stderr.contains("--yes"), "{stderr}");
+    assert!(store.track_runs(Some("boots")).unwrap().is_empty());
+    // --yes sends what the balance allows: the run is stored and says what was not sent.
+    let anyway = track(dir, &poor.sim, &["run", "boots", "--yes"]);
+    assert_ne!(anyway.status.code(), Some(0), "{anyway:?}");
+    assert_eq!(store.track_runs(Some("boots")).unwrap().len(), 1);
+}

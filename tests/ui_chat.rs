@@ -601,3 +601,101 @@ fn the_brands_pane_suggests_names_from_the_answer() {
     assert!(editing.contains("Tab next field"), "{editing}");
     assert!(!editing.contains("new line"), "{editing}");
 }
+
+/// A results page whose organic results are on these hosts, in this order.
+fn results_on(hosts: &[&str]) -> Box<vantage::present::search_page::PreparedSearch> {
+    let results: Vec<serde_json::Value> = hosts
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            serde_json::json!({
+                "type": "organic",
+                "position": i + 1,
+                "url": format!("https://{host}/page"),
+                "title": format!("A page on {host}"),
+            })
+        })
+        .collect();
+    let results: vantage::api::SearchResults =
+        serde_json::from_value(serde_json::json!({ "results": results })).unwrap();
+    Box::new(vantage::present::search_page::prepare(
+        vantage::api::SearchRequest::default(),
+        Fetched {
+            value: vantage::api::SearchAnswer::Results(Box::new(results)),
+            body: "{}".into(),
+            status: 200,
+            content_type: "application/json".into(),
+            elapsed: Duration::from_millis(800),
+        },
+    ))
+}
+
+/// F on an answer with fanouts: the question of its cost, then who ranks for each fanout.
+#[test]
+fn the_fan_out_coverage_of_an_answer() {
+    let mut app = app_at(Instant::now());
+    app.brands = vec![
+        vantage::analysis::mentions::Brand {
+            name: "REI".into(),
+            domains: vec!["rei.com".into()],
+            ..Default::default()
+        },
+        vantage::analysis::mentions::Brand {
+            name: "Merrell".into(),
+            domains: vec!["merrell.com".into()],
+            ..Default::default()
+        },
+    ];
+    let tag = send(&mut app, "best hiking boots");
+    let mut prepared = completion_answer();
+    prepared.fanouts = vec![
+        "best hiking boots 2026".into(),
+        "hiking boots reviews".into(),
+        "hiking boots new york".into(),
+    ];
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag,
+            result: Ok(prepared),
+        },
+    );
+    press(&mut app, KeyCode::Char('F'));
+    let asked = screen(&terminal(&mut app, 80, 24));
+    assert!(asked.contains("3 fanouts from US/NY/New York?"), "{asked}");
+    press(&mut app, KeyCode::Char('y'));
+    let tags: Vec<Tag> = app
+        .chat
+        .answer
+        .as_ref()
+        .unwrap()
+        .coverage
+        .as_ref()
+        .unwrap()
+        .searches
+        .iter()
+        .map(|s| s.call.tag().unwrap())
+        .collect();
+    let pages = [
+        vec!["outdoorgearlab.com", "rei.com", "merrell.com"],
+        vec!["rei.com", "switchbacktravel.com"],
+        vec!["nytimes.com", "outdoorgearlab.com"],
+    ];
+    for (tag, hosts) in tags.into_iter().zip(pages) {
+        update(
+            &mut app,
+            Msg::SearchDone {
+                tag,
+                result: Ok(results_on(&hosts)),
+            },
+        );
+    }
+    let wide = screen(&terminal(&mut app, 160, 45));
+    assert!(
+        wide.contains("REI      2 of 3 fanouts (67 %), best rank 1"),
+        "{wide}"
+    );
+    assert!(wide.contains("REI 2 · Merrell 3"), "{wide}");
+    insta::assert_snapshot!("fanout_coverage_160x45", wide);
+    insta::assert_snapshot!("fanout_coverage_80x24", screen(&terminal(&mut app, 80, 24)));
+}

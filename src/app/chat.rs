@@ -45,6 +45,8 @@ pub struct AnswerState {
     /// The marks (folded names and aliases) of the brands this answer cautions against,
     /// marked apart in its text.
     pub cautioned_marks: Vec<String>,
+    /// The searches of its fanouts and who ranks there (`F`).
+    pub coverage: Option<super::coverage::FanoutCoverage>,
 }
 
 impl AnswerState {
@@ -56,6 +58,7 @@ impl AnswerState {
             selected: HashMap::new(),
             mentions: Vec::new(),
             cautioned_marks: Vec::new(),
+            coverage: None,
         }
     }
 
@@ -97,6 +100,21 @@ impl Default for ChatState {
 }
 
 impl ChatState {
+    /// The fan-out coverage's searches waiting for their pages.
+    pub fn coverage_running(&self) -> usize {
+        self.answer
+            .as_ref()
+            .and_then(|a| a.coverage.as_ref())
+            .map_or(0, |c| c.running())
+    }
+
+    pub fn owns_coverage(&self, tag: Tag) -> bool {
+        self.answer
+            .as_ref()
+            .and_then(|a| a.coverage.as_ref())
+            .is_some_and(|c| c.owns(tag))
+    }
+
     pub fn new() -> ChatState {
         let prompt = prompt_editor("Ask something, then press Enter (Alt+Enter for a new line)");
         ChatState {
@@ -374,6 +392,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let text = mode_flash(chat.settings.async_mode);
             app.flash_info(text);
         }
+        Action::FanoutCoverage => return super::coverage::ask(app),
         Action::OpenBrands => {
             app.ask(Ask::OpenBrands);
             return Vec::new();
@@ -624,6 +643,8 @@ pub(crate) fn refresh_mentions(app: &mut App) {
     if let Some(selected) = answer.selected.get_mut(&AnswerView::Mentions) {
         *selected = (*selected).min(last);
     }
+    // The coverage names the brands too.
+    super::coverage::refresh(app);
 }
 
 fn open(app: &mut App) -> Vec<Effect> {

@@ -153,3 +153,110 @@ fn slash_searches_the_answer_and_n_moves_between_matches() {
     assert!(app.chat.find.is_none());
     assert!(!app.editing());
 }
+
+/// A results page whose organic results are on these hosts, in this order.
+fn results_on(hosts: &[&str]) -> Box<crate::present::search_page::PreparedSearch> {
+    use crate::api::{SearchAnswer, SearchRequest, SearchResults};
+    let results: Vec<serde_json::Value> = hosts
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            serde_json::json!({
+                "type": "organic",
+                "position": i + 1,
+                "url": format!("https://{host}/page"),
+                "title": format!("A page on {host}"),
+            })
+        })
+        .collect();
+    let results: SearchResults =
+        serde_json::from_value(serde_json::json!({ "results": results })).unwrap();
+    let fetched = Fetched {
+        value: SearchAnswer::Results(Box::new(results)),
+        body: "{}".into(),
+        status: 200,
+        content_type: "application/json".into(),
+        elapsed: Duration::from_millis(800),
+    };
+    Box::new(crate::present::search_page::prepare(
+        SearchRequest::default(),
+        fetched,
+    ))
+}
+
+#[test]
+fn f_asks_before_searching_each_fanout_and_reads_who_ranks() {
+    let mut app = app_with_an_answer();
+    app.brands = vec![crate::analysis::mentions::Brand {
+        name: "REI".into(),
+        domains: vec!["rei.com".into()],
+        ..crate::analysis::mentions::Brand::default()
+    }];
+    app.credits = crate::app::Credits::Known(120);
+    // The cost first: nothing is sent before the yes.
+    let effects = update(&mut app, key(KeyCode::Char('F')));
+    assert!(effects.is_empty(), "{effects:?}");
+    let question = match &app.popup {
+        Some(crate::app::Popup::Confirm(confirm)) => confirm.question(),
+        other => panic!("a question, not {other:?}"),
+    };
+    assert!(
+        question.contains("2 fanouts from US/CO/Denver? 2 calls (120 credits left)"),
+        "{question}"
+    );
+    let effects = update(&mut app, key(KeyCode::Char('y')));
+    let sent: Vec<(crate::app::Tag, crate::api::SearchRequest)> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Call(CallEffect::SendSearch { tag, request }) => Some((*tag, request.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        sent.len(),
+        2,
+        "one search per fanout, each its own History entry"
+    );
+    assert_eq!(sent[0].1.terms, "first query");
+    assert_eq!(sent[1].1.location.city.as_deref(), Some("Denver"));
+    assert_eq!(app.in_flight(), 2);
+    update(
+        &mut app,
+        Msg::SearchDone {
+            tag: sent[0].0,
+            result: Ok(results_on(&["b.example", "rei.com"])),
+        },
+    );
+    assert!(
+        app.chat
+            .answer
+            .as_ref()
+            .unwrap()
+            .coverage
+            .as_ref()
+            .unwrap()
+            .report
+            .is_none()
+    );
+    update(
+        &mut app,
+        Msg::SearchDone {
+            tag: sent[1].0,
+            result: Ok(results_on(&["other.example"])),
+        },
+    );
+    let answer = app.chat.answer.as_ref().unwrap();
+    assert_eq!(answer.view, AnswerView::Fanouts);
+    let report = answer.coverage.as_ref().unwrap().report.as_ref().unwrap();
+    assert_eq!(report.rows[0].brands, [Some(2)]);
+    assert_eq!(report.rows[1].brands, [None]);
+    let rei = &report.brands[0];
+    assert_eq!((rei.covered, rei.searched, rei.best_rank), (1, 2, Some(2)));
+    // The answer cites b.example, which ranks first for the first fanout.
+    assert_eq!(report.rows[0].cited[0].domain, "b.example");
+    // n declines: a second F asks again, and n leaves everything as it was.
+    update(&mut app, key(KeyCode::Char('F')));
+    let effects = update(&mut app, key(KeyCode::Char('n')));
+    assert!(effects.is_empty());
+    assert!(app.popup.is_none());
+}

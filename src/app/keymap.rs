@@ -120,6 +120,8 @@ pub enum Action {
     ToggleReadings,
     /// Brands: the names stored answers put forward that nobody tracks.
     DiscoverNames,
+    /// Chat: search each fanout of the answer from its place, and read who ranks there.
+    FanoutCoverage,
     NextView,
     PrevView,
     Up,
@@ -296,6 +298,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Chat, [ch('m')], "m", Action::PickModel, "model"),
     bind!(Chat, [ch('d')], "d", Action::PickDevice, "device"),
     bind!(Chat, [ch('b')], "b", Action::OpenBrands, "tracked brands (add, edit, suggestions)"),
+    bind!(Chat, [ch('F')], "F", Action::FanoutCoverage, "fan-out coverage: search each fanout from the answer's place"),
     bind!(AnswerList, [key(KeyCode::Enter)], "Enter", Action::Send, "open the row"),
     bind!(Finding, [key(KeyCode::Enter)], "Enter", Action::Send, "keep the search (n N step)"),
     bind!(Finding, [key(KeyCode::Esc)], "Esc", Action::Back, "drop the search"),

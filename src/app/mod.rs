@@ -6,6 +6,7 @@ pub mod call;
 pub(crate) mod chat;
 mod chat_settings;
 pub(crate) mod compare;
+pub mod coverage;
 mod cycle;
 mod effect;
 pub(crate) mod export;
@@ -245,6 +246,7 @@ impl App {
             + usize::from(self.proxy.call.is_running())
             + self.compare.running()
             + self.page.running()
+            + self.chat.coverage_running()
     }
 
     /// Asks another tab to do something (see [`hub`]); done at the end of this update.
@@ -407,6 +409,9 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Tick => Vec::new(),
         Msg::AiDone { tag, result } if app.compare.owns(tag) => {
             compare::on_ai_done(app, tag, result)
+        }
+        Msg::SearchDone { tag, result } if app.chat.owns_coverage(tag) => {
+            coverage::on_search_done(app, tag, result)
         }
         Msg::SearchDone { tag, result } if app.compare.owns(tag) => {
             compare::on_search_done(app, tag, result)

@@ -33,6 +33,12 @@ pub enum Confirm {
     DeleteJob {
         id: JobId,
     },
+    /// The fan-out coverage spends a search per fanout.
+    FanoutCoverage {
+        searches: usize,
+        place: String,
+        credits: Option<u64>,
+    },
 }
 
 impl Confirm {
@@ -49,6 +55,16 @@ impl Confirm {
             }
             Confirm::DeleteJob { id } => {
                 format!("Delete job {} and its stored result?", id.short())
+            }
+            Confirm::FanoutCoverage {
+                searches,
+                place,
+                credits,
+            } => {
+                let balance = credits.map_or(String::new(), |c| format!(" ({c} credits left)"));
+                format!(
+                    "Search the answer's {searches} fanouts from {place}? {searches} calls{balance}."
+                )
             }
         }
     }
@@ -101,6 +117,7 @@ fn on_confirm_key(
             app.flash_info(format!("Deleted job {}.", id.short()));
             vec![Effect::Store(StoreEffect::DeleteJob(id))]
         }
+        Confirm::FanoutCoverage { .. } => super::coverage::start(app),
     }
 }
 

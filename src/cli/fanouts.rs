@@ -48,6 +48,13 @@ pub struct FanoutsArgs {
     /// Results shown per fanout in the text
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub results: usize,
+    /// Ask the prompt (one call), then say the searches its fanouts would take against the
+    /// balance, and make none
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Search even when the balance cannot cover every fanout
+    #[arg(long)]
+    pub yes: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
 }
@@ -97,15 +104,29 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
     }
     // The cost before the spend: one call a fanout, against the balance.
     let calls = prepared.fanouts.len();
-    let balance = client
-        .account()
-        .await
-        .ok()
-        .and_then(|a| a.credits)
-        .map_or(String::new(), |c| format!("; {c} credits left"));
+    let credits = client.account().await.ok().and_then(|a| a.credits);
+    let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+    let place = crate::present::compare::summary::location_label(&location);
+    if args.dry_run {
+        out(&format!(
+            "The answer lists {calls} fanouts; searching them from {place} makes {calls} calls{balance}:\n{}\n",
+            prepared
+                .fanouts
+                .iter()
+                .map(|q| format!("  {q}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ));
+        return with_history(exit::OK, kept);
+    }
+    if credits.is_some_and(|c| c < calls as u64) && !args.yes {
+        err(&format!(
+            "Not searched: the answer's {calls} fanouts take {calls} calls{balance}. Top up, or run with --yes to search what the balance allows."
+        ));
+        return with_history(exit::CREDENTIALS, kept);
+    }
     err(&format!(
-        "Searching the answer's {calls} fanouts from {}: {calls} calls{balance}.",
-        crate::present::compare::summary::location_label(&location)
+        "Searching the answer's {calls} fanouts from {place}: {calls} calls{balance}."
     ));
     let requests: Vec<_> = prepared
         .fanouts

@@ -44,6 +44,13 @@ pub enum TrackCommand {
         /// finish them); exits 7 when some failed, expired or were refused
         #[arg(long)]
         wait: bool,
+        /// Say what the run would cost (calls, samples included) against the balance, and
+        /// send nothing
+        #[arg(long, conflicts_with = "wait")]
+        dry_run: bool,
+        /// Send even when the balance cannot cover every call
+        #[arg(long)]
+        yes: bool,
     },
     /// The sets of the workspace file and their runs
     List {
@@ -128,7 +135,15 @@ fn open_store(config: &Config) -> Result<Store, i32> {
 pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs) -> i32 {
     let workspace = args.workspace.as_deref();
     match args.command {
-        TrackCommand::Run { set, wait } => run_set(config, client, workspace, &set, wait).await,
+        TrackCommand::Run {
+            set,
+            wait,
+            dry_run,
+            yes,
+        } => {
+            let spend = Spend { dry_run, yes };
+            run_set(config, client, workspace, &set, wait, spend).await
+        }
         TrackCommand::List { json } => list(config, workspace, json),
         TrackCommand::Report { set, format, last } => {
             report_set(config, workspace, &set, format, last)
@@ -164,12 +179,54 @@ impl Progress {
     }
 }
 
+/// What to do about the cost before anything is sent.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spend {
+    /// Say the cost and send nothing.
+    dry_run: bool,
+    /// Send even when the balance falls short.
+    yes: bool,
+}
+
+/// The cost of one run of `set` against the balance, as a sentence; an error (exit 3) when
+/// the balance, at a credit a call, cannot cover it and `--yes` was not given.
+async fn cost_before_spend(
+    client: &Client,
+    set: &crate::analysis::workspace::TrackSet,
+    spend: Spend,
+) -> Result<String, String> {
+    let calls = set.combinations();
+    let searches = set.terms.len() * set.locations.len().max(1);
+    let answers = calls - searches;
+    let samples = set.samples.max(1);
+    let what = if samples > 1 {
+        format!(
+            "{} answers asked {samples} times, {searches} searches",
+            answers / samples
+        )
+    } else {
+        format!("{answers} answers, {searches} searches")
+    };
+    let balance = client.account().await.ok().and_then(|a| a.credits);
+    let left = balance.map_or(" (the balance could not be read)".to_string(), |c| {
+        format!("; {c} credits left")
+    });
+    let sentence = format!("A run of {} makes {calls} calls ({what}){left}.", set.name);
+    match balance {
+        Some(credits) if credits < calls as u64 && !spend.yes && !spend.dry_run => Err(format!(
+            "{sentence} Not sent: the balance cannot cover it at a credit a call. Top up, or run with --yes to send what it allows."
+        )),
+        _ => Ok(sentence),
+    }
+}
+
 async fn run_set(
     config: &Config,
     client: &Client,
     workspace: Option<&std::path::Path>,
     name: &str,
     wait: bool,
+    spend: Spend,
 ) -> i32 {
     let workspace = match load_workspace(workspace) {
         Ok(w) => w,
@@ -183,6 +240,17 @@ async fn run_set(
         Ok(calls) => calls,
         Err(problem) => return invalid(&format!("Nothing was sent: {problem}.")),
     };
+    match cost_before_spend(client, set, spend).await {
+        Ok(sentence) if spend.dry_run => {
+            out(&with_newline(sentence));
+            return exit::OK;
+        }
+        Ok(_) => {}
+        Err(sentence) => {
+            err(&sentence);
+            return exit::CREDENTIALS;
+        }
+    }
     let store = match open_store(config) {
         Ok(store) => store,
         Err(code) => return code,

@@ -103,7 +103,7 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
     let reading_width = app.reading_width;
     match view {
         AnswerView::Sources => draw_sources(answer, frame, content),
-        AnswerView::Fanouts => draw_fanouts(answer, frame, content),
+        AnswerView::Fanouts => draw_fanouts(app, answer, frame, content),
         AnswerView::Mentions => draw_mentions(app, answer, frame, content),
         _ => match answer.prepared.body_of(view) {
             // The tracked brands are marked in the answer itself.
@@ -246,6 +246,163 @@ fn mark_brands(line: Line<'static>, marks: &[String], cautioned: &[String]) -> L
 /// The tracked brands the answer names, in order of first mention: position, count,
 /// whether a source on its domains is cited, and the sentence of the first mention; then
 /// those it does not name.
+/// The fan-out coverage: per brand its share of the fanouts it ranks for, the cited sites
+/// that rank, then each fanout with the brands' ranks (or its search's state).
+fn draw_coverage(
+    app: &App,
+    answer: &AnswerState,
+    coverage: &crate::app::coverage::FanoutCoverage,
+    frame: &mut Frame,
+    area: Rect,
+) {
+    let mut head: Vec<Line> = Vec::new();
+    match &coverage.report {
+        None => head.push(Line::styled(
+            format!(
+                "Searching the {} fanouts from the answer's place… {} back",
+                coverage.searches.len(),
+                coverage.searches.len() - coverage.running()
+            ),
+            theme::title(),
+        )),
+        Some(report) => {
+            head.push(Line::styled(
+                format!(
+                    "Who ranks for the fanouts of {} from {} (top {})",
+                    report.model, report.place, report.top
+                ),
+                theme::title(),
+            ));
+            let width = report
+                .brands
+                .iter()
+                .map(|b| b.brand.chars().count())
+                .max()
+                .unwrap_or(0);
+            for b in &report.brands {
+                let named = if b.in_answer {
+                    Span::styled(" · in the answer", theme::ok())
+                } else {
+                    Span::styled(" · not in the answer", theme::dim())
+                };
+                head.push(Line::from(vec![
+                    Span::styled(format!("  {:<width$}  ", b.brand), brand_style()),
+                    Span::raw(format!(
+                        "{} of {} fanouts ({:.0} %), best rank {}",
+                        b.covered,
+                        b.searched,
+                        b.share,
+                        b.best_rank.map_or("–".to_string(), |r| r.to_string())
+                    )),
+                    named,
+                ]));
+            }
+            if report.brands.is_empty() {
+                head.push(Line::styled(
+                    "  No brands are tracked: b adds them, and their ranks show here.",
+                    theme::dim(),
+                ));
+            }
+            let cited: Vec<String> = report
+                .cited
+                .iter()
+                .filter(|c| c.fanouts > 0)
+                .map(|c| format!("{} {}", c.domain, c.fanouts))
+                .collect();
+            head.push(Line::styled(
+                if cited.is_empty() {
+                    "  None of the answer's cited sites ranks for its fanouts.".to_string()
+                } else {
+                    format!("  Cited sites ranking (fanouts): {}", cited.join(" · "))
+                },
+                theme::muted(),
+            ));
+        }
+    }
+    head.push(Line::raw(""));
+    let head_height = u16::try_from(head.len())
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    let [head_area, rows_area] =
+        Layout::vertical([Constraint::Length(head_height), Constraint::Min(0)]).areas(area);
+    // A line too long for the pane ends in "…" at a word.
+    let head: Vec<Line> = head
+        .into_iter()
+        .map(|line| super::fit::fit_line(line, area.width))
+        .collect();
+    frame.render_widget(Paragraph::new(head), head_area);
+    let selected = answer.selected_of(AnswerView::Fanouts);
+    let height = rows_area.height as usize;
+    let offset = list_offset(selected, height);
+    let lines: Vec<Line> = answer
+        .prepared
+        .fanouts
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .map(|(i, query)| {
+            let style = if i == selected {
+                theme::selected()
+            } else {
+                Style::default()
+            };
+            let mut spans = vec![
+                Span::styled(format!("{:>3}. ", i + 1), theme::dim()),
+                Span::styled(query.clone(), style),
+            ];
+            let search = coverage.searches.get(i);
+            let row = coverage.report.as_ref().and_then(|r| r.rows.get(i));
+            match (search.map(|s| &s.call), row) {
+                (Some(crate::app::call::CallState::Running { started, .. }), _) => {
+                    spans.push(Span::styled(
+                        format!(
+                            "  {} searching",
+                            crate::app::call::spinner_frame(*started, app.now)
+                        ),
+                        theme::accent(),
+                    ));
+                }
+                (_, Some(row)) if row.error.is_some() => spans.push(Span::styled(
+                    format!("  failed: {}", row.error.as_deref().unwrap_or_default()),
+                    theme::error(),
+                )),
+                (_, Some(row)) => {
+                    let report = coverage.report.as_ref();
+                    let ranks: Vec<String> = report
+                        .map(|r| &r.brands)
+                        .into_iter()
+                        .flatten()
+                        .zip(&row.brands)
+                        .map(|(b, rank)| {
+                            format!(
+                                "{} {}",
+                                b.brand,
+                                rank.map_or("–".to_string(), |r| r.to_string())
+                            )
+                        })
+                        .collect();
+                    if !ranks.is_empty() {
+                        spans.push(Span::styled(
+                            format!("  {}", ranks.join(" · ")),
+                            brand_style(),
+                        ));
+                    }
+                    if let Some(first) = row.results.first() {
+                        spans.push(Span::styled(
+                            format!("  #1 {}", first.domain),
+                            theme::muted(),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+            super::fit::fit_line(Line::from(spans), rows_area.width)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), rows_area);
+}
+
 fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect) {
     let mentions = &answer.mentions;
     if app.brands.is_empty() {
@@ -362,7 +519,10 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
     draw_scrollbar(frame, area, mentions.len() * 2, offset * 2, per_page * 2);
 }
 
-fn draw_fanouts(answer: &AnswerState, frame: &mut Frame, area: Rect) {
+fn draw_fanouts(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect) {
+    if let Some(coverage) = &answer.coverage {
+        return draw_coverage(app, answer, coverage, frame, area);
+    }
     let fanouts = &answer.prepared.fanouts;
     if fanouts.is_empty() {
         let note = if answer.prepared.header.model.exposes_fanouts() {
@@ -374,6 +534,15 @@ fn draw_fanouts(answer: &AnswerState, frame: &mut Frame, area: Rect) {
         return;
     }
     let selected = answer.selected_of(AnswerView::Fanouts);
+    let [hint_area, area] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            "Enter searches one in the Search tab · F searches them all from the answer's place and shows who ranks",
+            theme::dim(),
+        )),
+        hint_area,
+    );
     let height = area.height as usize;
     let offset = list_offset(selected, height);
     let lines: Vec<Line> = fanouts
