@@ -278,3 +278,69 @@ fn the_cost_is_said_before_the_spend_and_a_short_balance_refuses_the_run() {
     assert_ne!(anyway.status.code(), Some(0), "{anyway:?}");
     assert_eq!(store.track_runs(Some("boots")).unwrap().len(), 1);
 }
+
+#[test]
+fn a_set_made_with_track_set_new_runs_and_edits_keep_the_file_s_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("vantage.toml"),
+        "# Boots we follow.\n[[brands]]\nname = \"Merrell\" # the Moab\n",
+    )
+    .unwrap();
+    let service = service(0.0);
+    let made = track(
+        dir,
+        &service.sim,
+        &[
+            "set",
+            "new",
+            "boots",
+            "--prompt",
+            "best hiking boots",
+            "--models",
+            "chatgpt,gemini",
+            "--locations",
+            "us,de::Berlin",
+        ],
+    );
+    assert_eq!(made.status.code(), Some(0), "{made:?}");
+    assert!(String::from_utf8_lossy(&made.stdout).contains("Made the set boots"));
+    let added = track(
+        dir,
+        &service.sim,
+        &["set", "add", "boots", "--term", "hiking boots"],
+    );
+    assert_eq!(added.status.code(), Some(0), "{added:?}");
+    let text = std::fs::read_to_string(dir.join("vantage.toml")).unwrap();
+    assert!(
+        text.starts_with("# Boots we follow.\n[[brands]]\nname = \"Merrell\" # the Moab\n"),
+        "{text}"
+    );
+    assert!(text.contains("terms = [\"hiking boots\"]"), "{text}");
+    // A brand the file does not track is refused, and the file is left as it was.
+    let refused = track(
+        dir,
+        &service.sim,
+        &["set", "add", "boots", "--brands", "Hoka"],
+    );
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("vantage.toml")).unwrap(),
+        text
+    );
+    let run = track(dir, &service.sim, &["run", "boots", "--wait"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let store = Store::open_in(&dir.join("data"), StoreOptions::default()).unwrap();
+    let runs = store.track_runs(Some("boots")).unwrap();
+    assert_eq!(runs[0].planned, 2 * 2 + 2);
+    let deleted = track(dir, &service.sim, &["set", "delete", "boots"]);
+    assert_eq!(deleted.status.code(), Some(0), "{deleted:?}");
+    let text = std::fs::read_to_string(dir.join("vantage.toml")).unwrap();
+    assert!(!text.contains("[[sets]]"), "{text}");
+    assert_eq!(
+        store.track_runs(Some("boots")).unwrap().len(),
+        1,
+        "its runs stay"
+    );
+}

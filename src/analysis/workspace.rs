@@ -247,33 +247,7 @@ impl Workspace {
             });
         }
         let mut table = Table::new();
-        table.insert("name", value(set.name.as_str()));
-        let lists: [(&str, Vec<String>); 6] = [
-            ("prompts", set.prompts.clone()),
-            ("terms", set.terms.clone()),
-            (
-                "models",
-                set.models
-                    .iter()
-                    .map(|m| m.as_str().to_string())
-                    .chain(set.overview.then(|| AI_OVERVIEW.to_string()))
-                    .collect(),
-            ),
-            ("devices", set.devices.clone()),
-            (
-                "locations",
-                set.locations.iter().map(location_spec).collect(),
-            ),
-            ("brands", set.brands.clone()),
-        ];
-        for (key, items) in lists {
-            if !items.is_empty() {
-                table.insert(key, value(string_array(&items)));
-            }
-        }
-        if set.samples > 1 {
-            table.insert("samples", value(set.samples as i64));
-        }
+        write_set(&mut table, &set);
         let item = self
             .doc
             .as_table_mut()
@@ -286,6 +260,56 @@ impl Workspace {
         }
         self.sets.push(set);
         Ok(())
+    }
+
+    /// Changes the set named `original` (ignoring case) where it stands, keeping its
+    /// comments and the order of its keys; a new name another set has is refused.
+    pub fn replace_set(&mut self, original: &str, set: TrackSet) -> Result<(), WorkspaceError> {
+        let Some(index) = self
+            .sets
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(original))
+        else {
+            return self.add_set(set);
+        };
+        let taken = self
+            .sets
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != index && s.name.eq_ignore_ascii_case(&set.name));
+        if taken {
+            return Err(WorkspaceError::DuplicateSet {
+                path: self.path.clone(),
+                name: set.name,
+            });
+        }
+        if let Some(table) = self.set_table(original) {
+            write_set(table, &set);
+        }
+        self.sets[index] = set;
+        Ok(())
+    }
+
+    /// Removes the set of this name (ignoring case); false when there is none. Its runs
+    /// stay in the store.
+    pub fn remove_set(&mut self, name: &str) -> bool {
+        let before = self.sets.len();
+        self.sets.retain(|s| !s.name.eq_ignore_ascii_case(name));
+        if let Some(list) = self
+            .doc
+            .get_mut(SETS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+        {
+            list.retain(|table| !named(table, name));
+        }
+        self.sets.len() != before
+    }
+
+    fn set_table(&mut self, name: &str) -> Option<&mut Table> {
+        self.doc
+            .get_mut(SETS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+            .and_then(|list| list.iter_mut().find(|table| named(table, name)))
     }
 
     /// Adds a brand at the end of the list; a name already tracked (ignoring case) is refused.
@@ -625,6 +649,70 @@ fn field_error<'a>(
         line: line_of(text, span),
         key: key.to_string(),
         problem: problem.to_string(),
+    }
+}
+
+/// Whether a `[[brands]]` or `[[sets]]` table has this name (ignoring case).
+fn named(table: &Table, name: &str) -> bool {
+    table
+        .get("name")
+        .and_then(Item::as_str)
+        .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
+}
+
+/// Writes a set's fields into its table: keys already there keep their place and comments,
+/// an emptied list goes, a new one comes last.
+fn write_set(table: &mut Table, set: &TrackSet) {
+    set_value(table, "name", value(set.name.as_str()));
+    let lists: [(&str, Vec<String>); 6] = [
+        ("prompts", set.prompts.clone()),
+        ("terms", set.terms.clone()),
+        (
+            "models",
+            set.models
+                .iter()
+                .map(|m| m.as_str().to_string())
+                .chain(set.overview.then(|| AI_OVERVIEW.to_string()))
+                .collect(),
+        ),
+        ("devices", set.devices.clone()),
+        (
+            "locations",
+            set.locations.iter().map(location_spec).collect(),
+        ),
+        ("brands", set.brands.clone()),
+    ];
+    for (key, items) in lists {
+        if items.is_empty() {
+            table.remove(key);
+        } else {
+            set_value(table, key, value(string_array(&items)));
+        }
+    }
+    if set.samples > 1 {
+        set_value(table, "samples", value(set.samples as i64));
+    } else {
+        table.remove("samples");
+    }
+}
+
+/// Sets a key's value keeping the comment after it on its line.
+fn set_value(table: &mut Table, key: &str, item: Item) {
+    match table.get_mut(key) {
+        Some(existing) => {
+            let suffix = existing
+                .as_value()
+                .and_then(|v| v.decor().suffix())
+                .and_then(|s| s.as_str())
+                .map(str::to_string);
+            *existing = item;
+            if let (Some(suffix), Some(v)) = (suffix, existing.as_value_mut()) {
+                v.decor_mut().set_suffix(suffix);
+            }
+        }
+        None => {
+            table.insert(key, item);
+        }
     }
 }
 

@@ -250,3 +250,42 @@ fn the_own_brand_and_added_site_kinds_class_citations() {
     assert!(error.contains("line 2"), "{error}");
     assert!(error.contains("x.example should be one of"), "{error}");
 }
+
+#[test]
+fn a_set_is_changed_where_it_stands_and_removed_with_its_table() {
+    let mut workspace = Workspace::parse(&path(), SETS).unwrap();
+    let mut set = workspace.set("boots").unwrap().clone();
+    set.prompts.push("boots for wide feet".to_string());
+    set.terms.clear();
+    set.samples = 3;
+    workspace.replace_set("BOOTS", set.clone()).unwrap();
+    let text = workspace.to_text();
+    // The comments stay: above the table and after its name.
+    assert!(
+        text.contains("# Checked every morning.\n[[sets]]"),
+        "{text}"
+    );
+    assert!(text.contains("name = \"boots\"  # the main one"), "{text}");
+    assert!(text.contains("\"boots for wide feet\"]"), "{text}");
+    assert!(!text.contains("terms"), "an emptied list goes: {text}");
+    assert!(text.contains("samples = 3"), "{text}");
+    let again = Workspace::parse(&path(), &text).unwrap();
+    assert_eq!(again.set("boots"), Some(&set));
+    // A second set may not take the name of another.
+    let other = TrackSet {
+        name: "shoes".to_string(),
+        terms: vec!["trail shoes".to_string()],
+        ..TrackSet::default()
+    };
+    workspace.add_set(other.clone()).unwrap();
+    let clash = TrackSet {
+        name: "Boots".to_string(),
+        ..other
+    };
+    assert!(workspace.replace_set("shoes", clash).is_err());
+    assert!(workspace.remove_set("SHOES"));
+    assert!(!workspace.remove_set("shoes"));
+    let text = workspace.to_text();
+    assert!(!text.contains("shoes"), "{text}");
+    assert_eq!(Workspace::parse(&path(), &text).unwrap().sets().len(), 1);
+}

@@ -25,6 +25,7 @@ mod sim;
 mod store;
 mod text;
 mod track;
+mod track_set;
 mod usage;
 
 pub use ai::AiArgs;

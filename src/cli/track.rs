@@ -67,6 +67,9 @@ pub enum TrackCommand {
         #[arg(long)]
         last: bool,
     },
+    /// Make, change or delete a set of the workspace file
+    #[command(subcommand)]
+    Set(super::track_set::SetCommand),
     /// Visibility, positions, sources and ranks over a set's runs; what the last run changed
     Trends {
         set: String,
@@ -145,6 +148,7 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             run_set(config, client, workspace, &set, wait, spend).await
         }
         TrackCommand::List { json } => list(config, workspace, json),
+        TrackCommand::Set(command) => super::track_set::run_set_command(workspace, command),
         TrackCommand::Report { set, format, last } => {
             report_set(config, workspace, &set, format, last)
         }
