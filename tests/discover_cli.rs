@@ -114,3 +114,87 @@ fn stored_answers_give_the_names_nobody_tracks_with_their_counts() {
         "{text}"
     );
 }
+
+/// The prompt as the near-duplicate check sees it, written out here apart from the app:
+/// lower case, words without punctuation, a plural's s dropped, in order.
+fn loose(prompt: &str) -> String {
+    let mut words: Vec<String> = prompt
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.trim_end_matches('s').to_string())
+        .collect();
+    words.sort();
+    words.join(" ")
+}
+
+#[test]
+fn discover_finds_prompts_around_a_topic_from_two_places_and_depth_2_finds_more() {
+    let service = Service::start();
+    let dir = TempDir::new().unwrap();
+    let args = [
+        "discover",
+        "hiking boots",
+        "--locations",
+        "us,de",
+        "--json",
+        "--limit",
+        "200",
+    ];
+    let output = run(&service, &dir, &args);
+    let found: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(found.len() >= 15, "{found:#?}");
+    let mut seen = std::collections::HashSet::new();
+    for row in &found {
+        let prompt = row["prompt"].as_str().unwrap();
+        assert!(seen.insert(loose(prompt)), "a near-duplicate: {prompt}");
+        let raisers = row["raised_by"].as_array().unwrap();
+        assert_eq!(row["count"].as_u64(), Some(raisers.len() as u64), "{row}");
+        for raiser in raisers {
+            assert!(!raiser["by"].as_str().unwrap().is_empty());
+            assert!(
+                ["US", "DE"].contains(&raiser["place"].as_str().unwrap()),
+                "{raiser}"
+            );
+        }
+    }
+    let counts: Vec<u64> = found.iter().map(|r| r["count"].as_u64().unwrap()).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+    // Both places and both kinds of raiser are heard.
+    let text = serde_json::to_string(&found).unwrap();
+    for needle in [
+        "ChatGPT fanout",
+        "Google related question",
+        "Google related search",
+        "\"DE\"",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    let mut deeper = args.to_vec();
+    deeper.extend(["--depth", "2"]);
+    let output = run(&service, &dir, &deeper);
+    let more: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        more.len() > found.len(),
+        "{} then {}",
+        found.len(),
+        more.len()
+    );
+    assert!(more.iter().any(|r| r["depth"] == 2));
+    // The cost is said before, and --dry-run stops there.
+    let dry = run(
+        &service,
+        &dir,
+        &[
+            "discover",
+            "hiking boots",
+            "--locations",
+            "us,de",
+            "--depth",
+            "2",
+            "--dry-run",
+        ],
+    );
+    let said = String::from_utf8_lossy(&dry.stdout);
+    assert!(said.contains("4 calls, then up to 20 more"), "{said}");
+}

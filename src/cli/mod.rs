@@ -14,6 +14,7 @@ mod ai;
 mod brands;
 mod compare;
 mod discover;
+mod discover_prompts;
 mod fanouts;
 mod history;
 mod jobs;
@@ -110,6 +111,9 @@ pub enum Command {
     Track(TrackArgs),
     /// The names the stored answers put forward that no tracked brand covers
     Brands(BrandsArgs),
+    /// Prompts worth tracking around a topic: the fanouts models search and the questions
+    /// and searches Google relates to it, from several places, ranked by who raised them
+    Discover(discover_prompts::DiscoverArgs),
 }
 
 #[derive(Debug, Args)]
@@ -311,6 +315,9 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Store(command) => return store::run_store(config, command),
         Command::History(args) => return history::run_history(config, args),
         Command::Brands(args) => return discover::run_brands(config, args),
+        Command::Discover(args) => {
+            return discover_prompts::run_discover(config, client, args).await;
+        }
         Command::Track(args) => return track::run_track(config, client, args).await,
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
     };

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod discover;
 pub mod fanouts;
 pub mod page;
+pub mod prompts;
 pub mod search_page;
 pub mod text;
 pub mod usage;

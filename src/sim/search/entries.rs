@@ -155,13 +155,25 @@ pub(super) fn organic(
     })
 }
 
-fn questions(topic: &Topic) -> Vec<String> {
+/// The questions Google relates to a search: five of a pool that follows the topic's intent
+/// (a product category is asked about as something to buy), its aspects and the place, drawn
+/// for the terms and the place, so that other places raise some other questions.
+fn questions(request: &SearchRequest, topic: &Topic, place: &Place) -> Vec<String> {
     let s = &topic.subject;
-    match topic.intent {
+    let mut mix = Mix::of(&["questions", &request.terms, &place.label()]);
+    let aspects = topic.aspects(&mut mix, 2);
+    let product = !topic.category.technical && !topic.category.picks.is_empty();
+    let mut pool = match topic.intent {
         Intent::Buying => vec![
             format!("What are the best {s} right now?"),
             format!("How much should I spend on {s}?"),
             format!("How do I choose {s}?"),
+            format!("Are expensive {s} worth it?"),
+        ],
+        Intent::Explainer if product => vec![
+            format!("What are the best {s} right now?"),
+            format!("How do I choose {s}?"),
+            format!("How long do {s} last?"),
             format!("Are expensive {s} worth it?"),
         ],
         Intent::Comparison => vec![
@@ -181,16 +193,34 @@ fn questions(topic: &Topic) -> Vec<String> {
             format!("How does {s} work?"),
             format!("Is {s} free?"),
         ],
+    };
+    if product {
+        for aspect in aspects {
+            pool.push(format!("Which {s} are best for {aspect}?"));
+        }
+        if place.is_set() {
+            pool.push(format!("Where can I buy {s} in {}?", place.town()));
+            pool.push(format!(
+                "What {s} do people in {} recommend?",
+                place.country_name
+            ));
+        }
     }
+    let take = pool.len().min(5);
+    mix.sample_indices(pool.len(), take)
+        .into_iter()
+        .map(|i| pool[i].clone())
+        .collect()
 }
 
 pub(super) fn also_asked(
     request: &SearchRequest,
     topic: &Topic,
+    place: &Place,
     pool: &[Candidate],
     feature: u32,
 ) -> Vec<Value> {
-    questions(topic)
+    questions(request, topic, place)
         .into_iter()
         .enumerate()
         .map(|(i, question)| {
@@ -265,8 +295,15 @@ pub(super) fn top_stories(
         .collect()
 }
 
-pub(super) fn also_searched(request: &SearchRequest, topic: &Topic, page: u32) -> Vec<Value> {
-    let modifiers = [
+/// The searches Google relates to a search: drawn for the terms and the place from common
+/// modifiers and, somewhere, the place's own ("hiking boots Berlin").
+pub(super) fn also_searched(
+    request: &SearchRequest,
+    topic: &Topic,
+    place: &Place,
+    page: u32,
+) -> Vec<Value> {
+    let mut modifiers: Vec<String> = [
         "reviews",
         "near me",
         "sale",
@@ -275,8 +312,19 @@ pub(super) fn also_searched(request: &SearchRequest, topic: &Topic, page: u32) -
         "alternatives",
         "price",
         "reddit",
-    ];
-    let mut mix = Mix::of(&["searched", &request.terms, &page.to_string()]);
+    ]
+    .map(String::from)
+    .to_vec();
+    if place.is_set() {
+        modifiers.push(place.town());
+        modifiers.push(format!("in {}", place.country_name));
+    }
+    let mut mix = Mix::of(&[
+        "searched",
+        &request.terms,
+        &page.to_string(),
+        &place.label(),
+    ]);
     let count = 4 + mix.below(4);
     mix.sample_indices(modifiers.len(), count)
         .into_iter()

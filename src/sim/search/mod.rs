@@ -210,7 +210,7 @@ pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
             push_organic(&mut results, 1, feature);
             feature += 1;
             let pool: Vec<Candidate> = ranked.iter().take(8).cloned().collect();
-            results.extend(also_asked(request, &topic, &pool, feature));
+            results.extend(also_asked(request, &topic, &place, &pool, feature));
             feature += 1;
             push_organic(&mut results, 4, feature);
             feature += 1;
@@ -239,7 +239,7 @@ pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
         } else {
             push_organic(&mut results, usize::MAX, feature);
         }
-        results.extend(also_searched(request, &topic, page));
+        results.extend(also_searched(request, &topic, &place, page));
     }
     let approx = 100_000 + hash_parts(&[&request.terms]) % 500_000_000;
     json!({

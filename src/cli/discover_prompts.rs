@@ -1,0 +1,234 @@
+//! `vantage discover TOPIC`: prompts worth tracking around a topic — the fanouts the chosen
+//! models search and the questions and searches Google relates to it, from the chosen
+//! places; at depth 2 the strongest are asked again. Ranked by how many vantage points
+//! raised each, near-duplicates merged.
+
+use clap::Args;
+use futures_util::StreamExt;
+
+use super::record::{Kept, with_history};
+use super::{err, out, out_as_received, with_newline};
+use crate::api::{
+    AiFormat, AiRequest, ApiError, Awaiting, Client, Location, Model, SearchAnswer, SearchFormat,
+    SearchRequest,
+};
+use crate::config::Config;
+use crate::exit;
+use crate::present::answer;
+use crate::present::compare::MAX_IN_FLIGHT;
+use crate::present::compare::summary::{location_label, parse_location};
+use crate::present::prompts::{PromptPool, prompts_text};
+use crate::store::RequestParams;
+
+/// How many of the strongest prompts depth 2 asks again.
+const EXPANDED: usize = 5;
+
+#[derive(Debug, Args)]
+pub struct DiscoverArgs {
+    /// The topic to start from ("hiking boots")
+    pub topic: String,
+    /// Models to ask, comma-separated (default chatgpt, whose answers list their fanouts)
+    #[arg(long, value_name = "M,…", value_delimiter = ',')]
+    pub models: Vec<Model>,
+    /// Places, comma-separated, each cc:subdivision:city with + for spaces (de::Berlin)
+    #[arg(long, value_name = "L,…", value_delimiter = ',')]
+    pub locations: Vec<String>,
+    /// 1: the topic's prompts; 2: the strongest of those asked once more
+    #[arg(long, value_name = "1|2", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub depth: u8,
+    /// Prompts to print at most
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: usize,
+    /// Print the prompts as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Say the calls it would make against the balance, and make none
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Ask even when the balance cannot cover every call
+    #[arg(long)]
+    pub yes: bool,
+}
+
+/// One call of a round: a model asked, or Google searched, from a place.
+enum Ask {
+    Model(AiRequest),
+    Google(SearchRequest),
+}
+
+fn round(prompts: &[String], models: &[Model], places: &[Location]) -> Vec<(Ask, String)> {
+    let mut asks = Vec::new();
+    for prompt in prompts {
+        for place in places {
+            let label = location_label(place);
+            for model in models {
+                let request = AiRequest {
+                    prompt: prompt.clone(),
+                    model: Some(*model),
+                    location: place.clone(),
+                    format: AiFormat::Json,
+                    ..AiRequest::default()
+                };
+                asks.push((Ask::Model(request), label.clone()));
+            }
+            let search = SearchRequest {
+                terms: prompt.clone(),
+                location: place.clone(),
+                format: SearchFormat::Json,
+                awaiting: vec![Awaiting::Ai],
+                ..SearchRequest::default()
+            };
+            asks.push((Ask::Google(search), label.clone()));
+        }
+    }
+    asks
+}
+
+/// What one call gave the pool.
+enum Found {
+    Answer(Box<answer::PreparedAnswer>),
+    Results(Box<crate::api::SearchResults>),
+    Nothing,
+}
+
+async fn make(config: &Config, client: &Client, ask: Ask) -> Result<Found, ApiError> {
+    match ask {
+        Ask::Model(request) => {
+            let kept = Kept::start(config, RequestParams::Ai(request.clone()));
+            let result = client.ai(&request).await;
+            let _ = kept.finish(&result).await;
+            let fetched = result?;
+            let prepared = tokio::task::spawn_blocking(move || answer::prepare(request, fetched))
+                .await
+                .map_err(|e| ApiError::BadBody {
+                    what: format!("reading the answer failed: {e}"),
+                    excerpt: String::new(),
+                })?;
+            Ok(Found::Answer(Box::new(prepared)))
+        }
+        Ask::Google(request) => {
+            let kept = Kept::start(config, RequestParams::Search(request.clone()));
+            let result = client.search(&request).await;
+            let _ = kept.finish(&result).await;
+            Ok(match result?.value {
+                SearchAnswer::Results(results) => Found::Results(results),
+                SearchAnswer::Html(_) => Found::Nothing,
+            })
+        }
+    }
+}
+
+/// Makes a round's calls, at most `MAX_IN_FLIGHT` at once, into the pool; the errors.
+async fn run_round(
+    config: &Config,
+    client: &Client,
+    asks: Vec<(Ask, String)>,
+    pool: &mut PromptPool,
+    depth: u8,
+) -> Vec<ApiError> {
+    let results: Vec<(Result<Found, ApiError>, String)> = futures_util::stream::iter(asks)
+        .map(|(ask, place)| async move { (make(config, client, ask).await, place) })
+        .buffered(MAX_IN_FLIGHT)
+        .collect()
+        .await;
+    let mut errors = Vec::new();
+    for (result, place) in results {
+        match result {
+            Ok(Found::Answer(answer)) => pool.add_answer(&answer, &place, depth),
+            Ok(Found::Results(results)) => pool.add_results(&results, &place, depth),
+            Ok(Found::Nothing) => {}
+            Err(error) => errors.push(error),
+        }
+    }
+    errors
+}
+
+pub(super) async fn run_discover(config: &Config, client: &Client, args: DiscoverArgs) -> i32 {
+    let topic = args.topic.trim().to_string();
+    let mut places: Vec<Location> = Vec::new();
+    for spec in args.locations.iter().filter(|l| !l.trim().is_empty()) {
+        match parse_location(spec) {
+            Ok(place) => places.push(place),
+            Err(sentence) => return super::refuse(&sentence),
+        }
+    }
+    if places.is_empty() {
+        places.push(Location::default());
+    }
+    let models = if args.models.is_empty() {
+        vec![Model::Chatgpt]
+    } else {
+        args.models.clone()
+    };
+    let first = round(std::slice::from_ref(&topic), &models, &places);
+    for (ask, _) in &first {
+        let checked = match ask {
+            Ask::Model(request) => request.validate(),
+            Ask::Google(request) => request.validate(),
+        };
+        if let Err(invalid) = checked {
+            return super::refuse(&invalid.to_string());
+        }
+    }
+    // The cost before the spend.
+    let per_prompt = places.len() * (models.len() + 1);
+    let most = per_prompt * (1 + if args.depth > 1 { EXPANDED } else { 0 });
+    let credits = client.account().await.ok().and_then(|a| a.credits);
+    let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+    let cost = if args.depth > 1 {
+        format!(
+            "Discovering around {topic:?}: {per_prompt} calls, then up to {} more for the {EXPANDED} strongest prompts{balance}.",
+            most - per_prompt
+        )
+    } else {
+        format!("Discovering around {topic:?}: {per_prompt} calls{balance}.")
+    };
+    if args.dry_run {
+        out(&with_newline(cost));
+        return exit::OK;
+    }
+    if credits.is_some_and(|c| c < most as u64) && !args.yes {
+        err(&format!(
+            "{cost} Not sent: the balance cannot cover it at a credit a call. Top up, or run with --yes."
+        ));
+        return exit::CREDENTIALS;
+    }
+    err(&cost);
+    let mut pool = PromptPool::default();
+    let mut errors = run_round(config, client, first, &mut pool, 1).await;
+    if args.depth > 1 {
+        let strongest: Vec<String> = pool
+            .ranked(&topic)
+            .into_iter()
+            .take(EXPANDED)
+            .map(|p| p.prompt)
+            .collect();
+        let asks = round(&strongest, &models, &places);
+        errors.extend(run_round(config, client, asks, &mut pool, 2).await);
+    }
+    let mut found = pool.ranked(&topic);
+    found.truncate(args.limit);
+    if args.json {
+        match serde_json::to_string_pretty(&found) {
+            Ok(text) => out_as_received(&with_newline(text)),
+            Err(error) => err(&format!(
+                "The prompts could not be written as JSON: {error}."
+            )),
+        }
+    } else if found.is_empty() {
+        err("Nothing was found around the topic: no fanouts, related questions or searches.");
+    } else {
+        out(&prompts_text(&found));
+    }
+    let code = match errors.first() {
+        None => exit::OK,
+        Some(first) => {
+            err(&format!(
+                "{} calls failed; the first: {first}",
+                errors.len()
+            ));
+            first.exit_code()
+        }
+    };
+    with_history(code, Ok(()))
+}
