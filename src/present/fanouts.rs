@@ -72,6 +72,8 @@ pub struct BrandCoverage {
     pub best_rank: Option<u32>,
     /// Whether the answer named it or cited one of its pages.
     pub in_answer: bool,
+    /// Whether the workspace lists its domains: without them it cannot be found ranking.
+    pub has_domains: bool,
 }
 
 /// The coverage of one answer's fanouts.
@@ -174,6 +176,7 @@ pub fn coverage(
                 },
                 best_rank: ranks.iter().min().copied(),
                 in_answer: in_answer.get(b).copied().unwrap_or(false),
+                has_domains: !brand.domains.is_empty(),
             }
         })
         .collect();
@@ -198,6 +201,22 @@ pub fn coverage(
     }
 }
 
+impl BrandCoverage {
+    /// "2 of 3 fanouts (67 %), best rank 1", or why it cannot be said.
+    pub fn coverage_text(&self) -> String {
+        if !self.has_domains {
+            return "no domains listed in the workspace file, so its rank is not known".to_string();
+        }
+        format!(
+            "{} of {} fanouts ({:.0} %), best rank {}",
+            self.covered,
+            self.searched,
+            self.share,
+            self.best_rank.map_or("–".to_string(), |r| r.to_string())
+        )
+    }
+}
+
 impl Coverage {
     /// The coverage as text: per brand its share, then each fanout with its top results.
     pub fn text(&self, shown_results: usize) -> String {
@@ -217,18 +236,15 @@ impl Coverage {
                 .max()
                 .unwrap_or(5);
             for b in &self.brands {
+                let named = if b.in_answer {
+                    " · in the answer"
+                } else {
+                    " · not in the answer"
+                };
                 out.push_str(&format!(
-                    "  {:<width$}  {} of {} ({:.0} %), best rank {}{}\n",
+                    "  {:<width$}  {}{named}\n",
                     b.brand,
-                    b.covered,
-                    b.searched,
-                    b.share,
-                    b.best_rank.map_or("–".to_string(), |r| r.to_string()),
-                    if b.in_answer {
-                        " · in the answer"
-                    } else {
-                        " · not in the answer"
-                    }
+                    b.coverage_text()
                 ));
             }
         }

@@ -287,13 +287,7 @@ fn draw_coverage(
                 };
                 head.push(Line::from(vec![
                     Span::styled(format!("  {:<width$}  ", b.brand), brand_style()),
-                    Span::raw(format!(
-                        "{} of {} fanouts ({:.0} %), best rank {}",
-                        b.covered,
-                        b.searched,
-                        b.share,
-                        b.best_rank.map_or("–".to_string(), |r| r.to_string())
-                    )),
+                    Span::raw(b.coverage_text()),
                     named,
                 ]));
             }
@@ -374,6 +368,7 @@ fn draw_coverage(
                         .into_iter()
                         .flatten()
                         .zip(&row.brands)
+                        .filter(|(b, _)| b.has_domains)
                         .map(|(b, rank)| {
                             format!(
                                 "{} {}",

@@ -131,8 +131,9 @@ impl Gaps {
                 }
                 _ => String::new(),
             };
+            // The share first: a narrow screen cuts the end of the line.
             out.push_str(&format!(
-                "  {:>2}  {}: {}{share}\n",
+                "  {:>2}  {}{share}: {}\n",
                 gap.column,
                 gap.label,
                 gap.competitors.join("; ")
@@ -224,7 +225,7 @@ mod tests {
         assert!(gaps.domains.is_empty());
         assert!(
             gaps.text()
-                .contains("   1  a: Merrell named 1st (in 2 of 3 answers)")
+                .contains("   1  a (in 2 of 3 answers): Merrell named 1st")
         );
     }
 }
