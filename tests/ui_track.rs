@@ -88,6 +88,7 @@ fn view() -> TrackView {
         diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
         maps: Vec::new(),
         readings: None,
+        calls_per_run: None,
     }
 }
 
@@ -193,6 +194,7 @@ fn world_view() -> TrackView {
         trends,
         diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
         readings: None,
+        calls_per_run: None,
     }
 }
 
@@ -233,6 +235,7 @@ fn world_view_with_readings() -> TrackView {
         results: Vec::new(),
     };
     let classifier = Classifier::new(&brands, Some("Lowa"), Vec::new());
+    view.calls_per_run = Some(8);
     view.readings = Some(vantage::track::readings::readings(
         &last,
         &brands,
@@ -259,6 +262,7 @@ fn s_shows_the_last_runs_sources_by_kind_and_the_gaps() {
         "{wide}"
     );
     assert!(wide.contains("Merrell named 1st"), "{wide}");
+    assert!(wide.contains("a run of boots makes 8 calls"), "{wide}");
     insta::assert_snapshot!("track_readings_160x45", wide);
     insta::assert_snapshot!("track_readings_80x24", draw(&mut app, 80, 24));
     // m swaps in the map instead; s again goes back to the chart.

@@ -28,6 +28,9 @@ pub struct TrackView {
     pub maps: Vec<BrandMap>,
     /// The last run's sources by kind, and the gaps of the workspace's own brand.
     pub readings: Option<RunReadings>,
+    /// The calls the set's next run makes (samples included), when the workspace file
+    /// names the set.
+    pub calls_per_run: Option<usize>,
 }
 
 /// What the view reads of the workspace file in `folder`: the brands `set` watches (with
@@ -37,6 +40,7 @@ struct SetReading {
     brands: Vec<Brand>,
     own: Option<String>,
     classifier: Classifier,
+    calls_per_run: Option<usize>,
 }
 
 fn reading_of(folder: &Path, set: &str) -> SetReading {
@@ -61,6 +65,7 @@ fn reading_of(folder: &Path, set: &str) -> SetReading {
         brands,
         own,
         classifier: w.classifier(),
+        calls_per_run: w.set(set).map(|s| s.combinations()),
     }
 }
 
@@ -100,6 +105,7 @@ pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView
         .map(|run| readings::readings(run, &brands, reading.own.as_deref(), &reading.classifier));
     Ok(TrackView {
         readings,
+        calls_per_run: reading.calls_per_run,
         maps: brand_maps(&trends),
         trends,
         runs,

@@ -184,10 +184,18 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
         Constraint::Length(14),
         Constraint::Length(7),
     ];
-    let title = Line::from(vec![
+    let mut title = vec![
         Span::styled(" Runs ", theme::title()),
         Span::styled(format!("{} ", view.runs.len()), theme::dim()),
-    ]);
+    ];
+    // What the next run of the shown set will spend, before `vantage track run` spends it.
+    if let (Some(set), Some(calls)) = (&view.set, view.calls_per_run) {
+        title.push(Span::styled(
+            format!("· a run of {set} makes {calls} calls "),
+            theme::dim(),
+        ));
+    }
+    let title = Line::from(title);
     let table = Table::new(rows, widths)
         .flex(ratatui::layout::Flex::Start)
         .header(header)
