@@ -342,3 +342,166 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
     let screen = draw(&mut app, 80, 24);
     assert!(screen.contains("… 12 more"), "{screen}");
 }
+
+/// An answer whose model searched these fanouts.
+fn answer_with_fanouts(fanouts: &[&str]) -> Box<vantage::present::answer::PreparedAnswer> {
+    let completion = vantage::api::Completion {
+        model: "chatgpt".into(),
+        completion: "<p>Boots.</p>".into(),
+        fanouts: fanouts.iter().map(|f| f.to_string()).collect(),
+        ..Default::default()
+    };
+    Box::new(vantage::present::answer::prepare(
+        vantage::api::AiRequest::new("hiking boots"),
+        vantage::api::Fetched {
+            value: vantage::api::AiAnswer::Completion(Box::new(completion)),
+            body: "{}".into(),
+            status: 200,
+            content_type: "application/json".into(),
+            elapsed: std::time::Duration::from_millis(900),
+        },
+    ))
+}
+
+/// A results page with these related questions and searches.
+fn related(
+    questions: &[&str],
+    searches: &[&str],
+) -> Box<vantage::present::search_page::PreparedSearch> {
+    let mut results: Vec<serde_json::Value> = questions
+        .iter()
+        .map(|q| serde_json::json!({"type": "also-asked", "question": q}))
+        .collect();
+    results.extend(
+        searches
+            .iter()
+            .map(|q| serde_json::json!({"type": "also-searched", "query": q})),
+    );
+    let results: vantage::api::SearchResults =
+        serde_json::from_value(serde_json::json!({ "results": results })).unwrap();
+    Box::new(vantage::present::search_page::prepare(
+        vantage::api::SearchRequest::default(),
+        vantage::api::Fetched {
+            value: vantage::api::SearchAnswer::Results(Box::new(results)),
+            body: "{}".into(),
+            status: 200,
+            content_type: "application/json".into(),
+            elapsed: std::time::Duration::from_millis(700),
+        },
+    ))
+}
+
+/// D in Track: a topic, its prompts ranked by who raised them, two marked and added to a
+/// new set of the workspace file.
+#[test]
+fn discover_finds_prompts_and_adds_the_marked_ones_to_a_set() {
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view()))));
+    let path = std::path::Path::new("/work/shop/vantage.toml");
+    let workspace = vantage::analysis::workspace::Workspace::parse(
+        path,
+        "# Ours.\n[[brands]]\nname = \"Merrell\"\n",
+    )
+    .unwrap();
+    app.brands_pane.workspace = Some(workspace);
+    app.brands_pane.exists = true;
+    app.compare.axes.locations = vec![
+        vantage::present::compare::summary::parse_location("us").unwrap(),
+        vantage::present::compare::summary::parse_location("de").unwrap(),
+    ];
+    press(&mut app, KeyCode::Char('D'));
+    let asked = draw(&mut app, 100, 32);
+    assert!(
+        asked.contains("(Compare's models and places): 4"),
+        "the cost is said: {asked}"
+    );
+    for c in "hiking boots".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    let effects = press(&mut app, KeyCode::Enter);
+    let mut ai = Vec::new();
+    let mut searches = Vec::new();
+    for effect in effects {
+        match effect {
+            Effect::Call(vantage::app::CallEffect::SendAi { tag, .. }) => ai.push(tag),
+            Effect::Call(vantage::app::CallEffect::SendSearch { tag, .. }) => searches.push(tag),
+            _ => {}
+        }
+    }
+    assert_eq!((ai.len(), searches.len()), (2, 2));
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: ai[0],
+            result: Ok(answer_with_fanouts(&[
+                "hiking boots reviews",
+                "hiking boots Denver",
+            ])),
+        },
+    );
+    update(
+        &mut app,
+        Msg::AiDone {
+            tag: ai[1],
+            result: Ok(answer_with_fanouts(&[
+                "Hiking boots, reviews",
+                "hiking boots Berlin",
+            ])),
+        },
+    );
+    update(
+        &mut app,
+        Msg::SearchDone {
+            tag: searches[0],
+            result: Ok(related(
+                &["How long do hiking boots last?"],
+                &["hiking boots sale"],
+            )),
+        },
+    );
+    update(
+        &mut app,
+        Msg::SearchDone {
+            tag: searches[1],
+            result: Ok(related(
+                &["How long do hiking boots last?"],
+                &["hiking boots in Germany"],
+            )),
+        },
+    );
+    let discover = app.track.discover.as_ref().unwrap();
+    assert_eq!(discover.rows[0].count, 2, "{:?}", discover.rows);
+    assert_eq!(discover.rows.len(), 6);
+    // Mark the first two, then add them to a new set.
+    press(&mut app, KeyCode::Char(' '));
+    press(&mut app, KeyCode::Char(' '));
+    let wide = draw(&mut app, 160, 45);
+    assert!(wide.contains("[x]"), "{wide}");
+    insta::assert_snapshot!("discover_160x45", wide);
+    insta::assert_snapshot!("discover_80x24", draw(&mut app, 80, 24));
+    press(&mut app, KeyCode::Char('a'));
+    // The field holds the shown set's name: replace it with a new one.
+    for _ in 0.."boots".len() {
+        press(&mut app, KeyCode::Backspace);
+    }
+    for c in "fresh".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    let effects = press(&mut app, KeyCode::Enter);
+    let text = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Store(StoreEffect::SaveWorkspace { text, .. }) => Some(text.clone()),
+            _ => None,
+        })
+        .expect("the workspace file is written");
+    assert!(text.starts_with("# Ours.\n[[brands]]"), "{text}");
+    assert!(text.contains("name = \"fresh\""), "{text}");
+    assert!(
+        text.contains("prompts = [\"How long do hiking boots last?\", \"hiking boots reviews\"]"),
+        "{text}"
+    );
+    assert!(text.contains("locations = [\"US\", \"DE\"]"), "{text}");
+    let flash = format!("{:?}", app.flash);
+    assert!(flash.contains("Made the set fresh"), "{flash}");
+}

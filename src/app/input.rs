@@ -20,6 +20,10 @@ pub enum InputTarget {
     Proxy(ProxyField),
     /// A job to import: its kind and id.
     ImportJob,
+    /// The topic to discover prompts around (Track).
+    DiscoverTopic,
+    /// The set the marked prompts go to (Track's Discover).
+    AddToSet,
 }
 
 #[derive(Clone)]

@@ -50,6 +50,8 @@ pub enum Context {
     Finding,
     /// The Track tab.
     Track,
+    /// Track's Discover list.
+    Discover,
     /// A list view of Chat's answer (Sources, Mentions, Fanouts): Enter acts on the row
     /// rather than sending the prompt again.
     AnswerList,
@@ -80,6 +82,7 @@ impl Context {
             Context::Finding => "Typing a / search",
             Context::Track => "Track",
             Context::AnswerList => "Chat's Sources, Mentions and Fanouts",
+            Context::Discover => "Discover (D in Track)",
         }
     }
 }
@@ -122,6 +125,12 @@ pub enum Action {
     DiscoverNames,
     /// Chat: search each fanout of the answer from its place, and read who ranks there.
     FanoutCoverage,
+    /// Track: find prompts worth tracking around a topic.
+    DiscoverPrompts,
+    /// Discover: mark the prompt, or take the mark away.
+    ToggleMark,
+    /// Discover: add the marked prompts to a set.
+    AddToSet,
     NextView,
     PrevView,
     Up,
@@ -357,6 +366,12 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Track, [key(KeyCode::Right), ch('l')], "→ l", Action::Right, "next brand (list and map)"),
     bind!(Track, [ch('m')], "m", Action::ToggleMode, "map of the vantage points, or the chart"),
     bind!(Track, [ch('s')], "s", Action::ToggleReadings, "sources by kind and gaps of the last run, or the chart"),
+    bind!(Track, [ch('D')], "D", Action::DiscoverPrompts, "discover prompts around a topic"),
+    bind!(Discover, [ch(' ')], "Space", Action::ToggleMark, "mark the prompt (again: unmark)"),
+    bind!(Discover, [ch('a')], "a", Action::AddToSet, "add the marked prompts to a set"),
+    bind!(Discover, [key(KeyCode::Esc)], "Esc", Action::Back, "close the list"),
+    bind!(Discover, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous prompt"),
+    bind!(Discover, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next prompt"),
     bind!(Jobs, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the result"),
     bind!(Jobs, [ch('r')], "r", Action::PollNow, "poll now"),
     bind!(Jobs, [ch('R')], "R", Action::Resubmit, "re-submit (failed, expired)"),

@@ -8,6 +8,7 @@ mod chat_settings;
 pub(crate) mod compare;
 pub mod coverage;
 mod cycle;
+pub mod discover;
 mod effect;
 pub(crate) mod export;
 pub mod history;
@@ -247,6 +248,7 @@ impl App {
             + self.compare.running()
             + self.page.running()
             + self.chat.coverage_running()
+            + self.track.discover.as_ref().map_or(0, |d| d.running())
     }
 
     /// Asks another tab to do something (see [`hub`]); done at the end of this update.
@@ -409,6 +411,12 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Tick => Vec::new(),
         Msg::AiDone { tag, result } if app.compare.owns(tag) => {
             compare::on_ai_done(app, tag, result)
+        }
+        Msg::AiDone { tag, result } if app.track.owns_discovery(tag) => {
+            discover::on_ai_done(app, tag, result)
+        }
+        Msg::SearchDone { tag, result } if app.track.owns_discovery(tag) => {
+            discover::on_search_done(app, tag, result)
         }
         Msg::SearchDone { tag, result } if app.chat.owns_coverage(tag) => {
             coverage::on_search_done(app, tag, result)

@@ -213,6 +213,17 @@ fn accept_input(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
     let result = match prompt.target {
         InputTarget::Export(source) => return export::export_to(app, source, prompt),
         InputTarget::ImportJob => return jobs_tab::import(app, prompt),
+        InputTarget::DiscoverTopic | InputTarget::AddToSet => {
+            let done = match prompt.target {
+                InputTarget::DiscoverTopic => super::discover::start(app, &prompt.value),
+                _ => super::discover::add_to_set(app, &prompt.value),
+            };
+            return done.unwrap_or_else(|message| {
+                app.flash_error(message);
+                app.popup = Some(Popup::Input(prompt));
+                Vec::new()
+            });
+        }
         InputTarget::Search(setting) => search::apply_input(app, setting, &prompt.value),
         InputTarget::Proxy(setting) => proxy::apply_input(app, setting, &prompt.value),
     };

@@ -306,7 +306,7 @@ static PROXY: TabSpec = TabSpec {
 
 static TRACK: TabSpec = TabSpec {
     title: "Track",
-    help: &[Context::Track],
+    help: &[Context::Track, Context::Discover],
     hints: Some(&[Action::Accept, Action::Rerun, Action::Help]),
     // The store is read afresh each time the tab shows: runs go on in other processes.
     on_enter: track::load,

@@ -22,11 +22,20 @@ pub struct TrackState {
     pub show_map: bool,
     /// The last run's sources by kind and gaps replace the chart.
     pub show_readings: bool,
+    /// Prompts discovered around a topic (`D`), shown in place of the chart.
+    pub discover: Option<super::discover::DiscoverState>,
 }
 
 impl TrackState {
     pub fn key_contexts(&self) -> Vec<Context> {
+        if self.discover.is_some() {
+            return vec![Context::Discover, Context::Track];
+        }
         vec![Context::Track]
+    }
+
+    pub fn owns_discovery(&self, tag: super::Tag) -> bool {
+        self.discover.as_ref().is_some_and(|d| d.owns(tag))
     }
 
     fn brand_count(&self) -> usize {
@@ -52,6 +61,29 @@ pub(crate) fn load(app: &mut App) -> Vec<Effect> {
 }
 
 pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    if let Some(discover) = app.track.discover.as_mut() {
+        let rows = discover.rows.len();
+        match action {
+            Action::Up => {
+                discover.selected = discover.selected.saturating_sub(1);
+                return Vec::new();
+            }
+            Action::Down => {
+                discover.selected = (discover.selected + 1).min(rows.saturating_sub(1));
+                return Vec::new();
+            }
+            Action::ToggleMark => {
+                super::discover::toggle_mark(app);
+                return Vec::new();
+            }
+            Action::AddToSet => return super::discover::ask_set(app),
+            Action::Back => {
+                app.track.discover = None;
+                return Vec::new();
+            }
+            _ => {}
+        }
+    }
     let count = app.track.run_count();
     match action {
         Action::Up => app.track.selected = app.track.selected.saturating_sub(1),
@@ -82,6 +114,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             app.track.show_map = false;
         }
         Action::Rerun => return load(app),
+        Action::DiscoverPrompts => return super::discover::ask(app),
         _ => {}
     }
     Vec::new()

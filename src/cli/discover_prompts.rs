@@ -8,16 +8,13 @@ use futures_util::StreamExt;
 
 use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
-use crate::api::{
-    AiFormat, AiRequest, ApiError, Awaiting, Client, Location, Model, SearchAnswer, SearchFormat,
-    SearchRequest,
-};
+use crate::api::{ApiError, Client, Location, Model, SearchAnswer};
 use crate::config::Config;
 use crate::exit;
 use crate::present::answer;
 use crate::present::compare::MAX_IN_FLIGHT;
-use crate::present::compare::summary::{location_label, parse_location};
-use crate::present::prompts::{PromptPool, prompts_text};
+use crate::present::compare::summary::parse_location;
+use crate::present::prompts::{PromptPool, TopicAsk, prompts_text, topic_asks};
 use crate::store::RequestParams;
 
 /// How many of the strongest prompts depth 2 asks again.
@@ -50,40 +47,6 @@ pub struct DiscoverArgs {
     pub yes: bool,
 }
 
-/// One call of a round: a model asked, or Google searched, from a place.
-enum Ask {
-    Model(AiRequest),
-    Google(SearchRequest),
-}
-
-fn round(prompts: &[String], models: &[Model], places: &[Location]) -> Vec<(Ask, String)> {
-    let mut asks = Vec::new();
-    for prompt in prompts {
-        for place in places {
-            let label = location_label(place);
-            for model in models {
-                let request = AiRequest {
-                    prompt: prompt.clone(),
-                    model: Some(*model),
-                    location: place.clone(),
-                    format: AiFormat::Json,
-                    ..AiRequest::default()
-                };
-                asks.push((Ask::Model(request), label.clone()));
-            }
-            let search = SearchRequest {
-                terms: prompt.clone(),
-                location: place.clone(),
-                format: SearchFormat::Json,
-                awaiting: vec![Awaiting::Ai],
-                ..SearchRequest::default()
-            };
-            asks.push((Ask::Google(search), label.clone()));
-        }
-    }
-    asks
-}
-
 /// What one call gave the pool.
 enum Found {
     Answer(Box<answer::PreparedAnswer>),
@@ -91,9 +54,9 @@ enum Found {
     Nothing,
 }
 
-async fn make(config: &Config, client: &Client, ask: Ask) -> Result<Found, ApiError> {
+async fn make(config: &Config, client: &Client, ask: TopicAsk) -> Result<Found, ApiError> {
     match ask {
-        Ask::Model(request) => {
+        TopicAsk::Model(request) => {
             let kept = Kept::start(config, RequestParams::Ai(request.clone()));
             let result = client.ai(&request).await;
             let _ = kept.finish(&result).await;
@@ -106,7 +69,7 @@ async fn make(config: &Config, client: &Client, ask: Ask) -> Result<Found, ApiEr
                 })?;
             Ok(Found::Answer(Box::new(prepared)))
         }
-        Ask::Google(request) => {
+        TopicAsk::Google(request) => {
             let kept = Kept::start(config, RequestParams::Search(request.clone()));
             let result = client.search(&request).await;
             let _ = kept.finish(&result).await;
@@ -122,7 +85,7 @@ async fn make(config: &Config, client: &Client, ask: Ask) -> Result<Found, ApiEr
 async fn run_round(
     config: &Config,
     client: &Client,
-    asks: Vec<(Ask, String)>,
+    asks: Vec<(TopicAsk, String)>,
     pool: &mut PromptPool,
     depth: u8,
 ) -> Vec<ApiError> {
@@ -160,13 +123,9 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
     } else {
         args.models.clone()
     };
-    let first = round(std::slice::from_ref(&topic), &models, &places);
+    let first = topic_asks(std::slice::from_ref(&topic), &models, &places);
     for (ask, _) in &first {
-        let checked = match ask {
-            Ask::Model(request) => request.validate(),
-            Ask::Google(request) => request.validate(),
-        };
-        if let Err(invalid) = checked {
+        if let Err(invalid) = ask.validate() {
             return super::refuse(&invalid.to_string());
         }
     }
@@ -203,7 +162,7 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
             .take(EXPANDED)
             .map(|p| p.prompt)
             .collect();
-        let asks = round(&strongest, &models, &places);
+        let asks = topic_asks(&strongest, &models, &places);
         errors.extend(run_round(config, client, asks, &mut pool, 2).await);
     }
     let mut found = pool.ranked(&topic);

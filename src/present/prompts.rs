@@ -7,9 +7,61 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
-use crate::api::{ResultKind, SearchResults};
+use crate::api::{
+    AiFormat, AiRequest, Awaiting, Location, Model, ResultKind, SearchFormat, SearchRequest,
+    SearchResults,
+};
 
 use super::answer::PreparedAnswer;
+
+/// One call of a discovery: a model asked, or Google searched (awaiting its AI Overview).
+pub enum TopicAsk {
+    Model(AiRequest),
+    Google(SearchRequest),
+}
+
+/// The calls that ask each of `prompts` of every model and of Google from every place, each
+/// with its place's label.
+pub fn topic_asks(
+    prompts: &[String],
+    models: &[Model],
+    places: &[Location],
+) -> Vec<(TopicAsk, String)> {
+    let mut asks = Vec::new();
+    for prompt in prompts {
+        for place in places {
+            let label = super::compare::summary::location_label(place);
+            for model in models {
+                let request = AiRequest {
+                    prompt: prompt.clone(),
+                    model: Some(*model),
+                    location: place.clone(),
+                    format: AiFormat::Json,
+                    ..AiRequest::default()
+                };
+                asks.push((TopicAsk::Model(request), label.clone()));
+            }
+            let search = SearchRequest {
+                terms: prompt.clone(),
+                location: place.clone(),
+                format: SearchFormat::Json,
+                awaiting: vec![Awaiting::Ai],
+                ..SearchRequest::default()
+            };
+            asks.push((TopicAsk::Google(search), label));
+        }
+    }
+    asks
+}
+
+impl TopicAsk {
+    pub fn validate(&self) -> Result<(), crate::api::InvalidRequest> {
+        match self {
+            TopicAsk::Model(request) => request.validate(),
+            TopicAsk::Google(request) => request.validate(),
+        }
+    }
+}
 
 /// Who raised a prompt, from where: "ChatGPT fanout" from "US".
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -107,7 +159,17 @@ impl PromptPool {
 
     /// The questions ("People also ask") and searches Google relates to a search.
     pub fn add_results(&mut self, results: &SearchResults, place: &str, depth: u8) {
-        for result in &results.results {
+        self.add_search_results(&results.results, place, depth);
+    }
+
+    /// The same from a prepared results page's rows.
+    pub fn add_search_results(
+        &mut self,
+        results: &[crate::api::SearchResult],
+        place: &str,
+        depth: u8,
+    ) {
+        for result in results {
             match result.kind {
                 ResultKind::AlsoAsked if !result.question.is_empty() => {
                     self.add(&result.question, "Google related question", place, depth);

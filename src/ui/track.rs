@@ -33,6 +33,20 @@ const PALETTE: [Color; 6] = [
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let state = &app.track;
+    // Discover takes the tab below the runs while it is open.
+    if let Some(discover) = &state.discover {
+        let runs = state.view.as_ref().filter(|v| !v.runs.is_empty());
+        let runs_height = runs.map_or(0, |v| {
+            u16::try_from(v.runs.len()).unwrap_or(u16::MAX).min(4) + 3
+        });
+        let [runs_area, discover_area] =
+            Layout::vertical([Constraint::Length(runs_height), Constraint::Min(4)]).areas(body);
+        if let Some(view) = runs {
+            draw_runs(frame, runs_area, view, state.selected);
+        }
+        draw_discover(discover, frame, discover_area);
+        return;
+    }
     let Some(view) = &state.view else {
         let text = if state.loading {
             "Reading the tracking runs…"
@@ -302,6 +316,78 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
             value_area,
         );
     }
+}
+
+/// The prompts found around a topic: marked ones with `[x]`, how many vantage points
+/// raised each, and who.
+fn draw_discover(discover: &crate::app::discover::DiscoverState, frame: &mut Frame, area: Rect) {
+    let status = match discover.running() {
+        0 if discover.failed() > 0 => format!(" · {} calls failed", discover.failed()),
+        0 => String::new(),
+        n => format!(" · {n} calls out"),
+    };
+    let block = titled_block(
+        format!(
+            " Prompts around \"{}\"{status} · Space marks · a adds to a set · Esc closes ",
+            discover.topic
+        ),
+        area.width,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if discover.rows.is_empty() {
+        let text = if discover.running() > 0 {
+            "Asking the models and Google…"
+        } else {
+            "Nothing was raised around this topic."
+        };
+        frame.render_widget(Paragraph::new(text).style(theme::dim()), inner);
+        return;
+    }
+    let height = usize::from(inner.height);
+    let offset = crate::ui::text_view::list_offset(discover.selected, height);
+    let width = discover
+        .rows
+        .iter()
+        .map(|r| r.prompt.chars().count())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 44);
+    let lines: Vec<Line> = discover
+        .rows
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(height)
+        .map(|(i, row)| {
+            let mark = if discover.marked.contains(&row.prompt) {
+                "[x] "
+            } else {
+                "[ ] "
+            };
+            let style = if i == discover.selected {
+                theme::selected()
+            } else {
+                Style::default()
+            };
+            let by: Vec<String> = row
+                .raised_by
+                .iter()
+                .map(|r| format!("{} ({})", r.by, r.place))
+                .collect();
+            let prompt: String = row.prompt.chars().take(width).collect();
+            crate::ui::fit::fit_line(
+                Line::from(vec![
+                    Span::styled(mark, theme::accent()),
+                    Span::styled(format!("{:>2} ", row.count), theme::muted()),
+                    Span::styled(format!("{prompt:<width$}"), style),
+                    Span::styled(format!("  {}", by.join("; ")), theme::dim()),
+                ]),
+                inner.width,
+            )
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 /// A bordered block whose title fits `width` (ending in `…` when cut).
