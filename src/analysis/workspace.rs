@@ -116,6 +116,10 @@ pub enum WorkspaceError {
         "The workspace file {path} could not be written ({reason}); the brands were not saved. Check that its folder can be written."
     )]
     Write { path: PathBuf, reason: String },
+    #[error(
+        "The workspace file {path} changed on disk after it was read (an editor, or another vantage), so this change was not written over it. It is read again: make the change once more."
+    )]
+    ChangedOnDisk { path: PathBuf },
 }
 
 /// The workspace file as read, with the brands it tracks.
@@ -129,6 +133,9 @@ pub struct Workspace {
     own: Option<String>,
     /// Kinds of cited sites the file adds to the shipped table (`[sources]`).
     source_kinds: Vec<(String, SourceKind)>,
+    /// The file's text as read (or as last written): what a change is made on. None for a
+    /// file not there.
+    read: Option<String>,
 }
 
 /// `explicit` when given, else `vantage.toml` in `folder` if it exists.
@@ -158,6 +165,7 @@ impl Workspace {
             sets: Vec::new(),
             own: None,
             source_kinds: Vec::new(),
+            read: None,
         }
     }
 
@@ -195,7 +203,19 @@ impl Workspace {
             sets,
             own,
             source_kinds,
+            read: Some(text.to_string()),
         })
+    }
+
+    /// The file's text as read, or as last written: what [`Workspace::save_over`] checks the
+    /// file against.
+    pub fn as_read(&self) -> Option<&str> {
+        self.read.as_deref()
+    }
+
+    /// Takes the text as it will be written as the text read: the next change is made on it.
+    pub fn mark_written(&mut self) {
+        self.read = Some(self.to_text());
     }
 
     pub fn path(&self) -> &Path {
@@ -432,6 +452,28 @@ impl Workspace {
     /// The file's text as it would be written.
     pub fn to_text(&self) -> String {
         self.doc.to_string()
+    }
+
+    /// Writes the file as [`Workspace::save`] does, unless it changed on disk since `read`
+    /// (the text the change was made on; none when there was no file): then nothing is
+    /// written over what someone else wrote.
+    pub fn save_over(&self, read: Option<&str>) -> Result<(), WorkspaceError> {
+        let now = match std::fs::read_to_string(&self.path) {
+            Ok(text) => Some(text),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => {
+                return Err(WorkspaceError::Read {
+                    path: self.path.clone(),
+                    reason: error.to_string(),
+                });
+            }
+        };
+        if now.as_deref() != read {
+            return Err(WorkspaceError::ChangedOnDisk {
+                path: self.path.clone(),
+            });
+        }
+        self.save()
     }
 
     /// Writes the file: to a temporary file beside it, then renamed over it, so a crash

@@ -289,3 +289,35 @@ fn a_set_is_changed_where_it_stands_and_removed_with_its_table() {
     assert!(!text.contains("shoes"), "{text}");
     assert_eq!(Workspace::parse(&path(), &text).unwrap().sets().len(), 1);
 }
+
+#[test]
+fn a_file_reads_back_as_its_own_text_and_one_changed_on_disk_is_not_written_over() {
+    let text = "# Boots.\r\n[[brands]]\r\nname = \"Merrell\"   # the Moab\r\n\r\n\r\n[[sets]]\nname=\"b\"\nterms=[ \"x\" ,\"y\" ]\n";
+    let workspace = Workspace::parse(&path(), text).unwrap();
+    assert_eq!(
+        workspace.as_read(),
+        Some(text),
+        "the text the change is made on"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(WORKSPACE_FILE);
+    std::fs::write(&file, text).unwrap();
+    let mut workspace = Workspace::load(&file).unwrap();
+    let read = workspace.as_read().unwrap().to_string();
+    workspace.add_brand(Brand::named("Lowa")).unwrap();
+    // Someone else writes the file meanwhile.
+    std::fs::write(&file, format!("{text}\n# edited elsewhere\n")).unwrap();
+    let error = workspace.save_over(Some(&read)).unwrap_err().to_string();
+    assert!(error.contains("changed on disk"), "{error}");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("edited elsewhere")
+    );
+    // Read again, the change goes through.
+    let mut again = Workspace::load(&file).unwrap();
+    let read = again.as_read().unwrap().to_string();
+    again.add_brand(Brand::named("Lowa")).unwrap();
+    again.save_over(Some(&read)).unwrap();
+    assert!(std::fs::read_to_string(&file).unwrap().contains("Lowa"));
+}

@@ -240,6 +240,7 @@ fn change(app: &mut App, edit: impl FnOnce(&mut Workspace) -> Result<(), String>
         app.flash_info("The workspace file is still being read; try again in a moment.");
         return Vec::new();
     };
+    let read = workspace.as_read().map(str::to_string);
     let mut edited = workspace.clone();
     if let Err(e) = edit(&mut edited) {
         app.flash_error(e);
@@ -248,9 +249,11 @@ fn change(app: &mut App, edit: impl FnOnce(&mut Workspace) -> Result<(), String>
     let effect = Effect::Store(StoreEffect::SaveWorkspace {
         path: edited.path().to_path_buf(),
         text: edited.to_text(),
+        read,
         created: !exists,
     });
     let brands = edited.brands().to_vec();
+    edited.mark_written();
     *workspace = edited;
     app.brands_pane.exists = true;
     set_brands(app, brands);

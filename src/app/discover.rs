@@ -266,6 +266,7 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
         return Err("The workspace file is still being read; try again in a moment.".to_string());
     };
     let (models, places) = vantage_points(app);
+    let read = workspace.as_read().map(str::to_string);
     let mut edited = workspace;
     let (set_name, made) = match edited.set(name).cloned() {
         Some(mut set) => {
@@ -302,6 +303,7 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
     let effect = Effect::Store(StoreEffect::SaveWorkspace {
         path: checked.path().to_path_buf(),
         text: checked.to_text(),
+        read,
         created,
     });
     app.brands_pane.workspace = Some(checked);

@@ -138,6 +138,9 @@ pub enum StoreEffect {
     SaveWorkspace {
         path: PathBuf,
         text: String,
+        /// The text the change was made on (none when there was no file): a file that no
+        /// longer reads so is not written over.
+        read: Option<String>,
         /// True when the file did not exist before: the status line says where it went.
         created: bool,
     },

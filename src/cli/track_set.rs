@@ -135,6 +135,7 @@ pub(super) fn run_set_command(explicit: Option<&Path>, command: SetCommand) -> i
             return exit::INVALID_INPUT;
         }
     };
+    let read = workspace.as_read().map(str::to_string);
     let (name, done) = match command {
         SetCommand::New { name, items } => {
             let name = name.trim().to_string();
@@ -175,7 +176,7 @@ pub(super) fn run_set_command(explicit: Option<&Path>, command: SetCommand) -> i
         Ok(checked) => checked,
         Err(error) => return refuse(&error.to_string()),
     };
-    if let Err(error) = checked.save() {
+    if let Err(error) = checked.save_over(read.as_deref()) {
         err(&error.to_string());
         return exit::FAILURE;
     }

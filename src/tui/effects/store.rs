@@ -228,13 +228,14 @@ impl EffectRunner {
             StoreEffect::SaveWorkspace {
                 path,
                 text,
+                read,
                 created,
             } => {
                 tokio::spawn(async move {
                     let written = path.clone();
                     let result = blocking(move || {
                         Workspace::parse(&written, &text)
-                            .and_then(|workspace| workspace.save())
+                            .and_then(|workspace| workspace.save_over(read.as_deref()))
                             .map_err(|e| e.to_string())
                     })
                     .await;
