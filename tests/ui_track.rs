@@ -498,7 +498,7 @@ fn discover_finds_prompts_and_adds_the_marked_ones_to_a_set() {
     assert!(text.starts_with("# Ours.\n[[brands]]"), "{text}");
     assert!(text.contains("name = \"fresh\""), "{text}");
     assert!(
-        text.contains("prompts = [\"How long do hiking boots last?\", \"hiking boots reviews\"]"),
+        text.contains("prompts = [\"hiking boots reviews\", \"How long do hiking boots last?\"]"),
         "{text}"
     );
     assert!(text.contains("locations = [\"US\", \"DE\"]"), "{text}");

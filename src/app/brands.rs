@@ -211,7 +211,14 @@ pub(crate) fn on_saved(
                 path.display()
             ));
         }
-        Ok(()) => app.flash_info(format!("Saved the brands to {}.", path.display())),
+        // What was changed was said when it was made (a brand, a set): this says where.
+        Ok(()) => {
+            let said = app.flash.take().map(|f| f.text);
+            app.flash_info(match said {
+                Some(said) if said.ends_with('.') => format!("{said} Saved in {}.", path.display()),
+                _ => format!("Saved {}.", path.display()),
+            });
+        }
         Err(e) => {
             app.flash_error(e);
             // What is on disk is what counts: read it again.

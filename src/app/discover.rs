@@ -256,11 +256,18 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
     if name.is_empty() {
         return Err("Name the set: an existing one, or a new one.".to_string());
     }
+    // In the order they were ranked.
     let prompts: Vec<String> = app
         .track
         .discover
         .as_ref()
-        .map(|d| d.marked.iter().cloned().collect())
+        .map(|d| {
+            d.rows
+                .iter()
+                .filter(|r| d.marked.contains(&r.prompt))
+                .map(|r| r.prompt.clone())
+                .collect()
+        })
         .unwrap_or_default();
     let Some(workspace) = app.brands_pane.workspace.clone() else {
         return Err("The workspace file is still being read; try again in a moment.".to_string());

@@ -61,7 +61,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             Paragraph::new(vec![
                 Line::raw("No tracking runs yet."),
                 Line::styled(
-                    "Name a set in vantage.toml ([[sets]]), then `vantage track run SET` (the README's Tracking section).",
+                    "D discovers prompts around a topic and makes a set of them (or write [[sets]] in vantage.toml, or `vantage track set new`); `vantage track run SET` runs one.",
                     theme::dim(),
                 ),
             ])
@@ -375,7 +375,7 @@ fn draw_discover(discover: &crate::app::discover::DiscoverState, frame: &mut Fra
                 .iter()
                 .map(|r| format!("{} ({})", r.by, r.place))
                 .collect();
-            let prompt: String = row.prompt.chars().take(width).collect();
+            let prompt = crate::ui::fit::fit_str(&row.prompt, width);
             crate::ui::fit::fit_line(
                 Line::from(vec![
                     Span::styled(mark, theme::accent()),
