@@ -329,18 +329,10 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     let rows = (!brands.is_empty() && samples == 1).then(|| mentions::summarize(&found));
     let sampled = (!brands.is_empty() && samples > 1).then(|| samples::summarize(&sampled_found));
     let gaps = own.map(|own| {
-        // The sites every answer of a column cites.
         let domains: Vec<Vec<String>> = columns
             .iter()
             .map(|column| {
-                let mut cited: Vec<String> = column
-                    .iter()
-                    .filter_map(|r| r.as_ref().ok())
-                    .flat_map(|a| a.sources.iter().map(|s| s.domain.clone()))
-                    .collect();
-                cited.sort();
-                cited.dedup();
-                cited
+                compare::gaps::cited_domains(column.iter().filter_map(|r| r.as_ref().ok()))
             })
             .collect();
         compare::gaps::gaps(&own, &labels, &sampled_found, &domains)

@@ -7,7 +7,7 @@ use crate::analysis::mentions::{Brand, BrandSummary, Mention};
 use crate::analysis::samples::{self, SampledBrand};
 use crate::analysis::stance::Stance;
 use crate::app::App;
-use crate::present::compare::gaps::{Gaps, gaps};
+use crate::present::compare::gaps::{Gaps, cited_domains, gaps};
 use crate::present::compare::mentions::{self as brand_mentions, BrandRanks, MatrixSort};
 use crate::present::compare::{CompareMode, ranked_results};
 
@@ -118,30 +118,24 @@ impl CompareState {
                     .collect();
                 let sampled = sampled && !brands.is_empty();
                 views.sampled = sampled.then(|| samples::summarize(&sampled_answers));
-                views.gaps = self.own.as_deref().map(|own| {
-                    let labels: Vec<String> = self
-                        .columns
-                        .iter()
-                        .map(|c| c.vantage.label(CompareMode::Answers))
-                        .collect();
-                    // The sites every answer of a column cites.
-                    let domains: Vec<Vec<String>> = self
-                        .columns
-                        .iter()
-                        .map(|c| {
-                            let mut cited: Vec<String> = c
-                                .answer()
-                                .into_iter()
-                                .chain(c.samples.iter().filter_map(|s| s.answer.as_deref()))
-                                .flat_map(|a| a.sources.iter().map(|s| s.domain.clone()))
+                views.gaps =
+                    self.own.as_deref().map(|own| {
+                        let labels: Vec<String> = self
+                            .columns
+                            .iter()
+                            .map(|c| c.vantage.label(CompareMode::Answers))
+                            .collect();
+                        let domains: Vec<Vec<String>> =
+                            self.columns
+                                .iter()
+                                .map(|c| {
+                                    cited_domains(c.answer().into_iter().chain(
+                                        c.samples.iter().filter_map(|s| s.answer.as_deref()),
+                                    ))
+                                })
                                 .collect();
-                            cited.sort();
-                            cited.dedup();
-                            cited
-                        })
-                        .collect();
-                    gaps(own, &labels, &sampled_answers, &domains)
-                });
+                        gaps(own, &labels, &sampled_answers, &domains)
+                    });
             }
             CompareMode::Search => {
                 let ranked: Vec<_> = self

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::analysis::mentions::Mention;
 use crate::analysis::samples;
+use crate::present::answer::PreparedAnswer;
 
 /// One column where competitors are present and the own brand is not.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -32,6 +33,17 @@ pub struct Gaps {
     /// Sites cited where competitors are present and the own brand is not, that no column
     /// naming or citing the own brand cites.
     pub domains: Vec<String>,
+}
+
+/// The sites a column's answers cite, each once, in order: what [`gaps`] reads of a column.
+pub fn cited_domains<'a>(answers: impl IntoIterator<Item = &'a PreparedAnswer>) -> Vec<String> {
+    let mut cited: Vec<String> = answers
+        .into_iter()
+        .flat_map(|a| a.sources.iter().map(|s| s.domain.clone()))
+        .collect();
+    cited.sort();
+    cited.dedup();
+    cited
 }
 
 /// The gaps of `own` over the columns' answers (each answer's mentions; none for a column
