@@ -182,19 +182,6 @@ impl PromptPool {
         }
     }
 
-    /// Whether a prompt near `text` was found.
-    pub fn contains(&self, text: &str) -> bool {
-        self.index.contains_key(&near_key(text))
-    }
-
-    pub fn len(&self) -> usize {
-        self.prompts.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.prompts.is_empty()
-    }
-
     /// Every prompt, most raised first (then shallower, then alphabetically), each with its
     /// raisers in order; `leave_out` (the topic itself) is not listed.
     pub fn ranked(&self, leave_out: &str) -> Vec<FoundPrompt> {

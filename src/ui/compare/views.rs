@@ -34,6 +34,15 @@ fn message(frame: &mut Frame, area: Rect, lines: Vec<Line<'static>>) {
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }
 
+/// The width of a matrix's brand column: its longest name, within 5 and `BRAND_MAX`.
+fn brand_column<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, BRAND_MAX)
+}
+
 /// The columns whose cells of `cell` characters fit `room`: the page holding the focused
 /// column.
 fn column_window(n: usize, selected: usize, room: usize, cell: usize) -> std::ops::Range<usize> {
@@ -140,13 +149,7 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
     if let Some(sampled) = &views.sampled {
         return draw_sampled_matrix(app, sampled, frame, inner);
     }
-    let brand_width = views
-        .matrix
-        .iter()
-        .map(|r| r.brand.chars().count())
-        .max()
-        .unwrap_or(5)
-        .clamp(5, BRAND_MAX);
+    let brand_width = brand_column(views.matrix.iter().map(|r| r.brand.as_str()));
     let fixed = brand_width + 1 + 6 + 6 + 6 + 1;
     let shown = column_window(
         compare.columns.len(),
@@ -220,12 +223,7 @@ const SAMPLED_CELL: usize = 7;
 fn draw_sampled_matrix(app: &App, rows: &[SampledBrand], frame: &mut Frame, inner: Rect) {
     let compare = &app.compare;
     let views = &compare.brand_views;
-    let brand_width = rows
-        .iter()
-        .map(|r| r.brand.chars().count())
-        .max()
-        .unwrap_or(5)
-        .clamp(5, BRAND_MAX);
+    let brand_width = brand_column(rows.iter().map(|r| r.brand.as_str()));
     let fixed = brand_width + 1 + 6 + 8 + 5 + 1;
     let shown = column_window(
         compare.columns.len(),
