@@ -505,3 +505,216 @@ fn discover_finds_prompts_and_adds_the_marked_ones_to_a_set() {
     let flash = format!("{:?}", app.flash);
     assert!(flash.contains("Made the set fresh"), "{flash}");
 }
+
+fn type_in(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+/// `n` in Track: a set made in the form (prompts typed; models, a place and a brand
+/// picked; renamed) is written with the file's comments kept, and runs with `vantage
+/// track run`.
+#[test]
+fn a_set_made_in_the_track_tab_is_written_and_runs_with_track_run() {
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view()))));
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("vantage.toml");
+    let original = "# Boots we follow.\n[[brands]]\nname = \"Salomon\" # ours\n\n[[brands]]\nname = \"Lowa\"\n";
+    // The app reads it at a path of its own, so the snapshots do not show a temporary one.
+    app.brands_pane.workspace = Some(
+        vantage::analysis::workspace::Workspace::parse(
+            std::path::Path::new("/work/shop/vantage.toml"),
+            original,
+        )
+        .unwrap(),
+    );
+    app.brands_pane.exists = true;
+    press(&mut app, KeyCode::Char('n'));
+    let editor = app.track.editor.as_ref().expect("n opens the form");
+    assert!(
+        editor
+            .problem
+            .as_deref()
+            .unwrap_or("")
+            .contains("neither prompts nor terms"),
+        "an empty set is said to be unready: {:?}",
+        editor.problem
+    );
+    // The cursor waits on "+ add a prompt".
+    for prompt in ["best hiking boots", "waterproof hiking boots"] {
+        press(&mut app, KeyCode::Enter);
+        type_in(&mut app, prompt);
+        press(&mut app, KeyCode::Enter);
+    }
+    // A prompt already there is refused, the field kept open with the reason.
+    press(&mut app, KeyCode::Enter);
+    type_in(&mut app, "Best hiking boots");
+    press(&mut app, KeyCode::Enter);
+    assert!(
+        format!("{:?}", app.flash).contains("already"),
+        "{:?}",
+        app.flash
+    );
+    press(&mut app, KeyCode::Esc);
+    // Down to the models: ChatGPT and Gemini.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Esc);
+    // A place: Germany, then Berlin.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Enter);
+    type_in(&mut app, "germany");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    type_in(&mut app, "berlin");
+    press(&mut app, KeyCode::Enter);
+    // The city picker follows the subdivision; Esc keeps the subdivision alone.
+    press(&mut app, KeyCode::Esc);
+    // The brands: Lowa only.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Esc);
+    // Renamed from "new set" to "boots".
+    press(&mut app, KeyCode::Home);
+    press(&mut app, KeyCode::Enter);
+    for _ in 0.."new set".len() {
+        press(&mut app, KeyCode::Backspace);
+    }
+    type_in(&mut app, "boots");
+    press(&mut app, KeyCode::Enter);
+    let editor = app.track.editor.as_ref().unwrap();
+    assert_eq!(editor.problem, None, "{:?}", editor.problem);
+    assert_eq!(editor.set.name, "boots");
+    assert_eq!(editor.set.models.len(), 2, "{:?}", editor.set);
+    assert_eq!(editor.set.brands, vec!["Lowa".to_string()]);
+    let form = draw(&mut app, 100, 32);
+    assert!(
+        form.contains("A run makes 4 calls (4 answers, 0 searches)"),
+        "{form}"
+    );
+    insta::assert_snapshot!("set_form_100x32", form);
+    insta::assert_snapshot!("set_form_80x24", draw(&mut app, 80, 24));
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+    );
+    let text = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Store(StoreEffect::SaveWorkspace { text, .. }) => Some(text.clone()),
+            _ => None,
+        })
+        .expect("Ctrl+S writes the workspace file");
+    assert!(
+        effects.contains(&Effect::Store(StoreEffect::LoadTrack {
+            set: Some("boots".to_string())
+        })),
+        "the tab shows the new set: {effects:?}"
+    );
+    assert!(app.track.editor.is_none());
+    assert!(
+        text.starts_with(original),
+        "comments and order kept: {text}"
+    );
+    insta::assert_snapshot!("set_form_written", text);
+    // The file as written runs with `vantage track run`.
+    std::fs::write(&path, &text).unwrap();
+    let service = common::Service::with(vantage::sim::SimConfig {
+        job_pending: std::time::Duration::from_millis(100),
+        job_fail_share: 0.0,
+        ..common::quick()
+    });
+    let workspace = path.to_string_lossy().to_string();
+    let run = common::run_vantage(
+        &service.sim,
+        tmp.path(),
+        &["track", "run", "boots", "--wait", "--workspace", &workspace],
+        std::time::Duration::from_secs(120),
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let store = vantage::store::Store::open_in(
+        &tmp.path().join("data"),
+        vantage::store::StoreOptions::default(),
+    )
+    .unwrap();
+    let runs = store.track_runs(Some("boots")).unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!((runs[0].planned, runs[0].done), (4, 4), "{runs:?}");
+}
+
+/// `e` in Track: the shown set opened, an item removed, and `X` deletes it from the file
+/// after a yes; Esc over changes asks first.
+#[test]
+fn a_set_is_edited_and_deleted_in_the_track_tab() {
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view()))));
+    let path = std::path::Path::new("/work/shop/vantage.toml");
+    let text = "[[sets]]\nname = \"boots\" # the main one\nprompts = [\"a\", \"b\"]\n\n[[sets]]\nname = \"tents\"\nprompts = [\"c\"]\n";
+    app.brands_pane.workspace =
+        Some(vantage::analysis::workspace::Workspace::parse(path, text).unwrap());
+    app.brands_pane.exists = true;
+    press(&mut app, KeyCode::Char('e'));
+    // The picker starts on the shown set.
+    press(&mut app, KeyCode::Enter);
+    let editor = app
+        .track
+        .editor
+        .as_ref()
+        .expect("e then Enter opens the set");
+    assert_eq!(editor.original.as_deref(), Some("boots"));
+    // Down to the second prompt, d removes it.
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Down);
+    press(&mut app, KeyCode::Char('d'));
+    assert_eq!(app.track.editor.as_ref().unwrap().set.prompts, vec!["a"]);
+    // Esc over a change asks; n keeps the form.
+    press(&mut app, KeyCode::Esc);
+    let asked = draw(&mut app, 100, 32);
+    assert!(asked.contains("without writing its changes"), "{asked}");
+    press(&mut app, KeyCode::Char('n'));
+    assert!(app.track.editor.is_some());
+    // Renamed onto the other set's name: refused with the reason.
+    press(&mut app, KeyCode::Home);
+    press(&mut app, KeyCode::Enter);
+    for _ in 0.."boots".len() {
+        press(&mut app, KeyCode::Backspace);
+    }
+    type_in(&mut app, "Tents");
+    press(&mut app, KeyCode::Enter);
+    let problem = app.track.editor.as_ref().unwrap().problem.clone();
+    assert!(
+        problem
+            .as_deref()
+            .unwrap_or("")
+            .contains("another set is named"),
+        "{problem:?}"
+    );
+    let refused = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+    );
+    assert!(refused.is_empty(), "nothing written: {refused:?}");
+    press(&mut app, KeyCode::Char('X'));
+    let effects = press(&mut app, KeyCode::Char('y'));
+    let written = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Store(StoreEffect::SaveWorkspace { text, .. }) => Some(text.clone()),
+            _ => None,
+        })
+        .expect("the file is written without the set");
+    assert!(!written.contains("boots"), "{written}");
+    assert!(written.contains("name = \"tents\""), "{written}");
+    assert!(app.track.editor.is_none());
+}

@@ -519,6 +519,23 @@ impl TrackSet {
         self.answer_cells() * self.samples.max(1) + self.terms.len() * self.locations.len().max(1)
     }
 
+    /// The calls of a run in words: "12 calls (4 answers asked 3 times, 0 searches)".
+    pub fn calls_in_words(&self) -> String {
+        let calls = self.combinations();
+        let searches = self.terms.len() * self.locations.len().max(1);
+        let answers = calls - searches;
+        let samples = self.samples.max(1);
+        let what = if samples > 1 {
+            format!(
+                "{} answers asked {samples} times, {searches} searches",
+                answers / samples
+            )
+        } else {
+            format!("{answers} answers, {searches} searches")
+        };
+        format!("{calls} calls ({what})")
+    }
+
     /// How many answers one sample of a run reads: each prompt from each model, device and
     /// location, and its AI Overview from each location.
     pub fn answer_cells(&self) -> usize {

@@ -703,7 +703,7 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         }
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
-        PickerKind::AxisLocation => {}
+        PickerKind::AxisLocation | PickerKind::TrackSet | PickerKind::Brand => {}
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::analysis::workspace::{TrackSet, Workspace};
+use crate::analysis::workspace::TrackSet;
 use crate::api::{ApiError, Location, Model};
 use crate::present::answer::PreparedAnswer;
 use crate::present::compare::summary::location_label;
@@ -16,7 +16,7 @@ use crate::present::search_page::PreparedSearch;
 use super::call::CallState;
 use super::input::{InputPrompt, InputTarget};
 use super::popup::Popup;
-use super::{App, CallEffect, Effect, StoreEffect, Tag};
+use super::{App, CallEffect, Effect, Tag};
 
 /// One call of a discovery, and the place it asks from.
 #[derive(Debug)]
@@ -269,27 +269,29 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
                 .collect()
         })
         .unwrap_or_default();
-    let Some(workspace) = app.brands_pane.workspace.clone() else {
-        return Err("The workspace file is still being read; try again in a moment.".to_string());
-    };
     let (models, places) = vantage_points(app);
-    let read = workspace.as_read().map(str::to_string);
-    let mut edited = workspace;
-    let (set_name, made) = match edited.set(name).cloned() {
-        Some(mut set) => {
-            for prompt in &prompts {
-                if !set.prompts.iter().any(|p| p.eq_ignore_ascii_case(prompt)) {
-                    set.prompts.push(prompt.clone());
+    let existing = app
+        .brands_pane
+        .workspace
+        .as_ref()
+        .and_then(|w| w.set(name))
+        .cloned();
+    let (set_name, made) = match &existing {
+        Some(set) => (set.name.clone(), false),
+        None => (name.to_string(), true),
+    };
+    let effect = super::sets::write_workspace(app, |edited| {
+        match existing {
+            Some(mut set) => {
+                for prompt in &prompts {
+                    if !set.prompts.iter().any(|p| p.eq_ignore_ascii_case(prompt)) {
+                        set.prompts.push(prompt.clone());
+                    }
                 }
+                let original = set.name.clone();
+                edited.replace_set(&original, set)
             }
-            let original = set.name.clone();
-            edited
-                .replace_set(&original, set)
-                .map_err(|e| e.to_string())?;
-            (original, false)
-        }
-        None => {
-            let set = TrackSet {
+            None => edited.add_set(TrackSet {
                 name: name.to_string(),
                 prompts,
                 models,
@@ -298,23 +300,16 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
                     .filter(|p| *p != Location::default())
                     .collect(),
                 ..TrackSet::default()
-            };
-            edited.add_set(set).map_err(|e| e.to_string())?;
-            (name.to_string(), true)
+            }),
         }
-    };
-    // Read as a hand-written file is: a set that cannot run is not written.
-    let checked = Workspace::parse(edited.path(), &edited.to_text()).map_err(|e| e.to_string())?;
-    let calls = checked.set(&set_name).map_or(0, |s| s.combinations());
-    let created = !app.brands_pane.exists;
-    let effect = Effect::Store(StoreEffect::SaveWorkspace {
-        path: checked.path().to_path_buf(),
-        text: checked.to_text(),
-        read,
-        created,
-    });
-    app.brands_pane.workspace = Some(checked);
-    app.brands_pane.exists = true;
+        .map_err(|e| e.to_string())
+    })?;
+    let calls = app
+        .brands_pane
+        .workspace
+        .as_ref()
+        .and_then(|w| w.set(&set_name))
+        .map_or(0, |s| s.combinations());
     if let Some(state) = app.track.discover.as_mut() {
         state.marked.clear();
     }

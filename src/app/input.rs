@@ -24,6 +24,8 @@ pub enum InputTarget {
     DiscoverTopic,
     /// The set the marked prompts go to (Track's Discover).
     AddToSet,
+    /// A text field of Track's set editor.
+    SetField(super::sets::SetField),
 }
 
 #[derive(Clone)]

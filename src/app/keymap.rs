@@ -52,6 +52,8 @@ pub enum Context {
     Track,
     /// Track's Discover list.
     Discover,
+    /// Track's form of one set.
+    SetEditor,
     /// A list view of Chat's answer (Sources, Mentions, Fanouts): Enter acts on the row
     /// rather than sending the prompt again.
     AnswerList,
@@ -83,6 +85,7 @@ impl Context {
             Context::Track => "Track",
             Context::AnswerList => "Chat's Sources, Mentions and Fanouts",
             Context::Discover => "Discover (D in Track)",
+            Context::SetEditor => "A set's form (e or n in Track)",
         }
     }
 }
@@ -131,6 +134,12 @@ pub enum Action {
     ToggleMark,
     /// Discover: add the marked prompts to a set.
     AddToSet,
+    /// Track: edit a set of the workspace file (or make one).
+    EditSet,
+    /// Track: make a set.
+    NewSet,
+    /// Track's set form: delete the set from the file.
+    RemoveSet,
     NextView,
     PrevView,
     Up,
@@ -367,6 +376,17 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Track, [ch('m')], "m", Action::ToggleMode, "map of the vantage points, or the chart"),
     bind!(Track, [ch('s')], "s", Action::ToggleReadings, "sources by kind and gaps of the last run, or the chart"),
     bind!(Track, [ch('D')], "D", Action::DiscoverPrompts, "discover prompts around a topic"),
+    bind!(Track, [ch('e')], "e", Action::EditSet, "edit a set: rename, prompts, models, places, brands"),
+    bind!(Track, [ch('n')], "n", Action::NewSet, "make a new set"),
+    bind!(SetEditor, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous row"),
+    bind!(SetEditor, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next row"),
+    bind!(SetEditor, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first row"),
+    bind!(SetEditor, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "last row"),
+    bind!(SetEditor, [key(KeyCode::Enter)], "Enter", Action::Accept, "change the row (type, or pick)"),
+    bind!(SetEditor, [ch('d'), key(KeyCode::Delete)], "d", Action::Delete, "remove the prompt, term or location"),
+    bind!(SetEditor, [ctrl('s'), ch('w')], "Ctrl+S w", Action::Send, "write the set to the workspace file"),
+    bind!(SetEditor, [ch('X')], "X", Action::RemoveSet, "delete the set from the file"),
+    bind!(SetEditor, [key(KeyCode::Esc)], "Esc", Action::Back, "close the form (asks when changed)"),
     bind!(Discover, [ch(' ')], "Space", Action::ToggleMark, "mark the prompt (again: unmark)"),
     bind!(Discover, [ch('a')], "a", Action::AddToSet, "add the marked prompts to a set"),
     bind!(Discover, [key(KeyCode::Esc)], "Esc", Action::Back, "close the list"),

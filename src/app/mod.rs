@@ -25,6 +25,7 @@ pub(crate) mod pickers;
 mod popup;
 pub mod proxy;
 pub mod search;
+pub mod sets;
 pub mod settings_memory;
 pub mod stored;
 mod tabs;

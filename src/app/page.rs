@@ -623,7 +623,9 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
         PickerKind::Model
         | PickerKind::Language
         | PickerKind::Display
-        | PickerKind::AxisLocation => {}
+        | PickerKind::AxisLocation
+        | PickerKind::TrackSet
+        | PickerKind::Brand => {}
     }
 }
 

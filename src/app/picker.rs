@@ -16,6 +16,10 @@ pub enum PickerKind {
     Display,
     /// One of Compare's locations, to remove it.
     AxisLocation,
+    /// A set of the workspace file, to edit (or a new one).
+    TrackSet,
+    /// A tracked brand a set watches.
+    Brand,
 }
 
 impl PickerKind {
@@ -29,6 +33,8 @@ impl PickerKind {
             PickerKind::Language => "Language",
             PickerKind::Display => "Display language",
             PickerKind::AxisLocation => "Remove a location",
+            PickerKind::TrackSet => "Edit a set",
+            PickerKind::Brand => "Brands the set watches",
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::api::{Location, Model};
 use crate::geo;
+use crate::present::compare::overview::{AI_OVERVIEW, AI_OVERVIEW_NAME, AnswerSource};
 
 use super::Devices;
 use super::picker::{PickItem, Picker, PickerKind};
@@ -27,6 +28,25 @@ pub(crate) fn model(current: Option<Model>) -> Picker {
         .collect(),
         current.map(Model::as_str),
     )
+}
+
+/// The models and Google's AI Overview as a multi-select: it stays open, Enter toggles the
+/// highlighted source, Esc closes. Shared by Compare's columns and a set's models.
+pub(crate) fn sources(checked: &[AnswerSource], at: Option<AnswerSource>) -> Picker {
+    let mut items = model(None).items;
+    items.push(PickItem::new(
+        AI_OVERVIEW_NAME,
+        Some(AI_OVERVIEW.to_string()),
+        "Google, one search per location",
+    ));
+    let value = |source: &AnswerSource| match source {
+        AnswerSource::Model(model) => model.as_str().to_string(),
+        AnswerSource::AiOverview => AI_OVERVIEW.to_string(),
+    };
+    let current = at.as_ref().map(value);
+    Picker::new(PickerKind::Model, items, current.as_deref())
+        .with_note("Enter adds or removes the highlighted model; Esc when done.")
+        .with_checked(checked.iter().map(value))
 }
 
 /// The device picker: the service's list, or a note on why there is none; a name can always

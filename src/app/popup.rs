@@ -33,6 +33,14 @@ pub enum Confirm {
     DeleteJob {
         id: JobId,
     },
+    /// A set out of the workspace file (its runs stay in the store).
+    DeleteSet {
+        name: String,
+    },
+    /// The set editor closed with changes not written.
+    DiscardSet {
+        name: String,
+    },
     /// The fan-out coverage spends a search per fanout.
     FanoutCoverage {
         searches: usize,
@@ -55,6 +63,12 @@ impl Confirm {
             }
             Confirm::DeleteJob { id } => {
                 format!("Delete job {} and its stored result?", id.short())
+            }
+            Confirm::DeleteSet { name } => format!(
+                "Delete the set {name} from the workspace file? Its stored runs stay in History and Track."
+            ),
+            Confirm::DiscardSet { name } => {
+                format!("Close the set {name} without writing its changes?")
             }
             Confirm::FanoutCoverage {
                 searches,
@@ -118,6 +132,11 @@ fn on_confirm_key(
             vec![Effect::Store(StoreEffect::DeleteJob(id))]
         }
         Confirm::FanoutCoverage { .. } => super::coverage::start(app),
+        Confirm::DeleteSet { name } => super::sets::delete(app, &name),
+        Confirm::DiscardSet { .. } => {
+            app.track.editor = None;
+            Vec::new()
+        }
     }
 }
 
@@ -224,6 +243,7 @@ fn accept_input(app: &mut App, prompt: InputPrompt) -> Vec<Effect> {
                 Vec::new()
             });
         }
+        InputTarget::SetField(field) => super::sets::apply_input(app, field, &prompt.value),
         InputTarget::Search(setting) => search::apply_input(app, setting, &prompt.value),
         InputTarget::Proxy(setting) => proxy::apply_input(app, setting, &prompt.value),
     };

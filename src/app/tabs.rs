@@ -8,7 +8,9 @@ use ratatui::layout::{Position, Rect};
 
 use super::keymap::{Action, Context};
 use super::picker::PickerKind;
-use super::{App, Effect, brands, chat, compare, history, jobs_tab, page, proxy, search, track};
+use super::{
+    App, Effect, brands, chat, compare, history, jobs_tab, page, proxy, search, sets, track,
+};
 use crate::present::compare::CompareMode;
 
 /// The tabs, in the order `Alt+1`… selects them.
@@ -306,7 +308,7 @@ static PROXY: TabSpec = TabSpec {
 
 static TRACK: TabSpec = TabSpec {
     title: "Track",
-    help: &[Context::Track, Context::Discover],
+    help: &[Context::Track, Context::Discover, Context::SetEditor],
     hints: Some(&[Action::Accept, Action::Rerun, Action::Help]),
     // The store is read afresh each time the tab shows: runs go on in other processes.
     on_enter: track::load,
@@ -318,6 +320,6 @@ static TRACK: TabSpec = TabSpec {
     on_paste: no_paste,
     on_click: no_click,
     on_wheel: |app, delta| move_selection(app, delta, track::on_action),
-    on_choice: no_choice,
+    on_choice: sets::apply_choice,
     on_store_changed: Some(track::load),
 };

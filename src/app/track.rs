@@ -24,10 +24,15 @@ pub struct TrackState {
     pub show_readings: bool,
     /// Prompts discovered around a topic (`D`), shown in place of the chart.
     pub discover: Option<super::discover::DiscoverState>,
+    /// A set being made or edited (`n`, `e`), shown in place of the tab.
+    pub editor: Option<super::sets::SetEditor>,
 }
 
 impl TrackState {
     pub fn key_contexts(&self) -> Vec<Context> {
+        if self.editor.is_some() {
+            return vec![Context::SetEditor];
+        }
         if self.discover.is_some() {
             return vec![Context::Discover, Context::Track];
         }
@@ -61,6 +66,9 @@ pub(crate) fn load(app: &mut App) -> Vec<Effect> {
 }
 
 pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    if app.track.editor.is_some() {
+        return super::sets::on_action(app, action);
+    }
     if let Some(discover) = app.track.discover.as_mut() {
         let rows = discover.rows.len();
         match action {
@@ -115,6 +123,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Rerun => return load(app),
         Action::DiscoverPrompts => return super::discover::ask(app),
+        Action::EditSet => return super::sets::ask_which(app),
+        Action::NewSet => super::sets::open_new(app),
         _ => {}
     }
     Vec::new()

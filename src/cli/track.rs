@@ -200,22 +200,15 @@ async fn cost_before_spend(
     spend: Spend,
 ) -> Result<String, String> {
     let calls = set.combinations();
-    let searches = set.terms.len() * set.locations.len().max(1);
-    let answers = calls - searches;
-    let samples = set.samples.max(1);
-    let what = if samples > 1 {
-        format!(
-            "{} answers asked {samples} times, {searches} searches",
-            answers / samples
-        )
-    } else {
-        format!("{answers} answers, {searches} searches")
-    };
     let balance = client.account().await.ok().and_then(|a| a.credits);
     let left = balance.map_or(" (the balance could not be read)".to_string(), |c| {
         format!("; {c} credits left")
     });
-    let sentence = format!("A run of {} makes {calls} calls ({what}){left}.", set.name);
+    let sentence = format!(
+        "A run of {} makes {}{left}.",
+        set.name,
+        set.calls_in_words()
+    );
     match balance {
         Some(credits) if credits < calls as u64 && !spend.yes && !spend.dry_run => Err(format!(
             "{sentence} Not sent: the balance cannot cover it at a credit a call. Top up, or run with --yes to send what it allows."

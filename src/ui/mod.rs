@@ -20,6 +20,7 @@ mod text_view;
 pub(crate) mod theme;
 mod track;
 mod track_map;
+mod track_set;
 mod usage;
 
 use ratatui::Frame;

@@ -33,6 +33,10 @@ const PALETTE: [Color; 6] = [
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let state = &app.track;
+    if let Some(editor) = &state.editor {
+        super::track_set::draw(app, editor, frame, body);
+        return;
+    }
     // Discover takes the tab below the runs while it is open.
     if let Some(discover) = &state.discover {
         let runs = state.view.as_ref().filter(|v| !v.runs.is_empty());
@@ -61,7 +65,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             Paragraph::new(vec![
                 Line::raw("No tracking runs yet."),
                 Line::styled(
-                    "D discovers prompts around a topic and makes a set of them (or write [[sets]] in vantage.toml, or `vantage track set new`); `vantage track run SET` runs one.",
+                    "n makes a set here (e edits one), D discovers prompts around a topic and makes a set of them, `vantage track set new` makes one from the shell; `vantage track run SET` runs one.",
                     theme::dim(),
                 ),
             ])

@@ -5,12 +5,12 @@ use crate::app::OsEffect;
 use crate::api::{AiFormat, IpType, Location};
 
 use crate::app::keymap::Action;
-use crate::app::picker::{PickItem, Picker, PickerKind};
+use crate::app::picker::PickerKind;
 use crate::app::{App, Effect, ExportSource, Popup, export_prompt, pickers};
 
 use super::run::{cancel_all, cancel_one, pump, rerun, send_all};
 use super::{Column, CompareFocus, ComparePane, CompareState, refresh_views};
-use crate::present::compare::overview::{AI_OVERVIEW, AI_OVERVIEW_NAME, AnswerSource};
+use crate::present::compare::overview::AnswerSource;
 use crate::present::compare::summary::{self};
 use crate::present::compare::{CompareMode, MAX_COLUMNS, Vantage};
 
@@ -343,25 +343,9 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The model picker as a multi-select: it stays open, Enter toggles, Esc closes. Google's
-/// AI Overview is one more source beside the models.
+/// The model picker as a multi-select over the comparison's sources.
 fn model_picker(compare: &CompareState, at: Option<AnswerSource>) -> crate::app::picker::Picker {
-    let mut items = pickers::model(None).items;
-    items.push(PickItem::new(
-        AI_OVERVIEW_NAME,
-        Some(AI_OVERVIEW.to_string()),
-        "Google, one search per location",
-    ));
-    let current = at.map(|source| match source {
-        AnswerSource::Model(model) => model.as_str(),
-        AnswerSource::AiOverview => AI_OVERVIEW,
-    });
-    Picker::new(PickerKind::Model, items, current)
-        .with_note("Enter adds or removes the highlighted model; Esc when done.")
-        .with_checked(compare.axes.sources().into_iter().map(|s| match s {
-            AnswerSource::Model(model) => model.as_str().to_string(),
-            AnswerSource::AiOverview => AI_OVERVIEW.to_string(),
-        }))
+    pickers::sources(&compare.axes.sources(), at)
 }
 
 /// The locations chosen so far, any of which Enter removes; `None` when there are none.
@@ -453,7 +437,7 @@ fn choose(app: &mut App, kind: PickerKind, value: Option<String>) {
             app.popup = location_picker(&app.compare).map(Popup::Picker);
             return;
         }
-        PickerKind::Language | PickerKind::Display => {}
+        PickerKind::Language | PickerKind::Display | PickerKind::TrackSet | PickerKind::Brand => {}
     }
     compare.rebuild();
 }

@@ -295,6 +295,10 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
         }
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
-        PickerKind::Model | PickerKind::Device | PickerKind::AxisLocation => {}
+        PickerKind::Model
+        | PickerKind::Device
+        | PickerKind::AxisLocation
+        | PickerKind::TrackSet
+        | PickerKind::Brand => {}
     }
 }
