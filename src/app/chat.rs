@@ -693,6 +693,14 @@ fn open_picker(app: &mut App, action: Action) {
 }
 
 /// Sets what a picker chose. A new country clears the subdivision and city of the old one.
+/// Shows an answer received elsewhere (History, a Compare column) as Chat's answer.
+pub(crate) fn show_answer(app: &mut App, prepared: Box<PreparedAnswer>) {
+    app.chat.answer = Some(AnswerState::new(prepared));
+    refresh_mentions(app);
+    app.chat.focus = ChatFocus::Answer;
+    app.tab = super::Tab::Chat;
+}
+
 pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
     let s = &mut app.chat.settings;
     match kind {

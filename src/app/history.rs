@@ -136,6 +136,8 @@ pub struct HistoryState {
     pub search: HistorySearch,
     /// True once the first page answered.
     pub loaded: bool,
+    /// `F` opened the selected answer: its fan-out coverage is asked for once it shows.
+    pub coverage_on_open: bool,
     generation: u64,
     pending: Option<(usize, Placement)>,
 }
@@ -409,6 +411,20 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 return Vec::new();
             }
             return vec![Effect::Store(StoreEffect::OpenHistory(item.id.clone()))];
+        }
+        Action::FanoutCoverage => {
+            let Some(item) = app.history.selected() else {
+                return Vec::new();
+            };
+            if item.kind != crate::store::RequestKind::Ai || item.status.is_none() {
+                app.flash_info(
+                    "F searches the fanouts of a stored AI answer; this entry is not one.",
+                );
+                return Vec::new();
+            }
+            let id = item.id.clone();
+            app.history.coverage_on_open = true;
+            return vec![Effect::Store(StoreEffect::OpenHistory(id))];
         }
         Action::Rerun => {
             if let Some(item) = app.history.selected() {

@@ -176,3 +176,56 @@ fn a_query_without_a_word_is_not_run() {
     assert!(app.flash.as_ref().unwrap().text.contains("Type a word"));
     assert_eq!(app.history.search.applied, None);
 }
+
+/// `F` on a stored answer opens it and asks for its fan-out coverage once it shows; on an
+/// entry that is not an answer it says so and opens nothing.
+#[test]
+fn f_opens_a_stored_answer_and_asks_for_its_fanout_coverage() {
+    let mut app = app();
+    open_history(&mut app, 3);
+    let effects = update(&mut app, key(KeyCode::Char('F')));
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreEffect::OpenHistory(EntryId(
+            "e0".into()
+        )))]
+    );
+    let completion = crate::api::Completion {
+        model: "chatgpt".into(),
+        completion: "<p>Lowa.</p>".into(),
+        fanouts: vec!["hiking boots".into()],
+        ..crate::api::Completion::default()
+    };
+    let prepared = crate::present::answer::prepare(
+        crate::api::AiRequest::new("best hiking boots"),
+        crate::api::Fetched {
+            value: crate::api::AiAnswer::Completion(Box::new(completion)),
+            body: "{}".into(),
+            status: 200,
+            content_type: "application/json".into(),
+            elapsed: std::time::Duration::from_millis(900),
+        },
+    );
+    update(
+        &mut app,
+        Msg::StoredOpened(Ok(crate::app::StoredView::Answer(Box::new(prepared)))),
+    );
+    assert_eq!(app.tab, Tab::Chat);
+    assert!(
+        matches!(
+            app.popup,
+            Some(crate::app::Popup::Confirm(
+                crate::app::popup::Confirm::FanoutCoverage { searches: 1, .. }
+            ))
+        ),
+        "{:?}",
+        app.popup
+    );
+    // A search entry is not an answer.
+    app.popup = None;
+    app.tab = Tab::History;
+    app.history.items[1].kind = RequestKind::Search;
+    update(&mut app, key(KeyCode::Down));
+    assert!(update(&mut app, key(KeyCode::Char('F'))).is_empty());
+    assert!(format!("{:?}", app.flash).contains("not one"));
+}

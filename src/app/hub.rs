@@ -5,12 +5,13 @@
 //! changed alone.
 
 use crate::api::AiRequest;
+use crate::present::answer::PreparedAnswer;
 use crate::store::RequestParams;
 
 use super::{App, Effect};
 
 /// What a tab asks another to do.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Ask {
     /// Open the Brands pane over Chat.
     OpenBrands,
@@ -21,6 +22,8 @@ pub enum Ask {
     EditAgain(RequestParams),
     /// The tracked brands changed: every view that counts them counts again.
     BrandsChanged,
+    /// Show this answer (a Compare column's) in Chat and ask to search its fanouts there.
+    FanoutCoverage(Box<PreparedAnswer>),
 }
 
 /// Carries out the asks made during one update, in order (one may lead to another).
@@ -45,6 +48,10 @@ pub(super) fn carry_out(app: &mut App) -> Vec<Effect> {
                     other.kind()
                 ));
                 Vec::new()
+            }
+            Ask::FanoutCoverage(answer) => {
+                super::chat::show_answer(app, answer);
+                super::coverage::ask(app)
             }
             Ask::BrandsChanged => {
                 super::chat::refresh_mentions(app);

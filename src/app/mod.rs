@@ -589,10 +589,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             history::on_rerun(app, result);
             Vec::new()
         }
-        Msg::StoredOpened(result) => {
-            open_stored(app, result);
-            Vec::new()
-        }
+        Msg::StoredOpened(result) => open_stored(app, result),
         Msg::SettingsNotSaved(sentence) => {
             app.flash_error(sentence);
             Vec::new()
@@ -609,7 +606,9 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
 
 /// Shows a stored response in the viewer of its kind: an answer in Chat, results in Search,
 /// text over the Jobs table.
-fn open_stored(app: &mut App, result: Result<StoredView, String>) {
+fn open_stored(app: &mut App, result: Result<StoredView, String>) -> Vec<Effect> {
+    // History's F opened it to search its fanouts.
+    let coverage = std::mem::take(&mut app.history.coverage_on_open);
     match result {
         Ok(StoredView::Comparison {
             mode,
@@ -622,11 +621,11 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) {
             app.flash_info("The stored comparison, as received (no new calls).");
         }
         Ok(StoredView::Answer(prepared)) => {
-            app.chat.answer = Some(chat::AnswerState::new(prepared));
-            chat::refresh_mentions(app);
-            app.chat.focus = chat::ChatFocus::Answer;
-            app.tab = Tab::Chat;
+            chat::show_answer(app, prepared);
             app.flash_info("The stored answer, as received (no new call).");
+            if coverage {
+                return coverage::ask(app);
+            }
         }
         Ok(StoredView::Search(prepared)) => {
             app.search.page = Some(search::PageState::new(prepared));
@@ -645,6 +644,10 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) {
         }
         Err(e) => app.flash_error(format!("The stored response could not be opened: {e}")),
     }
+    if coverage {
+        app.flash_info("Only an answer has fanouts to search: this entry is not one.");
+    }
+    Vec::new()
 }
 
 fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {

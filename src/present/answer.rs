@@ -97,7 +97,7 @@ pub fn human_size(bytes: usize) -> String {
 }
 
 /// Everything the views of one answer need, prepared once.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct PreparedAnswer {
     pub request: AiRequest,
     pub header: AnswerHeader,

@@ -10,6 +10,7 @@ use unicode_width::UnicodeWidthChar;
 
 use crate::render::Document;
 
+#[derive(Clone)]
 enum Source {
     /// Styled text from HTML, word-wrapped.
     Document(Document),
@@ -21,6 +22,16 @@ enum Source {
 pub struct TextBody {
     source: Source,
     cache: RefCell<Option<(u16, Arc<[Line<'static>]>)>>,
+}
+
+/// A copy keeps the text and wraps it afresh (the answer Compare hands to Chat).
+impl Clone for TextBody {
+    fn clone(&self) -> TextBody {
+        TextBody {
+            source: self.source.clone(),
+            cache: RefCell::new(None),
+        }
+    }
 }
 
 impl std::fmt::Debug for TextBody {

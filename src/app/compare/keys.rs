@@ -330,6 +330,19 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
                 )));
             }
         }
+        Action::FanoutCoverage => {
+            let column = compare.columns.get(compare.selected);
+            match column.and_then(|c| c.shown_answer()) {
+                Some(answer) => {
+                    let answer = Box::new(answer.clone());
+                    app.ask(crate::app::hub::Ask::FanoutCoverage(answer));
+                }
+                None if compare.mode == CompareMode::Search => app.flash_info(
+                    "F searches an answer's fanouts: compare answers (M), then focus a column.",
+                ),
+                None => app.flash_info("The focused column has no answer yet: r runs it."),
+            }
+        }
         Action::Copy => {
             let text = match compare.mode {
                 CompareMode::Answers => compare.export_markdown(),

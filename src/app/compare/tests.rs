@@ -903,3 +903,50 @@ fn samples_ask_each_column_again_afresh_and_the_matrix_counts_every_answer() {
     }
     assert_eq!(app.compare.axes.samples(), 1);
 }
+
+/// `F` on a Compare column: its answer shows in Chat and the cost of searching its fanouts
+/// is asked there; a column with no answer says so.
+#[test]
+fn f_takes_the_focused_answer_to_chat_for_its_fanout_coverage() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    app.compare.focus = CompareFocus::Columns;
+    press_f(&mut app);
+    assert_eq!(app.tab, Tab::Compare);
+    assert!(format!("{:?}", app.flash).contains("no answer yet"));
+    let mut with_fanouts = answer("chatgpt", "Salomon is best.", "");
+    with_fanouts.fanouts = vec![
+        "best hiking boots 2026".into(),
+        "hiking boots reviews".into(),
+    ];
+    app.compare.columns[1].outcome = Some(Outcome::Answer(with_fanouts));
+    app.compare.selected = 1;
+    press_f(&mut app);
+    assert_eq!(app.tab, Tab::Chat);
+    let shown = app
+        .chat
+        .answer
+        .as_ref()
+        .expect("the column's answer is Chat's now");
+    assert_eq!(shown.prepared.fanouts.len(), 2);
+    assert!(
+        matches!(
+            app.popup,
+            Some(Popup::Confirm(crate::app::popup::Confirm::FanoutCoverage {
+                searches: 2,
+                ..
+            }))
+        ),
+        "{:?}",
+        app.popup
+    );
+}
+
+fn press_f(app: &mut App) {
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('F'), KeyModifiers::SHIFT)),
+    );
+}
