@@ -54,7 +54,7 @@ fn ai_lists_mentions_in_text_and_json() {
         "ai",
         "best hiking boots",
         "--brands",
-        "Keen,Switchback=switchbacktravel.com",
+        "Keen,OutdoorGearLab=outdoorgearlab.com",
         "--json",
     ]));
     assert_eq!(code, 0);
@@ -66,13 +66,13 @@ fn ai_lists_mentions_in_text_and_json() {
     assert_eq!(value["mentions"][0]["brand"], "Keen");
     assert_eq!(
         value["mentions"][0]["position"], 2,
-        "Switchback Travel is named first"
+        "OutdoorGearLab is named first"
     );
     assert_eq!(value["mentions"][0]["count"], 1);
     assert_eq!(value["mentions"][1]["position"], 1);
     assert_eq!(
         value["mentions"][1]["cited"], true,
-        "a citation on www.switchbacktravel.com"
+        "a citation on www.outdoorgearlab.com"
     );
 }
 

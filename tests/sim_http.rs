@@ -129,20 +129,63 @@ async fn completions_carry_the_contract_fields_and_differ_by_model_device_and_pl
             .unwrap_or_default()
             .contains(".co.uk/")
     );
-    // The first cited site is shared by every model for the same prompt.
-    let first_host = completions[0]
-        .split("href=\"https://")
+    // The models that answer without searching share the first site they cite.
+    let perplexity = format!("{}{}", bodies[3]["completion"], bodies[3]["sources"]);
+    let first_host = perplexity
+        .split("https://")
         .nth(1)
         .and_then(|rest| rest.split('/').next())
         .unwrap_or_default()
         .to_string();
     assert!(!first_host.is_empty());
-    for body in &bodies[1..] {
+    for body in &bodies[1..3] {
         let all = format!("{}{}", body["completion"], body["sources"]);
         assert!(
             all.contains(&first_host),
             "{} shares {first_host}",
             body["model"]
+        );
+    }
+    // ChatGPT cites what ranked for its searches: every site it cites is in the top three
+    // of one of its fanouts searched from the same place.
+    let mut top_three = Vec::new();
+    for fanout in bodies[0]["fanouts"].as_array().cloned().unwrap_or_default() {
+        let terms = fanout.as_str().unwrap_or_default().to_string();
+        let page: Value = get(
+            &sim,
+            "/search",
+            &[
+                ("terms", terms.as_str()),
+                ("country", "gb"),
+                ("city", "London"),
+                ("format", "json"),
+            ],
+        )
+        .await
+        .json();
+        let urls: Vec<String> = page["results"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .filter(|r| r["type"].as_str().is_some_and(|t| t.starts_with("organic")))
+            .take(3)
+            .filter_map(|r| r["url"].as_str().map(str::to_string))
+            .collect();
+        top_three.extend(urls);
+    }
+    let cited: Vec<&str> = completions[0]
+        .split("href=\"https://")
+        .skip(1)
+        .filter_map(|rest| rest.split('/').next())
+        .collect();
+    assert!(!cited.is_empty());
+    for host in cited {
+        assert!(
+            top_three
+                .iter()
+                .any(|url| url.contains(&format!("//{host}/"))),
+            "{host} ranks for a fanout: {top_three:?}"
         );
     }
     let phone = get(

@@ -15,7 +15,7 @@ use super::seed::{FRESH_ASK, Mix, hash_parts};
 use super::topic::{Topic, topic_of};
 
 use markup::{ads_markup, completion_markup, page_markup, prompt_markup, sources_markup};
-use parts::pick_sources;
+use parts::{pick_sources, sources_from_fanouts};
 use voices::{compose_chatgpt, compose_copilot, compose_gemini, compose_perplexity, fanouts};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +184,13 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
         request.subdivision.as_deref(),
         request.city.as_deref(),
     );
-    let sources = pick_sources(&topic, &place, request.model);
+    // A model that searches before answering cites what ranked for its searches.
+    let fanouts = fanouts(request, &topic, &place);
+    let sources = if fanouts.is_empty() {
+        pick_sources(&topic, &place, request.model)
+    } else {
+        sources_from_fanouts(&fanouts, request)
+    };
     let mut ctx = Ctx {
         request,
         topic,
@@ -210,7 +216,6 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
     let completion_html = completion_markup(request.model, &blocks, &ctx.sources, &mut ids);
     let sources_html = sources_markup(request.model, &ctx.sources);
     let ads_html = ads_markup(&ctx);
-    let fanouts = fanouts(&ctx);
     let page_html = page_markup(
         request.model,
         &prompt_html,

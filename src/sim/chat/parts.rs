@@ -2,9 +2,49 @@
 //! the request's seed.
 
 use super::super::place::Place;
+use super::super::search;
 use super::super::seed::{Mix, hash_parts};
 use super::super::topic::{Intent, Topic};
 use super::{Block, Ctx, DeviceClass, Inline, Item, Source, bold, capitalize, text};
+
+/// How many pages an answer built on its searches cites.
+const CITED_FROM_SEARCHES: usize = 6;
+
+/// The pages an answer that searched `fanouts` first cites: the top results of each of its
+/// searches from the same place, taken a rank at a time across the searches, so each search
+/// gives its best page before any gives its second. A site that ranks for none of them is
+/// never cited; one that ranks first for several is cited once.
+pub(super) fn sources_from_fanouts(fanouts: &[String], request: &super::AiRequest) -> Vec<Source> {
+    let ranked: Vec<Vec<search::RankedPage>> = fanouts
+        .iter()
+        .map(|query| {
+            search::top_pages(
+                query,
+                request.country.as_deref(),
+                request.subdivision.as_deref(),
+                request.city.as_deref(),
+                3,
+            )
+        })
+        .collect();
+    let mut sources: Vec<Source> = Vec::new();
+    for rank in 0..3 {
+        for pages in &ranked {
+            let Some(page) = pages.get(rank) else {
+                continue;
+            };
+            if sources.len() < CITED_FROM_SEARCHES && !sources.iter().any(|s| s.host == page.host) {
+                sources.push(Source {
+                    url: page.url.clone(),
+                    host: page.host.clone(),
+                    name: page.site.clone(),
+                    title: page.title.clone(),
+                });
+            }
+        }
+    }
+    sources
+}
 
 pub(super) fn pick_sources(topic: &Topic, place: &Place, model: &str) -> Vec<Source> {
     let sites = topic.category.sites;

@@ -1,13 +1,14 @@
 //! Each model's way of composing an answer from the pieces: what it leads with, how it
 //! lists, where it cites.
 
+use super::super::place::Place;
 use super::super::seed::Mix;
-use super::super::topic::{Intent, title_case};
+use super::super::topic::{Intent, Topic, title_case};
 use super::parts::{
     aspect_sentence, cite_index, code_block, device_para, explaining, local_cite, location_para,
     picks_list, short, steps_list,
 };
-use super::{Block, Ctx, Inline, Item, bold, capitalize, text};
+use super::{AiRequest, Block, Ctx, Inline, Item, bold, capitalize, text};
 
 pub(super) fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
     let subject = ctx.topic.subject.clone();
@@ -258,21 +259,23 @@ pub(super) fn compose_copilot(ctx: &mut Ctx) -> Vec<Block> {
     blocks
 }
 
-pub(super) fn fanouts(ctx: &Ctx) -> Vec<String> {
-    if ctx.request.model != "chatgpt" {
+/// The searches ChatGPT makes before answering: the subject, with the year, reviews, the
+/// town asked from and prices; how many depends on the prompt and place.
+pub(super) fn fanouts(request: &AiRequest, topic: &Topic, place: &Place) -> Vec<String> {
+    if request.model != "chatgpt" {
         return Vec::new();
     }
-    let subject = &ctx.topic.subject;
+    let subject = &topic.subject;
     let mut all = vec![
         subject.clone(),
         format!("{subject} 2025"),
         format!("{subject} reviews"),
     ];
-    if ctx.place.is_set() {
-        all.push(format!("{subject} {}", ctx.place.town()));
+    if place.is_set() {
+        all.push(format!("{subject} {}", place.town()));
     }
     all.push(format!("{subject} price comparison"));
-    let mut mix = Mix::of(&["fanouts", &ctx.request.content_key()]);
+    let mut mix = Mix::of(&["fanouts", &request.content_key()]);
     let count = 2 + mix.below(4);
     all.truncate(count);
     all

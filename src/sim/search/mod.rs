@@ -161,6 +161,50 @@ fn ranked(request: &SearchRequest, topic: &Topic, place: &Place, needed: usize) 
     scored.into_iter().map(|(_, c)| c).collect()
 }
 
+/// One result page as ranked: what a model that searched the query could cite.
+pub(crate) struct RankedPage {
+    pub url: String,
+    pub host: String,
+    pub site: String,
+    pub title: String,
+}
+
+/// The first `count` organic pages of `terms` searched from a place, as `results_json`
+/// ranks them for a cacheable search: a model citing from its fanouts cites these.
+pub(crate) fn top_pages(
+    terms: &str,
+    country: Option<&str>,
+    subdivision: Option<&str>,
+    city: Option<&str>,
+    count: usize,
+) -> Vec<RankedPage> {
+    let request = SearchRequest {
+        terms: terms.to_string(),
+        serps: 1,
+        size: None,
+        offset: None,
+        ip: None,
+        country: country.map(str::to_string),
+        subdivision: subdivision.map(str::to_string),
+        city: city.map(str::to_string),
+        uule: None,
+        language: None,
+        display: None,
+        awaiting: Vec::new(),
+    };
+    let place = Place::new(country, subdivision, city);
+    ranked(&request, &topic_of(terms), &place, count)
+        .into_iter()
+        .take(count)
+        .map(|c| RankedPage {
+            url: c.url,
+            host: c.host,
+            site: c.site,
+            title: c.title,
+        })
+        .collect()
+}
+
 /// The JSON results body. `variation` is 0 for cacheable results, fresh otherwise; it only
 /// moves ranks slightly, as a re-crawl would.
 pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
