@@ -648,3 +648,84 @@ async fn while_2000_jobs_poll_frames_stay_quick_and_memory_small() {
         "RSS {most_resident:.1} MiB over {rss_bound} MiB"
     );
 }
+
+/// `R` in the Track tab, through the real event loop: a yes to the run's calls, the run
+/// planned and sent by the app, its jobs polled by the app until each answer is stored,
+/// and the tab reading the run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_set_runs_from_the_track_tab_and_its_answers_land() {
+    use common::{ctrl_c, key, scripted_events};
+    use crossterm::event::KeyCode;
+    use vantage::app::{App, Connection, Tab};
+    use vantage::tui::{run_loop, test_runner};
+
+    let sim = Simulator::start(quick(Duration::from_millis(300)))
+        .await
+        .unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let store = Store::open_in(data.path(), StoreOptions::default()).unwrap();
+    let (mut runner, mut rx) = test_runner(client(&sim), data.path().to_path_buf());
+    runner.set_store(Some(store.clone()));
+    let mut app = App::new(
+        Connection {
+            demo: true,
+            host: sim.addr().to_string(),
+            token: Some("demo".into()),
+            token_hint: "the config file".into(),
+        },
+        Instant::now(),
+    );
+    app.area = ratatui::layout::Rect::new(0, 0, 120, 40);
+    app.brands_pane.workspace = Some(
+        vantage::analysis::workspace::Workspace::parse(
+            Path::new("/work/shop/vantage.toml"),
+            "[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\", \"hiking boots\"]\nmodels = [\"chatgpt\", \"gemini\"]\nlocations = [\"US\"]\n",
+        )
+        .unwrap(),
+    );
+    app.brands_pane.exists = true;
+    app.tab = Tab::Track;
+    app.track.view = Some(vantage::track::view::TrackView {
+        set: Some("boots".to_string()),
+        ..Default::default()
+    });
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
+    let (tx, events) = scripted_events();
+    tx.send(key(KeyCode::Char('R'))).unwrap();
+    tx.send(key(KeyCode::Char('y'))).unwrap();
+    let looped = tokio::spawn(async move {
+        run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+            .await
+            .unwrap();
+        app
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let run = loop {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let reader = store.clone();
+        let runs = tokio::task::spawn_blocking(move || reader.track_runs(Some("boots")).unwrap())
+            .await
+            .unwrap();
+        if let Some(run) = runs.first().filter(|r| r.done == 4) {
+            break run.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the app's run never landed: {runs:?}"
+        );
+    };
+    assert_eq!((run.planned, run.queued, run.failed), (4, 4, 0));
+    // The tab reads the store again while it shows.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    tx.send(ctrl_c()).unwrap();
+    // A second press quits even if a poll is out (the loop may have ended already).
+    let _ = tx.send(ctrl_c());
+    let app = tokio::time::timeout(Duration::from_secs(10), looped)
+        .await
+        .expect("the loop ends on Ctrl+C")
+        .unwrap();
+    let view = app.track.view.as_ref().expect("the tab read the runs");
+    assert_eq!(view.runs.len(), 1, "{:?}", view.runs);
+    assert_eq!(view.runs[0].done, 4);
+    assert_eq!(sim.submitted_queries().len(), 4, "each call sent once");
+}

@@ -58,6 +58,12 @@ pub enum CallEffect {
     Cancel(Tag),
     FetchDevices,
     FetchAccount,
+    /// Runs a tracking set: its calls planned in the store, then each submitted as a job and
+    /// its id stored as it arrives (as `vantage track run`, under the set's lock).
+    RunSet {
+        set: String,
+        calls: Vec<RequestParams>,
+    },
     /// Submits a request in async mode and records its job before anything else.
     SubmitJob {
         request: RequestParams,

@@ -138,6 +138,8 @@ pub enum Action {
     EditSet,
     /// Track: make a set.
     NewSet,
+    /// Track: run the shown set now (after a yes to its calls).
+    RunSet,
     /// Track's set form: delete the set from the file.
     RemoveSet,
     NextView,
@@ -378,6 +380,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Track, [ch('D')], "D", Action::DiscoverPrompts, "discover prompts around a topic"),
     bind!(Track, [ch('e')], "e", Action::EditSet, "edit a set: rename, prompts, models, places, brands"),
     bind!(Track, [ch('n')], "n", Action::NewSet, "make a new set"),
+    bind!(Track, [ch('R')], "R", Action::RunSet, "run the shown set now"),
     bind!(SetEditor, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous row"),
     bind!(SetEditor, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next row"),
     bind!(SetEditor, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first row"),

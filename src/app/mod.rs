@@ -35,7 +35,7 @@ pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, WriteFailure, export_prompt};
-pub use msg::{Msg, StoredView};
+pub use msg::{Msg, StoredView, TrackRunSent};
 pub use popup::{Confirm, Popup};
 pub use tabs::{Tab, TabSpec};
 
@@ -561,6 +561,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::JobsLoaded(result) => jobs_tab::on_loaded(app, result),
         Msg::JobQueued(result) => jobs_tab::on_queued(app, result),
+        Msg::TrackRunSent(result) => track::on_run_sent(app, result),
         Msg::JobPolled {
             id,
             outcome,

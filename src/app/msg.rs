@@ -16,6 +16,23 @@ use crate::store::{Body, JobRecord, RequestParams};
 use super::proxy::{PreparedProxy, ProxyDefaults};
 use super::{Connection, Tag};
 
+/// How the calls of a tracking run started in the app went out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackRunSent {
+    pub set: String,
+    /// The run's short id.
+    pub run: String,
+    /// An earlier run of the set, cut short, went on instead of a new one.
+    pub resumed: bool,
+    pub planned: usize,
+    pub queued: usize,
+    pub refused: usize,
+    /// Not sent now; the next run of the set sends them.
+    pub later: usize,
+    /// Why sending stopped early (the token, the credits, no answer).
+    pub halted: Option<String>,
+}
+
 pub enum Msg {
     Key(KeyEvent),
     Mouse(MouseEvent),
@@ -68,6 +85,8 @@ pub enum Msg {
     DemoStarted(Result<Connection, String>),
     /// The stored jobs, read at start.
     JobsLoaded(Result<Vec<JobRecord>, String>),
+    /// A tracking run started in the app sent its calls (or could not start).
+    TrackRunSent(Result<TrackRunSent, String>),
     /// A job recorded in the store (submitted, re-submitted or imported).
     JobQueued(Result<JobRecord, String>),
     /// A poll answered; `result` is the body when the job is ready.

@@ -33,6 +33,12 @@ pub enum Confirm {
     DeleteJob {
         id: JobId,
     },
+    /// A tracking run of the set spends a call per cell.
+    TrackRun {
+        set: String,
+        calls: usize,
+        credits: Option<u64>,
+    },
     /// A set out of the workspace file (its runs stay in the store).
     DeleteSet {
         name: String,
@@ -63,6 +69,16 @@ impl Confirm {
             }
             Confirm::DeleteJob { id } => {
                 format!("Delete job {} and its stored result?", id.short())
+            }
+            Confirm::TrackRun {
+                set,
+                calls,
+                credits,
+            } => {
+                let balance = credits.map_or(String::new(), |c| format!(" ({c} credits left)"));
+                format!(
+                    "Run the set {set} now? {calls} calls{balance}, queued as jobs; the Track tab charts the run as its answers land."
+                )
             }
             Confirm::DeleteSet { name } => format!(
                 "Delete the set {name} from the workspace file? Its stored runs stay in History and Track."
@@ -133,6 +149,7 @@ fn on_confirm_key(
         }
         Confirm::FanoutCoverage { .. } => super::coverage::start(app),
         Confirm::DeleteSet { name } => super::sets::delete(app, &name),
+        Confirm::TrackRun { set, .. } => super::track::run(app, &set),
         Confirm::DiscardSet { .. } => {
             app.track.editor = None;
             Vec::new()

@@ -309,7 +309,7 @@ static PROXY: TabSpec = TabSpec {
 static TRACK: TabSpec = TabSpec {
     title: "Track",
     help: &[Context::Track, Context::Discover, Context::SetEditor],
-    hints: Some(&[Action::Accept, Action::Rerun, Action::Help]),
+    hints: Some(&[Action::Accept, Action::RunSet, Action::Help]),
     // The store is read afresh each time the tab shows: runs go on in other processes.
     on_enter: track::load,
     editing: |_| false,

@@ -487,3 +487,52 @@ fn a_key_that_does_nothing_where_the_focus_is_says_where_it_works() {
     assert!(flash.contains("] (next view) works in"), "{flash}");
     assert!(flash.contains("Tab moves the focus"), "{flash}");
 }
+
+fn app_showing_a_set(credits: Credits) -> App {
+    let mut app = demo_app();
+    app.tab = Tab::Track;
+    app.credits = credits;
+    app.brands_pane.workspace = Some(
+        crate::analysis::workspace::Workspace::parse(
+            std::path::Path::new("/work/shop/vantage.toml"),
+            "[[sets]]\nname = \"boots\"\nprompts = [\"a\", \"b\"]\nmodels = [\"chatgpt\", \"gemini\"]\nsamples = 3\n",
+        )
+        .unwrap(),
+    );
+    app.track.view = Some(crate::track::view::TrackView {
+        set: Some("boots".to_string()),
+        ..Default::default()
+    });
+    app
+}
+
+/// `R` in Track says the run's calls (samples included) and the balance before a yes, and
+/// refuses at once what the balance cannot cover.
+#[test]
+fn r_asks_before_running_the_shown_set_and_refuses_what_the_credits_cannot_cover() {
+    let mut app = app_showing_a_set(Credits::Known(100));
+    assert!(update(&mut app, key(KeyCode::Char('R'))).is_empty());
+    let Some(Popup::Confirm(confirm)) = &app.popup else {
+        panic!("R asks first: {:?}", app.popup);
+    };
+    assert_eq!(
+        confirm.question(),
+        "Run the set boots now? 12 calls (100 credits left), queued as jobs; the Track tab charts the run as its answers land."
+    );
+    let effects = update(&mut app, key(KeyCode::Char('y')));
+    match effects.as_slice() {
+        [Effect::Call(CallEffect::RunSet { set, calls })] => {
+            assert_eq!((set.as_str(), calls.len()), ("boots", 12));
+        }
+        other => panic!("the run is sent: {other:?}"),
+    }
+    // A second R while it is sent does not send it twice.
+    update(&mut app, key(KeyCode::Char('R')));
+    assert!(app.popup.is_none());
+
+    let mut poor = app_showing_a_set(Credits::Known(5));
+    assert!(update(&mut poor, key(KeyCode::Char('R'))).is_empty());
+    assert!(poor.popup.is_none());
+    let flash = format!("{:?}", poor.flash);
+    assert!(flash.contains("5 credits are left: not sent"), "{flash}");
+}

@@ -7,7 +7,9 @@
 use crate::track::view::TrackView;
 
 use super::keymap::{Action, Context};
-use super::{App, Effect, StoreEffect};
+use super::popup::{Confirm, Popup};
+use super::{App, CallEffect, Credits, Effect, StoreEffect, TrackRunSent};
+use crate::analysis::workspace::TrackSet;
 
 #[derive(Default)]
 pub struct TrackState {
@@ -24,6 +26,8 @@ pub struct TrackState {
     pub show_readings: bool,
     /// Prompts discovered around a topic (`D`), shown in place of the chart.
     pub discover: Option<super::discover::DiscoverState>,
+    /// The set whose run is being sent (`R`), until its calls are queued.
+    pub sending: Option<String>,
     /// A set being made or edited (`n`, `e`), shown in place of the tab.
     pub editor: Option<super::sets::SetEditor>,
 }
@@ -125,6 +129,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::DiscoverPrompts => return super::discover::ask(app),
         Action::EditSet => return super::sets::ask_which(app),
         Action::NewSet => super::sets::open_new(app),
+        Action::RunSet => ask_run(app),
         _ => {}
     }
     Vec::new()
@@ -150,4 +155,132 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) {
         }
         Err(e) => app.flash_error(format!("The tracking runs could not be read: {e}")),
     }
+}
+
+/// The set the tab shows, as the workspace file has it now.
+fn shown_set(app: &App) -> Result<TrackSet, String> {
+    let Some(name) = app.track.view.as_ref().and_then(|v| v.set.clone()) else {
+        return Err(
+            "No set is shown: Enter on a run shows its set, n makes one, e opens one.".to_string(),
+        );
+    };
+    let Some(workspace) = app.brands_pane.workspace.as_ref() else {
+        return Err("The workspace file is still being read; try again in a moment.".to_string());
+    };
+    workspace.set(&name).cloned().ok_or_else(|| {
+        format!(
+            "The set {name} is not in {} any more, so it cannot run; e makes or opens a set.",
+            workspace.path().display()
+        )
+    })
+}
+
+/// `R`: the calls a run of the shown set makes, against the balance, before a yes.
+fn ask_run(app: &mut App) {
+    if app.track.sending.is_some() {
+        app.flash_info("A run is being sent; wait for it to be queued.");
+        return;
+    }
+    let set = match shown_set(app) {
+        Ok(set) => set,
+        Err(sentence) => {
+            app.flash_info(sentence);
+            return;
+        }
+    };
+    let calls = match crate::track::plan::expand(&set) {
+        Ok(calls) => calls.len(),
+        Err(problem) => {
+            app.flash_error(format!("The set {} cannot run: {problem}.", set.name));
+            return;
+        }
+    };
+    let credits = match app.credits {
+        Credits::Known(n) => Some(n),
+        _ => None,
+    };
+    if let Some(left) = credits.filter(|left| *left < calls as u64) {
+        app.flash_error(format!(
+            "A run of {} makes {} and {left} credits are left: not sent. Top up, or make the set smaller (e).",
+            set.name,
+            set.calls_in_words()
+        ));
+        return;
+    }
+    app.popup = Some(Popup::Confirm(Confirm::TrackRun {
+        set: set.name,
+        calls,
+        credits,
+    }));
+}
+
+/// After the yes: the run is planned and sent off the UI task.
+pub(crate) fn run(app: &mut App, name: &str) -> Vec<Effect> {
+    let planned = shown_set(app)
+        .ok()
+        .filter(|set| set.name == name)
+        .map(|set| crate::track::plan::expand(&set));
+    match planned {
+        Some(Ok(calls)) => {
+            app.track.sending = Some(name.to_string());
+            app.flash_info(format!("Sending the {} calls of {name}…", calls.len()));
+            vec![Effect::Call(CallEffect::RunSet {
+                set: name.to_string(),
+                calls,
+            })]
+        }
+        Some(Err(problem)) => {
+            app.flash_error(format!("The set {name} cannot run: {problem}."));
+            Vec::new()
+        }
+        None => {
+            app.flash_error(format!("The set {name} changed meanwhile; R asks again."));
+            Vec::new()
+        }
+    }
+}
+
+/// The run's calls went out (or it could not start): said, and its jobs polled here.
+pub(crate) fn on_run_sent(app: &mut App, result: Result<TrackRunSent, String>) -> Vec<Effect> {
+    app.track.sending = None;
+    let sent = match result {
+        Ok(sent) => sent,
+        Err(problem) => {
+            app.flash_error(format!("The run could not start: {problem}"));
+            return Vec::new();
+        }
+    };
+    let mut sentence = format!(
+        "Run {} of {}: {} of {} calls queued",
+        sent.run, sent.set, sent.queued, sent.planned
+    );
+    if sent.resumed {
+        sentence = format!("Went on with an earlier run cut short. {sentence}");
+    }
+    if sent.refused > 0 {
+        sentence.push_str(&format!(", {} refused", sent.refused));
+    }
+    if sent.later > 0 {
+        sentence.push_str(&format!(", {} left for the next run", sent.later));
+    }
+    sentence.push('.');
+    match &sent.halted {
+        Some(reason) => {
+            app.flash_error(format!("{sentence} Sending stopped: {reason}"));
+        }
+        None if sent.refused > 0 => app.flash_error(format!(
+            "{sentence} History has each refusal with the service's words."
+        )),
+        None => app.flash_info(format!(
+            "{sentence} Their answers are polled here; the chart follows as they land."
+        )),
+    }
+    app.track.loading = true;
+    vec![
+        // The run's jobs are polled by this process whichever tab shows.
+        Effect::Store(StoreEffect::LoadJobs),
+        Effect::Store(StoreEffect::LoadTrack {
+            set: Some(sent.set),
+        }),
+    ]
 }

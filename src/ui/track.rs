@@ -61,11 +61,17 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         return;
     };
     if view.runs.is_empty() {
+        let first = match (&view.set, view.calls_per_run) {
+            (Some(set), Some(calls)) => format!(
+                "The set {set} has no runs yet: R runs it now ({calls} calls, after a yes), or `vantage track run {set}` from a schedule."
+            ),
+            _ => "No tracking runs yet.".to_string(),
+        };
         frame.render_widget(
             Paragraph::new(vec![
-                Line::raw("No tracking runs yet."),
+                Line::raw(first),
                 Line::styled(
-                    "n makes a set here (e edits one), D discovers prompts around a topic and makes a set of them, `vantage track set new` makes one from the shell; `vantage track run SET` runs one.",
+                    "n makes a set here (e edits one), D discovers prompts around a topic and makes a set of them, `vantage track set new` makes one from the shell; R runs the shown set, `vantage track run SET` runs one from the shell.",
                     theme::dim(),
                 ),
             ])
