@@ -616,11 +616,20 @@ fn a_set_made_in_the_track_tab_is_written_and_runs_with_track_run() {
             _ => None,
         })
         .expect("Ctrl+S writes the workspace file");
+    // Once the file holds it, the tab shows the new set.
+    let shown = update(
+        &mut app,
+        Msg::WorkspaceSaved {
+            path: "/work/shop/vantage.toml".into(),
+            created: false,
+            result: Ok(()),
+        },
+    );
     assert!(
-        effects.contains(&Effect::Store(StoreEffect::LoadTrack {
+        shown.contains(&Effect::Store(StoreEffect::LoadTrack {
             set: Some("boots".to_string())
         })),
-        "the tab shows the new set: {effects:?}"
+        "the tab shows the new set: {shown:?}"
     );
     assert!(app.track.editor.is_none());
     assert!(

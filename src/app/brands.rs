@@ -215,7 +215,9 @@ pub(crate) fn on_saved(
         Ok(()) => {
             let said = app.flash.take().map(|f| f.text);
             app.flash_info(match said {
-                Some(said) if said.ends_with('.') => format!("{said} Saved in {}.", path.display()),
+                Some(said) if said.ends_with('.') => {
+                    format!("{said} Written to {}.", path.display())
+                }
                 _ => format!("Saved {}.", path.display()),
             });
         }

@@ -315,7 +315,8 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
     }
     let verb = if made { "Made" } else { "Added to" };
     app.flash_info(format!(
-        "{verb} the set {set_name}: {calls} calls a run. `vantage track run {set_name}` runs it."
+        "{verb} the set {set_name}: {calls} calls a run. Esc, then R runs it (or `vantage track run {set_name}`)."
     ));
+    app.track.show_when_written = Some(set_name);
     Ok(vec![effect])
 }

@@ -577,7 +577,16 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             path,
             created,
             result,
-        } => brands::on_saved(app, &path, created, result),
+        } => {
+            let written = result.is_ok();
+            let mut effects = brands::on_saved(app, &path, created, result);
+            // The Track tab reads a set it just wrote once the file holds it.
+            if let Some(set) = app.track.show_when_written.take().filter(|_| written) {
+                app.track.loading = true;
+                effects.push(Effect::Store(StoreEffect::LoadTrack { set: Some(set) }));
+            }
+            effects
+        }
         Msg::Discovered(result) => {
             brands::on_discovered(app, result);
             Vec::new()

@@ -586,13 +586,10 @@ fn save(app: &mut App) -> Vec<Effect> {
         Some(_) => "Saved the set",
     };
     app.flash_info(format!(
-        "{verb} {name}: {calls} calls a run. `vantage track run {name}` runs it."
+        "{verb} {name}: {calls} calls a run. R runs it here, `vantage track run {name}` from a schedule."
     ));
-    app.track.loading = true;
-    vec![
-        effect,
-        Effect::Store(StoreEffect::LoadTrack { set: Some(name) }),
-    ]
+    app.track.show_when_written = Some(name);
+    vec![effect]
 }
 
 /// The keys of the form.

@@ -26,6 +26,8 @@ pub struct TrackState {
     pub show_readings: bool,
     /// Prompts discovered around a topic (`D`), shown in place of the chart.
     pub discover: Option<super::discover::DiscoverState>,
+    /// A set written from the tab (the form, Discover): shown once the file holds it.
+    pub show_when_written: Option<String>,
     /// The set whose run is being sent (`R`), until its calls are queued.
     pub sending: Option<String>,
     /// A set being made or edited (`n`, `e`), shown in place of the tab.

@@ -362,7 +362,7 @@ fn draw_discover(discover: &crate::app::discover::DiscoverState, frame: &mut Fra
         .map(|r| r.prompt.chars().count())
         .max()
         .unwrap_or(6)
-        .clamp(6, 44);
+        .clamp(6, usize::from(inner.width / 2).max(44));
     let lines: Vec<Line> = discover
         .rows
         .iter()

@@ -164,9 +164,13 @@ fn footer_lines(app: &App, editor: &SetEditor) -> Vec<Line<'static>> {
                 .path()
                 .map_or_else(String::new, |p| format!(" to {}", p.display()));
             let done = if editor.changed {
-                format!("Ready: Ctrl+S writes it{path}; `vantage track run NAME` runs it.")
+                format!(
+                    "Ready: Ctrl+S writes it{path}; then R runs it (`vantage track run NAME` from a schedule)."
+                )
             } else {
-                format!("As in the file{path}; `vantage track run NAME` runs it.")
+                format!(
+                    "As written{path}. Esc, then R runs it (`vantage track run NAME` from a schedule)."
+                )
             };
             lines.push(Line::styled(
                 done.replace("NAME", editor.set.name.trim()),
