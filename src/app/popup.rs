@@ -150,10 +150,7 @@ fn on_confirm_key(
         Confirm::FanoutCoverage { .. } => super::coverage::start(app),
         Confirm::DeleteSet { name } => super::sets::delete(app, &name),
         Confirm::TrackRun { set, .. } => super::track::run(app, &set),
-        Confirm::DiscardSet { .. } => {
-            app.track.editor = None;
-            Vec::new()
-        }
+        Confirm::DiscardSet { .. } => super::sets::close(app),
     }
 }
 

@@ -619,10 +619,25 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let name = editor.set.name.clone();
             app.popup = Some(Popup::Confirm(Confirm::DiscardSet { name }));
         }
-        Action::Back => app.track.editor = None,
+        Action::Back => return close(app),
         _ => {}
     }
     Vec::new()
+}
+
+/// Closes the form; the tab then shows the set it was on (so R runs it).
+pub(crate) fn close(app: &mut App) -> Vec<Effect> {
+    let Some(editor) = app.track.editor.take() else {
+        return Vec::new();
+    };
+    let shown = app.track.view.as_ref().and_then(|v| v.set.as_deref());
+    match editor.original {
+        Some(name) if shown != Some(name.as_str()) => {
+            app.track.loading = true;
+            vec![Effect::Store(StoreEffect::LoadTrack { set: Some(name) })]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// After a yes to deleting: the set out of the file; its runs stay in the store.

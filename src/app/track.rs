@@ -159,15 +159,22 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) {
     }
 }
 
-/// The set the tab shows, as the workspace file has it now.
+/// The set the tab shows (with no runs yet, the workspace's only set), as the workspace
+/// file has it now.
 fn shown_set(app: &App) -> Result<TrackSet, String> {
-    let Some(name) = app.track.view.as_ref().and_then(|v| v.set.clone()) else {
-        return Err(
-            "No set is shown: Enter on a run shows its set, n makes one, e opens one.".to_string(),
-        );
-    };
     let Some(workspace) = app.brands_pane.workspace.as_ref() else {
         return Err("The workspace file is still being read; try again in a moment.".to_string());
+    };
+    let shown = app.track.view.as_ref().and_then(|v| v.set.clone());
+    let only = match workspace.sets() {
+        [only] => Some(only.name.clone()),
+        _ => None,
+    };
+    let Some(name) = shown.or(only) else {
+        return Err(
+            "No set is shown: Enter on a run shows its set, e opens one of the file's sets, n makes one."
+                .to_string(),
+        );
     };
     workspace.set(&name).cloned().ok_or_else(|| {
         format!(
@@ -281,6 +288,8 @@ pub(crate) fn on_run_sent(app: &mut App, result: Result<TrackRunSent, String>) -
     vec![
         // The run's jobs are polled by this process whichever tab shows.
         Effect::Store(StoreEffect::LoadJobs),
+        // The balance the status bar shows is the one after the run.
+        Effect::Call(CallEffect::FetchAccount),
         Effect::Store(StoreEffect::LoadTrack {
             set: Some(sent.set),
         }),

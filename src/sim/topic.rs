@@ -498,6 +498,33 @@ impl Topic {
             .collect()
     }
 
+    /// The makers of the category's products (picks named by brand, "Salomon X Ultra 4"),
+    /// each with its own site: "La Sportiva" → www.lasportiva.com.
+    pub(crate) fn brand_sites(&self) -> Vec<(String, String)> {
+        let mut brands: Vec<(String, String)> = Vec::new();
+        for pick in self.category.picks {
+            if !pick.starts_with(|c: char| c.is_uppercase()) {
+                continue;
+            }
+            let words: Vec<&str> = pick.split_whitespace().collect();
+            let take = if words.first().is_some_and(|w| w.len() <= 3) {
+                2
+            } else {
+                1
+            };
+            let name = words[..take.min(words.len())].join(" ");
+            let host: String = name
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            if !brands.iter().any(|(n, _)| *n == name) {
+                brands.push((name, format!("www.{host}.com")));
+            }
+        }
+        brands
+    }
+
     pub(crate) fn picks(&self, mix: &mut Mix, count: usize) -> Vec<&'static str> {
         let picks = self.category.picks;
         mix.sample_indices(picks.len(), count)

@@ -65,7 +65,29 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             (Some(set), Some(calls)) => format!(
                 "The set {set} has no runs yet: R runs it now ({calls} calls, after a yes), or `vantage track run {set}` from a schedule."
             ),
-            _ => "No tracking runs yet.".to_string(),
+            _ => {
+                let sets: Vec<String> = app
+                    .brands_pane
+                    .workspace
+                    .as_ref()
+                    .map(|w| {
+                        w.sets()
+                            .iter()
+                            .map(|s| format!("{} ({} calls a run)", s.name, s.combinations()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                match sets.as_slice() {
+                    [] => "No tracking runs yet.".to_string(),
+                    [only] => format!(
+                        "No tracking runs yet. The workspace file's set: {only}; R runs it now, after a yes."
+                    ),
+                    all => format!(
+                        "No tracking runs yet. The workspace file's sets: {}; e opens one (Esc shows it, then R runs it).",
+                        all.join(", ")
+                    ),
+                }
+            }
         };
         frame.render_widget(
             Paragraph::new(vec![
@@ -353,6 +375,25 @@ fn draw_discover(discover: &crate::app::discover::DiscoverState, frame: &mut Fra
         };
         frame.render_widget(Paragraph::new(text).style(theme::dim()), inner);
         return;
+    }
+    // The selected prompt in full, with who raised it, where rows are cut short.
+    let detail_height = if inner.height >= 8 { 2 } else { 0 };
+    let [inner, detail_area] =
+        Layout::vertical([Constraint::Min(1), Constraint::Length(detail_height)]).areas(inner);
+    if let Some(row) = discover.rows.get(discover.selected) {
+        let by: Vec<String> = row
+            .raised_by
+            .iter()
+            .map(|r| format!("{} ({})", r.by, r.place))
+            .collect();
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled(format!("› {}", row.prompt), theme::accent()),
+                Span::styled(format!(" · raised by {}", by.join("; ")), theme::dim()),
+            ]))
+            .wrap(Wrap { trim: true }),
+            detail_area,
+        );
     }
     let height = usize::from(inner.height);
     let offset = crate::ui::text_view::list_offset(discover.selected, height);

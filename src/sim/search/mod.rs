@@ -106,6 +106,17 @@ fn candidates(topic: &Topic, place: &Place, needed: usize) -> Vec<Candidate> {
             });
         }
     }
+    // The makers' own sites rank below the best guides: in the top ten for some searches,
+    // rarely in the top three a model cites from.
+    for (i, (brand, host)) in topic.brand_sites().into_iter().enumerate() {
+        list.push(Candidate {
+            url: format!("https://{host}/{slug}"),
+            title: format!("{} | {brand} Official Site", topic.title()),
+            host,
+            site: brand,
+            base: 4.5 + i as f64 * 1.3,
+        });
+    }
     // Local sites exist only in the results of their own country or city.
     for (i, site) in place.country_sites().iter().enumerate() {
         list.push(Candidate {
