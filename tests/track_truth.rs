@@ -344,3 +344,108 @@ fn a_set_made_with_track_set_new_runs_and_edits_keep_the_file_s_comments() {
         "its runs stay"
     );
 }
+
+/// `track report --format html`: one page that asks for nothing when opened, with the
+/// visibility chart (a series per brand), a map per brand and the changes of the last run;
+/// `--format md` the same with its charts as files beside it.
+#[test]
+fn the_html_report_is_self_contained_with_its_chart_map_and_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("vantage.toml"),
+        "[[brands]]\nname = \"REI\"\ndomains = [\"rei.com\"]\n\n[[brands]]\nname = \"Salomon\"\ndomains = [\"salomon.com\"]\n\n[[brands]]\nname = \"Keen\"\n\n[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\", \"hiking boots reviews\"]\nmodels = [\"chatgpt\", \"gemini\"]\nlocations = [\"us\", \"de::Berlin\"]\n",
+    )
+    .unwrap();
+    let service = service(0.0);
+    for _ in 0..2 {
+        let run = track(dir, &service.sim, &["run", "boots", "--wait"]);
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    }
+    let report = dir.join("r.html");
+    let written = track(
+        dir,
+        &service.sim,
+        &[
+            "report",
+            "boots",
+            "--format",
+            "html",
+            "-o",
+            &report.to_string_lossy(),
+        ],
+    );
+    assert_eq!(written.status.code(), Some(0), "{written:?}");
+    let page = std::fs::read_to_string(&report).unwrap();
+    let document = scraper::Html::parse_document(&page);
+    let select = |css: &str| scraper::Selector::parse(css).unwrap();
+    // Nothing is fetched when the page opens.
+    for element in document.select(&select("[src], link, script")) {
+        let source = element.value().attr("src").unwrap_or_default();
+        assert!(
+            !source.starts_with("http") && element.value().name() != "link",
+            "{:?} fetches",
+            element.value()
+        );
+        assert_ne!(element.value().name(), "script", "no script is needed");
+    }
+    for style in document.select(&select("style")) {
+        let css: String = style.text().collect();
+        assert!(!css.contains("@import") && !css.contains("url("), "{css}");
+    }
+    // The chart of visibility: one series per brand, each a line (or a point) and named.
+    let chart = document
+        .select(&select("#visibility svg.chart"))
+        .next()
+        .expect("the visibility chart");
+    let series: Vec<String> = chart
+        .select(&select("g.series"))
+        .filter_map(|g| g.value().attr("data-brand").map(str::to_string))
+        .collect();
+    assert_eq!(series, vec!["REI", "Salomon", "Keen"]);
+    assert!(chart.select(&select("polyline")).count() >= 1);
+    // The map: a world per brand with the set's two vantage points on it.
+    let maps: Vec<_> = document.select(&select("#map svg.map")).collect();
+    assert_eq!(maps.len(), 3);
+    assert_eq!(maps[0].select(&select("g.point")).count(), 2);
+    // The changes of the last run in sentences, against the run before.
+    let changes: Vec<String> = document
+        .select(&select("#changes li"))
+        .map(|li| li.text().collect())
+        .collect();
+    assert!(
+        changes.iter().any(|c| c.contains("answers both runs have")),
+        "{changes:?}"
+    );
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.starts_with("REI: named in") && c.contains("→")),
+        "{changes:?}"
+    );
+    // And the answers that named a brand, the name marked.
+    assert!(document.select(&select("#answers mark")).count() > 0);
+
+    let markdown = dir.join("r.md");
+    let written = track(
+        dir,
+        &service.sim,
+        &[
+            "report",
+            "boots",
+            "--format",
+            "md",
+            "-o",
+            &markdown.to_string_lossy(),
+        ],
+    );
+    assert_eq!(written.status.code(), Some(0), "{written:?}");
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    assert!(text.contains("![Visibility of each brand over the runs](r-visibility.svg)"));
+    let chart = std::fs::read_to_string(dir.join("r-visibility.svg")).unwrap();
+    assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(dir.join("r-map-1.svg").exists());
+    // Markdown without a file to write its charts beside is refused.
+    let refused = track(dir, &service.sim, &["report", "boots", "--format", "md"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+}

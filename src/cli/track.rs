@@ -61,11 +61,19 @@ pub enum TrackCommand {
     /// A set's runs, one row per answer × brand and per search result × vantage point
     Report {
         set: String,
+        /// csv or jsonl: a row per answer × brand; html: one self-contained page with
+        /// charts; md: Markdown with its charts as SVG files beside it (needs -o)
         #[arg(long, value_name = "F", default_value = "csv")]
         format: ReportFormat,
         /// Only the last run
         #[arg(long)]
         last: bool,
+        /// The last N runs (html and md)
+        #[arg(long, value_name = "N")]
+        runs: Option<usize>,
+        /// Write to this file rather than to stdout
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Make, change or delete a set of the workspace file
     #[command(subcommand)]
@@ -149,9 +157,23 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
         }
         TrackCommand::List { json } => list(config, workspace, json),
         TrackCommand::Set(command) => super::track_set::run_set_command(workspace, command),
-        TrackCommand::Report { set, format, last } => {
-            report_set(config, workspace, &set, format, last)
+        TrackCommand::Report {
+            set,
+            format: format @ (ReportFormat::Html | ReportFormat::Md),
+            last,
+            runs,
+            output,
+        } => {
+            let runs = if last { Some(1) } else { runs };
+            report_page(config, workspace, &set, format, runs, output.as_deref())
         }
+        TrackCommand::Report {
+            set,
+            format,
+            last,
+            output,
+            ..
+        } => report_set(config, workspace, &set, format, last, output.as_deref()),
         TrackCommand::Trends {
             set,
             json,
@@ -545,12 +567,93 @@ fn runs_of(store: &Store, set: &str) -> Result<Vec<RunSummary>, i32> {
     }
 }
 
+/// `track report --format html|md`: the set's report as one page (and its charts).
+fn report_page(
+    config: &Config,
+    workspace: Option<&std::path::Path>,
+    set: &str,
+    format: ReportFormat,
+    runs: Option<usize>,
+    output: Option<&std::path::Path>,
+) -> i32 {
+    if format == ReportFormat::Md && output.is_none() {
+        return invalid(
+            "Markdown writes its charts as SVG files beside it: give the file with -o report.md.",
+        );
+    }
+    let brands = brands_for(workspace, set);
+    let loaded = load_workspace(workspace).ok();
+    let definition = loaded.as_ref().and_then(|w| w.set(set)).cloned();
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(code) => return code,
+    };
+    if let Err(code) = runs_of(&store, set) {
+        return code;
+    }
+    let input = match report::gather(
+        &store,
+        set,
+        definition.as_ref(),
+        &brands,
+        runs,
+        crate::store::now_ms(),
+    ) {
+        Ok(input) => input,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    let (page, charts) = match format {
+        ReportFormat::Md => {
+            let stem = output
+                .and_then(|p| p.file_stem())
+                .map_or("report".to_string(), |s| s.to_string_lossy().to_string());
+            crate::track::report_page::markdown(&input, &stem)
+        }
+        _ => (crate::track::report_page::html(&input), Vec::new()),
+    };
+    let Some(path) = output else {
+        out_as_received(&page);
+        return exit::OK;
+    };
+    let folder = path.parent().unwrap_or(std::path::Path::new(""));
+    let written = std::fs::write(path, &page).and_then(|()| {
+        charts
+            .iter()
+            .try_for_each(|chart| std::fs::write(folder.join(&chart.name), &chart.svg))
+    });
+    match written {
+        Ok(()) => {
+            let extra = match charts.len() {
+                0 => String::new(),
+                n => format!(" and {n} charts beside it"),
+            };
+            err(&format!(
+                "Wrote the report of {set} ({} runs) to {}{extra}.",
+                input.trends.runs.len(),
+                path.display()
+            ));
+            exit::OK
+        }
+        Err(error) => {
+            err(&format!(
+                "The report could not be written to {} ({error}). Check that its folder exists and can be written.",
+                path.display()
+            ));
+            exit::FAILURE
+        }
+    }
+}
+
 fn report_set(
     config: &Config,
     workspace: Option<&std::path::Path>,
     set: &str,
     format: ReportFormat,
     last: bool,
+    output: Option<&std::path::Path>,
 ) -> i32 {
     let brands = brands_for(workspace, set);
     let store = match open_store(config) {
@@ -564,6 +667,16 @@ fn report_set(
     if last {
         runs = runs.split_off(runs.len() - 1);
     }
+    let mut file = match output.map(std::fs::File::create).transpose() {
+        Ok(file) => file,
+        Err(error) => {
+            err(&format!(
+                "The report could not be written to {} ({error}). Check that its folder exists and can be written.",
+                output.map(|p| p.display().to_string()).unwrap_or_default()
+            ));
+            return exit::FAILURE;
+        }
+    };
     // One run at a time: a year of daily runs never sits in memory at once.
     for (i, run) in runs.iter().enumerate() {
         let items = match store.track_items(&run.id) {
@@ -574,12 +687,21 @@ fn report_set(
             }
         };
         let rows = report::rows(run, &items, &brands);
-        match report::render(&rows, format, i == 0) {
-            Ok(text) => out_as_received(&text),
+        let text = match report::render(&rows, format, i == 0) {
+            Ok(text) => text,
             Err(problem) => {
                 err(&format!("The report could not be written: {problem}."));
                 return exit::FAILURE;
             }
+        };
+        match file.as_mut() {
+            Some(file) => {
+                if let Err(error) = std::io::Write::write_all(file, text.as_bytes()) {
+                    err(&format!("The report could not be written ({error})."));
+                    return exit::FAILURE;
+                }
+            }
+            None => out_as_received(&text),
         }
     }
     exit::OK

@@ -20,6 +20,7 @@ pub mod observe;
 pub mod plan;
 pub mod readings;
 pub mod report;
+pub mod report_page;
 pub mod run;
 pub mod submit;
 pub mod trends;

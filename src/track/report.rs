@@ -5,15 +5,23 @@
 use serde::Serialize;
 
 use crate::analysis::mentions::Brand;
+use crate::analysis::workspace::TrackSet;
 use crate::present::compare::summary::location_label;
-use crate::store::{RequestParams, RunItem, RunSummary};
+use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
 
-use super::observe::{Observed, observe};
+use super::map::brand_maps;
+use super::observe::{Observed, observe, observe_run};
+use super::report_page::{BrandExamples, Example, ReportInput};
+use super::trends;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
     Csv,
     Jsonl,
+    /// One self-contained page: styles inline, charts as inline SVG.
+    Html,
+    /// Markdown, its charts as SVG files beside it (needs `-o`).
+    Md,
 }
 
 /// One row of the export. Fields that do not apply to the row's kind are empty.
@@ -117,6 +125,99 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
     rows
 }
 
+/// How many answers per brand the report quotes.
+const EXAMPLES_PER_BRAND: usize = 6;
+
+/// What a set's report shows, read from the store: its last `runs` runs (all when none),
+/// the brands' trends and maps, the last run's changes and the answers that named each
+/// brand. Slow with many runs: call it off the UI task.
+pub fn gather(
+    store: &Store,
+    set_name: &str,
+    set: Option<&TrackSet>,
+    brands: &[Brand],
+    runs: Option<usize>,
+    written_at: i64,
+) -> Result<ReportInput, StoreError> {
+    let mut all = store.track_runs(Some(set_name))?;
+    if let Some(keep) = runs {
+        let skip = all.len().saturating_sub(keep.max(1));
+        all.drain(..skip);
+    }
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    let mut observed = Vec::with_capacity(all.len());
+    let mut examples: Vec<BrandExamples> = brands
+        .iter()
+        .map(|b| BrandExamples {
+            brand: b.name.clone(),
+            names: std::iter::once(b.name.clone())
+                .chain(b.aliases.iter().cloned())
+                .collect(),
+            answers: Vec::new(),
+        })
+        .collect();
+    for (i, run) in all.iter().enumerate() {
+        let items = store.track_items(&run.id)?;
+        observed.push(observe_run(timestamp(run.started_at), &items, brands));
+        if i + 1 != all.len() {
+            continue;
+        }
+        // The last run's answers, quoted where they name each brand.
+        for item in &items {
+            let Observed::Answer(answer) = observe(item, brands) else {
+                continue;
+            };
+            for mention in &answer.mentions {
+                let (Some(sentence), Some(_)) = (&mention.sentence, mention.position) else {
+                    continue;
+                };
+                if let Some(entry) = examples.iter_mut().find(|e| e.brand == mention.brand)
+                    && entry.answers.len() < EXAMPLES_PER_BRAND
+                {
+                    entry.answers.push(Example {
+                        model: answer.observation.model.clone(),
+                        location: answer.observation.location.clone(),
+                        query: answer.observation.query.clone(),
+                        sentence: sentence.clone(),
+                        stance: mention.stance,
+                    });
+                }
+            }
+        }
+    }
+    let trends = trends::trends(&observed, &names);
+    let diff = match observed.as_slice() {
+        [.., before, after] => Some(trends::diff(before, after, &names)),
+        _ => None,
+    };
+    Ok(ReportInput {
+        set: set.map_or_else(|| set_name.to_string(), |s| s.name.clone()),
+        written_at: timestamp(written_at),
+        prompts: set.map(|s| s.prompts.clone()).unwrap_or_default(),
+        terms: set.map(|s| s.terms.clone()).unwrap_or_default(),
+        models: set
+            .map(|s| {
+                let mut models: Vec<String> = s
+                    .models
+                    .iter()
+                    .map(|m| m.display_name().to_string())
+                    .collect();
+                if s.overview {
+                    models.push("AI Overview".to_string());
+                }
+                models
+            })
+            .unwrap_or_default(),
+        places: set
+            .map(|s| s.locations.iter().map(location_label).collect())
+            .unwrap_or_default(),
+        maps: brand_maps(&trends),
+        trends,
+        diff,
+        examples,
+    })
+}
+
 /// The rows as CSV (with a header when `header`) or JSON Lines.
 pub fn render(rows: &[ReportRow], format: ReportFormat, header: bool) -> Result<String, String> {
     match format {
@@ -150,6 +251,9 @@ pub fn render(rows: &[ReportRow], format: ReportFormat, header: bool) -> Result<
                 text.push('\n');
             }
             Ok(text)
+        }
+        ReportFormat::Html | ReportFormat::Md => {
+            Err("a page is written whole from the runs' readings, not row by row".to_string())
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::analysis::sources::KindCounts;
 use crate::app::App;
 use crate::app::track::TrackState;
 use crate::track::report::timestamp;
-use crate::track::trends::{RunDiff, Trends};
+use crate::track::trends::{self, ChangeKind, RunDiff, Trends};
 use crate::track::view::TrackView;
 
 use super::theme;
@@ -590,65 +590,30 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
 /// The changes of the last run; with `trends`, each brand's visibility against the run
 /// before first (when the brand list beside the chart does not say it).
 fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<Line<'static>> {
-    // What the changes are over first: never "nothing changed" over answers not compared.
-    let mut lines = vec![Line::styled(diff.headline(), theme::dim())];
-    if let Some(left_out) = diff.not_compared() {
-        lines.push(Line::styled(left_out, theme::error()));
-    }
-    // Each brand's visibility against the run before, with the test's verdict.
-    for brand in trends.iter().flat_map(|t| &t.brands) {
-        if let Some(change) = brand.change {
-            let style = if change.different {
-                theme::title()
-            } else {
-                theme::dim()
-            };
-            lines.push(Line::from(vec![
-                Span::styled(format!("{}: ", brand.brand), style),
-                Span::raw(change.text()),
-            ]));
-        }
-    }
-    for (sign, style, changes) in [
-        ("+", theme::ok(), &diff.mentions_gained),
-        ("−", theme::error(), &diff.mentions_lost),
-    ] {
-        for c in changes {
-            lines.push(Line::from(vec![
-                Span::styled(format!("{sign} "), style),
-                Span::raw(format!(
-                    "{} named by {} at {} for \"{}\"{}",
-                    c.brand,
-                    c.model,
-                    c.location,
-                    c.query,
-                    c.counts_text()
-                )),
-            ]));
-        }
-    }
-    if !diff.sources_gained.is_empty() {
-        lines.push(Line::raw(format!(
-            "sources gained: {}",
-            diff.sources_gained.join(", ")
-        )));
-    }
-    if !diff.sources_lost.is_empty() {
-        lines.push(Line::raw(format!(
-            "sources lost: {}",
-            diff.sources_lost.join(", ")
-        )));
-    }
-    for m in &diff.ranks_moved {
-        let at = |r: Option<u32>| r.map_or("–".to_string(), |r| r.to_string());
-        lines.push(Line::raw(format!(
-            "{} for \"{}\" at {}: {} → {}",
-            m.domain,
-            m.terms,
-            m.location,
-            at(m.from),
-            at(m.to)
-        )));
-    }
-    lines
+    trends::change_lines(diff, trends)
+        .into_iter()
+        .map(|line| match line.kind {
+            ChangeKind::Headline => Line::styled(line.text, theme::dim()),
+            ChangeKind::LeftOut => Line::styled(line.text, theme::error()),
+            ChangeKind::Brand { different } => {
+                let style = if different {
+                    theme::title()
+                } else {
+                    theme::dim()
+                };
+                Line::from(vec![
+                    Span::styled(format!("{}: ", line.brand), style),
+                    Span::raw(line.text),
+                ])
+            }
+            ChangeKind::Gained => {
+                Line::from(vec![Span::styled("+ ", theme::ok()), Span::raw(line.text)])
+            }
+            ChangeKind::Lost => Line::from(vec![
+                Span::styled("− ", theme::error()),
+                Span::raw(line.text),
+            ]),
+            ChangeKind::Other => Line::raw(line.text),
+        })
+        .collect()
 }
