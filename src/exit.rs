@@ -19,5 +19,8 @@ pub const STORAGE: i32 = 6;
 /// A tracking run waited for (`track run --wait`) ended with calls that failed, expired or
 /// were refused: its figures cover fewer answers than the set plans.
 pub const RUN_INCOMPLETE: i32 = 7;
+/// Alerts of the set fired on its newest finished run (`track check`, `track run --wait`):
+/// each is a line on stdout. Takes the place of 7 when both apply.
+pub const ALERTS: i32 = 8;
 /// Interrupted with Ctrl+C.
 pub const CANCELLED: i32 = 130;

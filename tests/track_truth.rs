@@ -41,6 +41,8 @@ fn track(dir: &Path, sim: &Simulator, args: &[&str]) -> Output {
         .env_remove("MASSIVE_TOKEN")
         .env("VANTAGE_DATA_DIR", dir.join("data"))
         .env("VANTAGE_CONFIG", dir.join("no-config.toml"))
+        // A webhook's retries wait milliseconds, not seconds.
+        .env("VANTAGE_WEBHOOK_RETRY_MS", "10")
         .args(["--render-url", &sim.url(), "--search-url", &sim.url()])
         .args(&all)
         .timeout(Duration::from_secs(120))
@@ -448,4 +450,136 @@ fn the_html_report_is_self_contained_with_its_chart_map_and_changes() {
     // Markdown without a file to write its charts beside is refused.
     let refused = track(dir, &service.sim, &["report", "boots", "--format", "md"]);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+}
+
+/// What a webhook receiver got: each POST's body, and how it answered.
+#[derive(Clone, Default)]
+struct Receiver {
+    bodies: std::sync::Arc<std::sync::Mutex<Vec<serde_json::Value>>>,
+    /// The first this many posts are refused with a 503.
+    refuse: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+fn receiver(refuse: usize) -> (Receiver, common::Served) {
+    let receiver = Receiver::default();
+    receiver
+        .refuse
+        .store(refuse, std::sync::atomic::Ordering::SeqCst);
+    let state = receiver.clone();
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move |headers: axum::http::HeaderMap, body: String| {
+            let state = state.clone();
+            async move {
+                assert!(
+                    headers.get("authorization").is_none(),
+                    "the token never goes to a webhook"
+                );
+                let value: serde_json::Value = serde_json::from_str(&body).unwrap();
+                state.bodies.lock().unwrap().push(value);
+                let left = state.refuse.load(std::sync::atomic::Ordering::SeqCst);
+                if left > 0 {
+                    state
+                        .refuse
+                        .store(left - 1, std::sync::atomic::Ordering::SeqCst);
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE
+                } else {
+                    axum::http::StatusCode::OK
+                }
+            }
+        }),
+    );
+    (receiver, common::serve(app))
+}
+
+fn alerting_workspace(dir: &Path, webhook: &str, below: u32) {
+    std::fs::write(
+        dir.join("vantage.toml"),
+        format!(
+            "webhook = \"{webhook}/hook\"\n\n[[brands]]\nname = \"REI\"\ndomains = [\"rei.com\"]\n\n[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\nmodels = [\"chatgpt\", \"gemini\"]\nlocations = [\"us\"]\n\n[[sets.alerts]]\nbrand = \"REI\"\nmeasure = \"visibility\"\nbelow = {below}\nmodels = [\"chatgpt\"]\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// An alert that must fire (visibility below 101 %) is printed by `track run --wait`, which
+/// exits 8, and posted to the webhook once; one that cannot fire exits 0 and posts nothing.
+#[test]
+fn an_alert_that_fires_is_printed_exits_8_and_reaches_the_webhook() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (got, served) = receiver(0);
+    alerting_workspace(dir, &served.url, 101);
+    let service = service(0.0);
+    let run = track(dir, &service.sim, &["run", "boots", "--wait"]);
+    assert_eq!(run.status.code(), Some(8), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("boots: REI's visibility (chatgpt) is "))
+        .unwrap_or_else(|| panic!("the alert is a line of stdout: {stdout}"));
+    assert!(line.contains(", below 101 % in run "), "{line}");
+    let bodies = got.bodies.lock().unwrap().clone();
+    assert_eq!(bodies.len(), 1, "{bodies:?}");
+    assert_eq!(bodies[0]["set"], "boots");
+    assert!(
+        bodies[0]["text"].as_str().unwrap().contains(line),
+        "{}",
+        bodies[0]
+    );
+    assert_eq!(bodies[0]["alerts"][0]["measure"], "visibility");
+    assert_eq!(bodies[0]["alerts"][0]["threshold"], 101.0);
+    // `track check` on the same run prints it again but does not post it twice.
+    let check = track(dir, &service.sim, &["check", "boots"]);
+    assert_eq!(check.status.code(), Some(8), "{check:?}");
+    assert_eq!(got.bodies.lock().unwrap().len(), 1);
+
+    // One that cannot fire: exit 0, nothing posted.
+    let quiet = tempfile::tempdir().unwrap();
+    let (nothing, served) = receiver(0);
+    alerting_workspace(quiet.path(), &served.url, 0);
+    let run = track(quiet.path(), &service.sim, &["run", "boots", "--wait"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert!(
+        String::from_utf8_lossy(&run.stdout)
+            .lines()
+            .all(|l| !l.contains("visibility"))
+    );
+    assert!(nothing.bodies.lock().unwrap().is_empty());
+}
+
+/// A delivery the webhook refuses (503 on every try) is kept, said, and posted again by the
+/// next run, which posts its own alerts too.
+#[test]
+fn a_refused_delivery_is_kept_and_posted_by_the_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (got, served) = receiver(3);
+    alerting_workspace(dir, &served.url, 101);
+    let service = service(0.0);
+    let first = track(dir, &service.sim, &["run", "boots", "--wait"]);
+    assert_eq!(first.status.code(), Some(8), "{first:?}");
+    assert!(
+        String::from_utf8_lossy(&first.stderr).contains("could not be posted"),
+        "{first:?}"
+    );
+    let first_run = got.bodies.lock().unwrap()[0]["run"].clone();
+    assert_eq!(got.bodies.lock().unwrap().len(), 3, "three tries");
+    let store = Store::open_in(&dir.join("data"), StoreOptions::default()).unwrap();
+    let kept = store.webhook_deliveries(Some("boots")).unwrap();
+    assert_eq!(kept.len(), 1);
+    assert!(!kept[0].delivered && kept[0].last_error.is_some());
+
+    let second = track(dir, &service.sim, &["run", "boots", "--wait"]);
+    assert_eq!(second.status.code(), Some(8), "{second:?}");
+    assert!(
+        String::from_utf8_lossy(&second.stderr).contains("kept since an earlier post failed"),
+        "{second:?}"
+    );
+    let bodies = got.bodies.lock().unwrap().clone();
+    assert_eq!(bodies.len(), 5, "the kept one, then the new run's");
+    assert_eq!(bodies[3]["run"], first_run);
+    assert_ne!(bodies[4]["run"], first_run);
+    let deliveries = store.webhook_deliveries(Some("boots")).unwrap();
+    assert!(deliveries.iter().all(|d| d.delivered), "{deliveries:?}");
 }

@@ -10,6 +10,7 @@
 //! workspace file that lists those brands; [`diff`] compares two answers word by word; [`samples`] reads
 //! cells asked several times: counts with their intervals, and the test of a difference.
 
+pub mod alerts;
 pub mod diff;
 pub mod mentions;
 pub mod names;

@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{Array, ArrayOfTables, DocumentMut, Item, Table, value};
 
+use super::alerts::{Alert, Condition, Measure};
 use super::mentions::Brand;
 use super::overview::AI_OVERVIEW;
 use super::samples;
@@ -47,6 +48,7 @@ pub const WORKSPACE_FILE: &str = "vantage.toml";
 const BRANDS_KEY: &str = "brands";
 const SETS_KEY: &str = "sets";
 const SOURCES_KEY: &str = "sources";
+const WEBHOOK_KEY: &str = "webhook";
 
 /// A tracking set: what to ask or search, from which vantage points, watching which brands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +69,9 @@ pub struct TrackSet {
     /// How many times a run asks each prompt from each vantage point (searches once), with
     /// the cache off when more than one: 1 to [`samples::MAX_SAMPLES`].
     pub samples: usize,
+    /// What to watch for in each run (`[[sets.alerts]]`); written by hand, kept as written
+    /// when the app or `track set` change the set.
+    pub alerts: Vec<Alert>,
 }
 
 impl Default for TrackSet {
@@ -81,6 +86,7 @@ impl Default for TrackSet {
             locations: Vec::new(),
             brands: Vec::new(),
             samples: 1,
+            alerts: Vec::new(),
         }
     }
 }
@@ -129,6 +135,8 @@ pub struct Workspace {
     doc: DocumentMut,
     brands: Vec<Brand>,
     sets: Vec<TrackSet>,
+    /// Where the alerts that fire are posted (`webhook = "…"`).
+    webhook: Option<String>,
     /// The brand marked `own = true`: the user's, whose site cited is "own".
     own: Option<String>,
     /// Kinds of cited sites the file adds to the shipped table (`[sources]`).
@@ -163,6 +171,7 @@ impl Workspace {
             doc: DocumentMut::new(),
             brands: Vec::new(),
             sets: Vec::new(),
+            webhook: None,
             own: None,
             source_kinds: Vec::new(),
             read: None,
@@ -196,11 +205,13 @@ impl Workspace {
         let own = read_own(path, text, parsed.as_table())?;
         let source_kinds = read_source_kinds(path, text, parsed.as_table())?;
         let sets = read_sets(path, text, parsed.as_table(), &brands)?;
+        let webhook = read_webhook(path, text, parsed.as_table())?;
         Ok(Workspace {
             path: path.to_path_buf(),
             doc: parsed.into_mut(),
             brands,
             sets,
+            webhook,
             own,
             source_kinds,
             read: Some(text.to_string()),
@@ -224,6 +235,11 @@ impl Workspace {
 
     pub fn brands(&self) -> &[Brand] {
         &self.brands
+    }
+
+    /// The URL the alerts that fire are posted to, if the file names one.
+    pub fn webhook(&self) -> Option<&str> {
+        self.webhook.as_deref()
     }
 
     pub fn sets(&self) -> &[TrackSet] {
@@ -671,6 +687,7 @@ fn read_sets(
                 n
             }
         };
+        let alerts = read_alerts(table, &field, brands)?;
         let set = TrackSet {
             name,
             prompts,
@@ -681,6 +698,7 @@ fn read_sets(
             locations,
             brands: watched,
             samples,
+            alerts,
         };
         if set.combinations() > MAX_SET_COMBINATIONS {
             return Err(field(
@@ -696,6 +714,195 @@ fn read_sets(
         sets.push(set);
     }
     Ok(sets)
+}
+
+/// A set's `[[sets.alerts]]`, each checked: a tracked brand (or, for `rank`, a domain), a
+/// measure, exactly one of `below`, `above` and `drops_by`, and filters that are models and
+/// places.
+fn read_alerts(
+    set: &Table,
+    field: &impl Fn(Option<Range<usize>>, &str, &str) -> WorkspaceError,
+    brands: &[Brand],
+) -> Result<Vec<Alert>, WorkspaceError> {
+    let Some((key, item)) = set.get_key_value("alerts") else {
+        return Ok(Vec::new());
+    };
+    let Some(list) = item.as_array_of_tables() else {
+        return Err(field(
+            key.span(),
+            "sets.alerts",
+            "should be [[sets.alerts]] tables, each with a brand, a measure and a threshold",
+        ));
+    };
+    let mut alerts = Vec::with_capacity(list.len());
+    for table in list {
+        let at = |name: &str| {
+            table
+                .get_key_value(name)
+                .and_then(|(k, _)| k.span())
+                .or_else(|| table.span())
+        };
+        let text = |name: &str| -> Result<Option<String>, WorkspaceError> {
+            match table.get(name) {
+                None => Ok(None),
+                Some(item) => item
+                    .as_str()
+                    .map(|s| Some(s.trim().to_string()))
+                    .ok_or_else(|| {
+                        field(
+                            at(name),
+                            &format!("sets.alerts.{name}"),
+                            "should be a string",
+                        )
+                    }),
+            }
+        };
+        let strings = |name: &str| -> Result<Vec<String>, WorkspaceError> {
+            let Some(item) = table.get(name) else {
+                return Ok(Vec::new());
+            };
+            let wrong = || {
+                field(
+                    at(name),
+                    &format!("sets.alerts.{name}"),
+                    "should be a list of strings, like [\"a\", \"b\"]",
+                )
+            };
+            item.as_array()
+                .ok_or_else(wrong)?
+                .iter()
+                .map(|v| v.as_str().map(|s| s.trim().to_string()).ok_or_else(wrong))
+                .collect()
+        };
+        let measure_text = text("measure")?.ok_or_else(|| {
+            field(
+                table.span(),
+                "sets.alerts.measure",
+                &format!("is missing: one of {}", Measure::NAMES),
+            )
+        })?;
+        let measure = Measure::parse(&measure_text).ok_or_else(|| {
+            field(
+                at("measure"),
+                "sets.alerts.measure",
+                &format!("{measure_text:?} is not a measure; use {}", Measure::NAMES),
+            )
+        })?;
+        let brand = match text("brand")? {
+            None => None,
+            Some(name) => match brands.iter().find(|b| b.name.eq_ignore_ascii_case(&name)) {
+                Some(b) => Some(b.name.clone()),
+                None => {
+                    return Err(field(
+                        at("brand"),
+                        "sets.alerts.brand",
+                        &format!(
+                            "{name} is not one of the [[brands]] in this file; add it there first"
+                        ),
+                    ));
+                }
+            },
+        };
+        let domain = text("domain")?.filter(|d| !d.is_empty());
+        match (&brand, &domain, measure) {
+            (None, None, _) => {
+                return Err(field(
+                    table.span(),
+                    "sets.alerts.brand",
+                    "is missing: name the tracked brand the alert watches (or, for rank, a domain)",
+                ));
+            }
+            (None, Some(_), m) if m != Measure::Rank => {
+                return Err(field(
+                    at("domain"),
+                    "sets.alerts.domain",
+                    "a domain is watched by its rank only: use measure = \"rank\", or a brand",
+                ));
+            }
+            (Some(name), None, Measure::Rank)
+                if brands
+                    .iter()
+                    .any(|b| b.name == *name && b.domains.is_empty()) =>
+            {
+                return Err(field(
+                    at("brand"),
+                    "sets.alerts.brand",
+                    &format!(
+                        "{name} has no domains in [[brands]], so it has no rank to watch; add its domains"
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        let mut conditions = Vec::new();
+        for name in Condition::KEYS {
+            let Some(item) = table.get(name) else {
+                continue;
+            };
+            let value = item
+                .as_float()
+                .or_else(|| item.as_integer().map(|n| n as f64))
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| {
+                    field(
+                        at(name),
+                        &format!("sets.alerts.{name}"),
+                        "should be a number, not negative, like 30 or 2.5",
+                    )
+                })?;
+            conditions.push(match name {
+                "below" => Condition::Below(value),
+                "above" => Condition::Above(value),
+                _ => Condition::DropsBy(value),
+            });
+        }
+        let condition = match conditions.as_slice() {
+            [one] => *one,
+            [] => {
+                return Err(field(
+                    table.span(),
+                    "sets.alerts",
+                    "needs a threshold: below = …, above = …, or drops_by = … (since the run before)",
+                ));
+            }
+            _ => {
+                return Err(field(
+                    table.span(),
+                    "sets.alerts",
+                    "takes one of below, above and drops_by; make another alert for the other",
+                ));
+            }
+        };
+        let models = strings("models")?;
+        if let Some(unknown) = models
+            .iter()
+            .find(|m| !m.eq_ignore_ascii_case(AI_OVERVIEW) && m.parse::<Model>().is_err())
+        {
+            return Err(field(
+                at("models"),
+                "sets.alerts.models",
+                &format!(
+                    "{unknown:?} is not a model; use chatgpt, gemini, perplexity, copilot or {AI_OVERVIEW}"
+                ),
+            ));
+        }
+        let locations = strings("locations")?
+            .iter()
+            .map(|spec| {
+                crate::geo::parse_location(spec)
+                    .map_err(|problem| field(at("locations"), "sets.alerts.locations", &problem))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        alerts.push(Alert {
+            brand,
+            domain,
+            measure,
+            condition,
+            models: models.iter().map(|m| m.to_ascii_lowercase()).collect(),
+            locations,
+        });
+    }
+    Ok(alerts)
 }
 
 /// The error of a key at a span of this file: the file, the line and the problem.
@@ -780,6 +987,28 @@ fn string_array(items: &[String]) -> Array {
 }
 
 /// The one brand marked `own = true`; two are refused with the second's line.
+/// `webhook = "https://…"`: where the alerts of every set are posted, for the workspace.
+fn read_webhook(path: &Path, text: &str, root: &Table) -> Result<Option<String>, WorkspaceError> {
+    let field = field_error(path, text);
+    let Some((key, item)) = root.get_key_value(WEBHOOK_KEY) else {
+        return Ok(None);
+    };
+    let wrong = |problem: &str| field(key.span(), WEBHOOK_KEY, problem);
+    let Some(url) = item.as_str().map(str::trim) else {
+        return Err(wrong(
+            "should be a URL in quotes, like \"https://hooks.example.com/…\"",
+        ));
+    };
+    match url::Url::parse(url) {
+        Ok(parsed) if matches!(parsed.scheme(), "https" | "http") => Ok(Some(url.to_string())),
+        Ok(parsed) => Err(wrong(&format!(
+            "the scheme {:?} is not http(s)",
+            parsed.scheme()
+        ))),
+        Err(error) => Err(wrong(&format!("{url:?} is not a URL ({error})"))),
+    }
+}
+
 fn read_own(path: &Path, text: &str, root: &Table) -> Result<Option<String>, WorkspaceError> {
     let field = field_error(path, text);
     let Some(list) = root.get(BRANDS_KEY).and_then(Item::as_array_of_tables) else {

@@ -321,3 +321,59 @@ fn a_file_reads_back_as_its_own_text_and_one_changed_on_disk_is_not_written_over
     again.save_over(Some(&read)).unwrap();
     assert!(std::fs::read_to_string(&file).unwrap().contains("Lowa"));
 }
+
+#[test]
+fn alerts_and_the_webhook_are_read_and_a_wrong_one_is_refused_with_its_line() {
+    let base = "webhook = \"https://hooks.example.com/T000/B000\"\n\n[[brands]]\nname = \"Salomon\"\ndomains = [\"salomon.com\"]\n\n[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\n\n[[sets.alerts]]\nbrand = \"salomon\"\nmeasure = \"visibility\"\nbelow = 30\nmodels = [\"chatgpt\"]\nlocations = [\"us\"]\n\n[[sets.alerts]]\ndomain = \"rei.com\"\nmeasure = \"rank\"\ndrops_by = 2.5\n";
+    let workspace = Workspace::parse(Path::new("/w/vantage.toml"), base).unwrap();
+    assert_eq!(
+        workspace.webhook(),
+        Some("https://hooks.example.com/T000/B000")
+    );
+    let alerts = &workspace.set("boots").unwrap().alerts;
+    assert_eq!(alerts.len(), 2);
+    assert_eq!(
+        alerts[0].to_string(),
+        "Salomon visibility below 30 % (chatgpt; US)"
+    );
+    assert_eq!(alerts[1].to_string(), "rei.com rank drops by 2.5");
+    // Editing the set keeps its alerts as written.
+    let mut edited = workspace.clone();
+    let mut set = edited.set("boots").unwrap().clone();
+    set.prompts.push("hiking boots".into());
+    edited.replace_set("boots", set).unwrap();
+    assert!(
+        edited
+            .to_text()
+            .contains("[[sets.alerts]]\nbrand = \"salomon\"")
+    );
+    for (wrong, line, says) in [
+        (
+            base.replace("\"visibility\"", "\"reach\""),
+            13,
+            "is not a measure",
+        ),
+        (
+            base.replace("below = 30", "below = 30\nabove = 90"),
+            11,
+            "takes one of below",
+        ),
+        (
+            base.replace("brand = \"salomon\"", "brand = \"Hoka\""),
+            12,
+            "not one of the [[brands]]",
+        ),
+        (base.replace("below = 30", "below = -1"), 14, "not negative"),
+        (
+            base.replace("\"https://hooks", "\"ftp://hooks"),
+            1,
+            "not http(s)",
+        ),
+    ] {
+        let error = Workspace::parse(Path::new("/w/vantage.toml"), &wrong)
+            .expect_err(says)
+            .to_string();
+        assert!(error.contains(says), "{error}");
+        assert!(error.contains(&format!("line {line}")), "{error}");
+    }
+}

@@ -26,6 +26,7 @@ mod sim;
 mod store;
 mod text;
 mod track;
+mod track_alerts;
 mod track_set;
 mod usage;
 

@@ -78,6 +78,14 @@ pub enum TrackCommand {
     /// Make, change or delete a set of the workspace file
     #[command(subcommand)]
     Set(super::track_set::SetCommand),
+    /// Evaluate the set's alerts on its newest finished run: each that fires is a line on
+    /// stdout, and the exit code is 8 when any did; the workspace's webhook is told
+    Check {
+        set: String,
+        /// Print the alerts that fired as JSON
+        #[arg(long)]
+        json: bool,
+    },
     /// Visibility, positions, sources and ranks over a set's runs; what the last run changed
     Trends {
         set: String,
@@ -136,6 +144,28 @@ fn find_set<'a>(workspace: &'a Workspace, name: &str) -> Result<&'a TrackSet, St
     })
 }
 
+/// `track check SET`.
+async fn check_set(
+    config: &Config,
+    workspace: Option<&std::path::Path>,
+    name: &str,
+    json: bool,
+) -> i32 {
+    let workspace = match load_workspace(workspace) {
+        Ok(w) => w,
+        Err(sentence) => return invalid(&sentence),
+    };
+    let set = match find_set(&workspace, name) {
+        Ok(set) => set.clone(),
+        Err(sentence) => return invalid(&sentence),
+    };
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(code) => return code,
+    };
+    super::track_alerts::check(&store, &workspace, &set, json).await
+}
+
 fn open_store(config: &Config) -> Result<Store, i32> {
     Store::open_in(&config.data_dir, StoreOptions::from_config(config)).map_err(|error| {
         err(&error.to_string());
@@ -174,6 +204,7 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             output,
             ..
         } => report_set(config, workspace, &set, format, last, output.as_deref()),
+        TrackCommand::Check { set, json } => check_set(config, workspace, &set, json).await,
         TrackCommand::Trends {
             set,
             json,
@@ -403,6 +434,13 @@ async fn run_set(
             if code == exit::OK {
                 code = exit::RUN_INCOMPLETE;
             }
+        }
+    }
+    // The alerts, on the run just ended (or the newest one that did).
+    if !set.alerts.is_empty() {
+        let checked = super::track_alerts::check(&store, &workspace, set, false).await;
+        if checked == exit::ALERTS && matches!(code, exit::OK | exit::RUN_INCOMPLETE) {
+            code = exit::ALERTS;
         }
     }
     code

@@ -58,7 +58,7 @@ pub use model::{
 pub use repair::{CheckReport, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
 pub use search::match_expression;
-pub use track::{NewRun, RunId, RunItem, RunSummary, TrackWrite};
+pub use track::{Delivery, NewRun, RunId, RunItem, RunSummary, TrackWrite};
 
 use crate::api::JobId;
 use crate::jobs::{JobState, Transition};
@@ -685,6 +685,11 @@ impl Store {
     /// Tracking runs with their counts, oldest first: of one set (any case), or of all.
     pub fn track_runs(&self, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
         self.with_reader(|c| track::runs(c, set))
+    }
+
+    /// The posts of alerts to the webhook, delivered or waiting to be tried again.
+    pub fn webhook_deliveries(&self, set: Option<&str>) -> Result<Vec<Delivery>, StoreError> {
+        self.with_reader(|c| track::deliveries(c, set))
     }
 
     pub fn track_run(&self, id: &RunId) -> Result<Option<RunSummary>, StoreError> {

@@ -85,6 +85,9 @@ const MIGRATIONS: &[&str] = &[
         CHECK (origin IN ('app', 'cli', 'track'));
     ALTER TABLE jobs ADD COLUMN entry_id TEXT;
     ",
+    // 5 → 6: the alerts of a run posted to the workspace's webhook, kept until delivered
+    // (a failed delivery is tried again by the next run).
+    super::track::DELIVERIES_MIGRATION,
 ];
 
 /// The schema version this build writes.

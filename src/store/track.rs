@@ -38,6 +38,31 @@ pub(super) const MIGRATION: &str = "
     );
 ";
 
+pub(super) const DELIVERIES_MIGRATION: &str = "
+    CREATE TABLE webhook_deliveries (
+        run_id        TEXT PRIMARY KEY,
+        set_name      TEXT NOT NULL,
+        payload       TEXT NOT NULL,
+        created_at    INTEGER NOT NULL,
+        delivered_at  INTEGER,
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        last_error    TEXT
+    );
+";
+
+/// The alerts of one run, posted (or to post) to the workspace's webhook.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    pub run: RunId,
+    pub set_name: String,
+    /// The JSON body, as posted.
+    pub payload: String,
+    pub delivered: bool,
+    /// Posts tried so far (each with its own bounded retries).
+    pub attempts: u32,
+    pub last_error: Option<String>,
+}
+
 /// A run's id (a UUID made when the run is planned).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
@@ -100,6 +125,14 @@ pub enum TrackWrite {
         run: RunId,
         seq: u32,
         reason: String,
+    },
+    /// A post of a run's alerts to the webhook, delivered or not (`error`).
+    Delivery {
+        run: RunId,
+        set_name: String,
+        payload: String,
+        at: UnixMs,
+        error: Option<String>,
     },
 }
 
@@ -206,8 +239,51 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
                 params![run.as_str(), seq, reason],
             )?;
         }
+        TrackWrite::Delivery {
+            run,
+            set_name,
+            payload,
+            at,
+            error,
+        } => {
+            let delivered = error.is_none().then_some(*at);
+            tx.execute(
+                "INSERT INTO webhook_deliveries
+                     (run_id, set_name, payload, created_at, delivered_at, attempts, last_error)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
+                 ON CONFLICT (run_id) DO UPDATE SET
+                     attempts = attempts + 1,
+                     delivered_at = COALESCE(delivered_at, excluded.delivered_at),
+                     last_error = excluded.last_error",
+                params![run.as_str(), set_name, payload, at, delivered, error],
+            )?;
+        }
     }
     Ok(())
+}
+
+/// The webhook deliveries of a set (every set when none), oldest first.
+pub(super) fn deliveries(
+    conn: &Connection,
+    set: Option<&str>,
+) -> Result<Vec<Delivery>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT run_id, set_name, payload, delivered_at IS NOT NULL, attempts, last_error
+         FROM webhook_deliveries
+         WHERE ?1 IS NULL OR set_name = ?1 COLLATE NOCASE
+         ORDER BY created_at, run_id",
+    )?;
+    let rows = statement.query_map(params![set], |row| {
+        Ok(Delivery {
+            run: RunId(row.get(0)?),
+            set_name: row.get(1)?,
+            payload: row.get(2)?,
+            delivered: row.get(3)?,
+            attempts: row.get::<_, i64>(4)?.try_into().unwrap_or(u32::MAX),
+            last_error: row.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
 fn corrupt(what: impl std::fmt::Display) -> StoreError {

@@ -14,6 +14,7 @@
 //!   [`report`] writes runs as CSV or JSON Lines; [`readings`] reads a run for the kinds
 //!   of the sites cited and the gaps of the own brand.
 
+pub mod alerts;
 pub mod lock;
 pub mod map;
 pub mod observe;

@@ -1,0 +1,205 @@
+//! The alerts of a set, checked on its newest finished run (`track check`, and `track run
+//! --wait` once its jobs have ended): each alert that fires is one line on stdout, the exit
+//! code says that some fired, and the workspace's webhook gets one post per run with them.
+//! A post that fails is kept in the store and tried again by the next check, and said.
+
+use std::time::Duration;
+
+use super::{err, out};
+use crate::analysis::mentions::Brand;
+use crate::analysis::workspace::{TrackSet, Workspace};
+use crate::exit;
+use crate::store::{RunSummary, Store, TrackWrite, now_ms};
+use crate::track::alerts::{Fired, evaluate};
+use crate::track::observe::observe_run;
+use crate::track::report::timestamp;
+
+/// Between the retries of one post; tests shorten it.
+fn retry_pause() -> Duration {
+    std::env::var("VANTAGE_WEBHOOK_RETRY_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(Duration::from_secs(2), Duration::from_millis)
+}
+
+/// The brands the observations hold: the set's, and those its alerts watch.
+fn brands_for(workspace: &Workspace, set: &TrackSet) -> Vec<Brand> {
+    let mut brands = workspace.brands_of(set);
+    for alert in &set.alerts {
+        if let Some(name) = &alert.brand
+            && !brands.iter().any(|b| &b.name == name)
+            && let Some(brand) = workspace.brands().iter().find(|b| &b.name == name)
+        {
+            brands.push(brand.clone());
+        }
+    }
+    brands
+}
+
+/// The newest run whose every call has ended, and the run before it.
+fn finished(runs: &[RunSummary]) -> Option<(&RunSummary, Option<&RunSummary>)> {
+    let at = runs.iter().rposition(|r| r.pending == 0 && r.unsent == 0)?;
+    Some((&runs[at], at.checked_sub(1).map(|i| &runs[i])))
+}
+
+/// Evaluates the set's alerts on its newest finished run, prints those that fire, posts
+/// them to the webhook (and any post kept from before): `exit::ALERTS` when some fired.
+pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, json: bool) -> i32 {
+    let mut code = exit::OK;
+    if let Some(url) = workspace.webhook() {
+        retry_kept(store, url, &set.name).await;
+    }
+    if set.alerts.is_empty() {
+        err(&format!(
+            "The set {} has no alerts: add [[sets.alerts]] to {} (see the README's Alerts).",
+            set.name,
+            workspace.path().display()
+        ));
+        return code;
+    }
+    let runs = match store.track_runs(Some(&set.name)) {
+        Ok(runs) => runs,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    let Some((run, before)) = finished(&runs) else {
+        err(&format!(
+            "No run of {} has ended yet, so no alert was checked; `vantage track run {} --wait` runs one to the end.",
+            set.name, set.name
+        ));
+        return code;
+    };
+    let brands = brands_for(workspace, set);
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    let observe = |summary: &RunSummary| {
+        store
+            .track_items(&summary.id)
+            .map(|items| observe_run(timestamp(summary.started_at), &items, &brands))
+    };
+    let (now, earlier) = match (observe(run), before.map(observe).transpose()) {
+        (Ok(now), Ok(earlier)) => (now, earlier),
+        (Err(error), _) | (_, Err(error)) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    let fired = evaluate(
+        &set.name,
+        &set.alerts,
+        run.id.as_str(),
+        &now,
+        earlier.as_ref(),
+        &names,
+        workspace.brands(),
+    );
+    if json {
+        out(&format!(
+            "{}\n",
+            serde_json::json!({"set": set.name, "run": run.id.as_str(), "fired": fired})
+        ));
+    } else {
+        for alert in &fired {
+            out(&format!("{}\n", alert.text));
+        }
+    }
+    if fired.is_empty() {
+        err(&format!(
+            "No alert of {} fired on run {} ({} checked).",
+            set.name,
+            run.id.short(),
+            set.alerts.len()
+        ));
+        return code;
+    }
+    code = exit::ALERTS;
+    if let Some(url) = workspace.webhook() {
+        deliver(store, url, &set.name, run, &fired).await;
+    }
+    code
+}
+
+/// The body a chat tool shows as is (`text`), and the alerts for a script.
+fn payload(set: &str, run: &RunSummary, fired: &[Fired]) -> String {
+    let lines: Vec<&str> = fired.iter().map(|f| f.text.as_str()).collect();
+    serde_json::json!({
+        "text": format!("vantage: {} alert(s) fired on {set}\n{}", fired.len(), lines.join("\n")),
+        "set": set,
+        "run": run.id.as_str(),
+        "run_started_at": timestamp(run.started_at),
+        "alerts": fired,
+    })
+    .to_string()
+}
+
+/// Posts the run's alerts once: a run already delivered is not posted again.
+async fn deliver(store: &Store, url: &str, set: &str, run: &RunSummary, fired: &[Fired]) {
+    let delivered = store
+        .webhook_deliveries(Some(set))
+        .unwrap_or_default()
+        .iter()
+        .any(|d| d.run == run.id && d.delivered);
+    if delivered {
+        err(&format!(
+            "The webhook was already told of run {}'s alerts.",
+            run.id.short()
+        ));
+        return;
+    }
+    let body = payload(set, run, fired);
+    let result = crate::api::webhook::post(url, &body, retry_pause()).await;
+    match &result {
+        Ok(()) => err(&format!("Posted {} alert(s) to the webhook.", fired.len())),
+        Err(problem) => err(&format!(
+            "The alerts could not be posted: {problem}. They are kept and posted again by the next run or `vantage track check {set}`."
+        )),
+    }
+    record(store, run.id.clone(), set, body, result.err()).await;
+}
+
+/// Posts again what an earlier check could not deliver.
+async fn retry_kept(store: &Store, url: &str, set: &str) {
+    let kept: Vec<_> = store
+        .webhook_deliveries(Some(set))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|d| !d.delivered)
+        .collect();
+    for delivery in kept {
+        let result = crate::api::webhook::post(url, &delivery.payload, retry_pause()).await;
+        match &result {
+            Ok(()) => err(&format!(
+                "Posted the alerts of run {} kept since an earlier post failed.",
+                delivery.run.short()
+            )),
+            Err(problem) => err(&format!(
+                "The alerts of run {} are still not posted ({} tries so far): {problem}.",
+                delivery.run.short(),
+                delivery.attempts + 1
+            )),
+        }
+        record(store, delivery.run, set, delivery.payload, result.err()).await;
+    }
+}
+
+async fn record(
+    store: &Store,
+    run: crate::store::RunId,
+    set: &str,
+    payload: String,
+    error: Option<String>,
+) {
+    let write = TrackWrite::Delivery {
+        run,
+        set_name: set.to_string(),
+        payload,
+        at: now_ms(),
+        error,
+    };
+    if let Err(problem) = store.track(write).await {
+        err(&format!(
+            "The webhook's delivery could not be stored: {problem}"
+        ));
+    }
+}
