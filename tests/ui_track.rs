@@ -727,3 +727,77 @@ fn a_set_is_edited_and_deleted_in_the_track_tab() {
     assert!(written.contains("name = \"tents\""), "{written}");
     assert!(app.track.editor.is_none());
 }
+
+/// Three runs of two models from two places: Salomon holds in ChatGPT and falls in Gemini,
+/// holds in Denver and falls in Berlin.
+fn split_view() -> TrackView {
+    let brands: Vec<String> = ["Salomon", "Lowa"].map(String::from).to_vec();
+    let answer = |model: &str, location: &str, positions: Vec<Option<u32>>| AnswerObservation {
+        query: "best hiking boots".to_string(),
+        model: model.to_string(),
+        device: String::new(),
+        location: location.to_string(),
+        positions,
+        domains: Vec::new(),
+    };
+    let observed: Vec<RunObservations> = (0..3)
+        .map(|day| {
+            let later = day > 0;
+            RunObservations {
+                label: format!("day {day}"),
+                answers: vec![
+                    answer("chatgpt", "US/CO/Denver", vec![Some(1), Some(2)]),
+                    answer("chatgpt", "DE/–/Berlin", vec![Some(1), None]),
+                    answer("gemini", "US/CO/Denver", vec![Some(2), Some(1)]),
+                    answer(
+                        "gemini",
+                        "DE/–/Berlin",
+                        vec![if later { None } else { Some(1) }, Some(1)],
+                    ),
+                ],
+                results: Vec::new(),
+            }
+        })
+        .collect();
+    TrackView {
+        runs: vec![
+            run(1, "boots", 4, 0, 0),
+            run(2, "boots", 4, 0, 0),
+            run(3, "boots", 4, 0, 0),
+        ],
+        set: Some("boots".to_string()),
+        trends: trends::trends(&observed, &brands),
+        diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
+        maps: Vec::new(),
+        readings: None,
+        calls_per_run: Some(4),
+    }
+}
+
+/// `v` splits the chart: the selected brand by model, then by place, each line's last
+/// value in the legend; `←`/`→` pick the brand; `v` again goes back to every brand.
+#[test]
+fn v_breaks_a_brand_down_by_model_and_by_place() {
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(split_view()))));
+    press(&mut app, KeyCode::Char('v'));
+    let by_model = draw(&mut app, 160, 45);
+    assert!(by_model.contains("Salomon by model"), "{by_model}");
+    assert!(by_model.contains("chatgpt 100%"), "{by_model}");
+    assert!(by_model.contains("gemini 50%"), "{by_model}");
+    insta::assert_snapshot!("track_by_model_160x45", by_model);
+    press(&mut app, KeyCode::Char('v'));
+    let by_place = draw(&mut app, 80, 24);
+    assert!(by_place.contains("by place"), "{by_place}");
+    insta::assert_snapshot!("track_by_place_80x24", by_place);
+    insta::assert_snapshot!("track_by_place_160x45", draw(&mut app, 160, 45));
+    // Lowa by place: the brand follows → .
+    press(&mut app, KeyCode::Right);
+    let lowa = draw(&mut app, 160, 45);
+    assert!(lowa.contains("Lowa by place"), "{lowa}");
+    press(&mut app, KeyCode::Char('v'));
+    insta::assert_snapshot!("track_by_model_80x24", {
+        press(&mut app, KeyCode::Char('v'));
+        draw(&mut app, 80, 24)
+    });
+}

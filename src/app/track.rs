@@ -11,6 +11,28 @@ use super::popup::{Confirm, Popup};
 use super::{App, CallEffect, Credits, Effect, StoreEffect, TrackRunSent};
 use crate::analysis::workspace::TrackSet;
 
+/// What the chart's lines are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Split {
+    /// A line per watched brand.
+    #[default]
+    Brands,
+    /// The selected brand, a line per model.
+    Models,
+    /// The selected brand, a line per place.
+    Places,
+}
+
+impl Split {
+    fn next(self) -> Split {
+        match self {
+            Split::Brands => Split::Models,
+            Split::Models => Split::Places,
+            Split::Places => Split::Brands,
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct TrackState {
     pub view: Option<TrackView>,
@@ -24,6 +46,8 @@ pub struct TrackState {
     pub show_map: bool,
     /// The last run's sources by kind and gaps replace the chart.
     pub show_readings: bool,
+    /// The chart's lines: the brands, or the selected brand by model or by place.
+    pub split: Split,
     /// Prompts discovered around a topic (`D`), shown in place of the chart.
     pub discover: Option<super::discover::DiscoverState>,
     /// A set written from the tab (the form, Discover): shown once the file holds it.
@@ -121,6 +145,11 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::ToggleMode => {
             app.track.show_map = !app.track.show_map;
+            app.track.show_readings = false;
+        }
+        Action::SplitChart => {
+            app.track.split = app.track.split.next();
+            app.track.show_map = false;
             app.track.show_readings = false;
         }
         Action::ToggleReadings => {

@@ -14,9 +14,9 @@ use ratatui::widgets::{
 
 use crate::analysis::sources::KindCounts;
 use crate::app::App;
-use crate::app::track::TrackState;
+use crate::app::track::{Split, TrackState};
 use crate::track::report::timestamp;
-use crate::track::trends::{self, ChangeKind, RunDiff, Trends};
+use crate::track::trends::{self, ChangeKind, RunDiff, RunStat, Trends};
 use crate::track::view::TrackView;
 
 use super::theme;
@@ -166,7 +166,7 @@ fn draw_trend(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
     } else if state.show_readings {
         draw_readings(frame, area, view);
     } else {
-        draw_chart(frame, area, view);
+        draw_chart(frame, area, view, state);
     }
 }
 
@@ -509,14 +509,14 @@ const SERIES: [(Marker, &str); 4] = [
 ];
 
 /// Each watched brand's visibility (% of answers naming it) over the set's runs.
-fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
+fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
     let set = view.set.as_deref().unwrap_or("");
     let trends = &view.trends;
-    let block = titled_block(
-        format!(" Visibility of each brand over the runs of {set} (%) "),
-        area.width,
-    );
     if trends.brands.is_empty() {
+        let block = titled_block(
+            format!(" Visibility of each brand over the runs of {set} (%) "),
+            area.width,
+        );
         frame.render_widget(
             Paragraph::new("No brands are watched: add [[brands]] to vantage.toml.")
                 .style(theme::dim())
@@ -525,12 +525,59 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
         );
         return;
     }
-    let points: Vec<Vec<(f64, f64)>> = trends
-        .brands
-        .iter()
-        .map(|brand| {
+    let brand = &trends.brands[state.brand.min(trends.brands.len() - 1)];
+    // The lines: every brand, or the selected brand's per model or per place.
+    let (title, series): (String, Vec<(&str, &[RunStat])>) = match state.split {
+        Split::Brands => (
+            format!(" Visibility of each brand over the runs of {set} (%) · v: by model "),
+            trends
+                .brands
+                .iter()
+                .map(|b| (b.brand.as_str(), b.overall.as_slice()))
+                .collect(),
+        ),
+        Split::Models => (
+            format!(
+                " {} by model over the runs of {set} (%) · ← → brand · v: by place ",
+                brand.brand
+            ),
             brand
-                .overall
+                .by_model
+                .iter()
+                .map(|(m, stats)| (m.as_str(), stats.as_slice()))
+                .collect(),
+        ),
+        Split::Places => (
+            format!(
+                " {} by place over the runs of {set} (%) · ← → brand · v: all brands ",
+                brand.brand
+            ),
+            brand
+                .by_location
+                .iter()
+                // "US/CO/Denver" is Denver on a legend: the city, else the country.
+                .map(|(l, stats)| {
+                    let short = l.rsplit('/').find(|p| *p != "–").unwrap_or(l.as_str());
+                    (short, stats.as_slice())
+                })
+                .collect(),
+        ),
+    };
+    // Narrow: the title keeps what the lines are and the key, not the set's name.
+    let title = if title.chars().count() + 2 > usize::from(area.width) {
+        match state.split {
+            Split::Brands => format!(" Visibility of each brand over the runs of {set} (%) "),
+            Split::Models => format!(" {} by model (%) · ←→ · v ", brand.brand),
+            Split::Places => format!(" {} by place (%) · ←→ · v ", brand.brand),
+        }
+    } else {
+        title
+    };
+    let block = titled_block(title, area.width);
+    let points: Vec<Vec<(f64, f64)>> = series
+        .iter()
+        .map(|(_, stats)| {
+            stats
                 .iter()
                 .enumerate()
                 .filter_map(|(i, stat)| stat.visibility().map(|v| (i as f64 + 1.0, v)))
@@ -539,12 +586,10 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
         .collect();
     // Each line is told apart by its marker as well as its colour (NO_COLOR, a printout),
     // and the legend, on the bottom border, shows both: it never covers the lines.
-    let datasets: Vec<Dataset> = trends
-        .brands
+    let datasets: Vec<Dataset> = points
         .iter()
-        .zip(&points)
         .enumerate()
-        .map(|(i, (_, data))| {
+        .map(|(i, data)| {
             let (marker, _) = SERIES[i % SERIES.len()];
             Dataset::default()
                 .marker(marker)
@@ -554,13 +599,21 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView) {
         })
         .collect();
     let mut legend = vec![Span::raw(" ")];
-    for (i, brand) in trends.brands.iter().enumerate() {
+    for (i, (name, stats)) in series.iter().enumerate() {
         let (_, sample) = SERIES[i % SERIES.len()];
         legend.push(Span::styled(
             format!("{sample} "),
             Style::default().fg(PALETTE[i % PALETTE.len()]),
         ));
-        legend.push(Span::raw(format!("{}  ", brand.brand)));
+        // A split names each line's last value: the breakdown is read from the legend.
+        let last = match state.split {
+            Split::Brands => String::new(),
+            _ => stats
+                .last()
+                .and_then(RunStat::visibility)
+                .map_or(" –".to_string(), |v| format!(" {v:.0}%")),
+        };
+        legend.push(Span::raw(format!("{name}{last}  ")));
     }
     let legend = crate::ui::fit::fit_line(Line::from(legend), area.width.saturating_sub(2));
     let block = block.title_bottom(legend);
