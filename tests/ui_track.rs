@@ -89,6 +89,7 @@ fn view() -> TrackView {
         maps: Vec::new(),
         readings: None,
         calls_per_run: None,
+        fired: Vec::new(),
     }
 }
 
@@ -195,6 +196,7 @@ fn world_view() -> TrackView {
         diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
         readings: None,
         calls_per_run: None,
+        fired: Vec::new(),
     }
 }
 
@@ -771,6 +773,24 @@ fn split_view() -> TrackView {
         maps: Vec::new(),
         readings: None,
         calls_per_run: Some(4),
+        // Salomon's Gemini alert fired on the newest run.
+        fired: vec![(
+            "00000003-0000-4000-8000-000000000000".to_string(),
+            vec![vantage::track::alerts::Fired {
+                set: "boots".to_string(),
+                run: "00000003-0000-4000-8000-000000000000".to_string(),
+                subject: "Salomon".to_string(),
+                measure: "visibility",
+                condition: "below",
+                threshold: 60.0,
+                value: Some(50.0),
+                previous: Some(100.0),
+                models: vec!["gemini".to_string()],
+                locations: Vec::new(),
+                text: "boots: Salomon's visibility (gemini) is 50 %, below 60 % in run 00000003."
+                    .to_string(),
+            }],
+        )],
     }
 }
 
@@ -785,6 +805,10 @@ fn v_breaks_a_brand_down_by_model_and_by_place() {
     assert!(by_model.contains("Salomon by model"), "{by_model}");
     assert!(by_model.contains("chatgpt 100%"), "{by_model}");
     assert!(by_model.contains("gemini 50%"), "{by_model}");
+    assert!(
+        by_model.contains("⚑ boots: Salomon's visibility (gemini) is 50 %"),
+        "the alert that fired shows under the chart: {by_model}"
+    );
     insta::assert_snapshot!("track_by_model_160x45", by_model);
     press(&mut app, KeyCode::Char('v'));
     let by_place = draw(&mut app, 80, 24);

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use crate::analysis::mentions::Brand;
 use crate::analysis::sources::Classifier;
-use crate::analysis::workspace::{self, Workspace};
+use crate::analysis::workspace::{self, TrackSet, Workspace};
 use crate::store::{RunSummary, Store};
 
+use super::alerts::{self, Fired};
 use super::map::{BrandMap, brand_maps};
 use super::observe::observe_run;
 use super::readings::{self, RunReadings};
@@ -31,6 +32,18 @@ pub struct TrackView {
     /// The calls the set's next run makes (samples included), when the workspace file
     /// names the set.
     pub calls_per_run: Option<usize>,
+    /// The alerts of the set that fired, by run id (finished runs only).
+    pub fired: Vec<(String, Vec<Fired>)>,
+}
+
+impl TrackView {
+    /// The alerts that fired on a run.
+    pub fn fired_on(&self, run: &str) -> &[Fired] {
+        self.fired
+            .iter()
+            .find(|(id, _)| id == run)
+            .map_or(&[], |(_, fired)| fired.as_slice())
+    }
 }
 
 /// What the view reads of the workspace file in `folder`: the brands `set` watches (with
@@ -41,6 +54,8 @@ struct SetReading {
     own: Option<String>,
     classifier: Classifier,
     calls_per_run: Option<usize>,
+    set: Option<TrackSet>,
+    tracked: Vec<Brand>,
 }
 
 fn reading_of(folder: &Path, set: &str) -> SetReading {
@@ -54,6 +69,19 @@ fn reading_of(folder: &Path, set: &str) -> SetReading {
         Some(s) => w.brands_of(s),
         None => w.brands().to_vec(),
     };
+    // The brands the set's alerts watch are read too.
+    for name in w
+        .set(set)
+        .iter()
+        .flat_map(|s| &s.alerts)
+        .filter_map(|a| a.brand.as_ref())
+    {
+        if !brands.iter().any(|b| &b.name == name)
+            && let Some(brand) = w.brands().iter().find(|b| &b.name == name)
+        {
+            brands.push(brand.clone());
+        }
+    }
     let own = w.own().map(str::to_string);
     if let Some(own) = &own
         && !brands.iter().any(|b| &b.name == own)
@@ -66,6 +94,8 @@ fn reading_of(folder: &Path, set: &str) -> SetReading {
         own,
         classifier: w.classifier(),
         calls_per_run: w.set(set).map(|s| s.combinations()),
+        set: w.set(set).cloned(),
+        tracked: w.brands().to_vec(),
     }
 }
 
@@ -87,14 +117,40 @@ pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView
     let reading = reading_of(folder, &set);
     let brands = reading.brands;
     let mut observed = Vec::new();
+    let mut ids = Vec::new();
     for run in runs
         .iter()
         .filter(|r| r.set_name.eq_ignore_ascii_case(&set))
     {
         let items = store.track_items(&run.id).map_err(|e| e.to_string())?;
         observed.push(observe_run(timestamp(run.started_at), &items, &brands));
+        ids.push((
+            run.id.as_str().to_string(),
+            run.pending == 0 && run.unsent == 0,
+        ));
     }
     let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    let mut fired = Vec::new();
+    if let Some(definition) = reading.set.as_ref().filter(|s| !s.alerts.is_empty()) {
+        for (i, (id, ended)) in ids.iter().enumerate() {
+            if !ended {
+                continue;
+            }
+            let before = i.checked_sub(1).map(|b| &observed[b]);
+            let on_run = alerts::evaluate(
+                &definition.name,
+                &definition.alerts,
+                id,
+                &observed[i],
+                before,
+                &names,
+                &reading.tracked,
+            );
+            if !on_run.is_empty() {
+                fired.push((id.clone(), on_run));
+            }
+        }
+    }
     let diff = match observed.as_slice() {
         [.., before, after] => Some(trends::diff(before, after, &names)),
         _ => None,
@@ -111,5 +167,6 @@ pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView
         runs,
         set: Some(set),
         diff,
+        fired,
     })
 }

@@ -114,12 +114,20 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     // Wide enough for the brand list beside the chart: it says each brand's change there.
     let brands_listed = body.width >= 80 && !view.trends.brands.is_empty();
     let brand_changes = (!brands_listed).then_some(&view.trends);
-    let changes_height = view.diff.as_ref().map_or(0, |d| {
-        u16::try_from(change_lines(d, brand_changes).len())
+    // The alerts that fired on the selected run (or the set's newest), then the changes.
+    let mut lines = alert_lines(view, state.selected);
+    let alerts_fired = !lines.is_empty();
+    if let Some(diff) = &view.diff {
+        lines.extend(change_lines(diff, brand_changes));
+    }
+    let changes_height = if lines.is_empty() {
+        0
+    } else {
+        u16::try_from(lines.len())
             .unwrap_or(0)
             .clamp(1, changes_room)
             + 2
-    });
+    };
     let [runs_area, chart_area, changes_area] = Layout::vertical([
         Constraint::Length(list_height),
         Constraint::Min(6),
@@ -136,8 +144,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     } else {
         draw_trend(frame, chart_area, view, state);
     }
-    if let Some(diff) = &view.diff {
-        let mut lines: Vec<Line> = change_lines(diff, brand_changes);
+    if !lines.is_empty() {
         let room = usize::from(changes_area.height.saturating_sub(2));
         if lines.len() > room && room > 0 {
             // Say what was cut and where the whole list is.
@@ -154,9 +161,40 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme::border())
-            .title(Span::styled(" Changes in the last run ", theme::title()));
+            .title(Span::styled(
+                if alerts_fired {
+                    " Alerts and changes "
+                } else {
+                    " Changes in the last run "
+                },
+                theme::title(),
+            ));
         frame.render_widget(Paragraph::new(lines).block(block), changes_area);
     }
+}
+
+/// The alerts that fired on the selected run, when it is of the shown set, else on the
+/// set's newest run; each a line marked ⚑.
+fn alert_lines(view: &TrackView, selected: usize) -> Vec<Line<'static>> {
+    let shown = view.set.as_deref().unwrap_or("");
+    let of_set = |name: &str| name.eq_ignore_ascii_case(shown);
+    let run = view
+        .runs
+        .get(selected)
+        .filter(|r| of_set(&r.set_name))
+        .or_else(|| view.runs.iter().rev().find(|r| of_set(&r.set_name)));
+    let Some(run) = run else {
+        return Vec::new();
+    };
+    view.fired_on(run.id.as_str())
+        .iter()
+        .map(|fired| {
+            Line::from(vec![
+                Span::styled("⚑ ", theme::error()),
+                Span::raw(fired.text.clone()),
+            ])
+        })
+        .collect()
 }
 
 /// The chart, or the map when the user switched to it.
@@ -173,7 +211,7 @@ fn draw_trend(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
 fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
     let shown_set = view.set.as_deref().unwrap_or("");
     let header = Row::new([
-        "set", "run", "started", "calls", "done", "failed", "pending", "credits",
+        "set", "run", "started", "calls", "done", "failed", "pending", "credits", "⚑",
     ])
     .style(theme::dim());
     let rows = view.runs.iter().map(|run| {
@@ -208,6 +246,10 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
                 run.pending.to_string()
             }),
             Line::raw(run.queued.to_string()),
+            match view.fired_on(run.id.as_str()).len() {
+                0 => Line::raw(""),
+                n => Line::styled(format!("⚑ {n}"), theme::error()),
+            },
         ])
         .style(style)
     });
@@ -227,8 +269,9 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
         Constraint::Length(6),
         Constraint::Length(6),
         Constraint::Length(6),
-        Constraint::Length(14),
+        Constraint::Length(12),
         Constraint::Length(7),
+        Constraint::Length(4),
     ];
     let mut title = vec![
         Span::styled(" Runs ", theme::title()),
