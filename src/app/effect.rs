@@ -119,6 +119,15 @@ pub enum StoreEffect {
     LoadTrack {
         set: Option<String>,
     },
+    /// Writes a set's report as one HTML page (`track report --format html`), off the UI
+    /// task: the set as the workspace file has it, and the brands it watches.
+    WriteReport {
+        set: String,
+        definition: Option<Box<crate::analysis::workspace::TrackSet>>,
+        brands: Vec<crate::analysis::mentions::Brand>,
+        path: std::path::PathBuf,
+        overwrite: bool,
+    },
     DeleteHistory(EntryId),
     /// Reads a finished job's result from the store and prepares it for its viewer.
     OpenJob {

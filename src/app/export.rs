@@ -33,6 +33,8 @@ pub enum ExportSource {
     SearchResults,
     /// The Compare tab: answers and summary, or the search rank table.
     Comparison,
+    /// The Track tab: the shown set's report as one HTML page.
+    TrackReport,
 }
 
 /// The input popup that asks where to export.
@@ -45,7 +47,10 @@ pub fn export_prompt(source: ExportSource, suggested: String) -> InputPrompt {
             ".json writes the body as received; any other name the results as CSV."
         }
         ExportSource::Comparison => {
-            ".json writes the comparison as JSON; .csv the search rank table or the mention matrix; any other name Markdown."
+            ".json writes the comparison as JSON; .csv the search rank table or the mention matrix; .html a page to share; any other name Markdown."
+        }
+        ExportSource::TrackReport => {
+            "The set's report as one HTML page (charts, map, changes, the answers quoted), as `vantage track report --format html` writes it."
         }
     };
     InputPrompt::new(InputTarget::Export(source), "Export to file", suggested).with_note(note)
@@ -70,7 +75,32 @@ pub(super) fn export_to(app: &mut App, source: ExportSource, input: InputPrompt)
                 CompareMode::Answers => "md",
                 CompareMode::Search => "csv",
             },
+            ExportSource::TrackReport => "html",
         });
+    }
+    let overwrite_now = app.export.replace.as_ref().is_some_and(|p| *p == path);
+    if source == ExportSource::TrackReport {
+        // Read from the store: written off the UI task.
+        let Some(set) = app.track.view.as_ref().and_then(|v| v.set.clone()) else {
+            app.flash_error("No set is shown: Enter on a run shows its set.");
+            return Vec::new();
+        };
+        let workspace = app.brands_pane.workspace.as_ref();
+        let definition = workspace.and_then(|w| w.set(&set)).cloned();
+        let brands = match (workspace, &definition) {
+            (Some(w), Some(d)) => w.brands_of(d),
+            (Some(w), None) => w.brands().to_vec(),
+            _ => Vec::new(),
+        };
+        app.export.replace = None;
+        app.export.asked = Some((source, typed.to_string()));
+        return vec![Effect::Store(super::StoreEffect::WriteReport {
+            set,
+            definition: definition.map(Box::new),
+            brands,
+            path,
+            overwrite: overwrite_now,
+        })];
     }
     let as_json = path
         .extension()
@@ -90,13 +120,19 @@ pub(super) fn export_to(app: &mut App, source: ExportSource, input: InputPrompt)
                 page.prepared.export_csv()
             }
         }),
+        ExportSource::TrackReport => None,
         ExportSource::Comparison => {
             let compare = &app.compare;
             let as_csv = path
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            let as_html = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
             Some(if as_json {
                 compare.export_json()
+            } else if as_html {
+                compare.export_html()
             } else if as_csv && (compare.mode == CompareMode::Search || compare.has_mentions()) {
                 compare.export_csv()
             } else {

@@ -117,3 +117,42 @@ fn a_folder_that_cannot_be_made_is_said_in_a_sentence() {
         "Could not create the folder /x/y: Permission denied (os error 13). Press e to choose another path."
     );
 }
+
+/// A comparison named `.html` is one page: its Markdown as HTML, styles inline.
+#[test]
+fn a_comparison_exports_as_one_html_page() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    let effects = export_as(&mut app, "cmp.html");
+    let [Effect::Os(OsEffect::WriteFile { contents, .. })] = effects.as_slice() else {
+        panic!("one write: {effects:?}");
+    };
+    assert!(contents.starts_with("<!doctype html>"), "{contents}");
+    assert!(contents.contains("<h1>Comparison</h1>"), "{contents}");
+    assert!(contents.contains("best hiking boots"), "{contents}");
+    assert!(!contents.contains("<link") && !contents.contains("<script"));
+}
+
+/// `x` in Track asks where, then writes the shown set's report off the UI task.
+#[test]
+fn x_in_track_writes_the_shown_set_s_report() {
+    let mut app = app();
+    app.tab = Tab::Track;
+    app.track.view = Some(crate::track::view::TrackView {
+        set: Some("boots".to_string()),
+        ..Default::default()
+    });
+    update(&mut app, key(KeyCode::Char('x')));
+    let Some(Popup::Input(prompt)) = &app.popup else {
+        panic!("x asks where: {:?}", app.popup);
+    };
+    assert_eq!(prompt.value, "boots-report.html");
+    let effects = update(&mut app, key(KeyCode::Enter));
+    match effects.as_slice() {
+        [Effect::Store(crate::app::StoreEffect::WriteReport { set, path, .. })] => {
+            assert_eq!(set, "boots");
+            assert_eq!(path, &PathBuf::from("boots-report.html"));
+        }
+        other => panic!("the report is written: {other:?}"),
+    }
+}

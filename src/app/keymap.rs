@@ -378,6 +378,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Track, [key(KeyCode::Left), ch('h')], "← h", Action::Left, "previous brand (list and map)"),
     bind!(Track, [key(KeyCode::Right), ch('l')], "→ l", Action::Right, "next brand (list and map)"),
     bind!(Track, [ch('m')], "m", Action::ToggleMode, "map of the vantage points, or the chart"),
+    bind!(Track, [ch('x')], "x", Action::Export, "write the shown set's report as an HTML page"),
     bind!(Track, [ch('v')], "v", Action::SplitChart, "chart: every brand / the selected one by model / by place"),
     bind!(Track, [ch('s')], "s", Action::ToggleReadings, "sources by kind and gaps of the last run, or the chart"),
     bind!(Track, [ch('D')], "D", Action::DiscoverPrompts, "discover prompts around a topic"),

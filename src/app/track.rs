@@ -161,6 +161,17 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::EditSet => return super::sets::ask_which(app),
         Action::NewSet => super::sets::open_new(app),
         Action::RunSet => ask_run(app),
+        Action::Export => match app.track.view.as_ref().and_then(|v| v.set.clone()) {
+            Some(set) => {
+                app.popup = Some(Popup::Input(super::export_prompt(
+                    super::ExportSource::TrackReport,
+                    format!("{set}-report.html"),
+                )));
+            }
+            None => app.flash_info(
+                "No set is shown: Enter on a run shows its set, then x writes its report.",
+            ),
+        },
         _ => {}
     }
     Vec::new()

@@ -6,6 +6,7 @@ pub mod answer;
 pub mod compare;
 pub mod discover;
 pub mod fanouts;
+pub mod html_page;
 pub mod page;
 pub mod prompts;
 pub mod search_page;

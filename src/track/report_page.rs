@@ -436,17 +436,10 @@ fn stance_word(stance: Stance) -> &'static str {
     }
 }
 
-const STYLE: &str = "body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d2329;max-width:960px;margin:0 auto;padding:16px}h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.8em;border-bottom:1px solid #dde3ea;padding-bottom:.2em}table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eef1f4;vertical-align:top}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}svg{width:100%;height:auto;display:block}.maps{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:12px}.legend span{margin-right:12px;white-space:nowrap}.bar{display:inline-block;height:.7em;background:#1f77b4;vertical-align:middle;margin-right:6px}.meta{color:#5b6570}mark{background:#fff2a8;padding:0 1px}li{margin:.3em 0}.gained{color:#1a7f37}.lost{color:#b42318}.different{font-weight:600}@media print{body{max-width:none;font-size:11pt}h2{break-after:avoid}section{break-inside:avoid-page}}@media (max-width:600px){body{padding:8px;font-size:14px}th,td{padding:3px 4px}}";
-
 /// The whole report as one HTML page.
 pub fn html(input: &ReportInput) -> String {
     let trends = &input.trends;
     let mut page = String::with_capacity(64 * 1024);
-    let _ = write!(
-        page,
-        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{} · vantage report</title><style>{STYLE}</style></head><body>"#,
-        text(&input.set)
-    );
     let _ = write!(page, "<header><h1>{}</h1>", text(&input.set));
     let _ = write!(
         page,
@@ -622,10 +615,8 @@ pub fn html(input: &ReportInput) -> String {
         }
         page.push_str("</ul>");
     }
-    page.push_str(
-        "</section><footer class=\"meta\"><p>Written by vantage.</p></footer></body></html>\n",
-    );
-    page
+    page.push_str("</section><footer class=\"meta\"><p>Written by vantage.</p></footer>");
+    crate::present::html_page::page(&format!("{} · vantage report", input.set), &page)
 }
 
 fn runs_sentence(trends: &Trends) -> String {

@@ -661,6 +661,14 @@ impl CompareState {
     }
 
     /// The Markdown export: the prompt, each answer, then the summary.
+    /// The comparison as one page to share: the Markdown export, as HTML.
+    pub fn export_html(&self) -> String {
+        crate::present::html_page::page(
+            "Comparison · vantage",
+            &crate::present::html_page::markdown_to_html(&self.export_markdown()),
+        )
+    }
+
     pub fn export_markdown(&self) -> String {
         use crate::present::text::demote_headings;
         let mut out = format!(

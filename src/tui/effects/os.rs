@@ -176,7 +176,7 @@ fn opener_failure(error: &io::Error) -> String {
 
 /// Writes an export: a missing folder is made first; an existing file is left alone unless
 /// `overwrite` (checked by the create itself, so nothing slips in between).
-fn write_export(
+pub(super) fn write_export(
     path: &std::path::Path,
     contents: &str,
     overwrite: bool,

@@ -100,6 +100,41 @@ impl EffectRunner {
                 });
                 None
             }
+            StoreEffect::WriteReport {
+                set,
+                definition,
+                brands,
+                path,
+                overwrite,
+            } => {
+                let Some(store) = store else {
+                    return Some(Msg::FileWritten {
+                        path,
+                        result: Err(crate::app::WriteFailure::Write(
+                            "the store could not be opened this session, so there are no runs to report"
+                                .to_string(),
+                        )),
+                    });
+                };
+                tokio::task::spawn_blocking(move || {
+                    let result = crate::track::report::gather(
+                        &store,
+                        &set,
+                        definition.as_deref(),
+                        &brands,
+                        None,
+                        crate::store::now_ms(),
+                    )
+                    .map_err(|e| crate::app::WriteFailure::Write(e.to_string()))
+                    .and_then(|input| {
+                        let page = crate::track::report_page::html(&input);
+                        super::os::write_export(&path, &page, overwrite)
+                    });
+                    let path = std::path::absolute(&path).unwrap_or(path);
+                    let _ = tx.send(Msg::FileWritten { path, result });
+                });
+                None
+            }
             StoreEffect::DiscoverNames { tracked } => {
                 let Some(store) = store else {
                     return Some(Msg::Discovered(Err(
