@@ -583,3 +583,90 @@ fn a_refused_delivery_is_kept_and_posted_by_the_next_run() {
     let deliveries = store.webhook_deliveries(Some("boots")).unwrap();
     assert!(deliveries.iter().all(|d| d.delivered), "{deliveries:?}");
 }
+
+/// `track export` from one store and `track import` into another that has a run of its
+/// own: the runs join, trends read all of them, and importing the same file again stores
+/// nothing twice.
+#[test]
+fn a_set_s_history_travels_to_another_store_and_is_merged_once() {
+    let service = service(0.0);
+    let set = "[[brands]]\nname = \"REI\"\ndomains = [\"rei.com\"]\n\n[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\nmodels = [\"chatgpt\", \"gemini\"]\nterms = [\"hiking boots\"]\n";
+    let server = tempfile::tempdir().unwrap();
+    let laptop = tempfile::tempdir().unwrap();
+    for dir in [server.path(), laptop.path()] {
+        std::fs::write(dir.join("vantage.toml"), set).unwrap();
+    }
+    for _ in 0..2 {
+        let run = track(server.path(), &service.sim, &["run", "boots", "--wait"]);
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    }
+    let run = track(laptop.path(), &service.sim, &["run", "boots", "--wait"]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+
+    let exported = track(server.path(), &service.sim, &["export", "boots"]);
+    assert_eq!(exported.status.code(), Some(0), "{exported:?}");
+    let file = laptop.path().join("boots.jsonl");
+    std::fs::write(&file, &exported.stdout).unwrap();
+    let text = String::from_utf8_lossy(&exported.stdout);
+    assert!(text.starts_with("{\"exported_at\""), "{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("\"track_runs\""))
+            .count(),
+        2
+    );
+
+    let imported = track(
+        laptop.path(),
+        &service.sim,
+        &["import", &file.to_string_lossy()],
+    );
+    assert_eq!(imported.status.code(), Some(0), "{imported:?}");
+    assert!(
+        String::from_utf8_lossy(&imported.stderr).contains("2 run(s) new here"),
+        "{imported:?}"
+    );
+    let store = Store::open_in(&laptop.path().join("data"), StoreOptions::default()).unwrap();
+    let runs = store.track_runs(Some("boots")).unwrap();
+    assert_eq!(runs.len(), 3);
+    assert!(runs.iter().all(|r| r.done == 3), "{runs:?}");
+    let items = |store: &Store| -> usize {
+        store
+            .track_runs(Some("boots"))
+            .unwrap()
+            .iter()
+            .map(|r| store.track_items(&r.id).unwrap().len())
+            .sum()
+    };
+    let before = items(&store);
+    // Again: nothing new.
+    let again = track(
+        laptop.path(),
+        &service.sim,
+        &["import", &file.to_string_lossy()],
+    );
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 run(s) new here"));
+    assert_eq!(store.track_runs(Some("boots")).unwrap().len(), 3);
+    assert_eq!(items(&store), before);
+    // Trends read the three runs, the imported ones' answers included.
+    let trends = track(laptop.path(), &service.sim, &["trends", "boots", "--json"]);
+    let value: serde_json::Value = serde_json::from_slice(&trends.stdout).unwrap();
+    assert_eq!(value["trends"]["runs"].as_array().unwrap().len(), 3);
+    let answers: Vec<u64> = value["trends"]["brands"][0]["overall"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["answers"].as_u64().unwrap())
+        .collect();
+    assert_eq!(answers, vec![2, 2, 2], "{value}");
+    // A line that is not of an export is refused with its line number.
+    std::fs::write(&file, "{\"table\":\"requests\",\"row\":{}}\n").unwrap();
+    let refused = track(
+        laptop.path(),
+        &service.sim,
+        &["import", &file.to_string_lossy()],
+    );
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("line 1"));
+}

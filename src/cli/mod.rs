@@ -28,6 +28,7 @@ mod text;
 mod track;
 mod track_alerts;
 mod track_set;
+mod track_travel;
 mod usage;
 
 pub use ai::AiArgs;

@@ -78,6 +78,17 @@ pub enum TrackCommand {
     /// Make, change or delete a set of the workspace file
     #[command(subcommand)]
     Set(super::track_set::SetCommand),
+    /// Write every run, call, job and result of a set as JSON Lines (to move its history to
+    /// another machine, or keep it)
+    Export {
+        set: String,
+        /// Only runs started at or after this time (2026-11-01, or RFC 3339)
+        #[arg(long, value_name = "TIME")]
+        since: Option<String>,
+    },
+    /// Merge an export into this store: runs and jobs already here are recognised by their
+    /// ids and not stored twice
+    Import { file: PathBuf },
     /// Evaluate the set's alerts on its newest finished run: each that fires is a line on
     /// stdout, and the exit code is 8 when any did; the workspace's webhook is told
     Check {
@@ -205,6 +216,10 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             ..
         } => report_set(config, workspace, &set, format, last, output.as_deref()),
         TrackCommand::Check { set, json } => check_set(config, workspace, &set, json).await,
+        TrackCommand::Export { set, since } => {
+            super::track_travel::export(config, &set, since.as_deref())
+        }
+        TrackCommand::Import { file } => super::track_travel::import(config, &file).await,
         TrackCommand::Trends {
             set,
             json,

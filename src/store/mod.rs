@@ -37,6 +37,7 @@ mod repair;
 mod schema;
 mod search;
 mod track;
+pub mod travel;
 mod writer;
 
 use std::future::Future;
@@ -685,6 +686,11 @@ impl Store {
     /// Tracking runs with their counts, oldest first: of one set (any case), or of all.
     pub fn track_runs(&self, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
         self.with_reader(|c| track::runs(c, set))
+    }
+
+    /// A set's history (runs started at or after `since`, ms) as export lines, oldest first.
+    pub fn export_set(&self, set: &str, since: i64) -> Result<Vec<serde_json::Value>, StoreError> {
+        self.with_reader(|c| travel::export(c, set, since))
     }
 
     /// The posts of alerts to the webhook, delivered or waiting to be tried again.

@@ -126,6 +126,8 @@ pub enum TrackWrite {
         seq: u32,
         reason: String,
     },
+    /// Rows of another store's export, merged: those already here are left as they are.
+    Import(Vec<super::travel::ImportRow>),
     /// A post of a run's alerts to the webhook, delivered or not (`error`).
     Delivery {
         run: RunId,
@@ -238,6 +240,9 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
                 "UPDATE track_items SET last_error = ?3 WHERE run_id = ?1 AND seq = ?2",
                 params![run.as_str(), seq, reason],
             )?;
+        }
+        TrackWrite::Import(rows) => {
+            super::travel::import(tx, rows)?;
         }
         TrackWrite::Delivery {
             run,
