@@ -126,7 +126,7 @@ pub fn visibility_svg(trends: &Trends) -> String {
     for tick in [0.0, 25.0, 50.0, 75.0, 100.0] {
         let _ = write!(
             svg,
-            r##"<line x1="{left}" x2="{}" y1="{:.1}" y2="{:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" font-size="11" text-anchor="end">{tick:.0}%</text>"##,
+            r##"<line x1="{left}" x2="{}" y1="{:.1}" y2="{:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" font-size="15" text-anchor="end">{tick:.0}%</text>"##,
             left + plot_w,
             y(tick),
             y(tick),
@@ -137,7 +137,7 @@ pub fn visibility_svg(trends: &Trends) -> String {
     for i in 0..runs {
         let _ = write!(
             svg,
-            r#"<text x="{:.1}" y="{}" font-size="11" text-anchor="middle">#{}</text>"#,
+            r#"<text x="{:.1}" y="{}" font-size="15" text-anchor="middle">#{}</text>"#,
             x(i),
             top + plot_h + 16.0,
             i + 1
@@ -191,7 +191,7 @@ pub fn visibility_svg(trends: &Trends) -> String {
         );
         let _ = write!(
             svg,
-            r#"<line x1="{lx}" x2="{}" y1="{ly}" y2="{ly}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>{}<text x="{}" y="{}" font-size="12">{}</text>"#,
+            r#"<line x1="{lx}" x2="{}" y1="{ly}" y2="{ly}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>{}<text x="{}" y="{}" font-size="16">{}</text>"#,
             lx + 28.0,
             marker.svg(lx + 14.0, ly, colour),
             lx + 34.0,
