@@ -457,6 +457,10 @@ fn input(field: SetField, title: &str, value: String, note: &str) -> Popup {
     )
 }
 
+const PROMPT_NOTE: &str = "Asked of every model from every place of the set.";
+const TERM_NOTE: &str =
+    "Searched on Google from every place of the set; the brands' ranks are read.";
+
 /// Enter on a row: its text field or picker.
 fn change_row(app: &mut App) {
     let Some(editor) = app.track.editor.as_ref() else {
@@ -474,25 +478,25 @@ fn change_row(app: &mut App) {
             SetField::Prompt(Some(i)),
             "Edit the prompt",
             set.prompts[i].clone(),
-            "Asked of every model from every place of the set.",
+            PROMPT_NOTE,
         ),
         SetRow::AddPrompt => input(
             SetField::Prompt(None),
             "Add a prompt",
             String::new(),
-            "Asked of every model from every place of the set.",
+            PROMPT_NOTE,
         ),
         SetRow::Term(i) => input(
             SetField::Term(Some(i)),
             "Edit the search term",
             set.terms[i].clone(),
-            "Searched on Google from every place of the set; the brands' ranks are read.",
+            TERM_NOTE,
         ),
         SetRow::AddTerm => input(
             SetField::Term(None),
             "Add a search term",
             String::new(),
-            "Searched on Google from every place of the set; the brands' ranks are read.",
+            TERM_NOTE,
         ),
         SetRow::Models => Popup::Picker(pickers::sources(&editor.sources(), None)),
         SetRow::Devices => Popup::Picker(device_picker(&app.devices, editor, None)),

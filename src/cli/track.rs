@@ -962,44 +962,14 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
     }
     if let Some(diff) = diff {
         text.push_str("\nCHANGES IN THE LAST RUN\n");
-        text.push_str(&format!("  {}\n", diff.headline()));
-        if let Some(left_out) = diff.not_compared() {
-            text.push_str(&format!("  {left_out}\n"));
-        }
-        for (sign, changes) in [("+", &diff.mentions_gained), ("-", &diff.mentions_lost)] {
-            for c in changes {
-                text.push_str(&format!(
-                    "  {sign} {} named by {} at {} for \"{}\"{}\n",
-                    c.brand,
-                    c.model,
-                    c.location,
-                    c.query,
-                    c.counts_text()
-                ));
-            }
-        }
-        if !diff.sources_gained.is_empty() {
-            text.push_str(&format!(
-                "  sources gained: {}\n",
-                diff.sources_gained.join(", ")
-            ));
-        }
-        if !diff.sources_lost.is_empty() {
-            text.push_str(&format!(
-                "  sources lost: {}\n",
-                diff.sources_lost.join(", ")
-            ));
-        }
-        for m in &diff.ranks_moved {
-            let at = |r: Option<u32>| r.map_or("unranked".to_string(), |r| r.to_string());
-            text.push_str(&format!(
-                "  {} for \"{}\" at {}: {} → {}\n",
-                m.domain,
-                m.terms,
-                m.location,
-                at(m.from),
-                at(m.to)
-            ));
+        // Each brand against the run before is said above, with the test's verdict.
+        for line in trends::change_lines(diff, None) {
+            let sign = match line.kind {
+                trends::ChangeKind::Gained => "+ ",
+                trends::ChangeKind::Lost => "- ",
+                _ => "",
+            };
+            text.push_str(&format!("  {sign}{}\n", line.text));
         }
     }
     text

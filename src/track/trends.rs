@@ -506,7 +506,7 @@ pub fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<ChangeLine> 
         ));
     }
     for m in &diff.ranks_moved {
-        let at = |r: Option<u32>| r.map_or("–".to_string(), |r| r.to_string());
+        let at = |r: Option<u32>| r.map_or("unranked".to_string(), |r| r.to_string());
         lines.push(line(
             ChangeKind::Other,
             format!(
