@@ -79,7 +79,16 @@ async fn dispatch(cli: Cli) -> i32 {
     let code = match cli.command {
         Some(Command::Proxy(args)) => cli::run_proxy(args, &config, simulator.as_ref()).await,
         Some(command) => cli::run(&config, &client, command).await,
-        None => vantage::tui::run(config, client, simulator.as_ref(), log_warning).await,
+        None => {
+            vantage::tui::run(
+                config,
+                client,
+                simulator.as_ref(),
+                log_warning,
+                cli.workspace,
+            )
+            .await
+        }
     };
     if let Some(simulator) = simulator {
         simulator.shutdown().await;

@@ -670,3 +670,62 @@ fn a_set_s_history_travels_to_another_store_and_is_merged_once() {
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     assert!(String::from_utf8_lossy(&refused.stderr).contains("line 1"));
 }
+
+/// From a subfolder, `track list` reads the nearest vantage.toml above it and says which;
+/// `--workspace` and `VANTAGE_WORKSPACE` point elsewhere.
+#[test]
+fn track_list_finds_the_workspace_in_a_parent_and_says_which() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("vantage.toml"),
+        "[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\n",
+    )
+    .unwrap();
+    let deeper = dir.join("reports").join("weekly");
+    std::fs::create_dir_all(&deeper).unwrap();
+    let service = service(0.0);
+    let listed = track(&deeper, &service.sim, &["list"]);
+    assert_eq!(listed.status.code(), Some(0), "{listed:?}");
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        text.contains(&format!("workspace {}", dir.join("vantage.toml").display())),
+        "{text}"
+    );
+    assert!(text.contains("set boots: 1 calls a run"), "{text}");
+    let other = dir.join("other.toml");
+    std::fs::write(
+        &other,
+        "[[sets]]\nname = \"tents\"\nprompts = [\"best tent\"]\n",
+    )
+    .unwrap();
+    let named = track(
+        &deeper,
+        &service.sim,
+        &["list", "--workspace", &other.to_string_lossy()],
+    );
+    assert!(
+        String::from_utf8_lossy(&named.stdout).contains("set tents"),
+        "{named:?}"
+    );
+    let by_env = assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(&deeper)
+        .env("VANTAGE_TOKEN", service.sim.token())
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("no-config.toml"))
+        .env("VANTAGE_WORKSPACE", &other)
+        .args([
+            "--render-url",
+            &service.sim.url(),
+            "--search-url",
+            &service.sim.url(),
+        ])
+        .args(["track", "list"])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&by_env.stdout).contains("set tents"),
+        "{by_env:?}"
+    );
+}

@@ -146,11 +146,15 @@ pub struct Workspace {
     read: Option<String>,
 }
 
-/// `explicit` when given, else `vantage.toml` in `folder` if it exists.
+/// `explicit` when given (`--workspace`, `VANTAGE_WORKSPACE`), else the nearest
+/// `vantage.toml` in `folder` or one of its parents, as git finds a repository.
 pub fn locate(explicit: Option<&Path>, folder: &Path) -> Option<PathBuf> {
     match explicit {
         Some(path) => Some(path.to_path_buf()),
-        None => Some(folder.join(WORKSPACE_FILE)).filter(|p| p.is_file()),
+        None => folder
+            .ancestors()
+            .map(|dir| dir.join(WORKSPACE_FILE))
+            .find(|p| p.is_file()),
     }
 }
 

@@ -377,3 +377,23 @@ fn alerts_and_the_webhook_are_read_and_a_wrong_one_is_refused_with_its_line() {
         assert!(error.contains(&format!("line {line}")), "{error}");
     }
 }
+
+#[test]
+fn the_nearest_workspace_file_above_a_folder_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let deeper = dir.path().join("a").join("b");
+    std::fs::create_dir_all(&deeper).unwrap();
+    assert_eq!(locate(None, &deeper), None);
+    let top = dir.path().join(WORKSPACE_FILE);
+    std::fs::write(&top, "").unwrap();
+    assert_eq!(locate(None, &deeper), Some(top.clone()));
+    // The nearest wins.
+    let middle = dir.path().join("a").join(WORKSPACE_FILE);
+    std::fs::write(&middle, "").unwrap();
+    assert_eq!(locate(None, &deeper), Some(middle));
+    assert_eq!(
+        locate(Some(&top), &deeper),
+        Some(top.clone()),
+        "an explicit file wins"
+    );
+}

@@ -19,8 +19,9 @@ pub struct BrandArgs {
     /// with +), e.g. "Salomon,Merrell=merrell.com". Default: the workspace file's brands
     #[arg(long, value_name = "B,…")]
     pub brands: Option<String>,
-    /// The workspace file listing tracked brands (default: vantage.toml in this folder)
-    #[arg(long, value_name = "PATH")]
+    /// The workspace file listing tracked brands (default: the nearest vantage.toml in this
+    /// folder or a parent)
+    #[arg(long, value_name = "PATH", env = "VANTAGE_WORKSPACE")]
     pub workspace: Option<PathBuf>,
 }
 

@@ -68,6 +68,10 @@ pub struct Cli {
     /// Use the embedded simulator: no token, no network
     #[arg(long, global = true)]
     pub demo: bool,
+    /// The app's workspace file: tracked brands and sets (default: the nearest vantage.toml
+    /// in this folder or a parent)
+    #[arg(long, value_name = "PATH", env = "VANTAGE_WORKSPACE")]
+    pub workspace: Option<std::path::PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -28,8 +28,9 @@ use crate::track::trends::{self, RunDiff, RunObservations, RunStat, Trends};
 pub struct TrackArgs {
     #[command(subcommand)]
     pub command: TrackCommand,
-    /// The workspace file with the sets (default: vantage.toml in this folder)
-    #[arg(long, global = true, value_name = "PATH")]
+    /// The workspace file with the sets (default: the nearest vantage.toml in this folder
+    /// or a parent)
+    #[arg(long, global = true, value_name = "PATH", env = "VANTAGE_WORKSPACE")]
     pub workspace: Option<PathBuf>,
 }
 
@@ -576,6 +577,7 @@ fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32
     }
     // The sets of the file, with how many calls a run makes, even before their first run.
     if let Ok(workspace) = load_workspace(workspace) {
+        out(&format!("workspace {}\n", workspace.path().display()));
         for set in workspace.sets() {
             let count = runs
                 .iter()

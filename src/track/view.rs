@@ -58,8 +58,8 @@ struct SetReading {
     tracked: Vec<Brand>,
 }
 
-fn reading_of(folder: &Path, set: &str) -> SetReading {
-    let Some(path) = workspace::locate(None, folder) else {
+fn reading_of(folder: &Path, explicit: Option<&Path>, set: &str) -> SetReading {
+    let Some(path) = workspace::locate(explicit, folder) else {
         return SetReading::default();
     };
     let Ok(w) = Workspace::load(&path) else {
@@ -101,7 +101,12 @@ fn reading_of(folder: &Path, set: &str) -> SetReading {
 
 /// The runs, and the trends of `set` (else of the newest run's set). Slow with many runs:
 /// call it off the UI task.
-pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView, String> {
+pub fn load(
+    store: &Store,
+    set: Option<&str>,
+    folder: &Path,
+    explicit: Option<&Path>,
+) -> Result<TrackView, String> {
     let runs = store.track_runs(None).map_err(|e| e.to_string())?;
     let set = set.map(str::to_string).or_else(|| {
         runs.iter()
@@ -114,7 +119,7 @@ pub fn load(store: &Store, set: Option<&str>, folder: &Path) -> Result<TrackView
             ..TrackView::default()
         });
     };
-    let reading = reading_of(folder, &set);
+    let reading = reading_of(folder, explicit, &set);
     let brands = reading.brands;
     let mut observed = Vec::new();
     let mut ids = Vec::new();

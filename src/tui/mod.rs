@@ -44,6 +44,7 @@ pub async fn run(
     client: Client,
     simulator: Option<&Simulator>,
     start_warning: Option<String>,
+    workspace: Option<std::path::PathBuf>,
 ) -> i32 {
     // SQLite opens (and on a first run creates) the file on the blocking pool while the
     // terminal is set up and the first frame drawn; the loop waits for it after that frame.
@@ -69,7 +70,9 @@ pub async fn run(
     let mut runner = EffectRunner::new(client, tx.clone(), config.data_dir.clone(), true);
     runner.set_proxy_endpoints(proxy.endpoints.clone());
     runner.set_pending_store(store);
+    runner.set_workspace(workspace.clone());
     let mut app = App::new(connection, Instant::now());
+    app.brands_pane.explicit = workspace;
     app.proxy = ProxyState::new(proxy);
     if let Some(warning) = start_warning {
         app.flash_error(warning);

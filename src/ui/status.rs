@@ -28,6 +28,25 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
         Credits::Known(n) => Span::raw(format!(" {n} credits ")),
         Credits::Exhausted { .. } => Span::styled(" 0 credits ", theme::error()),
     });
+    // Which workspace file the brands and sets come from, where there is room to say it:
+    // its folder and name ("tracking/vantage.toml").
+    if area.width >= 120
+        && app.brands_pane.exists
+        && let Some(path) = app.brands_pane.path()
+    {
+        let parts: Vec<String> = path
+            .components()
+            .rev()
+            .take(2)
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let short: Vec<&str> = parts.iter().rev().map(String::as_str).collect();
+        spans.push(Span::styled("│", theme::border()));
+        spans.push(Span::styled(
+            format!(" {} ", short.join("/")),
+            theme::muted(),
+        ));
+    }
     let in_flight = app.in_flight();
     if in_flight > 0 {
         spans.push(Span::styled("│", theme::border()));

@@ -59,6 +59,8 @@ pub struct EffectRunner {
     memory: HashMap<JobId, Body>,
     /// False while a comparison's column is started: the comparison is one History entry.
     keep_history: bool,
+    /// The workspace file named with `--workspace` (else the nearest `vantage.toml`).
+    workspace: Option<PathBuf>,
     /// The latest write of the remembered settings; each waits for the one before it.
     settings_save: Option<tokio::task::JoinHandle<()>>,
 }
@@ -85,7 +87,13 @@ impl EffectRunner {
             memory: HashMap::new(),
             settings_save: None,
             keep_history: true,
+            workspace: None,
         }
+    }
+
+    /// The workspace file named with `--workspace`, for the reads of the Track tab.
+    pub fn set_workspace(&mut self, workspace: Option<PathBuf>) {
+        self.workspace = workspace;
     }
 
     /// The store history and jobs are written to (`None`: memory only).

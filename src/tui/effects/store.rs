@@ -93,9 +93,15 @@ impl EffectRunner {
                 let Some(store) = store else {
                     return Some(Msg::TrackLoaded(Ok(Box::default())));
                 };
+                let workspace = self.workspace.clone();
                 tokio::task::spawn_blocking(move || {
                     let folder = std::env::current_dir().unwrap_or_default();
-                    let result = crate::track::view::load(&store, set.as_deref(), &folder);
+                    let result = crate::track::view::load(
+                        &store,
+                        set.as_deref(),
+                        &folder,
+                        workspace.as_deref(),
+                    );
                     let _ = tx.send(Msg::TrackLoaded(result.map(Box::new)));
                 });
                 None
@@ -316,13 +322,21 @@ fn read_history_page(
     })
 }
 
-/// The workspace file named with `--workspace`, else `vantage.toml` in the current folder;
-/// an empty one (to be created there on the first brand added) when there is none.
+/// The workspace file named with `--workspace`, else the nearest `vantage.toml` in the
+/// current folder or a parent; an empty one (to be created in the current folder on the
+/// first brand added) when there is none.
 fn load_workspace(explicit: Option<PathBuf>) -> Result<app::brands::LoadedWorkspace, String> {
     let folder = std::env::current_dir().map_err(|e| {
         format!("The current folder could not be read ({e}); brands cannot be tracked here.")
     })?;
-    match workspace::locate(explicit.as_deref(), &folder) {
+    load_workspace_from(explicit, &folder)
+}
+
+fn load_workspace_from(
+    explicit: Option<PathBuf>,
+    folder: &std::path::Path,
+) -> Result<app::brands::LoadedWorkspace, String> {
+    match workspace::locate(explicit.as_deref(), folder) {
         Some(path) => {
             let existed = path.is_file();
             Workspace::load(&path)
@@ -437,5 +451,35 @@ mod tests {
                 ("chatgpt · two · random location".to_string(), Some(500)),
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod workspace_tests {
+    use super::*;
+
+    /// From a subfolder, the app reads the nearest vantage.toml above it, as git finds a
+    /// repository; `--workspace` names another file.
+    #[test]
+    fn the_app_finds_the_workspace_file_in_a_parent_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let deeper = dir.path().join("reports").join("2026");
+        std::fs::create_dir_all(&deeper).unwrap();
+        std::fs::write(
+            dir.path().join(workspace::WORKSPACE_FILE),
+            "[[brands]]\nname = \"Salomon\"\n",
+        )
+        .unwrap();
+        let found = load_workspace_from(None, &deeper).unwrap();
+        assert!(found.existed);
+        assert_eq!(
+            found.workspace.path(),
+            dir.path().join(workspace::WORKSPACE_FILE)
+        );
+        assert_eq!(found.workspace.brands()[0].name, "Salomon");
+        let elsewhere = dir.path().join("other.toml");
+        std::fs::write(&elsewhere, "[[brands]]\nname = \"Lowa\"\n").unwrap();
+        let named = load_workspace_from(Some(elsewhere.clone()), &deeper).unwrap();
+        assert_eq!(named.workspace.brands()[0].name, "Lowa");
     }
 }
