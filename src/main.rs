@@ -34,8 +34,12 @@ fn main() -> ExitCode {
 }
 
 async fn dispatch(cli: Cli) -> i32 {
-    if let Some(Command::Sim(args)) = cli.command {
-        return cli::run_sim(args).await;
+    match cli.command {
+        Some(Command::Sim(args)) => return cli::run_sim(args).await,
+        // Written from the flags alone: no config, token or store.
+        Some(Command::Completions { shell }) => return cli::shell::completions(shell),
+        Some(Command::Man) => return cli::shell::man(),
+        _ => {}
     }
     let overrides = Overrides {
         render_url: cli.render_url,

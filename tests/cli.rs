@@ -626,3 +626,85 @@ fn sim_prints_its_url_and_token_and_serves() {
     child.0.kill().unwrap();
     assert!(!child.0.wait().unwrap().success());
 }
+
+/// `vantage completions bash` is a script bash accepts, and it completes `vantage tr` to
+/// `track` (and `vantage track r` to its subcommands); `vantage man` is a man page `man`
+/// renders.
+#[test]
+fn completions_complete_subcommands_and_the_man_page_renders() {
+    let dir = TempDir::new().unwrap();
+    let script = Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    assert_eq!(script.status.code(), Some(0));
+    let file = dir.path().join("vantage.bash");
+    std::fs::write(&file, &script.stdout).unwrap();
+    let checked = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(checked.status.success(), "{checked:?}");
+    let complete = |words: &str| -> Vec<String> {
+        let count = words.split_whitespace().count();
+        let cword = if words.ends_with(' ') {
+            count
+        } else {
+            count - 1
+        };
+        let program = format!(
+            "source {}; COMP_WORDS=({words}{}); COMP_CWORD={cword}; COMP_LINE='{words}'; COMP_POINT=${{#COMP_LINE}}; _vantage vantage \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            file.display(),
+            if words.ends_with(' ') { " ''" } else { "" }
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &program])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(complete("vantage tr"), vec!["track"]);
+    let under_track = complete("vantage track r");
+    assert!(
+        under_track.contains(&"run".to_string()) && under_track.contains(&"report".to_string()),
+        "{under_track:?}"
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_vantage"))
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert!(out.status.success() && !out.stdout.is_empty(), "{shell}");
+    }
+
+    let man = Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .arg("man")
+        .output()
+        .unwrap();
+    assert_eq!(man.status.code(), Some(0));
+    let roff = String::from_utf8_lossy(&man.stdout).to_string();
+    assert!(
+        roff.starts_with(".ie \\n(.g .ds Aq") || roff.contains(".TH vantage 1"),
+        "{roff}"
+    );
+    let page = dir.path().join("vantage.1");
+    std::fs::write(&page, &man.stdout).unwrap();
+    let rendered = std::process::Command::new("man")
+        .arg("-l")
+        .arg(&page)
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "80")
+        .output()
+        .expect("man renders the page");
+    assert!(rendered.status.success(), "{rendered:?}");
+    let text = String::from_utf8_lossy(&rendered.stdout);
+    assert!(
+        text.contains("SYNOPSIS") && text.contains("track"),
+        "{text}"
+    );
+    assert!(rendered.stderr.is_empty(), "no roff warnings: {rendered:?}");
+}

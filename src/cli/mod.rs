@@ -22,6 +22,7 @@ mod page;
 mod proxy;
 mod record;
 mod search;
+pub mod shell;
 mod sim;
 mod store;
 mod text;
@@ -120,6 +121,13 @@ pub enum Command {
     /// Prompts worth tracking around a topic: the fanouts models search and the questions
     /// and searches Google relates to it, from several places, ranked by who raised them
     Discover(discover_prompts::DiscoverArgs),
+    /// Print a completion script for a shell (see the README for where it goes)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `vantage man > vantage.1`
+    Man,
 }
 
 #[derive(Debug, Args)]
@@ -326,6 +334,8 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         }
         Command::Track(args) => return track::run_track(config, client, args).await,
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
+        Command::Completions { shell } => return shell::completions(shell),
+        Command::Man => return shell::man(),
     };
     exit_code_of(result)
 }

@@ -1,0 +1,38 @@
+//! `vantage completions SHELL` and `vantage man`: written from the command-line definitions
+//! themselves (clap_complete, clap_mangen), so they never drift from the flags.
+
+use std::io::Write;
+
+use clap::CommandFactory;
+
+use super::{Cli, err};
+use crate::exit;
+
+/// The completion script of `shell` on stdout.
+pub fn completions(shell: clap_complete::Shell) -> i32 {
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "vantage", &mut script);
+    write_out(&script)
+}
+
+/// The man page (roff) on stdout.
+pub fn man() -> i32 {
+    let mut page = Vec::new();
+    if let Err(error) = clap_mangen::Man::new(Cli::command()).render(&mut page) {
+        err(&format!("The man page could not be written: {error}."));
+        return exit::FAILURE;
+    }
+    write_out(&page)
+}
+
+fn write_out(bytes: &[u8]) -> i32 {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => exit::OK,
+        Err(error) => {
+            err(&format!("The output could not be written: {error}."));
+            exit::FAILURE
+        }
+    }
+}
