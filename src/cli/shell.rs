@@ -1,11 +1,9 @@
 //! `vantage completions SHELL` and `vantage man`: written from the command-line definitions
 //! themselves (clap_complete, clap_mangen), so they never drift from the flags.
 
-use std::io::Write;
-
 use clap::CommandFactory;
 
-use super::{Cli, err};
+use super::{Cli, err, out_as_received};
 use crate::exit;
 
 /// The completion script of `shell` on stdout.
@@ -26,13 +24,9 @@ pub fn man() -> i32 {
     write_out(&page)
 }
 
+/// Our own text, written as is into a pipe or a file (and cleaned on a terminal, as every
+/// output is).
 fn write_out(bytes: &[u8]) -> i32 {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        Ok(()) => exit::OK,
-        Err(error) => {
-            err(&format!("The output could not be written: {error}."));
-            exit::FAILURE
-        }
-    }
+    out_as_received(&String::from_utf8_lossy(bytes));
+    exit::OK
 }
