@@ -39,6 +39,7 @@ async fn dispatch(cli: Cli) -> i32 {
         // Written from the flags alone: no config, token or store.
         Some(Command::Completions { shell }) => return cli::shell::completions(shell),
         Some(Command::Man) => return cli::shell::man(),
+        Some(Command::Schema { file }) => return cli::shell::schema(file),
         _ => {}
     }
     let overrides = Overrides {

@@ -708,3 +708,72 @@ fn completions_complete_subcommands_and_the_man_page_renders() {
     );
     assert!(rendered.stderr.is_empty(), "no roff warnings: {rendered:?}");
 }
+
+fn schema_of(file: &str) -> jsonschema::Validator {
+    let out = Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .args(["schema", file])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    jsonschema::options().build(&schema).unwrap()
+}
+
+fn toml_as_json(text: &str) -> Value {
+    serde_json::to_value(toml::from_str::<toml::Value>(text).unwrap()).unwrap()
+}
+
+/// `vantage schema workspace|config` print JSON Schemas an editor can check a file with:
+/// the README's workspace and every key of the config pass, a mistake does not.
+#[test]
+fn the_schemas_accept_the_documented_files_and_refuse_mistakes() {
+    let workspace = schema_of("workspace");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    // Every TOML block of the README that is a workspace file.
+    let blocks: Vec<&str> = readme
+        .split("```toml\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("\n```").next())
+        .filter(|b| b.contains("[[brands]]") || b.contains("[[sets]]"))
+        .collect();
+    assert!(blocks.len() >= 2, "{blocks:?}");
+    for block in &blocks {
+        // The README's alert example has "…" where the set's keys go.
+        let block = block.replace(
+            "# …prompts, models, locations, brands as above",
+            "prompts = [\"a\"]",
+        );
+        let value = toml_as_json(&block);
+        let errors: Vec<String> = workspace
+            .iter_errors(&value)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?} in\n{block}");
+    }
+    for wrong in [
+        "[[sets]]\nname = \"s\"\nprompts = [\"a\"]\n[[sets.alerts]]\nbrand = \"X\"\nmeasure = \"visibility\"\nbelow = 3\nabove = 9\n",
+        "[[sets]]\nname = \"s\"\nprompts = [\"a\"]\nmodels = [\"gpt-5\"]\n",
+        "[[sets]]\nname = \"s\"\n",
+        "webhook = \"ftp://example.com\"\n",
+    ] {
+        assert!(!workspace.is_valid(&toml_as_json(wrong)), "{wrong}");
+    }
+    let config = schema_of("config");
+    let every_key = "render_url = \"https://a.example\"\nsearch_url = \"https://a.example\"\ntoken = \"t\"\ntimeout_secs = 30\nproxy_host = \"p\"\nisp_proxy_host = \"i\"\nproxy_username = \"u\"\nproxy_key = \"k\"\nhistory_max_entries = 100\nreading_width = 90\n";
+    assert!(config.is_valid(&toml_as_json(every_key)));
+    assert!(!config.is_valid(&toml_as_json("colour = \"blue\"\n")));
+    // The same file is one vantage reads: the schema names the keys the config takes.
+    let dir = TempDir::new().unwrap();
+    let file = dir.path().join("config.toml");
+    std::fs::write(&file, every_key).unwrap();
+    let read = Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .env("VANTAGE_CONFIG", &file)
+        .env("VANTAGE_DATA_DIR", dir.path().join("data"))
+        .env_remove("VANTAGE_TOKEN")
+        .env_remove("MASSIVE_TOKEN")
+        .args(["--demo", "history"])
+        .output()
+        .unwrap();
+    assert_eq!(read.status.code(), Some(0), "{read:?}");
+}

@@ -128,6 +128,11 @@ pub enum Command {
     },
     /// Print the man page (roff): `vantage man > vantage.1`
     Man,
+    /// Print the JSON Schema of a file, for editors that check TOML
+    Schema {
+        #[arg(value_enum)]
+        file: shell::SchemaFile,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -336,6 +341,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
         Command::Completions { shell } => return shell::completions(shell),
         Command::Man => return shell::man(),
+        Command::Schema { file } => return shell::schema(file),
     };
     exit_code_of(result)
 }

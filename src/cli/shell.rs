@@ -14,6 +14,26 @@ pub fn completions(shell: clap_complete::Shell) -> i32 {
     write_out(&script)
 }
 
+/// The files a JSON Schema is printed for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchemaFile {
+    /// config.toml
+    Config,
+    /// vantage.toml
+    Workspace,
+}
+
+/// The JSON Schema of a file, for editors that check TOML (taplo, Even Better TOML).
+pub fn schema(file: SchemaFile) -> i32 {
+    write_out(
+        match file {
+            SchemaFile::Config => include_str!("../../schemas/config.schema.json"),
+            SchemaFile::Workspace => include_str!("../../schemas/workspace.schema.json"),
+        }
+        .as_bytes(),
+    )
+}
+
 /// The man page (roff) on stdout.
 pub fn man() -> i32 {
     let mut page = Vec::new();
