@@ -267,13 +267,22 @@ impl Workspace {
     }
 
     /// The brands a set watches: those it names, else every tracked brand.
+    /// The brands a set reads: those it watches (every tracked one when it names none), and
+    /// those its alerts watch.
     pub fn brands_of(&self, set: &TrackSet) -> Vec<Brand> {
         if set.brands.is_empty() {
             return self.brands.clone();
         }
+        let alerted = set.alerts.iter().filter_map(|a| a.brand.as_deref());
+        let named: Vec<&str> = set
+            .brands
+            .iter()
+            .map(String::as_str)
+            .chain(alerted)
+            .collect();
         self.brands
             .iter()
-            .filter(|b| set.brands.iter().any(|n| n.eq_ignore_ascii_case(&b.name)))
+            .filter(|b| named.iter().any(|n| n.eq_ignore_ascii_case(&b.name)))
             .cloned()
             .collect()
     }

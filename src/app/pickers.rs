@@ -76,6 +76,28 @@ pub(crate) fn device(devices: &Devices, current: Option<&str>) -> Picker {
     }
 }
 
+/// The device picker as a multi-select over `checked`: it stays open, Enter toggles.
+pub(crate) fn devices_checked(devices: &Devices, checked: &[String], at: Option<&str>) -> Picker {
+    let picker = device(devices, at);
+    // The device picker's own note says why its list is empty; keep that one.
+    let picker = if picker.note.is_some() {
+        picker
+    } else {
+        picker.with_note("Enter adds or removes the highlighted device; Esc when done.")
+    };
+    picker.with_checked(checked.iter().cloned())
+}
+
+/// What a multi-select picker's Enter does to its list: takes the value out, or adds it.
+pub(crate) fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
+    match list.iter().position(|v| *v == value) {
+        Some(i) => {
+            list.remove(i);
+        }
+        None => list.push(value),
+    }
+}
+
 /// Country, subdivision and city pickers from the embedded data, shared by every form.
 pub(crate) fn location(kind: PickerKind, location: &Location) -> Picker {
     let country = location.country.as_deref().unwrap_or("");

@@ -297,7 +297,7 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         PickerKind::Model => {
             let source = value.and_then(|v| v.parse::<AnswerSource>().ok());
             match source {
-                Some(AnswerSource::Model(model)) => toggle(&mut set.models, model),
+                Some(AnswerSource::Model(model)) => pickers::toggle(&mut set.models, model),
                 Some(AnswerSource::AiOverview) => set.overview = !set.overview,
                 None => {}
             }
@@ -305,13 +305,13 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         }
         PickerKind::Device => {
             if let Some(device) = &value {
-                toggle(&mut set.devices, device.clone());
+                pickers::toggle(&mut set.devices, device.clone());
             }
             Some(device_picker(devices, editor, value.as_deref()))
         }
         PickerKind::Brand => {
             if let Some(brand) = &value {
-                toggle(&mut set.brands, brand.clone());
+                pickers::toggle(&mut set.brands, brand.clone());
             }
             let all = app
                 .brands_pane
@@ -355,23 +355,8 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
     recheck(app);
 }
 
-fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
-    match list.iter().position(|v| *v == value) {
-        Some(i) => {
-            list.remove(i);
-        }
-        None => list.push(value),
-    }
-}
-
 fn device_picker(devices: &super::Devices, editor: &SetEditor, at: Option<&str>) -> Picker {
-    let picker = pickers::device(devices, at);
-    let picker = if picker.note.is_some() {
-        picker
-    } else {
-        picker.with_note("Enter adds or removes the highlighted device; Esc when done.")
-    };
-    picker.with_checked(editor.set.devices.iter().cloned())
+    pickers::devices_checked(devices, &editor.set.devices, at)
 }
 
 fn brand_picker(all: Vec<String>, editor: &SetEditor, at: Option<&str>) -> Picker {

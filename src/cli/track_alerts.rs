@@ -6,7 +6,6 @@
 use std::time::Duration;
 
 use super::{err, out};
-use crate::analysis::mentions::Brand;
 use crate::analysis::workspace::{TrackSet, Workspace};
 use crate::exit;
 use crate::store::{RunSummary, Store, TrackWrite, now_ms};
@@ -20,20 +19,6 @@ fn retry_pause() -> Duration {
         .ok()
         .and_then(|ms| ms.parse().ok())
         .map_or(Duration::from_secs(2), Duration::from_millis)
-}
-
-/// The brands the observations hold: the set's, and those its alerts watch.
-fn brands_for(workspace: &Workspace, set: &TrackSet) -> Vec<Brand> {
-    let mut brands = workspace.brands_of(set);
-    for alert in &set.alerts {
-        if let Some(name) = &alert.brand
-            && !brands.iter().any(|b| &b.name == name)
-            && let Some(brand) = workspace.brands().iter().find(|b| &b.name == name)
-        {
-            brands.push(brand.clone());
-        }
-    }
-    brands
 }
 
 /// The newest run whose every call has ended, and the run before it.
@@ -71,7 +56,7 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
         ));
         return code;
     };
-    let brands = brands_for(workspace, set);
+    let brands = workspace.brands_of(set);
     let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
     let observe = |summary: &RunSummary| {
         store

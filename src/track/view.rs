@@ -69,19 +69,6 @@ fn reading_of(folder: &Path, explicit: Option<&Path>, set: &str) -> SetReading {
         Some(s) => w.brands_of(s),
         None => w.brands().to_vec(),
     };
-    // The brands the set's alerts watch are read too.
-    for name in w
-        .set(set)
-        .iter()
-        .flat_map(|s| &s.alerts)
-        .filter_map(|a| a.brand.as_ref())
-    {
-        if !brands.iter().any(|b| &b.name == name)
-            && let Some(brand) = w.brands().iter().find(|b| &b.name == name)
-        {
-            brands.push(brand.clone());
-        }
-    }
     let own = w.own().map(str::to_string);
     if let Some(own) = &own
         && !brands.iter().any(|b| &b.name == own)

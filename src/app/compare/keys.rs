@@ -375,23 +375,7 @@ fn device_picker(
     compare: &CompareState,
     at: Option<&str>,
 ) -> crate::app::picker::Picker {
-    let picker = pickers::device(devices, at);
-    // The device picker's own note says why its list is empty; keep that one.
-    let picker = if picker.note.is_some() {
-        picker
-    } else {
-        picker.with_note("Enter adds or removes the highlighted device; Esc when done.")
-    };
-    picker.with_checked(compare.axes.devices.iter().cloned())
-}
-
-fn toggle<T: PartialEq>(list: &mut Vec<T>, value: T) {
-    match list.iter().position(|v| *v == value) {
-        Some(i) => {
-            list.remove(i);
-        }
-        None => list.push(value),
-    }
+    pickers::devices_checked(devices, &compare.axes.devices, at)
 }
 
 /// Sets what a picker chose: models and devices toggle; a country adds a location;
@@ -407,7 +391,9 @@ fn choose(app: &mut App, kind: PickerKind, value: Option<String>) {
         PickerKind::Model => {
             let source = value.and_then(|v| v.parse::<AnswerSource>().ok());
             match source {
-                Some(AnswerSource::Model(model)) => toggle(&mut compare.axes.models, model),
+                Some(AnswerSource::Model(model)) => {
+                    pickers::toggle(&mut compare.axes.models, model)
+                }
                 Some(AnswerSource::AiOverview) => compare.axes.overview = !compare.axes.overview,
                 None => {}
             }
@@ -417,7 +403,7 @@ fn choose(app: &mut App, kind: PickerKind, value: Option<String>) {
         }
         PickerKind::Device => {
             if let Some(device) = &value {
-                toggle(&mut compare.axes.devices, device.clone());
+                pickers::toggle(&mut compare.axes.devices, device.clone());
             }
             compare.rebuild();
             app.popup = Some(Popup::Picker(device_picker(
