@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::api::{ClientSettings, Secret};
+use crate::theme::ThemeChoice;
 
 pub const DEFAULT_RENDER_URL: &str = "https://render.joinmassive.com";
 pub const DEFAULT_SEARCH_URL: &str = "https://render.joinmassive.com";
@@ -32,6 +33,7 @@ struct ConfigFile {
     proxy_key: Option<String>,
     history_max_entries: Option<usize>,
     reading_width: Option<u16>,
+    theme: Option<String>,
 }
 
 /// Where the token in use came from, so messages can say where to change it.
@@ -68,6 +70,8 @@ pub struct Config {
     pub history_max_entries: usize,
     /// The widest that answers wrap, centred in a wider pane; 0 uses the whole pane.
     pub reading_width: u16,
+    /// The theme: a built-in one, or a file (a relative path is beside the config file).
+    pub theme: ThemeChoice,
     /// The file read, if there was one.
     pub config_file: PathBuf,
     /// Where history, jobs, the log and the demo simulator's state live.
@@ -81,6 +85,8 @@ pub struct Config {
 pub struct Overrides {
     pub render_url: Option<String>,
     pub search_url: Option<String>,
+    /// `--theme`: a built-in theme or a file (a relative path is from the current folder).
+    pub theme: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -106,7 +112,7 @@ fn key_part(key: &Option<String>) -> String {
 }
 
 /// The keys the file may hold, the only words of a line quoted back to the user.
-const KNOWN_KEYS: [&str; 10] = [
+const KNOWN_KEYS: [&str; 11] = [
     "render_url",
     "search_url",
     "token",
@@ -117,6 +123,7 @@ const KNOWN_KEYS: [&str; 10] = [
     "proxy_key",
     "history_max_entries",
     "reading_width",
+    "theme",
 ];
 
 /// The config and data folders: `VANTAGE_CONFIG` / `VANTAGE_DATA_DIR` when set (tests and
@@ -186,7 +193,15 @@ impl Config {
         .into_iter()
         .find_map(|(value, source)| value.and_then(Secret::new).map(|s| (s, source)))
         .map_or((None, None), |(s, source)| (Some(s), Some(source)));
+        let theme = match (&overrides.theme, file.theme) {
+            (Some(flag), _) => ThemeChoice::parse(flag, Path::new("")),
+            (None, Some(value)) => {
+                ThemeChoice::parse(&value, config_file.parent().unwrap_or(Path::new("")))
+            }
+            (None, None) => ThemeChoice::default(),
+        };
         Config {
+            theme,
             render_url,
             search_url,
             token,
@@ -222,6 +237,11 @@ impl Config {
         self.token = Secret::new(token);
         self.token_source = Some(TokenSource::Demo);
         self.demo = true;
+    }
+
+    /// `keys.toml`, beside the config file.
+    pub fn keys_file(&self) -> PathBuf {
+        self.config_file.with_file_name("keys.toml")
     }
 
     /// Where the user can set the token, for messages.
@@ -353,6 +373,7 @@ mod tests {
         let overrides = Overrides {
             render_url: Some("https://flag.example".into()),
             search_url: None,
+            theme: None,
         };
         let config = Config::assemble(
             file,

@@ -25,6 +25,8 @@ pub mod render;
 pub mod sanitize;
 pub mod sim;
 pub mod store;
+pub mod theme;
 pub mod track;
 pub mod tui;
 pub mod ui;
+pub mod user_file;

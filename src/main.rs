@@ -45,6 +45,7 @@ async fn dispatch(cli: Cli) -> i32 {
     let overrides = Overrides {
         render_url: cli.render_url,
         search_url: cli.search_url,
+        theme: cli.theme,
     };
     let mut config = match Config::load(&overrides) {
         Ok(config) => config,
@@ -53,6 +54,10 @@ async fn dispatch(cli: Cli) -> i32 {
             return exit::INVALID_INPUT;
         }
     };
+    // The keys are the config folder's: nothing else is needed.
+    if let Some(Command::Keys { template }) = cli.command {
+        return cli::shell::keys(&config, template);
+    }
     let (_log_guard, log_warning) = init_logging(&config.data_dir);
     // Said once: on stderr for a subcommand; in the app, as its first flash.
     if cli.command.is_some()

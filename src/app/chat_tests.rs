@@ -83,7 +83,9 @@ fn enter_on_a_fanout_searches_it_from_the_answers_place_with_focus_on_the_result
     // answer, or Search for a fanout), not "send".
     let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
     let contexts = app.key_contexts();
-    let nearest = crate::app::keymap::bindings(contexts[0])
+    let nearest = app
+        .keys
+        .bindings(contexts[0])
         .find(|b| b.keys.iter().any(|k| k.code == enter.code))
         .map(|b| b.help);
     assert_eq!(nearest, Some("open the row"));

@@ -175,5 +175,7 @@ pub enum OsEffect {
     /// Writes the remembered settings beside the store, replacing the last ones.
     SaveSettings(Box<super::settings_memory::Remembered>),
     SwitchToDemo,
+    /// Reads `keys.toml` and the theme file again; a change comes back as `Msg::UserFileRead`.
+    ReadUserFiles,
     Quit,
 }

@@ -464,9 +464,12 @@ fn a_store_written_elsewhere_is_read_again_where_stored_rows_show() {
     go_to(&mut app, Tab::Chat);
     assert!(!app.watches_store());
     assert!(update(&mut app, Msg::StoreVersion(Ok(9))).is_empty());
-    // Focus regained looks at the store wherever it is.
+    // Focus regained looks at the store wherever it is, and at the user's keys and theme.
     assert_eq!(
         update(&mut app, Msg::FocusGained),
-        vec![Effect::Store(StoreEffect::ReadDataVersion)]
+        vec![
+            Effect::Store(StoreEffect::ReadDataVersion),
+            Effect::Os(crate::app::OsEffect::ReadUserFiles)
+        ]
     );
 }

@@ -208,7 +208,7 @@ pub enum Action {
 
 /// A key, with the modifiers that must be held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Key {
+pub struct Key {
     pub code: KeyCode,
     pub modifiers: KeyModifiers,
 }
@@ -245,7 +245,8 @@ const fn alt(code: KeyCode) -> Key {
     }
 }
 
-pub(crate) struct Binding {
+/// A binding of the built-in table.
+pub(crate) struct DefaultBinding {
     pub context: Context,
     pub keys: &'static [Key],
     /// How the keys are written in the help overlay and the status bar.
@@ -254,9 +255,20 @@ pub(crate) struct Binding {
     pub help: &'static str,
 }
 
+/// A binding in effect: the built-in one, or its keys as `keys.toml` moved them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Binding {
+    pub context: Context,
+    pub keys: Vec<Key>,
+    /// How the keys are written in the help overlay and the status bar.
+    pub label: String,
+    pub action: Action,
+    pub help: &'static str,
+}
+
 macro_rules! bind {
     ($context:ident, [$($key:expr),+], $label:literal, $action:expr, $help:literal) => {
-        Binding {
+        DefaultBinding {
             context: Context::$context,
             keys: &[$($key),+],
             label: $label,
@@ -268,7 +280,7 @@ macro_rules! bind {
 
 // One line a binding reads best as a table.
 #[rustfmt::skip]
-pub(crate) static KEYMAP: &[Binding] = &[
+pub(crate) static DEFAULTS: &[DefaultBinding] = &[
     bind!(Global, [ctrl('c')], "Ctrl+C", Action::Quit, "quit"),
     bind!(Global, [alt(KeyCode::Char('1'))], "Alt+1", Action::SelectTab(0), "first tab"),
     bind!(Global, [alt(KeyCode::Char('2'))], "Alt+2", Action::SelectTab(1), "second tab"),
@@ -280,7 +292,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Global, [alt(KeyCode::Char('8'))], "Alt+8", Action::SelectTab(7), "eighth tab"),
     bind!(Global, [alt(KeyCode::Char('9'))], "Alt+9", Action::SelectTab(8), "ninth tab"),
     bind!(Global, [key(KeyCode::Tab)], "Tab", Action::FocusNext, "next pane"),
-    bind!(Global, [key(KeyCode::BackTab), shift(KeyCode::BackTab)], "Shift+Tab", Action::FocusPrev, "previous pane"),
+    bind!(Global, [key(KeyCode::BackTab)], "Shift+Tab", Action::FocusPrev, "previous pane"),
     bind!(Popup, [key(KeyCode::Esc)], "Esc", Action::Back, "close the popup"),
     bind!(Popup, [key(KeyCode::Enter)], "Enter", Action::Accept, "choose"),
     bind!(Popup, [key(KeyCode::Up), ctrl('p')], "↑", Action::Up, "previous item"),
@@ -326,7 +338,7 @@ pub(crate) static KEYMAP: &[Binding] = &[
     bind!(Finding, [key(KeyCode::Esc)], "Esc", Action::Back, "drop the search"),
     bind!(BrandEditor, [key(KeyCode::Enter)], "Enter", Action::Send, "save the brand"),
     bind!(BrandEditor, [key(KeyCode::Tab)], "Tab", Action::FocusNext, "next field"),
-    bind!(BrandEditor, [key(KeyCode::BackTab), shift(KeyCode::BackTab)], "Shift+Tab", Action::FocusPrev, "previous field"),
+    bind!(BrandEditor, [key(KeyCode::BackTab)], "Shift+Tab", Action::FocusPrev, "previous field"),
     bind!(BrandEditor, [key(KeyCode::Esc)], "Esc", Action::Back, "cancel the edit"),
     bind!(Brands, [key(KeyCode::Enter)], "Enter", Action::Accept, "edit or track"),
     bind!(Brands, [ch('a')], "a", Action::AddBrand, "add a brand"),
@@ -459,12 +471,13 @@ fn matches(k: &Key, event: &KeyEvent) -> bool {
     }
     // Terminals differ on whether Shift is reported with an upper-case letter or a symbol;
     // compare the other modifiers only, for printable characters.
-    let relevant = if matches!(event.code, KeyCode::Char(_)) {
+    // Shift+Tab is BackTab, with or without Shift reported.
+    let relevant = if matches!(event.code, KeyCode::Char(_) | KeyCode::BackTab) {
         event.modifiers - KeyModifiers::SHIFT
     } else {
         event.modifiers
     };
-    let wanted = if matches!(k.code, KeyCode::Char(_)) {
+    let wanted = if matches!(k.code, KeyCode::Char(_) | KeyCode::BackTab) {
         k.modifiers - KeyModifiers::SHIFT
     } else {
         k.modifiers
@@ -472,45 +485,82 @@ fn matches(k: &Key, event: &KeyEvent) -> bool {
     relevant == wanted
 }
 
-/// The action bound to `event` in the first of `contexts` that binds it.
-pub(crate) fn lookup(contexts: &[Context], event: &KeyEvent) -> Option<Action> {
-    contexts.iter().find_map(|context| {
-        KEYMAP
-            .iter()
-            .filter(|b| b.context == *context)
-            .find(|b| b.keys.iter().any(|k| matches(k, event)))
-            .map(|b| b.action)
-    })
+/// The bindings in effect: the built-in table, with the keys `keys.toml` moved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
 }
 
-/// Where else on this tab a key does something, when it does nothing where focus is: the
-/// first binding of it among `elsewhere` (the tab's help contexts) that is not in `here`.
-pub(crate) fn bound_elsewhere(
-    here: &[Context],
-    elsewhere: &[Context],
-    event: &KeyEvent,
-) -> Option<&'static Binding> {
-    elsewhere
-        .iter()
-        .filter(|context| !here.contains(context))
-        .find_map(|context| {
-            KEYMAP
+impl Default for Keymap {
+    fn default() -> Keymap {
+        Keymap {
+            bindings: DEFAULTS
                 .iter()
-                .filter(|b| b.context == *context)
+                .map(|d| Binding {
+                    context: d.context,
+                    keys: d.keys.to_vec(),
+                    label: d.label.to_string(),
+                    action: d.action,
+                    help: d.help,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Keymap {
+    pub(crate) fn from_bindings(bindings: Vec<Binding>) -> Keymap {
+        Keymap { bindings }
+    }
+
+    /// Every binding, in the table's order.
+    pub(crate) fn all(&self) -> &[Binding] {
+        &self.bindings
+    }
+
+    /// The action bound to `event` in the first of `contexts` that binds it.
+    pub(crate) fn lookup(&self, contexts: &[Context], event: &KeyEvent) -> Option<Action> {
+        contexts.iter().find_map(|context| {
+            self.bindings(*context)
                 .find(|b| b.keys.iter().any(|k| matches(k, event)))
+                .map(|b| b.action)
         })
-}
+    }
 
-/// The bindings of a context, for the help overlay and key hints.
-pub(crate) fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
-    KEYMAP.iter().filter(move |b| b.context == context)
-}
+    /// Where else on this tab a key does something, when it does nothing where focus is: the
+    /// first binding of it among `elsewhere` (the tab's help contexts) that is not in `here`.
+    pub(crate) fn bound_elsewhere(
+        &self,
+        here: &[Context],
+        elsewhere: &[Context],
+        event: &KeyEvent,
+    ) -> Option<&Binding> {
+        elsewhere
+            .iter()
+            .filter(|context| !here.contains(context))
+            .find_map(|context| {
+                self.bindings(*context)
+                    .find(|b| b.keys.iter().any(|k| matches(k, event)))
+            })
+    }
 
-/// The label of the first binding of `action` in `context`, for hints ("Esc cancel").
-pub(crate) fn label_of(context: Context, action: Action) -> Option<&'static str> {
-    bindings(context)
-        .find(|b| b.action == action)
-        .map(|b| b.label)
+    /// The bindings of a context, for the help overlay and key hints.
+    pub(crate) fn bindings(&self, context: Context) -> impl Iterator<Item = &Binding> {
+        self.bindings.iter().filter(move |b| b.context == context)
+    }
+
+    /// The label of the first binding of `action` in `context`, for hints ("Esc cancel");
+    /// `fallback` when the action has no key there.
+    pub(crate) fn label_of<'a>(
+        &'a self,
+        context: Context,
+        action: Action,
+        fallback: &'a str,
+    ) -> &'a str {
+        self.bindings(context)
+            .find(|b| b.action == action)
+            .map_or(fallback, |b| b.label.as_str())
+    }
 }
 
 #[cfg(test)]
@@ -523,42 +573,48 @@ mod tests {
 
     #[test]
     fn the_first_context_that_binds_a_key_wins() {
+        let keys = Keymap::default();
         let enter = press(KeyCode::Enter, KeyModifiers::NONE);
         assert_eq!(
-            lookup(&[Context::Popup, Context::Global], &enter),
+            keys.lookup(&[Context::Popup, Context::Global], &enter),
             Some(Action::Accept)
         );
         assert_eq!(
-            lookup(&[Context::Editing, Context::Global], &enter),
+            keys.lookup(&[Context::Editing, Context::Global], &enter),
             Some(Action::Send)
         );
         let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
-        assert_eq!(lookup(&[Context::Editing, Context::Global], &q), None);
-        assert_eq!(lookup(&[Context::Normal], &q), Some(Action::Quit));
+        assert_eq!(keys.lookup(&[Context::Editing, Context::Global], &q), None);
+        assert_eq!(keys.lookup(&[Context::Normal], &q), Some(Action::Quit));
     }
 
     #[test]
     fn shifted_letters_match_whatever_the_terminal_reports() {
+        let keys = Keymap::default();
         let upper = press(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(lookup(&[Context::Viewer], &upper), Some(Action::Bottom));
+        assert_eq!(
+            keys.lookup(&[Context::Viewer], &upper),
+            Some(Action::Bottom)
+        );
         let alt_enter = press(KeyCode::Enter, KeyModifiers::ALT);
         assert_eq!(
-            lookup(&[Context::Editing], &alt_enter),
+            keys.lookup(&[Context::Editing], &alt_enter),
             Some(Action::Newline)
         );
     }
 
     #[test]
     fn the_ip_type_is_the_same_key_in_search_and_compare() {
-        let search = label_of(Context::Search, Action::CycleIp);
-        assert!(search.is_some());
-        assert_eq!(search, label_of(Context::Compare, Action::CycleIp));
+        let keys = Keymap::default();
+        let search = keys.label_of(Context::Search, Action::CycleIp, "");
+        assert!(!search.is_empty());
+        assert_eq!(search, keys.label_of(Context::Compare, Action::CycleIp, ""));
     }
 
     #[test]
     fn no_key_is_bound_twice_in_one_context() {
-        for (i, a) in KEYMAP.iter().enumerate() {
-            for b in &KEYMAP[i + 1..] {
+        for (i, a) in DEFAULTS.iter().enumerate() {
+            for b in &DEFAULTS[i + 1..] {
                 if a.context != b.context {
                     continue;
                 }
@@ -570,6 +626,14 @@ mod tests {
                         a.context
                     );
                 }
+                // keys.toml names a binding by its context and action (a text field's own
+                // keys are listed for help and are not moved).
+                assert!(
+                    a.action != b.action || a.context == Context::TextField,
+                    "{:?} twice in {:?}",
+                    a.action,
+                    a.context
+                );
             }
         }
     }

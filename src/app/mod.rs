@@ -15,7 +15,8 @@ pub mod history;
 pub mod hub;
 pub(crate) mod input;
 pub mod jobs_tab;
-pub(crate) mod keymap;
+pub mod keymap;
+pub mod keys_file;
 pub(crate) mod layout;
 pub(crate) mod list;
 mod msg;
@@ -35,7 +36,7 @@ pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, WriteFailure, export_prompt};
-pub use msg::{Msg, StoredView, TrackRunSent};
+pub use msg::{Msg, StoredView, ThemeUnusable, TrackRunSent, UserFile};
 pub use popup::{Confirm, Popup};
 pub use tabs::{Tab, TabSpec};
 
@@ -132,6 +133,10 @@ pub struct App {
     pub(crate) export: export::ExportState,
     /// The widest that answers wrap, centred in wider panes; 0 uses the whole pane.
     pub reading_width: u16,
+    /// The keys in effect: the defaults, moved by `keys.toml`.
+    pub keys: keymap::Keymap,
+    /// The styles the views draw with: a built-in theme or the user's file.
+    pub theme: crate::theme::Theme,
     /// The settings as last saved or restored: a change after a message asks for a save.
     pub remembered: settings_memory::Remembered,
     /// The store's `data_version` as last read: another value means someone wrote it since.
@@ -168,6 +173,8 @@ impl App {
             should_quit: false,
             export: export::ExportState::default(),
             reading_width: crate::config::DEFAULT_READING_WIDTH,
+            keys: keymap::Keymap::default(),
+            theme: crate::theme::Theme::default(),
             remembered: settings_memory::Remembered::default(),
             store_version: None,
             asks: Vec::new(),
@@ -392,8 +399,15 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Msg::FocusGained | Msg::LookAtStore => {
-            vec![Effect::Store(StoreEffect::ReadDataVersion)]
+        // Back from another window, perhaps from an editor: the user's files too.
+        Msg::FocusGained => vec![
+            Effect::Store(StoreEffect::ReadDataVersion),
+            Effect::Os(OsEffect::ReadUserFiles),
+        ],
+        Msg::LookAtStore => vec![Effect::Store(StoreEffect::ReadDataVersion)],
+        Msg::UserFileRead(file) => {
+            user_file_read(app, file);
+            Vec::new()
         }
         Msg::StoreVersion(Ok(version)) => {
             let changed = app.store_version.is_some_and(|seen| seen != version);
@@ -663,7 +677,7 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) -> Vec<Effect>
 fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     app.flash = None;
     let contexts = app.key_contexts();
-    let action = keymap::lookup(&contexts, &key);
+    let action = app.keys.lookup(&contexts, &key);
     if let Some(popup) = app.popup.take() {
         return popup::on_popup_key(app, popup, key, action);
     }
@@ -700,23 +714,43 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     }
 }
 
+/// A user's file read again: applied whole, or, broken, not at all — the keys or theme in use
+/// stay, and the app says which line is wrong.
+fn user_file_read(app: &mut App, file: UserFile) {
+    match file {
+        UserFile::Keys(Ok(keys)) => app.keys = *keys,
+        UserFile::Keys(Err(mistake)) => {
+            let kept = if app.keys == keymap::Keymap::default() {
+                "The default keys are in use until it is fixed."
+            } else {
+                "The keys in use stay until it is fixed."
+            };
+            app.flash_error(format!("{mistake} {kept}"));
+        }
+        UserFile::Theme(Ok(theme)) => app.theme = *theme,
+        UserFile::Theme(Err(ThemeUnusable::Mistake(mistake))) => app.flash_error(format!(
+            "{mistake} The theme in use stays until it is fixed."
+        )),
+        UserFile::Theme(Err(ThemeUnusable::Unreadable(sentence))) => app.flash_error(sentence),
+    }
+}
+
 /// A key that does nothing where focus is says why, when it works elsewhere on the tab:
 /// "] (next view) works in Reading answers and results; Tab moves the focus there."
 fn explain_unbound(app: &mut App, here: &[Context], key: &KeyEvent) {
-    let Some(binding) = keymap::bound_elsewhere(here, app.tab.spec().help, key) else {
+    let Some(binding) = app.keys.bound_elsewhere(here, app.tab.spec().help, key) else {
         return;
     };
-    let focus = keymap::label_of(Context::Global, keymap::Action::FocusNext).unwrap_or("Tab");
-    app.flash_info(format!(
+    let focus = app
+        .keys
+        .label_of(Context::Global, keymap::Action::FocusNext, "Tab");
+    let sentence = format!(
         "{} ({}) works in {}, not where the focus is; {focus} moves the focus.",
-        binding
-            .label
-            .split_whitespace()
-            .next()
-            .unwrap_or(binding.label),
+        binding.label.split_whitespace().next().unwrap_or_default(),
         binding.help,
         binding.context.title()
-    ));
+    );
+    app.flash_info(sentence);
 }
 
 fn on_mouse(app: &mut App, mouse: MouseEvent) -> Vec<Effect> {

@@ -132,6 +132,22 @@ pub enum Msg {
     /// The store stopped writing (read-only or damaged): its sentence. The rest of the
     /// session keeps jobs and history in memory.
     StoreUnwritable(String),
+    /// `keys.toml` or the theme file read again, because it changed (or at start).
+    UserFileRead(UserFile),
+}
+
+/// What a file the user writes to make vantage theirs read as.
+pub enum UserFile {
+    /// `keys.toml`: the keymap it makes (the defaults when there is no file).
+    Keys(Result<Box<super::keymap::Keymap>, crate::user_file::FileMistake>),
+    /// The theme: the built-in one or the file's.
+    Theme(Result<Box<crate::theme::Theme>, ThemeUnusable>),
+}
+
+/// Why a theme file is not used: a mistake at a line, or it could not be read at all.
+pub enum ThemeUnusable {
+    Mistake(crate::user_file::FileMistake),
+    Unreadable(String),
 }
 
 /// A stored response made ready for the viewer of its kind.

@@ -3,7 +3,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::input::{self, InputPrompt, InputTarget};
-use super::keymap::Action;
+use super::keymap::{Action, Context};
 use super::picker::{Choice, Picker};
 use super::{App, Effect, OsEffect, StoreEffect, export, jobs_tab, proxy, search};
 use crate::api::JobId;
@@ -167,7 +167,12 @@ pub(super) fn on_popup_key(
     match popup {
         Popup::Confirm(confirm) => on_confirm_key(app, confirm, key, action),
         Popup::Help(scroll) => {
-            // Esc, ?, q or Enter close help; the arrows scroll it (the view clamps).
+            // Esc, Enter and the keys of help and quit close help; the arrows scroll it (the
+            // view clamps).
+            let closes = matches!(
+                app.keys.lookup(&[Context::Normal], &key),
+                Some(Action::Help | Action::Quit)
+            );
             let scroll = match action {
                 Some(Action::Up) => scroll.saturating_sub(1),
                 Some(Action::Down) => scroll.saturating_add(1),
@@ -176,7 +181,7 @@ pub(super) fn on_popup_key(
                 Some(Action::Top) => 0,
                 Some(Action::Bottom) => u16::MAX,
                 Some(Action::Back | Action::Accept) => return Vec::new(),
-                _ if matches!(key.code, KeyCode::Char('?' | 'q')) => return Vec::new(),
+                _ if closes => return Vec::new(),
                 _ => scroll,
             };
             app.popup = Some(Popup::Help(scroll));

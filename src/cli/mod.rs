@@ -73,6 +73,10 @@ pub struct Cli {
     /// in this folder or a parent)
     #[arg(long, value_name = "PATH", env = "VANTAGE_WORKSPACE")]
     pub workspace: Option<std::path::PathBuf>,
+    /// The app's theme: dark, light, high-contrast, or a theme file (default: `theme` in
+    /// the config file, else dark)
+    #[arg(long, value_name = "THEME")]
+    pub theme: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -132,6 +136,12 @@ pub enum Command {
     Schema {
         #[arg(value_enum)]
         file: shell::SchemaFile,
+    },
+    /// Print the keys in effect (the defaults, moved by keys.toml beside the config file)
+    Keys {
+        /// Print a keys.toml of every default, commented, to start from
+        #[arg(long)]
+        template: bool,
     },
 }
 
@@ -342,6 +352,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Completions { shell } => return shell::completions(shell),
         Command::Man => return shell::man(),
         Command::Schema { file } => return shell::schema(file),
+        Command::Keys { template } => return shell::keys(config, template),
     };
     exit_code_of(result)
 }

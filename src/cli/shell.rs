@@ -4,6 +4,9 @@
 use clap::CommandFactory;
 
 use super::{Cli, err, out_as_received};
+use crate::app::keymap::Keymap;
+use crate::app::keys_file;
+use crate::config::Config;
 use crate::exit;
 
 /// The completion script of `shell` on stdout.
@@ -21,17 +24,65 @@ pub enum SchemaFile {
     Config,
     /// vantage.toml
     Workspace,
+    /// keys.toml, beside the config file
+    Keys,
+    /// a theme file
+    Theme,
 }
 
 /// The JSON Schema of a file, for editors that check TOML (taplo, Even Better TOML).
 pub fn schema(file: SchemaFile) -> i32 {
-    write_out(
-        match file {
-            SchemaFile::Config => include_str!("../../schemas/config.schema.json"),
-            SchemaFile::Workspace => include_str!("../../schemas/workspace.schema.json"),
+    // The keys' and the theme's are written from the keymap table and the theme's styles.
+    let generated = |schema: serde_json::Value| {
+        let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+        text.push('\n');
+        text
+    };
+    let text = match file {
+        SchemaFile::Config => include_str!("../../schemas/config.schema.json").to_string(),
+        SchemaFile::Workspace => include_str!("../../schemas/workspace.schema.json").to_string(),
+        SchemaFile::Keys => generated(crate::app::keys_file::schema()),
+        SchemaFile::Theme => generated(crate::theme::schema()),
+    };
+    write_out(text.as_bytes())
+}
+
+/// `vantage keys`: the keys in effect as a table per context; `--template`, a commented
+/// `keys.toml` of every default. A broken `keys.toml` is said (file, line, key) and exits 2,
+/// after the defaults the app would then use.
+pub fn keys(config: &Config, template: bool) -> i32 {
+    if template {
+        return write_out(keys_file::template().as_bytes());
+    }
+    let path = config.keys_file();
+    let (keymap, mistake) = match std::fs::read_to_string(&path) {
+        Ok(text) => match keys_file::keymap_from(&text, &path) {
+            Ok(keymap) => (keymap, None),
+            Err(mistake) => (Keymap::default(), Some(mistake.to_string())),
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => (Keymap::default(), None),
+        Err(error) => (
+            Keymap::default(),
+            Some(format!("{} could not be read: {error}.", path.display())),
+        ),
+    };
+    let source = match &mistake {
+        None if path.exists() => format!("The defaults, with the keys of {}.", path.display()),
+        _ => format!(
+            "The defaults ({} moves them: `vantage keys --template` starts one).",
+            path.display()
+        ),
+    };
+    out_as_received(&format!("{source}\n\n{}", keys_file::tables(&keymap)));
+    match mistake {
+        Some(sentence) => {
+            err(&format!(
+                "{sentence} The default keys are in use until it is fixed."
+            ));
+            exit::INVALID_INPUT
         }
-        .as_bytes(),
-    )
+        None => exit::OK,
+    }
 }
 
 /// The man page (roff) on stdout.

@@ -7,9 +7,11 @@
 
 mod effects;
 mod event_loop;
+mod user_files;
 
 pub use effects::{EffectRunner, restore_settings, test_runner};
 pub use event_loop::{FRAME_BUDGET, LoopStats, run_loop};
+pub use user_files::UserFiles;
 
 use std::io;
 use std::path::PathBuf;
@@ -78,6 +80,9 @@ pub async fn run(
         app.flash_error(warning);
     }
     app.reading_width = config.reading_width;
+    let user_files = UserFiles::new(config.keys_file(), config.theme.clone());
+    user_files.apply_at_start(&mut app);
+    runner.set_user_files(user_files);
     restore_settings(&mut app, &config.data_dir);
     if let Ok(size) = terminal.size() {
         app.area = ratatui::layout::Rect::new(0, 0, size.width, size.height);

@@ -2,7 +2,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
@@ -10,7 +10,7 @@ use crate::analysis::stance::Stance;
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::app::App;
 use crate::app::chat::{AnswerState, ChatFocus, ChatState, chat_areas};
-use crate::app::keymap::{self, Action, Context};
+use crate::app::keymap::{Action, Context};
 use crate::app::text_search::mark_ranges;
 use crate::present::answer::{AnswerView, SourceOrigin};
 
@@ -77,7 +77,7 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
         Some(answer) => view_tabs(answer),
         None => Line::styled(" Answer ", theme::title()),
     };
-    let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
+    let cancel = app.keys.label_of(Context::Form, Action::Cancel, "Esc");
     let (rest, quiet) =
         call::draw_call_pane(frame, area, title, focused, &chat.call, app.now, cancel);
 
@@ -216,15 +216,13 @@ fn draw_sources(answer: &AnswerState, frame: &mut Frame, area: Rect) {
 
 /// A tracked brand where it is named: bold and underlined, so it shows without colour too.
 pub(super) fn brand_style() -> Style {
-    Style::default()
-        .fg(Color::Magenta)
-        .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    theme::brand()
 }
 
 /// A tracked brand the answer cautions against: red, and in italics besides bold and
 /// underlined, so it shows without colour too.
 fn cautioned_style() -> Style {
-    brand_style().fg(Color::Red).add_modifier(Modifier::ITALIC)
+    theme::cautioned()
 }
 
 /// The line with every tracked brand (name or alias, as a whole word) marked, and the brands

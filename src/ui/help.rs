@@ -5,7 +5,7 @@ use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::keymap::{self, Action, Context};
+use crate::app::keymap::{Action, Context};
 use crate::app::{App, Tab, layout};
 
 use super::fit::fit_line;
@@ -37,7 +37,7 @@ pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     for context in sections(app.tab) {
         lines.push(Line::styled(context.title(), theme::title()));
         let mut tab_keys_done = false;
-        for binding in keymap::bindings(context) {
+        for binding in app.keys.bindings(context) {
             // The tab keys are one line: Alt+1…n with the tabs' names.
             if let Action::SelectTab(_) = binding.action {
                 if !tab_keys_done {
@@ -54,12 +54,17 @@ pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
                 }
                 continue;
             }
-            lines.push(help_line(binding.label, binding.help));
+            lines.push(help_line(&binding.label, binding.help));
         }
         lines.push(Line::raw(""));
     }
     lines.push(Line::styled(
-        "Mouse: click a tab or a pane; the wheel scrolls. Esc, ? or q closes this.",
+        format!(
+            "Mouse: click a tab or a pane; the wheel scrolls. {}, {} or {} closes this.",
+            app.keys.label_of(Context::Popup, Action::Back, "Esc"),
+            app.keys.label_of(Context::Normal, Action::Help, "?"),
+            app.keys.label_of(Context::Normal, Action::Quit, "q"),
+        ),
         theme::dim(),
     ));
     let height = (lines.len() as u16 + 2).min(area.height);
@@ -96,7 +101,7 @@ mod tests {
         for tab in Tab::ALL {
             let listed = sections(tab);
             assert_eq!(listed[0], tab.spec().help[0], "{tab:?} first");
-            for binding in keymap::KEYMAP {
+            for binding in crate::app::keymap::Keymap::default().all() {
                 assert!(
                     listed.contains(&binding.context),
                     "{:?} ({}) missing from help on {tab:?}",

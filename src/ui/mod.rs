@@ -36,6 +36,10 @@ use crate::app::{App, Popup, Tab, layout};
 pub use text_view::visible_lines;
 
 pub fn view(app: &App, frame: &mut Frame) {
+    theme::with_theme(&app.theme, || view_themed(app, frame));
+}
+
+fn view_themed(app: &App, frame: &mut Frame) {
     let areas = app.frame_areas();
     draw_tabs(app, frame, areas.tabs);
     if let Some(text) = app.banner() {

@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::api::browse::URL_MAX_CHARS;
 use crate::app::App;
 use crate::app::call::CallState;
-use crate::app::keymap::{self, Action, Context};
+use crate::app::keymap::{Action, Context};
 use crate::app::page::{DiffState, PageFocus, PageTabState, PageView, page_areas};
 use crate::present::search_page::thousands;
 
@@ -98,7 +98,7 @@ fn draw_view(app: &App, state: &PageTabState, frame: &mut Frame, area: Rect) {
                     draw_prose(frame, text, &page.text, scroll, app.reading_width, None);
                 }
                 (None, call_state) => {
-                    let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
+                    let cancel = app.keys.label_of(Context::Form, Action::Cancel, "Esc");
                     let lines = match call_state {
                         CallState::Idle => vec![Line::styled("Cancelled.", theme::dim())],
                         other => call::lines(other, app.now, cancel),
@@ -122,7 +122,7 @@ fn draw_view(app: &App, state: &PageTabState, frame: &mut Frame, area: Rect) {
                 // More than two pages: say how to choose another pair, before the counts
                 // that a narrow screen cuts.
                 if state.pages_in() > 2 {
-                    let key = keymap::label_of(Context::Page, Action::NextDiffPair).unwrap_or("p");
+                    let key = app.keys.label_of(Context::Page, Action::NextDiffPair, "p");
                     about.extend([
                         Span::styled(" · ", theme::muted()),
                         Span::styled(key, theme::key_hint()),

@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::api::proxy::ExitInfo;
 use crate::app::App;
-use crate::app::keymap::{self, Action, Context};
+use crate::app::keymap::{Action, Context};
 use crate::app::proxy::{
     FORM_ORDER, ProxyFocus, ProxyState, ResponseState, ResponseView, cell_label, cell_widths,
     proxy_areas,
@@ -99,7 +99,7 @@ fn draw_response(app: &App, frame: &mut Frame, area: Rect) {
         }
         None => Line::styled(" Response ", theme::title()),
     };
-    let cancel = keymap::label_of(Context::Proxy, Action::Cancel).unwrap_or("Esc");
+    let cancel = app.keys.label_of(Context::Proxy, Action::Cancel, "Esc");
     let (rest, quiet) =
         call::draw_call_pane(frame, area, title, focused, &proxy.call, app.now, cancel);
 

@@ -9,7 +9,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::api::{ResultKind, SearchResult};
 use crate::app::App;
-use crate::app::keymap::{self, Action, Context};
+use crate::app::keymap::{Action, Context};
 use crate::app::search::overview;
 use crate::app::search::{PageState, SearchFocus, SearchState, TERMS_LIMIT, search_areas, text_of};
 use crate::present::search_page::{EntryKind, OverviewPane, SearchView, stars, summarize_json};
@@ -30,6 +30,8 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         Some(page) => {
             draw_overview(
                 page,
+                app.keys
+                    .label_of(Context::Search, Action::ToggleOverview, "A"),
                 search.focus == SearchFocus::Overview,
                 frame,
                 areas.overview,
@@ -52,12 +54,11 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
 
 /// The AI overview pane: one line when folded; when open, the overview (or why there is
 /// none), its sources and the related questions, the picked one marked while focused.
-fn draw_overview(page: &PageState, focused: bool, frame: &mut Frame, area: Rect) {
+fn draw_overview(page: &PageState, fold_key: &str, focused: bool, frame: &mut Frame, area: Rect) {
     if area.is_empty() {
         return;
     }
     let prepared = &page.prepared;
-    let fold_key = keymap::label_of(Context::Search, Action::ToggleOverview).unwrap_or("A");
     if !page.overview.open {
         let summary = overview::summary(prepared);
         let more = overview::has_more(prepared);
@@ -201,7 +202,7 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let cancel = keymap::label_of(Context::Form, Action::Cancel).unwrap_or("Esc");
+    let cancel = app.keys.label_of(Context::Form, Action::Cancel, "Esc");
     let mut lines = call::lines(&search.call, app.now, cancel);
     if lines.is_empty() {
         lines = vec![
@@ -345,8 +346,8 @@ fn badge(kind: &ResultKind) -> (&'static str, Style) {
     match kind {
         ResultKind::Organic => ("WEB ", theme::accent()),
         ResultKind::OrganicWithSitelinks => ("WEB+", theme::accent()),
-        ResultKind::AlsoAsked => ("ASK ", Style::default().fg(ratatui::style::Color::Magenta)),
-        ResultKind::TopStory => ("NEWS", Style::default().fg(ratatui::style::Color::Yellow)),
+        ResultKind::AlsoAsked => ("ASK ", theme::result_question()),
+        ResultKind::TopStory => ("NEWS", theme::result_news()),
         ResultKind::AlsoSearched => ("REL ", theme::muted()),
         ResultKind::Other(_) => ("??? ", theme::key_hint()),
     }
@@ -447,7 +448,7 @@ fn result_lines(result: &SearchResult, selected: bool, width: usize) -> Vec<Line
             if let Some(rating) = result.rating {
                 second.push(Span::styled(
                     format!(" · {}", stars(rating, result.votes)),
-                    Style::default().fg(ratatui::style::Color::Yellow),
+                    theme::rating(),
                 ));
             }
             let mut lines = vec![head(&result.title, site), Line::from(second)];

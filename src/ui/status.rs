@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::keymap::{self, Action};
+use crate::app::keymap::Action;
 use crate::app::{App, Credits, FlashLevel};
 
 use super::{fit, theme};
@@ -138,11 +138,11 @@ fn hints(app: &App) -> Vec<Span<'static>> {
         }
         // The first binding of the action whose keys are not taken by a nearer context.
         let binding = contexts.iter().find_map(|c| {
-            keymap::bindings(*c).find(|b| {
+            app.keys.bindings(*c).find(|b| {
                 b.action == *action
                     && b.keys.iter().all(|k| {
                         let event = crossterm::event::KeyEvent::new(k.code, k.modifiers);
-                        keymap::lookup(&contexts, &event) == Some(*action)
+                        app.keys.lookup(&contexts, &event) == Some(*action)
                     })
             })
         });

@@ -1,7 +1,9 @@
 //! The app's colours and text styles, in one place.
 
 use ratatui::buffer::Buffer;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Style};
+
+use crate::theme::Theme;
 
 /// Whether the terminal writer drops colours (`NO_COLOR`), as crossterm decides it.
 pub(crate) fn terminal_without_colour() -> bool {
@@ -18,87 +20,131 @@ pub(crate) fn drop_colours(buffer: &mut Buffer) {
     }
 }
 
+thread_local! {
+    /// The theme of the frame being drawn: set from the app's state for the length of one
+    /// `ui::view`, so every style below is the app's theme without passing it to each view.
+    static CURRENT: std::cell::RefCell<Theme> = std::cell::RefCell::new(Theme::dark());
+}
+
+/// Draws with `theme` as the current one (a draw is synchronous: nothing else runs on this
+/// thread meanwhile), then puts the previous one back.
+pub(crate) fn with_theme<R>(theme: &Theme, draw: impl FnOnce() -> R) -> R {
+    let previous = CURRENT.with(|current| current.replace(theme.clone()));
+    let result = draw();
+    CURRENT.with(|current| current.replace(previous));
+    result
+}
+
+fn current(pick: impl FnOnce(&Theme) -> Style) -> Style {
+    CURRENT.with(|current| pick(&current.borrow()))
+}
+
 pub(crate) fn title() -> Style {
-    Style::default().add_modifier(Modifier::BOLD)
+    current(|t| t.title)
 }
 
 pub(crate) fn dim() -> Style {
-    Style::default().fg(Color::DarkGray)
+    current(|t| t.dim)
 }
 
 pub(crate) fn muted() -> Style {
-    Style::default().fg(Color::Gray)
+    current(|t| t.muted)
 }
 
 pub(crate) fn accent() -> Style {
-    Style::default().fg(Color::Cyan)
+    current(|t| t.accent)
 }
 
-/// White on blue, written as blue on white reversed: a terminal without colour (`NO_COLOR`)
-/// drops the colours but keeps the reverse video, so the selection still shows.
+/// The selected row or tab. The built-in themes write it reversed: a terminal without colour
+/// (`NO_COLOR`) drops the colours but keeps the reverse video, so the selection still shows.
 pub(crate) fn selected() -> Style {
-    Style::default()
-        .fg(Color::Blue)
-        .bg(Color::White)
-        .add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    current(|t| t.selected)
 }
 
 /// Marks the selected row of a list, so it shows even where styles do not.
 pub(crate) const SELECTED_MARK: &str = "› ";
 
 pub(crate) fn focused_border() -> Style {
-    Style::default().fg(Color::Cyan)
+    current(|t| t.focused_border)
 }
 
 pub(crate) fn border() -> Style {
-    Style::default().fg(Color::DarkGray)
+    current(|t| t.border)
 }
 
 pub(crate) fn error() -> Style {
-    Style::default().fg(Color::Red)
+    current(|t| t.error)
 }
 
 pub(crate) fn warning_banner() -> Style {
-    Style::default()
-        .bg(Color::Yellow)
-        .fg(Color::Black)
-        .add_modifier(Modifier::BOLD)
+    current(|t| t.warning_banner)
 }
 
 pub(crate) fn ok() -> Style {
-    Style::default().fg(Color::Green)
+    current(|t| t.ok)
 }
 
 pub(crate) fn link() -> Style {
-    Style::default()
-        .fg(Color::Blue)
-        .add_modifier(Modifier::UNDERLINED)
+    current(|t| t.link)
 }
 
 pub(crate) fn key_hint() -> Style {
-    Style::default().fg(Color::Yellow)
+    current(|t| t.key_hint)
 }
 
-/// Letters a filter matched: underlined as well, so they show on a selected row (whose
-/// colours win) and without colour.
+/// Letters a filter matched.
 pub(crate) fn matched() -> Style {
-    Style::default()
-        .fg(Color::Yellow)
-        .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    current(|t| t.matched)
 }
 
 pub(crate) fn demo_badge() -> Style {
-    Style::default()
-        .bg(Color::Magenta)
-        .fg(Color::White)
-        .add_modifier(Modifier::BOLD)
+    current(|t| t.demo_badge)
 }
 
 pub(crate) fn live_badge() -> Style {
-    Style::default()
-        .bg(Color::Green)
-        .fg(Color::Black)
-        .add_modifier(Modifier::BOLD)
+    current(|t| t.live_badge)
+}
+
+/// A tracked brand where an answer names it.
+pub(crate) fn brand() -> Style {
+    current(|t| t.brand)
+}
+
+/// A tracked brand an answer cautions against.
+pub(crate) fn cautioned() -> Style {
+    current(|t| t.cautioned)
+}
+
+pub(crate) fn result_question() -> Style {
+    current(|t| t.result_question)
+}
+
+pub(crate) fn result_news() -> Style {
+    current(|t| t.result_news)
+}
+
+pub(crate) fn rating() -> Style {
+    current(|t| t.rating)
+}
+
+pub(crate) fn band(band: crate::track::map::Band) -> Style {
+    use crate::track::map::Band;
+    current(|t| match band {
+        Band::High => t.band_high,
+        Band::Middle => t.band_middle,
+        Band::Low => t.band_low,
+        Band::None => t.band_none,
+        Band::Unknown => t.band_unknown,
+    })
+}
+
+pub(crate) fn map_land() -> Style {
+    current(|t| t.map_land)
+}
+
+/// The colour of a chart's `index`th line.
+pub(crate) fn series(index: usize) -> Color {
+    CURRENT.with(|current| current.borrow().series_color(index))
 }
 
 /// "k what  k what" with the keys highlighted, for the intros of empty panes.
@@ -117,6 +163,7 @@ pub(crate) fn hint_line(pairs: &[(&'static str, &'static str)]) -> ratatui::text
 mod tests {
     use super::*;
     use ratatui::layout::Rect;
+    use ratatui::style::Modifier;
 
     #[test]
     fn without_colour_a_selection_keeps_its_reverse_video_and_loses_its_colours() {

@@ -4,7 +4,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{
@@ -20,16 +20,6 @@ use crate::track::trends::{self, ChangeKind, RunDiff, RunStat, Trends};
 use crate::track::view::TrackView;
 
 use super::theme;
-
-/// One colour per brand line, in order; more brands reuse them.
-const PALETTE: [Color; 6] = [
-    Color::Cyan,
-    Color::Yellow,
-    Color::Magenta,
-    Color::Green,
-    Color::LightRed,
-    Color::LightBlue,
-];
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let state = &app.track;
@@ -348,7 +338,7 @@ fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
             Constraint::Length(17),
         ])
         .areas(line);
-        let color = PALETTE[i % PALETTE.len()];
+        let color = theme::series(i);
         // The selected brand (the one the map shows) is marked, not only styled.
         let (mark, name_style) = if i == selected {
             (theme::SELECTED_MARK, theme::selected())
@@ -637,7 +627,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
             Dataset::default()
                 .marker(marker)
                 .graph_type(GraphType::Line)
-                .style(Style::default().fg(PALETTE[i % PALETTE.len()]))
+                .style(Style::default().fg(theme::series(i)))
                 .data(data)
         })
         .collect();
@@ -646,7 +636,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
         let (_, sample) = SERIES[i % SERIES.len()];
         legend.push(Span::styled(
             format!("{sample} "),
-            Style::default().fg(PALETTE[i % PALETTE.len()]),
+            Style::default().fg(theme::series(i)),
         ));
         // A split names each line's last value: the breakdown is read from the legend.
         let last = match state.split {

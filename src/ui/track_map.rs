@@ -24,14 +24,7 @@ const RESOLUTION: MapResolution = MapResolution::High;
 const NAMED_POINTS: usize = 12;
 
 fn band_style(band: Band) -> Style {
-    let color = match band {
-        Band::High => Color::Green,
-        Band::Middle => Color::Yellow,
-        Band::Low => Color::LightRed,
-        Band::None => Color::Red,
-        Band::Unknown => Color::Gray,
-    };
-    Style::default().fg(color)
+    theme::band(band)
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, brand: usize) {
@@ -77,7 +70,7 @@ fn draw_world(frame: &mut Frame, area: Rect, map: &BrandMap) {
         .paint(|ctx| {
             ctx.draw(&Map {
                 resolution: RESOLUTION,
-                color: Color::DarkGray,
+                color: theme::map_land().fg.unwrap_or(Color::Reset),
             });
             // Drawn after the coastlines so a point is never hidden by them; the strongest
             // band last, so it wins where two cities share a cell.

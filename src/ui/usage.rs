@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::App;
-use crate::app::keymap::{self, Action, Context};
+use crate::app::keymap::{Action, Context};
 use crate::present::search_page::thousands;
 use crate::present::usage::sparkline;
 
@@ -67,7 +67,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let height = (wrapped as u16 + 2).min(body.height);
     let area = Rect::new(body.x + body.width - width, body.y, width, height);
     clear_popup(frame, area);
-    let close = keymap::label_of(Context::Normal, Action::ShowUsage).unwrap_or("$");
+    let close = app.keys.label_of(Context::Normal, Action::ShowUsage, "$");
     let block = pane(
         Line::from(vec![
             Span::styled(" Usage ", theme::title()),

@@ -63,6 +63,8 @@ pub struct EffectRunner {
     workspace: Option<PathBuf>,
     /// The latest write of the remembered settings; each waits for the one before it.
     settings_save: Option<tokio::task::JoinHandle<()>>,
+    /// `keys.toml` and the theme file, read again when the terminal regains focus.
+    user_files: Option<super::user_files::UserFiles>,
 }
 
 impl EffectRunner {
@@ -86,6 +88,7 @@ impl EffectRunner {
             pending_store: None,
             memory: HashMap::new(),
             settings_save: None,
+            user_files: None,
             keep_history: true,
             workspace: None,
         }
@@ -94,6 +97,11 @@ impl EffectRunner {
     /// The workspace file named with `--workspace`, for the reads of the Track tab.
     pub fn set_workspace(&mut self, workspace: Option<PathBuf>) {
         self.workspace = workspace;
+    }
+
+    /// The user's keys and theme files, read again when the terminal regains focus.
+    pub fn set_user_files(&mut self, files: super::user_files::UserFiles) {
+        self.user_files = Some(files);
     }
 
     /// The store history and jobs are written to (`None`: memory only).

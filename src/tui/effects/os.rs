@@ -109,6 +109,17 @@ impl EffectRunner {
                 None
             }
             OsEffect::SwitchToDemo => Some(Msg::DemoStarted(self.switch_to_demo().await)),
+            OsEffect::ReadUserFiles => {
+                if let Some(files) = self.user_files.clone() {
+                    let tx = self.tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        for msg in files.read_changes() {
+                            let _ = tx.send(msg);
+                        }
+                    });
+                }
+                None
+            }
             OsEffect::Quit => {
                 // A setting changed just before quitting is still kept.
                 if let Some(save) = self.settings_save.take() {
