@@ -67,6 +67,12 @@ pub struct Theme {
     pub band_none: Style,
     pub band_unknown: Style,
     pub map_land: Style,
+    /// Headings of an answer or a page.
+    pub heading: Style,
+    /// Code in an answer or a page.
+    pub code: Style,
+    /// Links inside an answer or a page.
+    pub prose_link: Style,
     /// One colour per line of a chart, in order; more lines reuse them.
     pub series: Vec<Color>,
 }
@@ -133,6 +139,9 @@ impl Theme {
             band_none: fg(Color::Red),
             band_unknown: fg(Color::Gray),
             map_land: fg(Color::DarkGray),
+            heading: fg(Color::LightMagenta),
+            code: fg(Color::Yellow),
+            prose_link: fg(Color::Cyan),
             series: vec![
                 Color::Cyan,
                 Color::Yellow,
@@ -162,6 +171,9 @@ impl Theme {
             band_low: fg(Color::Indexed(166)),
             band_unknown: fg(Color::DarkGray),
             map_land: fg(Color::Gray),
+            heading: fg(Color::Magenta),
+            code: fg(Color::Indexed(130)),
+            prose_link: fg(Color::Blue),
             series: vec![
                 Color::Blue,
                 Color::Red,
@@ -208,6 +220,9 @@ impl Theme {
             band_none: fg(Color::Red).add_modifier(bold),
             band_unknown: fg(Color::White),
             map_land: fg(Color::Gray),
+            heading: fg(Color::LightMagenta),
+            code: fg(Color::LightYellow),
+            prose_link: fg(Color::LightCyan),
             series: vec![
                 Color::LightCyan,
                 Color::LightYellow,
@@ -255,6 +270,9 @@ impl Theme {
             "band_none" => &mut self.band_none,
             "band_unknown" => &mut self.band_unknown,
             "map_land" => &mut self.map_land,
+            "heading" => &mut self.heading,
+            "code" => &mut self.code,
+            "prose_link" => &mut self.prose_link,
             _ => return None,
         })
     }
@@ -262,7 +280,7 @@ impl Theme {
 
 /// The styles a theme file may set, with what each colours: the schema and the refusals
 /// list them.
-pub const STYLES: [(&str, &str); 26] = [
+pub const STYLES: [(&str, &str); 29] = [
     ("title", "titles of panes and sections"),
     ("dim", "secondary text: hints, counts, times"),
     ("muted", "text a little less prominent than the body"),
@@ -298,6 +316,12 @@ pub const STYLES: [(&str, &str); 26] = [
     ),
     ("band_unknown", "a vantage point without answers (map)"),
     ("map_land", "the coastlines of the world map"),
+    ("heading", "headings of an answer or a page (the colour)"),
+    ("code", "code in an answer or a page (the colour)"),
+    (
+        "prose_link",
+        "links inside an answer or a page (the colour)",
+    ),
 ];
 
 const MODIFIERS: [&str; 9] = [

@@ -699,3 +699,72 @@ fn the_fan_out_coverage_of_an_answer() {
     insta::assert_snapshot!("fanout_coverage_160x45", wide);
     insta::assert_snapshot!("fanout_coverage_80x24", screen(&terminal(&mut app, 80, 24)));
 }
+
+/// The answer with its tracked brands, drawn in a theme: the snapshot holds each cell's
+/// colours and modifiers, not only the text.
+fn themed_screen(theme: vantage::theme::Theme) -> Terminal<TestBackend> {
+    let mut app = boots_app(BOOTS_FILE);
+    app.theme = theme;
+    terminal(&mut app, 80, 24)
+}
+
+#[test]
+fn each_built_in_theme_and_a_theme_file_styles_the_answer() {
+    use vantage::theme::{Theme, theme_from};
+    for (name, theme) in [
+        ("dark", Theme::dark()),
+        ("light", Theme::light()),
+        ("high_contrast", Theme::high_contrast()),
+    ] {
+        let terminal = themed_screen(theme);
+        insta::assert_snapshot!(
+            format!("theme_{name}"),
+            format!("{:?}", terminal.backend().buffer())
+        );
+    }
+    let file = "# paper: light, with the brands in green and no bold titles\nbase = \"light\"\nbrand = { fg = \"#006400\", modifiers = [\"underlined\"] }\ntitle = {}\nkey_hint = { fg = \"24\" }\n";
+    let theme = theme_from(file, std::path::Path::new("paper.toml")).unwrap();
+    let terminal = themed_screen(theme);
+    insta::assert_snapshot!(
+        "theme_user_file",
+        format!("{:?}", terminal.backend().buffer())
+    );
+}
+
+/// On a light background, text is never drawn in a colour a white page washes out (yellow,
+/// white, light grey, the light variants); a reversed cell shows its colours the other way.
+#[test]
+fn the_light_theme_draws_no_text_in_washed_out_colours() {
+    use ratatui::style::{Color, Modifier};
+    let terminal = themed_screen(vantage::theme::Theme::light());
+    let buffer = terminal.backend().buffer();
+    let washed_out = |color: Color| {
+        matches!(
+            color,
+            Color::Yellow
+                | Color::White
+                | Color::Gray
+                | Color::LightYellow
+                | Color::LightCyan
+                | Color::LightGreen
+                | Color::LightBlue
+                | Color::LightMagenta
+                | Color::LightRed
+        )
+    };
+    for cell in &buffer.content {
+        if cell.symbol().trim().is_empty() || cell.bg != Color::Reset {
+            continue;
+        }
+        let shown = if cell.modifier.contains(Modifier::REVERSED) {
+            cell.bg
+        } else {
+            cell.fg
+        };
+        assert!(
+            !washed_out(shown),
+            "{:?} drawn in {shown:?} on a light background",
+            cell.symbol()
+        );
+    }
+}

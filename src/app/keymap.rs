@@ -551,12 +551,7 @@ impl Keymap {
 
     /// The label of the first binding of `action` in `context`, for hints ("Esc cancel");
     /// `fallback` when the action has no key there.
-    pub(crate) fn label_of<'a>(
-        &'a self,
-        context: Context,
-        action: Action,
-        fallback: &'a str,
-    ) -> &'a str {
+    pub fn label_of<'a>(&'a self, context: Context, action: Action, fallback: &'a str) -> &'a str {
         self.bindings(context)
             .find(|b| b.action == action)
             .map_or(fallback, |b| b.label.as_str())

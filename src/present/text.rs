@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 
@@ -187,7 +187,10 @@ fn raw_line(text: String, first: bool) -> Line<'static> {
     if first {
         Line::from(text)
     } else {
-        Line::from(Span::styled(text, Style::default().fg(Color::Gray)))
+        Line::from(Span::styled(
+            text,
+            Style::default().fg(crate::render::prose::MUTED),
+        ))
     }
 }
 

@@ -27,7 +27,7 @@ use html2text::RenderTree;
 use html2text::config::{Config, ImageRenderMode};
 
 pub use json::pretty_json;
-pub use wrap::WrappedCache;
+pub use wrap::{WrappedCache, prose};
 
 use marks::{Marks, USER_CSS};
 

@@ -2,29 +2,43 @@
 //! marks become ratatui styles, rules are drawn across the width.
 
 use html2text::render::TaggedLine;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::marks::Mark;
 use super::{Body, Document, config};
 
+/// The colours prose is marked with: the dark theme's. The views map them to the theme in
+/// use when they draw (`ui::theme::prose`), so a rendered and cached text follows a theme
+/// changed later.
+pub mod prose {
+    use ratatui::style::Color;
+    pub const HEADING: Color = Color::LightMagenta;
+    pub const CODE: Color = Color::Yellow;
+    pub const LINK: Color = Color::Cyan;
+    /// Link numbers, rules, notices.
+    pub const DIM: Color = Color::DarkGray;
+    /// Continuation lines of raw text.
+    pub const MUTED: Color = Color::Gray;
+}
+
 /// The style of text with these marks (outer first).
 pub(crate) fn style_of(marks: &[Mark]) -> Style {
     marks.iter().fold(Style::new(), |st, mark| match mark {
         Mark::Plain => st,
         Mark::Heading(1) => st
-            .fg(Color::LightMagenta)
+            .fg(prose::HEADING)
             .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-        Mark::Heading(2) => st.fg(Color::LightMagenta).add_modifier(Modifier::BOLD),
+        Mark::Heading(2) => st.fg(prose::HEADING).add_modifier(Modifier::BOLD),
         Mark::Heading(_) | Mark::Strong => st.add_modifier(Modifier::BOLD),
         Mark::Emphasis | Mark::Image => st.add_modifier(Modifier::ITALIC),
-        Mark::Code | Mark::Pre => st.fg(Color::Yellow),
+        Mark::Code | Mark::Pre => st.fg(prose::CODE),
         Mark::Strike => st.add_modifier(Modifier::CROSSED_OUT),
-        Mark::Link(_) => st.fg(Color::Cyan).add_modifier(Modifier::UNDERLINED),
+        Mark::Link(_) => st.fg(prose::LINK).add_modifier(Modifier::UNDERLINED),
         // A link's number is not part of the link.
-        Mark::LinkNumber => Style::new().fg(Color::DarkGray),
-        Mark::Rule => st.fg(Color::DarkGray),
+        Mark::LinkNumber => Style::new().fg(prose::DIM),
+        Mark::Rule => st.fg(prose::DIM),
     })
 }
 
@@ -121,9 +135,7 @@ impl Document {
                 let mut lines = wrap_plain(text, width);
                 if self.notice.is_some() {
                     // The notice's lines, up to the blank line after it.
-                    let style = Style::new()
-                        .fg(Color::DarkGray)
-                        .add_modifier(Modifier::ITALIC);
+                    let style = Style::new().fg(prose::DIM).add_modifier(Modifier::ITALIC);
                     for line in lines.iter_mut().take_while(|l| l.width() > 0) {
                         line.style = style;
                     }

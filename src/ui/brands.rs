@@ -11,7 +11,8 @@ use crate::app::brands::{self, BrandEditor, FIELDS};
 
 use super::chat::brand_style;
 use super::text_view::list_offset;
-use super::{clear_popup, field_spans, pane, theme};
+use super::{clear_popup, field_spans, hints, pane, theme};
+use crate::app::keymap::{Action, Context};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     clear_popup(frame, area);
@@ -37,18 +38,26 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     if let Some(editor) = &pane_state.editor {
         draw_editor(editor, frame, editor_area);
     }
-    let hints: &[(&str, &str)] = if pane_state.editor.is_some() {
-        &[("Tab", "next field"), ("Enter", "save"), ("Esc", "cancel")]
+    let keys: &[hints::Hint] = if pane_state.editor.is_some() {
+        &[
+            (Context::BrandEditor, Action::FocusNext, "next field"),
+            (Context::BrandEditor, Action::Send, "save"),
+            (Context::BrandEditor, Action::Back, "cancel"),
+        ]
     } else {
         &[
-            ("a", "add"),
-            ("Enter", "edit / track"),
-            ("D", "untracked in stored answers"),
-            ("d", "remove"),
-            ("Esc", "close"),
+            (Context::Brands, Action::AddBrand, "add"),
+            (Context::Brands, Action::Accept, "edit / track"),
+            (
+                Context::Brands,
+                Action::DiscoverNames,
+                "untracked in stored answers",
+            ),
+            (Context::Brands, Action::Delete, "remove"),
+            (Context::Brands, Action::Back, "close"),
         ]
     };
-    frame.render_widget(Paragraph::new(theme::hint_line(hints)), hint_area);
+    frame.render_widget(Paragraph::new(hints::line(app, keys)), hint_area);
 }
 
 fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {

@@ -15,7 +15,7 @@ use crate::app::text_search::mark_ranges;
 use crate::present::answer::{AnswerView, SourceOrigin};
 
 use super::text_view::{draw_marked_prose, draw_prose, draw_scrollbar, list_offset, restyled};
-use super::{call, form, theme};
+use super::{call, form, hints, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let chat = &app.chat;
@@ -83,7 +83,7 @@ fn draw_answer(app: &App, frame: &mut Frame, area: Rect) {
 
     let Some(answer) = &chat.answer else {
         if quiet {
-            draw_intro(frame, rest);
+            draw_intro(app, frame, rest);
         }
         return;
     };
@@ -140,8 +140,9 @@ fn empty_text(view: AnswerView) -> &'static str {
     }
 }
 
-fn draw_intro(frame: &mut Frame, area: Rect) {
-    let key = |k: &'static str| Span::styled(k, theme::key_hint());
+fn draw_intro(app: &App, frame: &mut Frame, area: Rect) {
+    let key =
+        |context, action| Span::styled(hints::key_of(app, context, action), theme::key_hint());
     let lines = vec![
         Line::styled(
             "Ask a chatbot as seen from a model, device and place.",
@@ -150,26 +151,32 @@ fn draw_intro(frame: &mut Frame, area: Rect) {
         Line::raw(""),
         Line::from(vec![
             Span::raw("Type a prompt above and press "),
-            key("Enter"),
+            key(Context::Editing, Action::Send),
             Span::raw(". "),
-            key("Esc"),
+            key(Context::Editing, Action::Back),
             Span::raw(" leaves the prompt; then single keys act:"),
         ]),
-        theme::hint_line(&[
-            ("m", "model"),
-            ("d", "device"),
-            ("c", "country"),
-            ("s", "subdivision"),
-            ("t", "city"),
-            ("f", "format"),
-            ("x", "cache"),
-        ]),
-        theme::hint_line(&[
-            ("i", "back to the prompt"),
-            ("Tab", "next pane"),
-            ("?", "all keys"),
-            ("q", "quit"),
-        ]),
+        hints::line(
+            app,
+            &[
+                (Context::Chat, Action::PickModel, "model"),
+                (Context::Chat, Action::PickDevice, "device"),
+                (Context::Form, Action::PickCountry, "country"),
+                (Context::Form, Action::PickSubdivision, "subdivision"),
+                (Context::Form, Action::PickCity, "city"),
+                (Context::Form, Action::CycleFormat, "format"),
+                (Context::Form, Action::ToggleCache, "cache"),
+            ],
+        ),
+        hints::line(
+            app,
+            &[
+                (Context::Form, Action::EditPrompt, "back to the prompt"),
+                (Context::Global, Action::FocusNext, "next pane"),
+                (Context::Normal, Action::Help, "all keys"),
+                (Context::Normal, Action::Quit, "quit"),
+            ],
+        ),
     ];
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }

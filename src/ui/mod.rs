@@ -8,6 +8,7 @@ mod compare;
 mod fit;
 mod form;
 mod help;
+mod hints;
 mod history;
 mod jobs;
 mod list;

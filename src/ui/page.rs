@@ -16,7 +16,7 @@ use crate::present::search_page::thousands;
 
 use super::search::draw_link_list;
 use super::text_view::draw_prose;
-use super::{call, form, pane, theme};
+use super::{call, form, hints, pane, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let state = &app.page;
@@ -68,7 +68,7 @@ fn draw_view(app: &App, state: &PageTabState, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if state.fetches.is_empty() {
-        draw_empty(frame, inner);
+        draw_empty(app, frame, inner);
         return;
     }
     let scroll = state.scroll.get(&state.view).copied().unwrap_or(0);
@@ -162,29 +162,34 @@ fn split_first_line(area: Rect) -> [Rect; 2] {
     [line, rest]
 }
 
-fn draw_empty(frame: &mut Frame, area: Rect) {
+fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
+    let key =
+        |context, action| Span::styled(hints::key_of(app, context, action), theme::key_hint());
     let lines = vec![
         Line::styled("Any page, as a device and a place see it.", theme::title()),
         Line::raw(""),
         Line::from(vec![
             Span::raw("Type an address above and press "),
-            Span::styled("Enter", theme::key_hint()),
+            key(Context::Editing, Action::Send),
             Span::raw(". "),
-            Span::styled("C", theme::key_hint()),
+            key(Context::Page, Action::PickCompareCountries),
             Span::raw(
                 " adds a country to fetch it from too; the Diff view then shows what differs.",
             ),
         ]),
-        theme::hint_line(&[
-            ("d", "device"),
-            ("c", "country"),
-            ("s", "subdivision"),
-            ("t", "city"),
-            ("h", "difficulty"),
-            ("f", "format"),
-            ("a", "async"),
-            ("?", "all keys"),
-        ]),
+        hints::line(
+            app,
+            &[
+                (Context::Page, Action::PickDevice, "device"),
+                (Context::Form, Action::PickCountry, "country"),
+                (Context::Form, Action::PickSubdivision, "subdivision"),
+                (Context::Form, Action::PickCity, "city"),
+                (Context::Page, Action::CycleDifficulty, "difficulty"),
+                (Context::Form, Action::CycleFormat, "format"),
+                (Context::Form, Action::ToggleAsync, "async"),
+                (Context::Normal, Action::Help, "all keys"),
+            ],
+        ),
     ];
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }

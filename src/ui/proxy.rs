@@ -19,7 +19,7 @@ use crate::app::proxy::{
 
 use super::form::{self, Cell, draw_cells};
 use super::text_view::draw_body;
-use super::{call, pane, theme};
+use super::{call, hints, pane, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let proxy = &app.proxy;
@@ -105,7 +105,7 @@ fn draw_response(app: &App, frame: &mut Frame, area: Rect) {
 
     let Some(response) = &proxy.response else {
         if quiet {
-            draw_intro(frame, rest);
+            draw_intro(app, frame, rest);
         }
         return;
     };
@@ -197,34 +197,57 @@ fn format_elapsed(elapsed: Duration) -> String {
     }
 }
 
-fn draw_intro(frame: &mut Frame, area: Rect) {
+fn draw_intro(app: &App, frame: &mut Frame, area: Rect) {
+    use crate::api::proxy::ProxyField;
+    let edit = |field, what| (Context::Proxy, Action::EditProxy(field), what);
     let lines = vec![
         Line::styled(
             "Fetch a page through the residential or ISP proxy network.",
             theme::title(),
         ),
         Line::raw(""),
-        theme::hint_line(&[
-            ("Enter", "sends"),
-            ("←→", "choose a setting"),
-            ("Space", "change it"),
-            ("Del", "unset it"),
-            ("y", "copy as curl"),
-        ]),
-        theme::hint_line(&[
-            ("n", "network"),
-            ("p", "protocol"),
-            ("F", "fallback"),
-            ("u", "user"),
-            ("K", "key"),
-            ("U", "url"),
-        ]),
-        theme::hint_line(&[
-            ("c s t", "country, subdivision, city"),
-            ("z a m", "zip, asn, type"),
-            ("S T M", "session, ttl, mode"),
-        ]),
-        theme::hint_line(&[("Tab", "response pane"), ("?", "all keys"), ("q", "quit")]),
+        hints::line(
+            app,
+            &[
+                (Context::Proxy, Action::Send, "sends"),
+                (Context::Settings, Action::Right, "next setting"),
+                (Context::Settings, Action::Clear, "unset it"),
+                (Context::Normal, Action::Copy, "copy as curl"),
+            ],
+        ),
+        hints::line(
+            app,
+            &[
+                edit(ProxyField::Network, "network"),
+                edit(ProxyField::Protocol, "protocol"),
+                edit(ProxyField::Fallback, "fallback"),
+                edit(ProxyField::Username, "user"),
+                edit(ProxyField::Key, "key"),
+                edit(ProxyField::TargetUrl, "url"),
+            ],
+        ),
+        hints::line(
+            app,
+            &[
+                edit(ProxyField::Country, "country"),
+                edit(ProxyField::Subdivision, "subdivision"),
+                edit(ProxyField::City, "city"),
+                edit(ProxyField::Zipcode, "zip"),
+                edit(ProxyField::Asn, "asn"),
+                edit(ProxyField::Type, "type"),
+                edit(ProxyField::Session, "session"),
+                edit(ProxyField::SessionTtl, "ttl"),
+                edit(ProxyField::SessionMode, "mode"),
+            ],
+        ),
+        hints::line(
+            app,
+            &[
+                (Context::Global, Action::FocusNext, "response pane"),
+                (Context::Normal, Action::Help, "all keys"),
+                (Context::Normal, Action::Quit, "quit"),
+            ],
+        ),
     ];
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }

@@ -17,7 +17,7 @@ use crate::sanitize::one_line;
 
 use super::fit::{fit_line, fit_str as fit, wrap_str as wrap_lines};
 use super::text_view::{draw_prose, draw_scrollbar, list_offset};
-use super::{call, form, pane, theme};
+use super::{call, form, hints, pane, theme};
 
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let search = &app.search;
@@ -213,20 +213,29 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
             Line::raw(""),
             Line::from(vec![
                 Span::raw("Type terms above and press "),
-                Span::styled("Enter", theme::key_hint()),
+                Span::styled(
+                    hints::key_of(app, Context::Editing, Action::Send),
+                    theme::key_hint(),
+                ),
                 Span::raw(". "),
-                Span::styled("Tab", theme::key_hint()),
+                Span::styled(
+                    hints::key_of(app, Context::Global, Action::FocusNext),
+                    theme::key_hint(),
+                ),
                 Span::raw(" reaches the settings row: pages, size, offset, IP, location, format…"),
             ]),
-            theme::hint_line(&[
-                ("c", "country"),
-                ("s", "subdivision"),
-                ("t", "city"),
-                ("I", "IP type"),
-                ("f", "format"),
-                ("x", "cache"),
-                ("?", "all keys"),
-            ]),
+            hints::line(
+                app,
+                &[
+                    (Context::Form, Action::PickCountry, "country"),
+                    (Context::Form, Action::PickSubdivision, "subdivision"),
+                    (Context::Form, Action::PickCity, "city"),
+                    (Context::Search, Action::CycleIp, "IP type"),
+                    (Context::Form, Action::CycleFormat, "format"),
+                    (Context::Form, Action::ToggleCache, "cache"),
+                    (Context::Normal, Action::Help, "all keys"),
+                ],
+            ),
         ];
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);

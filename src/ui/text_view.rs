@@ -32,7 +32,8 @@ pub(super) fn draw_body(frame: &mut Frame, area: Rect, body: &TextBody, scroll: 
     };
     let lines = body.lines(text_area.width);
     let (visible, scroll) = visible_lines(&lines, scroll, area.height as usize);
-    frame.render_widget(Paragraph::new(visible.to_vec()), text_area);
+    let shown: Vec<Line> = visible.iter().cloned().map(theme::prose).collect();
+    frame.render_widget(Paragraph::new(shown), text_area);
     draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);
 }
 
@@ -92,9 +93,12 @@ pub(super) fn draw_marked_prose(
         Some(find) => visible
             .iter()
             .enumerate()
-            .map(|(i, line)| mark(highlighted(line, scroll + i, find)))
+            .map(|(i, line)| mark(highlighted(&theme::prose(line.clone()), scroll + i, find)))
             .collect(),
-        None => visible.iter().map(|line| mark(line.clone())).collect(),
+        None => visible
+            .iter()
+            .map(|line| mark(theme::prose(line.clone())))
+            .collect(),
     };
     frame.render_widget(Paragraph::new(shown), text_area);
     draw_scrollbar(frame, area, lines.len(), scroll, area.height as usize);

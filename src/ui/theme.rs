@@ -142,21 +142,41 @@ pub(crate) fn map_land() -> Style {
     current(|t| t.map_land)
 }
 
+/// A line of rendered prose in the theme in use: the colours `render` marks headings, code,
+/// links and dim parts with become the theme's (the marks' modifiers stay).
+pub(crate) fn prose(mut line: ratatui::text::Line<'static>) -> ratatui::text::Line<'static> {
+    use crate::render::prose;
+    CURRENT.with(|current| {
+        let theme = current.borrow();
+        let colour_of = |style: Style, fallback: Color| style.fg.unwrap_or(fallback);
+        let mapping = [
+            (prose::HEADING, colour_of(theme.heading, prose::HEADING)),
+            (prose::CODE, colour_of(theme.code, prose::CODE)),
+            (prose::LINK, colour_of(theme.prose_link, prose::LINK)),
+            (prose::DIM, colour_of(theme.dim, prose::DIM)),
+            (prose::MUTED, colour_of(theme.muted, prose::MUTED)),
+        ];
+        if mapping.iter().all(|(from, to)| from == to) {
+            return;
+        }
+        let map = |style: &mut Style| {
+            if let Some(fg) = style.fg
+                && let Some((_, to)) = mapping.iter().find(|(from, _)| *from == fg)
+            {
+                style.fg = Some(*to);
+            }
+        };
+        map(&mut line.style);
+        for span in &mut line.spans {
+            map(&mut span.style);
+        }
+    });
+    line
+}
+
 /// The colour of a chart's `index`th line.
 pub(crate) fn series(index: usize) -> Color {
     CURRENT.with(|current| current.borrow().series_color(index))
-}
-
-/// "k what  k what" with the keys highlighted, for the intros of empty panes.
-pub(crate) fn hint_line(pairs: &[(&'static str, &'static str)]) -> ratatui::text::Line<'static> {
-    use ratatui::text::Span;
-    let mut spans = Vec::with_capacity(pairs.len() * 2);
-    for (i, (key, what)) in pairs.iter().enumerate() {
-        let gap = if i + 1 == pairs.len() { "" } else { "  " };
-        spans.push(Span::styled(*key, key_hint()));
-        spans.push(Span::raw(format!(" {what}{gap}")));
-    }
-    ratatui::text::Line::from(spans)
 }
 
 #[cfg(test)]

@@ -25,3 +25,5 @@ mod ui_proxy;
 mod ui_search;
 #[path = "../ui_track.rs"]
 mod ui_track;
+#[path = "../ui_user_files.rs"]
+mod ui_user_files;

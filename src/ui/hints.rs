@@ -1,0 +1,40 @@
+//! Key hints in the intros of empty panes, each key as the keymap in effect writes it: a key
+//! `keys.toml` moved is shown where it now is, and one it unbound is not offered.
+
+use ratatui::text::{Line, Span};
+
+use crate::app::App;
+use crate::app::keymap::{Action, Context};
+
+use super::theme;
+
+/// An action, where it is bound, and what the hint calls it.
+pub(super) type Hint = (Context, Action, &'static str);
+
+/// The first of an action's keys where it is bound ("Esc" of "Esc b"), empty when it has
+/// none: a hint names one key, help lists them all.
+pub(super) fn key_of(app: &App, context: Context, action: Action) -> String {
+    let label = app.keys.label_of(context, action, "");
+    label
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// "k what  k what" with the keys highlighted.
+pub(super) fn line(app: &App, hints: &[Hint]) -> Line<'static> {
+    let mut spans = Vec::with_capacity(hints.len() * 2);
+    for (context, action, what) in hints {
+        let key = key_of(app, *context, *action);
+        if key.is_empty() {
+            continue;
+        }
+        if !spans.is_empty() {
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::styled(key, theme::key_hint()));
+        spans.push(Span::raw(format!(" {what}")));
+    }
+    Line::from(spans)
+}
