@@ -479,7 +479,7 @@ pub fn schema() -> serde_json::Value {
         properties.insert(name.into(), style(what));
     }
     serde_json::json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "vantage theme",
         "description": "A theme: a built-in base and the styles it changes; every key optional.",
         "type": "object",

@@ -760,7 +760,7 @@ fn the_schemas_accept_the_documented_files_and_refuse_mistakes() {
         assert!(!workspace.is_valid(&toml_as_json(wrong)), "{wrong}");
     }
     let config = schema_of("config");
-    let every_key = "render_url = \"https://a.example\"\nsearch_url = \"https://a.example\"\ntoken = \"t\"\ntimeout_secs = 30\nproxy_host = \"p\"\nisp_proxy_host = \"i\"\nproxy_username = \"u\"\nproxy_key = \"k\"\nhistory_max_entries = 100\nreading_width = 90\n";
+    let every_key = "render_url = \"https://a.example\"\nsearch_url = \"https://a.example\"\ntoken = \"t\"\ntimeout_secs = 30\nproxy_host = \"p\"\nisp_proxy_host = \"i\"\nproxy_username = \"u\"\nproxy_key = \"k\"\nhistory_max_entries = 100\nreading_width = 90\ntheme = \"light\"\n";
     assert!(config.is_valid(&toml_as_json(every_key)));
     assert!(!config.is_valid(&toml_as_json("colour = \"blue\"\n")));
     // The same file is one vantage reads: the schema names the keys the config takes.
@@ -776,4 +776,78 @@ fn the_schemas_accept_the_documented_files_and_refuse_mistakes() {
         .output()
         .unwrap();
     assert_eq!(read.status.code(), Some(0), "{read:?}");
+}
+
+/// `vantage schema keys|theme` are written from the keymap table and the theme's styles:
+/// the template of every default and the README's files pass, a mistake does not.
+#[test]
+fn the_keys_and_theme_schemas_accept_the_template_and_the_readme() {
+    let keys = schema_of("keys");
+    let template = Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .args(["keys", "--template"])
+        .output()
+        .unwrap();
+    assert_eq!(template.status.code(), Some(0));
+    // The template with every line uncommented is the defaults, written out.
+    let uncommented: String = String::from_utf8(template.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|line| match line.strip_prefix("# ") {
+            Some(rest) if rest.contains(" = ") => rest.split("  # ").next(),
+            _ if line.starts_with('[') => Some(line),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let errors: Vec<String> = keys
+        .iter_errors(&toml_as_json(&uncommented))
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block = |marker: &str| -> String {
+        readme
+            .split("```toml\n")
+            .skip(1)
+            .filter_map(|rest| rest.split("\n```").next())
+            .find(|b| b.starts_with(marker))
+            .unwrap_or_else(|| panic!("no README block starting with {marker}"))
+            .to_string()
+    };
+    assert!(keys.is_valid(&toml_as_json(&block("# keys.toml"))));
+    assert!(!keys.is_valid(&toml_as_json("[normal]\nquitt = \"Q\"\n")));
+    assert!(!keys.is_valid(&toml_as_json("[nromal]\nquit = \"Q\"\n")));
+    let theme = schema_of("theme");
+    assert!(theme.is_valid(&toml_as_json(&block("# paper.toml"))));
+    assert!(!theme.is_valid(&toml_as_json("acent = { fg = \"red\" }\n")));
+    assert!(!theme.is_valid(&toml_as_json("base = \"sepia\"\n")));
+}
+
+/// `vantage keys` prints the keys in effect: the file's where it moved them; a broken file
+/// is named by line on stderr, the defaults printed, and the exit code says so.
+#[test]
+fn vantage_keys_prints_the_keys_in_effect_and_refuses_a_broken_file() {
+    let dir = TempDir::new().unwrap();
+    let config = dir.path().join("config.toml");
+    let keys = |file: &str| {
+        std::fs::write(dir.path().join("keys.toml"), file).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_vantage"))
+            .env("VANTAGE_CONFIG", &config)
+            .env("VANTAGE_DATA_DIR", dir.path().join("data"))
+            .arg("keys")
+            .output()
+            .unwrap()
+    };
+    let moved = keys("[normal]\nquit = \"Q\"\n");
+    assert_eq!(moved.status.code(), Some(0), "{moved:?}");
+    let table = String::from_utf8(moved.stdout).unwrap();
+    assert!(table.contains("| Q | `quit` | quit |"), "{table}");
+    assert!(!table.contains("| q | `quit` |"), "{table}");
+    assert!(table.contains("keys.toml"), "{table}");
+    let broken = keys("[normal]\nquit = \"Q\"\nhelp = \"Q\"\n");
+    assert_eq!(broken.status.code(), Some(2), "{broken:?}");
+    let said = String::from_utf8(broken.stderr).unwrap();
+    assert!(said.contains("line 3, at `help`"), "{said}");
+    assert!(String::from_utf8(broken.stdout).unwrap().contains("| q | `quit` | quit |"));
 }

@@ -132,3 +132,26 @@ fn a_changed_screen_is_caught() {
     let shown = &readme[captures[0].open + 1..captures[0].close];
     assert_ne!(shown, screen.as_slice());
 }
+
+/// The README's tables of keys are those `vantage keys` prints for the defaults: written from
+/// the keymap table, never by hand. `VANTAGE_UPDATE_README=1` writes them in.
+#[test]
+fn the_readme_key_tables_are_the_keymap() {
+    let path = root().join("README.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (start, end) = ("<!-- keys:start -->\n", "<!-- keys:end -->");
+    let from = text.find(start).expect("the README has the keys' markers") + start.len();
+    let to = text[from..].find(end).expect("the keys' markers close") + from;
+    let tables = format!(
+        "\n{}\n",
+        vantage::app::keys_file::tables(&vantage::app::keymap::Keymap::default())
+    );
+    if text[from..to] == tables {
+        return;
+    }
+    if std::env::var_os("VANTAGE_UPDATE_README").is_some() {
+        std::fs::write(&path, format!("{}{tables}{}", &text[..from], &text[to..])).unwrap();
+        return;
+    }
+    panic!("the README's key tables differ from the keymap; run with VANTAGE_UPDATE_README=1");
+}

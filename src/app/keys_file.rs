@@ -493,7 +493,7 @@ pub fn schema() -> serde_json::Value {
         );
     }
     serde_json::json!({
-        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "vantage keys.toml",
         "description": "Key bindings by context and action; every key optional.",
         "type": "object",
