@@ -849,5 +849,9 @@ fn vantage_keys_prints_the_keys_in_effect_and_refuses_a_broken_file() {
     assert_eq!(broken.status.code(), Some(2), "{broken:?}");
     let said = String::from_utf8(broken.stderr).unwrap();
     assert!(said.contains("line 3, at `help`"), "{said}");
-    assert!(String::from_utf8(broken.stdout).unwrap().contains("| q | `quit` | quit |"));
+    assert!(
+        String::from_utf8(broken.stdout)
+            .unwrap()
+            .contains("| q | `quit` | quit |")
+    );
 }

@@ -110,6 +110,20 @@ impl BrandsState {
 pub(crate) fn load(app: &App) -> Effect {
     Effect::Store(StoreEffect::LoadWorkspace {
         explicit: app.brands_pane.explicit.clone(),
+        unless_read: None,
+    })
+}
+
+/// Reads the workspace file again if it changed since it was read (edited in another window,
+/// say): a broken file keeps the brands in use and says which line is wrong.
+pub(crate) fn look_again(app: &App) -> Effect {
+    Effect::Store(StoreEffect::LoadWorkspace {
+        explicit: app.brands_pane.explicit.clone(),
+        unless_read: app
+            .brands_pane
+            .workspace
+            .as_ref()
+            .map(|w| w.as_read().map(str::to_string)),
     })
 }
 
@@ -190,7 +204,15 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<LoadedWorkspace, String>) 
             set_brands(app, brands);
         }
         Err(problem) => {
-            app.flash_error(problem.clone());
+            // Said once: looking again at a file still broken the same way says nothing new.
+            if app.brands_pane.problem.as_ref() != Some(&problem) {
+                let kept = if app.brands_pane.workspace.is_some() {
+                    " The brands and sets as they were stay in use until it is fixed."
+                } else {
+                    ""
+                };
+                app.flash_error(format!("{problem}{kept}"));
+            }
             app.brands_pane.problem = Some(problem);
         }
     }

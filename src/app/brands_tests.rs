@@ -306,3 +306,32 @@ fn d_lists_the_untracked_names_of_stored_answers_and_enter_tracks_one() {
         "{flash}"
     );
 }
+
+/// The workspace broken in an editor while the app runs: the brands stay those of the last
+/// good file, the line is said once (not again at each look), and the fixed file applies.
+#[test]
+fn a_workspace_broken_while_the_app_runs_keeps_the_last_good_one() {
+    let mut app = app();
+    loaded(&mut app, Some(FILE));
+    assert_eq!(app.brands.len(), 2);
+    let problem = "The workspace file /work/shop/vantage.toml has a mistake on line 2".to_string();
+    update(&mut app, Msg::WorkspaceLoaded(Err(problem.clone())));
+    assert_eq!(app.brands.len(), 2, "nothing of the broken file is used");
+    let said = app.flash.take().expect("the mistake is said").text;
+    assert!(
+        said.contains("line 2") && said.contains("stay in use"),
+        "{said}"
+    );
+    update(&mut app, Msg::WorkspaceLoaded(Err(problem)));
+    assert!(app.flash.is_none(), "said once");
+    // Looking again asks for a read only if the text changed from the good one.
+    match super::look_again(&app) {
+        Effect::Store(StoreEffect::LoadWorkspace { unless_read, .. }) => {
+            assert_eq!(unless_read, Some(Some(FILE.to_string())))
+        }
+        other => panic!("{other:?}"),
+    }
+    loaded(&mut app, Some("[[brands]]\nname = \"Keen\"\n"));
+    assert_eq!(app.brands.len(), 1);
+    assert!(app.brands_pane.problem.is_none());
+}

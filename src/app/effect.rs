@@ -144,6 +144,9 @@ pub enum StoreEffect {
     /// Reads the workspace file (`explicit`, else `vantage.toml` in the current folder).
     LoadWorkspace {
         explicit: Option<PathBuf>,
+        /// Read again only if the file's text is no longer this (`Some(None)`: there was no
+        /// file); `None` reads it whatever it holds.
+        unless_read: Option<Option<String>>,
     },
     /// Reads the stored answers (the newest 2,000) for names no tracked brand covers.
     DiscoverNames {

@@ -469,7 +469,8 @@ fn a_store_written_elsewhere_is_read_again_where_stored_rows_show() {
         update(&mut app, Msg::FocusGained),
         vec![
             Effect::Store(StoreEffect::ReadDataVersion),
-            Effect::Os(crate::app::OsEffect::ReadUserFiles)
+            Effect::Os(crate::app::OsEffect::ReadUserFiles),
+            crate::app::brands::look_again(&app),
         ]
     );
 }

@@ -403,6 +403,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::FocusGained => vec![
             Effect::Store(StoreEffect::ReadDataVersion),
             Effect::Os(OsEffect::ReadUserFiles),
+            brands::look_again(app),
         ],
         Msg::LookAtStore => vec![Effect::Store(StoreEffect::ReadDataVersion)],
         Msg::UserFileRead(file) => {

@@ -143,7 +143,10 @@ fn without_a_token_nothing_is_sent_and_d_offers_the_demo() {
         vec![
             Effect::Store(StoreEffect::ReadDataVersion),
             Effect::Store(StoreEffect::LoadJobs),
-            Effect::Store(StoreEffect::LoadWorkspace { explicit: None })
+            Effect::Store(StoreEffect::LoadWorkspace {
+                explicit: None,
+                unless_read: None
+            })
         ]
     );
     type_text(&mut app, "hi");

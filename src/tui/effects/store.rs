@@ -259,10 +259,27 @@ impl EffectRunner {
                 }
                 None
             }
-            StoreEffect::LoadWorkspace { explicit } => {
+            StoreEffect::LoadWorkspace {
+                explicit,
+                unless_read,
+            } => {
                 tokio::spawn(async move {
-                    let result = blocking(move || load_workspace(explicit)).await;
-                    let _ = tx.send(Msg::WorkspaceLoaded(result));
+                    let result = blocking(move || {
+                        Ok(load_workspace(
+                            explicit,
+                            unless_read.as_ref().map(Option::as_deref),
+                        ))
+                    })
+                    .await;
+                    match result {
+                        Ok(None) => {}
+                        Ok(Some(loaded)) => {
+                            let _ = tx.send(Msg::WorkspaceLoaded(loaded));
+                        }
+                        Err(problem) => {
+                            let _ = tx.send(Msg::WorkspaceLoaded(Err(problem)));
+                        }
+                    }
                 });
                 None
             }
@@ -325,11 +342,27 @@ fn read_history_page(
 /// The workspace file named with `--workspace`, else the nearest `vantage.toml` in the
 /// current folder or a parent; an empty one (to be created in the current folder on the
 /// first brand added) when there is none.
-fn load_workspace(explicit: Option<PathBuf>) -> Result<app::brands::LoadedWorkspace, String> {
-    let folder = std::env::current_dir().map_err(|e| {
-        format!("The current folder could not be read ({e}); brands cannot be tracked here.")
-    })?;
-    load_workspace_from(explicit, &folder)
+/// The workspace file read, or `None` when its text is still `unless_read`.
+fn load_workspace(
+    explicit: Option<PathBuf>,
+    unless_read: Option<Option<&str>>,
+) -> Option<Result<app::brands::LoadedWorkspace, String>> {
+    let folder = match std::env::current_dir() {
+        Ok(folder) => folder,
+        Err(e) => {
+            return Some(Err(format!(
+                "The current folder could not be read ({e}); brands cannot be tracked here."
+            )));
+        }
+    };
+    if let Some(seen) = unless_read {
+        let now = workspace::locate(explicit.as_deref(), &folder)
+            .and_then(|path| std::fs::read_to_string(path).ok());
+        if now.as_deref() == seen {
+            return None;
+        }
+    }
+    Some(load_workspace_from(explicit, &folder))
 }
 
 fn load_workspace_from(
@@ -481,5 +514,28 @@ mod workspace_tests {
         std::fs::write(&elsewhere, "[[brands]]\nname = \"Lowa\"\n").unwrap();
         let named = load_workspace_from(Some(elsewhere.clone()), &deeper).unwrap();
         assert_eq!(named.workspace.brands()[0].name, "Lowa");
+    }
+
+    /// Focus regained looks again: an unchanged file is not read into a message, a changed
+    /// one is, broken or not.
+    #[test]
+    fn the_workspace_is_read_again_only_when_its_text_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("vantage.toml");
+        let text = "[[brands]]\nname = \"Salomon\"\n";
+        std::fs::write(&file, text).unwrap();
+        assert!(load_workspace(Some(file.clone()), Some(Some(text))).is_none());
+        std::fs::write(&file, "[[brands]]\nname = \"Lowa\"\n").unwrap();
+        let changed = load_workspace(Some(file.clone()), Some(Some(text)));
+        assert_eq!(changed.unwrap().unwrap().workspace.brands()[0].name, "Lowa");
+        std::fs::write(&file, "[[brands]]\nnam = \"Lowa\"\n").unwrap();
+        let broken = load_workspace(Some(file.clone()), Some(Some(text)));
+        match broken {
+            Some(Err(problem)) => assert!(problem.contains("line 1"), "{problem}"),
+            _ => panic!("the broken file was not said"),
+        }
+        // No file before, none now: nothing to read.
+        let absent = dir.path().join("nowhere.toml");
+        assert!(load_workspace(Some(absent), Some(None)).is_none());
     }
 }
