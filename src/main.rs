@@ -12,6 +12,8 @@ use vantage::config::{Config, Overrides};
 use vantage::exit;
 
 fn main() -> ExitCode {
+    // A shell asking for completions is answered before anything else, and nothing more.
+    cli::shell::answer_the_shell();
     let cli = Cli::parse();
     // Two workers, however many cores (counting them reads cgroup files at start): the app
     // waits on the terminal, the network and the store, and its heavy work runs on the

@@ -628,8 +628,8 @@ fn sim_prints_its_url_and_token_and_serves() {
 }
 
 /// `vantage completions bash` is a script bash accepts, and it completes `vantage tr` to
-/// `track` (and `vantage track r` to its subcommands); `vantage man` is a man page `man`
-/// renders.
+/// `track` (and `vantage track r` to its subcommands, a set's name from the workspace file, a
+/// model); `vantage man` is a man page `man` renders.
 #[test]
 fn completions_complete_subcommands_and_the_man_page_renders() {
     let dir = TempDir::new().unwrap();
@@ -646,6 +646,22 @@ fn completions_complete_subcommands_and_the_man_page_renders() {
         .output()
         .unwrap();
     assert!(checked.status.success(), "{checked:?}");
+    // The script asks `vantage` itself at each Tab: the binary is on the PATH, and the
+    // workspace is the one of the folder the Tab is pressed in.
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_vantage"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    std::fs::write(
+        dir.path().join("vantage.toml"),
+        "[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\n\n[[sets]]\nname = \"trail\"\nprompts = [\"trail shoes\"]\n",
+    )
+    .unwrap();
     let complete = |words: &str| -> Vec<String> {
         let count = words.split_whitespace().count();
         let cword = if words.ends_with(' ') {
@@ -654,12 +670,14 @@ fn completions_complete_subcommands_and_the_man_page_renders() {
             count - 1
         };
         let program = format!(
-            "source {}; COMP_WORDS=({words}{}); COMP_CWORD={cword}; COMP_LINE='{words}'; COMP_POINT=${{#COMP_LINE}}; _vantage vantage \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            "source {}; COMP_WORDS=({words}{}); COMP_CWORD={cword}; COMP_LINE='{words}'; COMP_POINT=${{#COMP_LINE}}; _clap_complete_vantage vantage \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
             file.display(),
             if words.ends_with(' ') { " ''" } else { "" }
         );
         let out = std::process::Command::new("bash")
             .args(["-c", &program])
+            .env("PATH", &path)
+            .current_dir(dir.path())
             .output()
             .unwrap();
         String::from_utf8_lossy(&out.stdout)
@@ -668,6 +686,10 @@ fn completions_complete_subcommands_and_the_man_page_renders() {
             .collect()
     };
     assert_eq!(complete("vantage tr"), vec!["track"]);
+    // Set names come from the workspace file, models from the list of models.
+    assert_eq!(complete("vantage track run b"), vec!["boots"]);
+    assert_eq!(complete("vantage track report t"), vec!["trail"]);
+    assert_eq!(complete("vantage ai --model ge"), vec!["gemini"]);
     let under_track = complete("vantage track r");
     assert!(
         under_track.contains(&"run".to_string()) && under_track.contains(&"report".to_string()),

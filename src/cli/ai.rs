@@ -1,6 +1,7 @@
 //! `vantage ai` and `vantage devices`: one chatbot answer, and the devices it can emulate.
 
 use clap::Args;
+use clap_complete::engine::ArgValueCandidates;
 
 use super::brands::{
     BrandArgs, answer_mentions, mentions_text, tracked_brands, with_mentions_field,
@@ -21,7 +22,7 @@ pub struct AiArgs {
     /// What to ask (up to 2,047 characters)
     pub prompt: String,
     /// chatgpt (default), gemini, perplexity or copilot
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", add = ArgValueCandidates::new(super::shell::model_candidates))]
     pub model: Option<Model>,
     /// A device name from `vantage devices`
     #[arg(long, value_name = "D")]

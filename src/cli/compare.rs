@@ -2,6 +2,7 @@
 //! points, run concurrently, and the comparison printed as the Compare tab's summary shows it.
 
 use clap::Args;
+use clap_complete::engine::ArgValueCandidates;
 use futures_util::StreamExt;
 
 use super::brands::{
@@ -33,7 +34,7 @@ pub struct CompareArgs {
     pub prompt: String,
     /// Models, comma-separated: chatgpt,gemini,perplexity,copilot, and ai-overview (Google's
     /// AI Overview for the prompt as search terms, one column per location)
-    #[arg(long, value_name = "M,…", value_delimiter = ',')]
+    #[arg(long, value_name = "M,…", value_delimiter = ',', add = ArgValueCandidates::new(super::shell::source_candidates))]
     pub models: Vec<AnswerSource>,
     /// Device names, comma-separated (see `vantage devices`)
     #[arg(long, value_name = "D,…", value_delimiter = ',')]

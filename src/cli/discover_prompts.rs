@@ -4,6 +4,7 @@
 //! raised each, near-duplicates merged.
 
 use clap::Args;
+use clap_complete::engine::ArgValueCandidates;
 use futures_util::StreamExt;
 
 use super::record::{Kept, with_history};
@@ -25,7 +26,7 @@ pub struct DiscoverArgs {
     /// The topic to start from ("hiking boots")
     pub topic: String,
     /// Models to ask, comma-separated (default chatgpt, whose answers list their fanouts)
-    #[arg(long, value_name = "M,…", value_delimiter = ',')]
+    #[arg(long, value_name = "M,…", value_delimiter = ',', add = ArgValueCandidates::new(super::shell::model_candidates))]
     pub models: Vec<Model>,
     /// Places, comma-separated, each cc:subdivision:city with + for spaces (de::Berlin)
     #[arg(long, value_name = "L,…", value_delimiter = ',')]

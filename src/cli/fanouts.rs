@@ -3,6 +3,7 @@
 //! best ranks, the answer's cited sites, and each brand's coverage of the fanouts.
 
 use clap::Args;
+use clap_complete::engine::ArgValueCandidates;
 use futures_util::StreamExt;
 
 use super::brands::{BrandArgs, answer_mentions, tracked_brands};
@@ -29,7 +30,7 @@ pub struct FanoutsArgs {
     pub prompt: String,
     /// The model to ask: chatgpt (default; its answers carry their fanouts), gemini,
     /// perplexity or copilot
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", add = ArgValueCandidates::new(super::shell::model_candidates))]
     pub model: Option<Model>,
     /// A device name from `vantage devices` (for the answer; a search takes none)
     #[arg(long, value_name = "D")]

@@ -9,12 +9,61 @@ use crate::app::keys_file;
 use crate::config::Config;
 use crate::exit;
 
-/// The completion script of `shell` on stdout.
+/// The variable the shell sets when it asks `vantage` itself for completions.
+const COMPLETE_VAR: &str = "VANTAGE_COMPLETE";
+
+/// Answers the shell's request for completions and exits, when the shell asked (the script
+/// of `vantage completions` calls `vantage` with `VANTAGE_COMPLETE` set); else returns at
+/// once. Call it first: nothing may be written before.
+pub fn answer_the_shell() {
+    clap_complete::CompleteEnv::with_factory(Cli::command)
+        .var(COMPLETE_VAR)
+        .complete();
+}
+
+/// The completion script of `shell` on stdout: it asks `vantage` at each Tab, so set names
+/// come from the workspace file where the Tab is pressed, and models, flags and subcommands
+/// from the command's own definitions.
 pub fn completions(shell: clap_complete::Shell) -> i32 {
-    let mut command = Cli::command();
+    let name = shell.to_string();
+    let shells = clap_complete::env::Shells::builtins();
+    let Some(completer) = shells.completer(&name) else {
+        err(&format!("There is no completion script for {name}."));
+        return exit::INVALID_INPUT;
+    };
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut command, "vantage", &mut script);
+    if let Err(error) =
+        completer.write_registration(COMPLETE_VAR, "vantage", "vantage", "vantage", &mut script)
+    {
+        err(&format!(
+            "The completion script could not be written: {error}."
+        ));
+        return exit::FAILURE;
+    }
     write_out(&script)
+}
+
+/// The sets of the workspace file found from the current folder (or `VANTAGE_WORKSPACE`),
+/// offered where a set's name goes; none when there is no file or it does not read.
+pub fn set_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
+    let explicit = std::env::var_os("VANTAGE_WORKSPACE").map(std::path::PathBuf::from);
+    let Ok(folder) = std::env::current_dir() else {
+        return Vec::new();
+    };
+    let Some(path) = crate::analysis::workspace::locate(explicit.as_deref(), &folder) else {
+        return Vec::new();
+    };
+    let Ok(workspace) = crate::analysis::workspace::Workspace::load(&path) else {
+        return Vec::new();
+    };
+    workspace
+        .sets()
+        .iter()
+        .map(|set| {
+            clap_complete::engine::CompletionCandidate::new(set.name.clone())
+                .help(Some(set.calls_in_words().into()))
+        })
+        .collect()
 }
 
 /// The files a JSON Schema is printed for.
@@ -100,4 +149,23 @@ pub fn man() -> i32 {
 fn write_out(bytes: &[u8]) -> i32 {
     out_as_received(&String::from_utf8_lossy(bytes));
     exit::OK
+}
+
+/// The four models, where a model goes.
+pub fn model_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
+    crate::api::Model::ALL
+        .iter()
+        .map(|model| clap_complete::engine::CompletionCandidate::new(model.as_str()))
+        .collect()
+}
+
+/// The four models and Google's AI Overview, where an answer's source goes.
+pub fn source_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
+    let mut candidates = model_candidates();
+    candidates.push(
+        clap_complete::engine::CompletionCandidate::new("ai-overview").help(Some(
+            "Google's AI Overview for the prompt as search terms".into(),
+        )),
+    );
+    candidates
 }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use clap_complete::engine::ArgValueCandidates;
 
 use super::jobs::{WatchEnd, drive_jobs, transition_line};
 use super::sim::wait_for_shutdown_signal;
@@ -40,6 +41,7 @@ pub enum TrackCommand {
     /// short goes on where it stopped
     Run {
         /// The set's name in the workspace file
+        #[arg(add = ArgValueCandidates::new(super::shell::set_candidates))]
         set: String,
         /// Stay until every job of the set has ended (else `vantage jobs watch` or the app
         /// finish them); exits 7 when some failed, expired or were refused
@@ -61,6 +63,7 @@ pub enum TrackCommand {
     },
     /// A set's runs, one row per answer × brand and per search result × vantage point
     Report {
+        #[arg(add = ArgValueCandidates::new(super::shell::set_candidates))]
         set: String,
         /// csv or jsonl: a row per answer × brand; html: one self-contained page with
         /// charts; md: Markdown with its charts as SVG files beside it (needs -o)
@@ -82,6 +85,7 @@ pub enum TrackCommand {
     /// Write every run, call, job and result of a set as JSON Lines (to move its history to
     /// another machine, or keep it)
     Export {
+        #[arg(add = ArgValueCandidates::new(super::shell::set_candidates))]
         set: String,
         /// Only runs started at or after this time (2026-11-01, or RFC 3339)
         #[arg(long, value_name = "TIME")]
@@ -93,6 +97,7 @@ pub enum TrackCommand {
     /// Evaluate the set's alerts on its newest finished run: each that fires is a line on
     /// stdout, and the exit code is 8 when any did; the workspace's webhook is told
     Check {
+        #[arg(add = ArgValueCandidates::new(super::shell::set_candidates))]
         set: String,
         /// Print the alerts that fired as JSON
         #[arg(long)]
@@ -100,6 +105,7 @@ pub enum TrackCommand {
     },
     /// Visibility, positions, sources and ranks over a set's runs; what the last run changed
     Trends {
+        #[arg(add = ArgValueCandidates::new(super::shell::set_candidates))]
         set: String,
         /// Print them as JSON
         #[arg(long)]

@@ -2,6 +2,7 @@
 //! from the shell, as the file would be by hand — comments and order kept, every change
 //! checked by the same reading as a file written by hand, then written atomically.
 
+use clap_complete::engine::ArgValueCandidates;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
@@ -45,7 +46,7 @@ pub struct SetItems {
     #[arg(long = "term", value_name = "TEXT")]
     pub terms: Vec<String>,
     /// Models, comma-separated: chatgpt,gemini,perplexity,copilot,ai-overview
-    #[arg(long, value_name = "M,…", value_delimiter = ',')]
+    #[arg(long, value_name = "M,…", value_delimiter = ',', add = ArgValueCandidates::new(super::shell::source_candidates))]
     pub models: Vec<AnswerSource>,
     /// Device names, comma-separated (see `vantage devices`)
     #[arg(long, value_name = "D,…", value_delimiter = ',')]
