@@ -292,11 +292,24 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                     .filter(|b| b.context == context)
                     .map(|b| action_name(b.action))
                     .collect();
+                // The contexts the action is one of, to point at the right section.
+                let mut elsewhere: Vec<String> = bindings
+                    .iter()
+                    .filter(|b| b.context != Context::TextField && action_name(b.action) == *name)
+                    .map(|b| format!("[{}]", context_name(b.context)))
+                    .collect();
+                elsewhere.dedup();
+                let hint = if elsewhere.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({name} is in {})", elsewhere.join(", "))
+                };
                 return Err(mistake(
                     at,
                     name,
                     format!(
-                        "`{name}` is not an action of {}; its actions are {}",
+                        "`{}` is not an action of {}{hint}; its actions are {}",
+                        name.escape_debug(),
                         context_name(context),
                         names.join(", ")
                     ),
@@ -552,6 +565,12 @@ mod tests {
                 3,
                 "quitt",
                 "not an action of normal",
+            ),
+            (
+                "[chat]\nsend = \"ctrl-s\"",
+                2,
+                "send",
+                "(send is in [editing], [form]",
             ),
             ("[normal]\nquit = \"ctrl-\"", 2, "quit", "is not a key"),
             ("[normal]\nquit = \"hyper-q\"", 2, "quit", "is not a key"),
