@@ -299,21 +299,23 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                     .map(|b| format!("[{}]", context_name(b.context)))
                     .collect();
                 elsewhere.dedup();
-                let hint = if elsewhere.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({name} is in {})", elsewhere.join(", "))
-                };
-                return Err(mistake(
-                    at,
-                    name,
+                let problem = if elsewhere.is_empty() {
                     format!(
-                        "`{}` is not an action of {}{hint}; its actions are {}",
+                        "`{}` is not an action of {}; its actions are {}",
                         name.escape_debug(),
                         context_name(context),
                         names.join(", ")
-                    ),
-                ));
+                    )
+                } else {
+                    let more = if elsewhere.len() > 3 { ", …" } else { "" };
+                    elsewhere.truncate(3);
+                    format!(
+                        "`{name}` is not an action of {} (it is one of {}{more})",
+                        context_name(context),
+                        elsewhere.join(", ")
+                    )
+                };
+                return Err(mistake(at, name, problem));
             };
             let written: Vec<&str> = match value.get_ref() {
                 KeysValue::One(one) => vec![one.as_str()],
@@ -570,7 +572,7 @@ mod tests {
                 "[chat]\nsend = \"ctrl-s\"",
                 2,
                 "send",
-                "(send is in [editing], [form]",
+                "(it is one of [editing], [form], ",
             ),
             ("[normal]\nquit = \"ctrl-\"", 2, "quit", "is not a key"),
             ("[normal]\nquit = \"hyper-q\"", 2, "quit", "is not a key"),
