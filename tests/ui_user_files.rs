@@ -235,3 +235,29 @@ fn a_missing_theme_file_is_said_and_the_dark_theme_used() {
         flash(&app)
     );
 }
+
+/// The words of the views follow a moved key: the prompt's placeholder and the intro's hints.
+#[test]
+fn placeholders_and_hints_name_the_keys_in_effect() {
+    let folder = tempfile::tempdir().unwrap();
+    let keys = folder.path().join("keys.toml");
+    std::fs::write(
+        &keys,
+        "[form]\nedit_prompt = \"I\"\n[editing]\nsend = \"ctrl-s\"\nnewline = [\"enter\", \"alt-enter\"]\n",
+    )
+    .unwrap();
+    let (mut app, _) = started(&keys, ThemeChoice::default());
+    update(
+        &mut app,
+        vantage::app::Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Esc,
+            KeyModifiers::NONE,
+        )),
+    );
+    let screen = draw(&mut app, 100, 30);
+    assert!(
+        screen.contains("Press I (or click) to type a prompt; Ctrl+S sends."),
+        "{screen}"
+    );
+    assert!(screen.contains("I back to the prompt"), "{screen}");
+}

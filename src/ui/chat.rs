@@ -20,7 +20,7 @@ use super::{call, form, hints, theme};
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let chat = &app.chat;
     let areas = chat_areas(chat, body);
-    draw_prompt(chat, frame, areas.prompt);
+    draw_prompt(app, chat, frame, areas.prompt);
     let cursor = (chat.focus == ChatFocus::Settings).then_some(chat.setting_cursor);
     form::draw_row(frame, areas.settings, &chat.settings.cells(), cursor);
     draw_answer(app, frame, areas.answer);
@@ -29,7 +29,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     }
 }
 
-fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
+fn draw_prompt(app: &App, chat: &ChatState, frame: &mut Frame, area: Rect) {
+    let hint = format!(
+        "Press {} (or click) to type a prompt; {} sends.",
+        hints::key_of(app, Context::Form, Action::EditPrompt),
+        hints::key_of(app, Context::Editing, Action::Send)
+    );
     form::draw_prompt_box(
         frame,
         area,
@@ -39,7 +44,7 @@ fn draw_prompt(chat: &ChatState, frame: &mut Frame, area: Rect) {
             count: chat.prompt_chars(),
             limit: PROMPT_MAX_CHARS,
             focused: chat.focus == ChatFocus::Prompt,
-            hint: "Press i (or click) to type a prompt; Enter sends.",
+            hint: &hint,
         },
     );
 }

@@ -2,6 +2,7 @@
 //! (paged horizontally when they do not fit), the summary of what differs, or the search rank
 //! table.
 
+use crate::app::keymap::{Action, Context};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -50,14 +51,25 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         Constraint::Min(0),
     ])
     .areas(body);
+    let key = |action| super::hints::key_of(app, Context::Compare, action);
     let (title, hint) = match compare.mode {
         CompareMode::Answers => (
             " Prompt for every column ",
-            "Press i to type the prompt; r runs every column. M switches to comparing search ranks.",
+            format!(
+                "Press {} to type the prompt; {} runs every column. {} switches to comparing search ranks.",
+                key(Action::EditPrompt),
+                key(Action::Send),
+                key(Action::ToggleMode)
+            ),
         ),
         CompareMode::Search => (
             " Search terms for every column ",
-            "Press i to type the terms; r runs every column. M switches to comparing answers.",
+            format!(
+                "Press {} to type the terms; {} runs every column. {} switches to comparing answers.",
+                key(Action::EditPrompt),
+                key(Action::Send),
+                key(Action::ToggleMode)
+            ),
         ),
     };
     draw_prompt_box(
@@ -69,7 +81,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             count: compare.prompt_chars(),
             limit: compare.prompt_limit(),
             focused: compare.focus == CompareFocus::Prompt,
-            hint,
+            hint: &hint,
         },
     );
     if folded {

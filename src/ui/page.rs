@@ -31,7 +31,10 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             count: url_chars,
             limit: URL_MAX_CHARS,
             focused: state.focus == PageFocus::Url,
-            hint: "Press i (or click) to type the page's address, https://…",
+            hint: &format!(
+                "Press {} (or click) to type the page's address, https://…",
+                hints::key_of(app, Context::Form, Action::EditPrompt)
+            ),
         },
     );
     let cursor = (state.focus == PageFocus::Settings).then_some(state.setting_cursor);

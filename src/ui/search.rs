@@ -22,7 +22,7 @@ use super::{call, form, hints, pane, theme};
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let search = &app.search;
     let areas = search_areas(search, body);
-    draw_terms(search, frame, areas.terms);
+    draw_terms(app, search, frame, areas.terms);
     let cursor = (search.focus == SearchFocus::Settings).then_some(search.setting_cursor);
     form::draw_row(frame, areas.settings, &search.settings.cells(), cursor);
     draw_header(app, frame, areas.header, areas.overview.is_empty());
@@ -151,7 +151,7 @@ fn overview_lines(page: &PageState, focused: bool, width: u16) -> Vec<Line<'stat
     lines
 }
 
-fn draw_terms(search: &SearchState, frame: &mut Frame, area: Rect) {
+fn draw_terms(app: &App, search: &SearchState, frame: &mut Frame, area: Rect) {
     form::draw_prompt_box(
         frame,
         area,
@@ -161,7 +161,10 @@ fn draw_terms(search: &SearchState, frame: &mut Frame, area: Rect) {
             count: search.terms_chars(),
             limit: TERMS_LIMIT,
             focused: search.focus == SearchFocus::Terms,
-            hint: "Press i (or click) to type search terms.",
+            hint: &format!(
+                "Press {} (or click) to type search terms.",
+                hints::key_of(app, Context::Form, Action::EditPrompt)
+            ),
         },
     );
 }
