@@ -336,7 +336,8 @@ const MODIFIERS: [&str; 9] = [
     "crossed_out",
 ];
 
-const COLOR_GRAMMAR: &str = "a colour is a name (black, red, green, yellow, blue, magenta, cyan, gray, dark-gray, light-red… white, reset), #rrggbb, or 0 to 255";
+const COLOR_GRAMMAR: &str =
+    "a colour is a name (red, dark-gray, light-blue, reset…), #rrggbb, or 0 to 255";
 
 /// One style as a theme file writes it.
 #[derive(Deserialize)]
