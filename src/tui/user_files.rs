@@ -86,7 +86,7 @@ impl UserFiles {
                         .map(Box::new)
                         .map_err(ThemeUnusable::Mistake),
                     (Ok(_), None) => Err(ThemeUnusable::Unreadable(format!(
-                        "The theme file {} is not there; the dark theme is in use. Give `theme` in the config file (or --theme) dark, light, high-contrast or the path of a theme file.",
+                        "The theme file {} is not there, so the theme in use stays (at start, dark). Give `theme` in the config file (or --theme) dark, light, high-contrast or the path of a theme file.",
                         path.display()
                     ))),
                     (Err(error), _) => Err(ThemeUnusable::Unreadable(format!(
