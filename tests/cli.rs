@@ -690,6 +690,7 @@ fn completions_complete_subcommands_and_the_man_page_renders() {
     assert_eq!(complete("vantage track run b"), vec!["boots"]);
     assert_eq!(complete("vantage track report t"), vec!["trail"]);
     assert_eq!(complete("vantage ai --model ge"), vec!["gemini"]);
+    assert_eq!(complete("vantage --theme hi"), vec!["high-contrast"]);
     let under_track = complete("vantage track r");
     assert!(
         under_track.contains(&"run".to_string()) && under_track.contains(&"report".to_string()),

@@ -75,7 +75,7 @@ pub struct Cli {
     pub workspace: Option<std::path::PathBuf>,
     /// The app's theme: dark, light, high-contrast, or a theme file (default: `theme` in
     /// the config file, else dark)
-    #[arg(long, value_name = "THEME")]
+    #[arg(long, value_name = "THEME", add = clap_complete::engine::ArgValueCompleter::new(shell::theme_candidates))]
     pub theme: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,

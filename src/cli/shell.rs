@@ -169,3 +169,18 @@ pub fn source_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
     );
     candidates
 }
+
+/// The built-in themes, then theme files, where a theme goes.
+pub fn theme_candidates(
+    current: &std::ffi::OsStr,
+) -> Vec<clap_complete::engine::CompletionCandidate> {
+    use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
+    let typed = current.to_string_lossy();
+    let mut candidates: Vec<CompletionCandidate> = crate::theme::BUILT_IN
+        .iter()
+        .filter(|name| name.starts_with(typed.as_ref()))
+        .map(|name| CompletionCandidate::new(*name))
+        .collect();
+    candidates.extend(PathCompleter::file().complete(current));
+    candidates
+}
