@@ -840,6 +840,8 @@ fn the_keys_and_theme_schemas_accept_the_template_and_the_readme() {
     };
     assert!(keys.is_valid(&toml_as_json(&block("# keys.toml"))));
     assert!(!keys.is_valid(&toml_as_json("[normal]\nquitt = \"Q\"\n")));
+    assert!(keys.is_valid(&toml_as_json("[chat]\nsend = \"ctrl-s\"\n")));
+    assert!(!keys.is_valid(&toml_as_json("[jobs]\nsend = \"ctrl-s\"\n")));
     assert!(!keys.is_valid(&toml_as_json("[nromal]\nquit = \"Q\"\n")));
     let theme = schema_of("theme");
     assert!(theme.is_valid(&toml_as_json(&block("# paper.toml"))));

@@ -23,6 +23,14 @@ const TYPING: [Context; 5] = [
     Context::BrandEditor,
 ];
 
+/// The contexts a context is always looked up before, whose actions it may take too.
+fn falls_back_to(context: Context) -> &'static [Context] {
+    match context {
+        Context::Chat | Context::Search | Context::Page => &[Context::Form],
+        _ => &[],
+    }
+}
+
 /// The contexts, in the table's order.
 pub fn contexts() -> Vec<Context> {
     let mut seen = Vec::new();
@@ -283,10 +291,26 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
         for (action_key, value) in actions {
             let at = action_key.span().start;
             let name = action_key.get_ref();
-            let Some(index) = bindings
+            let own = bindings
                 .iter()
-                .position(|b| b.context == context && action_name(b.action) == *name)
-            else {
+                .position(|b| b.context == context && action_name(b.action) == *name);
+            // A tab's own context may also take an action of the form under it, for that tab
+            // alone: `[chat] send = "ctrl-s"` sends from Chat, not from Search.
+            let under = || {
+                let source = DEFAULTS.iter().find(|d| {
+                    falls_back_to(context).contains(&d.context) && action_name(d.action) == *name
+                })?;
+                bindings.push(Binding {
+                    context,
+                    keys: Vec::new(),
+                    label: String::new(),
+                    action: source.action,
+                    help: source.help,
+                });
+                moved_at.push(None);
+                Some(bindings.len() - 1)
+            };
+            let Some(index) = own.or_else(under) else {
                 let names: Vec<String> = bindings
                     .iter()
                     .filter(|b| b.context == context)
@@ -487,7 +511,15 @@ pub fn schema() -> serde_json::Value {
             continue;
         }
         let mut actions = serde_json::Map::new();
-        for binding in DEFAULTS.iter().filter(|b| b.context == context) {
+        let taken = DEFAULTS.iter().filter(|b| b.context == context).chain(
+            DEFAULTS
+                .iter()
+                .filter(|b| falls_back_to(context).contains(&b.context)),
+        );
+        for binding in taken {
+            if actions.contains_key(&action_name(binding.action)) {
+                continue;
+            }
             let mut value = keys.clone();
             if let Some(object) = value.as_object_mut() {
                 object.insert(
@@ -543,6 +575,23 @@ mod tests {
     }
 
     #[test]
+    fn a_tab_takes_an_action_of_the_form_for_itself_alone() {
+        let keys = keymap_from("[chat]\nsend = \"ctrl-s\"\n", path()).unwrap();
+        let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+        let chat = [Context::Viewer, Context::Chat, Context::Form];
+        assert_eq!(keys.lookup(&chat, &ctrl_s), Some(Action::Send));
+        let search = [Context::Viewer, Context::Search, Context::Form];
+        assert_eq!(keys.lookup(&search, &ctrl_s), None);
+        // Enter still sends from the form, and help lists the new key under Chat.
+        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(keys.lookup(&chat, &enter), Some(Action::Send));
+        assert_eq!(keys.label_of(Context::Chat, Action::Send, ""), "Ctrl+S");
+        // A key the form gives another action is refused in the tab's context as well.
+        let clash = keymap_from("[chat]\nsend = \"m\"\n", path()).unwrap_err();
+        assert!(clash.problem.contains("both"), "{clash}");
+    }
+
+    #[test]
     fn several_keys_for_one_action() {
         let keys = keymap_from("[form]\nsend = [\"enter\", \"ctrl-s\"]\n", path()).unwrap();
         let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
@@ -569,7 +618,7 @@ mod tests {
                 "not an action of normal",
             ),
             (
-                "[chat]\nsend = \"ctrl-s\"",
+                "[jobs]\nsend = \"ctrl-s\"",
                 2,
                 "send",
                 "(it is one of [editing], [form], ",
