@@ -247,6 +247,10 @@ fn placeholders_and_hints_name_the_keys_in_effect() {
     )
     .unwrap();
     let (mut app, _) = started(&keys, ThemeChoice::default());
+    assert_eq!(
+        app.chat.prompt.placeholder_text(),
+        "Ask something, then press Ctrl+S (Enter for a new line)"
+    );
     update(
         &mut app,
         vantage::app::Msg::Key(crossterm::event::KeyEvent::new(

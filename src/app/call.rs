@@ -12,15 +12,15 @@ pub(crate) fn mode_text(async_mode: bool) -> &'static str {
     if async_mode { "async" } else { "sync" }
 }
 
-/// The sentence a switch of mode shows.
-pub(crate) fn mode_flash(async_mode: bool) -> String {
+/// The sentence a switch of mode shows; `send` is the form's key that sends.
+pub(crate) fn mode_flash(async_mode: bool, send: &str) -> String {
     if async_mode {
         format!(
-            "Async mode: Enter queues the request as a job; it lands in Jobs ({}).",
+            "Async mode: {send} queues the request as a job; it lands in Jobs ({}).",
             super::Tab::Jobs.key_label()
         )
     } else {
-        "Sync mode: Enter waits for the answer here.".to_string()
+        format!("Sync mode: {send} waits for the answer here.")
     }
 }
 

@@ -389,7 +389,12 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::ToggleAsync => {
             chat.settings.async_mode = !chat.settings.async_mode;
-            let text = mode_flash(chat.settings.async_mode);
+            let async_mode = chat.settings.async_mode;
+            let send = app.key_of(
+                crate::app::keymap::Context::Form,
+                crate::app::keymap::Action::Send,
+            );
+            let text = mode_flash(async_mode, &send);
             app.flash_info(text);
         }
         Action::FanoutCoverage => return super::coverage::ask(app),
@@ -462,7 +467,8 @@ pub(crate) fn chat_areas(chat: &ChatState, body: Rect) -> layout::ChatAreas {
 
 fn send(app: &mut App) -> Vec<Effect> {
     if app.chat.call.is_running() {
-        app.flash_info("A call is already running; Esc cancels it.");
+        let cancel = app.key_of(Context::Form, Action::Cancel);
+        app.flash_info(format!("A call is already running; {cancel} cancels it."));
         return Vec::new();
     }
     let request = app.chat.request();
@@ -759,7 +765,10 @@ pub(crate) fn edit_again(app: &mut App, request: &AiRequest) {
     app.chat.load_request(request);
     app.chat.focus = ChatFocus::Prompt;
     app.tab = super::Tab::Chat;
-    app.flash_info("The request is back in the form: edit it, then Enter sends it.");
+    let send = app.key_of(Context::Editing, Action::Send);
+    app.flash_info(format!(
+        "The request is back in the form: edit it, then {send} sends it."
+    ));
 }
 
 #[cfg(test)]

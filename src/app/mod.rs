@@ -264,6 +264,17 @@ impl App {
         self.asks.push(ask);
     }
 
+    /// The first key of an action where it is bound, for sentences ("Esc cancels it"): the
+    /// key in effect, so a key `keys.toml` moved is named where it now is.
+    pub fn key_of(&self, context: Context, action: Action) -> String {
+        let label = self.keys.label_of(context, action, "");
+        label
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     pub fn flash_info(&mut self, text: impl Into<String>) {
         self.flash = Some(Flash {
             level: FlashLevel::Info,
@@ -719,7 +730,10 @@ fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 /// stay, and the app says which line is wrong.
 fn user_file_read(app: &mut App, file: UserFile) {
     match file {
-        UserFile::Keys(Ok(keys)) => app.keys = *keys,
+        UserFile::Keys(Ok(keys)) => {
+            app.keys = *keys;
+            name_keys_in_placeholders(app);
+        }
         UserFile::Keys(Err(mistake)) => {
             let kept = if app.keys == keymap::Keymap::default() {
                 "The default keys are in use until it is fixed."
@@ -734,6 +748,25 @@ fn user_file_read(app: &mut App, file: UserFile) {
         )),
         UserFile::Theme(Err(ThemeUnusable::Unreadable(sentence))) => app.flash_error(sentence),
     }
+}
+
+/// The prompt editors' placeholders say the keys in effect: a send moved to Ctrl+S is not
+/// announced as Enter.
+fn name_keys_in_placeholders(app: &mut App) {
+    let send = app.key_of(Context::Editing, Action::Send);
+    let newline = app.key_of(Context::Editing, Action::Newline);
+    app.chat.prompt.set_placeholder_text(format!(
+        "Ask something, then press {send} ({newline} for a new line)"
+    ));
+    app.compare
+        .prompt
+        .set_placeholder_text(format!("One prompt for every column; {send} runs them all"));
+    app.search.terms.set_placeholder_text(format!(
+        "Search terms; \"quotes\" keep an exact phrase. {send} searches."
+    ));
+    app.page
+        .url
+        .set_placeholder_text(format!("https://… the page to fetch. {send} fetches it."));
 }
 
 /// A key that does nothing where focus is says why, when it works elsewhere on the tab:

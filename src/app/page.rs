@@ -586,7 +586,12 @@ fn change_setting(app: &mut App, setting: PageSetting) -> Vec<Effect> {
         }
         PageSetting::Mode => {
             settings.async_mode = !settings.async_mode;
-            let text = super::call::mode_flash(settings.async_mode);
+            let async_mode = settings.async_mode;
+            let send = app.key_of(
+                crate::app::keymap::Context::Form,
+                crate::app::keymap::Action::Send,
+            );
+            let text = super::call::mode_flash(async_mode, &send);
             app.flash_info(text);
             return Vec::new();
         }
@@ -633,7 +638,8 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
 /// mode, queues each as a job.
 fn send(app: &mut App) -> Vec<Effect> {
     if app.page.running() > 0 {
-        app.flash_info("The page is on its way; Esc cancels.");
+        let cancel = app.key_of(Context::Form, Action::Cancel);
+        app.flash_info(format!("The page is on its way; {cancel} cancels."));
         return Vec::new();
     }
     let requests = app.page.requests();

@@ -193,7 +193,10 @@ pub(super) fn on_popup_key(
                 Some(Action::Accept) => match picker.choose() {
                     Choice::Set(value) => (app.tab.spec().on_choice)(app, picker.kind, value),
                     Choice::Nothing => {
-                        app.flash_info("Nothing matches; change the filter or press Esc.");
+                        let back = app.key_of(Context::Popup, Action::Back);
+                        app.flash_info(format!(
+                            "Nothing matches; change the filter or press {back}."
+                        ));
                         app.popup = Some(Popup::Picker(picker));
                     }
                 },

@@ -14,12 +14,7 @@ pub(super) type Hint = (Context, Action, &'static str);
 /// The first of an action's keys where it is bound ("Esc" of "Esc b"), empty when it has
 /// none: a hint names one key, help lists them all.
 pub(super) fn key_of(app: &App, context: Context, action: Action) -> String {
-    let label = app.keys.label_of(context, action, "");
-    label
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_string()
+    app.key_of(context, action)
 }
 
 /// "k what  k what" with the keys highlighted.

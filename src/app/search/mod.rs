@@ -664,7 +664,8 @@ fn on_overview_action(app: &mut App, action: Action, area: Rect) -> Option<Vec<E
 /// Sends the search the form describes (or queues it in async mode), focus on the results.
 pub(crate) fn send(app: &mut App) -> Vec<Effect> {
     if app.search.call.is_running() {
-        app.flash_info("A search is already running; Esc cancels it.");
+        let cancel = app.key_of(Context::Form, Action::Cancel);
+        app.flash_info(format!("A search is already running; {cancel} cancels it."));
         return Vec::new();
     }
     let request = app.search.request();
@@ -688,7 +689,10 @@ pub(crate) fn send(app: &mut App) -> Vec<Effect> {
 /// form follows, so what is on screen is what the form would send.
 fn fetch_next_pages(app: &mut App) -> Vec<Effect> {
     if app.search.call.is_running() {
-        app.flash_info("The next results are on their way; Esc cancels.");
+        let cancel = app.key_of(Context::Form, Action::Cancel);
+        app.flash_info(format!(
+            "The next results are on their way; {cancel} cancels."
+        ));
         return Vec::new();
     }
     let Some(next) = app
@@ -768,5 +772,8 @@ pub(crate) fn edit_again(app: &mut App, request: &SearchRequest) {
     app.search.load_request(request);
     app.search.focus = SearchFocus::Terms;
     app.tab = super::Tab::Search;
-    app.flash_info("The search is back in the form: edit it, then Enter sends it.");
+    let send = app.key_of(Context::Editing, Action::Send);
+    app.flash_info(format!(
+        "The search is back in the form: edit it, then {send} sends it."
+    ));
 }

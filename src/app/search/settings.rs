@@ -218,7 +218,12 @@ pub(super) fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effec
         }
         SearchSetting::Mode => {
             settings.async_mode = !settings.async_mode;
-            let text = crate::app::call::mode_flash(settings.async_mode);
+            let async_mode = settings.async_mode;
+            let send = app.key_of(
+                crate::app::keymap::Context::Form,
+                crate::app::keymap::Action::Send,
+            );
+            let text = crate::app::call::mode_flash(async_mode, &send);
             app.flash_info(text);
             return Vec::new();
         }
