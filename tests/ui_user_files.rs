@@ -161,6 +161,30 @@ fn a_keys_toml_broken_while_the_app_runs_keeps_the_last_good_one() {
     let sentence = flash(&app);
     assert!(sentence.contains("line 3, at `help`"), "{sentence}");
     assert!(sentence.contains("keys in use stay"), "{sentence}");
+    // The flash goes at the next key; help says it for as long as the file is broken.
+    update(
+        &mut app,
+        vantage::app::Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Esc,
+            KeyModifiers::NONE,
+        )),
+    );
+    update(
+        &mut app,
+        vantage::app::Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Char('?'),
+            KeyModifiers::NONE,
+        )),
+    );
+    let help = draw(&mut app, 100, 40);
+    assert!(help.contains("line 3, at `help`"), "{help}");
+    update(
+        &mut app,
+        vantage::app::Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Esc,
+            KeyModifiers::NONE,
+        )),
+    );
     // Fixed: used whole.
     std::fs::write(&keys, "[normal]\nquit = \"Q\"\nhelp = \"h\"\n").unwrap();
     for msg in files.read_changes() {
@@ -174,6 +198,7 @@ fn a_keys_toml_broken_while_the_app_runs_keeps_the_last_good_one() {
         ),
         "h"
     );
+    assert!(app.keys_problem.is_none(), "fixed: help no longer says it");
     // Removed: the defaults.
     std::fs::remove_file(&keys).unwrap();
     for msg in files.read_changes() {

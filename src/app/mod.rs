@@ -135,6 +135,8 @@ pub struct App {
     pub reading_width: u16,
     /// The keys in effect: the defaults, moved by `keys.toml`.
     pub keys: keymap::Keymap,
+    /// Why `keys.toml` is not in use (its line), while it is broken.
+    pub keys_problem: Option<String>,
     /// The styles the views draw with: a built-in theme or the user's file.
     pub theme: crate::theme::Theme,
     /// The settings as last saved or restored: a change after a message asks for a save.
@@ -174,6 +176,7 @@ impl App {
             export: export::ExportState::default(),
             reading_width: crate::config::DEFAULT_READING_WIDTH,
             keys: keymap::Keymap::default(),
+            keys_problem: None,
             theme: crate::theme::Theme::default(),
             remembered: settings_memory::Remembered::default(),
             store_version: None,
@@ -732,6 +735,7 @@ fn user_file_read(app: &mut App, file: UserFile) {
     match file {
         UserFile::Keys(Ok(keys)) => {
             app.keys = *keys;
+            app.keys_problem = None;
             name_keys_in_placeholders(app);
         }
         UserFile::Keys(Err(mistake)) => {
@@ -740,7 +744,10 @@ fn user_file_read(app: &mut App, file: UserFile) {
             } else {
                 "The keys in use stay until it is fixed."
             };
-            app.flash_error(format!("{mistake} {kept}"));
+            let sentence = format!("{mistake} {kept}");
+            // Help says it again for as long as the file is broken: a flash goes at the next key.
+            app.keys_problem = Some(sentence.clone());
+            app.flash_error(sentence);
         }
         UserFile::Theme(Ok(theme)) => app.theme = *theme,
         UserFile::Theme(Err(ThemeUnusable::Mistake(mistake))) => app.flash_error(format!(

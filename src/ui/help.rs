@@ -34,6 +34,14 @@ fn sections(tab: Tab) -> Vec<Context> {
 
 pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
+    if let Some(problem) = &app.keys_problem {
+        // Wrapped here: the list's lines are cut at the width, this one must be read whole.
+        let width = usize::from(area.width.min(72).saturating_sub(2)).max(20);
+        for line in super::fit::wrap_str(problem, width, 6) {
+            lines.push(Line::styled(line, theme::error()));
+        }
+        lines.push(Line::raw(""));
+    }
     for context in sections(app.tab) {
         lines.push(Line::styled(context.title(), theme::title()));
         let mut tab_keys_done = false;
