@@ -246,6 +246,12 @@ fn a_theme_file_with_an_unknown_key_is_refused_with_file_and_line() {
         "{}",
         flash(&app)
     );
+    assert!(
+        app.theme_problem
+            .as_deref()
+            .is_some_and(|p| p.contains("line 2")),
+        "help says it while the file is broken"
+    );
 }
 
 #[test]

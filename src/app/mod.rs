@@ -137,6 +137,8 @@ pub struct App {
     pub keys: keymap::Keymap,
     /// Why `keys.toml` is not in use (its line), while it is broken.
     pub keys_problem: Option<String>,
+    /// Why the theme file is not in use, while it is broken or missing.
+    pub theme_problem: Option<String>,
     /// The styles the views draw with: a built-in theme or the user's file.
     pub theme: crate::theme::Theme,
     /// The settings as last saved or restored: a change after a message asks for a save.
@@ -177,6 +179,7 @@ impl App {
             reading_width: crate::config::DEFAULT_READING_WIDTH,
             keys: keymap::Keymap::default(),
             keys_problem: None,
+            theme_problem: None,
             theme: crate::theme::Theme::default(),
             remembered: settings_memory::Remembered::default(),
             store_version: None,
@@ -749,11 +752,20 @@ fn user_file_read(app: &mut App, file: UserFile) {
             app.keys_problem = Some(sentence.clone());
             app.flash_error(sentence);
         }
-        UserFile::Theme(Ok(theme)) => app.theme = *theme,
-        UserFile::Theme(Err(ThemeUnusable::Mistake(mistake))) => app.flash_error(format!(
-            "{mistake} The theme in use stays until it is fixed."
-        )),
-        UserFile::Theme(Err(ThemeUnusable::Unreadable(sentence))) => app.flash_error(sentence),
+        UserFile::Theme(Ok(theme)) => {
+            app.theme = *theme;
+            app.theme_problem = None;
+        }
+        UserFile::Theme(Err(unusable)) => {
+            let sentence = match unusable {
+                ThemeUnusable::Mistake(mistake) => {
+                    format!("{mistake} The theme in use stays until it is fixed.")
+                }
+                ThemeUnusable::Unreadable(sentence) => sentence,
+            };
+            app.theme_problem = Some(sentence.clone());
+            app.flash_error(sentence);
+        }
     }
 }
 

@@ -34,7 +34,10 @@ fn sections(tab: Tab) -> Vec<Context> {
 
 pub(super) fn draw(app: &App, scroll: u16, frame: &mut Frame, area: Rect) {
     let mut lines = Vec::new();
-    if let Some(problem) = &app.keys_problem {
+    for problem in [&app.keys_problem, &app.theme_problem]
+        .into_iter()
+        .flatten()
+    {
         // Wrapped here: the list's lines are cut at the width, this one must be read whole.
         let width = usize::from(area.width.min(72).saturating_sub(2)).max(20);
         for line in super::fit::wrap_str(problem, width, 6) {
