@@ -174,8 +174,9 @@ pub(crate) fn on_discovered(app: &mut App, result: Result<Discovered, String>) {
                     found.read
                 ));
             } else {
+                let track = app.key_of(Context::Brands, Action::Accept);
                 app.flash_info(format!(
-                    "{} names in the {} stored answers are not tracked: Enter tracks one.",
+                    "{} names in the {} stored answers are not tracked: {track} tracks one.",
                     found.names.len(),
                     found.read
                 ));
@@ -298,7 +299,10 @@ fn save_editor(app: &mut App) -> Vec<Effect> {
     };
     let brand = editor.brand();
     if brand.name.is_empty() {
-        app.flash_error("A brand needs a name; Esc leaves without adding one.");
+        let leave = app.key_of(Context::BrandEditor, Action::Back);
+        app.flash_error(format!(
+            "A brand needs a name; {leave} leaves without adding one."
+        ));
         app.brands_pane.editor = Some(editor);
         return Vec::new();
     }
@@ -384,7 +388,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             {
                 return add_suggestion(app, name);
             } else {
-                app.flash_info("a adds a brand to track.");
+                let add = app.key_of(Context::Brands, Action::AddBrand);
+                app.flash_info(format!("{add} adds a brand to track."));
             }
         }
         Action::Delete => {

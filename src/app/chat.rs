@@ -660,7 +660,10 @@ fn open(app: &mut App) -> Vec<Effect> {
     };
     if answer.view != AnswerView::Sources {
         answer.view = AnswerView::Sources;
-        app.flash_info("Choose a source with ↑↓, then press o to open it.");
+        let open = app.key_of(Context::Normal, Action::Open);
+        app.flash_info(format!(
+            "Choose a source with ↑↓, then press {open} to open it."
+        ));
         return Vec::new();
     }
     match answer

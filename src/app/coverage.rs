@@ -3,6 +3,7 @@
 //! and once all are back the Fanouts view shows who ranks for them — the tracked brands'
 //! best ranks and coverage, and the answer's cited sites that rank.
 
+use super::keymap::{Action, Context};
 use crate::api::{ApiError, SearchRequest};
 use crate::present::fanouts::{Coverage, coverage, fanout_request};
 use crate::present::search_page::PreparedSearch;
@@ -53,7 +54,10 @@ fn requests(app: &App) -> Vec<SearchRequest> {
 /// `F`: asks whether to spend the searches, saying how many and the balance.
 pub(crate) fn ask(app: &mut App) -> Vec<Effect> {
     let Some(answer) = &app.chat.answer else {
-        app.flash_info("There is no answer yet: ask something, then F searches its fanouts.");
+        let key = app.key_of(Context::Chat, Action::FanoutCoverage);
+        app.flash_info(format!(
+            "There is no answer yet: ask something, then {key} searches its fanouts."
+        ));
         return Vec::new();
     };
     let searches = answer.prepared.fanouts.len();
@@ -139,11 +143,15 @@ pub(crate) fn on_search_done(
                 .count()
         });
     if failed > 0 {
+        let again = app.key_of(Context::Chat, Action::FanoutCoverage);
         app.flash_error(format!(
-            "{failed} of the fanouts' searches failed; their rows say why. F runs them all again."
+            "{failed} of the fanouts' searches failed; their rows say why. {again} runs them all again."
         ));
     } else {
-        app.flash_info("Fan-out coverage read: Enter searches a fanout in the Search tab.");
+        let search = app.key_of(Context::AnswerList, Action::Send);
+        app.flash_info(format!(
+            "Fan-out coverage read: {search} searches a fanout in the Search tab."
+        ));
     }
     vec![Effect::Call(CallEffect::FetchAccount)]
 }

@@ -4,6 +4,7 @@
 //! rows; `a` adds the marked ones to a set of the workspace file (a new one takes the
 //! Compare tab's models and places), checked as a hand-written file is, then written.
 
+use crate::app::keymap::{Action, Context};
 use std::collections::BTreeSet;
 
 use crate::analysis::workspace::TrackSet;
@@ -151,12 +152,17 @@ fn finish(app: &mut App) -> Vec<Effect> {
     }
     let (found, failed) = (state.rows.len(), state.failed());
     if failed > 0 {
+        let again = app.key_of(Context::Track, Action::DiscoverPrompts);
         app.flash_error(format!(
-            "{failed} of the calls failed; {found} prompts from the others. D runs it again."
+            "{failed} of the calls failed; {found} prompts from the others. {again} runs it again."
         ));
     } else {
+        let (mark, add) = (
+            app.key_of(Context::Discover, Action::ToggleMark),
+            app.key_of(Context::Discover, Action::AddToSet),
+        );
         app.flash_info(format!(
-            "{found} prompts found: Space marks, a adds the marked to a set."
+            "{found} prompts found: {mark} marks, {add} adds the marked to a set."
         ));
     }
     vec![Effect::Call(CallEffect::FetchAccount)]
@@ -314,8 +320,12 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
         state.marked.clear();
     }
     let verb = if made { "Made" } else { "Added to" };
+    let (close, run) = (
+        app.key_of(Context::Discover, Action::Back),
+        app.key_of(Context::Track, Action::RunSet),
+    );
     app.flash_info(format!(
-        "{verb} the set {set_name}: {calls} calls a run. Esc, then R runs it (or `vantage track run {set_name}`)."
+        "{verb} the set {set_name}: {calls} calls a run. {close}, then {run} runs it (or `vantage track run {set_name}`)."
     ));
     app.track.show_when_written = Some(set_name);
     Ok(vec![effect])

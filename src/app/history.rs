@@ -397,10 +397,12 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
         Action::Accept => {
             let Some(item) = app.history.selected() else {
+                let back = app.key_of(Context::History, Action::Back);
                 app.flash_info(if app.history.search.applied.is_some() {
-                    "Nothing stored matches the search; Esc goes back to every entry."
+                    format!("Nothing stored matches the search; {back} goes back to every entry.")
                 } else {
                     "The history is empty: what you send from Chat and Search shows here."
+                        .to_string()
                 });
                 return Vec::new();
             };
@@ -417,9 +419,10 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 return Vec::new();
             };
             if item.kind != crate::store::RequestKind::Ai || item.status.is_none() {
-                app.flash_info(
-                    "F searches the fanouts of a stored AI answer; this entry is not one.",
-                );
+                let key = app.key_of(Context::History, Action::FanoutCoverage);
+                app.flash_info(format!(
+                    "{key} searches the fanouts of a stored AI answer; this entry is not one."
+                ));
                 return Vec::new();
             }
             let id = item.id.clone();

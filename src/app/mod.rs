@@ -376,8 +376,9 @@ impl App {
     /// Why nothing is sent without a token, and the ways to set one.
     pub(crate) fn no_token_sentence(&self) -> String {
         format!(
-            "Not sent: no API token. Set VANTAGE_TOKEN or MASSIVE_TOKEN, or `token` in {}; or press D for the demo.",
-            self.connection.token_hint
+            "Not sent: no API token. Set VANTAGE_TOKEN or MASSIVE_TOKEN, or `token` in {}; or press {} for the demo.",
+            self.connection.token_hint,
+            self.key_of(Context::Normal, Action::SwitchToDemo)
         )
     }
 

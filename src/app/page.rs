@@ -507,7 +507,10 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if state.view != PageView::Links {
                 if state.links_page().is_some() {
                     state.view = PageView::Links;
-                    app.flash_info("Choose a link with ↑↓, then press o to open it.");
+                    let open = app.key_of(Context::Normal, Action::Open);
+                    app.flash_info(format!(
+                        "Choose a link with ↑↓, then press {open} to open it."
+                    ));
                 } else {
                     app.flash_info("Fetch a page first; o then lists its links to open.");
                 }

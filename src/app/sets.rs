@@ -9,7 +9,7 @@ use crate::api::Location;
 use crate::present::compare::overview::AnswerSource;
 
 use super::input::{InputPrompt, InputTarget};
-use super::keymap::Action;
+use super::keymap::{Action, Context};
 use super::picker::{PickItem, Picker, PickerKind};
 use super::popup::{Confirm, Popup};
 use super::{App, Effect, StoreEffect, pickers};
@@ -534,7 +534,13 @@ fn remove_item(app: &mut App) {
             set.locations.remove(i);
         }
         _ => {
-            app.flash_info("d removes a prompt, a term or a location; Enter changes this row.");
+            let (remove, change) = (
+                app.key_of(Context::SetEditor, Action::Delete),
+                app.key_of(Context::SetEditor, Action::Accept),
+            );
+            app.flash_info(format!(
+                "{remove} removes a prompt, a term or a location; {change} changes this row."
+            ));
             return;
         }
     }
@@ -574,8 +580,9 @@ fn save(app: &mut App) -> Vec<Effect> {
         Some(original) if !original.eq_ignore_ascii_case(&name) => "Renamed and saved the set",
         Some(_) => "Saved the set",
     };
+    let run = app.key_of(Context::Track, Action::RunSet);
     app.flash_info(format!(
-        "{verb} {name}: {calls} calls a run. R runs it here, `vantage track run {name}` from a schedule."
+        "{verb} {name}: {calls} calls a run. {run} runs it here, `vantage track run {name}` from a schedule."
     ));
     app.track.show_when_written = Some(name);
     vec![effect]

@@ -168,9 +168,15 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                     format!("{set}-report.html"),
                 )));
             }
-            None => app.flash_info(
-                "No set is shown: Enter on a run shows its set, then x writes its report.",
-            ),
+            None => {
+                let (show, export) = (
+                    app.key_of(Context::Track, Action::Accept),
+                    app.key_of(Context::Track, Action::Export),
+                );
+                app.flash_info(format!(
+                    "No set is shown: {show} on a run shows its set, then {export} writes its report."
+                ));
+            }
         },
         _ => {}
     }

@@ -4,7 +4,7 @@ use crate::app::OsEffect;
 
 use crate::api::{AiFormat, IpType, Location};
 
-use crate::app::keymap::Action;
+use crate::app::keymap::{Action, Context};
 use crate::app::picker::PickerKind;
 use crate::app::{App, Effect, ExportSource, Popup, export_prompt, pickers};
 
@@ -82,7 +82,8 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
                 .get(compare.selected)
                 .is_some_and(|c| c.queued || c.call.is_running());
             if running {
-                app.flash_info("Cancelled this column; R runs it again.");
+                let again = app.key_of(Context::Compare, Action::Rerun);
+                app.flash_info(format!("Cancelled this column; {again} runs it again."));
                 return cancel_one(app);
             }
             compare.full = false;
@@ -149,7 +150,10 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::ToggleMode => {
             if compare.busy() > 0 {
-                app.flash_info("Calls are running; Ctrl+X cancels them before switching.");
+                let cancel = app.key_of(Context::Compare, Action::CancelAll);
+                app.flash_info(format!(
+                    "Calls are running; {cancel} cancels them before switching."
+                ));
                 return Vec::new();
             }
             compare.mode = match compare.mode {
@@ -221,7 +225,8 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
                 "Each column asked once.".to_string()
             } else {
                 format!(
-                    "Each column asked {samples} times afresh (cache off); the mention matrix counts every answer, with its 95 % interval. r runs."
+                    "Each column asked {samples} times afresh (cache off); the mention matrix counts every answer, with its 95 % interval. {} runs.",
+                    app.key_of(Context::Compare, Action::Send)
                 )
             };
             app.flash_info(text);
@@ -337,10 +342,15 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
                     let answer = Box::new(answer.clone());
                     app.ask(crate::app::hub::Ask::FanoutCoverage(answer));
                 }
-                None if compare.mode == CompareMode::Search => app.flash_info(
-                    "F searches an answer's fanouts: compare answers (M), then focus a column.",
-                ),
-                None => app.flash_info("The focused column has no answer yet: r runs it."),
+                None if compare.mode == CompareMode::Search => app.flash_info(format!(
+                    "{} searches an answer's fanouts: compare answers ({}), then focus a column.",
+                    app.key_of(Context::Compare, Action::FanoutCoverage),
+                    app.key_of(Context::Compare, Action::ToggleMode)
+                )),
+                None => app.flash_info(format!(
+                    "The focused column has no answer yet: {} runs it.",
+                    app.key_of(Context::Compare, Action::Send)
+                )),
             }
         }
         Action::Copy => {

@@ -369,7 +369,10 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 
 fn send(app: &mut App) -> Vec<Effect> {
     if app.proxy.call.is_running() {
-        app.flash_info("A request is already running; Esc cancels it.");
+        let cancel = app.key_of(Context::Proxy, Action::Cancel);
+        app.flash_info(format!(
+            "A request is already running; {cancel} cancels it."
+        ));
         return Vec::new();
     }
     let errors = app.proxy.errors();

@@ -647,7 +647,13 @@ fn on_overview_action(app: &mut App, action: Action, area: Rect) -> Option<Vec<E
                     send(app)
                 }
                 Some(overview::Picked::Question(_)) => {
-                    app.flash_info("Enter searches the related question; o opens a source.");
+                    let (search, open) = (
+                        app.key_of(Context::Overview, Action::Accept),
+                        app.key_of(Context::Normal, Action::Open),
+                    );
+                    app.flash_info(format!(
+                        "{search} searches the related question; {open} opens a source."
+                    ));
                     Vec::new()
                 }
                 None => {
