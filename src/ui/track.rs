@@ -2,6 +2,7 @@
 //! with a sparkline each, a line chart of each brand's visibility over the shown set's
 //! runs, and what the last run changed.
 
+use crate::app::keymap::{Action, Context};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -51,9 +52,16 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         return;
     };
     if view.runs.is_empty() {
+        let key = |action| app.key_of(Context::Track, action);
+        let (run, edit, new, discover) = (
+            key(Action::RunSet),
+            key(Action::EditSet),
+            key(Action::NewSet),
+            key(Action::DiscoverPrompts),
+        );
         let first = match (&view.set, view.calls_per_run) {
             (Some(set), Some(calls)) => format!(
-                "The set {set} has no runs yet: R runs it now ({calls} calls, after a yes), or `vantage track run {set}` from a schedule."
+                "The set {set} has no runs yet: {run} runs it now ({calls} calls, after a yes), or `vantage track run {set}` from a schedule."
             ),
             _ => {
                 let sets: Vec<String> = app
@@ -70,11 +78,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
                 match sets.as_slice() {
                     [] => "No tracking runs yet.".to_string(),
                     [only] => format!(
-                        "No tracking runs yet. The workspace file's set: {only}; R runs it now, after a yes."
+                        "No tracking runs yet. The workspace file's set: {only}; {run} runs it now, after a yes."
                     ),
                     all => format!(
-                        "No tracking runs yet. The workspace file's sets: {}; e opens one (Esc shows it, then R runs it).",
-                        all.join(", ")
+                        "No tracking runs yet. The workspace file's sets: {}; {edit} opens one ({} shows it, then {run} runs it).",
+                        all.join(", "),
+                        app.key_of(Context::SetEditor, Action::Back)
                     ),
                 }
             }
@@ -83,7 +92,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             Paragraph::new(vec![
                 Line::raw(first),
                 Line::styled(
-                    "n makes a set here (e edits one), D discovers prompts around a topic and makes a set of them, `vantage track set new` makes one from the shell; R runs the shown set, `vantage track run SET` runs one from the shell.",
+                    format!("{new} makes a set here ({edit} edits one), {discover} discovers prompts around a topic and makes a set of them, `vantage track set new` makes one from the shell; {run} runs the shown set, `vantage track run SET` runs one from the shell."),
                     theme::dim(),
                 ),
             ])

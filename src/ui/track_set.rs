@@ -2,6 +2,7 @@
 //! brands and samples, one row each (a row per prompt, term and location), then what a run
 //! of it costs and what `track run` would refuse.
 
+use crate::app::keymap::{Action, Context};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -21,10 +22,15 @@ use super::theme;
 const LABEL_WIDTH: usize = 11;
 
 pub(super) fn draw(app: &App, editor: &SetEditor, frame: &mut Frame, area: Rect) {
+    let key = |action| app.key_of(Context::SetEditor, action);
+    let (change, write, close) = (key(Action::Accept), key(Action::Send), key(Action::Back));
     let title = match &editor.original {
-        None => " A new set · Enter changes a row · Ctrl+S writes it · Esc closes ".to_string(),
+        None => {
+            format!(" A new set · {change} changes a row · {write} writes it · {close} closes ")
+        }
         Some(name) => format!(
-            " The set {name} · Enter changes a row · Ctrl+S writes it · X deletes it · Esc closes "
+            " The set {name} · {change} changes a row · {write} writes it · {} deletes it · {close} closes ",
+            key(Action::RemoveSet)
         ),
     };
     let block = Block::default()
@@ -163,13 +169,18 @@ fn footer_lines(app: &App, editor: &SetEditor) -> Vec<Line<'static>> {
                 .brands_pane
                 .path()
                 .map_or_else(String::new, |p| format!(" to {}", p.display()));
+            let run = app.key_of(Context::Track, Action::RunSet);
+            let (write, close) = (
+                app.key_of(Context::SetEditor, Action::Send),
+                app.key_of(Context::SetEditor, Action::Back),
+            );
             let done = if editor.changed {
                 format!(
-                    "Ready: Ctrl+S writes it{path}; then R runs it (`vantage track run NAME` from a schedule)."
+                    "Ready: {write} writes it{path}; then {run} runs it (`vantage track run NAME` from a schedule)."
                 )
             } else {
                 format!(
-                    "As written{path}. Esc, then R runs it (`vantage track run NAME` from a schedule)."
+                    "As written{path}. {close}, then {run} runs it (`vantage track run NAME` from a schedule)."
                 )
             };
             lines.push(Line::styled(
