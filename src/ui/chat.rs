@@ -303,7 +303,10 @@ fn draw_coverage(
             }
             if report.brands.is_empty() {
                 head.push(Line::styled(
-                    "  No brands are tracked: b adds them, and their ranks show here.",
+                    format!(
+                        "  No brands are tracked: {} adds them, and their ranks show here.",
+                        app.key_of(Context::Chat, Action::OpenBrands)
+                    ),
                     theme::dim(),
                 ));
             }
@@ -543,7 +546,11 @@ fn draw_fanouts(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect) 
         Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(area);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            "Enter searches one in the Search tab · F searches them all from the answer's place and shows who ranks",
+            format!(
+                "{} searches one in the Search tab · {} searches them all from the answer's place and shows who ranks",
+                app.key_of(Context::AnswerList, Action::Send),
+                app.key_of(Context::Chat, Action::FanoutCoverage)
+            ),
             theme::dim(),
         )),
         hint_area,

@@ -216,8 +216,10 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
     }
     cost_spans.push(Span::styled(
         format!(
-            "  · at most {} at once · r runs · ? keys",
-            in_flight_cap(app)
+            "  · at most {} at once · {} runs · {} keys",
+            in_flight_cap(app),
+            app.key_of(Context::Compare, Action::Send),
+            app.key_of(Context::Normal, Action::Help)
         ),
         theme::dim(),
     ));

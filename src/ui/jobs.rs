@@ -1,5 +1,6 @@
 //! The Jobs tab: the table of queued jobs, or a text result open over it.
 
+use crate::app::keymap::{Action, Context};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -23,7 +24,10 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         let block = pane(
             Line::from(vec![
                 Span::styled(format!(" {} ", reader.title), theme::title()),
-                Span::styled(" Esc back ", theme::dim()),
+                Span::styled(
+                    format!(" {} back ", app.key_of(Context::Jobs, Action::Back)),
+                    theme::dim(),
+                ),
             ]),
             true,
         );
@@ -101,7 +105,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             footer: jobs
                 .selected_next_step(wall)
                 .map(|(id, step)| footer(id, step)),
-            empty: "No jobs yet. Press a in the Chat or Search form for async mode, then Enter queues the request; i imports a job by its id.",
+            empty: &format!(
+                "No jobs yet. Press {} in the Chat or Search form for async mode, then {} queues the request; {} imports a job by its id.",
+                app.key_of(Context::Form, Action::ToggleAsync),
+                app.key_of(Context::Form, Action::Send),
+                app.key_of(Context::Jobs, Action::ImportJob)
+            ),
         },
         Columns {
             titles: &TITLES,
