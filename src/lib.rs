@@ -20,6 +20,7 @@ pub mod fuzzy;
 pub mod geo;
 pub mod html_cost;
 pub mod jobs;
+pub mod keys;
 pub mod present;
 pub mod render;
 pub mod sanitize;

@@ -15,8 +15,9 @@ pub mod history;
 pub mod hub;
 pub(crate) mod input;
 pub mod jobs_tab;
-pub mod keymap;
-pub mod keys_file;
+// The keymap lives in `crate::keys`, shared with the CLI; the app names it as its own.
+pub use crate::keys::file as keys_file;
+pub use crate::keys::keymap;
 pub(crate) mod layout;
 pub(crate) mod list;
 mod msg;

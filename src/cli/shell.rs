@@ -4,10 +4,10 @@
 use clap::CommandFactory;
 
 use super::{Cli, err, out_as_received};
-use crate::app::keymap::Keymap;
-use crate::app::keys_file;
 use crate::config::Config;
 use crate::exit;
+use crate::keys::file as keys_file;
+use crate::keys::keymap::Keymap;
 
 /// The variable the shell sets when it asks `vantage` itself for completions.
 const COMPLETE_VAR: &str = "VANTAGE_COMPLETE";
@@ -90,7 +90,7 @@ pub fn schema(file: SchemaFile) -> i32 {
     let text = match file {
         SchemaFile::Config => include_str!("../../schemas/config.schema.json").to_string(),
         SchemaFile::Workspace => include_str!("../../schemas/workspace.schema.json").to_string(),
-        SchemaFile::Keys => generated(crate::app::keys_file::schema()),
+        SchemaFile::Keys => generated(keys_file::schema()),
         SchemaFile::Theme => generated(crate::theme::schema()),
     };
     write_out(text.as_bytes())
