@@ -159,12 +159,7 @@ pub fn locate(explicit: Option<&Path>, folder: &Path) -> Option<PathBuf> {
 }
 
 fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
-    let at = span.map_or(0, |s| s.start.min(text.len()));
-    text.as_bytes()[..at]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    crate::user_file::line_of(text, span.map_or(0, |s| s.start))
 }
 
 impl Workspace {
