@@ -37,7 +37,7 @@ pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
 pub use export::{ExportSource, WriteFailure, export_prompt};
-pub use msg::{Msg, StoredView, ThemeUnusable, TrackRunSent, UserFile};
+pub use msg::{FileUnusable, Msg, StoredView, TrackRunSent, UserFile};
 pub use popup::{Confirm, Popup};
 pub use tabs::{Tab, TabSpec};
 
@@ -743,13 +743,18 @@ fn user_file_read(app: &mut App, file: UserFile) {
             app.keys_problem = None;
             name_keys_in_placeholders(app);
         }
-        UserFile::Keys(Err(mistake)) => {
-            let kept = if app.keys == keymap::Keymap::default() {
-                "The default keys are in use until it is fixed."
-            } else {
-                "The keys in use stay until it is fixed."
+        UserFile::Keys(Err(unusable)) => {
+            let sentence = match unusable {
+                FileUnusable::Mistake(mistake) => {
+                    let kept = if app.keys == keymap::Keymap::default() {
+                        "The default keys are in use until it is fixed."
+                    } else {
+                        "The keys in use stay until it is fixed."
+                    };
+                    format!("{mistake} {kept}")
+                }
+                FileUnusable::Unreadable(sentence) => sentence,
             };
-            let sentence = format!("{mistake} {kept}");
             // Help says it again for as long as the file is broken: a flash goes at the next key.
             app.keys_problem = Some(sentence.clone());
             app.flash_error(sentence);
@@ -760,10 +765,10 @@ fn user_file_read(app: &mut App, file: UserFile) {
         }
         UserFile::Theme(Err(unusable)) => {
             let sentence = match unusable {
-                ThemeUnusable::Mistake(mistake) => {
+                FileUnusable::Mistake(mistake) => {
                     format!("{mistake} The theme in use stays until it is fixed.")
                 }
-                ThemeUnusable::Unreadable(sentence) => sentence,
+                FileUnusable::Unreadable(sentence) => sentence,
             };
             app.theme_problem = Some(sentence.clone());
             app.flash_error(sentence);

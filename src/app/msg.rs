@@ -139,13 +139,14 @@ pub enum Msg {
 /// What a file the user writes to make vantage theirs read as.
 pub enum UserFile {
     /// `keys.toml`: the keymap it makes (the defaults when there is no file).
-    Keys(Result<Box<super::keymap::Keymap>, crate::user_file::FileMistake>),
+    Keys(Result<Box<super::keymap::Keymap>, FileUnusable>),
     /// The theme: the built-in one or the file's.
-    Theme(Result<Box<crate::theme::Theme>, ThemeUnusable>),
+    Theme(Result<Box<crate::theme::Theme>, FileUnusable>),
 }
 
-/// Why a theme file is not used: a mistake at a line, or it could not be read at all.
-pub enum ThemeUnusable {
+/// Why a user's file is not used: a mistake at a line, or it could not be read at all (its
+/// sentence).
+pub enum FileUnusable {
     Mistake(crate::user_file::FileMistake),
     Unreadable(String),
 }

@@ -7,7 +7,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::app::{App, Msg, ThemeUnusable, UserFile, keys_file};
+use crate::app::{App, FileUnusable, Msg, UserFile, keys_file};
 use crate::theme::{Theme, ThemeChoice, theme_from};
 
 /// Where the files are, and the text of each as last read (`None`: no file).
@@ -56,7 +56,9 @@ impl UserFiles {
                 if seen.keys.as_ref() != Some(&text) {
                     if !(first && text.is_none()) {
                         let keys = match &text {
-                            Some(text) => keys_file::keymap_from(text, &self.keys).map(Box::new),
+                            Some(text) => keys_file::keymap_from(text, &self.keys)
+                                .map(Box::new)
+                                .map_err(FileUnusable::Mistake),
                             None => Ok(Box::default()),
                         };
                         changes.push(Msg::UserFileRead(UserFile::Keys(keys)));
@@ -66,13 +68,13 @@ impl UserFiles {
             }
             // Unreadable (a folder, no permission): said, and the keys in use stay.
             Err(error) => {
-                let mistake = crate::user_file::FileMistake {
-                    path: self.keys.clone(),
-                    line: 1,
-                    key: None,
-                    problem: format!("it could not be read ({error})"),
-                };
-                changes.push(Msg::UserFileRead(UserFile::Keys(Err(mistake))));
+                let sentence = format!(
+                    "{} could not be read: {error}. The keys in use stay until it can.",
+                    self.keys.display()
+                );
+                changes.push(Msg::UserFileRead(UserFile::Keys(Err(
+                    FileUnusable::Unreadable(sentence),
+                ))));
                 seen.keys = None;
             }
         }
@@ -84,12 +86,12 @@ impl UserFiles {
                 let theme = match (read, text.as_deref()) {
                     (Ok(_), Some(text)) => theme_from(text, path)
                         .map(Box::new)
-                        .map_err(ThemeUnusable::Mistake),
-                    (Ok(_), None) => Err(ThemeUnusable::Unreadable(format!(
+                        .map_err(FileUnusable::Mistake),
+                    (Ok(_), None) => Err(FileUnusable::Unreadable(format!(
                         "The theme file {} is not there, so the theme in use stays (at start, dark). Give `theme` in the config file (or --theme) dark, light, high-contrast or the path of a theme file.",
                         path.display()
                     ))),
-                    (Err(error), _) => Err(ThemeUnusable::Unreadable(format!(
+                    (Err(error), _) => Err(FileUnusable::Unreadable(format!(
                         "The theme file {} could not be read: {error}. The theme in use stays.",
                         path.display()
                     ))),
