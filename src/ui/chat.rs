@@ -32,8 +32,8 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
 fn draw_prompt(app: &App, chat: &ChatState, frame: &mut Frame, area: Rect) {
     let hint = format!(
         "Press {} (or click) to type a prompt; {} sends.",
-        hints::key_of(app, Context::Form, Action::EditPrompt),
-        hints::key_of(app, Context::Editing, Action::Send)
+        app.key_of(Context::Form, Action::EditPrompt),
+        app.key_of(Context::Editing, Action::Send)
     );
     form::draw_prompt_box(
         frame,
@@ -146,8 +146,7 @@ fn empty_text(view: AnswerView) -> &'static str {
 }
 
 fn draw_intro(app: &App, frame: &mut Frame, area: Rect) {
-    let key =
-        |context, action| Span::styled(hints::key_of(app, context, action), theme::key_hint());
+    let key = |context, action| Span::styled(app.key_of(context, action), theme::key_hint());
     let lines = vec![
         Line::styled(
             "Ask a chatbot as seen from a model, device and place.",

@@ -51,7 +51,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         Constraint::Min(0),
     ])
     .areas(body);
-    let key = |action| super::hints::key_of(app, Context::Compare, action);
+    let key = |action| app.key_of(Context::Compare, action);
     let (title, hint) = match compare.mode {
         CompareMode::Answers => (
             " Prompt for every column ",

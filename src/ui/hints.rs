@@ -11,17 +11,11 @@ use super::theme;
 /// An action, where it is bound, and what the hint calls it.
 pub(super) type Hint = (Context, Action, &'static str);
 
-/// The first of an action's keys where it is bound ("Esc" of "Esc b"), empty when it has
-/// none: a hint names one key, help lists them all.
-pub(super) fn key_of(app: &App, context: Context, action: Action) -> String {
-    app.key_of(context, action)
-}
-
 /// "k what  k what" with the keys highlighted.
 pub(super) fn line(app: &App, hints: &[Hint]) -> Line<'static> {
     let mut spans = Vec::with_capacity(hints.len() * 2);
     for (context, action, what) in hints {
-        let key = key_of(app, *context, *action);
+        let key = app.key_of(*context, *action);
         if key.is_empty() {
             continue;
         }

@@ -33,7 +33,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             focused: state.focus == PageFocus::Url,
             hint: &format!(
                 "Press {} (or click) to type the page's address, https://…",
-                hints::key_of(app, Context::Form, Action::EditPrompt)
+                app.key_of(Context::Form, Action::EditPrompt)
             ),
         },
     );
@@ -166,8 +166,7 @@ fn split_first_line(area: Rect) -> [Rect; 2] {
 }
 
 fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
-    let key =
-        |context, action| Span::styled(hints::key_of(app, context, action), theme::key_hint());
+    let key = |context, action| Span::styled(app.key_of(context, action), theme::key_hint());
     let lines = vec![
         Line::styled("Any page, as a device and a place see it.", theme::title()),
         Line::raw(""),

@@ -163,7 +163,7 @@ fn draw_terms(app: &App, search: &SearchState, frame: &mut Frame, area: Rect) {
             focused: search.focus == SearchFocus::Terms,
             hint: &format!(
                 "Press {} (or click) to type search terms.",
-                hints::key_of(app, Context::Form, Action::EditPrompt)
+                app.key_of(Context::Form, Action::EditPrompt)
             ),
         },
     );
@@ -217,12 +217,12 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
             Line::from(vec![
                 Span::raw("Type terms above and press "),
                 Span::styled(
-                    hints::key_of(app, Context::Editing, Action::Send),
+                    app.key_of(Context::Editing, Action::Send),
                     theme::key_hint(),
                 ),
                 Span::raw(". "),
                 Span::styled(
-                    hints::key_of(app, Context::Global, Action::FocusNext),
+                    app.key_of(Context::Global, Action::FocusNext),
                     theme::key_hint(),
                 ),
                 Span::raw(" reaches the settings row: pages, size, offset, IP, location, format…"),
