@@ -659,7 +659,8 @@ fn completions_complete_subcommands_and_the_man_page_renders() {
     );
     std::fs::write(
         dir.path().join("vantage.toml"),
-        "[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\n\n[[sets]]\nname = \"trail\"\nprompts = [\"trail shoes\"]\n",
+        // The third set's name holds an escape sequence: it is not offered to the shell.
+        "[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\n\n[[sets]]\nname = \"trail\"\nprompts = [\"trail shoes\"]\n\n[[sets]]\nname = \"b\\u001b[31mad\"\nprompts = [\"x\"]\n",
     )
     .unwrap();
     let complete = |words: &str| -> Vec<String> {

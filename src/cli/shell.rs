@@ -59,6 +59,8 @@ pub fn set_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
     workspace
         .sets()
         .iter()
+        // A name a terminal would obey is not offered: the shell may print the candidates.
+        .filter(|set| crate::sanitize::for_terminal(&set.name) == set.name.as_str())
         .map(|set| {
             clap_complete::engine::CompletionCandidate::new(set.name.clone())
                 .help(Some(set.calls_in_words().into()))
