@@ -21,6 +21,7 @@ pub mod geo;
 pub mod html_cost;
 pub mod jobs;
 pub mod keys;
+pub mod markup;
 pub mod present;
 pub mod render;
 pub mod sanitize;

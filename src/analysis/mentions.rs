@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
+use super::outline::{ItemKind, Outline};
 use super::stance::{self, Stance};
 
 /// A brand to look for: its name, other names it goes by, and the domains that are its own.
@@ -33,8 +34,17 @@ impl Brand {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mention {
     pub brand: String,
-    /// 1 for the brand named first among the tracked brands; none when not named.
+    /// 1 for the brand the answer puts first among the tracked brands; none when not named.
+    /// A brand is placed where the first item about it stands (its heading, bold lead or
+    /// first cell names it), else at its first mention in prose, else at its first mention
+    /// inside an item about something else: a list's brands come in the list's order, and an
+    /// aside ("more proactive than Copilot") does not move a brand ahead.
     pub position: Option<usize>,
+    /// The number of the first item of the answer's lists that is about the brand (its
+    /// heading, bold lead or first cell names it): 4 for "4. GitHub Copilot"; none when the
+    /// answer names it only in prose or in passing.
+    #[serde(default)]
+    pub rank: Option<usize>,
     pub count: usize,
     /// The sentence around the first mention, on one line.
     pub sentence: Option<String>,
@@ -49,6 +59,10 @@ pub struct Mention {
 
 /// Sentences longer than this are cut around the mention.
 const SENTENCE_MAX_CHARS: usize = 240;
+
+/// Mentions of one brand read for stance and place, at most: counts take every one, and the
+/// work stays bounded whatever the answer.
+const READ_AT_MOST: usize = 256;
 
 /// The text folded for matching, with the original byte offset of every folded byte.
 struct Folded {
@@ -249,54 +263,124 @@ fn brand_spans(folded: &str, brand: &Brand) -> Vec<(usize, usize)> {
     merged
 }
 
-/// How `text` mentions each of `brands` (in the brands' order), given the URLs the answer
-/// cites. Positions rank the brands by where each is first named.
+/// How `text`, read as prose, mentions each of `brands` (in the brands' order), given the URLs
+/// the answer cites. Positions rank the brands by where each is first named.
 pub fn mentions(text: &str, cited_urls: &[&str], brands: &[Brand]) -> Vec<Mention> {
+    read(&Outline::prose(text), cited_urls, brands)
+}
+
+/// What is said where a brand is named: by the words around it, by the list it heads, or
+/// nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Said {
+    Words(Stance),
+    /// The list's heading, lead-in or question: an item of a list of picks. `row` for a
+    /// table's row, which counts only for a brand no list puts forward.
+    List {
+        stance: Stance,
+        row: bool,
+    },
+    Nothing,
+}
+
+impl Said {
+    fn stance(self) -> Stance {
+        match self {
+            Said::Words(stance) | Said::List { stance, .. } => stance,
+            Said::Nothing => Stance::Listed,
+        }
+    }
+}
+
+/// How an answer, read in its shape ([`Outline`]), mentions each of `brands` (in the brands'
+/// order), given the URLs it cites. A mention is the subject of an item (its heading, bold
+/// lead, label or first cell names the brand), an aside inside an item about something
+/// else, or prose. Its stance is what the words around it say (the clause, else the
+/// sentence; for an item's subject, else the item's sentences that name no other brand),
+/// else, for a subject, what its list's heading, lead-in or the question says (a list of
+/// picks recommends its subjects). A brand is recommended when words recommend it, else
+/// cautioned when words or a list warn of it, else recommended when a list puts it forward
+/// (a table's row only when no list does), else listed.
+pub fn read(outline: &Outline, cited_urls: &[&str], brands: &[Brand]) -> Vec<Mention> {
+    let text = outline.text.as_str();
     let folded = fold(text);
     let hosts: Vec<String> = cited_urls.iter().map(|u| host_of(u)).collect();
+    let spans: Vec<Vec<(usize, usize)>> = brands
+        .iter()
+        .map(|brand| {
+            brand_spans(&folded.text, brand)
+                .into_iter()
+                .map(|(start, end)| (folded.origin[start], folded.origin[end]))
+                .collect()
+        })
+        .collect();
+    // Whether a brand other than `brand` is named in `range`.
+    let names_another = |brand: usize, range: &std::ops::Range<usize>| {
+        spans.iter().enumerate().any(|(other, found)| {
+            other != brand && {
+                let at = found.partition_point(|&(start, _)| start < range.start);
+                found.get(at).is_some_and(|&(start, _)| start < range.end)
+            }
+        })
+    };
     let mut found: Vec<Mention> = Vec::with_capacity(brands.len());
-    let mut firsts: Vec<(usize, usize)> = Vec::new();
+    let mut order: Vec<(usize, usize)> = Vec::new();
     for (index, brand) in brands.iter().enumerate() {
-        let spans = brand_spans(&folded.text, brand);
-        let original = |&(start, end): &(usize, usize)| (folded.origin[start], folded.origin[end]);
-        let stances: Vec<Stance> = spans
+        let brand_spans = &spans[index];
+        let read_spans = &brand_spans[..brand_spans.len().min(READ_AT_MOST)];
+        let said: Vec<(Said, Spot)> = read_spans
             .iter()
-            .map(|span| {
-                let (start, end) = original(span);
-                stance::stance_at(text, start, end)
-            })
+            .map(|&(start, end)| said_at(outline, start, end, |range| names_another(index, range)))
             .collect();
-        // A name the answer only says it knows nothing of is not a mention.
-        let counted: Vec<(usize, usize)> = spans
-            .iter()
-            .zip(&stances)
-            .filter(|(_, stance)| **stance != Stance::NotFound)
-            .map(|(span, _)| *span)
-            .collect();
-        if let Some(&(start, _)) = counted.first() {
-            firsts.push((start, index));
+        let not_found = |s: &Said| s.stance() == Stance::NotFound;
+        let counted = read_spans.len() - said.iter().filter(|(s, _)| not_found(s)).count()
+            + (brand_spans.len() - read_spans.len());
+        // Where the answer puts it: the first item about it, else its first mention in prose,
+        // else its first aside; brands are ordered by where that is.
+        let first = |wanted: fn(Spot) -> bool| {
+            said.iter()
+                .zip(read_spans)
+                .find(|((s, spot), _)| !not_found(s) && wanted(*spot))
+                .map(|((_, spot), &(start, _))| (*spot, start))
+        };
+        let placed = first(|spot| spot.item().is_some()).and_then(|(spot, _)| spot.item());
+        if counted > 0 {
+            let at = match placed {
+                Some(item) => outline.items[item].span.start,
+                None => first(|spot| spot == Spot::Prose)
+                    .or_else(|| first(|_| true))
+                    .map_or(usize::MAX, |(_, start)| start),
+            };
+            order.push((at, index));
         }
-        let stance = if spans.is_empty() {
+        let listed_by_a_list = said.iter().any(|(s, spot)| {
+            spot.item()
+                .is_some_and(|i| outline.items[i].kind != ItemKind::Row)
+                && !not_found(s)
+        });
+        let stance = if brand_spans.is_empty() {
             Stance::Listed
-        } else if counted.is_empty() {
+        } else if counted == 0 {
             Stance::NotFound
-        } else if stances.contains(&Stance::Recommended) {
+        } else if said.iter().any(|(s, _)| *s == Said::Words(Stance::Recommended)) {
             Stance::Recommended
-        } else if stances.contains(&Stance::Cautioned) {
+        } else if said.iter().any(|(s, _)| s.stance() == Stance::Cautioned) {
             Stance::Cautioned
+        } else if said.iter().any(|(s, _)| {
+            matches!(s, Said::List { stance: Stance::Recommended, row } if !row || !listed_by_a_list)
+        }) {
+            Stance::Recommended
         } else {
             Stance::Listed
         };
         // The sentence that says it: the first with the brand's stance (the first mention
         // when it is only listed; the one saying nothing was found when that is all).
-        let sentence = spans
+        let sentence = said
             .iter()
-            .zip(&stances)
-            .find(|(_, s)| **s == stance)
-            .map(|(span, _)| {
-                let (start, end) = original(span);
-                sentence_around(text, start, end)
-            });
+            .zip(read_spans)
+            .find(|((s, _), _)| s.stance() == stance)
+            .or_else(|| said.iter().zip(read_spans).next())
+            .map(|((_, spot), &(start, end))| quote(outline, start, end, spot.item(), stance));
         let cited = brand
             .domains
             .iter()
@@ -304,17 +388,169 @@ pub fn mentions(text: &str, cited_urls: &[&str], brands: &[Brand]) -> Vec<Mentio
         found.push(Mention {
             brand: brand.name.clone(),
             position: None,
-            count: counted.len(),
+            rank: placed.map(|item| outline.items[item].rank),
+            count: counted,
             sentence,
             cited,
             stance,
         });
     }
-    firsts.sort_unstable();
-    for (rank, (_, index)) in firsts.into_iter().enumerate() {
+    order.sort_unstable();
+    for (rank, (_, index)) in order.into_iter().enumerate() {
         found[index].position = Some(rank + 1);
     }
     found
+}
+
+/// Where a mention stands in the answer's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spot {
+    /// The subject of this item (by its index in the outline).
+    Subject(usize),
+    /// Inside an item about something else.
+    Aside,
+    Prose,
+}
+
+impl Spot {
+    fn item(self) -> Option<usize> {
+        match self {
+            Spot::Subject(item) => Some(item),
+            _ => None,
+        }
+    }
+}
+
+/// What is said at the mention at bytes `start..end`, and where it stands.
+fn said_at(
+    outline: &Outline,
+    start: usize,
+    end: usize,
+    names_another: impl Fn(&std::ops::Range<usize>) -> bool,
+) -> (Said, Spot) {
+    let text = outline.text.as_str();
+    let Some(index) = outline.item_at(start) else {
+        return (
+            stance::cue_at(text, start, end).map_or(Said::Nothing, Said::Words),
+            Spot::Prose,
+        );
+    };
+    let item = &outline.items[index];
+    let (clause, sentence) = stance::clause_and_sentence(text, start, end);
+    if !(item.subject.start <= start && end <= item.subject.end) {
+        // An aside: its clause, or its sentence when that is not also about the item's subject.
+        let sentence_about_subject =
+            sentence.start < item.subject.end && item.subject.start < sentence.end;
+        let words = stance::read(&text[clause]).or_else(|| {
+            (!sentence_about_subject)
+                .then(|| stance::read(&text[sentence]))
+                .flatten()
+        });
+        return (words.map_or(Said::Nothing, Said::Words), Spot::Aside);
+    }
+    let words = stance::read(&text[clause])
+        .or_else(|| stance::read(&text[sentence]))
+        .or_else(|| item_words(text, item.span.clone(), &names_another));
+    let said = match (words, item.context) {
+        (Some(stance), _) => Said::Words(stance),
+        (None, Some(stance)) => Said::List {
+            stance,
+            row: item.kind == ItemKind::Row,
+        },
+        (None, None) => Said::Nothing,
+    };
+    (said, Spot::Subject(index))
+}
+
+/// What an item's own sentences say of its subject: those that name no other brand, the
+/// strongest of their cues (nothing found, then a caution, then a recommendation).
+fn item_words(
+    text: &str,
+    span: std::ops::Range<usize>,
+    names_another: &impl Fn(&std::ops::Range<usize>) -> bool,
+) -> Option<Stance> {
+    let mut best: Option<Stance> = None;
+    let mut at = span.start;
+    while at < span.end {
+        let (from, to) = sentence_bounds(text, at, at);
+        let to = to.min(span.end).max(at + 1);
+        let sentence = from.max(span.start)..to;
+        if let Some(stance) = text
+            .get(sentence.clone())
+            .filter(|_| !names_another(&sentence))
+            .and_then(stance::read)
+        {
+            let strength = |s: Stance| match s {
+                Stance::NotFound => 3,
+                Stance::Cautioned => 2,
+                Stance::Recommended => 1,
+                Stance::Listed => 0,
+            };
+            if best.is_none_or(|b| strength(stance) > strength(b)) {
+                best = Some(stance);
+            }
+        }
+        at = to;
+        while at < span.end && !text.is_char_boundary(at) {
+            at += 1;
+        }
+    }
+    best
+}
+
+/// The sentence quoted for a mention; for the short subject of an item ("4. GitHub
+/// Copilot"), with the item's sentence that says what the item says of it, else its next
+/// ("4. GitHub Copilot — Best for: Ecosystem integration and enterprise security.").
+fn quote(
+    outline: &Outline,
+    start: usize,
+    end: usize,
+    item: Option<usize>,
+    stance: Stance,
+) -> String {
+    let text = outline.text.as_str();
+    let sentence = sentence_around(text, start, end);
+    let Some(item) = item.map(|i| &outline.items[i]) else {
+        return sentence;
+    };
+    let (_, line_end) = sentence_bounds(text, start, end);
+    if sentence.chars().count() >= 60 || line_end >= item.span.end {
+        return sentence;
+    }
+    // The item's sentences after the subject's, at most a few.
+    let mut sentences: Vec<String> = Vec::new();
+    let mut at = line_end;
+    while at < item.span.end && sentences.len() < 8 {
+        let rest = &text[at..item.span.end];
+        let skipped = rest.len() - rest.trim_start().len();
+        at += skipped;
+        if at >= item.span.end {
+            break;
+        }
+        let (_, to) = sentence_bounds(text, at, at);
+        let to = to.min(item.span.end).max(at + 1);
+        sentences.push(sentence_around(text, at, at));
+        at = to;
+        while at < item.span.end && !text.is_char_boundary(at) {
+            at += 1;
+        }
+    }
+    let Some(following) = sentences
+        .iter()
+        .find(|s| stance != Stance::Listed && stance::read(s) == Some(stance))
+        .or(sentences.first())
+    else {
+        return sentence;
+    };
+    let joined = format!("{} — {following}", sentence.trim_end_matches([':', ' ']));
+    match joined.chars().count() <= SENTENCE_MAX_CHARS {
+        true => joined,
+        false => {
+            let mut cut: String = joined.chars().take(SENTENCE_MAX_CHARS - 1).collect();
+            cut.push('…');
+            cut
+        }
+    }
 }
 
 /// One brand over a comparison: its mention in each column (none where the column has no

@@ -15,14 +15,72 @@
 
 use std::collections::HashSet;
 
-use scraper::{ElementRef, Html, Node};
+use scraper::{ElementRef, Html};
+
+use super::outline::Outline;
+use super::products::Suggested;
 
 /// Words a name does not begin with: articles, question words, the superlatives of titles.
-const NOT_A_NAME_START: &[&str] = &[
-    "a", "an", "the", "how", "what", "why", "which", "when", "where", "who", "best", "top", "our",
-    "your", "my", "in", "for", "with", "and", "or", "of", "to", "on", "at", "by", "if", "is",
-    "are", "this", "that", "these", "those", "some", "all", "more", "most", "key", "step", "tip",
-    "option", "part", "pick", "pros", "cons", "verdict", "summary",
+pub(super) const NOT_A_NAME_START: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "how",
+    "what",
+    "why",
+    "which",
+    "when",
+    "where",
+    "who",
+    "best",
+    "top",
+    "our",
+    "your",
+    "my",
+    "in",
+    "for",
+    "with",
+    "and",
+    "or",
+    "of",
+    "to",
+    "on",
+    "at",
+    "by",
+    "if",
+    "is",
+    "are",
+    "this",
+    "that",
+    "these",
+    "those",
+    "some",
+    "all",
+    "more",
+    "most",
+    "key",
+    "step",
+    "tip",
+    "option",
+    "part",
+    "pick",
+    "pros",
+    "cons",
+    "verdict",
+    "summary",
+    "about",
+    "around",
+    "approx",
+    "approximately",
+    "from",
+    "under",
+    "over",
+    "up",
+    "price",
+    "cost",
+    "budget",
+    "free",
+    "note",
 ];
 
 /// Emphasised terms looked at, at most: the suggestions show a handful, and each term is
@@ -32,49 +90,53 @@ const MAX_CONSIDERED: usize = 200;
 /// The longest answer read, in bytes (cut on a character boundary).
 const MAX_HTML_BYTES: usize = 2 << 20;
 
-/// Elements whose start begins a new block of text: what follows does not continue the
-/// sentence before.
-const BLOCK_TAGS: &[&str] = &[
-    "p",
-    "li",
-    "ul",
-    "ol",
-    "div",
-    "br",
-    "tr",
-    "td",
-    "th",
-    "table",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "blockquote",
-    "section",
-    "article",
-    "dt",
-    "dd",
-];
-
-/// Names an answer's HTML puts forward, to suggest as brands to track, in order of first
-/// appearance, each once (ignoring case); `asked` is the prompt, whose words are not names.
-pub fn candidates(html: &str, asked: &str) -> Vec<String> {
-    // A page too costly to parse is shown as plain text; it suggests nothing.
+/// An answer's shape ([`Outline`]) and the names it puts forward, products under their
+/// brands ([`super::products`]), from one parse of its HTML; `asked` is the prompt,
+/// `hidden_label` the tag of the model's unmarked "… said" label. A page too costly to parse
+/// has no shape (its rendered text is read as prose) and suggests nothing.
+pub fn shape_and_names(
+    html: &str,
+    asked: &str,
+    hidden_label: Option<&'static str>,
+) -> (Option<Outline>, Vec<Suggested>) {
     if crate::html_cost::check(html).is_err() {
-        return Vec::new();
+        return (None, Vec::new());
     }
     let mut end = html.len().min(MAX_HTML_BYTES);
     while !html.is_char_boundary(end) {
         end -= 1;
     }
     let document = Html::parse_fragment(&html[..end]);
+    let outline = Outline::of_document(&document, asked, hidden_label);
+    let (names, sites) = candidates_in(&document, &outline, asked);
+    let suggested = super::products::by_brand(&names, &outline.text, &sites);
+    (Some(outline), suggested)
+}
+
+/// Names an answer's HTML puts forward, to suggest as brands to track, in order of first
+/// appearance, each once (ignoring case); `asked` is the prompt, whose words are not names.
+pub fn candidates(html: &str, asked: &str) -> Vec<String> {
+    if crate::html_cost::check(html).is_err() {
+        return Vec::new();
+    }
+    let document = Html::parse_fragment(html);
+    let outline = Outline::of_document(&document, asked, None);
+    candidates_in(&document, &outline, asked).0
+}
+
+/// The names of a parsed answer: the subjects of its items (a list item's bold lead or
+/// label, a numbered heading, a row's first cell) and its emphasised words (bold, links),
+/// each kept only with the evidence of the module's header; and the sites it links to.
+fn candidates_in(
+    document: &Html,
+    outline: &Outline,
+    asked: &str,
+) -> (Vec<String>, HashSet<String>) {
     let root = document.root_element();
-    let text = block_text(root);
+    let text = outline.text.as_str();
     let emphasised: Vec<ElementRef<'_>> = root
         .descendent_elements()
-        .filter(|e| matches!(e.value().name(), "strong" | "b" | "li" | "a"))
+        .filter(|e| matches!(e.value().name(), "strong" | "b" | "a"))
         .collect();
     // The sites the answer links to, once: their hosts and their names (rei, switchbacktravel).
     let mut sites: HashSet<String> = HashSet::new();
@@ -85,25 +147,34 @@ pub fn candidates(html: &str, asked: &str) -> Vec<String> {
             sites.insert(host);
         }
     }
+    // In document order: the items' subjects and the emphasised words, by where they start.
+    let mut terms: Vec<(usize, String)> = outline
+        .items
+        .iter()
+        .map(|item| (item.subject.start, subject_name(outline.subject_of(item))))
+        .collect();
+    let mut from = 0;
+    for element in &emphasised {
+        let inner: String = element.text().collect();
+        let words = inner.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Where the words stand in the text, after the last found, for the order.
+        let at = match text[from..].find(&words) {
+            Some(at) if !words.is_empty() => {
+                from += at;
+                from
+            }
+            _ => from,
+        };
+        terms.push((at, words));
+    }
+    terms.sort_by_key(|(at, _)| *at);
     let asked: HashSet<String> = words(asked).map(|w| w.to_lowercase()).collect();
     let mut found: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
-    for element in emphasised {
+    for (_, term) in terms {
         if seen.len() >= MAX_CONSIDERED {
             break;
         }
-        let inner = block_text(element);
-        let raw = match element.value().name() {
-            "li" => inner
-                .split([':', '–', '—', '(', '\n'])
-                .next()
-                .unwrap_or_default()
-                .split(" - ")
-                .next()
-                .unwrap_or_default(),
-            _ => inner.as_str(),
-        };
-        let term = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         let term = term.trim_matches(|c: char| !c.is_alphanumeric());
         // A label and its text ("Step 1: Fit") is a heading, not a name.
         if term.chars().count() < 2 || term.split(' ').count() > 5 || term.contains(':') {
@@ -112,11 +183,25 @@ pub fn candidates(html: &str, asked: &str) -> Vec<String> {
         if !seen.insert(super::mentions::fold_term(term)) {
             continue;
         }
-        if is_name(term, &text, &asked, names_a_site(term, &sites)) {
+        if is_name(term, text, &asked, names_a_site(term, &sites)) {
             found.push(term.to_string());
         }
     }
-    found
+    (found, sites)
+}
+
+/// An item's subject as a name: without what it adds in brackets or after a dash ("Claude
+/// Code (Anthropic)" → "Claude Code", "Windsurf (formerly Codeium)" → "Windsurf").
+fn subject_name(subject: &str) -> String {
+    let cut = [" (", " — ", " – ", " - ", ": "]
+        .iter()
+        .filter_map(|sep| subject.find(sep))
+        .min()
+        .unwrap_or(subject.len());
+    subject[..cut]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn words(text: &str) -> impl Iterator<Item = &str> {
@@ -128,6 +213,10 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 fn is_name(term: &str, text: &str, asked: &HashSet<String>, linked_to_itself: bool) -> bool {
     let first = words(term).next().unwrap_or_default();
     if NOT_A_NAME_START.contains(&first.to_lowercase().as_str()) {
+        return false;
+    }
+    // A price or a measure is not a name.
+    if term.contains(['$', '€', '£', '¥', '%']) {
         return false;
     }
     if words(term).all(|w| asked.contains(&w.to_lowercase())) {
@@ -173,7 +262,7 @@ fn capitalised_mid_sentence(term: &str, text: &str) -> bool {
 
 /// True when `term` names one of the sites the answer links to: its letters are a site's
 /// name (`Runner's World` → runnersworld.com), or it is the site's address itself.
-fn names_a_site(term: &str, sites: &HashSet<String>) -> bool {
+pub(super) fn names_a_site(term: &str, sites: &HashSet<String>) -> bool {
     if sites.contains(&term.to_lowercase()) {
         return true;
     }
@@ -190,20 +279,6 @@ fn host_of(href: &str) -> Option<String> {
     let url = url::Url::parse(href).ok()?;
     let host = url.host_str()?.to_lowercase();
     Some(host.trim_start_matches("www.").to_string())
-}
-
-/// The text of an element: a line break where a block starts, so that what follows a
-/// block's start does not read as the middle of a sentence.
-fn block_text(element: ElementRef<'_>) -> String {
-    let mut text = String::new();
-    for node in element.descendants().skip(1) {
-        match node.value() {
-            Node::Text(words) => text.push_str(words),
-            Node::Element(e) if BLOCK_TAGS.contains(&e.name()) => text.push('\n'),
-            _ => {}
-        }
-    }
-    text
 }
 
 #[cfg(test)]

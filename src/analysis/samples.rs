@@ -463,6 +463,7 @@ mod tests {
         Mention {
             brand: "Salomon".to_string(),
             position,
+            rank: None,
             count,
             sentence: None,
             cited: false,

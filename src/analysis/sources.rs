@@ -128,6 +128,87 @@ pub const KNOWN: &[(&str, SourceKind)] = &[
     ("chip.de", SourceKind::Editorial),
 ];
 
+/// Publishers, testing bodies and review sites that answers name as where a verdict comes
+/// from, not as a brand they put forward ("Stiftung Warentest rated it good"), beyond the
+/// sites of [`KNOWN`].
+pub const PUBLISHERS: &[&str] = &[
+    "Stiftung Warentest",
+    "Öko-Test",
+    "Oekotest",
+    "Consumer Reports",
+    "Which?",
+    "Which",
+    "Wirecutter",
+    "OutdoorGearLab",
+    "Switchback Travel",
+    "Treeline Review",
+    "Runner's World",
+    "Backpacker",
+    "RTINGS",
+    "Good Housekeeping",
+    "CNET",
+    "PCMag",
+    "TechRadar",
+    "Tom's Guide",
+    "Tom's Hardware",
+    "The Verge",
+    "Wired",
+    "Engadget",
+    "Ars Technica",
+    "Gartner",
+    "Forrester",
+    "G2",
+    "Capterra",
+    "Trustpilot",
+    "Wikipedia",
+    "Reddit",
+    "YouTube",
+    "Quora",
+    "Stack Overflow",
+    "Medium",
+    "Forbes",
+    "The New York Times",
+    "New York Times",
+    "The Guardian",
+    "BBC",
+    "Choice",
+    "Que Choisir",
+    "UFC-Que Choisir",
+    "60 Millions de consommateurs",
+    "OCU",
+    "Altroconsumo",
+    "Consumentenbond",
+    "Kassensturz",
+    "K-Tipp",
+    "Konsument",
+    "Test Achats",
+    "Chip",
+    "Computer Bild",
+    "Heise",
+    "c't",
+];
+
+/// Whether `name` is a source rather than a brand: a publisher or testing body of
+/// [`PUBLISHERS`], or the name of a known editorial, reference, user-generated or retail site
+/// ("Wikipedia", "Stiftung Warentest" for stiftung-warentest.de, "REI" for rei.com).
+pub fn is_source_name(name: &str) -> bool {
+    let squeeze = |text: &str| -> String {
+        super::mentions::fold_term(text)
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect()
+    };
+    let name = squeeze(name);
+    if name.is_empty() {
+        return false;
+    }
+    PUBLISHERS.iter().any(|p| squeeze(p) == name)
+        || KNOWN.iter().any(|(domain, kind)| {
+            *kind != SourceKind::Other
+                && squeeze(domain.split('.').next().unwrap_or_default()) == name
+        })
+}
+
 /// Classifies cited domains for one workspace: its own brand, the other tracked brands (the
 /// competitors), the kinds it adds, then [`KNOWN`].
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -183,16 +183,110 @@ const CLAUSE_WORDS: &[&str] = &[
     " however ",
 ];
 
+/// Cues of a list's heading or lead-in ("Top picks", "Options worth a look", "Here are the
+/// top 10 …") that make its items picks, beyond the cues of [`RULES`] (read first, so "Brands
+/// to avoid" makes its items cautioned and "Best for …" its items recommended).
+pub const LIST_CUES: &[&str] = &[
+    "top",
+    "picks",
+    "recommend",
+    "recommendations",
+    "suggestions",
+    "worth a look",
+    "worth considering",
+    "worth trying",
+    "to consider",
+    "shortlist",
+    "contenders",
+    "favorites",
+    "favourites",
+    "our choices",
+    "i'd go with",
+    "i would go with",
+];
+
+/// Words of a question that asks for picks ("best hiking boots", "which should I buy", "top
+/// 10 …"), in the languages the service is asked in most; a list answering it lists picks.
+pub const PICK_QUESTIONS: &[&str] = &[
+    "best",
+    "top",
+    "recommend",
+    "recommended",
+    "recommendations",
+    "which should",
+    "which one should",
+    "what should i buy",
+    "what should i get",
+    "what should i use",
+    "good",
+    "worth buying",
+    "favorite",
+    "favourite",
+    "beste",
+    "besten",
+    "bester",
+    "empfehlung",
+    "empfehlungen",
+    "meilleur",
+    "meilleure",
+    "meilleurs",
+    "meilleures",
+    "mejor",
+    "mejores",
+    "migliore",
+    "migliori",
+    "melhor",
+    "melhores",
+    "bästa",
+    "najlepsze",
+    "najlepszy",
+];
+
 /// The stance of the mention at bytes `start..end` of `text`.
 pub fn stance_at(text: &str, start: usize, end: usize) -> Stance {
+    cue_at(text, start, end).unwrap_or(Stance::Listed)
+}
+
+/// The stance the words around bytes `start..end` of `text` state: its clause's cue, else
+/// its sentence's; none when neither has a cue.
+pub fn cue_at(text: &str, start: usize, end: usize) -> Option<Stance> {
+    let (clause, sentence) = clause_and_sentence(text, start, end);
+    read(&text[clause]).or_else(|| read(&text[sentence]))
+}
+
+/// The clause and the sentence of `text` around bytes `start..end`, as byte ranges of `text`.
+pub fn clause_and_sentence(
+    text: &str,
+    start: usize,
+    end: usize,
+) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let (sentence_start, sentence_end) = sentence_bounds(text, start, end);
     let sentence = &text[sentence_start..sentence_end];
     let (clause_start, clause_end) =
         clause_bounds(sentence, start - sentence_start, end - sentence_start);
-    match read(&sentence[clause_start..clause_end]) {
-        Some(stance) => stance,
-        None => read(sentence).unwrap_or(Stance::Listed),
+    (
+        sentence_start + clause_start..sentence_start + clause_end,
+        sentence_start..sentence_end,
+    )
+}
+
+/// What a list's heading and lead-in say of its items: a stance of [`RULES`], else
+/// recommended for a cue of [`LIST_CUES`], else recommended when the question asks for picks
+/// ([`PICK_QUESTIONS`]); none when nothing says so.
+pub fn list_context(heading_and_lead_in: &str, question: &str) -> Option<Stance> {
+    if let Some(stance) = read(heading_and_lead_in) {
+        return Some(stance);
     }
+    if has_cue(heading_and_lead_in, LIST_CUES) || has_cue(question, PICK_QUESTIONS) {
+        return Some(Stance::Recommended);
+    }
+    None
+}
+
+/// Whether `text` holds one of `cues` as whole words.
+fn has_cue(text: &str, cues: &[&str]) -> bool {
+    let folded = format!(" {} ", normalize(text));
+    cues.iter().any(|cue| folded.contains(&format!(" {cue} ")))
 }
 
 /// The stance a piece of text states, if any cue of [`RULES`] is in it.

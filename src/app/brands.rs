@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use crossterm::event::KeyEvent;
 
 use crate::analysis::mentions::Brand;
+use crate::analysis::products::Suggested;
 use crate::analysis::workspace::{WORKSPACE_FILE, Workspace};
-use crate::present::discover::Untracked;
+use crate::present::discover::{Untracked, covered};
 
 use super::input::EditState;
 use super::keymap::{Action, Context};
@@ -127,9 +128,10 @@ pub(crate) fn look_again(app: &App) -> Effect {
     })
 }
 
-/// Names the current answer puts forward that name no tracked brand (a product of one,
-/// "Salomon X Ultra", is left out once Salomon is tracked).
-pub fn suggestions(app: &App) -> Vec<String> {
+/// Names the current answer puts forward that no tracked brand covers (a product of one,
+/// "Salomon X Ultra", is left out once Salomon is tracked), products under their brands.
+/// Read again at each call, so a brand added or renamed is never suggested.
+pub fn suggestions(app: &App) -> Vec<&Suggested> {
     let Some(answer) = &app.chat.answer else {
         return Vec::new();
     };
@@ -137,12 +139,12 @@ pub fn suggestions(app: &App) -> Vec<String> {
         .prepared
         .candidates
         .iter()
-        .filter(|name| super::text_search::mark_ranges(name, &app.chat.marks).is_empty())
-        .cloned()
+        .filter(|s| !covered(&s.name, &app.brands))
         .collect()
 }
 
-/// The untracked names of the stored answers still untracked, most named first.
+/// The untracked names of the stored answers that no tracked brand covers now, most named
+/// first.
 pub fn discovered(app: &App) -> Vec<&Untracked> {
     let Some(found) = &app.brands_pane.discovered else {
         return Vec::new();
@@ -150,11 +152,7 @@ pub fn discovered(app: &App) -> Vec<&Untracked> {
     found
         .names
         .iter()
-        .filter(|n| {
-            !app.brands
-                .iter()
-                .any(|b| b.name.eq_ignore_ascii_case(&n.name))
-        })
+        .filter(|n| !covered(&n.name, &app.brands))
         .collect()
 }
 
@@ -380,7 +378,10 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             let selected = pane.selected;
             if let Some(brand) = app.brands.get(selected) {
                 app.brands_pane.editor = Some(BrandEditor::of(brand));
-            } else if let Some(name) = suggestions(app).get(selected - tracked).cloned() {
+            } else if let Some(name) = suggestions(app)
+                .get(selected - tracked)
+                .map(|s| s.name.clone())
+            {
                 return add_suggestion(app, name);
             } else if let Some(name) = discovered(app)
                 .get(selected - tracked - suggested)

@@ -156,7 +156,10 @@ fn suggestions_come_from_the_answer_and_enter_tracks_one() {
     let mut app = app();
     loaded(&mut app, Some(FILE));
     with_answer(&mut app);
-    let suggestions = super::suggestions(&app);
+    let suggestions: Vec<String> = super::suggestions(&app)
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
     assert!(
         suggestions.contains(&"Salomon X Ultra".to_string()),
         "{suggestions:?}"
@@ -187,7 +190,11 @@ fn suggestions_come_from_the_answer_and_enter_tracks_one() {
         app.brands_pane.selected, 2,
         "the selection follows the brand tracked"
     );
-    assert!(!super::suggestions(&app).contains(&"Salomon X Ultra".to_string()));
+    assert!(
+        !super::suggestions(&app)
+            .iter()
+            .any(|s| s.name == "Salomon X Ultra")
+    );
     // The mentions were counted again with it.
     let mentions = &app.chat.answer.as_ref().unwrap().mentions;
     assert!(
@@ -274,6 +281,7 @@ fn d_lists_the_untracked_names_of_stored_answers_and_enter_tracks_one() {
     assert!(app.brands_pane.discovering);
     let name = |name: &str, answers: usize| crate::present::discover::Untracked {
         name: name.to_string(),
+        products: Vec::new(),
         answers,
         recommended: 1,
         models: vec!["chatgpt".to_string()],

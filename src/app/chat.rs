@@ -20,7 +20,7 @@ use super::picker::PickerKind;
 use super::pickers;
 use super::text_search::{TextSearch, fold_term};
 use super::{App, Effect, ExportSource, Popup, Tag, export_prompt};
-use crate::analysis::mentions::{self, Mention};
+use crate::analysis::mentions::Mention;
 use crate::analysis::stance::Stance;
 use crate::present::answer::{AnswerView, PreparedAnswer};
 
@@ -624,13 +624,7 @@ pub(crate) fn refresh_mentions(app: &mut App) {
     let Some(answer) = app.chat.answer.as_mut() else {
         return;
     };
-    let urls: Vec<&str> = answer
-        .prepared
-        .sources
-        .iter()
-        .map(|s| s.url.as_str())
-        .collect();
-    let mut found = mentions::mentions(&answer.prepared.plain_text, &urls, brands);
+    let mut found = answer.prepared.mentions(brands);
     answer.cautioned_marks = brands
         .iter()
         .filter(|b| {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::analysis::mentions::{self, Brand, BrandSummary, Mention};
+use crate::analysis::mentions::{Brand, BrandSummary, Mention};
 use crate::analysis::sources::Classifier;
 use crate::analysis::stance::Stance;
 use crate::analysis::workspace::{self, Workspace};
@@ -98,8 +98,7 @@ pub fn tracked_brands(args: &BrandArgs) -> Result<Vec<Brand>, String> {
 
 /// How one prepared answer mentions the brands, its sources counting as cited.
 pub fn answer_mentions(answer: &PreparedAnswer, brands: &[Brand]) -> Vec<Mention> {
-    let urls: Vec<&str> = answer.sources.iter().map(|s| s.url.as_str()).collect();
-    mentions::mentions(&answer.plain_text, &urls, brands)
+    answer.mentions(brands)
 }
 
 /// The mentions of one answer, in order of first mention, then the brands not named.
@@ -223,6 +222,7 @@ pub(super) fn pick_own(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::mentions;
 
     #[test]
     fn brands_parse_with_domains() {

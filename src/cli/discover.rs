@@ -147,10 +147,17 @@ fn discovered_text(found: &[Untracked], read: usize) -> String {
             row.models.join(","),
             one_line(&row.places.join("; "))
         ));
+        if !row.products.is_empty() {
+            text.push_str(&format!(
+                "{:width$}  as {}\n",
+                "",
+                one_line(&row.products.join(", "))
+            ));
+        }
         text.push_str(&format!("{:width$}  “{}”\n", "", one_line(&row.sentence)));
     }
     text.push_str(
-        "\nRECO: answers that recommend it. Track one with the app's Brands pane (b in Chat), or add it to vantage.toml.\n",
+        "\nRECO: answers that recommend it. \"as\": the products the answers name under a brand, which tracking the brand covers. Track one with the app's Brands pane (b in Chat), or add it to vantage.toml.\n",
     );
     text
 }

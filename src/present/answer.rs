@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+use crate::analysis::mentions::{self, Brand, Mention};
+use crate::analysis::outline::Outline;
+use crate::analysis::products::Suggested;
 use crate::api::{AiAnswer, AiFormat, AiRequest, Completion, Fetched, Location, Model};
 use crate::render::{self, Link, RenderOptions};
 
@@ -117,8 +120,12 @@ pub struct PreparedAnswer {
     pub markdown: String,
     /// The answer's words, for comparisons.
     pub plain_text: String,
-    /// Names the answer puts forward (bold terms, list heads, links), to suggest as brands.
-    pub candidates: Vec<String>,
+    /// The answer's shape (its lists, numbered headings and tables, with their subjects),
+    /// where brands are read; its text alone when the page was too costly to parse.
+    pub outline: Outline,
+    /// Names the answer puts forward (bold terms, list heads, links), to suggest as brands,
+    /// products under their brands.
+    pub candidates: Vec<Suggested>,
 }
 
 fn domain_of(url: &str) -> String {
@@ -238,10 +245,13 @@ pub fn prepare_until(
             header.format = request.format;
             let markdown = doc.to_markdown();
             let plain_text = doc.plain_text();
-            let candidates = match stop.is_set() {
-                true => Vec::new(),
-                false => crate::analysis::names::candidates(&html, &request.prompt),
-            };
+            let (outline, candidates) = shape(
+                &html,
+                &request.prompt,
+                requested_model.hidden_label_tag(),
+                &plain_text,
+                stop,
+            );
             PreparedAnswer {
                 request,
                 header,
@@ -261,6 +271,7 @@ pub fn prepare_until(
                 json: None,
                 markdown,
                 plain_text,
+                outline,
                 candidates,
                 body: fetched.body,
             }
@@ -326,10 +337,13 @@ fn prepare_completion(
         true => (String::new(), String::new()),
         false => (answer.to_markdown(), answer.plain_text()),
     };
-    let candidates = match stop.is_set() {
-        true => Vec::new(),
-        false => crate::analysis::names::candidates(&completion.completion, &request.prompt),
-    };
+    let (outline, candidates) = shape(
+        &completion.completion,
+        &request.prompt,
+        model.hidden_label_tag(),
+        &plain_text,
+        stop,
+    );
     PreparedAnswer {
         request,
         header,
@@ -353,12 +367,36 @@ fn prepare_completion(
         json: Some(TextBody::raw(&json)),
         markdown,
         plain_text,
+        outline,
         candidates,
         body,
     }
 }
 
+/// The answer's shape and the names it puts forward (its rendered text read as prose when
+/// the page is too costly to parse); nothing once the answer is no longer wanted.
+fn shape(
+    html: &str,
+    prompt: &str,
+    hidden_label: Option<&'static str>,
+    plain_text: &str,
+    stop: &Stop,
+) -> (Outline, Vec<Suggested>) {
+    if stop.is_set() {
+        return (Outline::default(), Vec::new());
+    }
+    let (outline, names) = crate::analysis::names::shape_and_names(html, prompt, hidden_label);
+    (outline.unwrap_or_else(|| Outline::prose(plain_text)), names)
+}
+
 impl PreparedAnswer {
+    /// How the answer mentions each of `brands`, read in its shape; its sources count as
+    /// cited. The one reading of an answer's brands, for the app, the CLI and tracking.
+    pub fn mentions(&self, brands: &[Brand]) -> Vec<Mention> {
+        let urls: Vec<&str> = self.sources.iter().map(|s| s.url.as_str()).collect();
+        mentions::read(&self.outline, &urls, brands)
+    }
+
     /// The Markdown file `e` writes: the prompt, the header, the answer, its sources.
     pub fn export_markdown(&self) -> String {
         let mut out = format!(

@@ -1,13 +1,19 @@
 //! Names the stored answers put forward that no tracked brand covers: the competitor a model
-//! recommends most may be one the user never listed. Each name found by part 14's evidence
-//! (`analysis::names`), counted over the answers that name it without a caution, with the
-//! models and places that did, and one sentence that says it.
+//! recommends most may be one the user never listed. The names are those of part 14's
+//! evidence (`analysis::names`), products under their brands (`analysis::products`), from
+//! every answer; each is then counted in every answer that names it, read in the answer's
+//! shape as tracked brands are (so a name one answer lists beside another counts there too),
+//! with the answers that recommend it, the models and places that named it, and one
+//! sentence that says it. Sites the answers cite, publishers and testing bodies are sources,
+//! not brands, and are left out.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
 use crate::analysis::mentions::{self, Brand};
+use crate::analysis::products::{self, Suggested};
+use crate::analysis::sources::is_source_name;
 use crate::analysis::stance::Stance;
 
 use super::answer::PreparedAnswer;
@@ -16,7 +22,11 @@ use super::compare::summary::location_label;
 /// One name nobody tracks, over the answers read.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Untracked {
+    /// The brand to track: "La Sportiva" for the answers' "La Sportiva Nucleo High II".
     pub name: String,
+    /// The products the answers name under it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub products: Vec<String>,
     /// Answers that name it (not only to warn against it, nor to say nothing is known).
     pub answers: usize,
     /// Of those, the answers that recommend it.
@@ -29,6 +39,9 @@ pub struct Untracked {
 
 /// Stored answers read at most, newest first: a bound on the work whatever is stored.
 pub const MAX_STORED_ANSWERS: usize = 2_000;
+
+/// Names counted at most, in order of first appearance: every answer is read for each.
+const MAX_NAMES: usize = 300;
 
 /// The untracked names of stored answers (request and body as kept), and how many of them
 /// could be read. Slow with many answers: off the UI task.
@@ -43,70 +56,64 @@ pub fn untracked_in_stored(
     (untracked(&answers, tracked), answers.len())
 }
 
+/// Whether a tracked brand covers `name`: its name or an alias stands in it as a whole word
+/// ("Salomon X Ultra" is Salomon's).
+pub fn covered(name: &str, tracked: &[Brand]) -> bool {
+    mentions::mentions(name, &[], tracked)
+        .iter()
+        .any(|m| m.position.is_some())
+}
+
 /// The untracked names of `answers`, most named first (then by models, places, name).
 pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked> {
-    // A product of a tracked brand ("Salomon X Ultra") is that brand's: its name or an
-    // alias stands in it as a whole word.
-    let covered = |name: &str| {
-        mentions::mentions(name, &[], tracked)
-            .iter()
-            .any(|m| m.position.is_some())
-    };
-    let mut rows: Vec<(Untracked, BTreeSet<String>, BTreeSet<String>)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
+    // The sites the answers cite, by host, the host's name and the site's label.
+    let mut cited: HashSet<String> = HashSet::new();
+    for answer in answers {
+        for source in &answer.sources {
+            let host = mentions::host_of(&source.url);
+            cited.insert(squeeze(host.split('.').next().unwrap_or_default()));
+            cited.insert(squeeze(&host));
+            if source.origin == super::answer::SourceOrigin::Citation {
+                // A citation pill's words are the site's label ("Wikipedia").
+                cited.insert(squeeze(&source.title));
+            }
+        }
+    }
+    let is_source =
+        |name: &str| name.contains('.') || cited.contains(&squeeze(name)) || is_source_name(name);
+    let groups = brands_across(answers, &is_source, tracked);
+    let candidates: Vec<Brand> = groups.iter().map(|g| Brand::named(&g.name)).collect();
+    let mut rows: Vec<(Untracked, BTreeSet<String>, BTreeSet<String>)> = groups
+        .into_iter()
+        .map(|group| {
+            (
+                Untracked {
+                    name: group.name,
+                    products: group.products,
+                    answers: 0,
+                    recommended: 0,
+                    models: Vec::new(),
+                    places: Vec::new(),
+                    sentence: String::new(),
+                },
+                BTreeSet::new(),
+                BTreeSet::new(),
+            )
+        })
+        .collect();
     for answer in answers {
         let model = answer.header.model.as_str().to_string();
         let place = location_label(&answer.header.location);
-        // The sites the answer cites are its sources, not names it puts forward.
-        let cited: HashSet<String> = answer
-            .sources
-            .iter()
-            .flat_map(|s| {
-                let host = mentions::host_of(&s.url);
-                let label = host.split('.').next().unwrap_or_default().to_string();
-                [host, label]
-            })
-            .collect();
-        for name in &answer.candidates {
-            let squeezed: String = name
-                .to_lowercase()
-                .chars()
-                .filter(|c| c.is_alphanumeric() || *c == '.')
-                .collect();
-            if covered(name) || name.contains('.') || cited.contains(&squeezed) {
+        for (mention, (row, models, places)) in answer.mentions(&candidates).iter().zip(&mut rows) {
+            if mention.position.is_none() || mention.stance == Stance::Cautioned {
                 continue;
             }
-            let found = mentions::mentions(&answer.plain_text, &[], &[Brand::named(name)]);
-            let Some(mention) = found.first().filter(|m| m.position.is_some()) else {
-                continue;
-            };
-            if mention.stance == Stance::Cautioned {
-                continue;
-            }
-            let key = name.to_lowercase();
-            let at = match index.get(&key) {
-                Some(&at) => at,
-                None => {
-                    index.insert(key, rows.len());
-                    rows.push((
-                        Untracked {
-                            name: name.clone(),
-                            answers: 0,
-                            recommended: 0,
-                            models: Vec::new(),
-                            places: Vec::new(),
-                            sentence: mention.sentence.clone().unwrap_or_default(),
-                        },
-                        BTreeSet::new(),
-                        BTreeSet::new(),
-                    ));
-                    rows.len() - 1
-                }
-            };
-            let (row, models, places) = &mut rows[at];
             row.answers += 1;
             if mention.stance == Stance::Recommended {
                 row.recommended += 1;
+            }
+            if row.sentence.is_empty() {
+                row.sentence = mention.sentence.clone().unwrap_or_default();
             }
             models.insert(model.clone());
             places.insert(place.clone());
@@ -114,6 +121,7 @@ pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked
     }
     let mut out: Vec<Untracked> = rows
         .into_iter()
+        .filter(|(row, _, _)| row.answers > 0)
         .map(|(mut row, models, places)| {
             row.models = models.into_iter().collect();
             row.places = places.into_iter().collect();
@@ -128,4 +136,74 @@ pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked
             .then(a.name.cmp(&b.name))
     });
     out
+}
+
+/// Every answer's names, products under their brands: an answer's own grouping first (its
+/// text is the evidence), then the names of all answers grouped together (a brand one
+/// answer names alone takes another's products). Sources and covered names are left out.
+fn brands_across(
+    answers: &[PreparedAnswer],
+    is_source: &impl Fn(&str) -> bool,
+    tracked: &[Brand],
+) -> Vec<Suggested> {
+    let mut brand_of: HashMap<String, String> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for answer in answers {
+        for suggested in &answer.candidates {
+            for product in &suggested.products {
+                brand_of
+                    .entry(product.to_lowercase())
+                    .or_insert_with(|| suggested.name.clone());
+            }
+            for name in std::iter::once(&suggested.name).chain(&suggested.products) {
+                if names.len() < MAX_NAMES && !is_source(name) && seen.insert(name.to_lowercase()) {
+                    names.push(name.clone());
+                }
+            }
+        }
+    }
+    // Names without a brand in their own answer may share their first words across answers.
+    let regrouped = products::by_brand(&names, "", &HashSet::new());
+    let mut groups: Vec<Suggested> = Vec::new();
+    for group in regrouped {
+        for name in std::iter::once(&group.name).chain(&group.products) {
+            let brand = brand_of
+                .get(&name.to_lowercase())
+                .cloned()
+                .unwrap_or_else(|| group.name.clone());
+            if is_source(&brand) || covered(&brand, tracked) || covered(name, tracked) {
+                continue;
+            }
+            let product = (!brand.eq_ignore_ascii_case(name)).then(|| name.clone());
+            match groups
+                .iter_mut()
+                .find(|g| g.name.eq_ignore_ascii_case(&brand))
+            {
+                Some(existing) => {
+                    if let Some(product) = product
+                        && !existing
+                            .products
+                            .iter()
+                            .any(|p| p.eq_ignore_ascii_case(&product))
+                    {
+                        existing.products.push(product);
+                    }
+                }
+                None => groups.push(Suggested {
+                    name: brand,
+                    products: product.into_iter().collect(),
+                }),
+            }
+        }
+    }
+    groups
+}
+
+/// Lower case letters and digits only: "Runner's World" and "runnersworld" meet.
+fn squeeze(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }

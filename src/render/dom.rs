@@ -49,18 +49,6 @@ const REMOVED: &[&str] = &[
     "audio", "object", "iframe", "math", "noembed", "noframes", "dialog",
 ];
 
-/// Classes that hide an element from sight (kept for screen readers).
-pub(crate) const HIDDEN_CLASSES: &[&str] = &[
-    "sr-only",
-    "visually-hidden",
-    "cdk-visually-hidden",
-    "screen-reader-text",
-    "a11y-hidden",
-    "visuallyhidden",
-    "hidden-visually",
-    "assistive-text",
-];
-
 /// Parse `html` (bytes that are not UTF-8 were already replaced by the caller's `&str`).
 pub(crate) fn parse(html: &str) -> Option<RcDom> {
     html2text::config::plain().parse_html(html.as_bytes()).ok()
@@ -426,24 +414,8 @@ pub(crate) fn is_hidden(node: &Handle) -> bool {
     let Element { attrs, .. } = &node.data else {
         return false;
     };
-    attrs.borrow().iter().any(|a| match &*a.name.local {
-        "hidden" | "popover" => true,
-        "aria-hidden" => a.value.trim().eq_ignore_ascii_case("true"),
-        "class" => a
-            .value
-            .split_ascii_whitespace()
-            .any(|c| HIDDEN_CLASSES.contains(&c)),
-        "style" => {
-            let style: String = a
-                .value
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .collect::<String>()
-                .to_ascii_lowercase();
-            style.contains("display:none") || style.contains("visibility:hidden")
-        }
-        _ => false,
-    })
+    let attrs = attrs.borrow();
+    crate::markup::hides(attrs.iter().map(|a| (&*a.name.local, &*a.value)))
 }
 
 /// Record the link `a` stands for (its target rewritten to the unwrapped one); its

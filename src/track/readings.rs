@@ -56,6 +56,7 @@ fn mentions_of(answer: &AnswerObservation, brands: &[Brand]) -> Vec<Mention> {
         .map(|(brand, position)| Mention {
             brand: brand.name.clone(),
             position: position.map(|p| p as usize),
+            rank: None,
             count: usize::from(position.is_some()),
             sentence: None,
             cited: brand

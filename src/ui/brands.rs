@@ -117,10 +117,12 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
         Some(_) => "Suggestions from this answer (Enter tracks one)",
     };
     rows.push((None, Line::styled(heading, theme::title())));
-    for (n, name) in suggestions.iter().enumerate() {
+    for (n, suggested) in suggestions.iter().enumerate() {
         let i = app.brands.len() + n;
         let is_selected = i == selected && !editing;
-        rows.push((Some(i), Line::from(name_to_track(name, is_selected))));
+        let mut spans = name_to_track(&suggested.name, is_selected);
+        spans.extend(products_note(&suggested.products));
+        rows.push((Some(i), Line::from(spans)));
     }
     rows.push((None, Line::raw("")));
     let discovered = brands::discovered(app);
@@ -144,6 +146,7 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
         let i = first + n;
         let is_selected = i == selected && !editing;
         let mut spans = name_to_track(&name.name, is_selected);
+        spans.extend(products_note(&name.products));
         spans.push(Span::raw(format!(
             "  {} answers, {} recommend · {} · {}",
             name.answers,
@@ -173,6 +176,12 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
         .map(|(_, line)| line)
         .collect();
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}
+
+/// The products the answers name under a suggested brand: what tracking it covers.
+fn products_note(products: &[String]) -> Option<Span<'static>> {
+    (!products.is_empty())
+        .then(|| Span::styled(format!("  ({})", products.join(", ")), theme::dim()))
 }
 
 /// A name offered for tracking, marked when selected.

@@ -10,10 +10,9 @@ use crate::present::answer::PreparedAnswer;
 
 use super::summary::Ranked;
 
-/// How one answer mentions each tracked brand, given the pages it cites.
+/// How one answer mentions each tracked brand, read in its shape, given the pages it cites.
 pub fn answer_mentions(answer: &PreparedAnswer, brands: &[Brand]) -> Vec<Mention> {
-    let urls: Vec<&str> = answer.sources.iter().map(|s| s.url.as_str()).collect();
-    mentions::mentions(&answer.plain_text, &urls, brands)
+    answer.mentions(brands)
 }
 
 /// The matrix of the columns (none for a column without an answer), in the brands' order.
@@ -283,6 +282,7 @@ mod tests {
         Some(Mention {
             brand: String::new(),
             position,
+            rank: None,
             count,
             sentence: None,
             cited,

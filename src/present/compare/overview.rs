@@ -4,6 +4,7 @@
 
 use std::str::FromStr;
 
+use crate::analysis::outline::Outline;
 use crate::analysis::overview;
 use crate::api::{
     AiFormat, AiRequest, Awaiting, Fetched, Model, SearchAnswer, SearchFormat, SearchRequest,
@@ -100,12 +101,10 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
         cache_allowed: request.expiration != Some(0),
         format: AiFormat::Rendered,
     };
-    let (doc, sources, markdown, plain_text) = match &found {
+    let (doc, sources, markdown, plain_text, outline) = match &found {
         Some(found) => {
-            let doc = render::html_to_document(
-                &crate::present::search_page::overview_html(found, "h3"),
-                &RenderOptions::default(),
-            );
+            let overview = crate::present::search_page::overview_html(found, "h3");
+            let doc = render::html_to_document(&overview, &RenderOptions::default());
             let sources: Vec<SourceLink> = found
                 .sources
                 .iter()
@@ -122,7 +121,9 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
                 .collect();
             let markdown = doc.to_markdown();
             let plain_text = doc.plain_text();
-            (doc, sources, markdown, plain_text)
+            let outline = Outline::read(&overview, &request.terms, None)
+                .unwrap_or_else(|| Outline::prose(&plain_text));
+            (doc, sources, markdown, plain_text, outline)
         }
         None => {
             let doc = render::html_to_document(
@@ -130,7 +131,13 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
                 &RenderOptions::default(),
             );
             // No words of its own: mentions and diffs see an empty answer, not the sentence.
-            (doc, Vec::new(), format!("_{NO_OVERVIEW}_\n"), String::new())
+            (
+                doc,
+                Vec::new(),
+                format!("_{NO_OVERVIEW}_\n"),
+                String::new(),
+                Outline::default(),
+            )
         }
     };
     let html = match &fetched.value {
@@ -152,6 +159,7 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
         body: fetched.body,
         markdown,
         plain_text,
+        outline,
         // Suggestions come from a chat answer the user has open; overview columns live in
         // Compare only.
         candidates: Vec::new(),
