@@ -71,7 +71,11 @@ async fn suggestions_over_five_prompts_from_four_models_are_mostly_names() {
                 ..AiRequest::new(prompt)
             };
             let fetched = client.ai(&request).await.unwrap();
-            suggested.extend(answer::prepare(request, fetched).candidates);
+            // A brand and the products the answer names under it are all names.
+            for found in answer::prepare(request, fetched).candidates {
+                suggested.push(found.name);
+                suggested.extend(found.products);
+            }
         }
     }
     assert!(suggested.len() >= 20, "enough to judge: {suggested:?}");

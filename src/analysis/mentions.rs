@@ -314,44 +314,54 @@ pub fn read(outline: &Outline, cited_urls: &[&str], brands: &[Brand]) -> Vec<Men
                 .collect()
         })
         .collect();
-    // Whether a brand other than `brand` is named in `range`.
-    let names_another = |brand: usize, range: &std::ops::Range<usize>| {
-        spans.iter().enumerate().any(|(other, found)| {
-            other != brand && {
+    // Where brands other than `brand` are named in `range`.
+    let others_in = |brand: usize, range: &std::ops::Range<usize>| -> Vec<(usize, usize)> {
+        spans
+            .iter()
+            .enumerate()
+            .filter(|(other, _)| *other != brand)
+            .flat_map(|(_, found)| {
                 let at = found.partition_point(|&(start, _)| start < range.start);
-                found.get(at).is_some_and(|&(start, _)| start < range.end)
-            }
-        })
+                found[at..]
+                    .iter()
+                    .take_while(|&&(start, _)| start < range.end)
+                    .copied()
+            })
+            .collect()
     };
     let mut found: Vec<Mention> = Vec::with_capacity(brands.len());
-    let mut order: Vec<(usize, usize)> = Vec::new();
+    let mut order: Vec<((usize, usize), usize)> = Vec::new();
     for (index, brand) in brands.iter().enumerate() {
         let brand_spans = &spans[index];
         let read_spans = &brand_spans[..brand_spans.len().min(READ_AT_MOST)];
         let said: Vec<(Said, Spot)> = read_spans
             .iter()
-            .map(|&(start, end)| said_at(outline, start, end, |range| names_another(index, range)))
+            .map(|&(start, end)| said_at(outline, start, end, |range| others_in(index, range)))
             .collect();
         let not_found = |s: &Said| s.stance() == Stance::NotFound;
         let counted = read_spans.len() - said.iter().filter(|(s, _)| not_found(s)).count()
             + (brand_spans.len() - read_spans.len());
-        // Where the answer puts it: the first item about it, else its first mention in prose,
-        // else its first aside; brands are ordered by where that is.
+        // Where the answer puts it: the first item about it, else its first mention in prose;
+        // a brand named only inside items about something else comes after those.
         let first = |wanted: fn(Spot) -> bool| {
             said.iter()
                 .zip(read_spans)
                 .find(|((s, spot), _)| !not_found(s) && wanted(*spot))
                 .map(|((_, spot), &(start, _))| (*spot, start))
         };
-        let placed = first(|spot| spot.item().is_some()).and_then(|(spot, _)| spot.item());
+        let placed_at = first(|spot| spot.item().is_some());
+        let placed = placed_at.and_then(|(spot, _)| spot.item());
         if counted > 0 {
-            let at = match placed {
-                Some(item) => outline.items[item].span.start,
-                None => first(|spot| spot == Spot::Prose)
-                    .or_else(|| first(|_| true))
-                    .map_or(usize::MAX, |(_, start)| start),
+            let key = match placed_at {
+                Some((Spot::Subject(item), at)) => (outline.items[item].span.start, at),
+                _ => match first(|spot| spot == Spot::Prose) {
+                    Some((_, at)) => (at, at),
+                    None => first(|_| true).map_or((usize::MAX, usize::MAX), |(_, at)| {
+                        (usize::MAX / 2 + at, at)
+                    }),
+                },
             };
-            order.push((at, index));
+            order.push((key, index));
         }
         let listed_by_a_list = said.iter().any(|(s, spot)| {
             spot.item()
@@ -426,31 +436,35 @@ fn said_at(
     outline: &Outline,
     start: usize,
     end: usize,
-    names_another: impl Fn(&std::ops::Range<usize>) -> bool,
+    others_in: impl Fn(&std::ops::Range<usize>) -> Vec<(usize, usize)>,
 ) -> (Said, Spot) {
     let text = outline.text.as_str();
+    let names_another = |range: &std::ops::Range<usize>| !others_in(range).is_empty();
+    let cue = || words_at(text, start, end, &others_in);
     let Some(index) = outline.item_at(start) else {
-        return (
-            stance::cue_at(text, start, end).map_or(Said::Nothing, Said::Words),
-            Spot::Prose,
-        );
+        return (cue().map_or(Said::Nothing, Said::Words), Spot::Prose);
     };
     let item = &outline.items[index];
     let (clause, sentence) = stance::clause_and_sentence(text, start, end);
-    if !(item.subject.start <= start && end <= item.subject.end) {
+    let compared = stance::is_compared(&text[clause.start..start]);
+    let in_subject = item.subject.start <= start && end <= item.subject.end;
+    // A name in the subject's own clause, not compared to it, is the item's too ("**Pixel
+    // 10 Pro** by Google").
+    let beside_subject = !compared
+        && !item.subject.is_empty()
+        && clause.start <= item.subject.start
+        && item.subject.start < clause.end;
+    if !in_subject && !beside_subject {
         // An aside: its clause, or its sentence when that is not also about the item's subject.
         let sentence_about_subject =
             sentence.start < item.subject.end && item.subject.start < sentence.end;
-        let words = stance::read(&text[clause]).or_else(|| {
-            (!sentence_about_subject)
-                .then(|| stance::read(&text[sentence]))
-                .flatten()
-        });
+        let words = match compared || sentence_about_subject {
+            true => (!compared).then(|| stance::read(&text[clause])).flatten(),
+            false => cue(),
+        };
         return (words.map_or(Said::Nothing, Said::Words), Spot::Aside);
     }
-    let words = stance::read(&text[clause])
-        .or_else(|| stance::read(&text[sentence]))
-        .or_else(|| item_words(text, item.span.clone(), &names_another));
+    let words = cue().or_else(|| item_words(outline, index, &names_another));
     let said = match (words, item.context) {
         (Some(stance), _) => Said::Words(stance),
         (None, Some(stance)) => Said::List {
@@ -462,22 +476,89 @@ fn said_at(
     (said, Spot::Subject(index))
 }
 
-/// What an item's own sentences say of its subject: those that name no other brand, the
-/// strongest of their cues (nothing found, then a caution, then a recommendation).
-fn item_words(
+/// What the words around a mention say ([`stance::cue_at`]), the sentence read without the
+/// clauses that name another brand: "I'd recommend Merrell; hikers prefer Salomon" does not
+/// recommend Salomon.
+fn words_at(
     text: &str,
-    span: std::ops::Range<usize>,
+    start: usize,
+    end: usize,
+    others_in: &impl Fn(&std::ops::Range<usize>) -> Vec<(usize, usize)>,
+) -> Option<Stance> {
+    let (clause, sentence) = stance::clause_and_sentence(text, start, end);
+    let others = others_in(&sentence);
+    if others.is_empty() {
+        return stance::cue_at(text, start, end);
+    }
+    if stance::is_compared(&text[clause.start..start]) {
+        return None;
+    }
+    if let Some(stance) = stance::read(&text[clause.clone()]) {
+        return Some(stance);
+    }
+    if stance::is_condition(&text[clause.clone()]) {
+        return None;
+    }
+    // The sentence without the other brands' clauses.
+    let mut kept = String::new();
+    let mut at = sentence.start;
+    let mut cut: Vec<std::ops::Range<usize>> = others
+        .iter()
+        .map(|&(s, e)| stance::clause_and_sentence(text, s, e).0)
+        .filter(|other| *other != clause)
+        .collect();
+    cut.sort_by_key(|r| r.start);
+    for range in cut {
+        if range.start > at {
+            kept.push_str(&text[at..range.start]);
+            kept.push(' ');
+        }
+        at = at.max(range.end);
+    }
+    kept.push_str(&text[at.min(sentence.end)..sentence.end]);
+    stance::read(&kept)
+}
+
+/// Lines of a section read for what it says of its heading: the heading and the two after
+/// it ("Best for: …"), not the whole section.
+const SECTION_LINES: usize = 3;
+
+/// What an item's own sentences say of its subject: those outside its sub-items that name no
+/// other brand (a section's first lines only), the strongest of their cues (nothing found,
+/// then a caution, then a recommendation).
+fn item_words(
+    outline: &Outline,
+    index: usize,
     names_another: &impl Fn(&std::ops::Range<usize>) -> bool,
 ) -> Option<Stance> {
+    let text = outline.text.as_str();
+    let item = &outline.items[index];
+    let mut span_end = item.span.end;
+    if item.kind == ItemKind::Section {
+        let lines = text[item.span.clone()]
+            .match_indices('\n')
+            .nth(SECTION_LINES - 1);
+        if let Some((at, _)) = lines {
+            span_end = item.span.start + at;
+        }
+    }
+    // The item's sub-items: another list's items inside it.
+    let nested: Vec<std::ops::Range<usize>> = outline.items[index + 1..]
+        .iter()
+        .take_while(|other| other.span.start < item.span.end)
+        .filter(|other| other.span.end <= item.span.end)
+        .map(|other| other.span.clone())
+        .collect();
     let mut best: Option<Stance> = None;
-    let mut at = span.start;
-    while at < span.end {
+    let mut at = item.span.start;
+    while at < span_end {
         let (from, to) = sentence_bounds(text, at, at);
-        let to = to.min(span.end).max(at + 1);
-        let sentence = from.max(span.start)..to;
+        let to = to.min(span_end).max(at + 1);
+        let sentence = from.max(item.span.start)..to;
+        let in_sub_item = nested.iter().any(|n| n.contains(&sentence.start));
         if let Some(stance) = text
             .get(sentence.clone())
-            .filter(|_| !names_another(&sentence))
+            .filter(|_| !in_sub_item && !names_another(&sentence))
             .and_then(stance::read)
         {
             let strength = |s: Stance| match s {
@@ -491,7 +572,7 @@ fn item_words(
             }
         }
         at = to;
-        while at < span.end && !text.is_char_boundary(at) {
+        while at < span_end && !text.is_char_boundary(at) {
             at += 1;
         }
     }

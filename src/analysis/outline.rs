@@ -108,6 +108,30 @@ const BLOCKS: &[&str] = &[
 /// A subject longer than this many words is cut to them: a sentence is not a subject.
 const SUBJECT_WORDS: usize = 8;
 
+/// First words of a bold label that comes before the name it labels ("**Best overall**:
+/// Salomon X Ultra").
+const LABEL_WORDS: &[&str] = &[
+    "best",
+    "budget",
+    "premium",
+    "top",
+    "pick",
+    "our",
+    "overall",
+    "runner-up",
+    "runner",
+    "price",
+    "value",
+    "upgrade",
+    "alternative",
+    "winner",
+    "editor's",
+    "for",
+    "most",
+    "cheapest",
+    "lightest",
+];
+
 /// Separators that end an item's subject when it has no bold lead ("Salomon — best for …",
 /// "Merrell: roomy", "Lowa Renegade - stiff").
 const SUBJECT_ENDS: &[&str] = &[": ", " — ", " – ", " - ", " (", "; ", ", ", ". ", "\n"];
@@ -186,7 +210,24 @@ struct OpenTable {
     id: usize,
     in_head: bool,
     rows: usize,
+    /// The column whose header says it holds the brand ("Brand", "Maker"), if one does.
+    brand_column: Option<usize>,
 }
+
+/// Headers of a table's column of brands: its rows are about the brand in it, not the
+/// product in the first cell.
+const BRAND_COLUMNS: &[&str] = &[
+    "brand",
+    "maker",
+    "manufacturer",
+    "company",
+    "vendor",
+    "provider",
+    "marke",
+    "hersteller",
+    "marque",
+    "marca",
+];
 
 struct OpenRow {
     cells: Vec<Range<usize>>,
@@ -354,6 +395,7 @@ impl Walker {
                     id,
                     in_head: false,
                     rows: 0,
+                    brand_column: None,
                 });
             }
             "thead" => {
@@ -576,16 +618,28 @@ impl Walker {
             return;
         };
         if row.in_head || row.all_header_cells || row.cells.is_empty() {
+            if table.brand_column.is_none() {
+                table.brand_column = row.cells.iter().position(|cell| {
+                    let header = self.text[cell.clone()].trim().to_lowercase();
+                    BRAND_COLUMNS.contains(&header.as_str())
+                });
+            }
             return;
         }
         table.rows += 1;
         // A first cell that is a number is the row's rank ("1 | Cursor | …").
         let first = &self.text[row.cells[0].clone()];
         let number = leading_number(first).filter(|_| is_number(first));
-        let subject = row
-            .cells
-            .iter()
-            .find(|cell| !is_number(&self.text[(*cell).clone()]))
+        let brand_cell = table
+            .brand_column
+            .and_then(|column| row.cells.get(column))
+            .filter(|cell| !self.text[(*cell).clone()].trim().is_empty());
+        let subject = brand_cell
+            .or_else(|| {
+                row.cells
+                    .iter()
+                    .find(|cell| !is_number(&self.text[(*cell).clone()]))
+            })
             .cloned()
             .unwrap_or(row.start..row.start);
         self.done.push(Item {
@@ -750,7 +804,15 @@ fn strip_number(text: &str, range: Range<usize>) -> Range<usize> {
 fn lead_subject(text: &str, start: usize, bold_end: usize, end: usize) -> Range<usize> {
     let lead = strip_number(text, start..bold_end);
     let rest = &text[bold_end..end];
-    let is_label = text[start..bold_end].trim_end().ends_with(':') || rest.starts_with(':');
+    // "**Best overall:** Salomon": a colon inside the bold, or a label's word before one
+    // outside it ("**Budget**: Merrell"); "**Eufy X10**: the value pick" is a name.
+    let first_word = text[lead.clone()]
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let is_label = text[start..bold_end].trim_end().ends_with(':')
+        || rest.starts_with(':') && LABEL_WORDS.contains(&first_word.as_str());
     if !is_label {
         return lead;
     }

@@ -110,6 +110,11 @@ pub const RULES: &[(Stance, &[&str])] = &[
             "defects",
             "defective",
             "lawsuit",
+            "not recommended",
+            "caution",
+            "breach",
+            "breaches",
+            "fall apart",
             "beware",
             "disappointing",
             "disappointed",
@@ -147,6 +152,21 @@ pub const RULES: &[(Stance, &[&str])] = &[
             "can't go wrong",
             "stands out",
             "leader",
+            "worth trying",
+            "worth a try",
+            "worth a look",
+            "worth considering",
+            "safe bet",
+            "safest bet",
+            "best bet",
+            "solid choice",
+            "good choice",
+            "strong choice",
+            "great option",
+            "rate highly",
+            "rated highly",
+            "rate it highly",
+            "highly regarded",
         ],
     ),
 ];
@@ -164,7 +184,10 @@ const NOT_CUES: &[&str] = &[
     "helps avoid",
     "helps you avoid",
     "help you avoid",
-    "to avoid",
+    "how to avoid",
+    "ways to avoid",
+    "helps to avoid",
+    "help to avoid",
     "avoid blisters",
     "avoid slipping",
     "avoid injury",
@@ -192,9 +215,8 @@ pub const LIST_CUES: &[&str] = &[
     "recommend",
     "recommendations",
     "suggestions",
-    "worth a look",
-    "worth considering",
-    "worth trying",
+    "alternatives",
+    "options",
     "to consider",
     "shortlist",
     "contenders",
@@ -215,9 +237,11 @@ pub const PICK_QUESTIONS: &[&str] = &[
     "recommendations",
     "which should",
     "which one should",
-    "what should i buy",
-    "what should i get",
-    "what should i use",
+    "should i buy",
+    "should i get",
+    "should i use",
+    "should i choose",
+    "should i pick",
     "good",
     "worth buying",
     "favorite",
@@ -240,7 +264,40 @@ pub const PICK_QUESTIONS: &[&str] = &[
     "bästa",
     "najlepsze",
     "najlepszy",
+    "terbaik",
 ];
+
+/// Words that make what follows them in a clause a comparison ("more proactive than
+/// Copilot", "unlike Salomon"): a brand there is compared, and what the clause says is said
+/// of the other side.
+pub const COMPARISONS: &[&str] = &[
+    "than",
+    "unlike",
+    "compared to",
+    "compared with",
+    "versus",
+    "vs",
+    "instead of",
+    "alternative to",
+];
+
+/// Words that open a clause that only sets a condition ("If Cursor's pricing bothers you,
+/// …"): a brand there does not take what the rest of the sentence says.
+const CONDITIONS: &[&str] = &[
+    "if", "when", "while", "although", "though", "unless", "since", "because", "whereas",
+];
+
+/// Whether a comparison word stands in `text` (the clause before a mention).
+pub fn is_compared(clause_before: &str) -> bool {
+    has_cue(clause_before, COMPARISONS)
+}
+
+/// Whether `clause` opens with a condition.
+pub fn is_condition(clause: &str) -> bool {
+    let folded = normalize(clause);
+    let first = folded.split(' ').next().unwrap_or_default();
+    CONDITIONS.contains(&first)
+}
 
 /// The stance of the mention at bytes `start..end` of `text`.
 pub fn stance_at(text: &str, start: usize, end: usize) -> Stance {
@@ -248,10 +305,19 @@ pub fn stance_at(text: &str, start: usize, end: usize) -> Stance {
 }
 
 /// The stance the words around bytes `start..end` of `text` state: its clause's cue, else
-/// its sentence's; none when neither has a cue.
+/// its sentence's; none when neither has a cue, or when the mention is compared ("more
+/// proactive than Copilot"). A clause that only sets a condition ("If Cursor's pricing
+/// bothers you, …") does not take the sentence's cue.
 pub fn cue_at(text: &str, start: usize, end: usize) -> Option<Stance> {
     let (clause, sentence) = clause_and_sentence(text, start, end);
-    read(&text[clause]).or_else(|| read(&text[sentence]))
+    if is_compared(&text[clause.start..start]) {
+        return None;
+    }
+    read(&text[clause.clone()]).or_else(|| {
+        (!is_condition(&text[clause]))
+            .then(|| read(&text[sentence]))
+            .flatten()
+    })
 }
 
 /// The clause and the sentence of `text` around bytes `start..end`, as byte ranges of `text`.

@@ -11,6 +11,8 @@ mod brand_suggestions;
 mod client_sim;
 #[path = "../contract.rs"]
 mod contract;
+#[path = "../corpus.rs"]
+mod corpus;
 #[path = "../grouping.rs"]
 mod grouping;
 #[path = "../invalid_inputs.rs"]
