@@ -595,7 +595,10 @@ fn quote(
         return sentence;
     };
     let (_, line_end) = sentence_bounds(text, start, end);
-    if sentence.chars().count() >= 60 || line_end >= item.span.end {
+    // Only a subject standing alone ("4. GitHub Copilot", "Scarpa Rush Trek") takes the
+    // sentence after it.
+    let alone = sentence.chars().count() <= outline.subject_of(item).chars().count() + 6;
+    if !alone || line_end >= item.span.end {
         return sentence;
     }
     // The item's sentences after the subject's, at most a few.

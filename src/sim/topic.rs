@@ -498,21 +498,29 @@ impl Topic {
             .collect()
     }
 
+    /// The maker of a pick named by brand ("Salomon X Ultra 4" → Salomon, "La Sportiva
+    /// Nucleo" → La Sportiva); none for a pick that is not a product ("the official SDK").
+    pub(crate) fn brand_of(&self, pick: &str) -> Option<String> {
+        if !pick.starts_with(|c: char| c.is_uppercase()) {
+            return None;
+        }
+        let words: Vec<&str> = pick.split_whitespace().collect();
+        let take = if words.first().is_some_and(|w| w.len() <= 3) {
+            2
+        } else {
+            1
+        };
+        Some(words[..take.min(words.len())].join(" "))
+    }
+
     /// The makers of the category's products (picks named by brand, "Salomon X Ultra 4"),
     /// each with its own site: "La Sportiva" → www.lasportiva.com.
     pub(crate) fn brand_sites(&self) -> Vec<(String, String)> {
         let mut brands: Vec<(String, String)> = Vec::new();
         for pick in self.category.picks {
-            if !pick.starts_with(|c: char| c.is_uppercase()) {
+            let Some(name) = self.brand_of(pick) else {
                 continue;
-            }
-            let words: Vec<&str> = pick.split_whitespace().collect();
-            let take = if words.first().is_some_and(|w| w.len() <= 3) {
-                2
-            } else {
-                1
             };
-            let name = words[..take.min(words.len())].join(" ");
             let host: String = name
                 .chars()
                 .filter(char::is_ascii_alphanumeric)

@@ -145,6 +145,21 @@ fn blocks_markup(model: &str, blocks: &[Block], sources: &[Source]) -> String {
                 }
                 html.push_str(&format!("</{tag}>\n"));
             }
+            Block::Table { head, rows } => {
+                html.push_str("<table><thead><tr>");
+                for cell in head {
+                    html.push_str(&format!("<th>{}</th>", esc(cell)));
+                }
+                html.push_str("</tr></thead><tbody>");
+                for row in rows {
+                    html.push_str("<tr>");
+                    for cell in row {
+                        html.push_str(&format!("<td>{}</td>", esc(cell)));
+                    }
+                    html.push_str("</tr>");
+                }
+                html.push_str("</tbody></table>\n");
+            }
             Block::Code { lang, text } => {
                 html.push_str(&format!(
                     "<pre class=\"overflow-visible!\"><div class=\"code-header\"><span>{lang}</span><button class=\"copy\">Copy code</button></div><code class=\"whitespace-pre! language-{lang}\">{}</code></pre>\n",

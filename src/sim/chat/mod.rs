@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 mod markup;
 mod parts;
+mod picks;
 mod sse;
 mod voices;
 
@@ -130,8 +131,18 @@ struct Item {
 enum Block {
     Heading(u8, String),
     Para(Vec<Inline>),
-    List { ordered: bool, items: Vec<Item> },
-    Code { lang: &'static str, text: String },
+    List {
+        ordered: bool,
+        items: Vec<Item>,
+    },
+    Code {
+        lang: &'static str,
+        text: String,
+    },
+    Table {
+        head: Vec<String>,
+        rows: Vec<Vec<String>>,
+    },
 }
 
 fn text(s: impl Into<String>) -> Inline {
@@ -173,6 +184,8 @@ struct Ctx<'a> {
     steady: Option<u64>,
     /// Citations rotate through the sources from a seeded start, so each gets cited.
     next_cite: usize,
+    /// The picks the answer put forward: a warning names another.
+    listed: Vec<&'static str>,
 }
 
 /// Builds the whole page; `variation` is 0 for cacheable answers and a fresh number otherwise.
@@ -200,6 +213,7 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
         sources,
         mix: Mix::new(seed),
         steady: (variation & FRESH_ASK != 0).then(|| hash_parts(&[&request.content_key()])),
+        listed: Vec::new(),
     };
     let mut blocks = match request.model {
         "gemini" => compose_gemini(&mut ctx),
@@ -368,10 +382,36 @@ mod tests {
     }
 
     #[test]
+    fn picks_come_in_the_forms_live_answers_use() {
+        // Over many asks, each model writes its picks in more than one form, and the forms
+        // of the live models all turn up: numbered headings, "— Best for", tables, bold leads.
+        let mut seen = std::collections::BTreeSet::new();
+        for model in ["chatgpt", "gemini", "perplexity", "copilot"] {
+            let mut forms = std::collections::BTreeSet::new();
+            for n in 1..=24 {
+                let html = build(&request(model), FRESH_ASK | n).completion_html;
+                for (form, mark) in [
+                    ("numbered headings", "<h3>1. "),
+                    ("best for", " — Best for "),
+                    ("table", "<table>"),
+                    ("bold with price", "</strong> (about "),
+                    ("name colon", "<p>Salomon X Ultra 4 GTX: "),
+                ] {
+                    if html.contains(mark) {
+                        forms.insert(form);
+                    }
+                }
+            }
+            assert!(forms.len() >= 2, "{model}: {forms:?}");
+            seen.extend(forms);
+        }
+        assert_eq!(seen.len(), 5, "{seen:?}");
+    }
+
+    #[test]
     fn fresh_asks_keep_some_picks_and_vary_the_others() {
         let topic = topic_of("best hiking boots");
-        // Perplexity's answers list aspects, not picks.
-        for model in ["chatgpt", "gemini", "copilot"] {
+        for model in ["chatgpt", "gemini", "perplexity", "copilot"] {
             let named: Vec<Vec<&str>> = (1..=8)
                 .map(|n| {
                     let page = build(&request(model), FRESH_ASK | n);

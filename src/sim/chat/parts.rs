@@ -139,7 +139,7 @@ pub(super) fn aspect_sentence(ctx: &mut Ctx, aspect: &str) -> String {
     }
 }
 
-fn price_line(ctx: &mut Ctx) -> String {
+pub(super) fn price_line(ctx: &mut Ctx) -> String {
     let (lo, hi) = ctx.topic.category.price_usd;
     let base = ctx.mix.between(u64::from(lo), u64::from(hi));
     let base = u32::try_from(base).unwrap_or(hi);
@@ -255,39 +255,6 @@ pub(super) fn local_cite(ctx: &Ctx) -> Option<usize> {
         .position(|s| ctx.place.country_sites().iter().any(|l| l.host == s.host))
 }
 
-pub(super) fn picks_list(ctx: &mut Ctx, count: usize, ordered: bool, with_sub: bool) -> Block {
-    let picks = match ctx.steady {
-        Some(steady) => ctx.topic.picks_sampled(steady, &mut ctx.mix, count),
-        None => ctx.topic.picks(&mut ctx.mix, count),
-    };
-    let mut items = Vec::new();
-    for pick in picks {
-        let price = price_line(ctx);
-        let aspect = ctx.topic.aspects(&mut ctx.mix, 1).join("");
-        if with_sub {
-            items.push(Item {
-                lead: vec![bold(capitalize(pick))],
-                sub: vec![
-                    vec![bold("Price: "), text(capitalize(&price))],
-                    vec![
-                        bold("Best for: "),
-                        text(format!("people who care most about {aspect}")),
-                    ],
-                ],
-            });
-        } else {
-            items.push(Item {
-                lead: vec![
-                    bold(capitalize(pick)),
-                    text(format!(" ({price}): strong on {aspect}.")),
-                ],
-                sub: Vec::new(),
-            });
-        }
-    }
-    Block::List { ordered, items }
-}
-
 pub(super) fn steps_list(ctx: &mut Ctx, count: usize) -> Block {
     let aspects = ctx.topic.aspects(&mut ctx.mix, count);
     let subject = ctx.topic.subject.clone();
@@ -329,7 +296,16 @@ pub(super) fn caveat_para(ctx: &mut Ctx) -> Option<Block> {
     if roll > 1 {
         return None;
     }
-    let pick = *ctx.topic.picks(&mut ctx.mix, 1).first()?;
+    // A pick the answer did not put forward: a model warns of what it does not recommend.
+    let unlisted: Vec<&'static str> = ctx
+        .topic
+        .category
+        .picks
+        .iter()
+        .copied()
+        .filter(|p| !ctx.listed.contains(p))
+        .collect();
+    let pick = *unlisted.get(ctx.mix.below(unlisted.len().max(1)))?;
     let aspect = ctx.topic.aspects(&mut ctx.mix, 1).join("");
     let sentence = match roll {
         0 => format!(

@@ -6,8 +6,9 @@ use super::super::seed::Mix;
 use super::super::topic::{Intent, Topic, title_case};
 use super::parts::{
     aspect_sentence, cite_index, code_block, device_para, explaining, local_cite, location_para,
-    picks_list, short, steps_list,
+    short, steps_list,
 };
+use super::picks::{PickForm, picks, picks_heading};
 use super::{AiRequest, Block, Ctx, Inline, Item, bold, capitalize, text};
 
 pub(super) fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
@@ -55,7 +56,19 @@ pub(super) fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
         items,
     });
     if !short(ctx) {
-        steps_or_picks(ctx, &mut blocks, "🧭 How it works", "🏆 Top picks");
+        if explaining(ctx) {
+            blocks.push(Block::Heading(3, "🧭 How it works".into()));
+            blocks.push(steps_list(ctx, 3));
+        } else {
+            let heading = picks_heading(ctx, &["🏆 Top picks", "🏆 My top picks", "Top picks"]);
+            blocks.push(Block::Heading(3, heading));
+            let form = *ctx.mix.pick(&[
+                PickForm::BoldWithPrice,
+                PickForm::NameColon,
+                PickForm::NumberedHeadings,
+            ]);
+            blocks.extend(picks(ctx, form, 3, false));
+        }
     }
     blocks.push(Block::Heading(3, "⚙️ Quick reference".into()));
     blocks.push(code_block(ctx));
@@ -116,9 +129,18 @@ pub(super) fn compose_gemini(ctx: &mut Ctx) -> Vec<Block> {
         let count = if short(ctx) { 2 } else { 4 };
         blocks.push(steps_list(ctx, count));
     } else {
-        blocks.push(Block::Heading(2, "Top Recommendations".into()));
+        let heading = picks_heading(ctx, &["Top Recommendations", "Top {subject} Right Now"]);
+        blocks.push(Block::Heading(2, heading));
         let count = if short(ctx) { 2 } else { 4 };
-        blocks.push(picks_list(ctx, count, false, true));
+        if ctx.mix.chance(0.5) {
+            let subject = ctx.topic.subject.clone();
+            blocks.push(Block::Para(vec![text(format!(
+                "Here are the top {count} {subject} right now, by what each does best."
+            ))]));
+            blocks.extend(picks(ctx, PickForm::NumberedHeadings, count, !short(ctx)));
+        } else {
+            blocks.extend(picks(ctx, PickForm::SubBullets, count, false));
+        }
     }
     if !short(ctx) {
         blocks.push(Block::Heading(2, "Quick Reference".into()));
@@ -190,6 +212,17 @@ pub(super) fn compose_perplexity(ctx: &mut Ctx) -> Vec<Block> {
         ordered: false,
         items,
     });
+    if !explaining(ctx) {
+        blocks.push(Block::Para(vec![text(
+            "Here are the options reviewers rate highest:",
+        )]));
+        let count = if short(ctx) { 2 } else { 3 };
+        let form = *ctx
+            .mix
+            .pick(&[PickForm::NameColon, PickForm::BoldWithPrice]);
+        let table = !short(ctx) && ctx.mix.chance(0.5);
+        blocks.extend(picks(ctx, form, count, table));
+    }
     blocks.push(code_block(ctx));
     let local = local_cite(ctx);
     if let Some(block) = location_para(ctx, local) {
@@ -243,7 +276,18 @@ pub(super) fn compose_copilot(ctx: &mut Ctx) -> Vec<Block> {
         items,
     });
     if !short(ctx) {
-        steps_or_picks(ctx, &mut blocks, "Getting started", "Options worth a look");
+        if explaining(ctx) {
+            blocks.push(Block::Heading(3, "Getting started".into()));
+            blocks.push(steps_list(ctx, 3));
+        } else {
+            let heading = picks_heading(ctx, &["Options worth a look", "Top picks"]);
+            blocks.push(Block::Heading(3, heading));
+            if ctx.mix.chance(0.5) {
+                blocks.extend(picks(ctx, PickForm::DashBestFor, 3, true));
+            } else {
+                blocks.extend(picks(ctx, PickForm::BoldWithPrice, 3, false));
+            }
+        }
         blocks.push(code_block(ctx));
     }
     let local = local_cite(ctx);
@@ -279,20 +323,4 @@ pub(super) fn fanouts(request: &AiRequest, topic: &Topic, place: &Place) -> Vec<
     let count = 2 + mix.below(4);
     all.truncate(count);
     all
-}
-
-/// Three steps under `steps_heading` for an explainer, else three picks under `picks_heading`.
-fn steps_or_picks(
-    ctx: &mut Ctx,
-    blocks: &mut Vec<Block>,
-    steps_heading: &str,
-    picks_heading: &str,
-) {
-    if explaining(ctx) {
-        blocks.push(Block::Heading(3, steps_heading.into()));
-        blocks.push(steps_list(ctx, 3));
-    } else {
-        blocks.push(Block::Heading(3, picks_heading.into()));
-        blocks.push(picks_list(ctx, 3, true, false));
-    }
 }
