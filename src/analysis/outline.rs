@@ -204,6 +204,11 @@ struct OpenItem {
     bold_end: Option<usize>,
     /// A letter was written: a bold element opened later is not the item's lead.
     had_words: bool,
+    /// Without a bold lead, the first bold element of the item ("The **Niche Zero** is a
+    /// favourite"), while open, and its bytes once read.
+    inner_bold: Option<NodeId>,
+    inner_start: Option<usize>,
+    inner_end: Option<usize>,
 }
 
 struct OpenTable {
@@ -370,6 +375,9 @@ impl Walker {
                     bold_start: None,
                     bold_end: None,
                     had_words: false,
+                    inner_bold: None,
+                    inner_start: None,
+                    inner_end: None,
                 });
             }
             "b" | "strong" => {
@@ -379,6 +387,13 @@ impl Walker {
                     && item.bold_end.is_none()
                 {
                     item.bold = Some(id);
+                } else if let Some(item) = self.items.last_mut()
+                    && item.had_words
+                    && item.bold_end.is_none()
+                    && item.inner_bold.is_none()
+                    && item.inner_end.is_none()
+                {
+                    item.inner_bold = Some(id);
                 }
                 if let Some((_, start)) = self.open_paragraph
                     && self.items.is_empty()
@@ -462,6 +477,12 @@ impl Walker {
             }
             "b" | "strong" => {
                 let end = self.end();
+                if let Some(item) = self.items.last_mut()
+                    && item.inner_bold == Some(id)
+                {
+                    item.inner_bold = None;
+                    item.inner_end = item.inner_start.map(|_| end);
+                }
                 if let Some(item) = self.items.last_mut()
                     && item.bold == Some(id)
                 {
@@ -562,6 +583,9 @@ impl Walker {
                 if item.bold.is_some() && item.bold_start.is_none() {
                     item.bold_start = Some(self.text.len());
                 }
+                if item.inner_bold.is_some() && item.inner_start.is_none() {
+                    item.inner_start = Some(self.text.len());
+                }
                 if c.is_alphabetic() && item.bold.is_none() {
                     item.had_words = true;
                 }
@@ -593,9 +617,23 @@ impl Walker {
             return;
         };
         let end = self.end().max(item.start);
-        let subject = match (item.bold_start, item.bold_end) {
-            (Some(start), Some(bold_end)) if bold_end > start => {
+        let first_line_end = self.text[item.start..end]
+            .find('\n')
+            .map_or(end, |at| item.start + at);
+        let subject = match (
+            item.bold_start,
+            item.bold_end,
+            item.inner_start,
+            item.inner_end,
+        ) {
+            (Some(start), Some(bold_end), _, _) if bold_end > start => {
                 lead_subject(&self.text, start, bold_end, end)
+            }
+            // The name the item's first line sets in bold.
+            (_, _, Some(start), Some(inner_end))
+                if start < inner_end && inner_end <= first_line_end =>
+            {
+                strip_number(&self.text, start..inner_end)
             }
             _ => plain_subject(&self.text, item.start, end),
         };
