@@ -43,11 +43,16 @@ fn ai_lists_mentions_in_text_and_json() {
     ]));
     assert_eq!(code, 0);
     let mentions = text.split("Mentions:\n").nth(1).unwrap_or_default();
+    // The answer's third pick, and a warning about a boot it did not put forward.
     assert!(
-        mentions.starts_with("  1. Keen — 1× — listed — \"Keen Targhee IV"),
+        mentions
+            .starts_with("  1. Salomon — 3× — recommended — \"Salomon X Ultra 4 GTX — Best for"),
         "{text}"
     );
-    assert!(mentions.contains("  –  Salomon — not named\n"), "{text}");
+    assert!(
+        mentions.contains("  2. Keen — 1× — cautioned — \"Skip the Keen Targhee IV"),
+        "{text}"
+    );
 
     let (code, json, _) = run(vantage(dir.path()).args([
         "--demo",
@@ -64,12 +69,11 @@ fn ai_lists_mentions_in_text_and_json() {
         "the service's fields stay"
     );
     assert_eq!(value["mentions"][0]["brand"], "Keen");
-    assert_eq!(
-        value["mentions"][0]["position"], 2,
-        "OutdoorGearLab is named first"
-    );
+    assert_eq!(value["mentions"][0]["position"], 1);
     assert_eq!(value["mentions"][0]["count"], 1);
-    assert_eq!(value["mentions"][1]["position"], 1);
+    assert_eq!(value["mentions"][0]["stance"], "cautioned");
+    // The citation pill's label is where the answer got it from, not a mention.
+    assert_eq!(value["mentions"][1]["position"], serde_json::Value::Null);
     assert_eq!(
         value["mentions"][1]["cited"], true,
         "a citation on www.outdoorgearlab.com"

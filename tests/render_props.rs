@@ -124,3 +124,69 @@ proptest! {
         }
     }
 }
+
+/// Tag soup with the pieces an answer's shape is read from: bold leads, numbered headings,
+/// labels, tables and brand names.
+fn answer_soup() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        fragment(),
+        prop::sample::select(vec![
+            "<strong>",
+            "</strong>",
+            "<li>",
+            "</li>",
+            "<h3>",
+            "</h3>",
+            "<th>",
+            "<thead>",
+            "1. ",
+            "#2 ",
+            "10) ",
+            ": ",
+            " — ",
+            " (",
+            "Salomon",
+            "Lowa Renegade",
+            "Best for:",
+            "avoid",
+            "couldn't find",
+            "than ",
+            "If ",
+            ", ",
+            ". ",
+            "\n",
+        ])
+        .prop_map(str::to_owned),
+    ];
+    prop::collection::vec(piece, 0..160).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn an_answer_s_shape_and_brands_are_read_from_any_soup(s in answer_soup(), question in "[ -~]{0,30}") {
+        use vantage::analysis::mentions::{Brand, read};
+        use vantage::analysis::names::shape_and_names;
+        let (outline, _names) = shape_and_names(&s, &question, Some("h6"));
+        let Some(outline) = outline else { return Ok(()); };
+        let text = &outline.text;
+        for item in &outline.items {
+            prop_assert!(item.span.start <= item.span.end && item.span.end <= text.len());
+            prop_assert!(item.subject.start <= item.subject.end && item.subject.end <= text.len());
+            prop_assert!(text.is_char_boundary(item.span.start) && text.is_char_boundary(item.span.end));
+            prop_assert!(text.is_char_boundary(item.subject.start) && text.is_char_boundary(item.subject.end));
+        }
+        for at in 0..=text.len() {
+            if let Some(index) = outline.item_at(at) {
+                prop_assert!(outline.items[index].span.contains(&at));
+            }
+        }
+        let brands = [Brand::named("Salomon"), Brand::named("Lowa"), Brand::named("Best")];
+        let found = read(&outline, &["https://salomon.com/x"], &brands);
+        prop_assert_eq!(found.len(), 3);
+        let mut positions: Vec<usize> = found.iter().filter_map(|m| m.position).collect();
+        positions.sort_unstable();
+        prop_assert_eq!(positions, (1..=found.iter().filter(|m| m.position.is_some()).count()).collect::<Vec<_>>());
+    }
+}

@@ -523,6 +523,9 @@ fn words_at(
 /// it ("Best for: …"), not the whole section.
 const SECTION_LINES: usize = 3;
 
+/// Sentences of an item read for what it says of its subject, at most.
+const ITEM_SENTENCES: usize = 12;
+
 /// What an item's own sentences say of its subject: those outside its sub-items that name no
 /// other brand (a section's first lines only), the strongest of their cues (nothing found,
 /// then a caution, then a recommendation).
@@ -551,7 +554,9 @@ fn item_words(
         .collect();
     let mut best: Option<Stance> = None;
     let mut at = item.span.start;
-    while at < span_end {
+    let mut read = 0;
+    while at < span_end && read < ITEM_SENTENCES {
+        read += 1;
         let (from, to) = sentence_bounds(text, at, at);
         let to = to.min(span_end).max(at + 1);
         let sentence = from.max(item.span.start)..to;

@@ -15,8 +15,6 @@
 
 use std::collections::HashSet;
 
-use scraper::{ElementRef, Html};
-
 use super::outline::Outline;
 use super::products::Suggested;
 
@@ -99,16 +97,14 @@ pub fn shape_and_names(
     asked: &str,
     hidden_label: Option<&'static str>,
 ) -> (Option<Outline>, Vec<Suggested>) {
-    if crate::html_cost::check(html).is_err() {
-        return (None, Vec::new());
-    }
     let mut end = html.len().min(MAX_HTML_BYTES);
     while !html.is_char_boundary(end) {
         end -= 1;
     }
-    let document = Html::parse_fragment(&html[..end]);
-    let outline = Outline::of_document(&document, asked, hidden_label);
-    let (names, sites) = candidates_in(&document, &outline, asked);
+    let Some(outline) = Outline::read(&html[..end], asked, hidden_label) else {
+        return (None, Vec::new());
+    };
+    let (names, sites) = candidates_in(&outline, asked);
     let suggested = super::products::by_brand(&names, &outline.text, &sites);
     (Some(outline), suggested)
 }
@@ -116,57 +112,34 @@ pub fn shape_and_names(
 /// Names an answer's HTML puts forward, to suggest as brands to track, in order of first
 /// appearance, each once (ignoring case); `asked` is the prompt, whose words are not names.
 pub fn candidates(html: &str, asked: &str) -> Vec<String> {
-    if crate::html_cost::check(html).is_err() {
-        return Vec::new();
-    }
-    let document = Html::parse_fragment(html);
-    let outline = Outline::of_document(&document, asked, None);
-    candidates_in(&document, &outline, asked).0
+    Outline::read(html, asked, None)
+        .map(|outline| candidates_in(&outline, asked).0)
+        .unwrap_or_default()
 }
 
-/// The names of a parsed answer: the subjects of its items (a list item's bold lead or
-/// label, a numbered heading, a row's first cell) and its emphasised words (bold, links),
+/// The names of an answer: the subjects of its items (a list item's bold lead or label, a
+/// numbered heading, a row's first cell) and its bold and linked words, in document order,
 /// each kept only with the evidence of the module's header; and the sites it links to.
-fn candidates_in(
-    document: &Html,
-    outline: &Outline,
-    asked: &str,
-) -> (Vec<String>, HashSet<String>) {
-    let root = document.root_element();
+fn candidates_in(outline: &Outline, asked: &str) -> (Vec<String>, HashSet<String>) {
     let text = outline.text.as_str();
-    let emphasised: Vec<ElementRef<'_>> = root
-        .descendent_elements()
-        .filter(|e| matches!(e.value().name(), "strong" | "b" | "a"))
-        .collect();
     // The sites the answer links to, once: their hosts and their names (rei, switchbacktravel).
     let mut sites: HashSet<String> = HashSet::new();
-    for link in emphasised.iter().filter(|e| e.value().name() == "a") {
-        if let Some(host) = link.value().attr("href").and_then(host_of) {
-            let name = host.split('.').next().unwrap_or_default().to_string();
-            sites.insert(name);
-            sites.insert(host);
-        }
+    for host in &outline.linked_hosts {
+        sites.insert(host.split('.').next().unwrap_or_default().to_string());
+        sites.insert(host.clone());
     }
-    // In document order: the items' subjects and the emphasised words, by where they start.
     let mut terms: Vec<(usize, String)> = outline
         .items
         .iter()
         .map(|item| (item.subject.start, subject_name(outline.subject_of(item))))
+        .chain(outline.emphasis.iter().map(|range| {
+            let words = text.get(range.clone()).unwrap_or_default();
+            (
+                range.start,
+                words.split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        }))
         .collect();
-    let mut from = 0;
-    for element in &emphasised {
-        let inner: String = element.text().collect();
-        let words = inner.split_whitespace().collect::<Vec<_>>().join(" ");
-        // Where the words stand in the text, after the last found, for the order.
-        let at = match text[from..].find(&words) {
-            Some(at) if !words.is_empty() => {
-                from += at;
-                from
-            }
-            _ => from,
-        };
-        terms.push((at, words));
-    }
     terms.sort_by_key(|(at, _)| *at);
     let asked: HashSet<String> = words(asked).map(|w| w.to_lowercase()).collect();
     let mut found: Vec<String> = Vec::new();
@@ -272,13 +245,6 @@ pub(super) fn names_a_site(term: &str, sites: &HashSet<String>) -> bool {
         .map(|c| c.to_ascii_lowercase())
         .collect();
     letters.len() >= 3 && sites.contains(&letters)
-}
-
-/// A link's host in lower case, without `www.`.
-fn host_of(href: &str) -> Option<String> {
-    let url = url::Url::parse(href).ok()?;
-    let host = url.host_str()?.to_lowercase();
-    Some(host.trim_start_matches("www.").to_string())
 }
 
 #[cfg(test)]

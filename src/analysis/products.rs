@@ -29,10 +29,18 @@ pub struct Suggested {
 /// Names looked at for their brands, at most: each is looked for in the text a few times.
 const MAX_NAMES: usize = 300;
 
+/// The text read for evidence, at most: an answer's first part names its brands.
+const EVIDENCE_BYTES: usize = 200 * 1024;
+
 /// `names` (in order, each once) grouped by brand, with `text` and the linked `sites` as
 /// evidence; a brand takes the place of its first product.
 pub fn by_brand(names: &[String], text: &str, sites: &HashSet<String>) -> Vec<Suggested> {
     let names = &names[..names.len().min(MAX_NAMES)];
+    let mut end = text.len().min(EVIDENCE_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let text = &text[..end];
     let mut out: Vec<Suggested> = Vec::new();
     for name in names {
         let brand = brand_of(name, names, text, sites).unwrap_or(name.as_str());

@@ -1,11 +1,5 @@
-//! The shape of an answer, read from its HTML: its text block by block, and the items of its
-//! lists — list items, numbered (or sibling) headings with what follows them, rows of a
-//! table — each with its subject (the bold lead or the label before ":" or "—", the heading,
-//! the first cell that is not a number), its number in its list, and what the list's heading,
-//! its lead-in or the question says of its items (a list of picks, of things to avoid).
-//! Mentions are read in this shape (`super::mentions::read`): a brand's position is the
-//! rank of the first item about it, and an item of a list of picks recommends its subject.
-//! Pure and bounded: a page past `html_cost`'s bounds is read as prose.
+//! The walk over an answer's parsed HTML that writes its text block by block and notes
+//! its lists, items, tables, headings and rules as it goes.
 
 use std::ops::Range;
 
@@ -13,44 +7,20 @@ use ego_tree::NodeId;
 use ego_tree::iter::Edge;
 use scraper::{Html, Node};
 
-use super::stance::{self, Stance};
+use super::super::stance::{self, Stance};
+use super::sections::bounded;
+use super::subject::{is_number, lead_subject, leading_number, plain_subject, strip_number};
+use super::{Item, ItemKind, Outline};
 
-/// What an item of a list is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ItemKind {
-    /// An `<li>`.
-    ListItem,
-    /// A heading of a run of numbered (or sibling) headings, with what follows it.
-    Section,
-    /// A row of a table's body.
-    Row,
-}
+/// Bold or linked runs of words, and link hosts, noted at most: what suggests names is
+/// bounded whatever the answer.
+const MAX_EMPHASIS: usize = 2_000;
 
-/// One item of one of the answer's lists.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
-    pub kind: ItemKind,
-    /// Which list it is in: lists are numbered in the order they open.
-    pub list: usize,
-    /// Its number in the list: 1 for the first (an ordered list's `start`, a heading's or a
-    /// row's own number when it has one).
-    pub rank: usize,
-    /// Bytes of [`Outline::text`] the item is about: its bold lead, its label, its heading, its
-    /// first cell.
-    pub subject: Range<usize>,
-    /// Bytes of [`Outline::text`] of the whole item (its sub-items, a section's paragraphs).
-    pub span: Range<usize>,
-    /// What the list's heading, lead-in or the question says of its items.
-    pub context: Option<Stance>,
-}
-
-/// An answer's text and its items, in document order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Outline {
-    /// The visible text, a line per block; table cells joined by " | ".
-    pub text: String,
-    /// Sorted by start; an item inside another comes after it.
-    pub items: Vec<Item>,
+/// A link's host in lower case, without `www.`.
+fn host_of(href: &str) -> Option<String> {
+    let url = url::Url::parse(href).ok()?;
+    let host = url.host_str()?.to_lowercase();
+    Some(host.trim_start_matches("www.").to_string())
 }
 
 /// Elements read past: not the answer's words (controls, icons, citation markers).
@@ -105,87 +75,12 @@ const BLOCKS: &[&str] = &[
     "fieldset",
 ];
 
-/// A subject longer than this many words is cut to them: a sentence is not a subject.
-const SUBJECT_WORDS: usize = 8;
-
-/// First words of a bold label that comes before the name it labels ("**Best overall**:
-/// Salomon X Ultra").
-const LABEL_WORDS: &[&str] = &[
-    "best",
-    "budget",
-    "premium",
-    "top",
-    "pick",
-    "our",
-    "overall",
-    "runner-up",
-    "runner",
-    "price",
-    "value",
-    "upgrade",
-    "alternative",
-    "winner",
-    "editor's",
-    "for",
-    "most",
-    "cheapest",
-    "lightest",
-];
-
-/// Separators that end an item's subject when it has no bold lead ("Salomon — best for …",
-/// "Merrell: roomy", "Lowa Renegade - stiff").
-const SUBJECT_ENDS: &[&str] = &[": ", " — ", " – ", " - ", " (", "; ", ", ", ". ", "\n"];
-
-impl Outline {
-    /// Text with no structure: every mention in it is prose.
-    pub fn prose(text: &str) -> Outline {
-        Outline {
-            text: text.to_string(),
-            items: Vec::new(),
-        }
-    }
-
-    /// Reads an answer's HTML; `question` is what was asked, `hidden_label` the tag of the
-    /// model's unmarked "… said" label, dropped as the renderer drops it. `None` for a page
-    /// past `html_cost`'s bounds, which is not parsed (its rendered text is read as prose).
-    pub fn read(html: &str, question: &str, hidden_label: Option<&'static str>) -> Option<Outline> {
-        crate::html_cost::check(html).ok()?;
-        let document = Html::parse_fragment(html);
-        Some(Outline::of_document(&document, question, hidden_label))
-    }
-
-    /// [`Outline::read`] of a document already parsed.
-    pub fn of_document(
-        document: &Html,
-        question: &str,
-        hidden_label: Option<&'static str>,
-    ) -> Outline {
-        let mut walker = Walker {
-            hidden_label,
-            ..Walker::default()
-        };
-        walker.walk(document);
-        walker.finish(question)
-    }
-
-    /// The innermost item holding byte `at` of the text, by its index in [`Outline::items`].
-    pub fn item_at(&self, at: usize) -> Option<usize> {
-        let after = self.items.partition_point(|item| item.span.start <= at);
-        (0..after).rev().find(|&i| self.items[i].span.contains(&at))
-    }
-
-    /// The words of the item's subject.
-    pub fn subject_of(&self, item: &Item) -> &str {
-        self.text.get(item.subject.clone()).unwrap_or_default()
-    }
-}
-
 /// A heading as read: its level (7 for a paragraph led by a bold number, "**1. Cursor**"),
 /// its text's bytes and its own number.
-struct Heading {
-    level: u8,
-    range: Range<usize>,
-    number: Option<usize>,
+pub(super) struct Heading {
+    pub(super) level: u8,
+    pub(super) range: Range<usize>,
+    pub(super) number: Option<usize>,
 }
 
 struct OpenList {
@@ -243,32 +138,43 @@ struct OpenRow {
 }
 
 #[derive(Default)]
-struct Walker {
-    text: String,
+pub(super) struct Walker {
+    pub(super) text: String,
     pending_space: bool,
     /// Open elements whose white space is kept (`pre`, a `whitespace-pre-wrap` span).
     keep_space: Vec<NodeId>,
     skip: Option<NodeId>,
     hidden_label: Option<&'static str>,
-    headings: Vec<Heading>,
+    pub(super) headings: Vec<Heading>,
     open_heading: Option<(NodeId, u8, usize)>,
     /// A paragraph that opens with a bold element, while it is open: a bold number makes it
     /// a heading.
     open_paragraph: Option<(NodeId, usize)>,
     paragraph_bold: Option<(NodeId, usize, Option<usize>)>,
-    rules: Vec<usize>,
+    pub(super) rules: Vec<usize>,
     lists: Vec<OpenList>,
     items: Vec<OpenItem>,
     tables: Vec<OpenTable>,
     rows: Vec<OpenRow>,
-    next_list: usize,
+    pub(super) next_list: usize,
+    /// Bold and linked words, as written (bounded), and the hosts of the links.
+    emphasis: Vec<Range<usize>>,
+    open_emphasis: Vec<(NodeId, usize)>,
+    linked_hosts: Vec<String>,
     /// Contexts of the lists, by id; filled when the question is known.
     list_contexts: Vec<String>,
-    done: Vec<Item>,
+    pub(super) done: Vec<Item>,
 }
 
 impl Walker {
-    fn walk(&mut self, document: &Html) {
+    pub(super) fn new(hidden_label: Option<&'static str>) -> Walker {
+        Walker {
+            hidden_label,
+            ..Walker::default()
+        }
+    }
+
+    pub(super) fn walk(&mut self, document: &Html) {
         for edge in document.root_element().traverse() {
             match edge {
                 Edge::Open(node) => {
@@ -306,6 +212,13 @@ impl Walker {
     }
 
     fn skipped(&mut self, name: &str, element: &scraper::node::Element) -> bool {
+        if name == "a"
+            && let Some(host) = element.attr("href").and_then(host_of)
+            && self.linked_hosts.len() < MAX_EMPHASIS
+            && !self.linked_hosts.contains(&host)
+        {
+            self.linked_hosts.push(host);
+        }
         if self.hidden_label == Some(name) {
             self.hidden_label = None;
             return true;
@@ -328,6 +241,11 @@ impl Walker {
                 .is_some_and(|c| c.contains("whitespace-pre"));
         if keeps_space {
             self.keep_space.push(id);
+        }
+        if matches!(name, "b" | "strong" | "a")
+            && self.emphasis.len() + self.open_emphasis.len() < MAX_EMPHASIS
+        {
+            self.open_emphasis.push((id, self.text.len()));
         }
         match name {
             "br" => {
@@ -460,6 +378,22 @@ impl Walker {
         if self.keep_space.last() == Some(&id) {
             self.keep_space.pop();
         }
+        if self
+            .open_emphasis
+            .last()
+            .is_some_and(|(open, _)| *open == id)
+            && let Some((_, start)) = self.open_emphasis.pop()
+        {
+            // Where its first word was written, to the end of its last.
+            let start = start
+                + self.text[start.min(self.text.len())..]
+                    .len()
+                    .saturating_sub(self.text[start.min(self.text.len())..].trim_start().len());
+            let end = self.end();
+            if start < end {
+                self.emphasis.push(start..end);
+            }
+        }
         match name {
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                 if let Some((open, level, start)) = self.open_heading.take()
@@ -504,7 +438,8 @@ impl Walker {
                     && open == id
                     && let Some((_, bold_start, Some(bold_end))) = self.paragraph_bold.take()
                     && bold_start == start
-                    && let Some(number) = leading_number(&self.text[bold_start..bold_end])
+                    && let Some(number) =
+                        self.text.get(bold_start..bold_end).and_then(leading_number)
                 {
                     // "**1. Cursor** — …": a heading of its own, the lowest level.
                     self.headings.push(Heading {
@@ -551,10 +486,10 @@ impl Walker {
         let heading = self
             .headings
             .last()
-            .map(|h| self.text[h.range.clone()].to_string())
+            .map(|h| bounded(&self.text[h.range.clone()]).to_string())
             .unwrap_or_default();
         let before = self.text.trim_end();
-        let lead_in = before.rsplit('\n').next().unwrap_or_default();
+        let lead_in = bounded(before.rsplit('\n').next().unwrap_or_default());
         self.list_contexts.push(format!("{heading}\n{lead_in}"));
         id
     }
@@ -691,9 +626,7 @@ impl Walker {
     }
 
     /// The sections of runs of headings, the contexts of every list, the items in order.
-    fn finish(mut self, question: &str) -> Outline {
-        let end = self.end();
-        self.text.truncate(end);
+    pub(super) fn finish(mut self, question: &str) -> Outline {
         let contexts: Vec<Option<Stance>> = self
             .list_contexts
             .iter()
@@ -703,186 +636,27 @@ impl Walker {
             item.context = contexts.get(item.list).copied().flatten();
         }
         self.sections(question);
+        // Trailing white space goes; no range may point past the text.
+        let end = self.end();
+        self.text.truncate(end);
+        let clamp = |range: &mut Range<usize>| {
+            range.end = range.end.min(end);
+            range.start = range.start.min(range.end);
+        };
         let mut items = self.done;
+        for item in &mut items {
+            clamp(&mut item.span);
+            clamp(&mut item.subject);
+        }
+        for range in &mut self.emphasis {
+            clamp(range);
+        }
         items.sort_by(|a, b| {
             a.span
                 .start
                 .cmp(&b.span.start)
                 .then(b.span.end.cmp(&a.span.end))
         });
-        Outline {
-            text: self.text,
-            items,
-        }
-    }
-
-    /// Runs of headings of one level under one parent — numbered ones ("1. Claude Code"), or
-    /// two or more unnumbered siblings — are lists whose items are their sections.
-    fn sections(&mut self, question: &str) {
-        let headings = std::mem::take(&mut self.headings);
-        // (parent, level, numbered) of the run each heading is in.
-        let mut runs: Vec<Vec<usize>> = Vec::new();
-        let mut current: Vec<(Option<usize>, u8, bool, usize)> = Vec::new();
-        for (index, heading) in headings.iter().enumerate() {
-            let parent = headings[..index]
-                .iter()
-                .rposition(|h| h.level < heading.level);
-            let numbered = heading.number.is_some();
-            // A heading of a higher level ends the runs below it.
-            current.retain(|(_, level, _, _)| *level <= heading.level);
-            let key = (parent, heading.level, numbered);
-            match current
-                .iter()
-                .find(|(p, l, n, _)| (*p, *l, *n) == key)
-                .map(|c| c.3)
-            {
-                Some(run) => runs[run].push(index),
-                None => {
-                    current.retain(|(_, level, _, _)| *level != heading.level);
-                    current.push((parent, heading.level, numbered, runs.len()));
-                    runs.push(vec![index]);
-                }
-            }
-        }
-        let text_end = self.text.len();
-        for run in runs {
-            let numbered = headings[run[0]].number.is_some();
-            if run.len() < 2 && !numbered {
-                continue;
-            }
-            let first = &headings[run[0]];
-            let parent = headings[..run[0]]
-                .iter()
-                .rposition(|h| h.level < first.level)
-                .map(|p| self.text[headings[p].range.clone()].to_string())
-                .unwrap_or_default();
-            let before = self.text[..first.range.start].trim_end();
-            let lead_in = before.rsplit('\n').next().unwrap_or_default();
-            let context = stance::list_context(&format!("{parent}\n{lead_in}"), question);
-            let list = self.next_list;
-            self.next_list += 1;
-            for (k, &index) in run.iter().enumerate() {
-                let heading = &headings[index];
-                let start = heading.range.start;
-                // The section ends at the next heading of its level or above, or a rule.
-                let next_heading = headings[index + 1..]
-                    .iter()
-                    .find(|h| h.level <= heading.level)
-                    .map_or(text_end, |h| h.range.start);
-                let next_rule = self
-                    .rules
-                    .iter()
-                    .copied()
-                    .find(|&r| r > heading.range.end)
-                    .unwrap_or(text_end);
-                let end = self.text[..next_heading.min(next_rule)].trim_end().len();
-                let subject = strip_number(&self.text, heading.range.clone());
-                self.done.push(Item {
-                    kind: ItemKind::Section,
-                    list,
-                    rank: heading.number.unwrap_or(k + 1),
-                    subject,
-                    span: start..end.max(heading.range.end),
-                    context,
-                });
-            }
-        }
-    }
-}
-
-/// The number a heading or an item opens with: "1. ", "1) ", "#1 ", or a number alone; not
-/// a year or a measure ("2025 Buyer's Guide", "1.5 kg").
-fn leading_number(text: &str) -> Option<usize> {
-    let text = text.trim_start();
-    let (hash, rest) = match text.strip_prefix('#') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 || digits > 3 {
-        return None;
-    }
-    let after = &rest[digits..];
-    let mut chars = after.chars();
-    let numbered = match chars.next() {
-        None => true,
-        Some('.' | ')') => chars.next().is_none_or(char::is_whitespace),
-        Some(c) => hash && c.is_whitespace(),
-    };
-    numbered.then(|| rest[..digits].parse().ok()).flatten()
-}
-
-fn is_number(text: &str) -> bool {
-    let text = text
-        .trim()
-        .trim_start_matches('#')
-        .trim_end_matches(['.', ')']);
-    !text.is_empty() && text.chars().all(|c| c.is_ascii_digit())
-}
-
-/// `range` of `text` without a leading "1. " or "#1", spaces, and a closing ":" or dash.
-fn strip_number(text: &str, range: Range<usize>) -> Range<usize> {
-    let words = &text[range.clone()];
-    let mut rest = words.trim_start();
-    if leading_number(rest).is_some() {
-        rest = rest
-            .trim_start_matches('#')
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches(['.', ')'])
-            .trim_start();
-    }
-    let start = range.end - rest.len();
-    let kept = rest.trim_end_matches([':', ' ', '—', '–', '-']);
-    start..start + kept.len()
-}
-
-/// The subject of an item that opens with a bold lead at `start..bold_end` (the item ends at
-/// `end`): the lead, or for a label followed by a short name ("**Best overall:** Salomon X
-/// Ultra — …") the name.
-fn lead_subject(text: &str, start: usize, bold_end: usize, end: usize) -> Range<usize> {
-    let lead = strip_number(text, start..bold_end);
-    let rest = &text[bold_end..end];
-    // "**Best overall:** Salomon": a colon inside the bold, or a label's word before one
-    // outside it ("**Budget**: Merrell"); "**Eufy X10**: the value pick" is a name.
-    let first_word = text[lead.clone()]
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_lowercase();
-    let is_label = text[start..bold_end].trim_end().ends_with(':')
-        || rest.starts_with(':') && LABEL_WORDS.contains(&first_word.as_str());
-    if !is_label {
-        return lead;
-    }
-    let after_start = end - rest.trim_start_matches([':', ' ']).len();
-    let line_end = text[after_start..end]
-        .find('\n')
-        .map_or(end, |at| after_start + at);
-    let after = plain_subject(text, after_start, line_end);
-    // A label before a sentence ("**Standout feature:** its context window …") is the subject.
-    match text[after.clone()].split_whitespace().count() {
-        1..=4 => after,
-        _ => lead,
-    }
-}
-
-/// The subject of an item without a bold lead: the words of its first line before a
-/// separator, at most [`SUBJECT_WORDS`] of them.
-fn plain_subject(text: &str, start: usize, end: usize) -> Range<usize> {
-    let line = &text[start..end];
-    let line = &line[..line.find('\n').unwrap_or(line.len())];
-    let cut = SUBJECT_ENDS
-        .iter()
-        .filter_map(|sep| line.find(sep))
-        .min()
-        .unwrap_or(line.len());
-    let head = strip_number(text, start..start + cut);
-    let words = &text[head.clone()];
-    match words.split_whitespace().nth(SUBJECT_WORDS) {
-        None => head,
-        Some(word) => {
-            let offset = word.as_ptr() as usize - words.as_ptr() as usize;
-            head.start..head.start + words[..offset].trim_end().len()
-        }
+        Outline::with_parents(self.text, items, self.emphasis, self.linked_hosts)
     }
 }
