@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use vantage::track::trends::{AnswerObservation, ResultObservation, RunObservations, diff, trends};
+use vantage::track::diff::diff;
+use vantage::track::trends::{AnswerObservation, ResultObservation, RunObservations, trends};
 
 const RUNS: usize = 30;
 const BUDGET: Duration = Duration::from_millis(200);

@@ -10,6 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use vantage::app::{App, Effect, Msg, StoreEffect, Tab, update};
 use vantage::store::{RunId, RunSummary};
+use vantage::track::diff;
 use vantage::track::map::brand_maps;
 use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations};
 use vantage::track::view::TrackView;
@@ -85,7 +86,7 @@ fn view() -> TrackView {
         ],
         set: Some("boots".to_string()),
         trends: trends::trends(&observed, &brands),
-        diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
+        diff: Some(diff::diff(&observed[1], &observed[2], &brands)),
         maps: Vec::new(),
         readings: None,
         calls_per_run: None,
@@ -193,7 +194,7 @@ fn world_view() -> TrackView {
         set: Some("boots".to_string()),
         maps: brand_maps(&trends),
         trends,
-        diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
+        diff: Some(diff::diff(&observed[0], &observed[1], &brands)),
         readings: None,
         calls_per_run: None,
         fired: Vec::new(),
@@ -311,13 +312,13 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
     let mut view = world_view();
     let diff = view.diff.get_or_insert_with(Default::default);
     diff.mentions_gained = (0..12)
-        .map(|n| trends::MentionChange {
+        .map(|n| diff::MentionChange {
             brand: "Lowa".to_string(),
             query: format!("boots {n}"),
             model: "chatgpt".to_string(),
             device: String::new(),
             location: "DE/–/Berlin".to_string(),
-            ..trends::MentionChange::default()
+            ..diff::MentionChange::default()
         })
         .collect();
     let mut app = app_on_track();
@@ -769,7 +770,7 @@ fn split_view() -> TrackView {
         ],
         set: Some("boots".to_string()),
         trends: trends::trends(&observed, &brands),
-        diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
+        diff: Some(diff::diff(&observed[1], &observed[2], &brands)),
         maps: Vec::new(),
         readings: None,
         calls_per_run: Some(4),

@@ -17,13 +17,15 @@ use crate::config::Config;
 use crate::exit;
 use crate::jobs::{MAX_IN_FLIGHT, Scheduler};
 use crate::store::{RunSummary, Store, StoreOptions, now_ms};
+use crate::track::changes::{self, ChangeKind};
+use crate::track::diff::{self, RunDiff};
 use crate::track::lock::{self, LockError};
 use crate::track::observe::observe_run;
 use crate::track::readings;
 use crate::track::report::{self, ReportFormat};
 use crate::track::run::{self, SubmitEvent};
 use crate::track::submit::JobSubmitter;
-use crate::track::trends::{self, RunDiff, RunObservations, RunStat, Trends};
+use crate::track::trends::{self, RunObservations, RunStat, Trends};
 
 #[derive(Debug, Args)]
 pub struct TrackArgs {
@@ -828,7 +830,7 @@ fn trends_of(
     let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
     let trends = trends::trends(&observed, &names);
     let diff = match observed.as_slice() {
-        [.., before, after] => Some(trends::diff(before, after, &names)),
+        [.., before, after] => Some(diff::diff(before, after, &names)),
         _ => None,
     };
     let last = observed
@@ -971,10 +973,10 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
     if let Some(diff) = diff {
         text.push_str("\nCHANGES IN THE LAST RUN\n");
         // Each brand against the run before is said above, with the test's verdict.
-        for line in trends::change_lines(diff, None) {
+        for line in changes::change_lines(diff, None) {
             let sign = match line.kind {
-                trends::ChangeKind::Gained => "+ ",
-                trends::ChangeKind::Lost => "- ",
+                ChangeKind::Gained => "+ ",
+                ChangeKind::Lost => "- ",
                 _ => "",
             };
             text.push_str(&format!("  {sign}{}\n", line.text));

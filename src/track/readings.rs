@@ -10,7 +10,8 @@ use crate::analysis::sources::{Classifier, KindCounts};
 use crate::analysis::stance::Stance;
 use crate::present::compare::gaps::{self, Gaps};
 
-use super::trends::{AnswerObservation, RunObservations, by_vantage};
+use super::diff::by_vantage;
+use super::trends::{AnswerObservation, RunObservations};
 
 /// What one run's answers say beyond visibility.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -12,7 +12,7 @@ use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
 use super::map::brand_maps;
 use super::observe::{Observed, observe, observe_run};
 use super::report_page::{BrandExamples, Example, ReportInput};
-use super::trends;
+use super::{diff, trends};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
@@ -187,7 +187,7 @@ pub fn gather(
     }
     let trends = trends::trends(&observed, &names);
     let diff = match observed.as_slice() {
-        [.., before, after] => Some(trends::diff(before, after, &names)),
+        [.., before, after] => Some(diff::diff(before, after, &names)),
         _ => None,
     };
     Ok(ReportInput {

@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 
 use crate::analysis::stance::Stance;
+use crate::track::changes::{self, ChangeKind};
+use crate::track::diff::RunDiff;
 use crate::track::map::{Band, BrandMap};
-use crate::track::trends::{self, ChangeKind, RunDiff, RunStat, Trends};
+use crate::track::trends::{RunStat, Trends};
 
 /// One answer that named a brand, with the sentence around its first mention.
 #[derive(Clone, Debug, PartialEq)]
@@ -570,7 +572,7 @@ pub fn html(input: &ReportInput) -> String {
         None => page.push_str("<p>One run so far: the next one is compared with it.</p>"),
         Some(diff) => {
             page.push_str("<ul>");
-            for line in trends::change_lines(diff, Some(trends)) {
+            for line in changes::change_lines(diff, Some(trends)) {
                 let (class, prefix) = match line.kind {
                     ChangeKind::Gained => ("gained", "+ "),
                     ChangeKind::Lost => ("lost", "− "),
@@ -729,7 +731,7 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     match &input.diff {
         None => md.push_str("One run so far: the next one is compared with it.\n"),
         Some(diff) => {
-            for line in trends::change_lines(diff, Some(trends)) {
+            for line in changes::change_lines(diff, Some(trends)) {
                 let prefix = match line.kind {
                     ChangeKind::Gained => "+ ",
                     ChangeKind::Lost => "− ",

@@ -16,8 +16,10 @@ use ratatui::widgets::{
 use crate::analysis::sources::KindCounts;
 use crate::app::App;
 use crate::app::track::{Split, TrackState};
+use crate::track::changes::{self, ChangeKind};
+use crate::track::diff::RunDiff;
 use crate::track::report::timestamp;
-use crate::track::trends::{self, ChangeKind, RunDiff, RunStat, Trends};
+use crate::track::trends::{RunStat, Trends};
 use crate::track::view::TrackView;
 
 use super::theme;
@@ -685,7 +687,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
 /// The changes of the last run; with `trends`, each brand's visibility against the run
 /// before first (when the brand list beside the chart does not say it).
 fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<Line<'static>> {
-    trends::change_lines(diff, trends)
+    changes::change_lines(diff, trends)
         .into_iter()
         .map(|line| match line.kind {
             ChangeKind::Headline => Line::styled(line.text, theme::dim()),
