@@ -12,11 +12,16 @@ use vantage::app::{App, Effect, Msg, StoreEffect, Tab, update};
 use vantage::store::{RunId, RunSummary};
 use vantage::track::diff;
 use vantage::track::map::brand_maps;
-use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations};
+use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations, Seen};
 use vantage::track::view::TrackView;
 
 const T0: i64 = 1_763_880_000_000;
 const DAY: i64 = 86_400_000;
+
+/// Each watched brand named at its position (once, listed), or not named.
+fn seen(positions: Vec<Option<u32>>) -> Vec<Seen> {
+    positions.into_iter().map(Seen::at).collect()
+}
 
 fn run(n: u32, set: &str, done: u32, failed: u32, pending: u32) -> RunSummary {
     RunSummary {
@@ -50,11 +55,11 @@ fn observations() -> Vec<RunObservations> {
                     model: model.to_string(),
                     device: String::new(),
                     location: "US/CO/Denver".to_string(),
-                    positions: if i == 0 || day == 2 {
+                    brands: seen(if i == 0 || day == 2 {
                         named[day].to_vec()
                     } else {
                         vec![None, Some(1), None]
-                    },
+                    }),
                     domains: vec![if day == 0 { "rei.com" } else { "reddit.com" }.to_string()],
                 })
                 .collect();
@@ -160,7 +165,7 @@ fn world_view() -> TrackView {
         model: "chatgpt".to_string(),
         device: String::new(),
         location: location.to_string(),
-        positions,
+        brands: seen(positions),
         domains: vec!["rei.com".to_string()],
     };
     let day = |n: usize, answers: Vec<AnswerObservation>| RunObservations {
@@ -223,7 +228,7 @@ fn world_view_with_readings() -> TrackView {
                 model: "chatgpt".to_string(),
                 device: String::new(),
                 location: "US/CO/Denver".to_string(),
-                positions: vec![Some(1), None],
+                brands: seen(vec![Some(1), None]),
                 domains: vec!["rei.com".to_string(), "reddit.com".to_string()],
             },
             AnswerObservation {
@@ -231,7 +236,7 @@ fn world_view_with_readings() -> TrackView {
                 model: "gemini".to_string(),
                 device: String::new(),
                 location: "DE/–/Berlin".to_string(),
-                positions: vec![Some(2), Some(1)],
+                brands: seen(vec![Some(2), Some(1)]),
                 domains: vec!["lowa.com".to_string(), "outdoorgearlab.com".to_string()],
             },
         ],
@@ -740,7 +745,7 @@ fn split_view() -> TrackView {
         model: model.to_string(),
         device: String::new(),
         location: location.to_string(),
-        positions,
+        brands: seen(positions),
         domains: Vec::new(),
     };
     let observed: Vec<RunObservations> = (0..3)

@@ -24,8 +24,9 @@ use crate::track::observe::observe_run;
 use crate::track::readings;
 use crate::track::report::{self, ReportFormat};
 use crate::track::run::{self, SubmitEvent};
+use crate::track::stat::{RunStat, Share};
 use crate::track::submit::JobSubmitter;
-use crate::track::trends::{self, RunObservations, RunStat, Trends};
+use crate::track::trends::{self, RunObservations, Trends};
 
 #[derive(Debug, Args)]
 pub struct TrackArgs {
@@ -929,6 +930,31 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
                     stats.iter().map(stat_cell).collect(),
                 ));
             }
+        }
+    }
+    // Share of voice and recommended share, per brand over the runs, beside visibility.
+    for (share, title) in [
+        (Share::ShareOfVoice, "SHARE OF VOICE: % OF MENTIONS"),
+        (Share::Recommended, "RECOMMENDED: % OF ANSWERS"),
+    ] {
+        if trends.brands.is_empty() {
+            break;
+        }
+        text.push('\n');
+        text.push_str(&header(title));
+        for brand in &trends.brands {
+            text.push_str(&row(
+                &brand.brand,
+                brand
+                    .overall
+                    .iter()
+                    .map(|stat| {
+                        share
+                            .of(stat)
+                            .map_or("–".to_string(), |v| format!("{v:.0}%"))
+                    })
+                    .collect(),
+            ));
         }
     }
     let changes: Vec<String> = trends

@@ -10,6 +10,7 @@ use crate::analysis::workspace::location_spec;
 use crate::api::Location;
 use crate::present::compare::summary::location_label;
 
+use super::stat::RunStat;
 use super::trends::RunObservations;
 
 /// An alert that fired on a run.
@@ -94,25 +95,12 @@ fn measure(
     if answers.is_empty() {
         return (None, false);
     }
-    let named: Vec<u32> = answers
-        .iter()
-        .filter_map(|a| a.positions.get(index).copied().flatten())
-        .collect();
+    // Read as trends read the brand, so an alert and the trends beside it agree.
+    let stat = RunStat::over(answers, index);
     let value = match alert.measure {
-        Measure::Visibility => Some(named.len() as f64 * 100.0 / answers.len() as f64),
-        Measure::Position => (!named.is_empty())
-            .then(|| named.iter().map(|p| f64::from(*p)).sum::<f64>() / named.len() as f64),
-        Measure::ShareOfVoice => {
-            let all: usize = answers
-                .iter()
-                .map(|a| a.positions.iter().filter(|p| p.is_some()).count())
-                .sum();
-            Some(if all == 0 {
-                0.0
-            } else {
-                named.len() as f64 * 100.0 / all as f64
-            })
-        }
+        Measure::Visibility => stat.visibility(),
+        Measure::Position => stat.average_position(),
+        Measure::ShareOfVoice => stat.share_of_voice(),
         Measure::Rank => None,
     };
     (value, true)
@@ -237,7 +225,7 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::track::trends::{AnswerObservation, ResultObservation};
+    use crate::track::trends::{AnswerObservation, ResultObservation, Seen};
 
     fn answer(model: &str, location: &str, positions: Vec<Option<u32>>) -> AnswerObservation {
         AnswerObservation {
@@ -245,7 +233,7 @@ mod tests {
             model: model.into(),
             device: String::new(),
             location: location.into(),
-            positions,
+            brands: positions.into_iter().map(Seen::at).collect(),
             domains: Vec::new(),
         }
     }

@@ -159,10 +159,7 @@ pub fn diff(before: &RunObservations, after: &RunObservations, brands: &[String]
         let then = &earlier[i].1;
         matched.push((then, now));
         let count = |answers: &[&AnswerObservation], b: usize| {
-            answers
-                .iter()
-                .filter(|a| a.positions.get(b).copied().flatten().is_some())
-                .count()
+            answers.iter().filter(|a| a.position(b).is_some()).count()
         };
         for (b, brand) in brands.iter().enumerate() {
             let (was, is) = (count(then, b), count(now, b));

@@ -26,6 +26,7 @@ pub mod readings;
 pub mod report;
 pub mod report_page;
 pub mod run;
+pub mod stat;
 pub mod submit;
 pub mod trends;
 pub mod view;

@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use crate::analysis::mentions::{Brand, Mention, on_domain};
 use crate::analysis::sources::{Classifier, KindCounts};
-use crate::analysis::stance::Stance;
 use crate::present::compare::gaps::{self, Gaps};
 
 use super::diff::by_vantage;
@@ -53,17 +52,17 @@ pub fn readings(
 fn mentions_of(answer: &AnswerObservation, brands: &[Brand]) -> Vec<Mention> {
     brands
         .iter()
-        .zip(&answer.positions)
-        .map(|(brand, position)| Mention {
+        .zip(&answer.brands)
+        .map(|(brand, seen)| Mention {
             brand: brand.name.clone(),
-            position: position.map(|p| p as usize),
-            count: usize::from(position.is_some()),
+            position: seen.position.map(|p| p as usize),
+            count: seen.count as usize,
             sentence: None,
             cited: brand
                 .domains
                 .iter()
                 .any(|d| answer.domains.iter().any(|host| on_domain(host, d))),
-            stance: Stance::Listed,
+            stance: seen.stance,
         })
         .collect()
 }
@@ -98,6 +97,7 @@ fn run_gaps(run: &RunObservations, brands: &[Brand], own: &str) -> Gaps {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::track::trends::Seen;
 
     fn answer(
         model: &str,
@@ -110,7 +110,7 @@ mod tests {
             model: model.into(),
             device: String::new(),
             location: location.into(),
-            positions: positions.to_vec(),
+            brands: positions.iter().map(|p| Seen::at(*p)).collect(),
             domains: domains.iter().map(|d| d.to_string()).collect(),
         }
     }

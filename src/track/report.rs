@@ -94,15 +94,13 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
         };
         match observe(item, brands) {
             Observed::Answer(answer) if !brands.is_empty() => {
-                for (brand, position) in brands.iter().zip(&answer.observation.positions) {
+                for (brand, seen) in brands.iter().zip(&answer.observation.brands) {
                     let mention = answer.mentions.iter().find(|m| m.brand == brand.name);
                     rows.push(ReportRow {
                         brand: brand.name.clone(),
-                        named: Some(position.is_some()),
-                        position: *position,
-                        count: Some(
-                            mention.map_or(0, |m| u32::try_from(m.count).unwrap_or(u32::MAX)),
-                        ),
+                        named: Some(seen.position.is_some()),
+                        position: seen.position,
+                        count: Some(seen.count),
                         cited: Some(mention.is_some_and(|m| m.cited)),
                         ..base.clone()
                     });

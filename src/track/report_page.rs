@@ -11,7 +11,8 @@ use crate::analysis::stance::Stance;
 use crate::track::changes::{self, ChangeKind};
 use crate::track::diff::RunDiff;
 use crate::track::map::{Band, BrandMap};
-use crate::track::trends::{RunStat, Trends};
+use crate::track::stat::RunStat;
+use crate::track::trends::Trends;
 
 /// One answer that named a brand, with the sentence around its first mention.
 #[derive(Clone, Debug, PartialEq)]
@@ -328,7 +329,7 @@ fn map_svg_over(map: &BrandMap, land: &str) -> String {
 }
 
 /// Share of voice in the last run within each group (model or place): of every time a
-/// watched brand was named there, the part that was this brand.
+/// watched brand was named there, the part that was this brand ([`RunStat::share_of_voice`]).
 fn share_rows(trends: &Trends, by_model: bool) -> Vec<(String, Vec<f64>)> {
     let Some(last) = trends.runs.len().checked_sub(1) else {
         return Vec::new();
@@ -349,7 +350,7 @@ fn share_rows(trends: &Trends, by_model: bool) -> Vec<(String, Vec<f64>)> {
     groups
         .into_iter()
         .map(|group| {
-            let named: Vec<u32> = trends
+            let shares = trends
                 .brands
                 .iter()
                 .map(|brand| {
@@ -361,18 +362,8 @@ fn share_rows(trends: &Trends, by_model: bool) -> Vec<(String, Vec<f64>)> {
                     list.iter()
                         .find(|(g, _)| *g == group)
                         .and_then(|(_, stats)| stats.get(last))
-                        .map_or(0, |s| s.named)
-                })
-                .collect();
-            let total: u32 = named.iter().sum();
-            let shares = named
-                .iter()
-                .map(|n| {
-                    if total == 0 {
-                        0.0
-                    } else {
-                        f64::from(*n) * 100.0 / f64::from(total)
-                    }
+                        .and_then(RunStat::share_of_voice)
+                        .unwrap_or(0.0)
                 })
                 .collect();
             (group, shares)

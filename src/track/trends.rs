@@ -1,8 +1,9 @@
 //! Trends over the runs of a set, and what changed from one run to the next. Pure: the
 //! observations of each run in, numbers out (`observe` reads them from stored results).
 //!
-//! - per brand, per run: visibility (the share of answers naming it) and its average
-//!   position when named, overall and split by model and by location;
+//! - per brand, per run ([`RunStat`]): visibility (the share of answers naming it), its
+//!   average position when named, its share of voice and the share of answers recommending
+//!   it, overall and split by model and by location;
 //! - per source domain: the share of a run's answers citing it;
 //! - per search term and domain: its rank over runs (the best rank at each location,
 //!   averaged over the locations it ranks at).
@@ -13,7 +14,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::analysis::samples;
+use crate::analysis::stance::Stance;
+
+use super::stat::{RunChange, RunStat};
 
 /// One answer of a run, as trends read it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -22,11 +25,55 @@ pub struct AnswerObservation {
     pub model: String,
     pub device: String,
     pub location: String,
-    /// For each watched brand (in the order given to [`trends`]), its position among the
-    /// brands named, none when not named.
-    pub positions: Vec<Option<u32>>,
+    /// Each watched brand (in the order given to [`trends`]) as this answer names it.
+    pub brands: Vec<Seen>,
     /// The domains of its sources, each once.
     pub domains: Vec<String>,
+}
+
+impl AnswerObservation {
+    /// The watched brand `b` in this answer (not named when the answer has no such brand).
+    pub fn seen(&self, b: usize) -> Seen {
+        self.brands.get(b).copied().unwrap_or_default()
+    }
+
+    /// Its position among the brands named; none when not named.
+    pub fn position(&self, b: usize) -> Option<u32> {
+        self.seen(b).position
+    }
+
+    /// Times any watched brand is named in it.
+    pub fn all_mentions(&self) -> u64 {
+        self.brands.iter().map(|s| u64::from(s.count)).sum()
+    }
+}
+
+/// A watched brand in one answer, as the mentions read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Seen {
+    /// Its position among the watched brands named (1 is named first); none when not named.
+    pub position: Option<u32>,
+    /// Times it is named (a name the answer says it knows nothing of is not counted).
+    pub count: u32,
+    /// What the answer says of it where it names it (`NotFound` when it only says it knows
+    /// nothing of it; `Listed` when not named at all).
+    pub stance: Stance,
+}
+
+impl Seen {
+    /// Named at `position` (once, listed), or not named.
+    pub fn at(position: Option<u32>) -> Seen {
+        Seen {
+            position,
+            count: u32::from(position.is_some()),
+            stance: Stance::Listed,
+        }
+    }
+
+    /// Named and recommended.
+    pub fn recommends(&self) -> bool {
+        self.position.is_some() && self.stance == Stance::Recommended
+    }
 }
 
 /// One organic result of a search of a run.
@@ -47,101 +94,6 @@ pub struct RunObservations {
     pub label: String,
     pub answers: Vec<AnswerObservation>,
     pub results: Vec<ResultObservation>,
-}
-
-/// A brand in one run (or one model's or location's part of it). As JSON it also carries
-/// its visibility with the 95 % Wilson interval and its average position.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RunStat {
-    pub answers: u32,
-    pub named: u32,
-    pub position_sum: u64,
-}
-
-impl RunStat {
-    fn add(&mut self, position: Option<u32>) {
-        self.answers += 1;
-        if let Some(p) = position {
-            self.named += 1;
-            self.position_sum += u64::from(p);
-        }
-    }
-
-    /// Percent of answers naming the brand; none when the run had no answers here.
-    pub fn visibility(&self) -> Option<f64> {
-        (self.answers > 0).then(|| f64::from(self.named) * 100.0 / f64::from(self.answers))
-    }
-
-    /// The brand's average position among the brands named, when it was named.
-    pub fn average_position(&self) -> Option<f64> {
-        (self.named > 0).then(|| self.position_sum as f64 / f64::from(self.named))
-    }
-
-    /// The 95 % Wilson interval of its visibility, in percent; none without answers.
-    pub fn interval(&self) -> Option<(f64, f64)> {
-        (self.answers > 0).then(|| samples::wilson(self.named as usize, self.answers as usize))
-    }
-}
-
-impl Serialize for RunStat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("RunStat", 7)?;
-        out.serialize_field("answers", &self.answers)?;
-        out.serialize_field("named", &self.named)?;
-        out.serialize_field("position_sum", &self.position_sum)?;
-        out.serialize_field("visibility", &self.visibility())?;
-        out.serialize_field("low", &self.interval().map(|i| i.0))?;
-        out.serialize_field("high", &self.interval().map(|i| i.1))?;
-        out.serialize_field("average_position", &self.average_position())?;
-        out.end()
-    }
-}
-
-/// A brand's visibility in the last run against the run before, and whether Fisher's exact
-/// test calls that a difference at 95 %.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct RunChange {
-    pub before: RunStat,
-    pub after: RunStat,
-    pub p: f64,
-    pub different: bool,
-}
-
-impl RunChange {
-    fn of(before: RunStat, after: RunStat) -> Option<RunChange> {
-        if before.answers == 0 || after.answers == 0 {
-            return None;
-        }
-        let count = |s: &RunStat| (s.named as usize, s.answers as usize);
-        let p = samples::fisher(
-            count(&before).0,
-            count(&before).1,
-            count(&after).0,
-            count(&after).1,
-        );
-        Some(RunChange {
-            before,
-            after,
-            p,
-            different: p <= samples::ALPHA,
-        })
-    }
-
-    /// "named in 13 of 20 (43–82 %) → 6 of 20 (14–52 %): different (p = 0.027)".
-    pub fn text(&self) -> String {
-        let count = |s: &RunStat| samples::count_text(s.named as usize, s.answers as usize);
-        let verdict = if self.different {
-            format!("different (p = {:.3})", self.p)
-        } else {
-            "no clear difference".to_string()
-        };
-        format!(
-            "named in {} → {}: {verdict}",
-            count(&self.before),
-            count(&self.after)
-        )
-    }
 }
 
 /// A brand over the runs: one [`RunStat`] per run.
@@ -218,8 +170,7 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
             let m = models.id(&answer.model);
             let l = locations.id(&answer.location);
             for (b, stats) in overall.iter_mut().enumerate() {
-                let position = answer.positions.get(b).copied().flatten();
-                stats[r].add(position);
+                stats[r].add(answer, b);
                 for (groups, g, count) in [
                     (&mut by_model[b], m, models.names.len()),
                     (&mut by_location[b], l, locations.names.len()),
@@ -227,7 +178,7 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
                     if groups.len() < count {
                         groups.resize(count, vec![RunStat::default(); n]);
                     }
-                    groups[g][r].add(position);
+                    groups[g][r].add(answer, b);
                 }
             }
             for domain in &answer.domains {
@@ -350,7 +301,7 @@ pub(crate) mod tests {
             model: model.to_string(),
             device: String::new(),
             location: location.to_string(),
-            positions: positions.to_vec(),
+            brands: positions.iter().map(|p| Seen::at(*p)).collect(),
             domains: domains.iter().map(|d| d.to_string()).collect(),
         }
     }
@@ -445,6 +396,47 @@ pub(crate) mod tests {
         assert_eq!(rei.ranks, [Some(2.0), Some(2.5)]);
         assert_eq!(t.ranks[0].domain, "merrell.com");
         assert_eq!(t.ranks[0].ranks, [Some(2.0), Some(1.0)]);
+    }
+
+    #[test]
+    fn share_of_voice_counts_mentions_and_recommended_counts_answers_that_recommend() {
+        let seen = |position: Option<u32>, count: u32, stance: Stance| Seen {
+            position,
+            count,
+            stance,
+        };
+        let mut first = answer("chatgpt", "US", &[], &[]);
+        // Merrell named three times and recommended; Salomon once, cautioned.
+        first.brands = vec![
+            seen(Some(1), 3, Stance::Recommended),
+            seen(Some(2), 1, Stance::Cautioned),
+        ];
+        let mut second = answer("gemini", "US", &[], &[]);
+        // Salomon only, and Merrell only to say nothing is known of it: not a mention.
+        second.brands = vec![
+            seen(None, 0, Stance::NotFound),
+            seen(Some(1), 4, Stance::Listed),
+        ];
+        let run = RunObservations {
+            label: "day 1".to_string(),
+            answers: vec![first, second],
+            results: Vec::new(),
+        };
+        let t = trends(&[run], &brands());
+        let (merrell, salomon) = (&t.brands[0].overall[0], &t.brands[1].overall[0]);
+        assert_eq!((merrell.mentions, merrell.all_mentions), (3, 8));
+        assert_eq!(merrell.share_of_voice(), Some(37.5));
+        assert_eq!(salomon.share_of_voice(), Some(62.5));
+        assert_eq!(merrell.recommended_share(), Some(50.0));
+        assert_eq!(salomon.recommended_share(), Some(0.0));
+        assert_eq!(merrell.visibility(), Some(50.0));
+        // By model: all of Gemini's voice is Salomon's.
+        let (model, gemini) = &t.brands[1].by_model[1];
+        assert_eq!(model, "gemini");
+        assert_eq!(gemini[0].share_of_voice(), Some(100.0));
+        let json = serde_json::to_value(merrell).unwrap();
+        assert_eq!(json["share_of_voice"], 37.5);
+        assert_eq!(json["recommended_share"], 50.0);
     }
 
     #[test]

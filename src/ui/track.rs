@@ -19,7 +19,8 @@ use crate::app::track::{Split, TrackState};
 use crate::track::changes::{self, ChangeKind};
 use crate::track::diff::RunDiff;
 use crate::track::report::timestamp;
-use crate::track::trends::{RunStat, Trends};
+use crate::track::stat::RunStat;
+use crate::track::trends::Trends;
 use crate::track::view::TrackView;
 
 use super::theme;
