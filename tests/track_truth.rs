@@ -202,7 +202,7 @@ samples = 5
     assert!(varied, "the samples of a vantage point differ: {json:#}");
     let text = String::from_utf8(track(dir, &service.sim, &["trends", "boots"]).stdout).unwrap();
     assert!(
-        text.contains("LAST RUN AGAINST THE ONE BEFORE (Fisher's exact test"),
+        text.contains("CHANGES IN THE LAST RUN, AGAINST THE ONE BEFORE (Fisher's exact test"),
         "{text}"
     );
     // The last run's sources by kind, per model and place; its gaps when asked.

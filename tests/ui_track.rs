@@ -329,26 +329,32 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
     let mut app = app_on_track();
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(view))));
     // The chart leaves the changes eight lines: what they are over and what was not
-    // compared first, then five shown and seven counted.
+    // compared first, each brand against the run before, then three shown and nine counted.
     let screen = draw(&mut app, 100, 32);
     assert!(
-        screen.contains("changes in the 2 answers both runs have"),
+        screen.contains(
+            "changes in the 2 answers both runs have: Merrell and Lowa moved, 12 mentions gained"
+        ),
         "{screen}"
     );
     assert!(
         screen.contains("not compared, failed or not sent"),
         "{screen}"
     );
-    assert!(screen.contains("boots 4\""), "{screen}");
-    assert!(!screen.contains("boots 5\""), "{screen}");
     assert!(
-        screen.contains("… 7 more: `vantage track trends boots`"),
+        screen.contains("Lowa: named in 0 of 2 (0–66 %) → 1 of 6 (3–56 %)"),
         "{screen}"
     );
-    // The map leaves them three: what they are over, what was not, and all twelve counted.
+    assert!(screen.contains("boots 2\""), "{screen}");
+    assert!(!screen.contains("boots 3\""), "{screen}");
+    assert!(
+        screen.contains("… 9 more: `vantage track trends boots`"),
+        "{screen}"
+    );
+    // The map leaves them three: what they are over (two rows), and the rest counted.
     press(&mut app, KeyCode::Char('m'));
     let screen = draw(&mut app, 80, 24);
-    assert!(screen.contains("… 12 more"), "{screen}");
+    assert!(screen.contains("… 15 more"), "{screen}");
 }
 
 /// An answer whose model searched these fanouts.

@@ -957,18 +957,6 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
             ));
         }
     }
-    let changes: Vec<String> = trends
-        .brands
-        .iter()
-        .filter_map(|b| b.change.map(|c| format!("  {}: {}\n", b.brand, c.text())))
-        .collect();
-    if !changes.is_empty() {
-        text.push_str(&format!(
-            "\nLAST RUN AGAINST THE ONE BEFORE ({})\n",
-            crate::analysis::samples::TEST
-        ));
-        text.push_str(&changes.concat());
-    }
     if !trends.sources.is_empty() {
         text.push('\n');
         text.push_str(&header("SOURCE: % OF ANSWERS CITING"));
@@ -997,15 +985,22 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
         }
     }
     if let Some(diff) = diff {
-        text.push_str("\nCHANGES IN THE LAST RUN\n");
-        // Each brand against the run before is said above, with the test's verdict.
-        for line in changes::change_lines(diff, None) {
+        text.push_str(&format!(
+            "\nCHANGES IN THE LAST RUN, AGAINST THE ONE BEFORE ({})\n",
+            crate::analysis::samples::TEST
+        ));
+        for line in changes::change_lines(diff, trends) {
             let sign = match line.kind {
                 ChangeKind::Gained => "+ ",
                 ChangeKind::Lost => "- ",
                 _ => "",
             };
-            text.push_str(&format!("  {sign}{}\n", line.text));
+            let brand = if line.brand.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", crate::sanitize::one_line(&line.brand))
+            };
+            text.push_str(&format!("  {sign}{brand}{}\n", line.text));
         }
     }
     text

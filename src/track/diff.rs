@@ -59,6 +59,8 @@ pub struct RunDiff {
     pub ranks_moved: Vec<RankMove>,
     /// Answers of the same vantage point in both runs: what the changes are over.
     pub answers_compared: usize,
+    /// Searches (terms at a place) made in both runs: what the ranks moved are over.
+    pub searches_compared: usize,
     /// Answers (and searches) in only one of the two runs — their call failed, expired or
     /// was not sent in the other — which nothing above compares.
     pub only_before: usize,
@@ -74,20 +76,6 @@ impl RunDiff {
             && self.sources_gained.is_empty()
             && self.sources_lost.is_empty()
             && self.ranks_moved.is_empty()
-    }
-
-    /// What the changes are over, as a line: "nothing changed in the 12 answers both runs
-    /// have" when nothing did.
-    pub fn headline(&self) -> String {
-        let answers = match self.answers_compared {
-            0 => return "nothing compared: no vantage point answered in both runs".to_string(),
-            1 => "the 1 answer both runs have".to_string(),
-            n => format!("the {n} answers both runs have"),
-        };
-        match self.is_empty() {
-            true => format!("nothing changed in {answers}"),
-            false => format!("changes in {answers}"),
-        }
     }
 
     /// The answers and searches left out, as a line; `None` when every one was compared.
@@ -227,6 +215,7 @@ pub fn diff(before: &RunObservations, after: &RunObservations, brands: &[String]
         .intersection(&searched_after)
         .cloned()
         .collect();
+    result.searches_compared = both.len();
     result.only_before += searched_before.difference(&searched_after).count();
     result.only_after += searched_after.difference(&searched_before).count();
     let keys: BTreeSet<&(String, String, String)> = old.keys().chain(new.keys()).collect();
@@ -272,7 +261,6 @@ mod tests {
         assert_eq!(d.sources_lost, ["merrell.com"]);
         assert_eq!(d.answers_compared, 3);
         assert_eq!((d.only_before, d.only_after), (1, 0));
-        assert_eq!(d.headline(), "changes in the 3 answers both runs have");
         assert_eq!(
             d.not_compared().as_deref(),
             Some("not compared, failed or not sent in the other run: 1 before, 0 after")
@@ -291,10 +279,6 @@ mod tests {
         );
         let same = diff(&runs[1], &runs[1], &brands());
         assert!(same.is_empty());
-        assert_eq!(
-            same.headline(),
-            "nothing changed in the 3 answers both runs have"
-        );
         assert_eq!(same.not_compared(), None);
     }
 }

@@ -563,11 +563,13 @@ pub fn html(input: &ReportInput) -> String {
         None => page.push_str("<p>One run so far: the next one is compared with it.</p>"),
         Some(diff) => {
             page.push_str("<ul>");
-            for line in changes::change_lines(diff, Some(trends)) {
+            for line in changes::change_lines(diff, trends) {
                 let (class, prefix) = match line.kind {
                     ChangeKind::Gained => ("gained", "+ "),
                     ChangeKind::Lost => ("lost", "− "),
-                    ChangeKind::Brand { different: true } => ("different", ""),
+                    ChangeKind::Brand {
+                        different: true, ..
+                    } => ("different", ""),
                     _ => ("", ""),
                 };
                 let brand = if line.brand.is_empty() {
@@ -722,7 +724,7 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     match &input.diff {
         None => md.push_str("One run so far: the next one is compared with it.\n"),
         Some(diff) => {
-            for line in changes::change_lines(diff, Some(trends)) {
+            for line in changes::change_lines(diff, trends) {
                 let prefix = match line.kind {
                     ChangeKind::Gained => "+ ",
                     ChangeKind::Lost => "− ",

@@ -113,14 +113,17 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     } else {
         8
     };
-    // Wide enough for the brand list beside the chart: it says each brand's change there.
+    // Wide enough for the brand list beside the chart.
     let brands_listed = body.width >= 80 && !view.trends.brands.is_empty();
-    let brand_changes = (!brands_listed).then_some(&view.trends);
     // The alerts that fired on the selected run (or the set's newest), then the changes.
     let mut lines = alert_lines(view, state.selected);
     let alerts_fired = !lines.is_empty();
     if let Some(diff) = &view.diff {
-        lines.extend(change_lines(diff, brand_changes));
+        lines.extend(change_lines(
+            diff,
+            &view.trends,
+            body.width.saturating_sub(2),
+        ));
     }
     let changes_height = if lines.is_empty() {
         0
@@ -684,16 +687,16 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
     frame.render_widget(chart, area);
 }
 
-/// The changes as lines: mentions gained (+) and lost (−), sources, ranks moved.
-/// The changes of the last run; with `trends`, each brand's visibility against the run
-/// before first (when the brand list beside the chart does not say it).
-fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<Line<'static>> {
+/// The changes of the last run as every view has them (the headline over what moved, each
+/// brand against the run before, mentions gained (+) and lost (−), sources, ranks moved),
+/// each fitted to `width`.
+fn change_lines(diff: &RunDiff, trends: &Trends, width: u16) -> Vec<Line<'static>> {
     changes::change_lines(diff, trends)
         .into_iter()
         .map(|line| match line.kind {
             ChangeKind::Headline => Line::styled(line.text, theme::dim()),
             ChangeKind::LeftOut => Line::styled(line.text, theme::error()),
-            ChangeKind::Brand { different } => {
+            ChangeKind::Brand { different, .. } => {
                 let style = if different {
                     theme::title()
                 } else {
@@ -711,7 +714,15 @@ fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<Line<'static>> {
                 Span::styled("− ", theme::error()),
                 Span::raw(line.text),
             ]),
-            ChangeKind::Other => Line::raw(line.text),
+            ChangeKind::SourcesGained(_) | ChangeKind::SourcesLost(_) | ChangeKind::Rank => {
+                Line::raw(line.text)
+            }
+        })
+        // The headline may take two rows: it says what the lines under it show moved.
+        .enumerate()
+        .flat_map(|(i, line)| match i {
+            0 => crate::ui::fit::wrap_lines(line, width, 2),
+            _ => vec![crate::ui::fit::fit_line(line, width)],
         })
         .collect()
 }

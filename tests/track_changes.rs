@@ -1,0 +1,155 @@
+//! One reading of a change, run as a user would against the simulator: the sentence over a
+//! run's changes is read from the lines under it and never says "nothing changed" while a
+//! count, a share or a rank it lists moved.
+
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+mod common;
+
+use common::Service;
+use vantage::sim::{SimConfig, Simulator};
+
+fn service() -> Service {
+    Service::with(SimConfig {
+        job_pending: Duration::from_millis(200),
+        ..common::quick()
+    })
+}
+
+fn track(dir: &Path, sim: &Simulator, args: &[&str]) -> Output {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir)
+        .env("VANTAGE_TOKEN", sim.token())
+        .env_remove("MASSIVE_TOKEN")
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("no-config.toml"))
+        .args(["--render-url", &sim.url(), "--search-url", &sim.url()])
+        .arg("track")
+        .args(args)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+fn text(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The lines of the section that begins with `title`, each trimmed.
+fn section<'a>(text: &'a str, title: &str) -> Vec<&'a str> {
+    text.lines()
+        .skip_while(|l| !l.starts_with(title))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect()
+}
+
+const SAMPLED: &str = r#"[[brands]]
+name = "Merrell"
+
+[[brands]]
+name = "Salomon"
+
+[[brands]]
+name = "Keen"
+
+[[brands]]
+name = "REI"
+
+[[sets]]
+name = "boots"
+prompts = ["best hiking boots"]
+models = ["chatgpt", "gemini"]
+locations = ["us", "de::Berlin"]
+samples = 4
+"#;
+
+/// Two runs of a set asked four times at each of its four vantage points (16 answers): the brands' counts move between them
+/// without any vantage point's change being a clear one, so no mention is gained or lost.
+/// The headline said "nothing changed" over lines that moved; it now names what moved, from
+/// the same numbers as the lines, and says nothing changed only where none did.
+#[test]
+fn counts_that_move_between_two_runs_are_never_read_as_nothing_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("vantage.toml"), SAMPLED).unwrap();
+    let service = service();
+    for _ in 0..2 {
+        let run = track(dir, &service.sim, &["run", "boots", "--wait"]);
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&track(dir, &service.sim, &["trends", "boots", "--json"]).stdout)
+            .unwrap();
+    // The brands whose numbers moved, read from the trends themselves.
+    let mut moved = Vec::new();
+    for brand in json["trends"]["brands"].as_array().unwrap() {
+        let stats = brand["overall"].as_array().unwrap();
+        let numbers = |s: &serde_json::Value| {
+            (
+                s["named"].clone(),
+                s["answers"].clone(),
+                s["recommended"].clone(),
+                format!("{:.0}", s["share_of_voice"].as_f64().unwrap()),
+            )
+        };
+        if numbers(&stats[0]) != numbers(&stats[1]) {
+            moved.push(brand["brand"].as_str().unwrap().to_string());
+        }
+    }
+    assert!(
+        !moved.is_empty(),
+        "the simulator's samples differ from one run to the next: {json:#}"
+    );
+    let trends = text(&track(dir, &service.sim, &["trends", "boots"]));
+    let changes = section(&trends, "CHANGES IN THE LAST RUN");
+    let headline = changes[0];
+    assert!(
+        headline.starts_with("changes in the 16 answers both runs have: "),
+        "{trends}"
+    );
+    assert!(!trends.contains("nothing changed"), "{trends}");
+    match moved.as_slice() {
+        [one] => assert!(headline.contains(&format!("{one} moved")), "{headline}"),
+        [a, b] => assert!(
+            headline.contains(&format!("{a} and {b} moved")),
+            "{headline}"
+        ),
+        many => assert!(
+            headline.contains(&format!("{} brands moved", many.len())),
+            "{headline}"
+        ),
+    }
+    // Each brand's line is under it, with the counts it read.
+    for brand in &moved {
+        let line = changes
+            .iter()
+            .find(|l| l.starts_with(&format!("{brand}: named in ")))
+            .unwrap_or_else(|| panic!("{brand}'s line: {changes:#?}"));
+        assert!(line.contains(" of 16 (") && line.contains(" → "), "{line}");
+    }
+    // Share of voice and recommended share per brand and run, beside visibility.
+    assert_eq!(section(&trends, "SHARE OF VOICE: % OF MENTIONS").len(), 4);
+    assert_eq!(section(&trends, "RECOMMENDED: % OF ANSWERS").len(), 4);
+
+    // The Markdown report heads the same lines with the same sentence.
+    let report = dir.join("r.md");
+    let written = track(
+        dir,
+        &service.sim,
+        &[
+            "report",
+            "boots",
+            "--format",
+            "md",
+            "-o",
+            &report.to_string_lossy(),
+        ],
+    );
+    assert_eq!(written.status.code(), Some(0), "{written:?}");
+    let markdown = std::fs::read_to_string(&report).unwrap();
+    assert!(markdown.contains(&format!("- {headline}\n")), "{markdown}");
+}
