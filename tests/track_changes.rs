@@ -153,3 +153,72 @@ fn counts_that_move_between_two_runs_are_never_read_as_nothing_changed() {
     let markdown = std::fs::read_to_string(&report).unwrap();
     assert!(markdown.contains(&format!("- {headline}\n")), "{markdown}");
 }
+
+/// A domain first in one place and lower in another: its best rank is 1 and its mean is
+/// more. `track trends` prints both; an alert on the best rank above 1 stays quiet beside it
+/// while one on the mean fires, and each sentence names the rank it compares.
+#[test]
+fn a_rank_alert_names_the_rank_it_compares_and_trends_print_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("vantage.toml"),
+        r#"[[sets]]
+name = "boots"
+terms = ["hiking boots"]
+locations = ["us", "de::Berlin"]
+
+[[sets.alerts]]
+domain = "rei.com"
+measure = "rank"
+above = 1
+
+[[sets.alerts]]
+domain = "rei.com"
+measure = "mean_rank"
+above = 1
+"#,
+    )
+    .unwrap();
+    let service = service();
+    let run = track(dir, &service.sim, &["run", "boots", "--wait"]);
+    let fired = text(&run);
+    assert_eq!(run.status.code(), Some(vantage::exit::ALERTS), "{run:?}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&track(dir, &service.sim, &["trends", "boots", "--json"]).stdout)
+            .unwrap();
+    let rei = json["trends"]["ranks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["domain"] == "rei.com")
+        .unwrap_or_else(|| panic!("rei.com ranks: {json:#}"));
+    let (best, mean) = (
+        rei["best"][0].as_u64().unwrap(),
+        rei["mean"][0].as_f64().unwrap(),
+    );
+    assert_eq!(best, 1, "{rei}");
+    assert!(mean > 1.0, "{rei}");
+    // The best rank is 1: not above 1. The mean is, and the line says it is the mean.
+    assert!(!fired.contains("best rank"), "{fired}");
+    assert!(
+        fired.contains(&format!(
+            "boots: rei.com's mean rank is {mean:.1}, above 1 in run "
+        )),
+        "{fired}"
+    );
+    let trends = text(&track(dir, &service.sim, &["trends", "boots"]));
+    let ranks = section(&trends, "BEST · MEAN RANK FOR \"hiking boots\"");
+    let line = ranks
+        .iter()
+        .find(|l| l.starts_with("rei.com "))
+        .unwrap_or_else(|| panic!("{trends}"));
+    assert!(line.ends_with(&format!(" 1 · {mean:.1}")), "{line}");
+    // `track check --json` carries the measure by name.
+    let check = track(dir, &service.sim, &["check", "boots", "--json"]);
+    let alerts: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert!(
+        alerts.to_string().contains("\"measure\":\"mean_rank\""),
+        "{alerts}"
+    );
+}

@@ -881,8 +881,13 @@ fn stat_cell(stat: &RunStat) -> String {
     }
 }
 
-fn rank_cell(rank: Option<f64>) -> String {
-    rank.map_or("–".to_string(), |r| format!("{r:.1}"))
+/// "1 · 2.5": the best rank at any place, then the mean over the places where it ranks (the
+/// two a rank alert may compare); "–" where it did not rank.
+fn rank_cell(best: Option<u32>, mean: Option<f64>) -> String {
+    match (best, mean) {
+        (Some(best), Some(mean)) => format!("{best} · {mean:.1}"),
+        _ => "–".to_string(),
+    }
 }
 
 /// The trends as text: a column per run (the last six), and the last run's changes.
@@ -973,13 +978,17 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
         for term in terms {
             text.push('\n');
             text.push_str(&header(&format!(
-                "RANK FOR \"{}\"",
+                "BEST · MEAN RANK FOR \"{}\"",
                 crate::sanitize::one_line(term)
             )));
             for rank in trends.ranks.iter().filter(|r| r.terms == term).take(TOP) {
                 text.push_str(&row(
                     &rank.domain,
-                    rank.ranks.iter().map(|r| rank_cell(*r)).collect(),
+                    rank.best
+                        .iter()
+                        .zip(&rank.mean)
+                        .map(|(best, mean)| rank_cell(*best, *mean))
+                        .collect(),
                 ));
             }
         }

@@ -114,12 +114,15 @@ pub struct DomainShare {
     pub share: Vec<f64>,
 }
 
-/// A domain's rank for one search over the runs (none where it did not rank).
+/// A domain's rank for one search over the runs (none where it did not rank): per run, its
+/// best rank at any place, and the mean over the places where it ranks of its best rank
+/// there. A rank alert compares one of the two (`best_rank`, `mean_rank`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RankTrend {
     pub terms: String,
     pub domain: String,
-    pub ranks: Vec<Option<f64>>,
+    pub best: Vec<Option<u32>>,
+    pub mean: Vec<Option<f64>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -128,7 +131,7 @@ pub struct Trends {
     pub brands: Vec<BrandTrend>,
     /// Most cited first.
     pub sources: Vec<DomainShare>,
-    /// By terms, then best average rank first.
+    /// By terms, then best mean rank first.
     pub ranks: Vec<RankTrend>,
 }
 
@@ -162,8 +165,8 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
     let mut domains = Names::default();
     let mut cited: Vec<Vec<u32>> = Vec::new();
     let mut answers_per_run = vec![0u32; n];
-    // (terms, domain) → per run: (sum of best ranks, locations)
-    let mut rank_sums: HashMap<(&str, &str), Vec<(u64, u32)>> = HashMap::new();
+    // (terms, domain) → per run: (sum of best ranks, locations, best of them)
+    let mut rank_sums: HashMap<(&str, &str), Vec<(u64, u32, Option<u32>)>> = HashMap::new();
     for (r, run) in runs.iter().enumerate() {
         answers_per_run[r] = u32::try_from(run.answers.len()).unwrap_or(u32::MAX);
         for answer in &run.answers {
@@ -204,9 +207,10 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
         for ((terms, _, domain), rank) in best {
             let slot = rank_sums
                 .entry((terms, domain))
-                .or_insert_with(|| vec![(0, 0); n]);
+                .or_insert_with(|| vec![(0, 0, None); n]);
             slot[r].0 += u64::from(rank);
             slot[r].1 += 1;
+            slot[r].2 = Some(slot[r].2.map_or(rank, |b: u32| b.min(rank)));
         }
     }
     let named = |names: &Names<'_>, groups: Vec<Vec<RunStat>>| -> Vec<(String, Vec<RunStat>)> {
@@ -262,14 +266,15 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
         .map(|((terms, domain), sums)| RankTrend {
             terms: terms.to_string(),
             domain: domain.to_string(),
-            ranks: sums
+            best: sums.iter().map(|&(_, _, best)| best).collect(),
+            mean: sums
                 .iter()
-                .map(|&(sum, count)| (count > 0).then(|| sum as f64 / f64::from(count)))
+                .map(|&(sum, count, _)| (count > 0).then(|| sum as f64 / f64::from(count)))
                 .collect(),
         })
         .collect();
     let mean = |t: &RankTrend| {
-        let known: Vec<f64> = t.ranks.iter().flatten().copied().collect();
+        let known: Vec<f64> = t.mean.iter().flatten().copied().collect();
         known.iter().sum::<f64>() / known.len().max(1) as f64
     };
     ranks.sort_by(|a, b| {
@@ -393,9 +398,10 @@ pub(crate) mod tests {
         assert_eq!(gear.share[0], 0.0);
         let rei = t.ranks.iter().find(|r| r.domain == "rei.com").unwrap();
         // Day 1: best 1 in US, 3 in DE → 2; day 2: 2 and 3 → 2.5.
-        assert_eq!(rei.ranks, [Some(2.0), Some(2.5)]);
+        assert_eq!(rei.mean, [Some(2.0), Some(2.5)]);
+        assert_eq!(rei.best, [Some(1), Some(2)]);
         assert_eq!(t.ranks[0].domain, "merrell.com");
-        assert_eq!(t.ranks[0].ranks, [Some(2.0), Some(1.0)]);
+        assert_eq!(t.ranks[0].mean, [Some(2.0), Some(1.0)]);
     }
 
     #[test]
