@@ -1,6 +1,7 @@
 //! One reading of a change, run as a user would against the simulator: the sentence over a
 //! run's changes is read from the lines under it and never says "nothing changed" while a
-//! count, a share or a rank it lists moved.
+//! count, a share or a rank it lists moved; a rank alert names the rank it compares; the
+//! report's rows carry each brand's stance.
 
 use std::path::Path;
 use std::process::Output;
@@ -134,6 +135,38 @@ fn counts_that_move_between_two_runs_are_never_read_as_nothing_changed() {
     // Share of voice and recommended share per brand and run, beside visibility.
     assert_eq!(section(&trends, "SHARE OF VOICE: % OF MENTIONS").len(), 4);
     assert_eq!(section(&trends, "RECOMMENDED: % OF ANSWERS").len(), 4);
+
+    // The report's rows say what each answer says of each brand.
+    let csv = text(&track(
+        dir,
+        &service.sim,
+        &["report", "boots", "--format", "csv"],
+    ));
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (named, stance) = (at("named"), at("stance"));
+    assert_eq!(stance, at("cited") + 1, "{header:?}");
+    let mut stances = std::collections::BTreeSet::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        match &row[named] {
+            "true" => assert!(
+                ["recommended", "listed", "cautioned"].contains(&&row[stance]),
+                "{row:?}"
+            ),
+            _ => assert!(["", "not found"].contains(&&row[stance]), "{row:?}"),
+        }
+        stances.insert(row[stance].to_string());
+    }
+    assert!(stances.len() > 1, "{stances:?}");
+    let jsonl = text(&track(
+        dir,
+        &service.sim,
+        &["report", "boots", "--format", "jsonl"],
+    ));
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert!(first.get("stance").is_some(), "{first}");
 
     // The Markdown report heads the same lines with the same sentence.
     let report = dir.join("r.md");
