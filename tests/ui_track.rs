@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use vantage::analysis::stance::Stance;
 use vantage::app::{App, Effect, Msg, StoreEffect, Tab, update};
 use vantage::store::{RunId, RunSummary};
 use vantage::track::diff;
@@ -814,7 +815,10 @@ fn v_breaks_a_brand_down_by_model_and_by_place() {
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(split_view()))));
     press(&mut app, KeyCode::Char('v'));
     let by_model = draw(&mut app, 160, 45);
-    assert!(by_model.contains("Salomon by model"), "{by_model}");
+    assert!(
+        by_model.contains("Salomon: visibility by model"),
+        "{by_model}"
+    );
     assert!(by_model.contains("chatgpt 100%"), "{by_model}");
     assert!(by_model.contains("gemini 50%"), "{by_model}");
     assert!(
@@ -830,10 +834,118 @@ fn v_breaks_a_brand_down_by_model_and_by_place() {
     // Lowa by place: the brand follows → .
     press(&mut app, KeyCode::Right);
     let lowa = draw(&mut app, 160, 45);
-    assert!(lowa.contains("Lowa by place"), "{lowa}");
+    assert!(lowa.contains("Lowa: visibility by place"), "{lowa}");
     press(&mut app, KeyCode::Char('v'));
     insta::assert_snapshot!("track_by_model_80x24", {
         press(&mut app, KeyCode::Char('v'));
         draw(&mut app, 80, 24)
     });
+}
+
+/// Two runs where Salomon is named as often but recommended more and named more times an
+/// answer: `c` turns the chart from visibility to share of voice, then to recommended share,
+/// then back, and the title says which; a split keeps the share.
+#[test]
+fn c_turns_the_chart_to_share_of_voice_and_recommended_share() {
+    let brands: Vec<String> = ["Salomon", "Lowa"].map(String::from).to_vec();
+    let answer = |model: &str, salomon: Seen, lowa: Seen| AnswerObservation {
+        query: "best hiking boots".to_string(),
+        model: model.to_string(),
+        device: String::new(),
+        location: "US/CO/Denver".to_string(),
+        brands: vec![salomon, lowa],
+        domains: Vec::new(),
+    };
+    let named = |position: u32, count: u32, stance: Stance| Seen {
+        position: Some(position),
+        count,
+        stance,
+    };
+    let observed = vec![
+        RunObservations {
+            label: "day 1".to_string(),
+            answers: vec![
+                answer(
+                    "chatgpt",
+                    named(1, 1, Stance::Listed),
+                    named(2, 3, Stance::Recommended),
+                ),
+                answer(
+                    "gemini",
+                    named(2, 1, Stance::Listed),
+                    named(1, 1, Stance::Listed),
+                ),
+            ],
+            results: Vec::new(),
+        },
+        RunObservations {
+            label: "day 2".to_string(),
+            answers: vec![
+                answer(
+                    "chatgpt",
+                    named(1, 4, Stance::Recommended),
+                    named(2, 1, Stance::Listed),
+                ),
+                answer(
+                    "gemini",
+                    named(1, 3, Stance::Recommended),
+                    named(2, 1, Stance::Listed),
+                ),
+            ],
+            results: Vec::new(),
+        },
+    ];
+    let view = TrackView {
+        runs: vec![run(1, "boots", 2, 0, 0), run(2, "boots", 2, 0, 0)],
+        set: Some("boots".to_string()),
+        trends: trends::trends(&observed, &brands),
+        diff: Some(diff::diff(&observed[0], &observed[1], &brands)),
+        calls_per_run: Some(2),
+        ..TrackView::default()
+    };
+    let mut app = app_on_track();
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view))));
+    let visibility = draw(&mut app, 140, 40);
+    assert!(
+        visibility.contains(
+            "Visibility of each brand over the runs of boots (%) · v: by model · c: share of voice"
+        ),
+        "{visibility}"
+    );
+    press(&mut app, KeyCode::Char('c'));
+    let voice = draw(&mut app, 140, 40);
+    assert!(
+        voice.contains("Share of voice of each brand over the runs of boots (%)"),
+        "{voice}"
+    );
+    // The same numbers under the chart: Salomon's share of voice 33 % → 78 %, recommended
+    // in 0 → 2 of 2; so the headline does not call it unchanged.
+    assert!(
+        voice.contains("share of voice 33 % → 78 %; recommended in 0 of 2 → 2 of 2"),
+        "{voice}"
+    );
+    assert!(
+        voice.contains("changes in the 2 answers both runs have: Salomon and Lowa moved"),
+        "{voice}"
+    );
+    insta::assert_snapshot!("track_share_of_voice_140x40", voice);
+    press(&mut app, KeyCode::Char('c'));
+    let recommended = draw(&mut app, 80, 24);
+    assert!(
+        recommended.contains("Recommended share of each brand"),
+        "{recommended}"
+    );
+    insta::assert_snapshot!("track_recommended_80x24", recommended);
+    // Split by model, the share stays and the title names it.
+    press(&mut app, KeyCode::Char('v'));
+    let by_model = draw(&mut app, 140, 40);
+    assert!(
+        by_model.contains("Salomon: recommended share by model (%) · ←→ · v · c"),
+        "{by_model}"
+    );
+    assert!(by_model.contains("chatgpt 100%"), "{by_model}");
+    press(&mut app, KeyCode::Char('v'));
+    press(&mut app, KeyCode::Char('v'));
+    press(&mut app, KeyCode::Char('c'));
+    assert!(draw(&mut app, 140, 40).contains("Visibility of each brand"));
 }

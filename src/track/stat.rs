@@ -127,12 +127,21 @@ impl Share {
         }
     }
 
-    /// "Visibility", "Share of voice", "Recommended": a chart's title starts with it.
+    /// "Visibility", "Share of voice", "Recommended share": a chart's title starts with it.
     pub fn title(self) -> &'static str {
         match self {
             Share::Visibility => "Visibility",
             Share::ShareOfVoice => "Share of voice",
-            Share::Recommended => "Recommended",
+            Share::Recommended => "Recommended share",
+        }
+    }
+
+    /// In a sentence: "visibility", "share of voice", "recommended share".
+    pub fn label(self) -> &'static str {
+        match self {
+            Share::Visibility => "visibility",
+            Share::ShareOfVoice => "share of voice",
+            Share::Recommended => "recommended share",
         }
     }
 

@@ -145,9 +145,9 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         let [list_area, chart_area] =
             Layout::horizontal([Constraint::Length(40), Constraint::Min(40)]).areas(chart_area);
         draw_brand_list(frame, list_area, view, state.brand);
-        draw_trend(frame, chart_area, view, state);
+        draw_trend(app, frame, chart_area, view);
     } else {
-        draw_trend(frame, chart_area, view, state);
+        draw_trend(app, frame, chart_area, view);
     }
     if !lines.is_empty() {
         let room = usize::from(changes_area.height.saturating_sub(2));
@@ -203,13 +203,18 @@ fn alert_lines(view: &TrackView, selected: usize) -> Vec<Line<'static>> {
 }
 
 /// The chart, or the map when the user switched to it.
-fn draw_trend(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
+fn draw_trend(app: &App, frame: &mut Frame, area: Rect, view: &TrackView) {
+    let state = &app.track;
     if state.show_map {
         super::track_map::draw(frame, area, view, state.brand);
     } else if state.show_readings {
         draw_readings(frame, area, view);
     } else {
-        draw_chart(frame, area, view, state);
+        let keys = ChartKeys {
+            split: app.key_of(Context::Track, Action::SplitChart),
+            share: app.key_of(Context::Track, Action::ChartShare),
+        };
+        draw_chart(frame, area, view, state, &keys);
     }
 }
 
@@ -556,13 +561,29 @@ const SERIES: [(Marker, &str); 4] = [
     (Marker::HalfBlock, "▀"),
 ];
 
-/// Each watched brand's visibility (% of answers naming it) over the set's runs.
-fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
+/// The keys the chart's title names, as the keymap has them.
+struct ChartKeys {
+    split: String,
+    share: String,
+}
+
+/// Each watched brand's share (visibility, share of voice or recommended share, as `c`
+/// picks) over the set's runs, or the selected brand's by model or place (`v`).
+fn draw_chart(
+    frame: &mut Frame,
+    area: Rect,
+    view: &TrackView,
+    state: &TrackState,
+    keys: &ChartKeys,
+) {
     let set = view.set.as_deref().unwrap_or("");
     let trends = &view.trends;
     if trends.brands.is_empty() {
         let block = titled_block(
-            format!(" Visibility of each brand over the runs of {set} (%) "),
+            format!(
+                " {} of each brand over the runs of {set} (%) ",
+                state.share.title()
+            ),
             area.width,
         );
         frame.render_widget(
@@ -574,21 +595,43 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
         return;
     }
     let brand = &trends.brands[state.brand.min(trends.brands.len() - 1)];
-    // The lines: every brand, or the selected brand's per model or per place.
-    let (title, series): (String, Vec<(&str, &[RunStat])>) = match state.split {
-        Split::Brands => (
-            format!(" Visibility of each brand over the runs of {set} (%) · v: by model "),
-            trends
-                .brands
-                .iter()
-                .map(|b| (b.brand.as_str(), b.overall.as_slice()))
-                .collect(),
-        ),
+    let (share, next) = (state.share, state.share.next().label());
+    let (v, c) = (&keys.split, &keys.share);
+    // The lines: every brand, or the selected brand's per model or per place. The title says
+    // what they are and the keys that change them, as far as the width allows.
+    let (titles, series): (Vec<String>, Vec<(&str, &[RunStat])>) = match state.split {
+        Split::Brands => {
+            let what = format!(
+                " {} of each brand over the runs of {set} (%)",
+                share.title()
+            );
+            (
+                vec![
+                    format!("{what} · {v}: by model · {c}: {next} "),
+                    format!("{what} · {c}: {next} "),
+                    format!("{what} "),
+                ],
+                trends
+                    .brands
+                    .iter()
+                    .map(|b| (b.brand.as_str(), b.overall.as_slice()))
+                    .collect(),
+            )
+        }
         Split::Models => (
-            format!(
-                " {} by model over the runs of {set} (%) · ← → brand · v: by place ",
-                brand.brand
-            ),
+            vec![
+                format!(
+                    " {}: {} by model over the runs of {set} (%) · ← → brand · {v}: by place · {c}: {next} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(
+                    " {}: {} by model (%) · ←→ · {v} · {c} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(" {} by model (%) · ←→ · {v} · {c} ", brand.brand),
+            ],
             brand
                 .by_model
                 .iter()
@@ -596,10 +639,19 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
                 .collect(),
         ),
         Split::Places => (
-            format!(
-                " {} by place over the runs of {set} (%) · ← → brand · v: all brands ",
-                brand.brand
-            ),
+            vec![
+                format!(
+                    " {}: {} by place over the runs of {set} (%) · ← → brand · {v}: all brands · {c}: {next} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(
+                    " {}: {} by place (%) · ←→ · {v} · {c} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(" {} by place (%) · ←→ · {v} · {c} ", brand.brand),
+            ],
             brand
                 .by_location
                 .iter()
@@ -611,16 +663,14 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
                 .collect(),
         ),
     };
-    // Narrow: the title keeps what the lines are and the key, not the set's name.
-    let title = if title.chars().count() + 2 > usize::from(area.width) {
-        match state.split {
-            Split::Brands => format!(" Visibility of each brand over the runs of {set} (%) "),
-            Split::Models => format!(" {} by model (%) · ←→ · v ", brand.brand),
-            Split::Places => format!(" {} by place (%) · ←→ · v ", brand.brand),
-        }
-    } else {
-        title
-    };
+    // The first that fits the border, else the shortest (cut at a word).
+    let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
+    let title = titles
+        .iter()
+        .find(|t| fits(t))
+        .or(titles.last())
+        .cloned()
+        .unwrap_or_default();
     let block = titled_block(title, area.width);
     let points: Vec<Vec<(f64, f64)>> = series
         .iter()
@@ -628,7 +678,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
             stats
                 .iter()
                 .enumerate()
-                .filter_map(|(i, stat)| stat.visibility().map(|v| (i as f64 + 1.0, v)))
+                .filter_map(|(i, stat)| state.share.of(stat).map(|v| (i as f64 + 1.0, v)))
                 .collect()
         })
         .collect();
@@ -658,7 +708,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
             Split::Brands => String::new(),
             _ => stats
                 .last()
-                .and_then(RunStat::visibility)
+                .and_then(|stat| state.share.of(stat))
                 .map_or(" –".to_string(), |v| format!(" {v:.0}%")),
         };
         legend.push(Span::raw(format!("{name}{last}  ")));
