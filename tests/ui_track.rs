@@ -932,7 +932,7 @@ fn c_turns_the_chart_to_share_of_voice_and_recommended_share() {
     press(&mut app, KeyCode::Char('c'));
     let recommended = draw(&mut app, 80, 24);
     assert!(
-        recommended.contains("Recommended share of each brand"),
+        recommended.contains("Recommended share (%) · v · c"),
         "{recommended}"
     );
     insta::assert_snapshot!("track_recommended_80x24", recommended);

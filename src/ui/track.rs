@@ -107,9 +107,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     }
     let list_height = u16::try_from(view.runs.len()).unwrap_or(u16::MAX).min(8) + 3;
     // The map needs height to be read; the changes then keep a few lines (the rest are
-    // counted, and `vantage track trends` lists them all).
+    // counted, and `vantage track trends` lists them all). A short terminal keeps the chart
+    // a few rows more.
     let changes_room = if state.show_map || state.show_readings {
         3
+    } else if body.height < 30 {
+        5
     } else {
         8
     };
@@ -609,7 +612,8 @@ fn draw_chart(
                 vec![
                     format!("{what} · {v}: by model · {c}: {next} "),
                     format!("{what} · {c}: {next} "),
-                    format!("{what} "),
+                    format!(" {} of each brand (%) · {v} · {c} ", share.title()),
+                    format!(" {} (%) · {v} · {c} ", share.title()),
                 ],
                 trends
                     .brands
