@@ -153,6 +153,10 @@ impl<'a> Names<'a> {
     }
 }
 
+/// A domain's ranks for one search in one run: the sum of its best rank at each place, the
+/// places it ranks at, and the best of them.
+type RankSum = (u64, u32, Option<u32>);
+
 /// Trends over `runs` (oldest first) for the watched `brands`.
 pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
     let n = runs.len();
@@ -166,7 +170,7 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
     let mut cited: Vec<Vec<u32>> = Vec::new();
     let mut answers_per_run = vec![0u32; n];
     // (terms, domain) → per run: (sum of best ranks, locations, best of them)
-    let mut rank_sums: HashMap<(&str, &str), Vec<(u64, u32, Option<u32>)>> = HashMap::new();
+    let mut rank_sums: HashMap<(&str, &str), Vec<RankSum>> = HashMap::new();
     for (r, run) in runs.iter().enumerate() {
         answers_per_run[r] = u32::try_from(run.answers.len()).unwrap_or(u32::MAX);
         for answer in &run.answers {
