@@ -1,6 +1,6 @@
 //! `vantage track`: run a set of the workspace file through the service's queue, list the
-//! runs, export them, and read their trends (`track_trends`). Scheduler-friendly: a lock per set, progress
-//! on stderr only when it is a terminal, exit codes as the README's table.
+//! runs, export them, and read their trends (`track_trends`). Scheduler-friendly: a lock per
+//! set, progress on stderr only when it is a terminal, exit codes as the README's table.
 
 use std::path::PathBuf;
 
