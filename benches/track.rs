@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use vantage::track::trends::{AnswerObservation, ResultObservation, RunObservations, diff, trends};
+use vantage::track::diff::diff;
+use vantage::track::trends::{AnswerObservation, ResultObservation, RunObservations, Seen, trends};
 
 const RUNS: usize = 30;
 const BUDGET: Duration = Duration::from_millis(200);
@@ -46,8 +47,10 @@ fn run(n: usize) -> RunObservations {
                 let seed = mix(n as u64 * 1_000_003 + prompt * 31 + answers.len() as u64);
                 let positions = (0..6u64)
                     .map(|b| {
-                        ((seed >> (b * 8)) & 3 != 0)
-                            .then_some((b as u32 + (seed as u32 >> 20)) % 6 + 1)
+                        Seen::at(
+                            ((seed >> (b * 8)) & 3 != 0)
+                                .then_some((b as u32 + (seed as u32 >> 20)) % 6 + 1),
+                        )
                     })
                     .collect();
                 let domains = (0..4u64)
@@ -58,7 +61,7 @@ fn run(n: usize) -> RunObservations {
                     model: model.to_string(),
                     device: String::new(),
                     location: location.to_string(),
-                    positions,
+                    brands: positions,
                     domains,
                 });
             }

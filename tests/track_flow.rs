@@ -22,7 +22,7 @@ use vantage::store::{Store, StoreOptions, now_ms};
 use vantage::track::observe::observe_run;
 use vantage::track::run::{begin, submit_unsent};
 use vantage::track::submit::JobSubmitter;
-use vantage::track::trends;
+use vantage::track::{diff, trends};
 
 const BIN: &str = env!("CARGO_BIN_EXE_vantage");
 
@@ -204,7 +204,7 @@ async fn the_simulator_drifts_by_epoch_and_trends_show_it() {
     let t = trends::trends(&observed, &names);
     assert_eq!(t.runs.len(), 3);
     assert!(!t.sources.is_empty() && !t.ranks.is_empty());
-    let changed = trends::diff(&observed[0], &observed[1], &names);
+    let changed = diff::diff(&observed[0], &observed[1], &names);
     assert!(!changed.is_empty(), "day 2 differs from day 1");
     assert!(
         !changed.ranks_moved.is_empty(),
@@ -218,7 +218,7 @@ async fn the_simulator_drifts_by_epoch_and_trends_show_it() {
         }),
         "{changed:#?}"
     );
-    let same = trends::diff(&observed[1], &observed[2], &names);
+    let same = diff::diff(&observed[1], &observed[2], &names);
     assert!(same.is_empty(), "the same day answers the same: {same:#?}");
 }
 

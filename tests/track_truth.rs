@@ -202,7 +202,7 @@ samples = 5
     assert!(varied, "the samples of a vantage point differ: {json:#}");
     let text = String::from_utf8(track(dir, &service.sim, &["trends", "boots"]).stdout).unwrap();
     assert!(
-        text.contains("LAST RUN AGAINST THE ONE BEFORE (Fisher's exact test"),
+        text.contains("CHANGES IN THE LAST RUN, AGAINST THE ONE BEFORE (Fisher's exact test"),
         "{text}"
     );
     // The last run's sources by kind, per model and place; its gaps when asked.
@@ -406,6 +406,14 @@ fn the_html_report_is_self_contained_with_its_chart_map_and_changes() {
         .collect();
     assert_eq!(series, vec!["REI", "Salomon", "Keen"]);
     assert!(chart.select(&select("polyline")).count() >= 1);
+    // Beside it, share of voice and recommended share over the runs, a series per brand too.
+    for share in ["share", "recommended"] {
+        let chart = document
+            .select(&select(&format!("#{share} svg.chart")))
+            .next()
+            .unwrap_or_else(|| panic!("the {share} chart"));
+        assert_eq!(chart.select(&select("g.series")).count(), 3, "{share}");
+    }
     // The map: a world per brand with the set's two vantage points on it.
     let maps: Vec<_> = document.select(&select("#map svg.map")).collect();
     assert_eq!(maps.len(), 3);
@@ -447,6 +455,10 @@ fn the_html_report_is_self_contained_with_its_chart_map_and_changes() {
     let chart = std::fs::read_to_string(dir.join("r-visibility.svg")).unwrap();
     assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(dir.join("r-map-1.svg").exists());
+    for chart in ["r-share-of-voice.svg", "r-recommended.svg"] {
+        assert!(text.contains(&format!("]({chart})")), "{text}");
+        assert!(dir.join(chart).exists(), "{chart}");
+    }
     // Markdown without a file to write its charts beside is refused.
     let refused = track(dir, &service.sim, &["report", "boots", "--format", "md"]);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");

@@ -10,12 +10,18 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use vantage::app::{App, Effect, Msg, StoreEffect, Tab, update};
 use vantage::store::{RunId, RunSummary};
+use vantage::track::diff;
 use vantage::track::map::brand_maps;
-use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations};
+use vantage::track::trends::{self, AnswerObservation, ResultObservation, RunObservations, Seen};
 use vantage::track::view::TrackView;
 
 const T0: i64 = 1_763_880_000_000;
 const DAY: i64 = 86_400_000;
+
+/// Each watched brand named at its position (once, listed), or not named.
+fn seen(positions: Vec<Option<u32>>) -> Vec<Seen> {
+    positions.into_iter().map(Seen::at).collect()
+}
 
 fn run(n: u32, set: &str, done: u32, failed: u32, pending: u32) -> RunSummary {
     RunSummary {
@@ -49,11 +55,11 @@ fn observations() -> Vec<RunObservations> {
                     model: model.to_string(),
                     device: String::new(),
                     location: "US/CO/Denver".to_string(),
-                    positions: if i == 0 || day == 2 {
+                    brands: seen(if i == 0 || day == 2 {
                         named[day].to_vec()
                     } else {
                         vec![None, Some(1), None]
-                    },
+                    }),
                     domains: vec![if day == 0 { "rei.com" } else { "reddit.com" }.to_string()],
                 })
                 .collect();
@@ -85,7 +91,7 @@ fn view() -> TrackView {
         ],
         set: Some("boots".to_string()),
         trends: trends::trends(&observed, &brands),
-        diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
+        diff: Some(diff::diff(&observed[1], &observed[2], &brands)),
         maps: Vec::new(),
         readings: None,
         calls_per_run: None,
@@ -159,7 +165,7 @@ fn world_view() -> TrackView {
         model: "chatgpt".to_string(),
         device: String::new(),
         location: location.to_string(),
-        positions,
+        brands: seen(positions),
         domains: vec!["rei.com".to_string()],
     };
     let day = |n: usize, answers: Vec<AnswerObservation>| RunObservations {
@@ -193,7 +199,7 @@ fn world_view() -> TrackView {
         set: Some("boots".to_string()),
         maps: brand_maps(&trends),
         trends,
-        diff: Some(trends::diff(&observed[0], &observed[1], &brands)),
+        diff: Some(diff::diff(&observed[0], &observed[1], &brands)),
         readings: None,
         calls_per_run: None,
         fired: Vec::new(),
@@ -222,7 +228,7 @@ fn world_view_with_readings() -> TrackView {
                 model: "chatgpt".to_string(),
                 device: String::new(),
                 location: "US/CO/Denver".to_string(),
-                positions: vec![Some(1), None],
+                brands: seen(vec![Some(1), None]),
                 domains: vec!["rei.com".to_string(), "reddit.com".to_string()],
             },
             AnswerObservation {
@@ -230,7 +236,7 @@ fn world_view_with_readings() -> TrackView {
                 model: "gemini".to_string(),
                 device: String::new(),
                 location: "DE/–/Berlin".to_string(),
-                positions: vec![Some(2), Some(1)],
+                brands: seen(vec![Some(2), Some(1)]),
                 domains: vec!["lowa.com".to_string(), "outdoorgearlab.com".to_string()],
             },
         ],
@@ -311,38 +317,44 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
     let mut view = world_view();
     let diff = view.diff.get_or_insert_with(Default::default);
     diff.mentions_gained = (0..12)
-        .map(|n| trends::MentionChange {
+        .map(|n| diff::MentionChange {
             brand: "Lowa".to_string(),
             query: format!("boots {n}"),
             model: "chatgpt".to_string(),
             device: String::new(),
             location: "DE/–/Berlin".to_string(),
-            ..trends::MentionChange::default()
+            ..diff::MentionChange::default()
         })
         .collect();
     let mut app = app_on_track();
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(view))));
     // The chart leaves the changes eight lines: what they are over and what was not
-    // compared first, then five shown and seven counted.
+    // compared first, each brand against the run before, then three shown and nine counted.
     let screen = draw(&mut app, 100, 32);
     assert!(
-        screen.contains("changes in the 2 answers both runs have"),
+        screen.contains(
+            "changes in the 2 answers both runs have: Merrell and Lowa moved, 12 mentions gained"
+        ),
         "{screen}"
     );
     assert!(
         screen.contains("not compared, failed or not sent"),
         "{screen}"
     );
-    assert!(screen.contains("boots 4\""), "{screen}");
-    assert!(!screen.contains("boots 5\""), "{screen}");
     assert!(
-        screen.contains("… 7 more: `vantage track trends boots`"),
+        screen.contains("Lowa: named in 0 of 2 (0–66 %) → 1 of 6 (3–56 %)"),
         "{screen}"
     );
-    // The map leaves them three: what they are over, what was not, and all twelve counted.
+    assert!(screen.contains("boots 2\""), "{screen}");
+    assert!(!screen.contains("boots 3\""), "{screen}");
+    assert!(
+        screen.contains("… 9 more: `vantage track trends boots`"),
+        "{screen}"
+    );
+    // The map leaves them three: what they are over (two rows), and the rest counted.
     press(&mut app, KeyCode::Char('m'));
     let screen = draw(&mut app, 80, 24);
-    assert!(screen.contains("… 12 more"), "{screen}");
+    assert!(screen.contains("… 15 more"), "{screen}");
 }
 
 /// An answer whose model searched these fanouts.
@@ -728,100 +740,4 @@ fn a_set_is_edited_and_deleted_in_the_track_tab() {
     assert!(!written.contains("boots"), "{written}");
     assert!(written.contains("name = \"tents\""), "{written}");
     assert!(app.track.editor.is_none());
-}
-
-/// Three runs of two models from two places: Salomon holds in ChatGPT and falls in Gemini,
-/// holds in Denver and falls in Berlin.
-fn split_view() -> TrackView {
-    let brands: Vec<String> = ["Salomon", "Lowa"].map(String::from).to_vec();
-    let answer = |model: &str, location: &str, positions: Vec<Option<u32>>| AnswerObservation {
-        query: "best hiking boots".to_string(),
-        model: model.to_string(),
-        device: String::new(),
-        location: location.to_string(),
-        positions,
-        domains: Vec::new(),
-    };
-    let observed: Vec<RunObservations> = (0..3)
-        .map(|day| {
-            let later = day > 0;
-            RunObservations {
-                label: format!("day {day}"),
-                answers: vec![
-                    answer("chatgpt", "US/CO/Denver", vec![Some(1), Some(2)]),
-                    answer("chatgpt", "DE/–/Berlin", vec![Some(1), None]),
-                    answer("gemini", "US/CO/Denver", vec![Some(2), Some(1)]),
-                    answer(
-                        "gemini",
-                        "DE/–/Berlin",
-                        vec![if later { None } else { Some(1) }, Some(1)],
-                    ),
-                ],
-                results: Vec::new(),
-            }
-        })
-        .collect();
-    TrackView {
-        runs: vec![
-            run(1, "boots", 4, 0, 0),
-            run(2, "boots", 4, 0, 0),
-            run(3, "boots", 4, 0, 0),
-        ],
-        set: Some("boots".to_string()),
-        trends: trends::trends(&observed, &brands),
-        diff: Some(trends::diff(&observed[1], &observed[2], &brands)),
-        maps: Vec::new(),
-        readings: None,
-        calls_per_run: Some(4),
-        // Salomon's Gemini alert fired on the newest run.
-        fired: vec![(
-            "00000003-0000-4000-8000-000000000000".to_string(),
-            vec![vantage::track::alerts::Fired {
-                set: "boots".to_string(),
-                run: "00000003-0000-4000-8000-000000000000".to_string(),
-                subject: "Salomon".to_string(),
-                measure: "visibility",
-                condition: "below",
-                threshold: 60.0,
-                value: Some(50.0),
-                previous: Some(100.0),
-                models: vec!["gemini".to_string()],
-                locations: Vec::new(),
-                text: "boots: Salomon's visibility (gemini) is 50 %, below 60 % in run 00000003."
-                    .to_string(),
-            }],
-        )],
-    }
-}
-
-/// `v` splits the chart: the selected brand by model, then by place, each line's last
-/// value in the legend; `←`/`→` pick the brand; `v` again goes back to every brand.
-#[test]
-fn v_breaks_a_brand_down_by_model_and_by_place() {
-    let mut app = app_on_track();
-    update(&mut app, Msg::TrackLoaded(Ok(Box::new(split_view()))));
-    press(&mut app, KeyCode::Char('v'));
-    let by_model = draw(&mut app, 160, 45);
-    assert!(by_model.contains("Salomon by model"), "{by_model}");
-    assert!(by_model.contains("chatgpt 100%"), "{by_model}");
-    assert!(by_model.contains("gemini 50%"), "{by_model}");
-    assert!(
-        by_model.contains("⚑ boots: Salomon's visibility (gemini) is 50 %"),
-        "the alert that fired shows under the chart: {by_model}"
-    );
-    insta::assert_snapshot!("track_by_model_160x45", by_model);
-    press(&mut app, KeyCode::Char('v'));
-    let by_place = draw(&mut app, 80, 24);
-    assert!(by_place.contains("by place"), "{by_place}");
-    insta::assert_snapshot!("track_by_place_80x24", by_place);
-    insta::assert_snapshot!("track_by_place_160x45", draw(&mut app, 160, 45));
-    // Lowa by place: the brand follows → .
-    press(&mut app, KeyCode::Right);
-    let lowa = draw(&mut app, 160, 45);
-    assert!(lowa.contains("Lowa by place"), "{lowa}");
-    press(&mut app, KeyCode::Char('v'));
-    insta::assert_snapshot!("track_by_model_80x24", {
-        press(&mut app, KeyCode::Char('v'));
-        draw(&mut app, 80, 24)
-    });
 }

@@ -15,21 +15,32 @@ pub enum Measure {
     Position,
     /// Percent of every watched brand's mentions that are this brand's.
     ShareOfVoice,
-    /// The best organic rank of the brand's domains in the set's searches.
-    Rank,
+    /// The best organic rank of the brand's domains over the set's searches (`best_rank`;
+    /// `rank`, as files written before the mean was offered say it).
+    BestRank,
+    /// The mean, over the set's searches (terms × place) where the brand's domains rank, of
+    /// their best rank there: what `track trends` prints beside the best.
+    MeanRank,
 }
 
 impl Measure {
-    pub const NAMES: &'static str = "visibility, position, share_of_voice or rank";
+    pub const NAMES: &'static str = "visibility, position, share_of_voice, best_rank or mean_rank";
 
     pub fn parse(text: &str) -> Option<Measure> {
         match text.trim().to_ascii_lowercase().as_str() {
             "visibility" => Some(Measure::Visibility),
             "position" => Some(Measure::Position),
             "share_of_voice" => Some(Measure::ShareOfVoice),
-            "rank" => Some(Measure::Rank),
+            // A rank alert has always compared the best rank.
+            "best_rank" | "rank" => Some(Measure::BestRank),
+            "mean_rank" => Some(Measure::MeanRank),
             _ => None,
         }
+    }
+
+    /// A domain's rank in the set's searches, best or mean: a domain may be watched by it.
+    pub fn is_rank(self) -> bool {
+        matches!(self, Measure::BestRank | Measure::MeanRank)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -37,7 +48,8 @@ impl Measure {
             Measure::Visibility => "visibility",
             Measure::Position => "position",
             Measure::ShareOfVoice => "share_of_voice",
-            Measure::Rank => "rank",
+            Measure::BestRank => "best_rank",
+            Measure::MeanRank => "mean_rank",
         }
     }
 
@@ -46,13 +58,14 @@ impl Measure {
         matches!(self, Measure::Visibility | Measure::ShareOfVoice)
     }
 
-    /// In words, for sentences: "visibility", "share of voice".
+    /// In words, for sentences: "visibility", "share of voice", "best rank".
     pub fn words(self) -> &'static str {
         match self {
             Measure::Visibility => "visibility",
             Measure::Position => "position",
             Measure::ShareOfVoice => "share of voice",
-            Measure::Rank => "rank",
+            Measure::BestRank => "best rank",
+            Measure::MeanRank => "mean rank",
         }
     }
 }

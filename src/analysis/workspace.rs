@@ -820,17 +820,18 @@ fn read_alerts(
                     "is missing: name the tracked brand the alert watches (or, for rank, a domain)",
                 ));
             }
-            (None, Some(_), m) if m != Measure::Rank => {
+            (None, Some(_), m) if !m.is_rank() => {
                 return Err(field(
                     at("domain"),
                     "sets.alerts.domain",
-                    "a domain is watched by its rank only: use measure = \"rank\", or a brand",
+                    "a domain is watched by its rank only: use measure = \"best_rank\" or \"mean_rank\", or a brand",
                 ));
             }
-            (Some(name), None, Measure::Rank)
-                if brands
-                    .iter()
-                    .any(|b| b.name == *name && b.domains.is_empty()) =>
+            (Some(name), None, m)
+                if m.is_rank()
+                    && brands
+                        .iter()
+                        .any(|b| b.name == *name && b.domains.is_empty()) =>
             {
                 return Err(field(
                     at("brand"),

@@ -336,7 +336,17 @@ fn alerts_and_the_webhook_are_read_and_a_wrong_one_is_refused_with_its_line() {
         alerts[0].to_string(),
         "Salomon visibility below 30 % (chatgpt; US)"
     );
-    assert_eq!(alerts[1].to_string(), "rei.com rank drops by 2.5");
+    // `rank`, as files written before the mean was offered say it, is the best rank.
+    assert_eq!(alerts[1].to_string(), "rei.com best rank drops by 2.5");
+    let mean = Workspace::parse(
+        Path::new("/w/vantage.toml"),
+        &base.replace("measure = \"rank\"", "measure = \"mean_rank\""),
+    )
+    .unwrap();
+    assert_eq!(
+        mean.set("boots").unwrap().alerts[1].to_string(),
+        "rei.com mean rank drops by 2.5"
+    );
     // Editing the set keeps its alerts as written.
     let mut edited = workspace.clone();
     let mut set = edited.set("boots").unwrap().clone();

@@ -2,8 +2,10 @@
 //! run's set a chart of each brand's visibility over its runs and the last run's changes.
 //! Read from the store off the UI task; `Enter` shows the selected run's set, `r` reads
 //! again, `m` swaps the chart for a map of one brand (`←`/`→` pick it), `s` for the last
-//! run's sources by kind and the gaps of the workspace's own brand.
+//! run's sources by kind and the gaps of the workspace's own brand; `v` splits the chart by
+//! model or place, `c` turns it to share of voice or recommended share.
 
+use crate::track::stat::Share;
 use crate::track::view::TrackView;
 
 use super::keymap::{Action, Context};
@@ -48,6 +50,8 @@ pub struct TrackState {
     pub show_readings: bool,
     /// The chart's lines: the brands, or the selected brand by model or by place.
     pub split: Split,
+    /// What the chart draws of each line: visibility, share of voice or recommended share.
+    pub share: Share,
     /// Prompts discovered around a topic (`D`), shown in place of the chart.
     pub discover: Option<super::discover::DiscoverState>,
     /// A set written from the tab (the form, Discover): shown once the file holds it.
@@ -149,6 +153,11 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::SplitChart => {
             app.track.split = app.track.split.next();
+            app.track.show_map = false;
+            app.track.show_readings = false;
+        }
+        Action::ChartShare => {
+            app.track.share = app.track.share.next();
             app.track.show_map = false;
             app.track.show_readings = false;
         }

@@ -30,6 +30,7 @@ mod track;
 mod track_alerts;
 mod track_set;
 mod track_travel;
+mod track_trends;
 mod usage;
 
 pub use ai::AiArgs;

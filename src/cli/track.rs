@@ -1,6 +1,6 @@
 //! `vantage track`: run a set of the workspace file through the service's queue, list the
-//! runs, export them, and read their trends. Scheduler-friendly: a lock per set, progress
-//! on stderr only when it is a terminal, exit codes as the README's table.
+//! runs, export them, and read their trends (`track_trends`). Scheduler-friendly: a lock per
+//! set, progress on stderr only when it is a terminal, exit codes as the README's table.
 
 use std::path::PathBuf;
 
@@ -18,12 +18,9 @@ use crate::exit;
 use crate::jobs::{MAX_IN_FLIGHT, Scheduler};
 use crate::store::{RunSummary, Store, StoreOptions, now_ms};
 use crate::track::lock::{self, LockError};
-use crate::track::observe::observe_run;
-use crate::track::readings;
 use crate::track::report::{self, ReportFormat};
 use crate::track::run::{self, SubmitEvent};
 use crate::track::submit::JobSubmitter;
-use crate::track::trends::{self, RunDiff, RunObservations, RunStat, Trends};
 
 #[derive(Debug, Args)]
 pub struct TrackArgs {
@@ -122,12 +119,12 @@ pub enum TrackCommand {
 }
 
 /// A refusal before anything is sent: exit code 2.
-fn invalid(message: &str) -> i32 {
+pub(super) fn invalid(message: &str) -> i32 {
     err(message);
     exit::INVALID_INPUT
 }
 
-fn load_workspace(explicit: Option<&std::path::Path>) -> Result<Workspace, String> {
+pub(super) fn load_workspace(explicit: Option<&std::path::Path>) -> Result<Workspace, String> {
     let folder = std::env::current_dir().unwrap_or_default();
     let Some(path) = workspace::locate(explicit, &folder) else {
         return Err(format!(
@@ -184,7 +181,7 @@ async fn check_set(
     super::track_alerts::check(&store, &workspace, &set, json).await
 }
 
-fn open_store(config: &Config) -> Result<Store, i32> {
+pub(super) fn open_store(config: &Config) -> Result<Store, i32> {
     Store::open_in(&config.data_dir, StoreOptions::from_config(config)).map_err(|error| {
         err(&error.to_string());
         error.exit_code()
@@ -234,7 +231,7 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             own,
         } => {
             let gaps = gaps.then(|| own.unwrap_or_default());
-            trends_of(config, workspace, &set, json, gaps)
+            super::track_trends::trends_of(config, workspace, &set, json, gaps)
         }
     }
 }
@@ -526,7 +523,7 @@ async fn wait_for_jobs(store: &Store, client: &Client, set: &str, progress: &Pro
 }
 
 /// "2026-11-23 13:40Z".
-fn started(unix_ms: i64) -> String {
+pub(super) fn started(unix_ms: i64) -> String {
     let stamp = report::timestamp(unix_ms);
     match (stamp.get(..10), stamp.get(11..16)) {
         (Some(day), Some(time)) => format!("{day} {time}Z"),
@@ -615,7 +612,7 @@ fn brands_for(workspace: Option<&std::path::Path>, set: &str) -> Vec<Brand> {
     }
 }
 
-fn runs_of(store: &Store, set: &str) -> Result<Vec<RunSummary>, i32> {
+pub(super) fn runs_of(store: &Store, set: &str) -> Result<Vec<RunSummary>, i32> {
     match store.track_runs(Some(set)) {
         Ok(runs) if runs.is_empty() => Err(invalid(&format!(
             "No runs of {set} are stored. Start one with `vantage track run {set}`."
@@ -766,219 +763,4 @@ fn report_set(
         }
     }
     exit::OK
-}
-
-/// `track trends`: with `gaps` (the `--own` name, empty for the workspace's own brand),
-/// the last run's gaps too.
-fn trends_of(
-    config: &Config,
-    workspace: Option<&std::path::Path>,
-    set: &str,
-    json: bool,
-    gaps: Option<String>,
-) -> i32 {
-    let loaded = load_workspace(workspace).ok();
-    let mut brands = match &loaded {
-        Some(w) => match w.set(set) {
-            Some(s) => w.brands_of(s),
-            None => w.brands().to_vec(),
-        },
-        None => Vec::new(),
-    };
-    let classifier = loaded.as_ref().map(|w| w.classifier()).unwrap_or_default();
-    let own = match &gaps {
-        None => None,
-        Some(named) => {
-            let tracked = loaded.as_ref().map_or(&[][..], |w| w.brands());
-            let marked = || loaded.as_ref().and_then(|w| w.own()).map(str::to_string);
-            match super::brands::pick_own(Some(named), marked, tracked) {
-                Ok(own) => {
-                    // Read in every answer, even when the set watches other brands.
-                    if !brands.iter().any(|b| b.name == own)
-                        && let Some(brand) = tracked.iter().find(|b| b.name == own)
-                    {
-                        brands.push(brand.clone());
-                    }
-                    Some(own)
-                }
-                Err(sentence) => {
-                    return invalid(sentence.trim_start_matches("Not sent: "));
-                }
-            }
-        }
-    };
-    let store = match open_store(config) {
-        Ok(store) => store,
-        Err(code) => return code,
-    };
-    let runs = match runs_of(&store, set) {
-        Ok(runs) => runs,
-        Err(code) => return code,
-    };
-    let mut observed: Vec<RunObservations> = Vec::with_capacity(runs.len());
-    for run in &runs {
-        match store.track_items(&run.id) {
-            Ok(items) => observed.push(observe_run(started(run.started_at), &items, &brands)),
-            Err(error) => {
-                err(&error.to_string());
-                return error.exit_code();
-            }
-        }
-    }
-    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
-    let trends = trends::trends(&observed, &names);
-    let diff = match observed.as_slice() {
-        [.., before, after] => Some(trends::diff(before, after, &names)),
-        _ => None,
-    };
-    let last = observed
-        .last()
-        .map(|run| readings::readings(run, &brands, own.as_deref(), &classifier));
-    if json {
-        let value = serde_json::json!({"trends": trends, "diff": diff, "last_run": last});
-        out_as_received(&with_newline(value.to_string()));
-        return exit::OK;
-    }
-    let mut text = trends_text(&trends, diff.as_ref());
-    if let Some(last) = &last {
-        text.push_str(&readings_text(last));
-    }
-    out(&text);
-    exit::OK
-}
-
-/// The last run's sources by kind, and its gaps when asked.
-fn readings_text(readings: &readings::RunReadings) -> String {
-    let mut text = String::new();
-    if !readings.kinds.is_empty() {
-        text.push_str("\nSOURCES BY KIND IN THE LAST RUN\n");
-        for (group, kinds) in crate::analysis::sources::KindCounts::aligned(&readings.kinds) {
-            text.push_str(&format!("  {group}  {kinds}\n"));
-        }
-    }
-    if let Some(gaps) = &readings.gaps {
-        text.push_str("\nIN THE LAST RUN\n");
-        text.push_str(&gaps.text());
-    }
-    text
-}
-
-/// How many rows of sources and ranks the text shows.
-const TOP: usize = 10;
-
-/// "65% 43–82 @1.4": visibility, its 95 % interval and the average position.
-fn stat_cell(stat: &RunStat) -> String {
-    let Some((low, high)) = stat.interval() else {
-        return "–".to_string();
-    };
-    let v = stat.visibility().unwrap_or(0.0);
-    match stat.average_position() {
-        Some(p) => format!("{v:.0}% {low:.0}–{high:.0} @{p:.1}"),
-        None => format!("{v:.0}% {low:.0}–{high:.0}"),
-    }
-}
-
-fn rank_cell(rank: Option<f64>) -> String {
-    rank.map_or("–".to_string(), |r| format!("{r:.1}"))
-}
-
-/// The trends as text: a column per run (the last six), and the last run's changes.
-pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
-    let shown = trends.runs.len().min(6);
-    let skip = trends.runs.len() - shown;
-    let width = 16;
-    // "#3 11-23 06:15": the run's number, then its month, day and time.
-    let header = |title: &str| {
-        let mut line = format!("{title:<28}");
-        for (n, label) in trends.runs.iter().enumerate().skip(skip) {
-            let when = label.get(5..16).unwrap_or(label);
-            line.push_str(&format!(" {:>width$}", format!("#{} {when}", n + 1)));
-        }
-        line.push('\n');
-        line
-    };
-    let row = |name: &str, cells: Vec<String>| {
-        let mut line = format!("{:<28}", crate::sanitize::one_line(name));
-        for cell in cells.into_iter().skip(skip) {
-            line.push_str(&format!(" {cell:>width$}"));
-        }
-        line.push('\n');
-        line
-    };
-    let mut text = String::new();
-    if trends.brands.is_empty() {
-        text.push_str("No brands are watched: add [[brands]] to the workspace file.\n");
-    } else {
-        text.push_str(&header("BRAND: % NAMED, 95% INTERVAL @ AVG POSITION"));
-        for brand in &trends.brands {
-            text.push_str(&row(
-                &brand.brand,
-                brand.overall.iter().map(stat_cell).collect(),
-            ));
-            for (model, stats) in &brand.by_model {
-                text.push_str(&row(
-                    &format!("  {model}"),
-                    stats.iter().map(stat_cell).collect(),
-                ));
-            }
-            for (place, stats) in &brand.by_location {
-                text.push_str(&row(
-                    &format!("  {place}"),
-                    stats.iter().map(stat_cell).collect(),
-                ));
-            }
-        }
-    }
-    let changes: Vec<String> = trends
-        .brands
-        .iter()
-        .filter_map(|b| b.change.map(|c| format!("  {}: {}\n", b.brand, c.text())))
-        .collect();
-    if !changes.is_empty() {
-        text.push_str(&format!(
-            "\nLAST RUN AGAINST THE ONE BEFORE ({})\n",
-            crate::analysis::samples::TEST
-        ));
-        text.push_str(&changes.concat());
-    }
-    if !trends.sources.is_empty() {
-        text.push('\n');
-        text.push_str(&header("SOURCE: % OF ANSWERS CITING"));
-        for source in trends.sources.iter().take(TOP) {
-            text.push_str(&row(
-                &source.domain,
-                source.share.iter().map(|s| format!("{s:.0}%")).collect(),
-            ));
-        }
-    }
-    if !trends.ranks.is_empty() {
-        let mut terms: Vec<&str> = trends.ranks.iter().map(|r| r.terms.as_str()).collect();
-        terms.dedup();
-        for term in terms {
-            text.push('\n');
-            text.push_str(&header(&format!(
-                "RANK FOR \"{}\"",
-                crate::sanitize::one_line(term)
-            )));
-            for rank in trends.ranks.iter().filter(|r| r.terms == term).take(TOP) {
-                text.push_str(&row(
-                    &rank.domain,
-                    rank.ranks.iter().map(|r| rank_cell(*r)).collect(),
-                ));
-            }
-        }
-    }
-    if let Some(diff) = diff {
-        text.push_str("\nCHANGES IN THE LAST RUN\n");
-        // Each brand against the run before is said above, with the test's verdict.
-        for line in trends::change_lines(diff, None) {
-            let sign = match line.kind {
-                trends::ChangeKind::Gained => "+ ",
-                trends::ChangeKind::Lost => "- ",
-                _ => "",
-            };
-            text.push_str(&format!("  {sign}{}\n", line.text));
-        }
-    }
-    text
 }

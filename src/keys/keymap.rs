@@ -140,6 +140,8 @@ pub enum Action {
     NewSet,
     /// Track: the chart's lines by brand, by model, by place.
     SplitChart,
+    /// Track: what the chart draws: visibility, share of voice, recommended share.
+    ChartShare,
     /// Track: run the shown set now (after a yes to its calls).
     RunSet,
     /// Track's set form: delete the set from the file.
@@ -392,6 +394,7 @@ pub(crate) static DEFAULTS: &[DefaultBinding] = &[
     bind!(Track, [ch('m')], "m", Action::ToggleMode, "map of the vantage points, or the chart"),
     bind!(Track, [ch('x')], "x", Action::Export, "write the shown set's report as an HTML page"),
     bind!(Track, [ch('v')], "v", Action::SplitChart, "chart: every brand / the selected one by model / by place"),
+    bind!(Track, [ch('c')], "c", Action::ChartShare, "chart: visibility / share of voice / recommended"),
     bind!(Track, [ch('s')], "s", Action::ToggleReadings, "sources by kind and gaps of the last run, or the chart"),
     bind!(Track, [ch('D')], "D", Action::DiscoverPrompts, "discover prompts around a topic"),
     bind!(Track, [ch('e')], "e", Action::EditSet, "edit a set: rename, prompts, models, places, brands"),

@@ -2,6 +2,8 @@
 //! filters keep, against its threshold or against the run before. Pure: observations in,
 //! the alerts that fire out, each with a sentence a chat channel can show as is.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::analysis::alerts::{Alert, Condition, Measure, number};
@@ -10,6 +12,7 @@ use crate::analysis::workspace::location_spec;
 use crate::api::Location;
 use crate::present::compare::summary::location_label;
 
+use super::stat::RunStat;
 use super::trends::RunObservations;
 
 /// An alert that fired on a run.
@@ -61,23 +64,30 @@ fn measure(
     brands: &[String],
     domains: &[String],
 ) -> (Option<f64>, bool) {
-    if alert.measure == Measure::Rank {
+    if alert.measure.is_rank() {
         let searches: Vec<_> = run
             .results
             .iter()
             .filter(|r| in_places(&r.location, &alert.locations))
             .collect();
-        let best = searches
-            .iter()
-            .filter(|r| {
-                domains.iter().any(|d| {
-                    let d = d.trim_start_matches("www.");
-                    r.domain == d || r.domain.ends_with(&format!(".{d}"))
-                })
+        // The domains' best rank in each search (terms at a place), as trends read it.
+        let mut best: BTreeMap<(&str, &str), u32> = BTreeMap::new();
+        for r in searches.iter().filter(|r| {
+            domains.iter().any(|d| {
+                let d = d.trim_start_matches("www.");
+                r.domain == d || r.domain.ends_with(&format!(".{d}"))
             })
-            .map(|r| r.rank)
-            .min();
-        return (best.map(f64::from), !searches.is_empty());
+        }) {
+            best.entry((r.terms.as_str(), r.location.as_str()))
+                .and_modify(|b| *b = (*b).min(r.rank))
+                .or_insert(r.rank);
+        }
+        let value = match alert.measure {
+            Measure::MeanRank => (!best.is_empty())
+                .then(|| best.values().map(|r| f64::from(*r)).sum::<f64>() / best.len() as f64),
+            _ => best.values().min().map(|r| f64::from(*r)),
+        };
+        return (value, !searches.is_empty());
     }
     let Some(index) = alert
         .brand
@@ -94,26 +104,13 @@ fn measure(
     if answers.is_empty() {
         return (None, false);
     }
-    let named: Vec<u32> = answers
-        .iter()
-        .filter_map(|a| a.positions.get(index).copied().flatten())
-        .collect();
+    // Read as trends read the brand, so an alert and the trends beside it agree.
+    let stat = RunStat::over(answers, index);
     let value = match alert.measure {
-        Measure::Visibility => Some(named.len() as f64 * 100.0 / answers.len() as f64),
-        Measure::Position => (!named.is_empty())
-            .then(|| named.iter().map(|p| f64::from(*p)).sum::<f64>() / named.len() as f64),
-        Measure::ShareOfVoice => {
-            let all: usize = answers
-                .iter()
-                .map(|a| a.positions.iter().filter(|p| p.is_some()).count())
-                .sum();
-            Some(if all == 0 {
-                0.0
-            } else {
-                named.len() as f64 * 100.0 / all as f64
-            })
-        }
-        Measure::Rank => None,
+        Measure::Visibility => stat.visibility(),
+        Measure::Position => stat.average_position(),
+        Measure::ShareOfVoice => stat.share_of_voice(),
+        Measure::BestRank | Measure::MeanRank => None,
     };
     (value, true)
 }
@@ -121,7 +118,7 @@ fn measure(
 /// Whether the condition holds. A position or rank is worse when higher; one not there at
 /// all (not named, not ranked) is worse than any.
 fn fires(alert: &Alert, now: Option<f64>, before: Option<f64>) -> bool {
-    let higher_is_worse = matches!(alert.measure, Measure::Position | Measure::Rank);
+    let higher_is_worse = alert.measure == Measure::Position || alert.measure.is_rank();
     let worst = |v: Option<f64>| v.unwrap_or(if higher_is_worse { f64::INFINITY } else { 0.0 });
     match alert.condition {
         Condition::Below(t) => now.is_some_and(|v| v < t),
@@ -146,9 +143,10 @@ fn fires(alert: &Alert, now: Option<f64>, before: Option<f64>) -> bool {
 
 fn shown(measure: Measure, value: Option<f64>) -> String {
     match (value, measure) {
-        (None, Measure::Rank) => "not ranked".to_string(),
+        (None, m) if m.is_rank() => "not ranked".to_string(),
         (None, _) => "not named".to_string(),
         (Some(v), m) if m.is_percent() => format!("{v:.0} %"),
+        (Some(v), Measure::BestRank) => format!("{v:.0}"),
         (Some(v), _) => format!("{v:.1}"),
     }
 }
@@ -237,7 +235,7 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::track::trends::{AnswerObservation, ResultObservation};
+    use crate::track::trends::{AnswerObservation, ResultObservation, Seen};
 
     fn answer(model: &str, location: &str, positions: Vec<Option<u32>>) -> AnswerObservation {
         AnswerObservation {
@@ -245,7 +243,7 @@ mod tests {
             model: model.into(),
             device: String::new(),
             location: location.into(),
-            positions,
+            brands: positions.into_iter().map(Seen::at).collect(),
             domains: Vec::new(),
         }
     }
@@ -338,11 +336,7 @@ mod tests {
         searched_before.results = vec![ranked(3, "www.salomon.com")];
         let mut searched_now = run(Vec::new());
         searched_now.results = vec![ranked(1, "rei.com")];
-        let rank = Alert {
-            measure: Measure::Rank,
-            condition: Condition::DropsBy(2.0),
-            ..alert(Measure::Rank, Condition::DropsBy(2.0))
-        };
+        let rank = alert(Measure::BestRank, Condition::DropsBy(2.0));
         let fired = evaluate(
             "s",
             &[
@@ -360,9 +354,61 @@ mod tests {
         );
         assert_eq!(fired.len(), 2, "{fired:?}");
         assert!(
-            fired[0].text.contains("went from 3.0 to not ranked"),
+            fired[0]
+                .text
+                .contains("Salomon's best rank went from 3 to not ranked"),
             "{}",
             fired[0].text
         );
+    }
+
+    /// rei.com is first in the US and fourth in Germany: its best rank is 1, its mean 2.5,
+    /// as trends print them. `above = 1` on the best never fires; on the mean it does, and
+    /// each sentence names the rank it compares.
+    #[test]
+    fn a_rank_alert_compares_the_best_or_the_mean_rank_and_says_which() {
+        let ranked = |location: &str, rank: u32, domain: &str| ResultObservation {
+            terms: "boots".into(),
+            location: location.into(),
+            rank,
+            domain: domain.into(),
+            url: String::new(),
+            title: String::new(),
+        };
+        let mut searched = run(Vec::new());
+        searched.results = vec![
+            ranked("US", 1, "rei.com"),
+            ranked("US", 3, "rei.com"),
+            ranked("DE", 4, "rei.com"),
+            ranked("DE", 1, "bergzeit.de"),
+        ];
+        let on = |measure: Measure, condition: Condition| Alert {
+            brand: None,
+            domain: Some("rei.com".into()),
+            ..alert(measure, condition)
+        };
+        let fired =
+            |alerts: &[Alert]| evaluate("boots", alerts, "abcdef123", &searched, None, &[], &[]);
+        assert!(fired(&[on(Measure::BestRank, Condition::Above(1.0))]).is_empty());
+        let mean = fired(&[on(Measure::MeanRank, Condition::Above(1.0))]);
+        assert_eq!(mean[0].value, Some(2.5));
+        assert_eq!(mean[0].measure, "mean_rank");
+        assert_eq!(
+            mean[0].text,
+            "boots: rei.com's mean rank is 2.5, above 1 in run abcdef12."
+        );
+        let best = fired(&[on(Measure::BestRank, Condition::Below(2.0))]);
+        assert_eq!(
+            best[0].text,
+            "boots: rei.com's best rank is 1, below 2 in run abcdef12."
+        );
+        // The same numbers as the trends print for the search.
+        let trends = crate::track::trends::trends(&[searched.clone()], &[]);
+        let rei = trends.ranks.iter().find(|r| r.domain == "rei.com").unwrap();
+        assert_eq!((rei.best[0], rei.mean[0]), (Some(1), Some(2.5)));
+        // Only Germany: the best is 4.
+        let mut german = on(Measure::BestRank, Condition::Above(1.0));
+        german.locations = vec![crate::geo::parse_location("de").unwrap()];
+        assert_eq!(fired(&[german])[0].value, Some(4.0));
     }
 }

@@ -158,7 +158,7 @@ mod tests {
             model: "chatgpt".to_string(),
             device: String::new(),
             location: location.to_string(),
-            positions: vec![named.then_some(1)],
+            brands: vec![trends::Seen::at(named.then_some(1))],
             domains: Vec::new(),
         }
     }

@@ -10,19 +10,24 @@
 //! - [`lock`] keeps two runs of one set from overlapping.
 //! - [`map`] places a set's vantage points on a world map, banded by a brand's visibility.
 //! - [`observe`] reads a stored result as the numbers trends need; [`trends`] computes
-//!   visibility, positions, source shares, ranks and run-to-run diffs (pure);
+//!   visibility, positions, source shares and ranks (pure); [`diff`] what changed from one
+//!   run to the next and [`changes`] its lines, the same in every view (pure);
 //!   [`report`] writes runs as CSV or JSON Lines; [`readings`] reads a run for the kinds
 //!   of the sites cited and the gaps of the own brand.
 
 pub mod alerts;
+pub mod changes;
+pub mod diff;
 pub mod lock;
 pub mod map;
 pub mod observe;
 pub mod plan;
 pub mod readings;
 pub mod report;
+pub mod report_charts;
 pub mod report_page;
 pub mod run;
+pub mod stat;
 pub mod submit;
 pub mod trends;
 pub mod view;

@@ -1,16 +1,18 @@
 //! A stored result read as trends and reports need it: for an answer, which watched brands
-//! it names (and where) and which domains it cites; for a search, the organic results.
+//! it names (where, how often, and what it says of each) and which domains it cites; for a
+//! search, the organic results.
 
 use std::time::Duration;
 
 use crate::analysis::mentions::{self, Brand, Mention};
 use crate::api::{AiRequest, ResultKind, SearchRequest, SearchResults};
 use crate::present::answer;
+use crate::present::compare::mentions::answer_mentions;
 use crate::present::compare::overview::{AI_OVERVIEW, is_overview_request, stored_overview};
 use crate::present::compare::summary::location_label;
 use crate::store::{RequestParams, RunItem};
 
-use super::trends::{AnswerObservation, ResultObservation, RunObservations};
+use super::trends::{AnswerObservation, ResultObservation, RunObservations, Seen};
 
 /// An answer with the mentions behind its observation (the report shows their counts).
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +56,7 @@ fn observe_answer(request: &AiRequest, body: &str, brands: &[Brand]) -> Option<O
             model: request.effective_model().as_str().to_string(),
             device: request.device.clone().unwrap_or_default(),
             location: location_label(&request.location),
-            positions: Vec::new(),
+            brands: Vec::new(),
             domains: Vec::new(),
         },
         brands,
@@ -72,29 +74,32 @@ fn observe_overview(request: &SearchRequest, page: &str, brands: &[Brand]) -> Ob
             model: AI_OVERVIEW.to_string(),
             device: String::new(),
             location: location_label(&request.location),
-            positions: Vec::new(),
+            brands: Vec::new(),
             domains: Vec::new(),
         },
         brands,
     )
 }
 
-/// Fills `observation` with the brands `prepared` names and the domains it cites.
+/// Fills `observation` with the brands `prepared` names (read as every view reads an
+/// answer's mentions) and the domains it cites.
 fn observed(
     prepared: &answer::PreparedAnswer,
     mut observation: AnswerObservation,
     brands: &[Brand],
 ) -> ObservedAnswer {
-    let urls: Vec<&str> = prepared.sources.iter().map(|s| s.url.as_str()).collect();
-    let found = mentions::mentions(&prepared.plain_text, &urls, brands);
-    observation.positions = brands
+    let found = answer_mentions(prepared, brands);
+    observation.brands = brands
         .iter()
         .map(|b| {
             found
                 .iter()
                 .find(|m| m.brand == b.name)
-                .and_then(|m| m.position)
-                .and_then(|p| u32::try_from(p).ok())
+                .map_or_else(Seen::default, |m| Seen {
+                    position: m.position.and_then(|p| u32::try_from(p).ok()),
+                    count: u32::try_from(m.count).unwrap_or(u32::MAX),
+                    stance: m.stance,
+                })
         })
         .collect();
     for source in &prepared.sources {
@@ -178,7 +183,13 @@ mod tests {
         };
         assert_eq!(answer.observation.model, AI_OVERVIEW);
         assert_eq!(answer.observation.query, "mcp server");
-        assert_eq!(answer.observation.positions, vec![Some(1), None]);
+        let positions: Vec<Option<u32>> = answer
+            .observation
+            .brands
+            .iter()
+            .map(|s| s.position)
+            .collect();
+        assert_eq!(positions, vec![Some(1), None]);
         assert!(
             answer.observation.domains.contains(&"zenn.dev".to_string()),
             "{:?}",
@@ -194,7 +205,7 @@ mod tests {
         else {
             panic!("still an answer, one that names nothing")
         };
-        assert_eq!(answer.observation.positions, vec![None]);
+        assert_eq!(answer.observation.brands, vec![Seen::default()]);
         let plain = SearchRequest {
             terms: "boots".into(),
             ..SearchRequest::default()

@@ -7,10 +7,10 @@ use serde::Serialize;
 
 use crate::analysis::mentions::{Brand, Mention, on_domain};
 use crate::analysis::sources::{Classifier, KindCounts};
-use crate::analysis::stance::Stance;
 use crate::present::compare::gaps::{self, Gaps};
 
-use super::trends::{AnswerObservation, RunObservations, by_vantage};
+use super::diff::by_vantage;
+use super::trends::{AnswerObservation, RunObservations};
 
 /// What one run's answers say beyond visibility.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -52,18 +52,18 @@ pub fn readings(
 fn mentions_of(answer: &AnswerObservation, brands: &[Brand]) -> Vec<Mention> {
     brands
         .iter()
-        .zip(&answer.positions)
-        .map(|(brand, position)| Mention {
+        .zip(&answer.brands)
+        .map(|(brand, seen)| Mention {
             brand: brand.name.clone(),
-            position: position.map(|p| p as usize),
+            position: seen.position.map(|p| p as usize),
             rank: None,
-            count: usize::from(position.is_some()),
+            count: seen.count as usize,
             sentence: None,
             cited: brand
                 .domains
                 .iter()
                 .any(|d| answer.domains.iter().any(|host| on_domain(host, d))),
-            stance: Stance::Listed,
+            stance: seen.stance,
         })
         .collect()
 }
@@ -98,6 +98,7 @@ fn run_gaps(run: &RunObservations, brands: &[Brand], own: &str) -> Gaps {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::track::trends::Seen;
 
     fn answer(
         model: &str,
@@ -110,7 +111,7 @@ mod tests {
             model: model.into(),
             device: String::new(),
             location: location.into(),
-            positions: positions.to_vec(),
+            brands: positions.iter().map(|p| Seen::at(*p)).collect(),
             domains: domains.iter().map(|d| d.to_string()).collect(),
         }
     }

@@ -1,10 +1,12 @@
-//! Runs written out for a spreadsheet or a warehouse: one row per answer × brand, and per
+//! Runs written out for a spreadsheet or a warehouse: one row per answer × brand (with what
+//! the answer says of the brand, its stance), and per
 //! search result × vantage point, as CSV or JSON Lines. A call with no result yet (pending,
 //! failed, not sent) is one row with its state, so a run's export is always whole.
 
 use serde::Serialize;
 
 use crate::analysis::mentions::Brand;
+use crate::analysis::stance::Stance;
 use crate::analysis::workspace::TrackSet;
 use crate::present::compare::summary::location_label;
 use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
@@ -12,7 +14,7 @@ use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
 use super::map::brand_maps;
 use super::observe::{Observed, observe, observe_run};
 use super::report_page::{BrandExamples, Example, ReportInput};
-use super::trends;
+use super::{diff, trends};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
@@ -42,6 +44,9 @@ pub struct ReportRow {
     pub position: Option<u32>,
     pub count: Option<u32>,
     pub cited: Option<bool>,
+    /// What the answer says of the brand: recommended, listed, cautioned, or not found (it
+    /// names the brand only to say it knows nothing of it); none where it is not named.
+    pub stance: Option<&'static str>,
     pub rank: Option<u32>,
     pub domain: String,
     pub url: String,
@@ -94,16 +99,16 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
         };
         match observe(item, brands) {
             Observed::Answer(answer) if !brands.is_empty() => {
-                for (brand, position) in brands.iter().zip(&answer.observation.positions) {
+                for (brand, seen) in brands.iter().zip(&answer.observation.brands) {
                     let mention = answer.mentions.iter().find(|m| m.brand == brand.name);
                     rows.push(ReportRow {
                         brand: brand.name.clone(),
-                        named: Some(position.is_some()),
-                        position: *position,
-                        count: Some(
-                            mention.map_or(0, |m| u32::try_from(m.count).unwrap_or(u32::MAX)),
-                        ),
+                        named: Some(seen.position.is_some()),
+                        position: seen.position,
+                        count: Some(seen.count),
                         cited: Some(mention.is_some_and(|m| m.cited)),
+                        stance: (seen.position.is_some() || seen.stance == Stance::NotFound)
+                            .then(|| seen.stance.label()),
                         ..base.clone()
                     });
                 }
@@ -187,7 +192,7 @@ pub fn gather(
     }
     let trends = trends::trends(&observed, &names);
     let diff = match observed.as_slice() {
-        [.., before, after] => Some(trends::diff(before, after, &names)),
+        [.., before, after] => Some(diff::diff(before, after, &names)),
         _ => None,
     };
     Ok(ReportInput {
@@ -302,7 +307,7 @@ mod tests {
     fn one_row_per_answer_and_brand_and_one_for_a_call_without_result() {
         let body = serde_json::json!({
             "model": "chatgpt",
-            "completion": "<p>Merrell is first, then Salomon. Merrell again.</p>",
+            "completion": "<p>I recommend Merrell above all. Salomon is next. Merrell again. Avoid Keen: its soles peel. I could not find anything on Hoka.</p>",
             "sources": "<a href=\"https://www.merrell.com/boots\">Merrell</a>",
         })
         .to_string();
@@ -313,34 +318,44 @@ mod tests {
                 domains: vec!["merrell.com".to_string()],
             },
             Brand::named("Hoka"),
+            Brand::named("Keen"),
+            Brand::named("Lowa"),
         ];
         let mut unsent = ai_item(None);
         unsent.seq = 1;
         let rows = rows(&run(), &[ai_item(Some(&body)), unsent], &brands);
-        assert_eq!(rows.len(), 3, "{rows:#?}");
+        assert_eq!(rows.len(), 5, "{rows:#?}");
         assert_eq!(rows[0].brand, "Merrell");
         assert_eq!(rows[0].named, Some(true));
         assert_eq!(rows[0].position, Some(1));
         assert_eq!(rows[0].count, Some(2));
         assert_eq!(rows[0].cited, Some(true));
         assert_eq!(rows[0].location, "US/–/Denver");
+        assert_eq!(rows[0].stance, Some("recommended"));
         assert_eq!(rows[1].brand, "Hoka");
         assert_eq!(rows[1].named, Some(false));
-        assert_eq!(rows[2].state, "unsent");
-        assert_eq!(rows[2].brand, "");
+        assert_eq!(rows[1].stance, Some("not found"));
+        assert_eq!(rows[2].stance, Some("cautioned"));
+        // Not named at all: no stance.
+        assert_eq!((rows[3].named, rows[3].stance), (Some(false), None));
+        assert_eq!(rows[4].state, "unsent");
+        assert_eq!(rows[4].brand, "");
         let csv = render(&rows, ReportFormat::Csv, true).unwrap();
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
             Some(
-                "run,started_at,set,kind,query,model,device,location,state,brand,named,position,count,cited,rank,domain,url,title"
+                "run,started_at,set,kind,query,model,device,location,state,brand,named,position,count,cited,stance,rank,domain,url,title"
             )
         );
         assert!(lines.next().unwrap().contains(",2025-11-23T"), "{csv}");
         let jsonl = render(&rows, ReportFormat::Jsonl, true).unwrap();
-        assert_eq!(jsonl.lines().count(), 3);
+        assert_eq!(jsonl.lines().count(), 5);
         let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
         assert_eq!(first["brand"], "Merrell");
+        assert_eq!(first["stance"], "recommended");
+        let lowa: serde_json::Value = serde_json::from_str(jsonl.lines().nth(3).unwrap()).unwrap();
+        assert_eq!(lowa["stance"], serde_json::Value::Null);
         assert_eq!(first["state"], "done");
     }
 }

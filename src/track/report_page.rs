@@ -5,11 +5,17 @@
 
 use std::fmt::Write as _;
 
-use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+use html_escape::encode_text as text;
 
 use crate::analysis::stance::Stance;
+use crate::track::changes::{self, ChangeKind};
+use crate::track::diff::RunDiff;
 use crate::track::map::{Band, BrandMap};
-use crate::track::trends::{self, ChangeKind, RunDiff, RunStat, Trends};
+use crate::track::report_charts::{
+    band_colour, land_path, map_svg, map_svg_over, share_svg, stat_text,
+};
+use crate::track::stat::{RunStat, Share};
+use crate::track::trends::Trends;
 
 /// One answer that named a brand, with the sentence around its first mention.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,287 +52,8 @@ pub struct ReportInput {
     pub examples: Vec<BrandExamples>,
 }
 
-/// Colours of the series, and for each a dash pattern and a marker, so series are told
-/// apart printed in black and white too.
-const COLOURS: [&str; 8] = [
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-];
-const DASHES: [&str; 4] = ["", "6 4", "2 3", "10 3 2 3"];
-const MARKERS: [Marker; 4] = [
-    Marker::Circle,
-    Marker::Square,
-    Marker::Triangle,
-    Marker::Diamond,
-];
-
-#[derive(Clone, Copy)]
-enum Marker {
-    Circle,
-    Square,
-    Triangle,
-    Diamond,
-}
-
-impl Marker {
-    fn svg(self, x: f64, y: f64, fill: &str) -> String {
-        match self {
-            Marker::Circle => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="{fill}"/>"#),
-            Marker::Square => format!(
-                r#"<rect x="{:.1}" y="{:.1}" width="8" height="8" fill="{fill}"/>"#,
-                x - 4.0,
-                y - 4.0
-            ),
-            Marker::Triangle => format!(
-                r#"<polygon points="{x:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}"/>"#,
-                y - 5.0,
-                x - 5.0,
-                y + 4.0,
-                x + 5.0,
-                y + 4.0
-            ),
-            Marker::Diamond => format!(
-                r#"<polygon points="{x:.1},{:.1} {:.1},{y:.1} {x:.1},{:.1} {:.1},{y:.1}" fill="{fill}"/>"#,
-                y - 5.0,
-                x + 5.0,
-                y + 5.0,
-                x - 5.0
-            ),
-        }
-    }
-}
-
-fn series_style(i: usize) -> (&'static str, &'static str, Marker) {
-    (
-        COLOURS[i % COLOURS.len()],
-        DASHES[i % DASHES.len()],
-        MARKERS[i % MARKERS.len()],
-    )
-}
-
-/// The chart of each brand's visibility over the runs: one line per brand, with a legend.
-pub fn visibility_svg(trends: &Trends) -> String {
-    let (width, height) = (720.0, 320.0);
-    let (left, right, top, bottom) = (44.0, 16.0, 16.0, 40.0);
-    let plot_w = width - left - right;
-    let plot_h = height - top - bottom;
-    let runs = trends.runs.len();
-    let x = |i: usize| {
-        if runs <= 1 {
-            left + plot_w / 2.0
-        } else {
-            left + plot_w * i as f64 / (runs - 1) as f64
-        }
-    };
-    let y = |v: f64| top + plot_h * (1.0 - v / 100.0);
-    let legend_rows = trends.brands.len().div_ceil(4);
-    let total_h = height + 20.0 * legend_rows as f64;
-    let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {total_h}" role="img" aria-labelledby="vis-title" class="chart"><title id="vis-title">Visibility of each brand over the runs of the set, in percent of answers</title>"#
-    );
-    for tick in [0.0, 25.0, 50.0, 75.0, 100.0] {
-        let _ = write!(
-            svg,
-            r##"<line x1="{left}" x2="{}" y1="{:.1}" y2="{:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" font-size="15" text-anchor="end">{tick:.0}%</text>"##,
-            left + plot_w,
-            y(tick),
-            y(tick),
-            left - 6.0,
-            y(tick) + 4.0
-        );
-    }
-    for i in 0..runs {
-        let _ = write!(
-            svg,
-            r#"<text x="{:.1}" y="{}" font-size="15" text-anchor="middle">#{}</text>"#,
-            x(i),
-            top + plot_h + 16.0,
-            i + 1
-        );
-    }
-    for (b, brand) in trends.brands.iter().enumerate() {
-        let (colour, dash, marker) = series_style(b);
-        let _ = write!(
-            svg,
-            r#"<g class="series" data-brand="{}"><title>{}</title>"#,
-            attr(&brand.brand),
-            text(&brand.brand)
-        );
-        // A run without an answer breaks the line rather than drawing it to zero.
-        let mut segment: Vec<(f64, f64)> = Vec::new();
-        let mut segments = Vec::new();
-        for (i, stat) in brand.overall.iter().enumerate() {
-            match stat.visibility() {
-                Some(v) => segment.push((x(i), y(v))),
-                None => segments.push(std::mem::take(&mut segment)),
-            }
-        }
-        segments.push(segment);
-        for points in segments.iter().filter(|s| s.len() > 1) {
-            let list: Vec<String> = points
-                .iter()
-                .map(|(px, py)| format!("{px:.1},{py:.1}"))
-                .collect();
-            let _ = write!(
-                svg,
-                r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>"#,
-                list.join(" ")
-            );
-        }
-        for (i, stat) in brand.overall.iter().enumerate() {
-            if let Some(v) = stat.visibility() {
-                svg.push_str(&marker.svg(x(i), y(v), colour));
-                let _ = write!(
-                    svg,
-                    r#"<title>{} in run #{}: {}</title>"#,
-                    text(&brand.brand),
-                    i + 1,
-                    text(&stat_text(stat))
-                );
-            }
-        }
-        svg.push_str("</g>");
-        let (lx, ly) = (
-            left + (b % 4) as f64 * 170.0,
-            height + 6.0 + (b / 4) as f64 * 20.0,
-        );
-        let _ = write!(
-            svg,
-            r#"<line x1="{lx}" x2="{}" y1="{ly}" y2="{ly}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>{}<text x="{}" y="{}" font-size="16">{}</text>"#,
-            lx + 28.0,
-            marker.svg(lx + 14.0, ly, colour),
-            lx + 34.0,
-            ly + 4.0,
-            text(&brand.brand)
-        );
-    }
-    svg.push_str("</svg>");
-    svg
-}
-
-/// "65% (43–82 %), position 1.4".
-fn stat_text(stat: &RunStat) -> String {
-    let Some(v) = stat.visibility() else {
-        return "no answer".to_string();
-    };
-    let mut out = format!("{v:.0}%");
-    if let Some((low, high)) = stat.interval() {
-        let _ = write!(out, " ({low:.0}–{high:.0} %)");
-    }
-    if let Some(p) = stat.average_position() {
-        let _ = write!(out, ", position {p:.1}");
-    }
-    out
-}
-
-/// Where the land is, as dots of a 2°×3° grid, drawn once from ratatui's own world map.
-fn land_dots() -> &'static [(f64, f64)] {
-    use ratatui::buffer::Buffer;
-    use ratatui::layout::Rect;
-    use ratatui::style::Color;
-    use ratatui::widgets::Widget;
-    use ratatui::widgets::canvas::{Canvas, Map, MapResolution};
-    static DOTS: std::sync::OnceLock<Vec<(f64, f64)>> = std::sync::OnceLock::new();
-    DOTS.get_or_init(|| {
-        let (w, h) = (180u16, 60u16);
-        let area = Rect::new(0, 0, w, h);
-        let mut buffer = Buffer::empty(area);
-        Canvas::default()
-            .marker(ratatui::symbols::Marker::Dot)
-            .x_bounds([-180.0, 180.0])
-            .y_bounds([-90.0, 90.0])
-            .paint(|ctx| {
-                ctx.draw(&Map {
-                    resolution: MapResolution::High,
-                    color: Color::Reset,
-                });
-            })
-            .render(area, &mut buffer);
-        let mut dots = Vec::new();
-        for row in 0..h {
-            for col in 0..w {
-                if buffer[(col, row)].symbol() != " " {
-                    dots.push((
-                        -180.0 + (f64::from(col) + 0.5) * 360.0 / f64::from(w),
-                        90.0 - (f64::from(row) + 0.5) * 180.0 / f64::from(h),
-                    ));
-                }
-            }
-        }
-        dots
-    })
-}
-
-fn band_colour(band: Band) -> &'static str {
-    match band {
-        Band::High => "#1a9850",
-        Band::Middle => "#fdae61",
-        Band::Low => "#f46d43",
-        Band::None => "#a50026",
-        Band::Unknown => "#999999",
-    }
-}
-
-/// The land as one SVG path of dots.
-fn land_path() -> String {
-    let mut d = String::with_capacity(land_dots().len() * 22);
-    for (lon, lat) in land_dots() {
-        let (x, y) = (map_x(*lon), map_y(*lat));
-        let _ = write!(d, "M{:.1} {:.1}h3v5h-3z", x - 1.5, y - 2.5);
-    }
-    format!(r##"<path fill="#b9c5d2" d="{d}"/>"##)
-}
-
-const MAP_WIDTH: f64 = 720.0;
-const MAP_HEIGHT: f64 = 360.0;
-
-fn map_x(lon: f64) -> f64 {
-    (lon + 180.0) / 360.0 * MAP_WIDTH
-}
-
-fn map_y(lat: f64) -> f64 {
-    (90.0 - lat) / 180.0 * MAP_HEIGHT
-}
-
-/// One brand's vantage points on the world, each marked by how visible the brand was there
-/// in the last run (a colour and a symbol, so print keeps the difference). Standalone: the
-/// land is drawn in it.
-pub fn map_svg(map: &BrandMap) -> String {
-    map_svg_over(map, &land_path())
-}
-
-/// The map with `land` as its land: the land's path, or a `<use>` of one drawn once in the
-/// page.
-fn map_svg_over(map: &BrandMap, land: &str) -> String {
-    let (width, height) = (MAP_WIDTH, MAP_HEIGHT);
-    let mut svg = format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" class="map" data-brand="{}"><title>Where {} was named in the last run</title><rect width="{width}" height="{height}" fill="#f4f7fb"/>{land}"##,
-        attr(&map.brand),
-        text(&map.brand)
-    );
-    for point in &map.points {
-        let (x, y) = (map_x(point.longitude), map_y(point.latitude));
-        let colour = band_colour(point.band);
-        let share = point
-            .visibility
-            .map_or("no answer".to_string(), |v| format!("{v:.0}%"));
-        let _ = write!(
-            svg,
-            r##"<g class="point"><title>{}: {}</title><circle cx="{x:.1}" cy="{y:.1}" r="11" fill="{colour}" stroke="#fff" stroke-width="2"/><text x="{:.1}" y="{:.1}" font-size="22" font-weight="600" fill="#1d2329">{} {} {}</text></g>"##,
-            text(&point.location),
-            share,
-            x + 15.0,
-            y + 7.0,
-            point.band.symbol(),
-            text(point.short_name()),
-            share
-        );
-    }
-    svg.push_str("</svg>");
-    svg
-}
-
 /// Share of voice in the last run within each group (model or place): of every time a
-/// watched brand was named there, the part that was this brand.
+/// watched brand was named there, the part that was this brand ([`RunStat::share_of_voice`]).
 fn share_rows(trends: &Trends, by_model: bool) -> Vec<(String, Vec<f64>)> {
     let Some(last) = trends.runs.len().checked_sub(1) else {
         return Vec::new();
@@ -347,7 +74,7 @@ fn share_rows(trends: &Trends, by_model: bool) -> Vec<(String, Vec<f64>)> {
     groups
         .into_iter()
         .map(|group| {
-            let named: Vec<u32> = trends
+            let shares = trends
                 .brands
                 .iter()
                 .map(|brand| {
@@ -359,23 +86,33 @@ fn share_rows(trends: &Trends, by_model: bool) -> Vec<(String, Vec<f64>)> {
                     list.iter()
                         .find(|(g, _)| *g == group)
                         .and_then(|(_, stats)| stats.get(last))
-                        .map_or(0, |s| s.named)
-                })
-                .collect();
-            let total: u32 = named.iter().sum();
-            let shares = named
-                .iter()
-                .map(|n| {
-                    if total == 0 {
-                        0.0
-                    } else {
-                        f64::from(*n) * 100.0 / f64::from(total)
-                    }
+                        .and_then(RunStat::share_of_voice)
+                        .unwrap_or(0.0)
                 })
                 .collect();
             (group, shares)
         })
         .collect()
+}
+
+/// "12% (2 of 16)": the answers recommending a brand in the last run and in the one before;
+/// "–" where a run had no answers.
+fn recommended_cells(runs: &[RunStat]) -> (String, String) {
+    let cell = |stat: Option<&RunStat>| {
+        stat.and_then(|s| {
+            s.recommended_share()
+                .map(|v| format!("{v:.0}% ({} of {})", s.recommended, s.answers))
+        })
+        .unwrap_or_else(|| "–".to_string())
+    };
+    let last = runs.len().checked_sub(1);
+    (
+        cell(last.and_then(|i| runs.get(i))),
+        cell(
+            last.and_then(|i| i.checked_sub(1))
+                .and_then(|i| runs.get(i)),
+        ),
+    )
 }
 
 /// The domains cited most in the last run, with their share in the run before.
@@ -468,7 +205,7 @@ pub fn html(input: &ReportInput) -> String {
     if trends.brands.is_empty() {
         page.push_str("<p>No brands are watched: add [[brands]] to vantage.toml.</p>");
     } else {
-        page.push_str(&visibility_svg(trends));
+        page.push_str(&share_svg(trends, Share::Visibility));
         page.push_str(
             "<table><tr><th>Brand</th><th>Last run</th><th>Against the run before</th></tr>",
         );
@@ -487,8 +224,14 @@ pub fn html(input: &ReportInput) -> String {
     }
     page.push_str("</section>");
 
-    page.push_str(r#"<section id="share"><h2>Share of voice in the last run</h2>"#);
-    for (title, by_model) in [("By model", true), ("By place", false)] {
+    page.push_str(r#"<section id="share"><h2>Share of voice over time</h2><p class="meta">Each brand's mentions over every watched brand's mentions, per run.</p>"#);
+    if !trends.brands.is_empty() {
+        page.push_str(&share_svg(trends, Share::ShareOfVoice));
+    }
+    for (title, by_model) in [
+        ("In the last run, by model", true),
+        ("In the last run, by place", false),
+    ] {
         let rows = share_rows(trends, by_model);
         if rows.is_empty() {
             continue;
@@ -508,6 +251,24 @@ pub fn html(input: &ReportInput) -> String {
                 );
             }
             page.push_str("</tr>");
+        }
+        page.push_str("</table>");
+    }
+    page.push_str("</section>");
+
+    page.push_str(r#"<section id="recommended"><h2>Recommended over time</h2><p class="meta">The share of answers that recommend each brand, per run.</p>"#);
+    if !trends.brands.is_empty() {
+        page.push_str(&share_svg(trends, Share::Recommended));
+        page.push_str("<table><tr><th>Brand</th><th>Last run</th><th>The run before</th></tr>");
+        for brand in &trends.brands {
+            let (last, before) = recommended_cells(&brand.overall);
+            let _ = write!(
+                page,
+                r#"<tr><td>{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+                text(&brand.brand),
+                text(&last),
+                text(&before)
+            );
         }
         page.push_str("</table>");
     }
@@ -570,11 +331,13 @@ pub fn html(input: &ReportInput) -> String {
         None => page.push_str("<p>One run so far: the next one is compared with it.</p>"),
         Some(diff) => {
             page.push_str("<ul>");
-            for line in trends::change_lines(diff, Some(trends)) {
+            for line in changes::change_lines(diff, trends) {
                 let (class, prefix) = match line.kind {
                     ChangeKind::Gained => ("gained", "+ "),
                     ChangeKind::Lost => ("lost", "− "),
-                    ChangeKind::Brand { different: true } => ("different", ""),
+                    ChangeKind::Brand {
+                        different: true, ..
+                    } => ("different", ""),
                     _ => ("", ""),
                 };
                 let brand = if line.brand.is_empty() {
@@ -668,7 +431,7 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
         let _ = writeln!(md, "![Visibility of each brand over the runs]({name})\n");
         charts.push(ChartFile {
             name,
-            svg: visibility_svg(trends),
+            svg: share_svg(trends, Share::Visibility),
         });
         md.push_str("| Brand | Last run | Against the run before |\n|---|---:|---|\n");
         for brand in &trends.brands {
@@ -683,8 +446,19 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
             );
         }
     }
-    md.push_str("\n## Share of voice in the last run\n");
-    for (title, by_model) in [("By model", true), ("By place", false)] {
+    md.push_str("\n## Share of voice over time\n\n");
+    if !trends.brands.is_empty() {
+        let name = format!("{stem}-{}.svg", Share::ShareOfVoice.slug());
+        let _ = writeln!(md, "![Share of voice of each brand over the runs]({name})");
+        charts.push(ChartFile {
+            name,
+            svg: share_svg(trends, Share::ShareOfVoice),
+        });
+    }
+    for (title, by_model) in [
+        ("In the last run, by model", true),
+        ("In the last run, by place", false),
+    ] {
         let rows = share_rows(trends, by_model);
         if rows.is_empty() {
             continue;
@@ -702,6 +476,20 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
                 let _ = write!(md, " {share:.0}% |");
             }
             md.push('\n');
+        }
+    }
+    md.push_str("\n## Recommended over time\n\n");
+    if !trends.brands.is_empty() {
+        let name = format!("{stem}-{}.svg", Share::Recommended.slug());
+        let _ = writeln!(md, "![Recommended: each brand over the runs]({name})\n");
+        charts.push(ChartFile {
+            name,
+            svg: share_svg(trends, Share::Recommended),
+        });
+        md.push_str("| Brand | Last run | The run before |\n|---|---:|---:|\n");
+        for brand in &trends.brands {
+            let (last, before) = recommended_cells(&brand.overall);
+            let _ = writeln!(md, "| {} | {last} | {before} |", cell(&brand.brand));
         }
     }
     md.push_str("\n## Where each brand is named\n\n");
@@ -729,7 +517,7 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     match &input.diff {
         None => md.push_str("One run so far: the next one is compared with it.\n"),
         Some(diff) => {
-            for line in trends::change_lines(diff, Some(trends)) {
+            for line in changes::change_lines(diff, trends) {
                 let prefix = match line.kind {
                     ChangeKind::Gained => "+ ",
                     ChangeKind::Lost => "− ",

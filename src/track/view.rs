@@ -9,11 +9,12 @@ use crate::analysis::workspace::{self, TrackSet, Workspace};
 use crate::store::{RunSummary, Store};
 
 use super::alerts::{self, Fired};
+use super::diff::{self, RunDiff};
 use super::map::{BrandMap, brand_maps};
 use super::observe::observe_run;
 use super::readings::{self, RunReadings};
 use super::report::timestamp;
-use super::trends::{self, RunDiff, Trends};
+use super::trends::{self, Trends};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrackView {
@@ -144,7 +145,7 @@ pub fn load(
         }
     }
     let diff = match observed.as_slice() {
-        [.., before, after] => Some(trends::diff(before, after, &names)),
+        [.., before, after] => Some(diff::diff(before, after, &names)),
         _ => None,
     };
     let trends = trends::trends(&observed, &names);

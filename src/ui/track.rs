@@ -16,8 +16,11 @@ use ratatui::widgets::{
 use crate::analysis::sources::KindCounts;
 use crate::app::App;
 use crate::app::track::{Split, TrackState};
+use crate::track::changes::{self, ChangeKind};
+use crate::track::diff::RunDiff;
 use crate::track::report::timestamp;
-use crate::track::trends::{self, ChangeKind, RunDiff, RunStat, Trends};
+use crate::track::stat::RunStat;
+use crate::track::trends::Trends;
 use crate::track::view::TrackView;
 
 use super::theme;
@@ -104,20 +107,26 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     }
     let list_height = u16::try_from(view.runs.len()).unwrap_or(u16::MAX).min(8) + 3;
     // The map needs height to be read; the changes then keep a few lines (the rest are
-    // counted, and `vantage track trends` lists them all).
+    // counted, and `vantage track trends` lists them all). A short terminal keeps the chart
+    // a few rows more.
     let changes_room = if state.show_map || state.show_readings {
         3
+    } else if body.height < 30 {
+        5
     } else {
         8
     };
-    // Wide enough for the brand list beside the chart: it says each brand's change there.
+    // Wide enough for the brand list beside the chart.
     let brands_listed = body.width >= 80 && !view.trends.brands.is_empty();
-    let brand_changes = (!brands_listed).then_some(&view.trends);
     // The alerts that fired on the selected run (or the set's newest), then the changes.
     let mut lines = alert_lines(view, state.selected);
     let alerts_fired = !lines.is_empty();
     if let Some(diff) = &view.diff {
-        lines.extend(change_lines(diff, brand_changes));
+        lines.extend(change_lines(
+            diff,
+            &view.trends,
+            body.width.saturating_sub(2),
+        ));
     }
     let changes_height = if lines.is_empty() {
         0
@@ -139,9 +148,9 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         let [list_area, chart_area] =
             Layout::horizontal([Constraint::Length(40), Constraint::Min(40)]).areas(chart_area);
         draw_brand_list(frame, list_area, view, state.brand);
-        draw_trend(frame, chart_area, view, state);
+        draw_trend(app, frame, chart_area, view);
     } else {
-        draw_trend(frame, chart_area, view, state);
+        draw_trend(app, frame, chart_area, view);
     }
     if !lines.is_empty() {
         let room = usize::from(changes_area.height.saturating_sub(2));
@@ -197,13 +206,18 @@ fn alert_lines(view: &TrackView, selected: usize) -> Vec<Line<'static>> {
 }
 
 /// The chart, or the map when the user switched to it.
-fn draw_trend(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
+fn draw_trend(app: &App, frame: &mut Frame, area: Rect, view: &TrackView) {
+    let state = &app.track;
     if state.show_map {
         super::track_map::draw(frame, area, view, state.brand);
     } else if state.show_readings {
         draw_readings(frame, area, view);
     } else {
-        draw_chart(frame, area, view, state);
+        let keys = ChartKeys {
+            split: app.key_of(Context::Track, Action::SplitChart),
+            share: app.key_of(Context::Track, Action::ChartShare),
+        };
+        draw_chart(frame, area, view, state, &keys);
     }
 }
 
@@ -550,13 +564,29 @@ const SERIES: [(Marker, &str); 4] = [
     (Marker::HalfBlock, "▀"),
 ];
 
-/// Each watched brand's visibility (% of answers naming it) over the set's runs.
-fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackState) {
+/// The keys the chart's title names, as the keymap has them.
+struct ChartKeys {
+    split: String,
+    share: String,
+}
+
+/// Each watched brand's share (visibility, share of voice or recommended share, as `c`
+/// picks) over the set's runs, or the selected brand's by model or place (`v`).
+fn draw_chart(
+    frame: &mut Frame,
+    area: Rect,
+    view: &TrackView,
+    state: &TrackState,
+    keys: &ChartKeys,
+) {
     let set = view.set.as_deref().unwrap_or("");
     let trends = &view.trends;
     if trends.brands.is_empty() {
         let block = titled_block(
-            format!(" Visibility of each brand over the runs of {set} (%) "),
+            format!(
+                " {} of each brand over the runs of {set} (%) ",
+                state.share.title()
+            ),
             area.width,
         );
         frame.render_widget(
@@ -568,21 +598,44 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
         return;
     }
     let brand = &trends.brands[state.brand.min(trends.brands.len() - 1)];
-    // The lines: every brand, or the selected brand's per model or per place.
-    let (title, series): (String, Vec<(&str, &[RunStat])>) = match state.split {
-        Split::Brands => (
-            format!(" Visibility of each brand over the runs of {set} (%) · v: by model "),
-            trends
-                .brands
-                .iter()
-                .map(|b| (b.brand.as_str(), b.overall.as_slice()))
-                .collect(),
-        ),
+    let (share, next) = (state.share, state.share.next().label());
+    let (v, c) = (&keys.split, &keys.share);
+    // The lines: every brand, or the selected brand's per model or per place. The title says
+    // what they are and the keys that change them, as far as the width allows.
+    let (titles, series): (Vec<String>, Vec<(&str, &[RunStat])>) = match state.split {
+        Split::Brands => {
+            let what = format!(
+                " {} of each brand over the runs of {set} (%)",
+                share.title()
+            );
+            (
+                vec![
+                    format!("{what} · {v}: by model · {c}: {next} "),
+                    format!("{what} · {c}: {next} "),
+                    format!(" {} of each brand (%) · {v} · {c} ", share.title()),
+                    format!(" {} (%) · {v} · {c} ", share.title()),
+                ],
+                trends
+                    .brands
+                    .iter()
+                    .map(|b| (b.brand.as_str(), b.overall.as_slice()))
+                    .collect(),
+            )
+        }
         Split::Models => (
-            format!(
-                " {} by model over the runs of {set} (%) · ← → brand · v: by place ",
-                brand.brand
-            ),
+            vec![
+                format!(
+                    " {}: {} by model over the runs of {set} (%) · ← → brand · {v}: by place · {c}: {next} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(
+                    " {}: {} by model (%) · ←→ · {v} · {c} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(" {} by model (%) · ←→ · {v} · {c} ", brand.brand),
+            ],
             brand
                 .by_model
                 .iter()
@@ -590,10 +643,19 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
                 .collect(),
         ),
         Split::Places => (
-            format!(
-                " {} by place over the runs of {set} (%) · ← → brand · v: all brands ",
-                brand.brand
-            ),
+            vec![
+                format!(
+                    " {}: {} by place over the runs of {set} (%) · ← → brand · {v}: all brands · {c}: {next} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(
+                    " {}: {} by place (%) · ←→ · {v} · {c} ",
+                    brand.brand,
+                    share.label()
+                ),
+                format!(" {} by place (%) · ←→ · {v} · {c} ", brand.brand),
+            ],
             brand
                 .by_location
                 .iter()
@@ -605,16 +667,14 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
                 .collect(),
         ),
     };
-    // Narrow: the title keeps what the lines are and the key, not the set's name.
-    let title = if title.chars().count() + 2 > usize::from(area.width) {
-        match state.split {
-            Split::Brands => format!(" Visibility of each brand over the runs of {set} (%) "),
-            Split::Models => format!(" {} by model (%) · ←→ · v ", brand.brand),
-            Split::Places => format!(" {} by place (%) · ←→ · v ", brand.brand),
-        }
-    } else {
-        title
-    };
+    // The first that fits the border, else the shortest (cut at a word).
+    let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
+    let title = titles
+        .iter()
+        .find(|t| fits(t))
+        .or(titles.last())
+        .cloned()
+        .unwrap_or_default();
     let block = titled_block(title, area.width);
     let points: Vec<Vec<(f64, f64)>> = series
         .iter()
@@ -622,7 +682,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
             stats
                 .iter()
                 .enumerate()
-                .filter_map(|(i, stat)| stat.visibility().map(|v| (i as f64 + 1.0, v)))
+                .filter_map(|(i, stat)| state.share.of(stat).map(|v| (i as f64 + 1.0, v)))
                 .collect()
         })
         .collect();
@@ -652,7 +712,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
             Split::Brands => String::new(),
             _ => stats
                 .last()
-                .and_then(RunStat::visibility)
+                .and_then(|stat| state.share.of(stat))
                 .map_or(" –".to_string(), |v| format!(" {v:.0}%")),
         };
         legend.push(Span::raw(format!("{name}{last}  ")));
@@ -681,16 +741,16 @@ fn draw_chart(frame: &mut Frame, area: Rect, view: &TrackView, state: &TrackStat
     frame.render_widget(chart, area);
 }
 
-/// The changes as lines: mentions gained (+) and lost (−), sources, ranks moved.
-/// The changes of the last run; with `trends`, each brand's visibility against the run
-/// before first (when the brand list beside the chart does not say it).
-fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<Line<'static>> {
-    trends::change_lines(diff, trends)
+/// The changes of the last run as every view has them (the headline over what moved, each
+/// brand against the run before, mentions gained (+) and lost (−), sources, ranks moved),
+/// each fitted to `width`.
+fn change_lines(diff: &RunDiff, trends: &Trends, width: u16) -> Vec<Line<'static>> {
+    changes::change_lines(diff, trends)
         .into_iter()
         .map(|line| match line.kind {
             ChangeKind::Headline => Line::styled(line.text, theme::dim()),
             ChangeKind::LeftOut => Line::styled(line.text, theme::error()),
-            ChangeKind::Brand { different } => {
+            ChangeKind::Brand { different, .. } => {
                 let style = if different {
                     theme::title()
                 } else {
@@ -708,7 +768,15 @@ fn change_lines(diff: &RunDiff, trends: Option<&Trends>) -> Vec<Line<'static>> {
                 Span::styled("− ", theme::error()),
                 Span::raw(line.text),
             ]),
-            ChangeKind::Other => Line::raw(line.text),
+            ChangeKind::SourcesGained(_) | ChangeKind::SourcesLost(_) | ChangeKind::Rank => {
+                Line::raw(line.text)
+            }
+        })
+        // The headline may take two rows: it says what the lines under it show moved.
+        .enumerate()
+        .flat_map(|(i, line)| match i {
+            0 => crate::ui::fit::wrap_lines(line, width, 2),
+            _ => vec![crate::ui::fit::fit_line(line, width)],
         })
         .collect()
 }

@@ -35,5 +35,7 @@ mod places_cli;
 mod proxy_cli;
 #[path = "../stance_cli.rs"]
 mod stance_cli;
+#[path = "../track_changes.rs"]
+mod track_changes;
 #[path = "../track_truth.rs"]
 mod track_truth;

@@ -25,5 +25,7 @@ mod ui_proxy;
 mod ui_search;
 #[path = "../ui_track.rs"]
 mod ui_track;
+#[path = "../ui_track_chart.rs"]
+mod ui_track_chart;
 #[path = "../ui_user_files.rs"]
 mod ui_user_files;

@@ -1,0 +1,258 @@
+//! `vantage track trends`: a set's runs read as trends — each brand's visibility, share of
+//! voice and recommended share, the cited sources, each domain's best and mean rank — and
+//! what the last run changed, headed by the sentence read from its lines.
+
+use super::track::{invalid, load_workspace, open_store, runs_of, started};
+use super::{err, out, out_as_received, with_newline};
+use crate::config::Config;
+use crate::exit;
+use crate::track::changes::{self, ChangeKind};
+use crate::track::diff::{self, RunDiff};
+use crate::track::observe::observe_run;
+use crate::track::readings;
+use crate::track::stat::{RunStat, Share};
+use crate::track::trends::{self, RunObservations, Trends};
+
+/// `track trends`: with `gaps` (the `--own` name, empty for the workspace's own brand),
+/// the last run's gaps too.
+pub(super) fn trends_of(
+    config: &Config,
+    workspace: Option<&std::path::Path>,
+    set: &str,
+    json: bool,
+    gaps: Option<String>,
+) -> i32 {
+    let loaded = load_workspace(workspace).ok();
+    let mut brands = match &loaded {
+        Some(w) => match w.set(set) {
+            Some(s) => w.brands_of(s),
+            None => w.brands().to_vec(),
+        },
+        None => Vec::new(),
+    };
+    let classifier = loaded.as_ref().map(|w| w.classifier()).unwrap_or_default();
+    let own = match &gaps {
+        None => None,
+        Some(named) => {
+            let tracked = loaded.as_ref().map_or(&[][..], |w| w.brands());
+            let marked = || loaded.as_ref().and_then(|w| w.own()).map(str::to_string);
+            match super::brands::pick_own(Some(named), marked, tracked) {
+                Ok(own) => {
+                    // Read in every answer, even when the set watches other brands.
+                    if !brands.iter().any(|b| b.name == own)
+                        && let Some(brand) = tracked.iter().find(|b| b.name == own)
+                    {
+                        brands.push(brand.clone());
+                    }
+                    Some(own)
+                }
+                Err(sentence) => {
+                    return invalid(sentence.trim_start_matches("Not sent: "));
+                }
+            }
+        }
+    };
+    let store = match open_store(config) {
+        Ok(store) => store,
+        Err(code) => return code,
+    };
+    let runs = match runs_of(&store, set) {
+        Ok(runs) => runs,
+        Err(code) => return code,
+    };
+    let mut observed: Vec<RunObservations> = Vec::with_capacity(runs.len());
+    for run in &runs {
+        match store.track_items(&run.id) {
+            Ok(items) => observed.push(observe_run(started(run.started_at), &items, &brands)),
+            Err(error) => {
+                err(&error.to_string());
+                return error.exit_code();
+            }
+        }
+    }
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    let trends = trends::trends(&observed, &names);
+    let diff = match observed.as_slice() {
+        [.., before, after] => Some(diff::diff(before, after, &names)),
+        _ => None,
+    };
+    let last = observed
+        .last()
+        .map(|run| readings::readings(run, &brands, own.as_deref(), &classifier));
+    if json {
+        let value = serde_json::json!({"trends": trends, "diff": diff, "last_run": last});
+        out_as_received(&with_newline(value.to_string()));
+        return exit::OK;
+    }
+    let mut text = trends_text(&trends, diff.as_ref());
+    if let Some(last) = &last {
+        text.push_str(&readings_text(last));
+    }
+    out(&text);
+    exit::OK
+}
+
+/// The last run's sources by kind, and its gaps when asked.
+fn readings_text(readings: &readings::RunReadings) -> String {
+    let mut text = String::new();
+    if !readings.kinds.is_empty() {
+        text.push_str("\nSOURCES BY KIND IN THE LAST RUN\n");
+        for (group, kinds) in crate::analysis::sources::KindCounts::aligned(&readings.kinds) {
+            text.push_str(&format!("  {group}  {kinds}\n"));
+        }
+    }
+    if let Some(gaps) = &readings.gaps {
+        text.push_str("\nIN THE LAST RUN\n");
+        text.push_str(&gaps.text());
+    }
+    text
+}
+
+/// How many rows of sources and ranks the text shows.
+const TOP: usize = 10;
+
+/// "65% 43–82 @1.4": visibility, its 95 % interval and the average position.
+fn stat_cell(stat: &RunStat) -> String {
+    let Some((low, high)) = stat.interval() else {
+        return "–".to_string();
+    };
+    let v = stat.visibility().unwrap_or(0.0);
+    match stat.average_position() {
+        Some(p) => format!("{v:.0}% {low:.0}–{high:.0} @{p:.1}"),
+        None => format!("{v:.0}% {low:.0}–{high:.0}"),
+    }
+}
+
+/// "1 · 2.5": the best rank at any place, then the mean over the places where it ranks (the
+/// two a rank alert may compare); "–" where it did not rank.
+fn rank_cell(best: Option<u32>, mean: Option<f64>) -> String {
+    match (best, mean) {
+        (Some(best), Some(mean)) => format!("{best} · {mean:.1}"),
+        _ => "–".to_string(),
+    }
+}
+
+/// The trends as text: a column per run (the last six), and the last run's changes.
+pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
+    let shown = trends.runs.len().min(6);
+    let skip = trends.runs.len() - shown;
+    let width = 16;
+    // "#3 11-23 06:15": the run's number, then its month, day and time.
+    let header = |title: &str| {
+        let mut line = format!("{title:<28}");
+        for (n, label) in trends.runs.iter().enumerate().skip(skip) {
+            let when = label.get(5..16).unwrap_or(label);
+            line.push_str(&format!(" {:>width$}", format!("#{} {when}", n + 1)));
+        }
+        line.push('\n');
+        line
+    };
+    let row = |name: &str, cells: Vec<String>| {
+        let mut line = format!("{:<28}", crate::sanitize::one_line(name));
+        for cell in cells.into_iter().skip(skip) {
+            line.push_str(&format!(" {cell:>width$}"));
+        }
+        line.push('\n');
+        line
+    };
+    let mut text = String::new();
+    if trends.brands.is_empty() {
+        text.push_str("No brands are watched: add [[brands]] to the workspace file.\n");
+    } else {
+        text.push_str(&header("BRAND: % NAMED, 95% INTERVAL @ AVG POSITION"));
+        for brand in &trends.brands {
+            text.push_str(&row(
+                &brand.brand,
+                brand.overall.iter().map(stat_cell).collect(),
+            ));
+            for (model, stats) in &brand.by_model {
+                text.push_str(&row(
+                    &format!("  {model}"),
+                    stats.iter().map(stat_cell).collect(),
+                ));
+            }
+            for (place, stats) in &brand.by_location {
+                text.push_str(&row(
+                    &format!("  {place}"),
+                    stats.iter().map(stat_cell).collect(),
+                ));
+            }
+        }
+    }
+    // Share of voice and recommended share, per brand over the runs, beside visibility.
+    for (share, title) in [
+        (Share::ShareOfVoice, "SHARE OF VOICE: % OF MENTIONS"),
+        (Share::Recommended, "RECOMMENDED: % OF ANSWERS"),
+    ] {
+        if trends.brands.is_empty() {
+            break;
+        }
+        text.push('\n');
+        text.push_str(&header(title));
+        for brand in &trends.brands {
+            text.push_str(&row(
+                &brand.brand,
+                brand
+                    .overall
+                    .iter()
+                    .map(|stat| {
+                        share
+                            .of(stat)
+                            .map_or("–".to_string(), |v| format!("{v:.0}%"))
+                    })
+                    .collect(),
+            ));
+        }
+    }
+    if !trends.sources.is_empty() {
+        text.push('\n');
+        text.push_str(&header("SOURCE: % OF ANSWERS CITING"));
+        for source in trends.sources.iter().take(TOP) {
+            text.push_str(&row(
+                &source.domain,
+                source.share.iter().map(|s| format!("{s:.0}%")).collect(),
+            ));
+        }
+    }
+    if !trends.ranks.is_empty() {
+        let mut terms: Vec<&str> = trends.ranks.iter().map(|r| r.terms.as_str()).collect();
+        terms.dedup();
+        for term in terms {
+            text.push('\n');
+            text.push_str(&header(&format!(
+                "BEST · MEAN RANK FOR \"{}\"",
+                crate::sanitize::one_line(term)
+            )));
+            for rank in trends.ranks.iter().filter(|r| r.terms == term).take(TOP) {
+                text.push_str(&row(
+                    &rank.domain,
+                    rank.best
+                        .iter()
+                        .zip(&rank.mean)
+                        .map(|(best, mean)| rank_cell(*best, *mean))
+                        .collect(),
+                ));
+            }
+        }
+    }
+    if let Some(diff) = diff {
+        text.push_str(&format!(
+            "\nCHANGES IN THE LAST RUN, AGAINST THE ONE BEFORE ({})\n",
+            crate::analysis::samples::TEST
+        ));
+        for line in changes::change_lines(diff, trends) {
+            let sign = match line.kind {
+                ChangeKind::Gained => "+ ",
+                ChangeKind::Lost => "- ",
+                _ => "",
+            };
+            let brand = if line.brand.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", crate::sanitize::one_line(&line.brand))
+            };
+            text.push_str(&format!("  {sign}{brand}{}\n", line.text));
+        }
+    }
+    text
+}
