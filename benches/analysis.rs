@@ -1,6 +1,8 @@
 //! Part 11's budgets: mentions of 20 brands in the live 478 KB ChatGPT answer (≤ 1 ms), a
 //! full-text query over 50,000 stored answers (≤ 50 ms), and the first page of a History of
-//! 50,000 entries (≤ 50 ms).
+//! 50,000 entries (≤ 50 ms). Part 20's: an answer's shape read when it lands (the live
+//! Gemini top 10), its 12 brands read in that shape, and `brands discover` over 500 stored
+//! answers (what `D` in the Brands pane waits for).
 
 // A benchmark reads fixtures of our own: a panic is the right answer to a broken one.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -11,8 +13,10 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 use vantage::analysis::mentions::{Brand, mentions};
+use vantage::analysis::names::shape_and_names;
 use vantage::api::{AiAnswer, AiRequest, Completion, Fetched};
 use vantage::present::answer;
+use vantage::present::discover::untracked_in_stored;
 use vantage::store::{Body, RequestParams, Store, StoreOptions, now_ms};
 
 const LIVE: &str = concat!(
@@ -70,12 +74,79 @@ fn bench_mentions(c: &mut Criterion) {
     let brands = brands();
     let urls: Vec<&str> = prepared.sources.iter().map(|s| s.url.as_str()).collect();
     c.bench_function("mentions_20_brands_live_answer", |b| {
-        b.iter(|| mentions(black_box(&prepared.plain_text), &urls, &brands))
+        b.iter(|| black_box(&prepared).mentions(&brands))
     });
     // The whole 478 KB body, markup and all: the worst a caller could hand it.
     c.bench_function("mentions_20_brands_whole_478kb_body", |b| {
         b.iter(|| mentions(black_box(&body), &urls, &brands))
     });
+}
+
+const GEMINI: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/live/ai-gemini-sample.json"
+);
+
+/// The live Gemini top 10: its shape read from its 58 KB answer, and its brands read in it.
+fn bench_shape(c: &mut Criterion) {
+    let body = std::fs::read_to_string(GEMINI).expect("the live fixture");
+    let completion: Completion = serde_json::from_str(&body).unwrap();
+    let question = "What are the best AI coding tools right now? List the top 10.";
+    c.bench_function("shape_and_names_live_gemini_top10", |b| {
+        b.iter(|| shape_and_names(black_box(&completion.completion), question, None))
+    });
+    let prepared = answer::prepare(
+        AiRequest::new(question),
+        Fetched {
+            value: AiAnswer::Completion(Box::new(completion)),
+            body: body.clone(),
+            status: 200,
+            content_type: "application/json".into(),
+            elapsed: Duration::from_secs(9),
+        },
+    );
+    let brands: Vec<Brand> = [
+        "Claude Code",
+        "Cursor",
+        "Windsurf",
+        "GitHub Copilot",
+        "OpenAI Codex",
+        "Continue",
+        "Gemini Code Assist",
+        "Aider",
+        "Replit",
+        "Amazon Q Developer",
+        "Kiro",
+        "Tabnine",
+    ]
+    .into_iter()
+    .map(Brand::named)
+    .collect();
+    c.bench_function("mentions_12_brands_live_gemini_top10", |b| {
+        b.iter(|| black_box(&prepared).mentions(&brands))
+    });
+}
+
+/// `brands discover` over 500 stored answers: the simulator's answers of the corpus, each
+/// read from its stored body as the command reads them, names counted in every one.
+fn bench_discover(c: &mut Criterion) {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/sim");
+    let mut bodies: Vec<(AiRequest, String)> = Vec::new();
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let body = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let mut request = AiRequest::new(value["query"].as_str().unwrap());
+        request.model = value["model"].as_str().and_then(|m| m.parse().ok());
+        bodies.push((request, body));
+    }
+    let stored: Vec<(AiRequest, String)> = bodies.iter().cycle().take(500).cloned().collect();
+    let tracked = [Brand::named("Salomon")];
+    let mut group = c.benchmark_group("discover");
+    group.sample_size(10);
+    group.bench_function("untracked_names_of_500_stored_answers", |b| {
+        b.iter(|| untracked_in_stored(black_box(stored.clone()), &tracked))
+    });
+    group.finish();
 }
 
 /// A store of 50,000 answered AI requests, their answers drawn from a small vocabulary so
@@ -198,5 +269,11 @@ fn bench_history(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_mentions, bench_history);
+criterion_group!(
+    benches,
+    bench_mentions,
+    bench_shape,
+    bench_discover,
+    bench_history
+);
 criterion_main!(benches);

@@ -13,7 +13,7 @@
 //! Terms that open with an article or a question word (`The official SDK`, `How to choose`,
 //! `Best for`) and terms made only of the question's words are never names.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::outline::Outline;
 use super::products::Suggested;
@@ -142,6 +142,7 @@ fn candidates_in(outline: &Outline, asked: &str) -> (Vec<String>, HashSet<String
         .collect();
     terms.sort_by_key(|(at, _)| *at);
     let asked: HashSet<String> = words(asked).map(|w| w.to_lowercase()).collect();
+    let index = WordIndex::of(text);
     let mut found: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
     for (_, term) in terms {
@@ -156,7 +157,7 @@ fn candidates_in(outline: &Outline, asked: &str) -> (Vec<String>, HashSet<String
         if !seen.insert(super::mentions::fold_term(term)) {
             continue;
         }
-        if is_name(term, text, &asked, names_a_site(term, &sites)) {
+        if is_name(term, &index, &asked, names_a_site(term, &sites)) {
             found.push(term.to_string());
         }
     }
@@ -183,7 +184,12 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The evidence rules of the module's header, on one term.
-fn is_name(term: &str, text: &str, asked: &HashSet<String>, linked_to_itself: bool) -> bool {
+fn is_name(
+    term: &str,
+    index: &WordIndex<'_>,
+    asked: &HashSet<String>,
+    linked_to_itself: bool,
+) -> bool {
     let first = words(term).next().unwrap_or_default();
     if NOT_A_NAME_START.contains(&first.to_lowercase().as_str()) {
         return false;
@@ -207,13 +213,73 @@ fn is_name(term: &str, text: &str, asked: &HashSet<String>, linked_to_itself: bo
             || w.chars().skip(1).any(char::is_uppercase)
             || (i > 0 && w.chars().count() == 1 && w.starts_with(char::is_uppercase))
     });
-    marked || capitalised_mid_sentence(term, text)
+    marked || capitalised_mid_sentence(term, index)
 }
 
-/// True when `text` writes `term`, as cased, after a word in lower case (or a comma): in
+/// Where each word of a text starts, by the word as written: a name's places are looked up
+/// rather than searched for, so reading hundreds of names costs the text about once.
+pub(super) struct WordIndex<'a> {
+    text: &'a str,
+    starts: HashMap<&'a str, Vec<usize>>,
+}
+
+/// Places kept per word, at most.
+const PLACES_PER_WORD: usize = 256;
+
+impl<'a> WordIndex<'a> {
+    pub(super) fn of(text: &'a str) -> WordIndex<'a> {
+        let mut starts: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        let mut word_start: Option<usize> = None;
+        for (at, c) in text
+            .char_indices()
+            .chain(std::iter::once((text.len(), ' ')))
+        {
+            match (c.is_alphanumeric(), word_start) {
+                (true, None) => word_start = Some(at),
+                (false, Some(start)) => {
+                    let places = starts.entry(&text[start..at]).or_default();
+                    if places.len() < PLACES_PER_WORD {
+                        places.push(start);
+                    }
+                    word_start = None;
+                }
+                _ => {}
+            }
+        }
+        WordIndex { text, starts }
+    }
+
+    pub(super) fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// Where `term` stands in the text, as cased, starting at a word's start.
+    pub(super) fn places(&self, term: &str) -> Vec<usize> {
+        let first_end = term
+            .char_indices()
+            .find(|(_, c)| !c.is_alphanumeric())
+            .map_or(term.len(), |(at, _)| at);
+        if first_end == 0 {
+            return Vec::new();
+        }
+        self.starts
+            .get(&term[..first_end])
+            .map(|places| {
+                places
+                    .iter()
+                    .copied()
+                    .filter(|&at| self.text[at..].starts_with(term))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// True when the text writes `term`, as cased, after a word in lower case (or a comma): in
 /// the middle of a sentence, where only names keep their capitals.
-fn capitalised_mid_sentence(term: &str, text: &str) -> bool {
-    text.match_indices(term).any(|(at, _)| {
+fn capitalised_mid_sentence(term: &str, index: &WordIndex<'_>) -> bool {
+    let text = index.text();
+    index.places(term).into_iter().any(|at| {
         let after = text[at + term.len()..].chars().next();
         if after.is_some_and(char::is_alphanumeric) {
             return false;
@@ -275,9 +341,10 @@ mod tests {
 
     #[test]
     fn a_capital_after_a_full_stop_is_not_evidence() {
-        assert!(!capitalised_mid_sentence("Weight", "Light. Weight matters"));
-        assert!(capitalised_mid_sentence("Keen", "try the Keen first"));
-        assert!(!capitalised_mid_sentence("Keen", "try the Keenest"));
+        let mid = |term: &str, text: &str| capitalised_mid_sentence(term, &WordIndex::of(text));
+        assert!(!mid("Weight", "Light. Weight matters"));
+        assert!(mid("Keen", "try the Keen first"));
+        assert!(!mid("Keen", "try the Keenest"));
     }
 
     #[test]

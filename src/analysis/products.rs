@@ -15,7 +15,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::names::{NOT_A_NAME_START, names_a_site};
+use super::names::{NOT_A_NAME_START, WordIndex, names_a_site};
 
 /// A name to suggest as a brand, with the products the answers name under it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,10 +40,10 @@ pub fn by_brand(names: &[String], text: &str, sites: &HashSet<String>) -> Vec<Su
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let text = &text[..end];
+    let index = WordIndex::of(&text[..end]);
     let mut out: Vec<Suggested> = Vec::new();
     for name in names {
-        let brand = brand_of(name, names, text, sites).unwrap_or(name.as_str());
+        let brand = brand_of(name, names, &index, sites).unwrap_or(name.as_str());
         let product = (brand != name.as_str()).then(|| name.clone());
         match out.iter_mut().find(|s| s.name.eq_ignore_ascii_case(brand)) {
             Some(group) => {
@@ -69,7 +69,7 @@ pub fn by_brand(names: &[String], text: &str, sites: &HashSet<String>) -> Vec<Su
 fn brand_of<'a>(
     name: &'a str,
     names: &[String],
-    text: &str,
+    index: &WordIndex<'_>,
     sites: &HashSet<String>,
 ) -> Option<&'a str> {
     let words: Vec<(usize, &str)> = name
@@ -103,18 +103,19 @@ fn brand_of<'a>(
                         .is_some_and(|head| head.eq_ignore_ascii_case(&format!("{prefix} "))))
         });
         let next_word = words[k].1;
-        (shared || stands_alone(prefix, next_word, text) || names_a_site(prefix, sites))
+        (shared || stands_alone(prefix, next_word, index) || names_a_site(prefix, sites))
             .then_some(prefix)
     })
 }
 
 /// True when `text` writes `prefix`, as cased and as whole words, not followed by
 /// `next_word`, in the middle of a sentence or with a name's marks (a capital inside a word).
-fn stands_alone(prefix: &str, next_word: &str, text: &str) -> bool {
+fn stands_alone(prefix: &str, next_word: &str, index: &WordIndex<'_>) -> bool {
+    let text = index.text();
     let marked = prefix
         .split(' ')
         .any(|w| w.chars().skip(1).any(char::is_uppercase));
-    text.match_indices(prefix).any(|(at, _)| {
+    index.places(prefix).into_iter().any(|at| {
         let before = text[..at].chars().next_back();
         if before.is_some_and(char::is_alphanumeric) {
             return false;
