@@ -12,6 +12,7 @@
 //! linear pass ([`slim`]) leaves out what the parser would read for nothing: the contents
 //! of scripts, and of style sheets all but their hiding rules.
 
+mod cards;
 mod dom;
 mod json;
 mod links;
@@ -26,6 +27,7 @@ use std::sync::OnceLock;
 use html2text::RenderTree;
 use html2text::config::{Config, ImageRenderMode};
 
+pub use cards::Card;
 pub use json::pretty_json;
 pub use wrap::{WrappedCache, prose};
 
@@ -66,6 +68,8 @@ enum Body {
 pub struct Document {
     body: Body,
     links: Vec<Link>,
+    /// Each link read as a source card, in the order of `links`.
+    cards: Vec<Card>,
     notice: Option<String>,
     /// The unwrapped text, made on first use.
     plain: OnceLock<String>,
@@ -78,6 +82,11 @@ impl Document {
     /// Links in document order, deduplicated by URL.
     pub fn links(&self) -> &[Link] {
         &self.links
+    }
+
+    /// The links read as source cards (title, site, snippet apart), in the same order.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
     }
 
     /// True if there is nothing to show.
@@ -96,9 +105,11 @@ impl Document {
 
     /// The notice leads the text, so every view and export says why it looks plain.
     fn fallback(html: &str, notice: String) -> Document {
+        let (links, cards) = plain::scan_links(html);
         Document {
             body: Body::Plain(format!("{notice}\n\n{}", plain::strip_tags(html))),
-            links: plain::scan_links(html),
+            links,
+            cards,
             notice: Some(notice),
             plain: OnceLock::new(),
             elements: 0,
@@ -148,11 +159,12 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
             "Shown as plain text: the HTML could not be parsed.".to_owned(),
         );
     };
-    let links = dom::prepare(&dom, options);
+    let (links, cards) = dom::prepare(&dom, options);
     match config(false).dom_to_render_tree(&dom) {
         Ok(tree) => Document {
             body: Body::Tree(Box::new(tree)),
             links,
+            cards,
             notice: None,
             plain: OnceLock::new(),
             elements: measures.elements,
@@ -160,6 +172,7 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
         // html2text fails only on an empty document.
         Err(_) => Document {
             links,
+            cards,
             ..Document::default()
         },
     }
@@ -167,6 +180,16 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
 
 /// Only the links, deduplicated by URL, for HTML fragments like a `sources` section.
 pub fn extract_links(html: &str) -> Vec<Link> {
+    links_and_cards(html).0
+}
+
+/// The links of an HTML fragment like a `sources` section read as source cards, deduplicated
+/// by URL, in document order.
+pub fn extract_cards(html: &str) -> Vec<Card> {
+    links_and_cards(html).1
+}
+
+fn links_and_cards(html: &str) -> (Vec<Link>, Vec<Card>) {
     if crate::html_cost::check(html).is_err() {
         return plain::scan_links(html);
     }
