@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use vantage::api::{AiAnswer, AiRequest, Completion, Fetched, Model};
+use vantage::api::{AiAnswer, AiRequest, Completion, Fetched, Location, Model};
 use vantage::present::answer::{self, PreparedAnswer, SourceLink, SourceOrigin};
+
+mod common;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live");
 
@@ -152,4 +154,100 @@ fn chatgpt_pills_name_the_site_and_no_title() {
         (wikipedia.headline(), wikipedia.byline().as_str()),
         ("Wikipedia", "en.wikipedia.org")
     );
+}
+
+/// The simulator writes each model's sources in its live form, so the app reads its cards
+/// as it reads the live service's: over HTTP, prepared as the app prepares an answer.
+#[tokio::test]
+async fn the_simulators_cards_read_as_the_live_ones_for_every_model() {
+    let sim = common::start(common::quick()).await;
+    let client = common::client(&sim);
+    for model in Model::ALL {
+        let mut request = AiRequest::new("best hiking boots");
+        request.model = Some(model);
+        request.location = Location {
+            country: Some("US".into()),
+            subdivision: Some("NY".into()),
+            city: Some("New York".into()),
+        };
+        let fetched = client.ai(&request).await.expect("an answer");
+        let raw: serde_json::Value = serde_json::from_str(&fetched.body).expect("JSON");
+        let sources_html = raw["sources"].as_str().unwrap_or_default().to_string();
+        let answer = answer::prepare(request, fetched);
+        assert!(
+            answer.sources.len() >= 3,
+            "{model:?}: {:#?}",
+            answer.sources
+        );
+        for source in &answer.sources {
+            let what = format!("{model:?}: {source:#?}");
+            assert!(
+                !source.url.contains("utm_") && !source.url.contains(":~:"),
+                "{what}"
+            );
+            assert!(!source.title.contains("://"), "{what}");
+            assert!(
+                !source.title.eq_ignore_ascii_case(&source.site),
+                "the site's label is not the title: {what}"
+            );
+            assert!(
+                !source.site.is_empty() && !source.domain.is_empty(),
+                "{what}"
+            );
+        }
+        let with_snippets = answer
+            .sources
+            .iter()
+            .filter(|s| !s.snippet.is_empty())
+            .count();
+        match model {
+            Model::Chatgpt => {
+                // Pills name the site and nothing else.
+                assert!(sources_html.is_empty());
+                for source in &answer.sources {
+                    assert_eq!(source.origin, SourceOrigin::Citation);
+                    assert!(
+                        source.title.is_empty() && source.snippet.is_empty(),
+                        "{source:#?}"
+                    );
+                    assert_ne!(source.site, source.domain, "a label: {source:#?}");
+                }
+            }
+            Model::Gemini | Model::Perplexity => {
+                if model == Model::Gemini {
+                    assert!(sources_html.contains("<inline-source-card"));
+                    assert!(sources_html.contains("#:~:text="));
+                } else {
+                    assert!(sources_html.contains("<ol"));
+                }
+                for source in answer
+                    .sources
+                    .iter()
+                    .filter(|s| s.origin == SourceOrigin::Sources)
+                {
+                    // Every card shows the site's own label, apart from its domain.
+                    assert!(!source.title.is_empty(), "{source:#?}");
+                    assert_ne!(source.site, source.domain, "{source:#?}");
+                    assert!(!source.snippet.contains(&source.title), "{source:#?}");
+                }
+                assert!(
+                    with_snippets * 2 >= answer.sources.len(),
+                    "{:#?}",
+                    answer.sources
+                );
+            }
+            Model::Copilot => {
+                assert!(sources_html.contains("References"));
+                assert!(sources_html.contains("?utm_source=copilot.com"));
+                assert!(
+                    answer
+                        .sources
+                        .iter()
+                        .all(|s| s.origin == SourceOrigin::Sources)
+                );
+                assert!(answer.sources.iter().all(|s| !s.title.is_empty()));
+                assert_eq!(with_snippets, 0, "References quote nothing");
+            }
+        }
+    }
 }
