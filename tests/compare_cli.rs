@@ -371,6 +371,8 @@ fn the_ai_overview_is_a_column_beside_a_model_and_mentions_cover_it() {
         Some(expected.plain_text.chars().count() as u64)
     );
     assert!(columns.iter().all(|c| c["error"].is_null()), "{json}");
+    // The overview's column is not counted as a model's.
+    assert_eq!(columns[1]["model"], "ai-overview");
     let rows = json["mentions"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     for row in rows {
