@@ -93,6 +93,7 @@ fn completion_text(completion: &Completion, requested_model: Model) -> String {
         &completion.completion,
         &RenderOptions {
             drop_first: model.hidden_label_tag(),
+            cards: true,
             ..RenderOptions::default()
         },
     );

@@ -334,6 +334,7 @@ pub fn prepare_until(
                 &html,
                 &RenderOptions {
                     drop_first: requested_model.hidden_label_tag(),
+                    cards: true,
                     ..RenderOptions::default()
                 },
             );
@@ -394,13 +395,19 @@ fn prepare_completion(
     }
     let options = RenderOptions {
         drop_first: model.hidden_label_tag(),
+        cards: true,
         ..RenderOptions::default()
     };
     let answer = render::html_to_document(&completion.completion, &options);
-    // Each later step is skipped once the answer is no longer wanted.
+    // Each later step is skipped once the answer is no longer wanted; the ads and the
+    // prompt cite nothing.
+    let others = RenderOptions {
+        cards: false,
+        ..options
+    };
     let render = |html: &str| match stop.is_set() {
         true => render::Document::default(),
-        false => render::html_to_document(html, &options),
+        false => render::html_to_document(html, &others),
     };
     let sources = match stop.is_set() {
         true => Vec::new(),

@@ -84,7 +84,7 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> (Vec<Link>, Vec<C
             continue;
         }
         if name == "a"
-            && let Some((n, has_text)) = collect_link(&node, &mut links)
+            && let Some((n, has_text)) = collect_link(&node, &mut links, options.cards)
         {
             if is_sponsored(&node) {
                 // An ad says where it leads.
@@ -377,8 +377,8 @@ fn detach(node: &Handle) {
     node.parent.set(None);
 }
 
-/// Links only: the visible `<a href>` of a parsed fragment, and their cards.
-pub(crate) fn links_of(dom: &RcDom) -> (Vec<Link>, Vec<Card>) {
+/// Links only: the visible `<a href>` of a parsed fragment, and their cards if asked.
+pub(crate) fn links_of(dom: &RcDom, cards: bool) -> (Vec<Link>, Vec<Card>) {
     let mut links = LinkList::default();
     let mut stack = vec![dom.document.clone()];
     while let Some(node) = stack.pop() {
@@ -392,7 +392,7 @@ pub(crate) fn links_of(dom: &RcDom) -> (Vec<Link>, Vec<Card>) {
             stack.push(child.clone());
         }
         if local_name_of(&node).is_some_and(|n| &*n == "a") {
-            collect_link(&node, &mut links);
+            collect_link(&node, &mut links, cards);
         }
     }
     links.into_parts()
@@ -447,9 +447,10 @@ pub(crate) fn is_hidden(node: &Handle) -> bool {
     })
 }
 
-/// Record the link `a` stands for (its target rewritten to the unwrapped one); its
-/// 1-based number in `links` and whether it has text, or `None` if it leads nowhere.
-fn collect_link(a: &Handle, links: &mut LinkList) -> Option<(usize, bool)> {
+/// Record the link `a` stands for (its target rewritten to the unwrapped one), read as a
+/// card too if `card`; its 1-based number in `links` and whether it has text, or `None` if
+/// it leads nowhere.
+fn collect_link(a: &Handle, links: &mut LinkList, card: bool) -> Option<(usize, bool)> {
     let url = resolve_href(&attr(a, "href")?)?;
     if let Element { attrs, .. } = &a.data {
         for at in attrs.borrow_mut().iter_mut() {
@@ -460,7 +461,7 @@ fn collect_link(a: &Handle, links: &mut LinkList) -> Option<(usize, bool)> {
     }
     let text = without_site_and_index(&text_of(a), &url);
     let has_text = !text.is_empty();
-    let card = cards::read(&url, attr(a, "title").as_deref(), &blocks_of(a));
+    let card = card.then(|| cards::read(&url, attr(a, "title").as_deref(), &blocks_of(a)));
     Some((links.add(url, text, card), has_text))
 }
 

@@ -114,10 +114,10 @@ pub(crate) fn strip_tags(html: &str) -> String {
 const MAX_LINK_TEXT_BYTES: usize = 2_048;
 
 /// The links of `html` without parsing it: each `<a href>` and its text (up to its `</a>`,
-/// the next `<a`, or [`MAX_LINK_TEXT_BYTES`]), deduplicated by URL, and their cards (a line
-/// of the text a block). Linear in the page whatever its shape, for pages too costly to
-/// parse.
-pub(crate) fn scan_links(html: &str) -> (Vec<Link>, Vec<Card>) {
+/// the next `<a`, or [`MAX_LINK_TEXT_BYTES`]), deduplicated by URL, and if `cards` their
+/// cards (a line of the text a block). Linear in the page whatever its shape, for pages too
+/// costly to parse.
+pub(crate) fn scan_links(html: &str, cards: bool) -> (Vec<Link>, Vec<Card>) {
     let b = html.as_bytes();
     let mut links = LinkList::default();
     let mut i = 0;
@@ -143,7 +143,7 @@ pub(crate) fn scan_links(html: &str) -> (Vec<Link>, Vec<Card>) {
             .filter(|line| !line.is_empty())
             .map(str::to_owned)
             .collect();
-        let card = cards::read(&url, attribute(attrs, "title").as_deref(), &blocks);
+        let card = cards.then(|| cards::read(&url, attribute(attrs, "title").as_deref(), &blocks));
         links.add(url, blocks.join(" "), card);
     }
     links.into_parts()
@@ -271,7 +271,9 @@ mod tests {
              <a href=\"#top\">top</a><a name=n>none</a>\
              <a title=\"Boots &amp; more\" href=\"https://c.example/\"><div>C</div><div>c.example</div>\
              <div>Worn in a week, they say.</div></a>",
+            true,
         );
+        assert_eq!(cards.len(), links.len());
         assert_eq!(cards[0].site, "A one");
         assert!(cards[1].is_bare());
         assert_eq!(
