@@ -39,7 +39,7 @@ const LABEL_MAX_CHARS: usize = 40;
 const LABEL_MAX_WORDS: usize = 4;
 
 /// Reads the card of the link to `url` from its `title` attribute and its text blocks (each
-/// a run of text the page lays out apart, in document order).
+/// a run of text the page lays out apart, in document order, its white space tidied).
 pub(crate) fn read(url: &str, title_attribute: Option<&str>, blocks: &[String]) -> Card {
     let title_attribute = title_attribute
         .map(|t| tidy(&t.replace('\n', " ")))
@@ -48,8 +48,7 @@ pub(crate) fn read(url: &str, title_attribute: Option<&str>, blocks: &[String]) 
     // Where the domain's block stood among the kept ones.
     let mut domain_at = None;
     for block in blocks {
-        let tidied = tidy(&block.replace('\n', " "));
-        let block = without_more_count(&tidied);
+        let block = without_more_count(block.trim());
         if block.is_empty() || is_index(block) || is_address(block) {
             continue;
         }
@@ -129,15 +128,12 @@ fn is_address(block: &str) -> bool {
 fn is_domain(block: &str) -> bool {
     let host = block.split(" › ").next().unwrap_or(block).trim();
     let host = host_of(host);
-    if host.contains(char::is_whitespace) || !host.contains('.') {
+    let Some((_, tld)) = host.rsplit_once('.') else {
         return false;
-    }
-    let labels: Vec<&str> = host.split('.').collect();
-    let tld_ok = labels
-        .last()
-        .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()));
-    tld_ok
-        && labels.iter().all(|label| {
+    };
+    tld.len() >= 2
+        && tld.chars().all(|c| c.is_ascii_alphabetic())
+        && host.split('.').all(|label| {
             !label.is_empty() && label.chars().all(|c| c.is_alphanumeric() || c == '-')
         })
 }
@@ -146,12 +142,11 @@ fn is_domain(block: &str) -> bool {
 /// words, no numbers, none of the separators a title puts before its site ("… | NxCode",
 /// "… - Zapier") and no sentence's end.
 fn is_label(block: &str) -> bool {
-    let words: Vec<&str> = block.split_whitespace().collect();
     block.chars().count() <= LABEL_MAX_CHARS
-        && words.len() <= LABEL_MAX_WORDS
-        && !words
-            .iter()
-            .any(|w| w.chars().any(|c| c.is_ascii_digit()) || matches!(*w, "|" | "-" | "–" | "—"))
+        && block.split_whitespace().count() <= LABEL_MAX_WORDS
+        && !block
+            .split_whitespace()
+            .any(|w| w.chars().any(|c| c.is_ascii_digit()) || matches!(w, "|" | "-" | "–" | "—"))
         && !block.contains(": ")
         && !block.ends_with(['.', '!', '?', ':'])
 }
