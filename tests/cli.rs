@@ -141,9 +141,9 @@ fn ai_prints_the_completion_as_text_with_its_sources() {
 }
 
 #[test]
-fn ai_json_prints_the_body_as_received() {
+fn ai_json_prints_the_reading_and_raw_the_body() {
     let host = Host::quick();
-    let output = host.run(&[
+    let args = [
         "ai",
         "best hiking boots",
         "--model",
@@ -158,17 +158,44 @@ fn ai_json_prints_the_body_as_received() {
         "New York",
         "--expiration",
         "0",
-        "--json",
-    ]);
+    ];
+    let output = host.run(&[&args[..], &["--json"]].concat());
+    expect_code(&output, 0);
+    let reading = json(&output);
+    assert_eq!(reading["model"], "gemini");
+    assert_eq!(reading["prompt"], "best hiking boots");
+    assert_eq!(reading["device"], "iPhone 15");
+    assert_eq!(reading["location"]["country"], "US");
+    assert_eq!(reading["location"]["subdivision"], "NY");
+    assert_eq!(reading["location"]["city"], "New York");
+    assert!(
+        reading["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("New York"))
+    );
+    let sources = reading["sources"].as_array().unwrap();
+    assert!(sources.len() >= 3, "{sources:?}");
+    assert_eq!(sources[0]["n"], 1);
+    assert!(
+        sources
+            .iter()
+            .all(|s| s["title"].is_string() && s["site"].is_string())
+    );
+    assert!(stdout(&output).starts_with("{\n  \""), "pretty JSON");
+
+    let output = host.run(&[&args[..], &["--raw"]].concat());
     expect_code(&output, 0);
     let body = json(&output);
-    assert_eq!(body["model"], "gemini");
     assert_eq!(body["query"], "best hiking boots");
-    assert_eq!(body["device"], "iPhone 15");
-    assert_eq!(body["country"], "US");
-    assert_eq!(body["subdivision"], "NY");
-    assert_eq!(body["city"], "New York");
-    assert!(stdout(&output).starts_with("{\n  \""), "pretty JSON");
+    assert!(
+        body["sources"]
+            .as_str()
+            .is_some_and(|s| s.contains("<inline-source-card"))
+    );
+    assert!(
+        !stdout(&output).starts_with("{\n"),
+        "as received, not pretty"
+    );
 }
 
 #[test]
@@ -524,7 +551,7 @@ fn a_503_is_waited_out_and_retried() {
     let started = std::time::Instant::now();
     let output = host.run(&["ai", "hi", "--json"]);
     expect_code(&output, 0);
-    assert_eq!(json(&output)["query"], "hi");
+    assert_eq!(json(&output)["prompt"], "hi");
     assert!(started.elapsed() >= Duration::from_secs(2));
     assert_eq!(host.requests(), 2);
 }

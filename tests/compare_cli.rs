@@ -371,6 +371,29 @@ fn the_ai_overview_is_a_column_beside_a_model_and_mentions_cover_it() {
         Some(expected.plain_text.chars().count() as u64)
     );
     assert!(columns.iter().all(|c| c["error"].is_null()), "{json}");
+    // The overview's column is not counted as a model's.
+    assert_eq!(columns[1]["model"], "ai-overview");
+    // Each column carries its reading, as `ai --json` prints one.
+    let chatgpt = &columns[0]["reading"];
+    assert_eq!(chatgpt["model"], "chatgpt");
+    assert_eq!(chatgpt["prompt"], "best hiking boots");
+    assert!(chatgpt["fanouts"].as_array().is_some_and(|f| !f.is_empty()));
+    assert!(chatgpt["overview"].is_null());
+    let overview = &columns[1]["reading"];
+    assert_eq!(overview["model"], "ai-overview");
+    assert_eq!(overview["text"], expected.plain_text.as_str());
+    assert_eq!(overview["overview"]["text"], expected.plain_text.as_str());
+    let sources = overview["overview"]["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), expected.sources.len());
+    assert_eq!(sources[0]["url"], cited.url.as_str());
+    assert_eq!(sources[0]["n"], 1);
+    let cited_brand = overview["mentions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["brand"] == "Cited")
+        .expect("the tracked brand's mention");
+    assert_eq!(cited_brand["cited"], true);
     let rows = json["mentions"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     for row in rows {

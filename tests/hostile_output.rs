@@ -288,6 +288,7 @@ fn no_control_sequence_from_the_service_reaches_the_terminal() {
         (&["devices", "--json"], 0, "Pixel 8"),
         (&["ai", "boots"], 0, "fanout one"),
         (&["ai", "boots", "--json"], 0, "fanout one"),
+        (&["ai", "boots", "--raw"], 0, "fanout one"),
         (&["ai", "boots", "--async"], 0, AI_READY),
         (&["jobs", "watch"], 0, "done"),
         (&["search", "boots"], 0, "sitelink"),
@@ -365,7 +366,10 @@ fn into_a_pipe_json_and_raw_output_stay_exact() {
             &["devices", "--json"],
             pretty(serde_json::to_value(devices_list()).expect("json")),
         ),
-        (&["ai", "boots", "--json"], pretty(completion())),
+        (
+            &["ai", "boots", "--raw"],
+            serde_json::to_string(&completion()).expect("json"),
+        ),
         (&["search", "boots", "--json"], pretty(results())),
         (
             &["search", "boots", "--format", "html", "--json"],

@@ -65,8 +65,8 @@ fn ai_lists_mentions_in_text_and_json() {
     assert_eq!(code, 0);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(
-        value["query"], "best hiking boots",
-        "the service's fields stay"
+        value["prompt"], "best hiking boots",
+        "the mentions are part of vantage's reading"
     );
     assert_eq!(value["mentions"][0]["brand"], "Keen");
     assert_eq!(value["mentions"][0]["position"], 1);

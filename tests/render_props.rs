@@ -1,7 +1,7 @@
 //! Property tests: no input makes the converter panic, hang or overflow the width.
 
 use proptest::prelude::*;
-use vantage::render::{RenderOptions, extract_links, html_to_document};
+use vantage::render::{RenderOptions, extract_cards, extract_links, html_to_document};
 
 /// Pieces of markup and text that tag soup is made of.
 fn fragment() -> impl Strategy<Value = String> {
@@ -100,7 +100,14 @@ fn check(html: &str, options: &RenderOptions) {
     let _ = doc.to_markdown();
     let _ = doc.plain_text();
     let _ = doc.is_empty();
-    let _ = extract_links(html);
+    let links = extract_links(html);
+    // Cards, when read, stand one for one with the links.
+    if options.cards {
+        assert_eq!(doc.cards().len(), doc.links().len());
+        assert_eq!(extract_cards(html).len(), links.len());
+    } else {
+        assert!(doc.cards().is_empty());
+    }
 }
 
 proptest! {
@@ -112,8 +119,12 @@ proptest! {
     }
 
     #[test]
-    fn tag_soup_never_panics_and_fits(s in soup(), number_links in any::<bool>()) {
-        check(&s, &RenderOptions { drop_first: Some("h6"), number_links });
+    fn tag_soup_never_panics_and_fits(
+        s in soup(),
+        number_links in any::<bool>(),
+        cards in any::<bool>(),
+    ) {
+        check(&s, &RenderOptions { drop_first: Some("h6"), number_links, cards });
     }
 
     #[test]

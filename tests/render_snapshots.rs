@@ -10,6 +10,7 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/live
 const NUMBERED: RenderOptions = RenderOptions {
     drop_first: None,
     number_links: true,
+    cards: false,
 };
 
 fn view(doc: &Document, width: u16) -> String {

@@ -122,7 +122,8 @@ async fn completions_carry_the_contract_fields_and_differ_by_model_device_and_pl
     assert!(completions[0].contains("?utm_source=chatgpt.com"));
     assert!(completions[1].contains("cdk-visually-hidden"));
     assert!(completions[3].contains("<h6"));
-    assert!(completions[3].contains("References"));
+    let references = bodies[3]["sources"].as_str().unwrap_or_default();
+    assert!(references.contains("References") && references.contains("utm_source=copilot.com"));
     assert!(
         bodies[2]["sources"]
             .as_str()

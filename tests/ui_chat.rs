@@ -35,7 +35,11 @@ fn completion_answer() -> Box<answer::PreparedAnswer> {
         )
         .into(),
         sources: concat!(
-            "<ol><li><a href=\"https://www.outdoorgearlab.com/boots\">OutdoorGearLab: boots</a></li>",
+            "<ol><li><a href=\"https://www.outdoorgearlab.com/boots\"><div>The Best Hiking Boots, ",
+            "Tested in the Field | OutdoorGearLab</div><div><span>OutdoorGearLab</span>",
+            "<span>www.outdoorgearlab.com</span><span>1</span></div><div>We tested 18 pairs ",
+            "for fit, grip and waterproofing over two seasons; the Salomon X Ultra came out ",
+            "ahead on most trails.</div></a></li>",
             "<li><a href=\"https://www.rei.com/boots\">REI guide</a></li>",
             "<li><a href=\"https://www.switchbacktravel.com/hiking-boots\">Switchback Travel</a></li></ol>"
         )

@@ -3,15 +3,15 @@
 use clap::Args;
 use clap_complete::engine::ArgValueCandidates;
 
-use super::brands::{
-    BrandArgs, answer_mentions, mentions_text, tracked_brands, with_mentions_field,
-};
+use super::brands::{BrandArgs, mentions_text, tracked_brands};
 use super::jobs::remember_job;
 use super::text::ai_text;
 use super::{LocationArgs, err, exit_code_of, out, out_as_received, pretty_body, with_newline};
 use crate::api::{AiFormat, AiRequest, ApiError, Client, JobId, Model};
 use crate::config::Config;
 use crate::present::answer;
+use crate::present::compare::mentions::answer_mentions;
+use crate::present::reading::AnswerReading;
 use crate::sanitize::one_line;
 use crate::store::{Body, NewJob, RequestParams};
 
@@ -44,9 +44,13 @@ pub struct AiArgs {
     /// Queue the call and print the job id
     #[arg(long = "async")]
     pub is_async: bool,
-    /// Print the service's JSON as received
-    #[arg(long)]
+    /// Print vantage's reading as JSON: the model and place, the answer as text and
+    /// Markdown, its sources, fanouts and the tracked brands' mentions
+    #[arg(long, conflicts_with = "raw")]
     pub json: bool,
+    /// Print the service's body exactly as received (the chat page's HTML and all)
+    #[arg(long)]
+    pub raw: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
 }
@@ -85,40 +89,39 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
         Ok(fetched) => fetched,
         Err(error) => return with_history(exit_code_of(Err(error)), kept),
     };
-    if !brands.is_empty() {
-        let text = (!args.json).then(|| ai_text(&fetched.value, request.effective_model()));
+    if args.raw {
+        out_as_received(&fetched.body);
+    } else if args.json {
         let prepared = answer::prepare(request, fetched);
-        let found = answer_mentions(&prepared, &brands);
-        match text {
-            None => {
-                let pretty = pretty_body(&prepared.body);
-                match with_mentions_field(&pretty, &found) {
-                    Some(json) => out_as_received(&json),
-                    None => {
-                        out_as_received(&with_newline(pretty));
-                        err(
-                            "The answer is not a JSON object, so the mentions are not added to it.",
-                        );
-                    }
-                }
-            }
-            Some(text) => out(&with_newline(format!(
-                "{}\n\n{}",
-                text.trim_end(),
-                mentions_text(&found)
-            ))),
-        }
-        return with_history(crate::exit::OK, kept);
-    }
-    if args.json {
-        print_body_as_received(&fetched.body);
-    } else {
+        print_reading(&AnswerReading::of(
+            &prepared,
+            answer_mentions(&prepared, &brands),
+        ));
+    } else if brands.is_empty() {
         out(&with_newline(ai_text(
             &fetched.value,
             request.effective_model(),
         )));
+    } else {
+        let text = ai_text(&fetched.value, request.effective_model());
+        let prepared = answer::prepare(request, fetched);
+        out(&with_newline(format!(
+            "{}\n\n{}",
+            text.trim_end(),
+            mentions_text(&answer_mentions(&prepared, &brands))
+        )));
     }
     with_history(crate::exit::OK, kept)
+}
+
+/// `--json`: the reading, pretty, exact into a pipe.
+fn print_reading(reading: &AnswerReading) {
+    match serde_json::to_string_pretty(reading) {
+        Ok(json) => out_as_received(&with_newline(json)),
+        Err(error) => err(&format!(
+            "The answer could not be written as JSON: {error}."
+        )),
+    }
 }
 
 /// A queued call: its id printed and stored, or the error's exit code.

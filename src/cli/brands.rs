@@ -9,7 +9,6 @@ use crate::analysis::mentions::{Brand, BrandSummary, Mention};
 use crate::analysis::sources::Classifier;
 use crate::analysis::stance::Stance;
 use crate::analysis::workspace::{self, Workspace};
-use crate::present::answer::PreparedAnswer;
 use crate::present::compare::mentions::{CELL_KEY, cell_text};
 use crate::sanitize::one_line;
 
@@ -96,11 +95,6 @@ pub fn tracked_brands(args: &BrandArgs) -> Result<Vec<Brand>, String> {
         .map_err(|e| format!("Not sent: {e}"))
 }
 
-/// How one prepared answer mentions the brands, its sources counting as cited.
-pub fn answer_mentions(answer: &PreparedAnswer, brands: &[Brand]) -> Vec<Mention> {
-    answer.mentions(brands)
-}
-
 /// The mentions of one answer, in order of first mention, then the brands not named.
 pub fn mentions_text(found: &[Mention]) -> String {
     let mut ordered: Vec<&Mention> = found.iter().collect();
@@ -172,22 +166,6 @@ pub fn matrix_text(rows: &[BrandSummary]) -> String {
     text
 }
 
-/// The service's JSON object as received (pretty), with a `mentions` array added as its
-/// last field; the other fields keep their order and text. None when the body is not a
-/// JSON object.
-pub fn with_mentions_field(pretty_body: &str, found: &[Mention]) -> Option<String> {
-    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(pretty_body).ok()?;
-    let body = pretty_body.trim_end();
-    let open = body.strip_suffix('}')?.trim_end();
-    let mentions = serde_json::to_string_pretty(found)
-        .ok()?
-        .replace('\n', "\n  ");
-    let separator = if open.ends_with('{') { "" } else { "," };
-    Some(format!(
-        "{open}{separator}\n  \"mentions\": {mentions}\n}}\n"
-    ))
-}
-
 /// The brand `--gaps` is about: `named` (`--own`), else the one the workspace marks `own =
 /// true` (`marked`, read only when needed); it must be one of `brands`. The sentence says
 /// what to do when there is none.
@@ -233,21 +211,6 @@ mod tests {
         assert!(brands[2].domains.is_empty());
         assert!(parse_brands("=a.com").unwrap_err().contains("no name"));
         assert!(parse_brands("Lowa,lowa").unwrap_err().contains("twice"));
-    }
-
-    #[test]
-    fn mentions_join_the_object_as_its_last_field() {
-        let found = mentions::mentions("Lowa boots.", &[], &[Brand::named("Lowa")]);
-        let text = with_mentions_field("{\n  \"z\": 1,\n  \"a\": \"x\"\n}\n", &found).unwrap();
-        assert!(text.starts_with("{\n  \"z\": 1,\n  \"a\": \"x\",\n  \"mentions\": [\n    {\n      \"brand\": \"Lowa\""), "{text}");
-        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(value["mentions"][0]["position"], 1);
-        let empty = with_mentions_field("{}", &found).unwrap();
-        assert_eq!(
-            serde_json::from_str::<serde_json::Value>(&empty).unwrap()["mentions"][0]["count"],
-            1
-        );
-        assert_eq!(with_mentions_field("[1]", &found), None);
     }
 
     #[test]

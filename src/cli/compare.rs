@@ -6,8 +6,7 @@ use clap_complete::engine::ArgValueCandidates;
 use futures_util::StreamExt;
 
 use super::brands::{
-    BrandArgs, answer_mentions, matrix_text, pick_own, source_classifier, tracked_brands,
-    workspace_own,
+    BrandArgs, matrix_text, pick_own, source_classifier, tracked_brands, workspace_own,
 };
 use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
@@ -16,16 +15,18 @@ use crate::config::Config;
 use crate::exit;
 use crate::store::RequestParams;
 
+use crate::analysis::sources::KindCounts;
 use crate::api::{
     AiFormat, AiRequest, ApiError, Client, Fetched, IpType, Location, SearchFormat, SearchRequest,
 };
 use crate::present::answer::{self, PreparedAnswer};
 use crate::present::compare::mentions as brand_mentions;
 use crate::present::compare::overview::overview_answer;
-use crate::present::compare::summary::{self, AnswerSummary, RankSort};
+use crate::present::compare::summary::{self, AnswerFacts, AnswerSummary, RankSort};
 use crate::present::compare::{
     self, AnswerSource, Axes, CompareMode, MAX_COLUMNS, MAX_IN_FLIGHT, Vantage,
 };
+use crate::present::reading::AnswerReading;
 use crate::present::search_page::{self, PreparedSearch};
 
 #[derive(Debug, Args)]
@@ -318,7 +319,7 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
             column
                 .iter()
                 .filter_map(|r| r.as_ref().ok())
-                .map(|a| answer_mentions(a, &brands))
+                .map(|a| brand_mentions::answer_mentions(a, &brands))
                 .collect()
         })
         .collect();
@@ -339,13 +340,27 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         compare::gaps::gaps(&own, &labels, &sampled_found, &domains)
     });
     if args.json {
-        print_json(&CompareJson {
-            summary: &summary,
+        // Each column's reading is of the answer its summary reads, with that answer's
+        // mentions.
+        let readings: Vec<Option<AnswerReading>> = firsts
+            .iter()
+            .zip(&sampled_found)
+            .map(|(result, found)| {
+                let answer = result.as_ref().ok()?;
+                Some(AnswerReading::of(
+                    answer,
+                    found.first().cloned().unwrap_or_default(),
+                ))
+            })
+            .collect();
+        print_json(&CompareJson::new(
+            &summary,
+            readings,
             samples,
-            mentions: rows.as_deref(),
-            sampled: sampled.as_deref(),
-            gaps: gaps.as_ref(),
-        });
+            rows.as_deref(),
+            sampled.as_deref(),
+            gaps.as_ref(),
+        ));
     } else if args.csv {
         match (&sampled, &rows) {
             (Some(sampled), _) => out(&samples::matrix_csv(&labels, sampled)),
@@ -384,11 +399,14 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     with_history(finish(&errors), kept)
 }
 
-/// `compare --json`: the summary's fields, then the mention matrix and the gaps when asked.
+/// `compare --json`: the summary's fields, each column with its answer's reading (as `ai
+/// --json` prints one), then the mention matrix and the gaps when asked.
 #[derive(serde::Serialize)]
 struct CompareJson<'a> {
-    #[serde(flatten)]
-    summary: &'a AnswerSummary,
+    columns: Vec<ColumnJson<'a>>,
+    shared: &'a [summary::SharedDomain],
+    similarity: &'a [Vec<Option<f64>>],
+    sources_by_kind: &'a [KindCounts],
     /// How many times each column was asked.
     samples: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -398,6 +416,48 @@ struct CompareJson<'a> {
     sampled: Option<&'a [samples::SampledBrand]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gaps: Option<&'a compare::gaps::Gaps>,
+}
+
+/// A column of the summary and the reading of its answer (`null` without one).
+#[derive(serde::Serialize)]
+struct ColumnJson<'a> {
+    #[serde(flatten)]
+    facts: &'a AnswerFacts,
+    reading: Option<AnswerReading>,
+}
+
+impl<'a> CompareJson<'a> {
+    fn new(
+        summary: &'a AnswerSummary,
+        readings: Vec<Option<AnswerReading>>,
+        samples: usize,
+        mentions: Option<&'a [mentions::BrandSummary]>,
+        sampled: Option<&'a [samples::SampledBrand]>,
+        gaps: Option<&'a compare::gaps::Gaps>,
+    ) -> CompareJson<'a> {
+        // Every field of the summary, named: one added there does not compile until it is
+        // printed here too.
+        let AnswerSummary {
+            columns,
+            shared,
+            similarity,
+            sources_by_kind,
+        } = summary;
+        CompareJson {
+            columns: columns
+                .iter()
+                .zip(readings.into_iter().chain(std::iter::repeat(None)))
+                .map(|(facts, reading)| ColumnJson { facts, reading })
+                .collect(),
+            shared,
+            similarity,
+            sources_by_kind,
+            samples,
+            mentions,
+            sampled,
+            gaps,
+        }
+    }
 }
 
 /// The brand `--gaps` is about: `--own`, else the workspace's `own = true`; none without

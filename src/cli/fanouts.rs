@@ -6,7 +6,7 @@ use clap::Args;
 use clap_complete::engine::ArgValueCandidates;
 use futures_util::StreamExt;
 
-use super::brands::{BrandArgs, answer_mentions, tracked_brands};
+use super::brands::{BrandArgs, tracked_brands};
 use super::record::{Kept, with_history};
 use super::{LocationArgs, err, exit_code_of, out, out_as_received, with_newline};
 use crate::api::{AiFormat, AiRequest, ApiError, Client, Model};
@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::exit;
 use crate::present::answer;
 use crate::present::compare::MAX_IN_FLIGHT;
+use crate::present::compare::mentions::answer_mentions;
 use crate::present::fanouts::{coverage, fanout_request};
 use crate::present::search_page::{self, PreparedSearch};
 use crate::store::RequestParams;

@@ -1,6 +1,7 @@
 //! Answers and results pages as readable text for the terminal.
 
 use crate::api::{AiAnswer, Completion, JobAnswer, Model, SearchAnswer, SearchResults};
+use crate::present::answer::{self, SourceLink};
 use crate::present::search_page::thousands;
 use crate::render::{self, RenderOptions};
 use crate::sanitize::one_line;
@@ -55,6 +56,28 @@ pub(super) fn append_links<'a>(
     }
 }
 
+/// An answer's sources under a heading, each as its card reads: the title (else the site)
+/// and where it is from, the address, the snippet.
+pub(super) fn sources_text(sources: &[SourceLink]) -> String {
+    if sources.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("\n\nSources:");
+    for (i, source) in sources.iter().enumerate() {
+        text.push_str(&format!(
+            "\n  {}. {} — {}\n     {}",
+            i + 1,
+            one_line(source.headline()),
+            one_line(&source.byline()),
+            one_line(&source.url)
+        ));
+        if !source.snippet.is_empty() {
+            text.push_str(&format!("\n     {}", one_line(&source.snippet)));
+        }
+    }
+    text
+}
+
 /// The completion as plain text, its sources (from `sources` and citations inside the
 /// answer, deduplicated) and its fanout queries.
 pub fn ai_text(answer: &AiAnswer, requested_model: Model) -> String {
@@ -70,23 +93,15 @@ fn completion_text(completion: &Completion, requested_model: Model) -> String {
         &completion.completion,
         &RenderOptions {
             drop_first: model.hidden_label_tag(),
+            cards: true,
             ..RenderOptions::default()
         },
     );
     let mut text = doc.plain_text().trim().to_string();
-    let mut sources = render::extract_links(&completion.sources);
-    let mut listed: std::collections::HashSet<String> =
-        sources.iter().map(|s| s.url.clone()).collect();
-    for link in doc.links() {
-        if listed.insert(link.url.clone()) {
-            sources.push(link.clone());
-        }
-    }
-    append_links(
-        &mut text,
-        "Sources",
-        sources.iter().map(|l| (&l.text, &l.url)),
-    );
+    text.push_str(&sources_text(&answer::answer_sources(
+        &completion.sources,
+        &doc,
+    )));
     if !completion.fanouts.is_empty() {
         text.push_str("\n\nFanout queries:\n");
         text.push_str(

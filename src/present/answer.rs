@@ -6,7 +6,7 @@ use crate::analysis::mentions::{self, Brand, Mention};
 use crate::analysis::outline::Outline;
 use crate::analysis::products::Suggested;
 use crate::api::{AiAnswer, AiFormat, AiRequest, Completion, Fetched, Location, Model};
-use crate::render::{self, Link, RenderOptions};
+use crate::render::{self, Card, RenderOptions};
 
 use super::Stop;
 use super::text::TextBody;
@@ -51,12 +51,76 @@ pub enum SourceOrigin {
     Page,
 }
 
+/// A cited page, read from its card: title, site, address and snippet apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceLink {
+    /// The page's title; empty when the citation names only its site (a ChatGPT pill).
     pub title: String,
+    /// The site's own label ("LeadDev", "Wikipedia"), else its domain.
+    pub site: String,
+    /// The page, without tracking parameters (`utm_*`) or a text fragment (`#:~:text=`).
     pub url: String,
+    /// The page's host without `www.`.
     pub domain: String,
+    /// The words the card quotes from the page; empty when it quotes none.
+    pub snippet: String,
     pub origin: SourceOrigin,
+}
+
+impl SourceLink {
+    /// The source a card stands for; `None` for a link that is no web page.
+    pub fn of_card(card: &Card, origin: SourceOrigin) -> Option<SourceLink> {
+        if !card.url.starts_with("http") {
+            return None;
+        }
+        let domain = domain_of(&card.url);
+        Some(SourceLink {
+            title: card.title.clone(),
+            site: match card.site.is_empty() {
+                true => domain.clone(),
+                false => card.site.clone(),
+            },
+            url: clean_url(&card.url),
+            domain,
+            snippet: card.snippet.clone(),
+            origin,
+        })
+    }
+
+    /// What names the source in a list: its title, else its site.
+    pub fn headline(&self) -> &str {
+        match self.title.is_empty() {
+            false => &self.title,
+            true => &self.site,
+        }
+    }
+
+    /// Where it is from, under its headline: the site and the domain ("LeadDev ·
+    /// leaddev.com"), the domain alone where the site is the headline or is the domain.
+    pub fn byline(&self) -> String {
+        let site_is_domain = self.site.eq_ignore_ascii_case(&self.domain)
+            || self
+                .site
+                .eq_ignore_ascii_case(&format!("www.{}", self.domain));
+        if self.title.is_empty() || site_is_domain || self.domain.is_empty() {
+            self.domain.clone()
+        } else {
+            format!("{} · {}", self.site, self.domain)
+        }
+    }
+
+    /// Fills what this reading of the page lacks from another reading of it.
+    fn fill_from(&mut self, other: &SourceLink) {
+        if self.title.is_empty() {
+            self.title.clone_from(&other.title);
+        }
+        if self.site == self.domain && other.site != other.domain {
+            self.site.clone_from(&other.site);
+        }
+        if self.snippet.is_empty() {
+            self.snippet.clone_from(&other.snippet);
+        }
+    }
 }
 
 /// The line above the answer: what was asked of whom, from where, and what came back.
@@ -126,6 +190,9 @@ pub struct PreparedAnswer {
     /// Names the answer puts forward (bold terms, list heads, links), to suggest as brands,
     /// products under their brands.
     pub candidates: Vec<Suggested>,
+    /// The answer is a results page's AI Overview (a comparison's `ai-overview` column), not
+    /// a chatbot's: the header's model then only stands in.
+    pub ai_overview: bool,
 }
 
 fn domain_of(url: &str) -> String {
@@ -136,21 +203,6 @@ fn domain_of(url: &str) -> String {
                 .map(|h| h.trim_start_matches("www.").to_string())
         })
         .unwrap_or_default()
-}
-
-fn source(link: &Link, origin: SourceOrigin) -> SourceLink {
-    let domain = domain_of(&link.url);
-    let title = if link.text.trim().is_empty() {
-        domain.clone()
-    } else {
-        link.text.trim().to_string()
-    };
-    SourceLink {
-        title,
-        url: link.url.clone(),
-        domain,
-        origin,
-    }
 }
 
 /// A URL without its tracking parameters (`utm_*`) and fragment, so that the same page cited
@@ -173,18 +225,69 @@ pub fn canonical_url(url: &str) -> String {
     parsed.to_string()
 }
 
-/// Links from several places, first occurrence of each page kept.
-fn merge_sources(groups: Vec<(Vec<Link>, SourceOrigin)>) -> Vec<SourceLink> {
+/// A URL without its tracking parameters (`utm_*`) and its text fragment (`#:~:text=…`, a
+/// highlight the chatbot adds): the page as its site names it. Other URLs stay as they are.
+pub fn clean_url(url: &str) -> String {
+    let tracked = url.contains("utm_");
+    let highlighted = url.contains(":~:");
+    if !tracked && !highlighted {
+        return url.to_string();
+    }
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        return url.to_string();
+    };
+    if tracked && parsed.query_pairs().any(|(k, _)| k.starts_with("utm_")) {
+        let kept: Vec<(String, String)> = parsed
+            .query_pairs()
+            .filter(|(k, _)| !k.starts_with("utm_"))
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        if kept.is_empty() {
+            parsed.set_query(None);
+        } else {
+            parsed.query_pairs_mut().clear().extend_pairs(kept);
+        }
+    }
+    if let Some(fragment) = parsed.fragment()
+        && let Some((before, _)) = fragment.split_once(":~:")
+    {
+        let before = before.to_string();
+        parsed.set_fragment((!before.is_empty()).then_some(before.as_str()));
+    }
+    parsed.to_string()
+}
+
+/// The cards of several places as sources, each page once (by [`canonical_url`]) where it
+/// is first found, with what a later card of it says that the first did not.
+pub fn merge_sources(groups: Vec<(Vec<Card>, SourceOrigin)>) -> Vec<SourceLink> {
     let mut out: Vec<SourceLink> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for (links, origin) in groups {
-        for link in &links {
-            if link.url.starts_with("http") && seen.insert(canonical_url(&link.url)) {
-                out.push(source(link, origin));
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (cards, origin) in groups {
+        for card in &cards {
+            let Some(source) = SourceLink::of_card(card, origin) else {
+                continue;
+            };
+            match seen.entry(canonical_url(&card.url)) {
+                std::collections::hash_map::Entry::Occupied(at) => {
+                    out[*at.get()].fill_from(&source);
+                }
+                std::collections::hash_map::Entry::Vacant(at) => {
+                    at.insert(out.len());
+                    out.push(source);
+                }
             }
         }
     }
     out
+}
+
+/// An answer's sources: the cards of its `sources` section first, then the pages its text
+/// cites, each page once.
+pub fn answer_sources(sources_html: &str, answer: &render::Document) -> Vec<SourceLink> {
+    merge_sources(vec![
+        (render::extract_cards(sources_html), SourceOrigin::Sources),
+        (answer.cards().to_vec(), SourceOrigin::Citation),
+    ])
 }
 
 /// Converts a fetched answer into its views. Pure and possibly slow: run it off the UI task.
@@ -238,10 +341,11 @@ pub fn prepare_until(
                 &html,
                 &RenderOptions {
                     drop_first: requested_model.hidden_label_tag(),
+                    cards: true,
                     ..RenderOptions::default()
                 },
             );
-            let sources = merge_sources(vec![(doc.links().to_vec(), SourceOrigin::Page)]);
+            let sources = merge_sources(vec![(doc.cards().to_vec(), SourceOrigin::Page)]);
             header.format = request.format;
             let markdown = doc.to_markdown();
             let plain_text = doc.plain_text();
@@ -273,6 +377,7 @@ pub fn prepare_until(
                 plain_text,
                 outline,
                 candidates,
+                ai_overview: false,
                 body: fetched.body,
             }
         }
@@ -301,24 +406,24 @@ fn prepare_completion(
     }
     let options = RenderOptions {
         drop_first: model.hidden_label_tag(),
+        cards: true,
         ..RenderOptions::default()
     };
     let answer = render::html_to_document(&completion.completion, &options);
-    // Each later step is skipped once the answer is no longer wanted.
+    // Each later step is skipped once the answer is no longer wanted; the ads and the
+    // prompt cite nothing.
+    let others = RenderOptions {
+        cards: false,
+        ..options
+    };
     let render = |html: &str| match stop.is_set() {
         true => render::Document::default(),
-        false => render::html_to_document(html, &options),
+        false => render::html_to_document(html, &others),
     };
-    let sources = merge_sources(vec![
-        (
-            match stop.is_set() {
-                true => Vec::new(),
-                false => render::extract_links(&completion.sources),
-            },
-            SourceOrigin::Sources,
-        ),
-        (answer.links().to_vec(), SourceOrigin::Citation),
-    ]);
+    let sources = match stop.is_set() {
+        true => Vec::new(),
+        false => answer_sources(&completion.sources, &answer),
+    };
     let ads_doc = (!completion.ads.trim().is_empty()).then(|| render(&completion.ads));
     let ad_count = ads_doc.as_ref().map_or(0, |doc| {
         let mut urls: Vec<&str> = doc.links().iter().map(|l| l.url.as_str()).collect();
@@ -369,6 +474,7 @@ fn prepare_completion(
         plain_text,
         outline,
         candidates,
+        ai_overview: false,
         body,
     }
 }
@@ -408,7 +514,17 @@ impl PreparedAnswer {
         if !self.sources.is_empty() {
             out.push_str("\n## Sources\n\n");
             for (i, s) in self.sources.iter().enumerate() {
-                out.push_str(&format!("{}. [{}]({})\n", i + 1, s.title, s.url));
+                out.push_str(&format!(
+                    "{}. [{}]({}) — {}",
+                    i + 1,
+                    s.headline(),
+                    s.url,
+                    s.byline()
+                ));
+                if !s.snippet.is_empty() {
+                    out.push_str(&format!("  \n   {}", s.snippet));
+                }
+                out.push('\n');
             }
         }
         if !self.fanouts.is_empty() {
@@ -486,21 +602,71 @@ mod tests {
             canonical_url("https://a.example/x?id=3&utm_medium=y"),
             "https://a.example/x?id=3"
         );
-        let link = |url: &str| Link {
+        let card = |url: &str| Card {
             url: url.to_string(),
-            text: String::new(),
+            ..Card::default()
         };
         let merged = merge_sources(vec![
             (
-                vec![link("https://a.example/x?utm_source=chatgpt.com")],
+                vec![card("https://a.example/x?utm_source=chatgpt.com")],
                 SourceOrigin::Citation,
             ),
             (
-                vec![link("https://a.example/x"), link("javascript:void(0)")],
+                vec![card("https://a.example/x"), card("javascript:void(0)")],
                 SourceOrigin::Sources,
             ),
         ]);
         assert_eq!(merged.len(), 1);
-        assert_eq!(merged[0].title, "a.example");
+        assert_eq!(merged[0].headline(), "a.example");
+        assert_eq!(merged[0].url, "https://a.example/x");
+    }
+
+    #[test]
+    fn a_later_card_of_a_page_fills_what_the_first_lacks() {
+        let merged = merge_sources(vec![
+            (
+                vec![Card {
+                    url: "https://www.rei.com/boots#:~:text=fit".into(),
+                    title: "Boots that fit".into(),
+                    ..Card::default()
+                }],
+                SourceOrigin::Sources,
+            ),
+            (
+                vec![Card {
+                    url: "https://www.rei.com/boots?utm_source=chatgpt.com".into(),
+                    site: "REI".into(),
+                    snippet: "Fit first.".into(),
+                    ..Card::default()
+                }],
+                SourceOrigin::Citation,
+            ),
+        ]);
+        assert_eq!(merged.len(), 1);
+        let rei = &merged[0];
+        assert_eq!(
+            (rei.title.as_str(), rei.site.as_str(), rei.snippet.as_str()),
+            ("Boots that fit", "REI", "Fit first.")
+        );
+        assert_eq!(rei.url, "https://www.rei.com/boots");
+        assert_eq!(rei.origin, SourceOrigin::Sources);
+        assert_eq!(rei.byline(), "REI · rei.com");
+    }
+
+    #[test]
+    fn clean_urls_lose_tracking_and_highlights_only() {
+        assert_eq!(
+            clean_url("https://a.example/x?id=3&utm_source=copilot.com#part"),
+            "https://a.example/x?id=3#part"
+        );
+        assert_eq!(
+            clean_url("https://a.example/x#:~:text=Cursor%3A%20the"),
+            "https://a.example/x"
+        );
+        assert_eq!(
+            clean_url("https://a.example/x#top:~:text=a"),
+            "https://a.example/x#top"
+        );
+        assert_eq!(clean_url("https://a.example"), "https://a.example");
     }
 }

@@ -73,10 +73,8 @@ pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked
             let host = mentions::host_of(&source.url);
             cited.insert(squeeze(host.split('.').next().unwrap_or_default()));
             cited.insert(squeeze(&host));
-            if source.origin == super::answer::SourceOrigin::Citation {
-                // A citation pill's words are the site's label ("Wikipedia").
-                cited.insert(squeeze(&source.title));
-            }
+            // The site's own label on its card or pill ("Wikipedia", "LeadDev").
+            cited.insert(squeeze(&source.site));
         }
     }
     let is_source =

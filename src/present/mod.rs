@@ -9,6 +9,7 @@ pub mod fanouts;
 pub mod html_page;
 pub mod page;
 pub mod prompts;
+pub mod reading;
 pub mod search_page;
 pub mod text;
 pub mod usage;

@@ -11,10 +11,11 @@ use html5ever::interface::{ElementFlags, NodeOrText, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
+use super::cards;
 use super::links::{LinkList, host_of, resolve_href};
 use super::marks::{LINK_NUMBER_CLASS, RULE_CLASS};
 use super::plain::tidy;
-use super::{Link, RenderOptions};
+use super::{Card, Link, RenderOptions};
 
 /// Block-level elements html2text lays out inline.
 const BLOCKS: &[&str] = &[
@@ -55,8 +56,8 @@ pub(crate) fn parse(html: &str) -> Option<RcDom> {
 }
 
 /// Prepare the DOM for html2text and return its visible links in document order,
-/// deduplicated by URL.
-pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
+/// deduplicated by URL, and their cards.
+pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> (Vec<Link>, Vec<Card>) {
     let mut links = LinkList::default();
     let mut drop_first = options.drop_first;
     // Depth first in document order, so links are numbered as they are read; with each
@@ -71,7 +72,7 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
             continue;
         }
         if name == "a"
-            && let Some((n, has_text)) = collect_link(&node, &mut links)
+            && let Some((n, has_text)) = collect_link(&node, &mut links, options.cards)
         {
             if is_sponsored(&node) {
                 // An ad says where it leads.
@@ -186,7 +187,7 @@ pub(crate) fn prepare(dom: &RcDom, options: &RenderOptions) -> Vec<Link> {
         stack.extend(kept.iter().rev().map(|c| (c.clone(), in_pre)));
         *node.children.borrow_mut() = kept;
     }
-    links.into_vec()
+    links.into_parts()
 }
 
 /// What goes between two elements that touch in the markup but not on the page, where the
@@ -364,8 +365,8 @@ fn detach(node: &Handle) {
     node.parent.set(None);
 }
 
-/// Links only: the visible `<a href>` of a parsed fragment.
-pub(crate) fn links_of(dom: &RcDom) -> Vec<Link> {
+/// Links only: the visible `<a href>` of a parsed fragment, and their cards if asked.
+pub(crate) fn links_of(dom: &RcDom, cards: bool) -> (Vec<Link>, Vec<Card>) {
     let mut links = LinkList::default();
     let mut stack = vec![dom.document.clone()];
     while let Some(node) = stack.pop() {
@@ -379,10 +380,10 @@ pub(crate) fn links_of(dom: &RcDom) -> Vec<Link> {
             stack.push(child.clone());
         }
         if local_name_of(&node).is_some_and(|n| &*n == "a") {
-            collect_link(&node, &mut links);
+            collect_link(&node, &mut links, cards);
         }
     }
-    links.into_vec()
+    links.into_parts()
 }
 
 /// An image inlined as a `data:` URL: icons and thumbnails whose alt text is noise.
@@ -418,9 +419,10 @@ pub(crate) fn is_hidden(node: &Handle) -> bool {
     crate::markup::hides(attrs.iter().map(|a| (&*a.name.local, &*a.value)))
 }
 
-/// Record the link `a` stands for (its target rewritten to the unwrapped one); its
-/// 1-based number in `links` and whether it has text, or `None` if it leads nowhere.
-fn collect_link(a: &Handle, links: &mut LinkList) -> Option<(usize, bool)> {
+/// Record the link `a` stands for (its target rewritten to the unwrapped one), read as a
+/// card too if `card`; its 1-based number in `links` and whether it has text, or `None` if
+/// it leads nowhere.
+fn collect_link(a: &Handle, links: &mut LinkList, card: bool) -> Option<(usize, bool)> {
     let url = resolve_href(&attr(a, "href")?)?;
     if let Element { attrs, .. } = &a.data {
         for at in attrs.borrow_mut().iter_mut() {
@@ -431,7 +433,105 @@ fn collect_link(a: &Handle, links: &mut LinkList) -> Option<(usize, bool)> {
     }
     let text = without_site_and_index(&text_of(a), &url);
     let has_text = !text.is_empty();
-    Some((links.add(url, text), has_text))
+    let card = card.then(|| cards::read(&url, attr(a, "title").as_deref(), &blocks_of(a)));
+    Some((links.add(url, text, card), has_text))
+}
+
+/// Elements that set their text apart from what is around it, wherever they stand.
+const BLOCK_TEXT: &[&str] = &[
+    "div",
+    "p",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "aside",
+    "figure",
+    "figcaption",
+    "blockquote",
+    "pre",
+    "hr",
+];
+
+/// A step of the walk over a link's content.
+enum Step {
+    Enter(Handle, bool),
+    /// The end of an element that sets its text apart.
+    Leave,
+}
+
+/// The runs of visible text a link lays out apart, in order: each block element's text is a
+/// run; so is each element among siblings with no text of their own between them (a card's
+/// `<span>site</span><span>3</span>`), while in a sentence inline elements are words of it.
+fn blocks_of(a: &Handle) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Vec<u8> = Vec::new();
+    let flush = |current: &mut Vec<u8>, blocks: &mut Vec<String>| {
+        let escaped = String::from_utf8_lossy(current);
+        let text =
+            tidy(&html_escape::decode_html_entities(&escaped).replace(['\n', '\u{A0}'], " "));
+        if !text.is_empty() {
+            blocks.push(text);
+        }
+        current.clear();
+    };
+    let mut stack = vec![Step::Enter(a.clone(), false)];
+    while let Some(step) = stack.pop() {
+        let (node, apart) = match step {
+            Step::Leave => {
+                flush(&mut current, &mut blocks);
+                continue;
+            }
+            Step::Enter(node, apart) => (node, apart),
+        };
+        match &node.data {
+            Element { .. } => {
+                let name = local_name_of(&node);
+                if is_hidden(&node) || name.as_ref().is_some_and(|l| REMOVED.contains(&&**l)) {
+                    continue;
+                }
+                let children = node.children.borrow();
+                let prose = children.iter().any(|child| {
+                    local_name_of(child).is_none()
+                        && !matches!(child.data, Comment { .. })
+                        && !is_blank_text(child)
+                });
+                if apart {
+                    flush(&mut current, &mut blocks);
+                    stack.push(Step::Leave);
+                }
+                for child in children.iter().rev() {
+                    let block =
+                        local_name_of(child).is_some_and(|n| !prose || BLOCK_TEXT.contains(&&*n));
+                    stack.push(Step::Enter(child.clone(), block));
+                }
+            }
+            Comment { .. } => {}
+            // Text: its serialization is the text with `&`, `<`, `>` and NBSP escaped.
+            _ => {
+                let _ = node.serialize(&mut current);
+            }
+        }
+    }
+    flush(&mut current, &mut blocks);
+    blocks
 }
 
 /// A source card's text is its title, then the site's address and its number in the list

@@ -117,21 +117,30 @@ mod tests {
     }
 }
 
-/// Links deduplicated by URL as they are found, in document order; linear in their number.
+/// Links deduplicated by URL as they are found, in document order, each with its card when
+/// cards are read; linear in their number.
 #[derive(Debug, Default)]
 pub(crate) struct LinkList {
     links: Vec<super::Link>,
+    /// Empty unless cards are read; then one per link, in the same order.
+    cards: Vec<super::Card>,
     index: std::collections::HashMap<String, usize>,
 }
 
 impl LinkList {
     /// Adds the link to `url`, or gives a text to the one already there if it had only its
-    /// host; returns its 1-based number. An empty text stands for the URL's host.
-    pub(crate) fn add(&mut self, url: String, text: String) -> usize {
+    /// host (and its card, if that said nothing); returns its 1-based number. An empty text
+    /// stands for the URL's host. Every link of a list comes with its card, or none does.
+    pub(crate) fn add(&mut self, url: String, text: String, card: Option<super::Card>) -> usize {
         if let Some(&i) = self.index.get(&url) {
             let known = &mut self.links[i];
             if known.text == host_of(&known.url) && !text.is_empty() {
                 known.text = text;
+            }
+            if let (Some(card), Some(known)) = (card, self.cards.get_mut(i))
+                && known.is_bare()
+            {
+                *known = card;
             }
             return i + 1;
         }
@@ -142,6 +151,7 @@ impl LinkList {
         };
         self.index.insert(url.clone(), self.links.len());
         self.links.push(super::Link { url, text });
+        self.cards.extend(card);
         self.links.len()
     }
 
@@ -150,7 +160,8 @@ impl LinkList {
         self.links.get(n.checked_sub(1)?)
     }
 
-    pub(crate) fn into_vec(self) -> Vec<super::Link> {
-        self.links
+    /// The links and, in the same order, their cards (none when cards were not read).
+    pub(crate) fn into_parts(self) -> (Vec<super::Link>, Vec<super::Card>) {
+        (self.links, self.cards)
     }
 }

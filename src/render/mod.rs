@@ -12,6 +12,7 @@
 //! linear pass ([`slim`]) leaves out what the parser would read for nothing: the contents
 //! of scripts, and of style sheets all but their hiding rules.
 
+mod cards;
 mod dom;
 mod json;
 mod links;
@@ -26,6 +27,7 @@ use std::sync::OnceLock;
 use html2text::RenderTree;
 use html2text::config::{Config, ImageRenderMode};
 
+pub use cards::Card;
 pub use json::pretty_json;
 pub use wrap::{WrappedCache, prose};
 
@@ -40,6 +42,9 @@ pub struct RenderOptions {
     pub drop_first: Option<&'static str>,
     /// Append `" [n]"` after each link's text, n = 1-based index into [`Document::links`].
     pub number_links: bool,
+    /// Read each link as a source card too ([`Document::cards`]): an answer's citations.
+    /// Off, a page's links are only links, and `cards` is empty.
+    pub cards: bool,
 }
 
 /// A link found in the document.
@@ -66,6 +71,8 @@ enum Body {
 pub struct Document {
     body: Body,
     links: Vec<Link>,
+    /// Each link read as a source card, in the order of `links` (when asked for).
+    cards: Vec<Card>,
     notice: Option<String>,
     /// The unwrapped text, made on first use.
     plain: OnceLock<String>,
@@ -78,6 +85,12 @@ impl Document {
     /// Links in document order, deduplicated by URL.
     pub fn links(&self) -> &[Link] {
         &self.links
+    }
+
+    /// The links read as source cards (title, site, snippet apart), in the same order; empty
+    /// unless [`RenderOptions::cards`] asked for them.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
     }
 
     /// True if there is nothing to show.
@@ -95,10 +108,12 @@ impl Document {
     }
 
     /// The notice leads the text, so every view and export says why it looks plain.
-    fn fallback(html: &str, notice: String) -> Document {
+    fn fallback(html: &str, notice: String, cards: bool) -> Document {
+        let (links, cards) = plain::scan_links(html, cards);
         Document {
             body: Body::Plain(format!("{notice}\n\n{}", plain::strip_tags(html))),
-            links: plain::scan_links(html),
+            links,
+            cards,
             notice: Some(notice),
             plain: OnceLock::new(),
             elements: 0,
@@ -127,7 +142,7 @@ const JOINERS: [char; 3] = ['\u{200D}', '\u{FE0F}', '\u{FE0E}'];
 pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
     let measures = match crate::html_cost::check(html) {
         Ok(measures) => measures,
-        Err(why) => return Document::fallback(html, why.notice()),
+        Err(why) => return Document::fallback(html, why.notice(), options.cards),
     };
     // Emoji sequences (joined by ZWJ, or with a variation selector) measure differently as a
     // string than as the sum of their characters; html2text mixes both measures and
@@ -146,13 +161,15 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
         return Document::fallback(
             &html,
             "Shown as plain text: the HTML could not be parsed.".to_owned(),
+            options.cards,
         );
     };
-    let links = dom::prepare(&dom, options);
+    let (links, cards) = dom::prepare(&dom, options);
     match config(false).dom_to_render_tree(&dom) {
         Ok(tree) => Document {
             body: Body::Tree(Box::new(tree)),
             links,
+            cards,
             notice: None,
             plain: OnceLock::new(),
             elements: measures.elements,
@@ -160,6 +177,7 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
         // html2text fails only on an empty document.
         Err(_) => Document {
             links,
+            cards,
             ..Document::default()
         },
     }
@@ -167,12 +185,22 @@ pub fn html_to_document(html: &str, options: &RenderOptions) -> Document {
 
 /// Only the links, deduplicated by URL, for HTML fragments like a `sources` section.
 pub fn extract_links(html: &str) -> Vec<Link> {
+    links_and_cards(html, false).0
+}
+
+/// The links of an HTML fragment like a `sources` section read as source cards, deduplicated
+/// by URL, in document order.
+pub fn extract_cards(html: &str) -> Vec<Card> {
+    links_and_cards(html, true).1
+}
+
+fn links_and_cards(html: &str, cards: bool) -> (Vec<Link>, Vec<Card>) {
     if crate::html_cost::check(html).is_err() {
-        return plain::scan_links(html);
+        return plain::scan_links(html, cards);
     }
     match dom::parse(html) {
-        Some(dom) => dom::links_of(&dom),
-        None => plain::scan_links(html),
+        Some(dom) => dom::links_of(&dom, cards),
+        None => plain::scan_links(html, cards),
     }
 }
 

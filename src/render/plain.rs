@@ -1,8 +1,8 @@
 //! The plain-text fallback: tags stripped, entities decoded, one linear pass. Used when a
 //! page is too costly to lay out, and for link texts.
 
-use super::Link;
 use super::links::{LinkList, resolve_href};
+use super::{Card, Link, cards};
 use crate::html_cost::{skip_raw_text, tag_end};
 
 /// Elements whose content is never text to show.
@@ -114,9 +114,10 @@ pub(crate) fn strip_tags(html: &str) -> String {
 const MAX_LINK_TEXT_BYTES: usize = 2_048;
 
 /// The links of `html` without parsing it: each `<a href>` and its text (up to its `</a>`,
-/// the next `<a`, or [`MAX_LINK_TEXT_BYTES`]), deduplicated by URL. Linear in the page
-/// whatever its shape, for pages too costly to parse.
-pub(crate) fn scan_links(html: &str) -> Vec<Link> {
+/// the next `<a`, or [`MAX_LINK_TEXT_BYTES`]), deduplicated by URL, and if `cards` their
+/// cards (a line of the text a block). Linear in the page whatever its shape, for pages too
+/// costly to parse.
+pub(crate) fn scan_links(html: &str, cards: bool) -> (Vec<Link>, Vec<Card>) {
     let b = html.as_bytes();
     let mut links = LinkList::default();
     let mut i = 0;
@@ -129,7 +130,7 @@ pub(crate) fn scan_links(html: &str) -> Vec<Link> {
         let text_start = tag_end(b, attrs_start);
         let attrs = &html[attrs_start..text_start];
         i = text_start;
-        let Some(url) = href_of(attrs).and_then(|h| resolve_href(&h)) else {
+        let Some(url) = attribute(attrs, "href").and_then(|h| resolve_href(&h)) else {
             continue;
         };
         let mut text_end = (text_start + MAX_LINK_TEXT_BYTES).min(b.len());
@@ -137,10 +138,15 @@ pub(crate) fn scan_links(html: &str) -> Vec<Link> {
             text_end -= 1;
         }
         let text_end = text_start + link_text_len(&b[text_start..text_end]);
-        let text = strip_tags(&html[text_start..text_end]).replace('\n', " ");
-        links.add(url, text);
+        let blocks: Vec<String> = strip_tags(&html[text_start..text_end])
+            .lines()
+            .filter(|line| !line.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let card = cards.then(|| cards::read(&url, attribute(attrs, "title").as_deref(), &blocks));
+        links.add(url, blocks.join(" "), card);
     }
-    links.into_vec()
+    links.into_parts()
 }
 
 /// Length of a link's text in `window`: up to its `</a` or the next `<a` (which closes it).
@@ -164,15 +170,15 @@ fn link_text_len(window: &[u8]) -> usize {
     window.len()
 }
 
-/// The decoded value of the `href` attribute in a tag's attribute text.
-fn href_of(attrs: &str) -> Option<String> {
+/// The decoded value of the attribute `name` (lower case) in a tag's attribute text.
+fn attribute(attrs: &str, name: &str) -> Option<String> {
     // Lower case keeps every byte where it was.
     let lower = attrs.to_ascii_lowercase();
     let b = lower.as_bytes();
     let mut from = 0;
     loop {
-        let at = from + memchr::memmem::find(&b[from..], b"href")?;
-        from = at + 4;
+        let at = from + memchr::memmem::find(&b[from..], name.as_bytes())?;
+        from = at + name.len();
         if at > 0 && !b[at - 1].is_ascii_whitespace() {
             continue;
         }
@@ -259,11 +265,22 @@ mod tests {
 
     #[test]
     fn links_scanned_without_parsing() {
-        let links = scan_links(
+        let (links, cards) = scan_links(
             "<A HREF='/url?q=https://a.example/%3Fx&amp;sa=U'>A <b>one</b></a> <abbr>x</abbr>\
              <a class=x href=https://b.example/>  </a><a href=\"https://a.example/?x\">again</a>\
-             <a href=\"#top\">top</a><a name=n>none</a>",
+             <a href=\"#top\">top</a><a name=n>none</a>\
+             <a title=\"Boots &amp; more\" href=\"https://c.example/\"><div>C</div><div>c.example</div>\
+             <div>Worn in a week, they say.</div></a>",
+            true,
         );
+        assert_eq!(cards.len(), links.len());
+        assert_eq!(cards[0].site, "A one");
+        assert!(cards[1].is_bare());
+        assert_eq!(
+            (cards[2].title.as_str(), cards[2].site.as_str()),
+            ("Boots & more", "C")
+        );
+        assert_eq!(cards[2].snippet, "Worn in a week, they say.");
         let got: Vec<(&str, &str)> = links
             .iter()
             .map(|l| (l.url.as_str(), l.text.as_str()))
@@ -272,7 +289,11 @@ mod tests {
             got,
             [
                 ("https://a.example/?x", "A one"),
-                ("https://b.example/", "b.example")
+                ("https://b.example/", "b.example"),
+                (
+                    "https://c.example/",
+                    "C c.example Worn in a week, they say."
+                )
             ]
         );
     }

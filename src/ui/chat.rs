@@ -14,6 +14,7 @@ use crate::app::keymap::{Action, Context};
 use crate::app::text_search::mark_ranges;
 use crate::present::answer::{AnswerView, SourceOrigin};
 
+use super::fit::fit_line;
 use super::text_view::{draw_marked_prose, draw_prose, draw_scrollbar, list_offset, restyled};
 use super::{call, form, hints, theme};
 
@@ -185,6 +186,11 @@ fn draw_intro(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }
 
+/// Rows each source takes in the Sources view.
+const SOURCE_ROWS: usize = 3;
+
+/// Each source as its card reads: the title (else the site), then the site and domain and
+/// where it was found, then the snippet (else the address).
 fn draw_sources(answer: &AnswerState, frame: &mut Frame, area: Rect) {
     let sources = &answer.prepared.sources;
     if sources.is_empty() {
@@ -195,31 +201,45 @@ fn draw_sources(answer: &AnswerState, frame: &mut Frame, area: Rect) {
         return;
     }
     let selected = answer.selected_of(AnswerView::Sources);
-    // Two rows per source: title and domain, then the URL.
-    let per_page = (area.height as usize / 2).max(1);
+    let per_page = (area.height as usize / SOURCE_ROWS).max(1);
     let offset = list_offset(selected, per_page);
-    let mut lines = Vec::with_capacity(per_page * 2);
+    // The scrollbar takes the last column when the list is longer than the pane.
+    let width = match sources.len() > per_page {
+        true => area.width.saturating_sub(1),
+        false => area.width,
+    };
+    let indent = "     ";
+    let mut lines = Vec::with_capacity(per_page * SOURCE_ROWS);
     for (i, source) in sources.iter().enumerate().skip(offset).take(per_page) {
         let marker = match source.origin {
             SourceOrigin::Sources => "source",
             SourceOrigin::Citation => "cited",
             SourceOrigin::Page => "link",
         };
-        let is_selected = i == selected;
-        let title_style = if is_selected {
+        let headline_style = if i == selected {
             theme::selected()
         } else {
             theme::title()
         };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{:>3}. ", i + 1), theme::dim()),
-            Span::styled(source.title.clone(), title_style),
-            Span::styled(format!("  {} · {marker}", source.domain), theme::muted()),
-        ]));
-        lines.push(Line::from(vec![
-            Span::raw("     "),
-            Span::styled(source.url.clone(), theme::link()),
-        ]));
+        lines.push(fit_line(
+            Line::from(vec![
+                Span::styled(format!("{:>3}. ", i + 1), theme::dim()),
+                Span::styled(source.headline().to_string(), headline_style),
+            ]),
+            width,
+        ));
+        lines.push(fit_line(
+            Line::from(vec![
+                Span::raw(indent),
+                Span::styled(format!("{} · {marker}", source.byline()), theme::muted()),
+            ]),
+            width,
+        ));
+        let last = match source.snippet.is_empty() {
+            true => Span::styled(source.url.clone(), theme::link()),
+            false => Span::styled(source.snippet.clone(), theme::dim()),
+        };
+        lines.push(fit_line(Line::from(vec![Span::raw(indent), last]), width));
     }
     frame.render_widget(Paragraph::new(lines), area);
     draw_scrollbar(frame, area, sources.len(), offset, per_page);

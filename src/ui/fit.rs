@@ -19,7 +19,7 @@ const WORD_CUT_SHARE: usize = 2;
 const WORD_DROP_MOST: usize = 10;
 
 /// Separators left dangling before an ellipsis are dropped with the space before them.
-const DANGLING: &[&str] = &["·", "—", "–", "›", "|", ","];
+const DANGLING: &[&str] = &["·", "—", "–", "-", "›", "|", ","];
 
 /// One grapheme of a styled line.
 #[derive(Clone, Copy)]
@@ -235,6 +235,12 @@ mod tests {
             fit_str("perplexity · best boots · DE/Berlin", 26),
             "perplexity · best boots…"
         );
+        // A snippet's list dash too; a hyphen inside a word stays.
+        assert_eq!(
+            fit_str("first, then weight. - Lowa GTX", 22),
+            "first, then weight.…"
+        );
+        assert_eq!(fit_str("a well-made boot", 8), "a well-…");
     }
 
     #[test]

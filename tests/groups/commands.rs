@@ -5,6 +5,8 @@
 // Each file loads the shared helpers itself, as it would alone.
 #![allow(clippy::duplicate_mod)]
 
+#[path = "../ai_reading_cli.rs"]
+mod ai_reading_cli;
 #[path = "../cli.rs"]
 mod cli;
 #[path = "../compare_cli.rs"]

@@ -13,3 +13,5 @@ mod render_fixtures;
 mod render_props;
 #[path = "../render_snapshots.rs"]
 mod render_snapshots;
+#[path = "../source_cards.rs"]
+mod source_cards;

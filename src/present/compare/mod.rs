@@ -278,7 +278,11 @@ pub fn answer_facts(
     match answer {
         Some(answer) => AnswerFacts {
             label,
-            model: answer.header.model.as_str().to_string(),
+            // An overview's header names a model only to stand in for one.
+            model: match answer.ai_overview {
+                true => AI_OVERVIEW.to_string(),
+                false => answer.header.model.as_str().to_string(),
+            },
             place: summary::location_label(place),
             elapsed: Some(answer.header.elapsed),
             chars: answer.plain_text.chars().count(),

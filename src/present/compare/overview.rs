@@ -9,7 +9,9 @@ use crate::analysis::overview;
 use crate::api::{
     AiFormat, AiRequest, Awaiting, Fetched, Model, SearchAnswer, SearchFormat, SearchRequest,
 };
-use crate::present::answer::{AnswerHeader, AnswerView, PreparedAnswer, SourceLink, SourceOrigin};
+use crate::present::answer::{
+    AnswerHeader, AnswerView, PreparedAnswer, SourceLink, SourceOrigin, clean_url,
+};
 use crate::present::text::TextBody;
 use crate::render::{self, RenderOptions};
 
@@ -109,13 +111,11 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
                 .sources
                 .iter()
                 .map(|s| SourceLink {
-                    title: if s.title.trim().is_empty() {
-                        domain_of(&s.url)
-                    } else {
-                        s.title.clone()
-                    },
-                    url: s.url.clone(),
+                    title: s.title.trim().to_string(),
+                    site: domain_of(&s.url),
+                    url: clean_url(&s.url),
                     domain: domain_of(&s.url),
+                    snippet: String::new(),
                     origin: SourceOrigin::Sources,
                 })
                 .collect();
@@ -163,6 +163,7 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
         // Suggestions come from a chat answer the user has open; overview columns live in
         // Compare only.
         candidates: Vec::new(),
+        ai_overview: true,
     }
 }
 

@@ -1,8 +1,10 @@
 //! The answer written out in each model's own chat-page markup: hidden labels, citation
 //! styles, sources and ads as the live pages carry them.
 
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+
 use super::super::html::esc;
-use super::super::seed::Mix;
+use super::super::seed::{Mix, hash_parts};
 use super::super::topic::title_case;
 use super::{Block, Ctx, Inline, Source};
 
@@ -83,7 +85,11 @@ fn cite_markup(model: &str, sources: &[Source], index: usize) -> String {
             url = esc(&source.url),
             name = esc(source.host.trim_start_matches("www."))
         ),
-        "copilot" => format!("<sup class=\"citation\" data-citation=\"{number}\">[{number}]</sup>"),
+        // A chip naming the site, without an address: the References hold it.
+        "copilot" => format!(
+            "<span class=\"group relative inline-block pb-1 align-middle mx-1 h-6\" data-copy=\"false\"><button aria-expanded=\"false\" aria-label=\"Citation {label} \" type=\"button\" class=\"flex size-full items-center justify-center rounded-md pt-px text-2xs px-1 bg-black/5\"><span class=\"max-w-24 truncate\">{label}</span></button></span>",
+            label = esc(&copilot_label(source))
+        ),
         _ => format!(
             "<span class=\"\" data-state=\"closed\"><span class=\"ms-1 inline-flex max-w-full items-center select-none relative\" data-testid=\"webpage-citation-pill\"><a href=\"{url}?utm_source=chatgpt.com\" target=\"_blank\" rel=\"noopener\" alt=\"{url}?utm_source=chatgpt.com\" class=\"flex h-4.5 overflow-hidden rounded-xl px-2 text-[9px] font-medium\"><span class=\"relative start-0 bottom-0 flex h-full w-full items-center\"><span class=\"max-w-[15ch] grow truncate overflow-hidden text-center\">{name}</span></span></a></span></span>",
             url = esc(&source.url),
@@ -186,24 +192,9 @@ pub(super) fn completion_markup(
         "perplexity" => format!(
             "<div class=\"answer-panel\" data-testid=\"answer\"><h2 class=\"sr-only\">Perplexity answered</h2><div dir=\"auto\" class=\"prose text-pretty dark:prose-invert inline leading-relaxed\">{body}</div></div>"
         ),
-        "copilot" => {
-            let mut references = String::from(
-                "<div class=\"references\" data-testid=\"references\"><h3>References</h3><ol>",
-            );
-            for (i, source) in sources.iter().enumerate() {
-                references.push_str(&format!(
-                    "<li id=\"ref-{}\"><a href=\"{}\" target=\"_blank\" rel=\"noopener\">{}</a> <span class=\"ref-host\">{}</span></li>",
-                    i + 1,
-                    esc(&source.url),
-                    esc(&source.title),
-                    esc(&source.host)
-                ));
-            }
-            references.push_str("</ol></div>");
-            format!(
-                "<div class=\"group/ai-message\" data-content=\"ai-message\"><h6 class=\"sr-only\">Copilot said</h6><div class=\"space-y-3 break-words\">{body}</div>{references}</div>"
-            )
-        }
+        "copilot" => format!(
+            "<div class=\"group/ai-message\" data-content=\"ai-message\"><h6 class=\"sr-only\">Copilot said</h6><div class=\"space-y-3 break-words\">{body}</div></div>"
+        ),
         _ => format!(
             "<section class=\"text-token-text-primary w-full\" dir=\"auto\" data-turn-id=\"request-WEB:{turn}\" data-testid=\"conversation-turn-2\" data-turn=\"assistant\"><h4 class=\"sr-only select-none\">ChatGPT said:</h4><div class=\"text-base my-auto mx-auto pb-10\"><div data-message-author-role=\"assistant\" data-message-id=\"{message}\" dir=\"auto\" data-message-model-slug=\"gpt-5-3\" class=\"min-h-8 text-message relative flex w-full flex-col\"><div class=\"markdown prose dark:prose-invert w-full wrap-break-word light markdown-new-styling\">{body}</div></div></div></section>",
             turn = ids.uuid_like(),
@@ -212,42 +203,110 @@ pub(super) fn completion_markup(
     }
 }
 
+/// How Copilot labels a cited site, in its chips and References: by the site's name for
+/// some sites ("Zapier"), by the address for others ("www.aimadetools.com").
+fn copilot_label(source: &Source) -> String {
+    match hash_parts(&["copilot-label", &source.host]) % 2 {
+        0 => source.name.clone(),
+        _ => source.host.clone(),
+    }
+}
+
+/// The answer's sources in the model's own side panel: Gemini's source cards (the site's
+/// label, its domain, the page's title and a snippet, the address with a highlight),
+/// Perplexity's numbered list of cards, Copilot's References (the title in the link's
+/// `title`, the address with `utm_source=copilot.com`). ChatGPT cites inline only.
 pub(super) fn sources_markup(model: &str, sources: &[Source]) -> String {
     match model {
-        "perplexity" => {
-            let mut html = String::from(
-                "<div class=\"sources-grid\" data-testid=\"sources\"><h2 class=\"sr-only\">Sources</h2>",
-            );
-            for (i, source) in sources.iter().enumerate() {
-                html.push_str(&format!(
-                    "<a href=\"{url}\" target=\"_blank\" rel=\"noopener\" class=\"source-card\"><div class=\"line-clamp-2\">{title}</div><div class=\"flex items-center\"><img src=\"https://www.google.com/s2/favicons?sz=32&amp;domain={host}\" alt=\"\"><span>{host}</span><span class=\"index\">{n}</span></div></a>",
-                    url = esc(&source.url),
-                    title = esc(&source.title),
-                    host = esc(&source.host),
-                    n = i + 1
-                ));
-            }
-            html.push_str("</div>");
-            html
-        }
-        "gemini" => {
-            // The footnote chips carry no URLs; the sources panel does.
-            let mut html = String::from(
-                "<sources-list class=\"ng-star-inserted\"><h2 class=\"cdk-visually-hidden\">Sources</h2><div class=\"sources-list-container\">",
-            );
-            for source in sources {
-                html.push_str(&format!(
-                    "<a class=\"source-link\" href=\"{}\" target=\"_blank\"><span class=\"source-title\">{}</span><span class=\"source-domain\">{}</span></a>",
-                    esc(&source.url),
-                    esc(&source.title),
-                    esc(&source.host)
-                ));
-            }
-            html.push_str("</div></sources-list>");
-            html
-        }
+        "perplexity" => perplexity_sources(sources),
+        "gemini" => gemini_sources(sources),
+        "copilot" => copilot_references(sources),
         _ => String::new(),
     }
+}
+
+fn perplexity_sources(sources: &[Source]) -> String {
+    let mut html = String::from(
+        "<div class=\"sources-list\" data-testid=\"sources\"><h2 class=\"sr-only\">Sources</h2><ol class=\"flex flex-col gap-2\">",
+    );
+    for (i, source) in sources.iter().enumerate() {
+        let snippet = match source.snippet.is_empty() {
+            true => String::new(),
+            false => format!(
+                "<div class=\"snippet line-clamp-3 text-sm\">{}</div>",
+                esc(&source.snippet)
+            ),
+        };
+        html.push_str(&format!(
+            "<li data-index=\"{n}\"><a href=\"{url}\" target=\"_blank\" rel=\"noopener\" class=\"source-card group flex flex-col\"><div class=\"line-clamp-2 font-medium\">{title}</div><div class=\"flex items-center gap-1 text-xs\"><img src=\"https://www.google.com/s2/favicons?sz=32&amp;domain={host}\" alt=\"\"><span class=\"site\">{name}</span><span class=\"domain\">{host}</span><span class=\"index\">{n}</span></div>{snippet}</a></li>",
+            url = esc(&source.url),
+            title = esc(&source.title),
+            name = esc(&source.name),
+            host = esc(&source.host),
+            n = i + 1
+        ));
+    }
+    html.push_str("</ol></div>");
+    html
+}
+
+fn gemini_sources(sources: &[Source]) -> String {
+    let mut html = String::from(
+        "<context-sidebar class=\"ng-star-inserted\"><div class=\"container ng-star-inserted\"><div class=\"header ng-star-inserted\"><div class=\"gds-title-l\"> Sources </div><button mat-icon-button=\"\" aria-label=\"Close sidebar\" class=\"mdc-icon-button\"><mat-icon role=\"img\" fonticon=\"close\" aria-hidden=\"true\"></mat-icon></button></div><div class=\"feature-container\"><side-bar-sources class=\"ng-star-inserted\"><div class=\"scrollable-container\"><div class=\"all-sources\">",
+    );
+    for source in sources {
+        html.push_str(&gemini_card(source, &source.snippet));
+    }
+    // The first page again, with another passage highlighted, as the live panel lists a
+    // page once per passage it drew on.
+    if let Some(first) = sources.first().filter(|s| !s.snippet.is_empty()) {
+        let again: String = first.snippet.split(". ").last().unwrap_or_default().into();
+        html.push_str(&gemini_card(first, &again));
+    }
+    html.push_str("</div></div></side-bar-sources></div></div></context-sidebar>");
+    html
+}
+
+/// One of Gemini's source cards: the address carries a text fragment that highlights the
+/// snippet's first words on the page.
+fn gemini_card(source: &Source, snippet: &str) -> String {
+    let (href, snippet) = match snippet.is_empty() {
+        true => (source.url.clone(), String::new()),
+        false => {
+            let words: Vec<&str> = snippet.split_whitespace().take(5).collect();
+            let highlight = utf8_percent_encode(&words.join(" "), NON_ALPHANUMERIC).to_string();
+            (
+                format!("{}#:~:text={highlight}", source.url),
+                format!(
+                    "<div dir=\"auto\" class=\"snippet gds-body-m ng-star-inserted\"> {} </div>",
+                    esc(snippet)
+                ),
+            )
+        }
+    };
+    format!(
+        "<inline-source-card class=\"ng-star-inserted\"><div><a target=\"_blank\" href=\"{href}\" class=\"ng-star-inserted\"><div dir=\"auto\" class=\"inline-source-card-container ng-star-inserted\"><div class=\"header\"><div class=\"icon-container ng-star-inserted\"><img alt=\"\" class=\"icon-image\" src=\"https://encrypted-tbn0.gstatic.com/favicon-tbn?q={host}\"></div><div class=\"source-path-and-info-container\"><div class=\"source-path gds-title-s\"> {name} </div><div dir=\"auto\" class=\"info gds-body-s ng-star-inserted\"> {host} </div></div></div><div dir=\"auto\" class=\"title gds-title-m ng-star-inserted\"> {title} </div>{snippet}</div></a></div></inline-source-card>",
+        href = esc(&href),
+        host = esc(&source.host),
+        name = esc(&source.name),
+        title = esc(&source.title),
+    )
+}
+
+fn copilot_references(sources: &[Source]) -> String {
+    let mut html = String::from(
+        "<div class=\"t-custom-scrollbar size-full overflow-auto\" tabindex=\"0\" aria-label=\"References\" data-testid=\"conversation-panel\"><div class=\"pointer-events-none sticky top-0 w-full z-20\"><section class=\"relative flex w-full gap-2 px-2.5 py-2.5 h-14\"><div class=\"flex items-center overflow-hidden sm:gap-2\"><h2 class=\"pointer-events-none block min-w-0 flex-1 truncate text-base-medium\">References</h2></div><div class=\"flex flex-1 items-center justify-end\"><button aria-label=\"Close side pane\" type=\"button\" class=\"relative flex items-center\"></button></div></section></div><div class=\"flex flex-col gap-4 px-4 pb-4\"><div><ul class=\"flex list-none flex-col gap-4\" role=\"list\">",
+    );
+    for source in sources {
+        html.push_str(&format!(
+            "<li><a class=\"flex min-w-0 cursor-pointer items-start relative rounded-3xl p-4\" title=\"{title}\" href=\"{url}?utm_source=copilot.com\" target=\"_blank\" rel=\"noopener noreferrer\"><div class=\"flex min-w-0 flex-col gap-1\"><div class=\"flex items-center gap-2\"><div class=\"size-4 shrink-0\"><div class=\"flex size-4 items-center justify-center overflow-hidden rounded-full\"></div></div><div class=\"min-w-0 truncate\"><p class=\"truncate text-sm\">{label}</p></div></div><div><p class=\"line-clamp-2 text-base-medium\">{title}</p></div><div><p class=\"truncate text-sm text-foreground-600\">{url}</p></div></div></a></li>",
+            title = esc(&source.title),
+            url = esc(&source.url),
+            label = esc(&copilot_label(source)),
+        ));
+    }
+    html.push_str("</ul></div></div></div>");
+    html
 }
 
 pub(super) fn page_markup(

@@ -112,6 +112,9 @@ struct Source {
     host: String,
     name: String,
     title: String,
+    /// What the page's card quotes from it (empty for a card with none), filled by
+    /// [`build`] once the sources are chosen.
+    snippet: String,
 }
 
 enum Inline {
@@ -199,11 +202,14 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
     );
     // A model that searches before answering cites what ranked for its searches.
     let fanouts = fanouts(request, &topic, &place);
-    let sources = if fanouts.is_empty() {
+    let mut sources = if fanouts.is_empty() {
         pick_sources(&topic, &place, request.model)
     } else {
         sources_from_fanouts(&fanouts, request)
     };
+    for source in &mut sources {
+        source.snippet = parts::snippet_of(&topic, &source.url);
+    }
     let mut ctx = Ctx {
         request,
         topic,
@@ -338,7 +344,9 @@ mod tests {
         assert!(gemini.fanouts.is_empty());
         let copilot = build(&request("copilot"), 0);
         assert!(copilot.completion_html.contains("<h6 class=\"sr-only\">"));
-        assert!(copilot.completion_html.contains("References"));
+        assert!(!copilot.completion_html.contains("href="));
+        assert!(copilot.sources_html.contains("References"));
+        assert!(copilot.sources_html.contains("?utm_source=copilot.com\""));
         let perplexity = build(&request("perplexity"), 0);
         assert!(perplexity.sources_html.matches("href=").count() >= 6);
         for page in [&chatgpt, &gemini, &copilot, &perplexity] {

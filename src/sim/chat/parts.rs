@@ -4,7 +4,7 @@
 use super::super::place::Place;
 use super::super::search;
 use super::super::seed::{Mix, hash_parts};
-use super::super::topic::{Intent, Topic};
+use super::super::topic::{Intent, Topic, title_case};
 use super::{Block, Ctx, DeviceClass, Inline, Item, Source, bold, capitalize, text};
 
 /// How many pages an answer built on its searches cites.
@@ -39,6 +39,7 @@ pub(super) fn sources_from_fanouts(fanouts: &[String], request: &super::AiReques
                     host: page.host.clone(),
                     name: page.site.clone(),
                     title: page.title.clone(),
+                    snippet: String::new(),
                 });
             }
         }
@@ -71,6 +72,7 @@ pub(super) fn pick_sources(topic: &Topic, place: &Place, model: &str) -> Vec<Sou
                 host: site.host.to_string(),
                 name: site.name.to_string(),
                 title: topic.article_title(site.name, variant),
+                snippet: String::new(),
             }
         })
         .collect();
@@ -84,6 +86,7 @@ pub(super) fn pick_sources(topic: &Topic, place: &Place, model: &str) -> Vec<Sou
                 host: site.host.clone(),
                 name: site.name.clone(),
                 title: topic.article_title(&site.name, index),
+                snippet: String::new(),
             });
         }
         if model != "gemini"
@@ -94,10 +97,70 @@ pub(super) fn pick_sources(topic: &Topic, place: &Place, model: &str) -> Vec<Sou
                 host: site.host.clone(),
                 name: site.name.clone(),
                 title: format!("{} in {}", topic.title(), place.town()),
+                snippet: String::new(),
             });
         }
     }
     sources
+}
+
+/// Longest a card's snippet runs before the card cuts it with " ...".
+const SNIPPET_MAX_CHARS: usize = 160;
+
+/// What a cited page's card quotes from it, as the chat pages cut it: a sentence or two of
+/// the page on the topic, drawn from the page's address so a page quotes the same words
+/// wherever it is cited. Some pages have none (a card then shows its title alone).
+pub(super) fn snippet_of(topic: &Topic, url: &str) -> String {
+    let mut mix = Mix::of(&["snippet", url, &topic.subject]);
+    if mix.chance(0.15) {
+        return String::new();
+    }
+    let aspects = topic.aspects(&mut mix, 2);
+    let subject = &topic.subject;
+    let pick = topic
+        .picks(&mut mix, 1)
+        .first()
+        .map_or_else(|| subject.clone(), |p| capitalize(p));
+    let text = match (topic.intent, mix.below(3)) {
+        (Intent::Buying | Intent::Comparison, 0) => format!(
+            "{pick}: the one to beat. We tested {} {subject} for {} and {}; {pick} came out ahead on most of them, though not on price.",
+            6 + mix.below(20),
+            aspects[0],
+            aspects[1]
+        ),
+        (Intent::Buying | Intent::Comparison, 1) => format!(
+            "How we chose: {} first, then {}. - {pick} - Best for most people. - Budget pick under the usual price.",
+            capitalize(aspects[0]),
+            aspects[1]
+        ),
+        (Intent::Buying | Intent::Comparison, _) => format!(
+            "Our verdict after {} weeks of testing: {subject} differ most in {} and {}. {pick} remains the safe choice.",
+            2 + mix.below(10),
+            aspects[0],
+            aspects[1]
+        ),
+        (_, 0) => format!(
+            "{} in plain language. Start with {}, then {}: most problems come from skipping the first.",
+            title_case(subject),
+            aspects[0],
+            aspects[1]
+        ),
+        (_, 1) => format!(
+            "Step 1: {}. Step 2: {}. Our guide to {subject} walks through both with examples.",
+            capitalize(aspects[0]),
+            aspects[1]
+        ),
+        _ => format!(
+            "Everything about {subject}: what {} means, why {} matters, and what to try first.",
+            aspects[0], aspects[1]
+        ),
+    };
+    if text.chars().count() > SNIPPET_MAX_CHARS {
+        let cut: String = text.chars().take(SNIPPET_MAX_CHARS - 5).collect();
+        format!("{} ...", cut.trim_end())
+    } else {
+        text
+    }
 }
 
 pub(super) fn aspect_sentence(ctx: &mut Ctx, aspect: &str) -> String {

@@ -412,12 +412,15 @@ pub(super) fn draw_sources(app: &App, frame: &mut Frame, area: Rect) {
                 theme::accent().add_modifier(Modifier::BOLD),
             ));
         }
-        spans.push(Span::raw(" — "));
-        let used: usize = spans.iter().map(|s| s.width()).sum();
-        spans.push(Span::raw(shorten(
-            &source.title,
-            width.saturating_sub(used),
-        )));
+        // The title, else the site's label; nothing more where that is the domain again.
+        if source.headline() != source.domain {
+            spans.push(Span::raw(" — "));
+            let used: usize = spans.iter().map(|s| s.width()).sum();
+            spans.push(Span::raw(shorten(
+                source.headline(),
+                width.saturating_sub(used),
+            )));
+        }
         lines.push(Line::from(spans));
         lines.push(Line::styled(
             format!("     {}", shorten(&source.url, width.saturating_sub(5))),
