@@ -128,28 +128,47 @@ fn candidates_in(outline: &Outline, asked: &str) -> (Vec<String>, HashSet<String
         sites.insert(host.split('.').next().unwrap_or_default().to_string());
         sites.insert(host.clone());
     }
-    let mut terms: Vec<(usize, String)> = outline
+    let asked: HashSet<String> = words(asked).map(|w| w.to_lowercase()).collect();
+    let index = WordIndex::of(text);
+    let is_term_a_name = |term: &str| is_name(term, &index, &asked, names_a_site(term, &sites));
+    // A list whose items' subjects are mostly names by the evidence makes its other subjects
+    // written as names (capitalised) names too: "Scarpa Rush Trek" beside "Hoka Kaha 2".
+    let mut lists: HashMap<usize, (usize, usize)> = HashMap::new();
+    for item in outline.items.iter().take(MAX_CONSIDERED) {
+        let name = subject_name(outline.subject_of(item));
+        let (named, all) = lists.entry(item.list).or_default();
+        *all += 1;
+        *named += usize::from(is_term_a_name(clean(&name)));
+    }
+    let names_list = |list: usize| {
+        lists
+            .get(&list)
+            .is_some_and(|&(named, all)| named >= 2 && named * 2 >= all)
+    };
+    let mut terms: Vec<(usize, String, Option<usize>)> = outline
         .items
         .iter()
-        .map(|item| (item.subject.start, subject_name(outline.subject_of(item))))
+        .map(|item| {
+            let name = subject_name(outline.subject_of(item));
+            (item.subject.start, name, Some(item.list))
+        })
         .chain(outline.emphasis.iter().map(|range| {
             let words = text.get(range.clone()).unwrap_or_default();
             (
                 range.start,
                 words.split_whitespace().collect::<Vec<_>>().join(" "),
+                None,
             )
         }))
         .collect();
-    terms.sort_by_key(|(at, _)| *at);
-    let asked: HashSet<String> = words(asked).map(|w| w.to_lowercase()).collect();
-    let index = WordIndex::of(text);
+    terms.sort_by_key(|(at, _, _)| *at);
     let mut found: Vec<String> = Vec::new();
     let mut seen = HashSet::new();
-    for (_, term) in terms {
+    for (_, term, list) in terms {
         if seen.len() >= MAX_CONSIDERED {
             break;
         }
-        let term = term.trim_matches(|c: char| !c.is_alphanumeric());
+        let term = clean(&term);
         // A label and its text ("Step 1: Fit") is a heading, not a name.
         if term.chars().count() < 2 || term.split(' ').count() > 5 || term.contains(':') {
             continue;
@@ -157,11 +176,26 @@ fn candidates_in(outline: &Outline, asked: &str) -> (Vec<String>, HashSet<String
         if !seen.insert(super::mentions::fold_term(term)) {
             continue;
         }
-        if is_name(term, &index, &asked, names_a_site(term, &sites)) {
+        let beside_names = list.is_some_and(names_list) && written_as_a_name(term, &asked);
+        if beside_names || is_term_a_name(term) {
             found.push(term.to_string());
         }
     }
     (found, sites)
+}
+
+/// A term without what is not a letter or digit at its ends.
+fn clean(term: &str) -> &str {
+    term.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
+/// Every word capitalised (or a digit), not opening as a heading does, not only the question's
+/// words: how a list writes the names among its items.
+fn written_as_a_name(term: &str, asked: &HashSet<String>) -> bool {
+    let first = words(term).next().unwrap_or_default();
+    !NOT_A_NAME_START.contains(&first.to_lowercase().as_str())
+        && !words(term).all(|w| asked.contains(&w.to_lowercase()))
+        && words(term).all(|w| w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
 }
 
 /// An item's subject as a name: without what it adds in brackets or after a dash ("Claude

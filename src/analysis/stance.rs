@@ -3,6 +3,9 @@
 //! in its clause (the part of its sentence between commas, semicolons and words like "but"),
 //! and in its whole sentence when the clause says nothing.
 
+use std::sync::{Mutex, OnceLock};
+
+use aho_corasick::AhoCorasick;
 use serde::{Deserialize, Serialize};
 
 use super::mentions::sentence_bounds;
@@ -360,25 +363,81 @@ pub fn list_context(heading_and_lead_in: &str, question: &str) -> Option<Stance>
 }
 
 /// Whether `text` holds one of `cues` as whole words.
-fn has_cue(text: &str, cues: &[&str]) -> bool {
+fn has_cue(text: &str, cues: &'static [&'static str]) -> bool {
     let folded = format!(" {} ", normalize(text));
-    cues.iter().any(|cue| folded.contains(&format!(" {cue} ")))
+    cue_set(cues)
+        .as_ref()
+        .is_some_and(|set| set.is_match(&folded))
 }
 
-/// The stance a piece of text states, if any cue of [`RULES`] is in it.
-pub fn read(text: &str) -> Option<Stance> {
-    let mut folded = format!(" {} ", normalize(text));
-    for phrase in NOT_CUES {
-        let padded = format!(" {phrase} ");
-        while let Some(at) = folded.find(&padded) {
-            folded.replace_range(at..at + padded.len(), " ");
-        }
+/// The cues of one table as one automaton, each padded with spaces so it matches whole
+/// words of a normalized text; built once per table and kept.
+fn cue_set(cues: &'static [&'static str]) -> &'static Option<AhoCorasick> {
+    type Sets = Vec<(usize, &'static Option<AhoCorasick>)>;
+    static SETS: OnceLock<Mutex<Sets>> = OnceLock::new();
+    let key = cues.as_ptr() as usize;
+    let sets = SETS.get_or_init(|| Mutex::new(Vec::new()));
+    let mut sets = sets.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, set)) = sets.iter().find(|(k, _)| *k == key) {
+        return set;
     }
-    RULES.iter().find_map(|(stance, cues)| {
-        cues.iter()
-            .any(|cue| folded.contains(&format!(" {cue} ")))
-            .then_some(*stance)
+    let set: &'static Option<AhoCorasick> = Box::leak(Box::new(padded(cues.iter().copied())));
+    sets.push((key, set));
+    set
+}
+
+/// An automaton of `cues` padded with spaces (all matches, overlapping ones too); none if
+/// it could not be built (patterns of plain words always build).
+fn padded<'a>(cues: impl Iterator<Item = &'a str>) -> Option<AhoCorasick> {
+    let patterns: Vec<String> = cues.map(|cue| format!(" {cue} ")).collect();
+    AhoCorasick::new(&patterns).ok()
+}
+
+/// The cues of [`RULES`] in one automaton, with the stance of each pattern, and the phrases
+/// of [`NOT_CUES`] in another.
+struct Rules {
+    cues: Option<AhoCorasick>,
+    stance_of: Vec<Stance>,
+    not_cues: Option<AhoCorasick>,
+}
+
+fn rules() -> &'static Rules {
+    static RULES_SET: OnceLock<Rules> = OnceLock::new();
+    RULES_SET.get_or_init(|| {
+        let stance_of: Vec<Stance> = RULES
+            .iter()
+            .flat_map(|(stance, cues)| cues.iter().map(|_| *stance))
+            .collect();
+        Rules {
+            cues: padded(RULES.iter().flat_map(|(_, cues)| cues.iter().copied())),
+            stance_of,
+            not_cues: padded(NOT_CUES.iter().copied()),
+        }
     })
+}
+
+/// The stance a piece of text states, if any cue of [`RULES`] is in it: the first stance of
+/// the table with a cue there, once the phrases that only look like cues are taken out.
+pub fn read(text: &str) -> Option<Stance> {
+    let rules = rules();
+    let folded = format!(" {} ", normalize(text));
+    let folded = match &rules.not_cues {
+        Some(not_cues) => not_cues.replace_all(&folded, &vec![" "; NOT_CUES.len()]),
+        None => folded,
+    };
+    let cues = rules.cues.as_ref()?;
+    let mut found: Option<usize> = None;
+    for matched in cues.find_overlapping_iter(&folded) {
+        let stance = rules.stance_of[matched.pattern().as_usize()];
+        let order = RULES
+            .iter()
+            .position(|(s, _)| *s == stance)
+            .unwrap_or(usize::MAX);
+        found = Some(found.map_or(order, |f| f.min(order)));
+    }
+    found
+        .and_then(|order| RULES.get(order))
+        .map(|(stance, _)| *stance)
 }
 
 /// Lower case, curly apostrophes straight, every other non-word character a space, so cues

@@ -177,26 +177,43 @@ fn blocks_markup(model: &str, blocks: &[Block], sources: &[Source]) -> String {
     html
 }
 
+/// The verb of the hidden "… said" label in the language of the country asked from, as the
+/// live pages localize it ("ChatGPT bilang:", "Gemini hat gesagt").
+fn said_in(country: Option<&str>) -> &'static str {
+    match country.map(str::to_ascii_uppercase).as_deref() {
+        Some("DE" | "AT" | "CH") => "hat gesagt",
+        Some("FR" | "BE") => "a dit",
+        Some("ES" | "MX" | "AR" | "CO" | "CL" | "PE") => "dijo",
+        Some("IT") => "ha detto",
+        Some("PT" | "BR") => "disse",
+        Some("NL") => "zei",
+        Some("ID") => "bilang",
+        _ => "said",
+    }
+}
+
 pub(super) fn completion_markup(
     model: &str,
+    country: Option<&str>,
     blocks: &[Block],
     sources: &[Source],
     ids: &mut Mix,
 ) -> String {
     let body = blocks_markup(model, blocks, sources);
+    let said = said_in(country);
     match model {
         "gemini" => format!(
-            "<model-response class=\"ng-star-inserted\"><h2 class=\"cdk-visually-hidden\">Gemini said</h2><response-container><message-content id=\"message-content-id-r_{:x}\" class=\"model-response-text\"><div class=\"markdown markdown-main-panel\" dir=\"ltr\">{body}</div></message-content></response-container></model-response>",
+            "<model-response class=\"ng-star-inserted\"><h2 class=\"cdk-visually-hidden\">Gemini {said}</h2><response-container><message-content id=\"message-content-id-r_{:x}\" class=\"model-response-text\"><div class=\"markdown markdown-main-panel\" dir=\"ltr\">{body}</div></message-content></response-container></model-response>",
             ids.next_u64() & 0xffff_ffff
         ),
         "perplexity" => format!(
             "<div class=\"answer-panel\" data-testid=\"answer\"><h2 class=\"sr-only\">Perplexity answered</h2><div dir=\"auto\" class=\"prose text-pretty dark:prose-invert inline leading-relaxed\">{body}</div></div>"
         ),
         "copilot" => format!(
-            "<div class=\"group/ai-message\" data-content=\"ai-message\"><h6 class=\"sr-only\">Copilot said</h6><div class=\"space-y-3 break-words\">{body}</div></div>"
+            "<div class=\"group/ai-message\" data-content=\"ai-message\"><h6 class=\"sr-only\">Copilot {said}</h6><div class=\"space-y-3 break-words\">{body}</div></div>"
         ),
         _ => format!(
-            "<section class=\"text-token-text-primary w-full\" dir=\"auto\" data-turn-id=\"request-WEB:{turn}\" data-testid=\"conversation-turn-2\" data-turn=\"assistant\"><h4 class=\"sr-only select-none\">ChatGPT said:</h4><div class=\"text-base my-auto mx-auto pb-10\"><div data-message-author-role=\"assistant\" data-message-id=\"{message}\" dir=\"auto\" data-message-model-slug=\"gpt-5-3\" class=\"min-h-8 text-message relative flex w-full flex-col\"><div class=\"markdown prose dark:prose-invert w-full wrap-break-word light markdown-new-styling\">{body}</div></div></div></section>",
+            "<section class=\"text-token-text-primary w-full\" dir=\"auto\" data-turn-id=\"request-WEB:{turn}\" data-testid=\"conversation-turn-2\" data-turn=\"assistant\"><h4 class=\"sr-only select-none\">ChatGPT {said}:</h4><div class=\"text-base my-auto mx-auto pb-10\"><div data-message-author-role=\"assistant\" data-message-id=\"{message}\" dir=\"auto\" data-message-model-slug=\"gpt-5-3\" class=\"min-h-8 text-message relative flex w-full flex-col\"><div class=\"markdown prose dark:prose-invert w-full wrap-break-word light markdown-new-styling\">{body}</div></div></div></section>",
             turn = ids.uuid_like(),
             message = ids.uuid_like()
         ),

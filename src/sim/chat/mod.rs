@@ -233,7 +233,13 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
     }
     let mut ids = Mix::new(seed ^ 0x5eed);
     let prompt_html = prompt_markup(request.model, &request.prompt, &mut ids);
-    let completion_html = completion_markup(request.model, &blocks, &ctx.sources, &mut ids);
+    let completion_html = completion_markup(
+        request.model,
+        request.country.as_deref(),
+        &blocks,
+        &ctx.sources,
+        &mut ids,
+    );
     let sources_html = sources_markup(request.model, &ctx.sources);
     let ads_html = ads_markup(&ctx);
     let page_html = page_markup(
@@ -325,11 +331,21 @@ mod tests {
     #[test]
     fn each_model_has_its_hidden_label_and_citation_style() {
         let chatgpt = build(&request("chatgpt"), 0);
+        // Asked from Germany, the hidden label is in German, as the live pages write it.
         assert!(
             chatgpt
                 .completion_html
-                .contains("<h4 class=\"sr-only select-none\">ChatGPT said:</h4>")
+                .contains("<h4 class=\"sr-only select-none\">ChatGPT hat gesagt:</h4>")
         );
+        let anywhere = build(
+            &AiRequest {
+                country: None,
+                city: None,
+                ..request("chatgpt")
+            },
+            0,
+        );
+        assert!(anywhere.completion_html.contains(">ChatGPT said:</h4>"));
         assert!(chatgpt.completion_html.contains("utm_source=chatgpt.com"));
         assert!(chatgpt.completion_html.contains("webpage-citation-pill"));
         assert!(chatgpt.sources_html.is_empty());

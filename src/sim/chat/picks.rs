@@ -49,7 +49,7 @@ pub(super) fn picks(ctx: &mut Ctx, form: PickForm, count: usize, table: bool) ->
             .brand
             .as_ref()
             .filter(|_| ctx.mix.chance(0.3))
-            .map(|brand| format!(" {brand} has made this model for years."));
+            .map(|brand| format!(" It is one of {brand}'s best-known models."));
         let more = format!(
             "{}{}",
             aside.unwrap_or_default(),
