@@ -593,7 +593,8 @@ fn the_brands_pane_suggests_names_from_the_answer() {
     press(&mut app, KeyCode::Char('b'));
     assert!(app.brands_pane.open);
     let screen = screen(&terminal(&mut app, 80, 24));
-    assert!(screen.contains("+ Merrell Moab 3"), "{screen}");
+    // The product goes under its brand, which the answer names alone too.
+    assert!(screen.contains("+ Merrell  (Merrell Moab 3)"), "{screen}");
     insta::assert_snapshot!(screen);
     // a opens the editor below the list.
     press(&mut app, KeyCode::Char('a'));
