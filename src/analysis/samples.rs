@@ -28,10 +28,17 @@ pub fn wilson(named: usize, asked: usize) -> (f64, f64) {
     let denominator = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denominator;
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
-    (
-        ((centre - half) * 100.0).clamp(0.0, 100.0),
-        ((centre + half) * 100.0).clamp(0.0, 100.0),
-    )
+    // None named has no lower bound and all named no upper one: exactly, not a rounding
+    // error away (a script would print 5.6e-15).
+    let low = match named {
+        0 => 0.0,
+        _ => ((centre - half) * 100.0).clamp(0.0, 100.0),
+    };
+    let high = match named >= asked {
+        true => 100.0,
+        false => ((centre + half) * 100.0).clamp(0.0, 100.0),
+    };
+    (low, high)
 }
 
 /// `ln(n!)` for every n up to `max`.

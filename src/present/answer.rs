@@ -348,12 +348,11 @@ pub fn prepare_until(
             let sources = merge_sources(vec![(doc.cards().to_vec(), SourceOrigin::Page)]);
             header.format = request.format;
             let markdown = doc.to_markdown();
-            let plain_text = doc.plain_text();
-            let (outline, candidates) = shape(
+            let (outline, candidates, plain_text) = shape(
                 &html,
                 &request.prompt,
                 requested_model.hidden_label_tag(),
-                &plain_text,
+                &doc,
                 stop,
             );
             PreparedAnswer {
@@ -438,15 +437,15 @@ fn prepare_completion(
         false => render::pretty_json(&body),
     }
     .unwrap_or_else(|| body.clone());
-    let (markdown, plain_text) = match stop.is_set() {
-        true => (String::new(), String::new()),
-        false => (answer.to_markdown(), answer.plain_text()),
+    let markdown = match stop.is_set() {
+        true => String::new(),
+        false => answer.to_markdown(),
     };
-    let (outline, candidates) = shape(
+    let (outline, candidates, plain_text) = shape(
         &completion.completion,
         &request.prompt,
         model.hidden_label_tag(),
-        &plain_text,
+        &answer,
         stop,
     );
     PreparedAnswer {
@@ -479,20 +478,30 @@ fn prepare_completion(
     }
 }
 
-/// The answer's shape and the names it puts forward (its rendered text read as prose when
-/// the page is too costly to parse); nothing once the answer is no longer wanted.
+/// The answer's shape, the names it puts forward and its words: the shape's text, which
+/// leaves out what the page hides and its citation chips (the rendered document's text, read
+/// as prose, when the page is too costly to parse); nothing once the answer is no longer
+/// wanted.
 fn shape(
     html: &str,
     prompt: &str,
     hidden_label: Option<&'static str>,
-    plain_text: &str,
+    doc: &render::Document,
     stop: &Stop,
-) -> (Outline, Vec<Suggested>) {
+) -> (Outline, Vec<Suggested>, String) {
     if stop.is_set() {
-        return (Outline::default(), Vec::new());
+        return (Outline::default(), Vec::new(), String::new());
     }
-    let (outline, names) = crate::analysis::names::shape_and_names(html, prompt, hidden_label);
-    (outline.unwrap_or_else(|| Outline::prose(plain_text)), names)
+    match crate::analysis::names::shape_and_names(html, prompt, hidden_label) {
+        (Some(outline), names) => {
+            let words = outline.text.clone();
+            (outline, names, words)
+        }
+        (None, names) => {
+            let words = doc.plain_text();
+            (Outline::prose(&words), names, words)
+        }
+    }
 }
 
 impl PreparedAnswer {

@@ -494,20 +494,31 @@ impl Walker {
         id
     }
 
+    /// Writes a text node: runs of white space become one space (kept as written inside
+    /// `pre` and `whitespace-pre` elements, where a line break stays one), word by word.
     fn push_text(&mut self, text: &str) {
         let keep = !self.keep_space.is_empty();
-        for c in text.chars() {
-            if c == '\r' {
+        let mut rest = text;
+        while !rest.is_empty() {
+            let space = rest.len() - rest.trim_start().len();
+            if space > 0 {
+                let gap = &rest[..space];
+                if keep && gap.contains('\n') {
+                    for _ in gap.matches('\n') {
+                        self.trim_end();
+                        self.text.push('\n');
+                    }
+                    self.pending_space = false;
+                } else {
+                    self.pending_space = true;
+                }
+                rest = &rest[space..];
                 continue;
             }
-            if keep && c == '\n' {
-                self.trim_end();
-                self.text.push('\n');
-                self.pending_space = false;
-                continue;
-            }
-            if c.is_whitespace() {
-                self.pending_space = true;
+            let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let word = rest[..word_end].trim_matches('\r');
+            rest = &rest[word_end..];
+            if word.is_empty() {
                 continue;
             }
             if self.pending_space && !self.text.is_empty() && !self.text.ends_with([' ', '\n']) {
@@ -521,11 +532,11 @@ impl Walker {
                 if item.inner_bold.is_some() && item.inner_start.is_none() {
                     item.inner_start = Some(self.text.len());
                 }
-                if c.is_alphabetic() && item.bold.is_none() {
+                if item.bold.is_none() && word.chars().any(char::is_alphabetic) {
                     item.had_words = true;
                 }
             }
-            self.text.push(c);
+            self.text.push_str(word);
         }
     }
 
