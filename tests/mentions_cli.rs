@@ -45,8 +45,9 @@ fn ai_lists_mentions_in_text_and_json() {
     let mentions = text.split("Mentions:\n").nth(1).unwrap_or_default();
     // The answer's third pick, and a warning about a boot it did not put forward.
     assert!(
-        mentions
-            .starts_with("  1. Salomon — 3× — recommended — \"Salomon X Ultra 4 GTX — Best for"),
+        mentions.starts_with(
+            "  1. Salomon — 3× — recommended, item 3 of a list — \"Salomon X Ultra 4 GTX — Best for"
+        ),
         "{text}"
     );
     assert!(

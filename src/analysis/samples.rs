@@ -156,7 +156,7 @@ pub struct SampledCell {
     /// The 95 % Wilson interval of `named / asked`, in percent.
     pub low: f64,
     pub high: f64,
-    /// Mean position of first mention over the answers that named it, and its standard
+    /// Mean position over the answers that named it, and its standard
     /// deviation (none under two namings).
     pub average_position: Option<f64>,
     pub position_spread: Option<f64>,

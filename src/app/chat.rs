@@ -39,7 +39,7 @@ pub struct AnswerState {
     pub scroll: HashMap<AnswerView, usize>,
     /// The selected row of list views (sources, fanouts, mentions).
     pub selected: HashMap<AnswerView, usize>,
-    /// How the answer names each tracked brand: those named in order of first mention,
+    /// How the answer names each tracked brand: those named in the answer's order,
     /// then the others. Computed when the answer lands or the brands change.
     pub mentions: Vec<Mention>,
     /// The marks (folded names and aliases) of the brands this answer cautions against,

@@ -95,7 +95,7 @@ pub fn tracked_brands(args: &BrandArgs) -> Result<Vec<Brand>, String> {
         .map_err(|e| format!("Not sent: {e}"))
 }
 
-/// The mentions of one answer, in order of first mention, then the brands not named.
+/// The mentions of one answer, in the answer's order, then the brands not named.
 pub fn mentions_text(found: &[Mention]) -> String {
     let mut ordered: Vec<&Mention> = found.iter().collect();
     ordered.sort_by_key(|m| m.position.unwrap_or(usize::MAX));
@@ -104,10 +104,14 @@ pub fn mentions_text(found: &[Mention]) -> String {
         let brand = one_line(&mention.brand);
         match (mention.position, &mention.sentence) {
             (Some(position), Some(sentence)) => text.push_str(&format!(
-                "  {position}. {brand} — {}×{} — {} — \"{}\"\n",
+                "  {position}. {brand} — {}×{} — {}{} — \"{}\"\n",
                 mention.count,
                 if mention.cited { ", cited" } else { "" },
                 mention.stance.label(),
+                mention
+                    .rank
+                    .map(|rank| format!(", item {rank} of a list"))
+                    .unwrap_or_default(),
                 one_line(sentence)
             )),
             (None, Some(sentence)) if mention.stance == Stance::NotFound => {

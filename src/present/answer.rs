@@ -21,7 +21,7 @@ pub enum AnswerView {
     Prompt,
     Html,
     Json,
-    /// The tracked brands the answer names, in order of first mention.
+    /// The tracked brands the answer names, in the answer's order (its list's, else prose).
     Mentions,
 }
 
@@ -355,6 +355,7 @@ pub fn prepare_until(
                 &doc,
                 stop,
             );
+            let candidates = without_sources(candidates, &sources, &outline);
             PreparedAnswer {
                 request,
                 header,
@@ -448,6 +449,7 @@ fn prepare_completion(
         &answer,
         stop,
     );
+    let candidates = without_sources(candidates, &sources, &outline);
     PreparedAnswer {
         request,
         header,
@@ -476,6 +478,18 @@ fn prepare_completion(
         ai_overview: false,
         body,
     }
+}
+
+/// The names the answer puts forward that are not sources: the sites it cites (unless it
+/// puts one forward as an item's subject), publishers and testing bodies.
+fn without_sources(
+    candidates: Vec<Suggested>,
+    sources: &[SourceLink],
+    outline: &Outline,
+) -> Vec<Suggested> {
+    let mut names = super::discover::SourceNames::default();
+    names.add(sources, outline);
+    names.brands_of(candidates)
 }
 
 /// The answer's shape, the names it puts forward and its words: the shape's text, which

@@ -12,11 +12,12 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use serde::Serialize;
 
 use crate::analysis::mentions::{self, Brand};
+use crate::analysis::outline::Outline;
 use crate::analysis::products::{self, Suggested};
 use crate::analysis::sources::is_source_name;
 use crate::analysis::stance::Stance;
 
-use super::answer::PreparedAnswer;
+use super::answer::{PreparedAnswer, SourceLink};
 use super::compare::summary::location_label;
 
 /// One name nobody tracks, over the answers read.
@@ -66,19 +67,8 @@ pub fn covered(name: &str, tracked: &[Brand]) -> bool {
 
 /// The untracked names of `answers`, most named first (then by models, places, name).
 pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked> {
-    // The sites the answers cite, by host, the host's name and the site's label.
-    let mut cited: HashSet<String> = HashSet::new();
-    for answer in answers {
-        for source in &answer.sources {
-            let host = mentions::host_of(&source.url);
-            cited.insert(squeeze(host.split('.').next().unwrap_or_default()));
-            cited.insert(squeeze(&host));
-            // The site's own label on its card or pill ("Wikipedia", "LeadDev").
-            cited.insert(squeeze(&source.site));
-        }
-    }
-    let is_source =
-        |name: &str| name.contains('.') || cited.contains(&squeeze(name)) || is_source_name(name);
+    let cited = SourceNames::of(answers);
+    let is_source = |name: &str| cited.holds(name);
     let groups = brands_across(answers, &is_source, tracked);
     let candidates: Vec<Brand> = groups.iter().map(|g| Brand::named(&g.name)).collect();
     let mut rows: Vec<(Untracked, BTreeSet<String>, BTreeSet<String>)> = groups
@@ -196,6 +186,68 @@ fn brands_across(
         }
     }
     groups
+}
+
+/// What is a source among the names some answers put forward: the sites they cite (by
+/// host, the host's name, the site's own label — "Wikipedia", "LeadDev"), unless an answer
+/// puts the name forward as the subject of one of its items (a maker whose site is cited
+/// and whose product heads a list is a brand); and always the publishers and testing bodies.
+#[derive(Default)]
+pub struct SourceNames {
+    cited: HashSet<String>,
+    /// The subjects of the answers' items, squeezed: names put forward.
+    subjects: HashSet<String>,
+}
+
+impl SourceNames {
+    pub fn of<'a>(answers: impl IntoIterator<Item = &'a PreparedAnswer>) -> SourceNames {
+        let mut names = SourceNames::default();
+        for answer in answers {
+            names.add(&answer.sources, &answer.outline);
+        }
+        names
+    }
+
+    /// The sites one answer cites and the subjects of its items.
+    pub fn add(&mut self, sources: &[SourceLink], outline: &Outline) {
+        for source in sources {
+            let host = mentions::host_of(&source.url);
+            self.cited
+                .insert(squeeze(host.split('.').next().unwrap_or_default()));
+            self.cited.insert(squeeze(&host));
+            self.cited.insert(squeeze(&source.site));
+        }
+        self.cited.remove("");
+        for item in &outline.items {
+            // Its first words too: "Merrell" heads "Merrell Moab 3".
+            let mut words = String::new();
+            for word in outline.subject_of(item).split_whitespace().take(4) {
+                words.push_str(word);
+                self.subjects.insert(squeeze(&words));
+            }
+        }
+    }
+
+    /// `suggested` without the sources, its products too.
+    pub fn brands_of(&self, suggested: Vec<Suggested>) -> Vec<Suggested> {
+        suggested
+            .into_iter()
+            .filter(|s| !self.holds(&s.name))
+            .map(|mut s| {
+                s.products.retain(|p| !self.holds(p));
+                s
+            })
+            .collect()
+    }
+
+    /// Whether `name` is a source: a domain, a publisher or testing body, or a cited site's
+    /// name that no answer puts forward as an item's subject.
+    pub fn holds(&self, name: &str) -> bool {
+        let squeezed = squeeze(name);
+        name.contains('.')
+            || is_source_name(name)
+            || self.cited.contains(&squeezed) && !self.subjects.contains(&squeezed)
+    }
 }
 
 /// Lower case letters and digits only: "Runner's World" and "runnersworld" meet.

@@ -20,7 +20,8 @@ pub struct AnswerReading {
     /// The device the service says it emulated, when it says.
     pub device: Option<String>,
     pub location: Place,
-    /// The answer as plain text: paragraphs on lines, list markers kept, no markup.
+    /// The answer as plain text: a line per paragraph, heading, list item or table row (its
+    /// cells joined by " | "), no markup, no citation chips.
     pub text: String,
     pub markdown: String,
     /// The pages it cites, the answer's sources panel first, each page once.

@@ -10,6 +10,7 @@ use crate::app::App;
 use crate::app::brands::{self, BrandEditor, FIELDS};
 
 use super::chat::brand_style;
+use super::fit::fit_line;
 use super::text_view::list_offset;
 use super::{clear_popup, field_spans, hints, pane, theme};
 use crate::app::keymap::{Action, Context};
@@ -142,6 +143,7 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
         ),
     };
     rows.push((None, Line::styled(heading, theme::title())));
+    let width = area.width;
     for (n, name) in discovered.iter().enumerate() {
         let i = first + n;
         let is_selected = i == selected && !editing;
@@ -154,12 +156,16 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
             name.models.join(", "),
             name.places.join("; ")
         )));
-        rows.push((Some(i), Line::from(spans)));
+        // One row a name, cut at a word where the pane is narrow.
+        rows.push((Some(i), fit_line(Line::from(spans), width)));
         // The evidence of the selected one: the sentence that names it.
         if is_selected {
             rows.push((
                 None,
-                Line::styled(format!("    “{}”", name.sentence), theme::dim()),
+                fit_line(
+                    Line::styled(format!("    “{}”", name.sentence), theme::dim()),
+                    width,
+                ),
             ));
         }
     }

@@ -272,7 +272,7 @@ fn mark_brands(line: Line<'static>, marks: &[String], cautioned: &[String]) -> L
     restyled(&line, &ranges, |_, style| style.patch(cautioned_style()))
 }
 
-/// The tracked brands the answer names, in order of first mention: position, count,
+/// The tracked brands the answer names, in the answer's order: position, count,
 /// whether a source on its domains is cited, and the sentence of the first mention; then
 /// those it does not name.
 /// The fan-out coverage: per brand its share of the fanouts it ranks for, the cited sites
@@ -481,13 +481,18 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
                     Stance::Recommended => Span::styled("recommended +", theme::ok()),
                     other => Span::styled(other.label(), theme::muted()),
                 };
+                // Where the answer's list puts it, when a list does ("item 3 of a list").
+                let listed_at = mention
+                    .rank
+                    .map(|rank| format!(" · item {rank} of a list"))
+                    .unwrap_or_default();
                 lines.push(Line::from(vec![
                     Span::raw(mark),
                     Span::styled(format!("{position:>2}. "), theme::title()),
                     Span::styled(mention.brand.clone(), name_style),
                     Span::styled(format!("  {count} · "), theme::muted()),
                     stance,
-                    Span::styled(" · ", theme::muted()),
+                    Span::styled(format!("{listed_at} · "), theme::muted()),
                     cited,
                 ]));
                 lines.push(Line::from(vec![
@@ -542,6 +547,11 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
             ),
         );
     }
+    // A line the pane cannot hold ends in "…" at a word.
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|line| fit_line(line, area.width.saturating_sub(1)))
+        .collect();
     frame.render_widget(Paragraph::new(lines), area);
     draw_scrollbar(frame, area, mentions.len() * 2, offset * 2, per_page * 2);
 }

@@ -87,7 +87,7 @@ pub fn sorted_order(rows: &[BrandSummary], sort: MatrixSort) -> Vec<usize> {
     order
 }
 
-/// A cell as the matrix shows it: the position of first mention (then `+` when the answer
+/// A cell as the matrix shows it: the position in the answer's order (then `+` when the answer
 /// recommends the brand, `!` when it cautions against it) or `–`, `*` when a cited page is
 /// on the brand's domains; `?` for a column with no answer.
 pub fn cell_text(cell: &Option<Mention>) -> String {
@@ -104,7 +104,7 @@ pub fn cell_text(cell: &Option<Mention>) -> String {
 }
 
 /// What the marks of [`cell_text`] mean, for every view and export of the matrix.
-pub const CELL_KEY: &str = "a cell is the position of first mention (+ recommended, ! cautioned; – not named, ? no answer); * a cited page is on the brand's domain";
+pub const CELL_KEY: &str = "a cell is the position in the answer's order (+ recommended, ! cautioned; – not named, ? no answer); * a cited page is on the brand's domain";
 
 /// Average position as shown: one decimal, or `–` when never named.
 pub fn average_text(row: &BrandSummary) -> String {

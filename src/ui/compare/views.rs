@@ -190,7 +190,7 @@ pub(super) fn draw_matrix(app: &App, frame: &mut Frame, area: Rect) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
-        "n first mention · + recommended · ! cautioned · – not named · * site cited",
+        "n position · + recommended · ! cautioned · – not named · * site cited",
         theme::dim(),
     ));
     lines.push(Line::styled(
