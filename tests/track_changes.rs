@@ -167,6 +167,41 @@ fn counts_that_move_between_two_runs_are_never_read_as_nothing_changed() {
     ));
     let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
     assert!(first.get("stance").is_some(), "{first}");
+    // A recommended pick says which item of its list it is.
+    let ranked = jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|row| row["stance"] == "recommended")
+        .filter(|row| row["rank"].as_u64().is_some_and(|r| r >= 1))
+        .count();
+    assert!(ranked > 0, "{jsonl}");
+
+    // For a script: every answer of both runs as vantage reads it, one JSON array.
+    let readings: serde_json::Value = serde_json::from_slice(
+        &track(dir, &service.sim, &["report", "boots", "--format", "json"]).stdout,
+    )
+    .unwrap();
+    let readings = readings.as_array().unwrap();
+    assert!(
+        readings.len() >= 30,
+        "both runs' answers: {}",
+        readings.len()
+    );
+    for answer in readings {
+        let reading = &answer["reading"];
+        assert!(answer["run"].as_str().is_some_and(|r| !r.is_empty()));
+        assert!(reading["text"].as_str().is_some_and(|t| !t.contains('<')));
+        assert!(
+            reading["sources"]
+                .as_array()
+                .is_some_and(|s| s.iter().all(|s| s["url"].is_string()))
+        );
+        assert_eq!(
+            reading["mentions"].as_array().map(Vec::len),
+            Some(4),
+            "{reading}"
+        );
+    }
 
     // The Markdown report heads the same lines with the same sentence.
     let report = dir.join("r.md");

@@ -62,8 +62,9 @@ pub enum TrackCommand {
     Report {
         #[arg(add = ArgValueCandidates::new(super::shell::set_candidates))]
         set: String,
-        /// csv or jsonl: a row per answer × brand; html: one self-contained page with
-        /// charts; md: Markdown with its charts as SVG files beside it (needs -o)
+        /// csv or jsonl: a row per answer × brand; json: each answer as vantage reads it;
+        /// html: one self-contained page with charts; md: Markdown with its charts as SVG
+        /// files beside it (needs -o)
         #[arg(long, value_name = "F", default_value = "csv")]
         format: ReportFormat,
         /// Only the last run
@@ -736,6 +737,8 @@ fn report_set(
         }
     };
     // One run at a time: a year of daily runs never sits in memory at once.
+    let mut answers_written = 0;
+    let runs_count = runs.len();
     for (i, run) in runs.iter().enumerate() {
         let items = match store.track_items(&run.id) {
             Ok(items) => items,
@@ -744,8 +747,32 @@ fn report_set(
                 return error.exit_code();
             }
         };
-        let rows = report::rows(run, &items, &brands);
-        let text = match report::render(&rows, format, i == 0) {
+        let written = match format {
+            // A JSON array whose elements come a run at a time.
+            ReportFormat::Json => {
+                let mut text = String::from(if i == 0 { "[" } else { "" });
+                for answer in report::answers(run, &items, &brands) {
+                    let element = serde_json::to_string_pretty(&answer).map_err(|e| e.to_string());
+                    match element {
+                        Ok(element) => {
+                            text.push_str(if answers_written == 0 { "\n" } else { ",\n" });
+                            text.push_str(&element);
+                            answers_written += 1;
+                        }
+                        Err(problem) => {
+                            err(&format!("The report could not be written: {problem}."));
+                            return exit::FAILURE;
+                        }
+                    }
+                }
+                if i + 1 == runs_count {
+                    text.push_str("\n]\n");
+                }
+                Ok(text)
+            }
+            _ => report::render(&report::rows(run, &items, &brands), format, i == 0),
+        };
+        let text = match written {
             Ok(text) => text,
             Err(problem) => {
                 err(&format!("The report could not be written: {problem}."));

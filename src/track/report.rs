@@ -1,14 +1,20 @@
 //! Runs written out for a spreadsheet or a warehouse: one row per answer × brand (with what
-//! the answer says of the brand, its stance), and per
+//! the answer says of the brand, its stance, and which item of its list it is), and per
 //! search result × vantage point, as CSV or JSON Lines. A call with no result yet (pending,
-//! failed, not sent) is one row with its state, so a run's export is always whole.
+//! failed, not sent) is one row with its state, so a run's export is always whole. For a
+//! script, the runs' answers as vantage reads them (`answers`).
+
+use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::analysis::mentions::Brand;
 use crate::analysis::stance::Stance;
 use crate::analysis::workspace::TrackSet;
+use crate::present::answer::prepare_stored;
+use crate::present::compare::overview::{is_overview_request, stored_overview};
 use crate::present::compare::summary::location_label;
+use crate::present::reading::AnswerReading;
 use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
 
 use super::map::brand_maps;
@@ -20,6 +26,9 @@ use super::{diff, trends};
 pub enum ReportFormat {
     Csv,
     Jsonl,
+    /// The answers of the runs as vantage reads them: a JSON array, one object per answer
+    /// with its run and its reading (text, sources, fanouts, mentions with stance and rank).
+    Json,
     /// One self-contained page: styles inline, charts as inline SVG.
     Html,
     /// Markdown, its charts as SVG files beside it (needs `-o`).
@@ -47,6 +56,8 @@ pub struct ReportRow {
     /// What the answer says of the brand: recommended, listed, cautioned, or not found (it
     /// names the brand only to say it knows nothing of it); none where it is not named.
     pub stance: Option<&'static str>,
+    /// For an answer, the number of the first item of its list about the brand (none when
+    /// it names the brand only in prose); for a search, the result's rank.
     pub rank: Option<u32>,
     pub domain: String,
     pub url: String,
@@ -109,6 +120,9 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
                         cited: Some(mention.is_some_and(|m| m.cited)),
                         stance: (seen.position.is_some() || seen.stance == Stance::NotFound)
                             .then(|| seen.stance.label()),
+                        rank: mention
+                            .and_then(|m| m.rank)
+                            .and_then(|r| u32::try_from(r).ok()),
                         ..base.clone()
                     });
                 }
@@ -128,6 +142,40 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
         }
     }
     rows
+}
+
+/// One answer of a run as vantage reads it (`track report --format json`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReportAnswer {
+    pub run: String,
+    pub started_at: String,
+    pub set: String,
+    pub reading: AnswerReading,
+}
+
+/// The answers of one run (a chatbot's, or a results page's AI Overview) as vantage reads
+/// them, with the mentions of `brands`; calls without an answer are left out.
+pub fn answers(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<ReportAnswer> {
+    items
+        .iter()
+        .filter_map(|item| {
+            let body = item.body.as_ref()?;
+            let prepared = match &item.request {
+                RequestParams::Ai(request) => prepare_stored(request.clone(), body)?,
+                RequestParams::Search(request) if is_overview_request(request) => {
+                    stored_overview(request.clone(), body.clone(), Duration::ZERO)
+                }
+                _ => return None,
+            };
+            let mentions = prepared.mentions(brands);
+            Some(ReportAnswer {
+                run: run.id.as_str().to_string(),
+                started_at: timestamp(run.started_at),
+                set: run.set_name.clone(),
+                reading: AnswerReading::of(&prepared, mentions),
+            })
+        })
+        .collect()
 }
 
 /// How many answers per brand the report quotes.
@@ -257,8 +305,8 @@ pub fn render(rows: &[ReportRow], format: ReportFormat, header: bool) -> Result<
             }
             Ok(text)
         }
-        ReportFormat::Html | ReportFormat::Md => {
-            Err("a page is written whole from the runs' readings, not row by row".to_string())
+        ReportFormat::Html | ReportFormat::Md | ReportFormat::Json => {
+            Err("this format is written from the runs' readings, not row by row".to_string())
         }
     }
 }
