@@ -115,6 +115,88 @@ fn stored_answers_give_the_names_nobody_tracks_with_their_counts() {
     );
 }
 
+#[test]
+fn a_listed_name_is_counted_in_every_answer_that_lists_it_and_no_site_is_a_name() {
+    let service = Service::start();
+    let dir = TempDir::new().unwrap();
+    let mut readings: Vec<Value> = Vec::new();
+    for (model, country) in [
+        ("chatgpt", "US"),
+        ("gemini", "US"),
+        ("perplexity", "DE"),
+        ("copilot", "US"),
+        ("chatgpt", "GB"),
+        ("gemini", "FR"),
+    ] {
+        let output = run(
+            &service,
+            &dir,
+            &[
+                "ai",
+                "best hiking boots",
+                "--model",
+                model,
+                "--country",
+                country,
+                "--json",
+            ],
+        );
+        readings.push(serde_json::from_slice(&output.stdout).unwrap());
+    }
+    let output = run(
+        &service,
+        &dir,
+        &["brands", "discover", "--brands", "Salomon", "--json"],
+    );
+    let found: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(found.len() >= 3, "{found:#?}");
+    // The sites the answers cite, by label and host name.
+    let mut sites = std::collections::HashSet::new();
+    for reading in &readings {
+        for source in reading["sources"].as_array().unwrap() {
+            let squeeze = |t: &str| -> String {
+                t.chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .collect()
+            };
+            sites.insert(squeeze(source["site"].as_str().unwrap()));
+            let host = url::Url::parse(source["url"].as_str().unwrap()).unwrap();
+            let host = host
+                .host_str()
+                .unwrap()
+                .trim_start_matches("www.")
+                .to_string();
+            sites.insert(squeeze(host.split('.').next().unwrap()));
+        }
+    }
+    for row in &found {
+        let name = row["name"].as_str().unwrap();
+        let squeezed: String = name
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        assert!(!sites.contains(&squeezed), "a cited site as a name: {name}");
+        // Every answer that names it, other than to warn of it or say nothing is known.
+        let naming = readings
+            .iter()
+            .filter(|reading| {
+                reading["text"].as_str().unwrap().lines().any(|line| {
+                    line.contains(name)
+                        && !line.starts_with("Skip the")
+                        && !line.contains("couldn't find")
+                })
+            })
+            .count();
+        assert_eq!(
+            row["answers"].as_u64(),
+            Some(naming as u64),
+            "{name} is named in {naming} answers: {row}"
+        );
+    }
+}
+
 /// The prompt as the near-duplicate check sees it, written out here apart from the app:
 /// lower case, words without punctuation, a plural's s dropped, in order.
 fn loose(prompt: &str) -> String {
