@@ -10,6 +10,8 @@
 
 use std::time::{Duration, Instant};
 
+use vantage::analysis::mentions::{Brand, mentions, read};
+use vantage::analysis::outline::Outline;
 use vantage::analysis::workspace::Workspace;
 use vantage::api::{
     AiAnswer, AiRequest, BrowserRequest, Completion, Fetched, SearchAnswer, SearchRequest,
@@ -314,4 +316,84 @@ fn workspace_files_are_read_in_linear_time() {
             workspace_toml(seed, size)
         });
     }
+}
+
+/// Twenty brands, named densely.
+const BRANDS: [&str; 20] = [
+    "Salomon",
+    "Merrell",
+    "Lowa",
+    "Keen",
+    "Hoka",
+    "Scarpa",
+    "La Sportiva",
+    "Danner",
+    "Oboz",
+    "Vasque",
+    "Zamberlan",
+    "Meindl",
+    "Hanwag",
+    "Asolo",
+    "Columbia",
+    "Altra",
+    "Brooks",
+    "Saucony",
+    "Arc'teryx",
+    "Mammut",
+];
+
+fn brands() -> Vec<Brand> {
+    BRANDS.iter().map(|name| Brand::named(name)).collect()
+}
+
+/// An answer's text read as prose for twenty brands.
+fn read_prose(text: &str) -> usize {
+    mentions(text, &[], &brands()).iter().map(|m| m.count).sum()
+}
+
+/// An answer's HTML read in its shape for twenty brands.
+fn read_shaped(html: &str) -> usize {
+    let outline = Outline::read(html, "best hiking boots", None).unwrap_or_default();
+    read(&outline, &[], &brands()).iter().map(|m| m.count).sum()
+}
+
+#[test]
+fn brands_are_read_in_linear_time_however_densely_named() {
+    // A run-on sentence that names brands without end: each mention's sentence is the
+    // whole text, and each names every other brand.
+    let run_on = |size: usize| {
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < size {
+            text.push_str(&format!(
+                "{} is better than {}, and ",
+                BRANDS[i % 20],
+                BRANDS[(i + 7) % 20]
+            ));
+            i += 1;
+        }
+        text
+    };
+    grows_linearly("a run-on sentence of brands", read_prose, &sizes(), &run_on);
+    // A list answer: items that name a brand as their lead and others in asides, under
+    // headings, with a table repeating them.
+    let list = |size: usize| {
+        let mut html = String::from("<p>Here are the top picks:</p><ol>");
+        let mut i = 0;
+        while html.len() < size / 2 {
+            html.push_str(&format!(
+                "<li><p><strong>{} X{i}</strong> — Best for grip; lighter than the {} and not as stiff as {}.</p></li>",
+                BRANDS[i % 20], BRANDS[(i + 3) % 20], BRANDS[(i + 11) % 20]
+            ));
+            i += 1;
+        }
+        html.push_str("</ol><h3>1. Table</h3><table><tr><th>Pick</th><th>Brand</th></tr>");
+        while html.len() < size {
+            html.push_str(&format!("<tr><td>{i}</td><td>{}</td></tr>", BRANDS[i % 20]));
+            i += 1;
+        }
+        html.push_str("</table>");
+        html
+    };
+    grows_linearly("a list answer of brands", read_shaped, &sizes(), &list);
 }

@@ -66,7 +66,7 @@ const SENTENCE_MAX_CHARS: usize = 240;
 
 /// Mentions of one brand read for stance and place, at most: counts take every one, and the
 /// work stays bounded whatever the answer.
-const READ_AT_MOST: usize = 256;
+const READ_AT_MOST: usize = 64;
 
 /// The text folded for matching, with the original byte offset of every folded byte.
 struct Folded {
@@ -160,12 +160,26 @@ pub fn on_domain(url: &str, domain: &str) -> bool {
                 .is_some_and(|rest| rest.ends_with('.')))
 }
 
+/// How far a sentence is looked for on each side of a mention, in bytes: text without a
+/// stop for longer (a page's markup, a run-on list) is cut there, so reading a mention costs
+/// the same whatever surrounds it.
+const SENTENCE_REACH: usize = 500;
+
 /// The sentence of `text` around the byte range `start..end`: from after the last stop
-/// before it to its next stop, included.
+/// before it to its next stop, included, at most [`SENTENCE_REACH`] bytes on each side.
 pub(super) fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, usize) {
     let is_stop = |c: char| matches!(c, '.' | '!' | '?' | '\n');
-    let mut from = 0;
-    for (at, c) in text[..start].char_indices().rev() {
+    let mut floor = start.saturating_sub(SENTENCE_REACH);
+    while !text.is_char_boundary(floor) {
+        floor += 1;
+    }
+    let mut ceiling = end.saturating_add(SENTENCE_REACH).min(text.len());
+    while !text.is_char_boundary(ceiling) {
+        ceiling -= 1;
+    }
+    let mut from = floor;
+    for (at, c) in text[floor..start].char_indices().rev() {
+        let at = floor + at;
         // A stop followed by a space ends a sentence; "v2.0" or "e.g" does not.
         let next = text[at + c.len_utf8()..].chars().next();
         if c == '\n' || (is_stop(c) && next.is_some_and(char::is_whitespace)) {
@@ -173,14 +187,15 @@ pub(super) fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, u
             break;
         }
     }
-    let mut to = text.len();
-    let mut chars = text[end..].char_indices().peekable();
+    let mut to = ceiling.max(end);
+    let mut chars = text[end..to].char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         if c == '\n' {
             to = end + at;
             break;
         }
-        if is_stop(c) && chars.peek().is_none_or(|(_, next)| next.is_whitespace()) {
+        let after = text[end + at + c.len_utf8()..].chars().next();
+        if is_stop(c) && after.is_none_or(char::is_whitespace) {
             to = end + at + c.len_utf8();
             break;
         }

@@ -104,7 +104,9 @@ fn words_at(
     others_in: &impl Fn(&std::ops::Range<usize>) -> Vec<(usize, usize)>,
 ) -> Option<Stance> {
     let (clause, sentence) = stance::clause_and_sentence(text, start, end);
-    let others = others_in(&sentence);
+    // The first few other brands of the sentence are enough to leave their clauses out.
+    let mut others = others_in(&sentence);
+    others.truncate(OTHERS_READ);
     if others.is_empty() {
         return stance::cue_at(text, start, end);
     }
@@ -136,6 +138,9 @@ fn words_at(
     kept.push_str(&text[at.min(sentence.end)..sentence.end]);
     stance::read(&kept)
 }
+
+/// Other brands of a sentence whose clauses are left out of a mention's reading, at most.
+const OTHERS_READ: usize = 4;
 
 /// Lines of a section read for what it says of its heading: the heading and the two after
 /// it ("Best for: …"), not the whole section.
