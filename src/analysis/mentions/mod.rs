@@ -188,8 +188,7 @@ pub(super) fn sentence_bounds(text: &str, start: usize, end: usize) -> (usize, u
         }
     }
     let mut to = ceiling.max(end);
-    let mut chars = text[end..to].char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
+    for (at, c) in text[end..to].char_indices() {
         if c == '\n' {
             to = end + at;
             break;
