@@ -66,9 +66,14 @@ pub fn prepare(request: BrowserRequest, fetched: Fetched<String>) -> PreparedPag
                     ..RenderOptions::default()
                 },
             );
-            // The diff reads the words without the link numbers, which differ by position.
-            let plain =
-                render::html_to_document(&fetched.value, &RenderOptions::default()).plain_text();
+            // The diff reads the words without the link numbers, which differ by position; a
+            // page shown as plain text has none, and is not read twice.
+            let plain = match doc.notice() {
+                Some(_) => doc.plain_text(),
+                None => {
+                    render::html_to_document(&fetched.value, &RenderOptions::default()).plain_text()
+                }
+            };
             let links = doc.links().to_vec();
             (TextBody::document(doc), links, plain)
         }
