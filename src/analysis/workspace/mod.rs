@@ -1,0 +1,584 @@
+//! The workspace file, `vantage.toml` in the current folder (or a path given with
+//! `--workspace`): the brands tracked in answers, each a `[[brands]]` table with a `name`,
+//! optional `aliases` and `domains`.
+//!
+//! It is edited with `toml_edit`, so a brand added or removed leaves the user's comments,
+//! order and layout as they were. Reading and editing are pure; [`Workspace::load`] and
+//! [`Workspace::save`] are the only file access.
+//!
+//! ```toml
+//! # Hiking boots we follow.
+//! [[brands]]
+//! name = "Merrell"
+//! domains = ["merrell.com"]
+//! ```
+//!
+//! It also names the sets that `vantage track` runs: `[[sets]]` tables with a `name`,
+//! `prompts` and/or `terms`, and optionally `models`, `devices`, `locations`
+//! (`cc:subdivision:city`, as `compare` takes them) and the `brands` to watch (names of
+//! `[[brands]]`; all of them when left out), and `samples`, how many times a run asks each
+//! prompt from each vantage point (1 when left out).
+//!
+//! ```toml
+//! [[sets]]
+//! name = "boots"
+//! prompts = ["best hiking boots"]
+//! terms = ["hiking boots"]
+//! models = ["chatgpt", "gemini"]
+//! locations = ["us:ny:New+York", "de::Berlin"]
+//! brands = ["Merrell"]
+//! samples = 5
+//! ```
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+
+use super::alerts::Alert;
+use super::mentions::Brand;
+use super::sources::{Classifier, SourceKind};
+use crate::api::{Location, Model};
+
+mod tables;
+
+use tables::{
+    named, read_brands, read_own, read_sets, read_source_kinds, read_webhook, string_array,
+    write_set,
+};
+
+/// The file's name in the current folder.
+pub const WORKSPACE_FILE: &str = "vantage.toml";
+
+const BRANDS_KEY: &str = "brands";
+const SETS_KEY: &str = "sets";
+const SOURCES_KEY: &str = "sources";
+const WEBHOOK_KEY: &str = "webhook";
+
+/// A tracking set: what to ask or search, from which vantage points, watching which brands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackSet {
+    pub name: String,
+    pub prompts: Vec<String>,
+    pub terms: Vec<String>,
+    /// Empty: the service's default model (unless `overview` is the only one named).
+    pub models: Vec<Model>,
+    /// `ai-overview` among the models: Google's AI Overview read for each prompt and location.
+    pub overview: bool,
+    /// Empty: the service picks. Searches take no device.
+    pub devices: Vec<String>,
+    /// Empty: the service picks a location.
+    pub locations: Vec<Location>,
+    /// Names of tracked brands to watch; empty watches them all.
+    pub brands: Vec<String>,
+    /// How many times a run asks each prompt from each vantage point (searches once), with
+    /// the cache off when more than one: 1 to [`samples::MAX_SAMPLES`].
+    pub samples: usize,
+    /// What to watch for in each run (`[[sets.alerts]]`); written by hand, kept as written
+    /// when the app or `track set` change the set.
+    pub alerts: Vec<Alert>,
+}
+
+impl Default for TrackSet {
+    fn default() -> TrackSet {
+        TrackSet {
+            name: String::new(),
+            prompts: Vec::new(),
+            terms: Vec::new(),
+            models: Vec::new(),
+            overview: false,
+            devices: Vec::new(),
+            locations: Vec::new(),
+            brands: Vec::new(),
+            samples: 1,
+            alerts: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WorkspaceError {
+    #[error(
+        "The workspace file {path} could not be read ({reason}). Check the path and its permissions."
+    )]
+    Read { path: PathBuf, reason: String },
+    #[error(
+        "The workspace file {path} is not valid TOML at line {line}: {reason}. Fix that line, or move the file away to start with no tracked brands."
+    )]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    #[error(
+        "The workspace file {path}, line {line}, key `{key}`: {problem}. Fix that entry in the file."
+    )]
+    Field {
+        path: PathBuf,
+        line: usize,
+        key: String,
+        problem: String,
+    },
+    #[error("The brand {name} is already tracked in {path}; remove it first to change it.")]
+    Duplicate { path: PathBuf, name: String },
+    #[error("A set named {name} is already in {path}; remove it first to change it.")]
+    DuplicateSet { path: PathBuf, name: String },
+    #[error(
+        "The workspace file {path} could not be written ({reason}); the brands were not saved. Check that its folder can be written."
+    )]
+    Write { path: PathBuf, reason: String },
+    #[error(
+        "The workspace file {path} changed on disk after it was read (an editor, or another vantage), so this change was not written over it. It is read again: make the change once more."
+    )]
+    ChangedOnDisk { path: PathBuf },
+}
+
+/// The workspace file as read, with the brands it tracks.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    path: PathBuf,
+    doc: DocumentMut,
+    brands: Vec<Brand>,
+    sets: Vec<TrackSet>,
+    /// Where the alerts that fire are posted (`webhook = "…"`).
+    webhook: Option<String>,
+    /// The brand marked `own = true`: the user's, whose site cited is "own".
+    own: Option<String>,
+    /// Kinds of cited sites the file adds to the shipped table (`[sources]`).
+    source_kinds: Vec<(String, SourceKind)>,
+    /// The file's text as read (or as last written): what a change is made on. None for a
+    /// file not there.
+    read: Option<String>,
+}
+
+/// `explicit` when given (`--workspace`, `VANTAGE_WORKSPACE`), else the nearest
+/// `vantage.toml` in `folder` or one of its parents, as git finds a repository.
+pub fn locate(explicit: Option<&Path>, folder: &Path) -> Option<PathBuf> {
+    match explicit {
+        Some(path) => Some(path.to_path_buf()),
+        None => folder
+            .ancestors()
+            .map(|dir| dir.join(WORKSPACE_FILE))
+            .find(|p| p.is_file()),
+    }
+}
+
+fn line_of(text: &str, span: Option<Range<usize>>) -> usize {
+    crate::user_file::line_of(text, span.map_or(0, |s| s.start))
+}
+
+impl Workspace {
+    /// An empty workspace that will be written to `path`.
+    pub fn empty(path: &Path) -> Workspace {
+        Workspace {
+            path: path.to_path_buf(),
+            doc: DocumentMut::new(),
+            brands: Vec::new(),
+            sets: Vec::new(),
+            webhook: None,
+            own: None,
+            source_kinds: Vec::new(),
+            read: None,
+        }
+    }
+
+    /// Reads the file at `path`; a missing file is an empty workspace.
+    pub fn load(path: &Path) -> Result<Workspace, WorkspaceError> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Workspace::parse(path, &text),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                Ok(Workspace::empty(path))
+            }
+            Err(error) => Err(WorkspaceError::Read {
+                path: path.to_path_buf(),
+                reason: error.to_string(),
+            }),
+        }
+    }
+
+    /// Parses the text of the file at `path` (named in errors).
+    pub fn parse(path: &Path, text: &str) -> Result<Workspace, WorkspaceError> {
+        let parsed = toml_edit::Document::parse(text.to_string()).map_err(|error| {
+            WorkspaceError::Syntax {
+                path: path.to_path_buf(),
+                line: line_of(text, error.span()),
+                reason: error.message().trim().to_string(),
+            }
+        })?;
+        let brands = read_brands(path, text, parsed.as_table())?;
+        let own = read_own(path, text, parsed.as_table())?;
+        let source_kinds = read_source_kinds(path, text, parsed.as_table())?;
+        let sets = read_sets(path, text, parsed.as_table(), &brands)?;
+        let webhook = read_webhook(path, text, parsed.as_table())?;
+        Ok(Workspace {
+            path: path.to_path_buf(),
+            doc: parsed.into_mut(),
+            brands,
+            sets,
+            webhook,
+            own,
+            source_kinds,
+            read: Some(text.to_string()),
+        })
+    }
+
+    /// The file's text as read, or as last written: what [`Workspace::save_over`] checks the
+    /// file against.
+    pub fn as_read(&self) -> Option<&str> {
+        self.read.as_deref()
+    }
+
+    /// Takes the text as it will be written as the text read: the next change is made on it.
+    pub fn mark_written(&mut self) {
+        self.read = Some(self.to_text());
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn brands(&self) -> &[Brand] {
+        &self.brands
+    }
+
+    /// The URL the alerts that fire are posted to, if the file names one.
+    pub fn webhook(&self) -> Option<&str> {
+        self.webhook.as_deref()
+    }
+
+    pub fn sets(&self) -> &[TrackSet] {
+        &self.sets
+    }
+
+    /// The brand marked `own = true`, if any.
+    pub fn own(&self) -> Option<&str> {
+        self.own.as_deref()
+    }
+
+    /// How this workspace classes cited sites: its own brand, the others as competitors,
+    /// its `[sources]`, then the shipped table.
+    pub fn classifier(&self) -> Classifier {
+        Classifier::new(&self.brands, self.own(), self.source_kinds.clone())
+    }
+
+    /// The set of this name (ignoring case).
+    pub fn set(&self, name: &str) -> Option<&TrackSet> {
+        self.sets.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The brands a set watches: those it names, else every tracked brand.
+    /// The brands a set reads: those it watches (every tracked one when it names none), and
+    /// those its alerts watch.
+    pub fn brands_of(&self, set: &TrackSet) -> Vec<Brand> {
+        if set.brands.is_empty() {
+            return self.brands.clone();
+        }
+        let alerted = set.alerts.iter().filter_map(|a| a.brand.as_deref());
+        let named: Vec<&str> = set
+            .brands
+            .iter()
+            .map(String::as_str)
+            .chain(alerted)
+            .collect();
+        self.brands
+            .iter()
+            .filter(|b| named.iter().any(|n| n.eq_ignore_ascii_case(&b.name)))
+            .cloned()
+            .collect()
+    }
+
+    /// Adds a set at the end of the file; a name already used (ignoring case) is refused.
+    pub fn add_set(&mut self, set: TrackSet) -> Result<(), WorkspaceError> {
+        if self.set(&set.name).is_some() {
+            return Err(WorkspaceError::DuplicateSet {
+                path: self.path.clone(),
+                name: set.name,
+            });
+        }
+        let mut table = Table::new();
+        write_set(&mut table, &set);
+        let item = self
+            .doc
+            .as_table_mut()
+            .entry(SETS_KEY)
+            .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()));
+        match item.as_array_of_tables_mut() {
+            Some(list) => list.push(table),
+            // Checked when read: `sets` is a list of tables if it is there at all.
+            None => *item = Item::ArrayOfTables(ArrayOfTables::from_iter([table])),
+        }
+        self.sets.push(set);
+        Ok(())
+    }
+
+    /// Changes the set named `original` (ignoring case) where it stands, keeping its
+    /// comments and the order of its keys; a new name another set has is refused.
+    pub fn replace_set(&mut self, original: &str, set: TrackSet) -> Result<(), WorkspaceError> {
+        let Some(index) = self
+            .sets
+            .iter()
+            .position(|s| s.name.eq_ignore_ascii_case(original))
+        else {
+            return self.add_set(set);
+        };
+        let taken = self
+            .sets
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != index && s.name.eq_ignore_ascii_case(&set.name));
+        if taken {
+            return Err(WorkspaceError::DuplicateSet {
+                path: self.path.clone(),
+                name: set.name,
+            });
+        }
+        if let Some(table) = self.set_table(original) {
+            write_set(table, &set);
+        }
+        self.sets[index] = set;
+        Ok(())
+    }
+
+    /// Removes the set of this name (ignoring case); false when there is none. Its runs
+    /// stay in the store.
+    pub fn remove_set(&mut self, name: &str) -> bool {
+        let before = self.sets.len();
+        self.sets.retain(|s| !s.name.eq_ignore_ascii_case(name));
+        if let Some(list) = self
+            .doc
+            .get_mut(SETS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+        {
+            list.retain(|table| !named(table, name));
+        }
+        self.sets.len() != before
+    }
+
+    fn set_table(&mut self, name: &str) -> Option<&mut Table> {
+        self.doc
+            .get_mut(SETS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+            .and_then(|list| list.iter_mut().find(|table| named(table, name)))
+    }
+
+    /// Adds a brand at the end of the list; a name already tracked (ignoring case) is refused.
+    pub fn add_brand(&mut self, brand: Brand) -> Result<(), WorkspaceError> {
+        if self
+            .brands
+            .iter()
+            .any(|b| b.name.eq_ignore_ascii_case(&brand.name))
+        {
+            return Err(WorkspaceError::Duplicate {
+                path: self.path.clone(),
+                name: brand.name,
+            });
+        }
+        let mut table = Table::new();
+        table.insert("name", value(brand.name.as_str()));
+        if !brand.aliases.is_empty() {
+            table.insert("aliases", value(string_array(&brand.aliases)));
+        }
+        if !brand.domains.is_empty() {
+            table.insert("domains", value(string_array(&brand.domains)));
+        }
+        let item = self
+            .doc
+            .as_table_mut()
+            .entry(BRANDS_KEY)
+            .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()));
+        match item.as_array_of_tables_mut() {
+            Some(list) => list.push(table),
+            // Checked when read: `brands` is a list of tables if it is there at all.
+            None => *item = Item::ArrayOfTables(ArrayOfTables::from_iter([table])),
+        }
+        self.brands.push(brand);
+        Ok(())
+    }
+
+    /// Removes the brand of this name (ignoring case); false when none is tracked.
+    pub fn remove_brand(&mut self, name: &str) -> bool {
+        let before = self.brands.len();
+        self.brands.retain(|b| !b.name.eq_ignore_ascii_case(name));
+        if let Some(list) = self
+            .doc
+            .get_mut(BRANDS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+        {
+            let named = |table: &Table| {
+                table
+                    .get("name")
+                    .and_then(Item::as_str)
+                    .is_some_and(|n| n.trim().eq_ignore_ascii_case(name))
+            };
+            // Comments above the first brand head the file: they stay when it goes.
+            let header = list
+                .get(0)
+                .filter(|first| named(first))
+                .and_then(|first| first.decor().prefix())
+                .and_then(|prefix| prefix.as_str())
+                .map(str::to_string);
+            list.retain(|table| !named(table));
+            if let (Some(header), Some(first)) = (header, list.get_mut(0)) {
+                let own = first
+                    .decor()
+                    .prefix()
+                    .and_then(|p| p.as_str())
+                    .unwrap_or("");
+                let joined = format!("{header}{own}");
+                first.decor_mut().set_prefix(joined);
+            }
+        }
+        self.brands.len() != before
+    }
+
+    /// Changes the brand named `original` (ignoring case) where it stands, keeping its
+    /// comments; a new name already tracked by another brand is refused.
+    pub fn replace_brand(&mut self, original: &str, brand: Brand) -> Result<(), WorkspaceError> {
+        let Some(index) = self
+            .brands
+            .iter()
+            .position(|b| b.name.eq_ignore_ascii_case(original))
+        else {
+            return self.add_brand(brand);
+        };
+        let taken = self
+            .brands
+            .iter()
+            .enumerate()
+            .any(|(i, b)| i != index && b.name.eq_ignore_ascii_case(&brand.name));
+        if taken {
+            return Err(WorkspaceError::Duplicate {
+                path: self.path.clone(),
+                name: brand.name,
+            });
+        }
+        let table = self
+            .doc
+            .get_mut(BRANDS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+            .and_then(|list| {
+                list.iter_mut().find(|table| {
+                    table
+                        .get("name")
+                        .and_then(Item::as_str)
+                        .is_some_and(|n| n.trim().eq_ignore_ascii_case(original))
+                })
+            });
+        if let Some(table) = table {
+            table.insert("name", value(brand.name.as_str()));
+            for (key, items) in [("aliases", &brand.aliases), ("domains", &brand.domains)] {
+                if items.is_empty() {
+                    table.remove(key);
+                } else {
+                    table.insert(key, value(string_array(items)));
+                }
+            }
+        }
+        self.brands[index] = brand;
+        Ok(())
+    }
+
+    /// The file's text as it would be written.
+    pub fn to_text(&self) -> String {
+        self.doc.to_string()
+    }
+
+    /// Writes the file as [`Workspace::save`] does, unless it changed on disk since `read`
+    /// (the text the change was made on; none when there was no file): then nothing is
+    /// written over what someone else wrote.
+    pub fn save_over(&self, read: Option<&str>) -> Result<(), WorkspaceError> {
+        let now = match std::fs::read_to_string(&self.path) {
+            Ok(text) => Some(text),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => {
+                return Err(WorkspaceError::Read {
+                    path: self.path.clone(),
+                    reason: error.to_string(),
+                });
+            }
+        };
+        if now.as_deref() != read {
+            return Err(WorkspaceError::ChangedOnDisk {
+                path: self.path.clone(),
+            });
+        }
+        self.save()
+    }
+
+    /// Writes the file: to a temporary file beside it, then renamed over it, so a crash
+    /// never leaves half a file.
+    pub fn save(&self) -> Result<(), WorkspaceError> {
+        let failed = |error: std::io::Error| WorkspaceError::Write {
+            path: self.path.clone(),
+            reason: error.to_string(),
+        };
+        let mut temporary = self.path.clone().into_os_string();
+        temporary.push(".saving");
+        let temporary = PathBuf::from(temporary);
+        std::fs::write(&temporary, self.to_text()).map_err(failed)?;
+        std::fs::rename(&temporary, &self.path).map_err(|error| {
+            let _ = std::fs::remove_file(&temporary);
+            failed(error)
+        })
+    }
+}
+
+/// `cc:subdivision:city` with `+` for spaces: what `compare` and the sets take.
+pub fn location_spec(location: &Location) -> String {
+    let part = |p: &Option<String>| p.as_deref().unwrap_or("").replace(' ', "+");
+    let mut spec = part(&location.country);
+    if location.subdivision.is_some() || location.city.is_some() {
+        spec.push(':');
+        spec.push_str(&part(&location.subdivision));
+    }
+    if location.city.is_some() {
+        spec.push(':');
+        spec.push_str(&part(&location.city));
+    }
+    spec
+}
+
+/// The longest set `track run` takes: beyond it a typo in a list (a thousand cities) would
+/// spend a month of credits.
+pub const MAX_SET_COMBINATIONS: usize = 20_000;
+
+impl TrackSet {
+    /// How many calls one run of the set makes, samples included.
+    pub fn combinations(&self) -> usize {
+        self.answer_cells() * self.samples.max(1) + self.terms.len() * self.locations.len().max(1)
+    }
+
+    /// The calls of a run in words: "12 calls (4 answers asked 3 times, 0 searches)".
+    pub fn calls_in_words(&self) -> String {
+        let calls = self.combinations();
+        let searches = self.terms.len() * self.locations.len().max(1);
+        let answers = calls - searches;
+        let samples = self.samples.max(1);
+        let what = if samples > 1 {
+            format!(
+                "{} answers asked {samples} times, {searches} searches",
+                answers / samples
+            )
+        } else {
+            format!("{answers} answers, {searches} searches")
+        };
+        format!("{calls} calls ({what})")
+    }
+
+    /// How many answers one sample of a run reads: each prompt from each model, device and
+    /// location, and its AI Overview from each location.
+    pub fn answer_cells(&self) -> usize {
+        let factor = |n: usize| n.max(1);
+        let chatbots = if self.overview && self.models.is_empty() {
+            0
+        } else {
+            factor(self.models.len())
+        };
+        let overview = usize::from(self.overview) * factor(self.locations.len());
+        self.prompts.len()
+            * (chatbots * factor(self.devices.len()) * factor(self.locations.len()) + overview)
+    }
+}
+
+#[cfg(test)]
+mod tests;
