@@ -95,6 +95,8 @@ fn view() -> TrackView {
         maps: Vec::new(),
         readings: None,
         calls_per_run: None,
+        stale: 0,
+        reading: None,
         fired: Vec::new(),
     }
 }
@@ -202,6 +204,8 @@ fn world_view() -> TrackView {
         diff: Some(diff::diff(&observed[0], &observed[1], &brands)),
         readings: None,
         calls_per_run: None,
+        stale: 0,
+        reading: None,
         fired: Vec::new(),
     }
 }

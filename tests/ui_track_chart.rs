@@ -93,6 +93,8 @@ fn split_view() -> TrackView {
         readings: None,
         calls_per_run: Some(4),
         // Salomon's Gemini alert fired on the newest run.
+        stale: 0,
+        reading: None,
         fired: vec![(
             "00000003-0000-4000-8000-000000000000".to_string(),
             vec![vantage::track::alerts::Fired {

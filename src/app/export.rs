@@ -87,11 +87,8 @@ pub(super) fn export_to(app: &mut App, source: ExportSource, input: InputPrompt)
         };
         let workspace = app.brands_pane.workspace.as_ref();
         let definition = workspace.and_then(|w| w.set(&set)).cloned();
-        let brands = match (workspace, &definition) {
-            (Some(w), Some(d)) => w.brands_of(d),
-            (Some(w), None) => w.brands().to_vec(),
-            _ => Vec::new(),
-        };
+        // Read as every view of the set reads its answers.
+        let brands = workspace.map(|w| w.read_for(&set)).unwrap_or_default();
         app.export.replace = None;
         app.export.asked = Some((source, typed.to_string()));
         return vec![Effect::Store(super::StoreEffect::WriteReport {

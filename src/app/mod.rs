@@ -625,8 +625,9 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             brands::on_discovered(app, result);
             Vec::new()
         }
-        Msg::TrackLoaded(result) => {
-            track::on_loaded(app, result);
+        Msg::TrackLoaded(result) => track::on_loaded(app, result),
+        Msg::TrackReading(progress) => {
+            track::on_reading(app, progress);
             Vec::new()
         }
         Msg::Rerun(result) => {

@@ -109,6 +109,8 @@ pub enum Msg {
     },
     /// The tracking runs and one set's trends.
     TrackLoaded(Result<Box<crate::track::view::TrackView>, String>),
+    /// How far the Track tab's reading of its set's answers by the current rules has got.
+    TrackReading(crate::track::stored::Progress),
     /// The names stored answers put forward that no tracked brand covers.
     Discovered(Result<crate::app::brands::Discovered, String>),
     /// A stored request, to put back into its form.

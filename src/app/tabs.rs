@@ -321,5 +321,5 @@ static TRACK: TabSpec = TabSpec {
     on_click: no_click,
     on_wheel: |app, delta| move_selection(app, delta, track::on_action),
     on_choice: sets::apply_choice,
-    on_store_changed: Some(track::load),
+    on_store_changed: Some(track::on_store_changed),
 };

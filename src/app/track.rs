@@ -42,6 +42,8 @@ pub struct TrackState {
     pub selected: usize,
     /// A read is under way.
     pub loading: bool,
+    /// The store changed during that read: read again once it is done.
+    pub changed_while_loading: bool,
     /// The brand the list highlights and the map shows, an index into `view.trends.brands`.
     pub brand: usize,
     /// The map of the vantage points replaces the chart.
@@ -192,10 +194,11 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) {
-    app.track.loading = false;
+pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) -> Vec<Effect> {
     match result {
         Ok(view) => {
+            // The first look leaves the reading under way.
+            app.track.loading = view.reading.is_some();
             let first_read = app.track.view.is_none();
             let count = view.runs.len();
             app.track.view = Some(*view);
@@ -210,8 +213,32 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) {
                 app.track.selected = app.track.selected.min(count.saturating_sub(1));
             }
         }
-        Err(e) => app.flash_error(format!("The tracking runs could not be read: {e}")),
+        Err(e) => {
+            app.track.loading = false;
+            app.flash_error(format!("The tracking runs could not be read: {e}"));
+        }
     }
+    // The store changed while it was read (its own readings, or another process).
+    if !app.track.loading && std::mem::take(&mut app.track.changed_while_loading) {
+        return load(app);
+    }
+    Vec::new()
+}
+
+/// The reading under way got further.
+pub(crate) fn on_reading(app: &mut App, progress: crate::track::stored::Progress) {
+    if let Some(view) = app.track.view.as_mut().filter(|v| v.reading.is_some()) {
+        view.reading = Some(progress);
+    }
+}
+
+/// Another write to the store: read again, or once the read under way is done.
+pub(crate) fn on_store_changed(app: &mut App) -> Vec<Effect> {
+    if app.track.loading {
+        app.track.changed_while_loading = true;
+        return Vec::new();
+    }
+    load(app)
 }
 
 /// The set the tab shows (with no runs yet, the workspace's only set), as the workspace

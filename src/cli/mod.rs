@@ -28,6 +28,7 @@ mod store;
 mod text;
 mod track;
 mod track_alerts;
+mod track_read;
 mod track_set;
 mod track_travel;
 mod track_trends;

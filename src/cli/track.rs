@@ -434,6 +434,13 @@ async fn run_set(
         exit::OK => {}
         other => return other,
     }
+    // The answers just landed are read once and kept, for every view of the set.
+    if let Ok(runs) = store.track_runs(Some(&set.name)) {
+        let brands = workspace.read_for(&set.name);
+        if let Err(stopped) = super::track_read::set_readings(&store, &set.name, runs, &brands) {
+            return stopped;
+        }
+    }
     if let Ok(Some(summary)) = store.track_run(&begun.run) {
         err(&format!(
             "Run {}: {} done, {} failed, {} refused, {} pending, {} not sent.",
@@ -602,15 +609,11 @@ fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32
     exit::OK
 }
 
-/// The brands a set watches, or every tracked brand when the set is no longer in the file.
-fn brands_for(workspace: Option<&std::path::Path>, set: &str) -> Vec<Brand> {
-    match load_workspace(workspace) {
-        Ok(w) => match w.set(set) {
-            Some(s) => w.brands_of(s),
-            None => w.brands().to_vec(),
-        },
-        Err(_) => Vec::new(),
-    }
+/// The brands a set's answers are read for (`Workspace::read_for`).
+pub(super) fn brands_for(workspace: Option<&std::path::Path>, set: &str) -> Vec<Brand> {
+    load_workspace(workspace)
+        .map(|w| w.read_for(set))
+        .unwrap_or_default()
 }
 
 pub(super) fn runs_of(store: &Store, set: &str) -> Result<Vec<RunSummary>, i32> {
@@ -647,14 +650,20 @@ fn report_page(
         Ok(store) => store,
         Err(code) => return code,
     };
-    if let Err(code) = runs_of(&store, set) {
-        return code;
-    }
+    let all = match runs_of(&store, set) {
+        Ok(all) => all,
+        Err(code) => return code,
+    };
+    let read = match super::track_read::set_readings(&store, set, all, &brands) {
+        Ok(read) => read,
+        Err(code) => return code,
+    };
     let input = match report::gather(
         &store,
         set,
         definition.as_ref(),
         &brands,
+        &read,
         runs,
         crate::store::now_ms(),
     ) {
@@ -719,13 +728,20 @@ fn report_set(
         Ok(store) => store,
         Err(code) => return code,
     };
-    let mut runs = match runs_of(&store, set) {
+    let runs = match runs_of(&store, set) {
         Ok(runs) => runs,
         Err(code) => return code,
     };
-    if last {
-        runs = runs.split_off(runs.len() - 1);
-    }
+    // The rows read the stored readings; only `--format json` reads the answers again.
+    let read = if format == ReportFormat::Json {
+        None
+    } else {
+        match super::track_read::set_readings(&store, set, runs.clone(), &brands) {
+            Ok(read) => Some(read),
+            Err(code) => return code,
+        }
+    };
+    let first = if last { runs.len() - 1 } else { 0 };
     let mut file = match output.map(std::fs::File::create).transpose() {
         Ok(file) => file,
         Err(error) => {
@@ -739,8 +755,17 @@ fn report_set(
     // One run at a time: a year of daily runs never sits in memory at once.
     let mut answers_written = 0;
     let runs_count = runs.len();
-    for (i, run) in runs.iter().enumerate() {
-        let items = match store.track_items(&run.id) {
+    for (i, run) in runs.iter().enumerate().skip(first) {
+        let items = match &read {
+            Some(read) => read.stored(&store, i).and_then(|stored| match stored {
+                Some(readings) => store
+                    .track_items_between(&run.id, 0, u32::MAX, false)
+                    .map(|items| (items, Some(readings))),
+                None => store.track_items(&run.id).map(|items| (items, None)),
+            }),
+            None => store.track_items(&run.id).map(|items| (items, None)),
+        };
+        let (items, readings) = match items {
             Ok(items) => items,
             Err(error) => {
                 err(&error.to_string());
@@ -750,7 +775,7 @@ fn report_set(
         let written = match format {
             // A JSON array whose elements come a run at a time.
             ReportFormat::Json => {
-                let mut text = String::from(if i == 0 { "[" } else { "" });
+                let mut text = String::from(if i == first { "[" } else { "" });
                 for answer in report::answers(run, &items, &brands) {
                     let element = serde_json::to_string_pretty(&answer).map_err(|e| e.to_string());
                     match element {
@@ -770,7 +795,11 @@ fn report_set(
                 }
                 Ok(text)
             }
-            _ => report::render(&report::rows(run, &items, &brands), format, i == 0),
+            _ => report::render(
+                &report::rows(run, &items, readings.as_deref(), &brands),
+                format,
+                i == first,
+            ),
         };
         let text = match written {
             Ok(text) => text,

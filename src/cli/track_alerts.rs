@@ -10,7 +10,6 @@ use crate::analysis::workspace::{TrackSet, Workspace};
 use crate::exit;
 use crate::store::{RunSummary, Store, TrackWrite, now_ms};
 use crate::track::alerts::{Fired, evaluate};
-use crate::track::observe::observe_run;
 use crate::track::report::timestamp;
 
 /// Between the retries of one post; tests shorten it.
@@ -57,26 +56,25 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
         return code;
     };
     let brands = workspace.brands_of(set);
-    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
-    let observe = |summary: &RunSummary| {
-        store
-            .track_items(&summary.id)
-            .map(|items| observe_run(timestamp(summary.started_at), &items, &brands))
+    let at = runs.iter().position(|r| r.id == run.id).unwrap_or(0);
+    let (run, before) = (run.clone(), before.cloned());
+    // The run and the one before it, read as trends read them.
+    let scope = runs[at.saturating_sub(1)..=at].to_vec();
+    let readings = match super::track_read::set_readings(store, &set.name, scope, &brands) {
+        Ok(readings) => readings,
+        Err(code) => return code,
     };
-    let (now, earlier) = match (observe(run), before.map(observe).transpose()) {
-        (Ok(now), Ok(earlier)) => (now, earlier),
-        (Err(error), _) | (_, Err(error)) => {
-            err(&error.to_string());
-            return error.exit_code();
-        }
+    let (now, earlier) = match readings.tallies.as_slice() {
+        [earlier, now] if before.is_some() => (now, Some(earlier)),
+        [.., now] => (now, None),
+        [] => return code,
     };
     let fired = evaluate(
         &set.name,
         &set.alerts,
         run.id.as_str(),
-        &now,
-        earlier.as_ref(),
-        &names,
+        now,
+        earlier,
         workspace.brands(),
     );
     if json {
@@ -100,7 +98,7 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
     }
     code = exit::ALERTS;
     if let Some(url) = workspace.webhook() {
-        deliver(store, url, &set.name, run, &fired).await;
+        deliver(store, url, &set.name, &run, &fired).await;
     }
     code
 }

@@ -11,7 +11,7 @@ use crate::track::diff::{self, RunDiff};
 use crate::track::observe::observe_run;
 use crate::track::readings;
 use crate::track::stat::{RunStat, Share};
-use crate::track::trends::{self, RunObservations, Trends};
+use crate::track::trends::{self, Trends};
 
 /// `track trends`: with `gaps` (the `--own` name, empty for the workspace's own brand),
 /// the last run's gaps too.
@@ -23,13 +23,10 @@ pub(super) fn trends_of(
     gaps: Option<String>,
 ) -> i32 {
     let loaded = load_workspace(workspace).ok();
-    let mut brands = match &loaded {
-        Some(w) => match w.set(set) {
-            Some(s) => w.brands_of(s),
-            None => w.brands().to_vec(),
-        },
-        None => Vec::new(),
-    };
+    // Read as every view of the set reads it; a brand asked for its gaps only is read in
+    // the last run alone.
+    let brands = loaded.as_ref().map(|w| w.read_for(set)).unwrap_or_default();
+    let mut gap_brands = brands.clone();
     let classifier = loaded.as_ref().map(|w| w.classifier()).unwrap_or_default();
     let own = match &gaps {
         None => None,
@@ -38,11 +35,10 @@ pub(super) fn trends_of(
             let marked = || loaded.as_ref().and_then(|w| w.own()).map(str::to_string);
             match super::brands::pick_own(Some(named), marked, tracked) {
                 Ok(own) => {
-                    // Read in every answer, even when the set watches other brands.
                     if !brands.iter().any(|b| b.name == own)
                         && let Some(brand) = tracked.iter().find(|b| b.name == own)
                     {
-                        brands.push(brand.clone());
+                        gap_brands.push(brand.clone());
                     }
                     Some(own)
                 }
@@ -60,25 +56,45 @@ pub(super) fn trends_of(
         Ok(runs) => runs,
         Err(code) => return code,
     };
-    let mut observed: Vec<RunObservations> = Vec::with_capacity(runs.len());
-    for run in &runs {
+    let readings = match super::track_read::set_readings(&store, set, runs, &brands) {
+        Ok(readings) => readings,
+        Err(code) => return code,
+    };
+    let names = readings.names.clone();
+    let labels = readings
+        .runs
+        .iter()
+        .map(|r| started(r.started_at))
+        .collect();
+    let trends = trends::trends_of(labels, &readings.tallies, &names);
+    // The changes and the gaps read the last two runs' answers, from their readings.
+    let (before, after) = match readings.last_two(&store, &brands) {
+        Ok(two) => two,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    let diff = match (&before, &after) {
+        (Some(before), Some(after)) => Some(diff::diff(before, after, &names)),
+        _ => None,
+    };
+    let after = if gap_brands.len() > brands.len()
+        && let Some(run) = readings.runs.last()
+    {
         match store.track_items(&run.id) {
-            Ok(items) => observed.push(observe_run(started(run.started_at), &items, &brands)),
+            Ok(items) => Some(observe_run(started(run.started_at), &items, &gap_brands)),
             Err(error) => {
                 err(&error.to_string());
                 return error.exit_code();
             }
         }
-    }
-    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
-    let trends = trends::trends(&observed, &names);
-    let diff = match observed.as_slice() {
-        [.., before, after] => Some(diff::diff(before, after, &names)),
-        _ => None,
+    } else {
+        after
     };
-    let last = observed
-        .last()
-        .map(|run| readings::readings(run, &brands, own.as_deref(), &classifier));
+    let last = after
+        .as_ref()
+        .map(|run| readings::readings(run, &gap_brands, own.as_deref(), &classifier));
     if json {
         let value = serde_json::json!({"trends": trends, "diff": diff, "last_run": last});
         out_as_received(&with_newline(value.to_string()));

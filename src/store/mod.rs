@@ -33,6 +33,7 @@
 mod health;
 mod model;
 mod read;
+pub mod readings;
 mod repair;
 mod schema;
 mod search;
@@ -715,6 +716,60 @@ impl Store {
     /// Every call of a run with its job's state and result.
     pub fn track_items(&self, run: &RunId) -> Result<Vec<RunItem>, StoreError> {
         self.with_reader(|c| track::items(c, run))
+    }
+
+    /// The calls of a run numbered `first` to `last`, with their result only when `bodies`
+    /// (a run's calls without their answers cost what their requests do).
+    pub fn track_items_between(
+        &self,
+        run: &RunId,
+        first: u32,
+        last: u32,
+        bodies: bool,
+    ) -> Result<Vec<RunItem>, StoreError> {
+        self.with_reader(|c| track::items_between(c, run, first, last, bodies))
+    }
+
+    /// The id of the list of brands readings were made for, if any was.
+    pub fn reading_list(&self, brands: &str) -> Result<Option<i64>, StoreError> {
+        self.with_reader(|c| readings::list_id(c, brands))
+    }
+
+    /// The tallies kept for a set's runs.
+    pub fn track_tallies(&self, set: &str) -> Result<Vec<readings::StoredTally>, StoreError> {
+        self.with_reader(|c| readings::tallies(c, set))
+    }
+
+    /// How many answered calls of a run have no reading by these rules for these brands.
+    pub fn track_unread_count(
+        &self,
+        run: &RunId,
+        list: Option<i64>,
+        version: u32,
+    ) -> Result<usize, StoreError> {
+        self.with_reader(|c| readings::unread_count(c, run, list, version))
+    }
+
+    /// Those calls' numbers after `after`, at most `limit`.
+    pub fn track_unread(
+        &self,
+        run: &RunId,
+        list: Option<i64>,
+        version: u32,
+        after: Option<u32>,
+        limit: usize,
+    ) -> Result<Vec<u32>, StoreError> {
+        self.with_reader(|c| readings::unread(c, run, list, version, after, limit))
+    }
+
+    /// A run's readings by these rules for these brands.
+    pub fn track_readings(
+        &self,
+        run: &RunId,
+        list: i64,
+        version: u32,
+    ) -> Result<Vec<readings::StoredReading>, StoreError> {
+        self.with_reader(|c| readings::run_readings(c, run, list, version))
     }
 
     /// The cached device list, if one was saved.

@@ -88,6 +88,9 @@ const MIGRATIONS: &[&str] = &[
     // 5 → 6: the alerts of a run posted to the workspace's webhook, kept until delivered
     // (a failed delivery is tried again by the next run).
     super::track::DELIVERIES_MIGRATION,
+    // 6 → 7: the readings of a set's answers, stored once beside them, the tallies of runs
+    // that have ended and their final counts (see `readings.rs`).
+    super::readings::MIGRATION,
 ];
 
 /// The schema version this build writes.

@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::StoreError;
 use super::model::{JobRecord, NewJob, RequestKind, RequestParams};
 use super::read;
+use super::readings;
 use crate::api::JobId;
 use crate::jobs::{JobState, UnixMs};
 
@@ -128,6 +129,23 @@ pub enum TrackWrite {
     },
     /// Rows of another store's export, merged: those already here are left as they are.
     Import(Vec<super::travel::ImportRow>),
+    /// The readings of some calls of a run, made by the rules of `version` for the brands
+    /// `list` (`track::stored`): they replace the calls' readings made before.
+    Readings {
+        run: RunId,
+        list: String,
+        version: u32,
+        readings: Vec<super::readings::StoredReading>,
+    },
+    /// The tally of a run that has ended, made from its readings.
+    Tally {
+        run: RunId,
+        list: String,
+        version: u32,
+        tally: String,
+    },
+    /// The counts of runs that have ended, kept so listing them does not count again.
+    Settle(Vec<RunSummary>),
     /// A post of a run's alerts to the webhook, delivered or not (`error`).
     Delivery {
         run: RunId,
@@ -212,12 +230,14 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
             }
         }
         TrackWrite::Sending { run, seq } => {
+            readings::unsettle(tx, run)?;
             tx.execute(
                 "UPDATE track_items SET sends = sends + 1 WHERE run_id = ?1 AND seq = ?2",
                 params![run.as_str(), seq],
             )?;
         }
         TrackWrite::Submitted { run, seq, job } => {
+            readings::unsettle(tx, run)?;
             let linked = tx.execute(
                 "UPDATE track_items SET job_id = ?3, last_error = NULL
                  WHERE run_id = ?1 AND seq = ?2 AND job_id IS NULL",
@@ -229,6 +249,7 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
             }
         }
         TrackWrite::Refused { run, seq, reason } => {
+            readings::unsettle(tx, run)?;
             tx.execute(
                 "UPDATE track_items SET refused = ?3 WHERE run_id = ?1 AND seq = ?2
                  AND job_id IS NULL",
@@ -236,6 +257,7 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
             )?;
         }
         TrackWrite::Unsent { run, seq, reason } => {
+            readings::unsettle(tx, run)?;
             tx.execute(
                 "UPDATE track_items SET last_error = ?3 WHERE run_id = ?1 AND seq = ?2",
                 params![run.as_str(), seq, reason],
@@ -243,7 +265,21 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
         }
         TrackWrite::Import(rows) => {
             super::travel::import(tx, rows)?;
+            forget_imported(tx, rows)?;
         }
+        TrackWrite::Readings {
+            run,
+            list,
+            version,
+            readings: rows,
+        } => readings::write_readings(tx, run, list, *version, rows)?,
+        TrackWrite::Tally {
+            run,
+            list,
+            version,
+            tally,
+        } => readings::write_tally(tx, run, list, *version, tally)?,
+        TrackWrite::Settle(runs) => readings::settle(tx, runs)?,
         TrackWrite::Delivery {
             run,
             set_name,
@@ -263,6 +299,43 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
                 params![run.as_str(), set_name, payload, at, delivered, error],
             )?;
         }
+    }
+    Ok(())
+}
+
+/// The runs an import touched keep neither their counts nor their tallies: a call or a
+/// result it brought changes them.
+fn forget_imported(
+    tx: &Connection,
+    rows: &[super::travel::ImportRow],
+) -> Result<(), rusqlite::Error> {
+    let mut runs = std::collections::BTreeSet::new();
+    let mut of_job = tx.prepare_cached("SELECT run_id FROM track_items WHERE job_id = ?1")?;
+    for row in rows {
+        let field = |name: &str| {
+            row.row
+                .get(name)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let run = match row.table.as_str() {
+            "track_runs" => field("id"),
+            "track_items" => field("run_id"),
+            "jobs" => field("id").and_then(|job| of_job.query_row([job], |r| r.get(0)).ok()),
+            "job_results" => {
+                field("job_id").and_then(|job| of_job.query_row([job], |r| r.get(0)).ok())
+            }
+            _ => None,
+        };
+        runs.extend(run);
+    }
+    for run in runs {
+        let run = RunId(run);
+        readings::unsettle(tx, &run)?;
+        tx.execute(
+            "DELETE FROM track_tallies WHERE run_id = ?1",
+            [run.as_str()],
+        )?;
     }
     Ok(())
 }
@@ -301,20 +374,28 @@ fn count(value: Option<i64>) -> u32 {
 
 /// The runs, oldest first, of one set (any case) or of all.
 pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+    // Runs that have ended read their kept counts; only the others count their calls.
     let mut statement = conn.prepare_cached(
         "SELECT r.id, r.set_name, r.started_at, r.planned,
+                c.queued, c.unsent, c.refused, c.done, c.failed, c.pending, r.rowid
+         FROM track_runs r JOIN track_run_counts c ON c.run_id = r.id
+         WHERE ?1 IS NULL OR r.set_name = ?1 COLLATE NOCASE
+         UNION ALL
+         SELECT r.id, r.set_name, r.started_at, r.planned,
                 count(i.job_id),
                 sum(i.job_id IS NULL AND i.refused IS NULL),
                 sum(i.refused IS NOT NULL),
                 sum(j.state = 'done'),
                 sum(j.state IN ('failed', 'expired')),
-                sum(j.state IN ('pending', 'error'))
+                sum(j.state IN ('pending', 'error')),
+                r.rowid
          FROM track_runs r
          LEFT JOIN track_items i ON i.run_id = r.id
          LEFT JOIN jobs j ON j.id = i.job_id
-         WHERE ?1 IS NULL OR r.set_name = ?1 COLLATE NOCASE
+         WHERE (?1 IS NULL OR r.set_name = ?1 COLLATE NOCASE)
+           AND NOT EXISTS (SELECT 1 FROM track_run_counts c WHERE c.run_id = r.id)
          GROUP BY r.id
-         ORDER BY r.started_at, r.rowid",
+         ORDER BY 3, 11",
     )?;
     let rows = statement.query_map([set], |row| {
         Ok(RunSummary {
@@ -378,12 +459,25 @@ pub(super) fn open_jobs(conn: &Connection, set: &str) -> Result<Vec<JobRecord>, 
 
 /// Every call of a run, in order, with its job's state and result body.
 pub(super) fn items(conn: &Connection, run: &RunId) -> Result<Vec<RunItem>, StoreError> {
+    items_between(conn, run, 0, u32::MAX, true)
+}
+
+/// The calls of a run numbered `first` to `last`, in order, with their job's state, and
+/// their result body when `bodies`.
+pub(super) fn items_between(
+    conn: &Connection,
+    run: &RunId,
+    first: u32,
+    last: u32,
+    bodies: bool,
+) -> Result<Vec<RunItem>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT i.seq, i.kind, i.request, i.job_id, j.state, i.sends, i.refused, r.body
+        "SELECT i.seq, i.kind, i.request, i.job_id, j.state, i.sends, i.refused,
+                CASE WHEN ?4 THEN r.body END
          FROM track_items i
          LEFT JOIN jobs j ON j.id = i.job_id
          LEFT JOIN job_results r ON r.job_id = i.job_id
-         WHERE i.run_id = ?1 ORDER BY i.seq",
+         WHERE i.run_id = ?1 AND i.seq BETWEEN ?2 AND ?3 ORDER BY i.seq",
     )?;
     type Row = (
         i64,
@@ -396,7 +490,7 @@ pub(super) fn items(conn: &Connection, run: &RunId) -> Result<Vec<RunItem>, Stor
         Option<String>,
     );
     let rows: Vec<Row> = statement
-        .query_map([run.as_str()], |row| {
+        .query_map(params![run.as_str(), first, last, bodies], |row| {
             Ok((
                 row.get(0)?,
                 row.get(1)?,

@@ -281,6 +281,22 @@ pub(super) fn record_job(tx: &Connection, job: &NewJob) -> Result<(), rusqlite::
         add_event(tx, &job.id, None, JobState::Pending, job.created_at, note)?;
         // A re-submission takes the old job's place in the tracking run that made it.
         if let Some(old) = &job.replaces {
+            // The run's kept counts and tally no longer hold.
+            tx.execute(
+                "DELETE FROM track_run_counts WHERE run_id IN
+                     (SELECT run_id FROM track_items WHERE job_id = ?1)",
+                [old.as_str()],
+            )?;
+            tx.execute(
+                "DELETE FROM track_tallies WHERE run_id IN
+                     (SELECT run_id FROM track_items WHERE job_id = ?1)",
+                [old.as_str()],
+            )?;
+            tx.execute(
+                "DELETE FROM track_readings WHERE (run_id, seq) IN
+                     (SELECT run_id, seq FROM track_items WHERE job_id = ?1)",
+                [old.as_str()],
+            )?;
             tx.execute(
                 "UPDATE track_items SET job_id = ?1 WHERE job_id = ?2",
                 params![job.id.as_str(), old.as_str()],

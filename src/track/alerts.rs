@@ -12,8 +12,7 @@ use crate::analysis::workspace::location_spec;
 use crate::api::Location;
 use crate::present::compare::summary::location_label;
 
-use super::stat::RunStat;
-use super::trends::RunObservations;
+use super::tally::RunTally;
 
 /// An alert that fired on a run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -57,20 +56,16 @@ fn in_models(model: &str, models: &[String]) -> bool {
 
 /// The measure over the run's answers (or searches) the alert's filters keep; `None` when
 /// there is nothing to read (no answer in scope, not named for position, not ranked).
-/// The second value says whether anything was in scope at all.
-fn measure(
-    alert: &Alert,
-    run: &RunObservations,
-    brands: &[String],
-    domains: &[String],
-) -> (Option<f64>, bool) {
+/// The second value says whether anything was in scope at all. Read from the run's tally,
+/// as trends read it, so an alert and the trends beside it agree.
+fn measure(alert: &Alert, run: &RunTally, domains: &[String]) -> (Option<f64>, bool) {
     if alert.measure.is_rank() {
         let searches: Vec<_> = run
-            .results
+            .ranks
             .iter()
-            .filter(|r| in_places(&r.location, &alert.locations))
+            .filter(|r| in_places(&r.place, &alert.locations))
             .collect();
-        // The domains' best rank in each search (terms at a place), as trends read it.
+        // The domains' best rank in each search (terms at a place).
         let mut best: BTreeMap<(&str, &str), u32> = BTreeMap::new();
         for r in searches.iter().filter(|r| {
             domains.iter().any(|d| {
@@ -78,9 +73,9 @@ fn measure(
                 r.domain == d || r.domain.ends_with(&format!(".{d}"))
             })
         }) {
-            best.entry((r.terms.as_str(), r.location.as_str()))
-                .and_modify(|b| *b = (*b).min(r.rank))
-                .or_insert(r.rank);
+            best.entry((r.terms.as_str(), r.place.as_str()))
+                .and_modify(|b| *b = (*b).min(r.best))
+                .or_insert(r.best);
         }
         let value = match alert.measure {
             Measure::MeanRank => (!best.is_empty())
@@ -89,23 +84,15 @@ fn measure(
         };
         return (value, !searches.is_empty());
     }
-    let Some(index) = alert
-        .brand
-        .as_ref()
-        .and_then(|b| brands.iter().position(|n| n == b))
-    else {
+    let Some(brand) = alert.brand.as_ref().filter(|b| run.brands.contains(b)) else {
         return (None, false);
     };
-    let answers: Vec<_> = run
-        .answers
-        .iter()
-        .filter(|a| in_models(&a.model, &alert.models) && in_places(&a.location, &alert.locations))
-        .collect();
-    if answers.is_empty() {
+    let stat = run.stat(brand, |c| {
+        in_models(&c.model, &alert.models) && in_places(&c.place, &alert.locations)
+    });
+    if stat.answers == 0 {
         return (None, false);
     }
-    // Read as trends read the brand, so an alert and the trends beside it agree.
-    let stat = RunStat::over(answers, index);
     let value = match alert.measure {
         Measure::Visibility => stat.visibility(),
         Measure::Position => stat.average_position(),
@@ -151,15 +138,14 @@ fn shown(measure: Measure, value: Option<f64>) -> String {
     }
 }
 
-/// The alerts of `set` that fire on `run`, against `before` for the drops. `brands` are
-/// the names in the order the observations hold them; `tracked` gives a brand's domains.
+/// The alerts of `set` that fire on `run`, against `before` for the drops. `tracked` gives
+/// a brand's domains.
 pub fn evaluate(
     set: &str,
     alerts: &[Alert],
     run_id: &str,
-    run: &RunObservations,
-    before: Option<&RunObservations>,
-    brands: &[String],
+    run: &RunTally,
+    before: Option<&RunTally>,
     tracked: &[Brand],
 ) -> Vec<Fired> {
     let mut fired = Vec::new();
@@ -173,11 +159,11 @@ pub fn evaluate(
                 .unwrap_or_default(),
             (None, None) => Vec::new(),
         };
-        let (now, in_scope) = measure(alert, run, brands, &domains);
+        let (now, in_scope) = measure(alert, run, &domains);
         if !in_scope {
             continue;
         }
-        let previous = before.and_then(|b| measure(alert, b, brands, &domains).0);
+        let previous = before.and_then(|b| measure(alert, b, &domains).0);
         if !fires(alert, now, previous) {
             continue;
         }
@@ -235,7 +221,7 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::track::trends::{AnswerObservation, ResultObservation, Seen};
+    use crate::track::trends::{AnswerObservation, ResultObservation, RunObservations, Seen};
 
     fn answer(model: &str, location: &str, positions: Vec<Option<u32>>) -> AnswerObservation {
         AnswerObservation {
@@ -246,6 +232,21 @@ mod tests {
             brands: positions.into_iter().map(Seen::at).collect(),
             domains: Vec::new(),
         }
+    }
+
+    /// Evaluates on the runs' tallies, as every view does.
+    fn evaluate(
+        set: &str,
+        alerts: &[Alert],
+        run_id: &str,
+        run: &RunObservations,
+        before: Option<&RunObservations>,
+        brands: &[String],
+        tracked: &[Brand],
+    ) -> Vec<Fired> {
+        let before = before.map(|b| RunTally::of(b, brands));
+        let now = RunTally::of(run, brands);
+        super::evaluate(set, alerts, run_id, &now, before.as_ref(), tracked)
     }
 
     fn run(answers: Vec<AnswerObservation>) -> RunObservations {

@@ -28,6 +28,8 @@ pub mod report_charts;
 pub mod report_page;
 pub mod run;
 pub mod stat;
+pub mod stored;
 pub mod submit;
+pub mod tally;
 pub mod trends;
 pub mod view;

@@ -8,18 +8,20 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::analysis::mentions::Brand;
+use crate::analysis::mentions::{Brand, Mention};
 use crate::analysis::stance::Stance;
 use crate::analysis::workspace::TrackSet;
 use crate::present::answer::prepare_stored;
 use crate::present::compare::overview::{is_overview_request, stored_overview};
 use crate::present::compare::summary::location_label;
 use crate::present::reading::AnswerReading;
+use crate::store::readings::{RESULTS, StoredReading};
 use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
 
 use super::map::brand_maps;
-use super::observe::{Observed, observe, observe_run};
+use super::observe::{Observed, ObservedAnswer, observe};
 use super::report_page::{BrandExamples, Example, ReportInput};
+use super::stored::{self, SetReadings};
 use super::{diff, trends};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -75,8 +77,15 @@ pub fn timestamp(unix_ms: i64) -> String {
         .unwrap_or_else(|| unix_ms.to_string())
 }
 
-/// The rows of one run.
-pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<ReportRow> {
+/// The rows of one run: its calls (their results are not needed), each read from its
+/// stored reading in `readings` (by call number), else, with none given, from its result.
+pub fn rows(
+    run: &RunSummary,
+    items: &[RunItem],
+    readings: Option<&[StoredReading]>,
+    brands: &[Brand],
+) -> Vec<ReportRow> {
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
     let mut rows = Vec::new();
     for item in items {
         let state = match (&item.refused, item.state) {
@@ -108,8 +117,15 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
             state,
             ..base
         };
-        match observe(item, brands) {
-            Observed::Answer(answer) if !brands.is_empty() => {
+        let observed = match readings {
+            Some(readings) => match readings.binary_search_by_key(&item.seq, |r| r.seq) {
+                Ok(at) => Some(read_back(&readings[at], &names)),
+                Err(_) => None,
+            },
+            None => Some(observe(item, brands)),
+        };
+        match observed {
+            Some(Observed::Answer(answer)) if !brands.is_empty() => {
                 for (brand, seen) in brands.iter().zip(&answer.observation.brands) {
                     let mention = answer.mentions.iter().find(|m| m.brand == brand.name);
                     rows.push(ReportRow {
@@ -127,7 +143,7 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
                     });
                 }
             }
-            Observed::Results(results) if !results.is_empty() => {
+            Some(Observed::Results(results)) if !results.is_empty() => {
                 for result in results {
                     rows.push(ReportRow {
                         rank: Some(result.rank),
@@ -138,10 +154,39 @@ pub fn rows(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Report
                     });
                 }
             }
-            Observed::Answer(_) | Observed::Results(_) | Observed::Nothing => rows.push(base),
+            _ => rows.push(base),
         }
     }
     rows
+}
+
+/// A stored reading as the rows read it: the observation, and per named brand a mention
+/// with what the rows show of it (cited, rank).
+fn read_back(reading: &StoredReading, names: &[String]) -> Observed {
+    let run = stored::observations(String::new(), std::slice::from_ref(reading), names);
+    if let Some(observation) = run.answers.into_iter().next() {
+        let mentions = reading
+            .brands
+            .iter()
+            .map(|b| Mention {
+                brand: b.brand.clone(),
+                position: b.position.map(|p| p as usize),
+                rank: b.rank.map(|r| r as usize),
+                count: b.count as usize,
+                sentence: None,
+                cited: b.cited,
+                stance: Stance::default(),
+            })
+            .collect();
+        return Observed::Answer(ObservedAnswer {
+            observation,
+            mentions,
+        });
+    }
+    match reading.kind.as_str() {
+        RESULTS => Observed::Results(run.results),
+        _ => Observed::Nothing,
+    }
 }
 
 /// One answer of a run as vantage reads it (`track report --format json`).
@@ -181,67 +226,34 @@ pub fn answers(run: &RunSummary, items: &[RunItem], brands: &[Brand]) -> Vec<Rep
 /// How many answers per brand the report quotes.
 const EXAMPLES_PER_BRAND: usize = 6;
 
-/// What a set's report shows, read from the store: its last `runs` runs (all when none),
-/// the brands' trends and maps, the last run's changes and the answers that named each
-/// brand. Slow with many runs: call it off the UI task.
+/// What a set's report shows: its last `runs` runs (all when none), the brands' trends and
+/// maps from the runs' tallies, the last run's changes, and the answers that named each
+/// brand (those few read again, to quote them). `read` is the set's readings brought up to
+/// date (`stored::bring_up_to_date`).
 pub fn gather(
     store: &Store,
     set_name: &str,
     set: Option<&TrackSet>,
     brands: &[Brand],
+    read: &SetReadings,
     runs: Option<usize>,
     written_at: i64,
 ) -> Result<ReportInput, StoreError> {
-    let mut all = store.track_runs(Some(set_name))?;
-    if let Some(keep) = runs {
-        let skip = all.len().saturating_sub(keep.max(1));
-        all.drain(..skip);
-    }
-    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
-    let mut observed = Vec::with_capacity(all.len());
-    let mut examples: Vec<BrandExamples> = brands
-        .iter()
-        .map(|b| BrandExamples {
-            brand: b.name.clone(),
-            names: std::iter::once(b.name.clone())
-                .chain(b.aliases.iter().cloned())
-                .collect(),
-            answers: Vec::new(),
-        })
-        .collect();
-    for (i, run) in all.iter().enumerate() {
-        let items = store.track_items(&run.id)?;
-        observed.push(observe_run(timestamp(run.started_at), &items, brands));
-        if i + 1 != all.len() {
-            continue;
-        }
-        // The last run's answers, quoted where they name each brand.
-        for item in &items {
-            let Observed::Answer(answer) = observe(item, brands) else {
-                continue;
-            };
-            for mention in &answer.mentions {
-                let (Some(sentence), Some(_)) = (&mention.sentence, mention.position) else {
-                    continue;
-                };
-                if let Some(entry) = examples.iter_mut().find(|e| e.brand == mention.brand)
-                    && entry.answers.len() < EXAMPLES_PER_BRAND
-                {
-                    entry.answers.push(Example {
-                        model: answer.observation.model.clone(),
-                        location: answer.observation.location.clone(),
-                        query: answer.observation.query.clone(),
-                        sentence: sentence.clone(),
-                        stance: mention.stance,
-                    });
-                }
-            }
-        }
-    }
-    let trends = trends::trends(&observed, &names);
-    let diff = match observed.as_slice() {
-        [.., before, after] => Some(diff::diff(before, after, &names)),
-        _ => None,
+    let skip = runs.map_or(0, |keep| read.runs.len().saturating_sub(keep.max(1)));
+    let names = read.names.clone();
+    let labels: Vec<String> = read.labels().into_iter().skip(skip).collect();
+    let trends = trends::trends_of(labels, &read.tallies[skip..], &names);
+    let count = read.runs.len() - skip;
+    let observed = |i: usize| read.observations(store, i, brands);
+    let diff = if count >= 2 {
+        let n = read.runs.len();
+        Some(diff::diff(&observed(n - 2)?, &observed(n - 1)?, &names))
+    } else {
+        None
+    };
+    let examples = match read.runs.len().checked_sub(1) {
+        Some(last) if count > 0 => examples(store, read, last, brands)?,
+        _ => Vec::new(),
     };
     Ok(ReportInput {
         set: set.map_or_else(|| set_name.to_string(), |s| s.name.clone()),
@@ -269,6 +281,72 @@ pub fn gather(
         diff,
         examples,
     })
+}
+
+/// The answers of run `last` that name each brand, quoted where they name it: at most
+/// [`EXAMPLES_PER_BRAND`] a brand, found in the run's readings, and only those read again.
+fn examples(
+    store: &Store,
+    read: &SetReadings,
+    last: usize,
+    brands: &[Brand],
+) -> Result<Vec<BrandExamples>, StoreError> {
+    let mut examples: Vec<BrandExamples> = brands
+        .iter()
+        .map(|b| BrandExamples {
+            brand: b.name.clone(),
+            names: std::iter::once(b.name.clone())
+                .chain(b.aliases.iter().cloned())
+                .collect(),
+            answers: Vec::new(),
+        })
+        .collect();
+    let run = &read.runs[last];
+    // The calls to quote: per brand, the first answers naming it.
+    let wanted: Vec<u32> = match read.stored(store, last)? {
+        Some(readings) => {
+            let mut taken = std::collections::BTreeSet::new();
+            for brand in brands {
+                taken.extend(
+                    readings
+                        .iter()
+                        .filter(|r| {
+                            r.brands
+                                .iter()
+                                .any(|b| b.brand == brand.name && b.position.is_some())
+                        })
+                        .take(EXAMPLES_PER_BRAND)
+                        .map(|r| r.seq),
+                );
+            }
+            taken.into_iter().collect()
+        }
+        None => (0..run.planned).collect(),
+    };
+    for seq in wanted {
+        for item in store.track_items_between(&run.id, seq, seq, true)? {
+            let Observed::Answer(answer) = observe(&item, brands) else {
+                continue;
+            };
+            for mention in &answer.mentions {
+                let (Some(sentence), Some(_)) = (&mention.sentence, mention.position) else {
+                    continue;
+                };
+                if let Some(entry) = examples.iter_mut().find(|e| e.brand == mention.brand)
+                    && entry.answers.len() < EXAMPLES_PER_BRAND
+                {
+                    entry.answers.push(Example {
+                        model: answer.observation.model.clone(),
+                        location: answer.observation.location.clone(),
+                        query: answer.observation.query.clone(),
+                        sentence: sentence.clone(),
+                        stance: mention.stance,
+                    });
+                }
+            }
+        }
+    }
+    Ok(examples)
 }
 
 /// The rows as CSV (with a header when `header`) or JSON Lines.
@@ -371,7 +449,7 @@ mod tests {
         ];
         let mut unsent = ai_item(None);
         unsent.seq = 1;
-        let rows = rows(&run(), &[ai_item(Some(&body)), unsent], &brands);
+        let rows = rows(&run(), &[ai_item(Some(&body)), unsent], None, &brands);
         assert_eq!(rows.len(), 5, "{rows:#?}");
         assert_eq!(rows[0].brand, "Merrell");
         assert_eq!(rows[0].named, Some(true));

@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::analysis::stance::Stance;
 
 use super::stat::{RunChange, RunStat};
+use super::tally::{Cell, RunTally};
 
 /// One answer of a run, as trends read it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -159,84 +160,71 @@ type RankSum = (u64, u32, Option<u32>);
 
 /// Trends over `runs` (oldest first) for the watched `brands`.
 pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
-    let n = runs.len();
+    let tallies: Vec<RunTally> = runs.iter().map(|r| RunTally::of(r, brands)).collect();
+    trends_of(
+        runs.iter().map(|r| r.label.clone()).collect(),
+        &tallies,
+        brands,
+    )
+}
+
+/// Trends over the tallies of runs (oldest first, each named by its label) for the watched
+/// `brands`: what a year of runs is charted from, without its answers.
+pub fn trends_of(labels: Vec<String>, tallies: &[RunTally], brands: &[String]) -> Trends {
+    let n = tallies.len();
     let mut models = Names::default();
     let mut locations = Names::default();
-    let mut overall = vec![vec![RunStat::default(); n]; brands.len()];
-    // [brand][group] → per run
-    let mut by_model: Vec<Vec<Vec<RunStat>>> = vec![Vec::new(); brands.len()];
-    let mut by_location: Vec<Vec<Vec<RunStat>>> = vec![Vec::new(); brands.len()];
+    for cell in tallies.iter().flat_map(|t| &t.cells) {
+        models.id(&cell.model);
+        locations.id(&cell.place);
+    }
     let mut domains = Names::default();
     let mut cited: Vec<Vec<u32>> = Vec::new();
-    let mut answers_per_run = vec![0u32; n];
+    let answers_per_run: Vec<u32> = tallies.iter().map(|t| t.answers).collect();
     // (terms, domain) → per run: (sum of best ranks, locations, best of them)
     let mut rank_sums: HashMap<(&str, &str), Vec<RankSum>> = HashMap::new();
-    for (r, run) in runs.iter().enumerate() {
-        answers_per_run[r] = u32::try_from(run.answers.len()).unwrap_or(u32::MAX);
-        for answer in &run.answers {
-            let m = models.id(&answer.model);
-            let l = locations.id(&answer.location);
-            for (b, stats) in overall.iter_mut().enumerate() {
-                stats[r].add(answer, b);
-                for (groups, g, count) in [
-                    (&mut by_model[b], m, models.names.len()),
-                    (&mut by_location[b], l, locations.names.len()),
-                ] {
-                    if groups.len() < count {
-                        groups.resize(count, vec![RunStat::default(); n]);
-                    }
-                    groups[g][r].add(answer, b);
-                }
+    for (r, tally) in tallies.iter().enumerate() {
+        for (domain, count) in &tally.cited {
+            let d = domains.id(domain);
+            if cited.len() <= d {
+                cited.push(vec![0; n]);
             }
-            for domain in &answer.domains {
-                let d = domains.id(domain);
-                if cited.len() <= d {
-                    cited.push(vec![0; n]);
-                }
-                cited[d][r] += 1;
-            }
+            cited[d][r] += count;
         }
-        // Best rank of each domain per (terms, location).
-        let mut best: HashMap<(&str, &str, &str), u32> = HashMap::new();
-        for result in &run.results {
-            let key = (
-                result.terms.as_str(),
-                result.location.as_str(),
-                result.domain.as_str(),
-            );
-            best.entry(key)
-                .and_modify(|b| *b = (*b).min(result.rank))
-                .or_insert(result.rank);
-        }
-        for ((terms, _, domain), rank) in best {
+        for ranked in &tally.ranks {
             let slot = rank_sums
-                .entry((terms, domain))
+                .entry((&ranked.terms, &ranked.domain))
                 .or_insert_with(|| vec![(0, 0, None); n]);
-            slot[r].0 += u64::from(rank);
+            slot[r].0 += u64::from(ranked.best);
             slot[r].1 += 1;
-            slot[r].2 = Some(slot[r].2.map_or(rank, |b: u32| b.min(rank)));
+            slot[r].2 = Some(slot[r].2.map_or(ranked.best, |b: u32| b.min(ranked.best)));
         }
     }
-    let named = |names: &Names<'_>, groups: Vec<Vec<RunStat>>| -> Vec<(String, Vec<RunStat>)> {
-        names
-            .names
-            .iter()
-            .zip(groups)
-            .map(|(name, stats)| (name.to_string(), stats))
-            .collect()
+    let over = |brand: &str, keep: &dyn Fn(&Cell) -> bool| -> Vec<RunStat> {
+        tallies.iter().map(|t| t.stat(brand, keep)).collect()
     };
     let brand_trends = brands
         .iter()
-        .enumerate()
-        .map(|(b, brand)| BrandTrend {
-            brand: brand.clone(),
-            change: match overall[b].as_slice() {
-                [.., before, after] => RunChange::of(*before, *after),
-                _ => None,
-            },
-            overall: overall[b].clone(),
-            by_model: named(&models, std::mem::take(&mut by_model[b])),
-            by_location: named(&locations, std::mem::take(&mut by_location[b])),
+        .map(|brand| {
+            let overall = over(brand, &|_| true);
+            BrandTrend {
+                brand: brand.clone(),
+                change: match overall.as_slice() {
+                    [.., before, after] => RunChange::of(*before, *after),
+                    _ => None,
+                },
+                overall,
+                by_model: models
+                    .names
+                    .iter()
+                    .map(|m| (m.to_string(), over(brand, &|c| c.model == *m)))
+                    .collect(),
+                by_location: locations
+                    .names
+                    .iter()
+                    .map(|l| (l.to_string(), over(brand, &|c| c.place == *l)))
+                    .collect(),
+            }
         })
         .collect();
     let mut sources: Vec<(u32, DomainShare)> = domains
@@ -288,7 +276,7 @@ pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
             .then_with(|| a.domain.cmp(&b.domain))
     });
     Trends {
-        runs: runs.iter().map(|r| r.label.clone()).collect(),
+        runs: labels,
         brands: brand_trends,
         sources: sources.into_iter().map(|(_, s)| s).collect(),
         ranks,

@@ -1,7 +1,10 @@
-//! What the Track tab shows, read from the store and the workspace file in one go, off the
-//! UI task: every run, and for one set its trends and the last run's changes.
+//! What the Track tab shows, read from the store and the workspace file off the UI task:
+//! every run, and for one set its trends from the runs' stored tallies and the last run's
+//! changes from its stored readings. A first look shows what is kept at once; the rest
+//! follows once every answer is read by the current rules (`track::stored`).
 
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 use crate::analysis::mentions::Brand;
 use crate::analysis::sources::Classifier;
@@ -11,9 +14,8 @@ use crate::store::{RunSummary, Store};
 use super::alerts::{self, Fired};
 use super::diff::{self, RunDiff};
 use super::map::{BrandMap, brand_maps};
-use super::observe::observe_run;
 use super::readings::{self, RunReadings};
-use super::report::timestamp;
+use super::stored::{self, Progress, READING_RULES, SetReadings};
 use super::trends::{self, Trends};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -35,6 +37,11 @@ pub struct TrackView {
     pub calls_per_run: Option<usize>,
     /// The alerts of the set that fired, by run id (finished runs only).
     pub fired: Vec<(String, Vec<Fired>)>,
+    /// Runs whose numbers shown were read by older rules or for other brands, or not read
+    /// yet: the view is the first look, and a reading is under way.
+    pub stale: usize,
+    /// How far that reading has got.
+    pub reading: Option<Progress>,
 }
 
 impl TrackView {
@@ -66,20 +73,9 @@ fn reading_of(folder: &Path, explicit: Option<&Path>, set: &str) -> SetReading {
     let Ok(w) = Workspace::load(&path) else {
         return SetReading::default();
     };
-    let mut brands = match w.set(set) {
-        Some(s) => w.brands_of(s),
-        None => w.brands().to_vec(),
-    };
-    let own = w.own().map(str::to_string);
-    if let Some(own) = &own
-        && !brands.iter().any(|b| &b.name == own)
-        && let Some(brand) = w.brands().iter().find(|b| &b.name == own)
-    {
-        brands.push(brand.clone());
-    }
     SetReading {
-        brands,
-        own,
+        brands: w.read_for(set),
+        own: w.own().map(str::to_string),
         classifier: w.classifier(),
         calls_per_run: w.set(set).map(|s| s.combinations()),
         set: w.set(set).cloned(),
@@ -87,72 +83,124 @@ fn reading_of(folder: &Path, explicit: Option<&Path>, set: &str) -> SetReading {
     }
 }
 
-/// The runs, and the trends of `set` (else of the newest run's set). Slow with many runs:
-/// call it off the UI task.
-pub fn load(
+/// A load of the tab, in two looks: at once, the runs and the tallies as kept (some maybe
+/// read by older rules); then, once every answer is read by the current rules, the whole
+/// view.
+pub struct Loading {
+    runs: Vec<RunSummary>,
+    set: Option<String>,
+    reading: SetReading,
+}
+
+/// The runs, and what is kept of the trends of `set` (else of the newest run's set): what
+/// the tab shows at once, with `stale` saying how many runs are still to be read.
+pub fn first_look(
     store: &Store,
     set: Option<&str>,
     folder: &Path,
     explicit: Option<&Path>,
-) -> Result<TrackView, String> {
+) -> Result<(TrackView, Loading), String> {
     let runs = store.track_runs(None).map_err(|e| e.to_string())?;
     let set = set.map(str::to_string).or_else(|| {
         runs.iter()
             .max_by_key(|r| r.started_at)
             .map(|r| r.set_name.clone())
     });
-    let Some(set) = set else {
-        return Ok(TrackView {
-            runs,
-            ..TrackView::default()
-        });
+    let reading = set
+        .as_deref()
+        .map(|set| reading_of(folder, explicit, set))
+        .unwrap_or_default();
+    let mut view = TrackView {
+        runs: runs.clone(),
+        set: set.clone(),
+        calls_per_run: reading.calls_per_run,
+        ..TrackView::default()
     };
-    let reading = reading_of(folder, explicit, &set);
-    let brands = reading.brands;
-    let mut observed = Vec::new();
-    let mut ids = Vec::new();
-    for run in runs
-        .iter()
-        .filter(|r| r.set_name.eq_ignore_ascii_case(&set))
-    {
-        let items = store.track_items(&run.id).map_err(|e| e.to_string())?;
-        observed.push(observe_run(timestamp(run.started_at), &items, &brands));
-        ids.push((
-            run.id.as_str().to_string(),
-            run.pending == 0 && run.unsent == 0,
-        ));
+    if let Some(set) = &set {
+        let of_set = of_set(&runs, set);
+        let kept = stored::kept(store, set, of_set, &reading.brands, READING_RULES)
+            .map_err(|e| e.to_string())?;
+        view.stale = kept.stale;
+        view.trends = trends::trends_of(kept.labels(), &kept.tallies, &kept.names);
+        view.maps = brand_maps(&view.trends);
+        view.fired = fired(&kept, reading.set.as_ref(), &reading.tracked);
     }
-    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    Ok((view, Loading { runs, set, reading }))
+}
+
+fn of_set(runs: &[RunSummary], set: &str) -> Vec<RunSummary> {
+    runs.iter()
+        .filter(|r| r.set_name.eq_ignore_ascii_case(set))
+        .cloned()
+        .collect()
+}
+
+/// The alerts of the set that fired, on each run that has ended, from the runs' tallies.
+fn fired(
+    readings: &SetReadings,
+    definition: Option<&TrackSet>,
+    tracked: &[Brand],
+) -> Vec<(String, Vec<Fired>)> {
+    let Some(definition) = definition.filter(|s| !s.alerts.is_empty()) else {
+        return Vec::new();
+    };
     let mut fired = Vec::new();
-    if let Some(definition) = reading.set.as_ref().filter(|s| !s.alerts.is_empty()) {
-        for (i, (id, ended)) in ids.iter().enumerate() {
-            if !ended {
-                continue;
-            }
-            let before = i.checked_sub(1).map(|b| &observed[b]);
-            let on_run = alerts::evaluate(
-                &definition.name,
-                &definition.alerts,
-                id,
-                &observed[i],
-                before,
-                &names,
-                &reading.tracked,
-            );
-            if !on_run.is_empty() {
-                fired.push((id.clone(), on_run));
-            }
+    for (i, run) in readings.runs.iter().enumerate() {
+        if !run.is_finished() {
+            continue;
+        }
+        let before = i.checked_sub(1).map(|b| &readings.tallies[b]);
+        let on_run = alerts::evaluate(
+            &definition.name,
+            &definition.alerts,
+            run.id.as_str(),
+            &readings.tallies[i],
+            before,
+            tracked,
+        );
+        if !on_run.is_empty() {
+            fired.push((run.id.as_str().to_string(), on_run));
         }
     }
-    let diff = match observed.as_slice() {
-        [.., before, after] => Some(diff::diff(before, after, &names)),
+    fired
+}
+
+/// The whole view once every answer of the set is read by the current rules (in bounded
+/// batches, `progress` told after each; `None` when `stop` was raised). Slow the first time
+/// a year of runs is read: call it off the UI task.
+pub fn finish(
+    store: &Store,
+    loading: Loading,
+    progress: &mut dyn FnMut(Progress),
+    stop: &AtomicBool,
+) -> Result<Option<TrackView>, String> {
+    let Loading { runs, set, reading } = loading;
+    let Some(set) = set else {
+        return Ok(Some(TrackView {
+            runs,
+            ..TrackView::default()
+        }));
+    };
+    let brands = &reading.brands;
+    let of_set = of_set(&runs, &set);
+    let Some(read) =
+        stored::bring_up_to_date(store, &set, of_set, brands, READING_RULES, progress, stop)
+            .map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    let names = read.names.clone();
+    let (before, last) = read.last_two(store, brands).map_err(|e| e.to_string())?;
+    let diff = match (&before, &last) {
+        (Some(before), Some(last)) => Some(diff::diff(before, last, &names)),
         _ => None,
     };
-    let trends = trends::trends(&observed, &names);
-    let readings = observed
-        .last()
-        .map(|run| readings::readings(run, &brands, reading.own.as_deref(), &reading.classifier));
-    Ok(TrackView {
+    let trends = trends::trends_of(read.labels(), &read.tallies, &names);
+    let readings = last
+        .as_ref()
+        .map(|run| readings::readings(run, brands, reading.own.as_deref(), &reading.classifier));
+    Ok(Some(TrackView {
+        fired: fired(&read, reading.set.as_ref(), &reading.tracked),
         readings,
         calls_per_run: reading.calls_per_run,
         maps: brand_maps(&trends),
@@ -160,6 +208,20 @@ pub fn load(
         runs,
         set: Some(set),
         diff,
-        fired,
-    })
+        stale: 0,
+        reading: None,
+    }))
+}
+
+/// The runs, and the trends of `set` (else of the newest run's set), every answer read by
+/// the current rules. Slow the first time a year of runs is read: call it off the UI task.
+pub fn load(
+    store: &Store,
+    set: Option<&str>,
+    folder: &Path,
+    explicit: Option<&Path>,
+) -> Result<TrackView, String> {
+    let (_, loading) = first_look(store, set, folder, explicit)?;
+    let never = AtomicBool::new(false);
+    finish(store, loading, &mut |_| {}, &never).map(Option::unwrap_or_default)
 }

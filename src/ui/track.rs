@@ -227,7 +227,13 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
         "set", "run", "started", "calls", "done", "failed", "pending", "credits", "⚑",
     ])
     .style(theme::dim());
-    let rows = view.runs.iter().map(|run| {
+    // Only the rows the table can show are made: a year of daily runs costs a screenful.
+    let visible = usize::from(area.height.saturating_sub(3)).max(1);
+    let first = selected
+        .saturating_sub(visible - 1)
+        .min(view.runs.len().saturating_sub(visible));
+    let window = &view.runs[first..(first + visible).min(view.runs.len())];
+    let rows = window.iter().map(|run| {
         let stamp = timestamp(run.started_at);
         let started = match (stamp.get(..10), stamp.get(11..16)) {
             (Some(day), Some(time)) => format!("{day} {time}"),
@@ -268,8 +274,7 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
     });
     // The set column as wide as its longest name (within reason), the rest packed to the
     // left: a wide terminal does not open an empty gulf after short names.
-    let set_width = view
-        .runs
+    let set_width = window
         .iter()
         .map(|run| unicode_width::UnicodeWidthStr::width(run.set_name.as_str()))
         .max()
@@ -297,6 +302,21 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
             theme::dim(),
         ));
     }
+    // The numbers shown were read by older rules (or not yet): a reading is under way.
+    match (view.reading, view.stale) {
+        (Some(progress), _) if progress.total > 0 => title.push(Span::styled(
+            format!(
+                "· reading answers by the current rules: {} of {} ",
+                progress.read, progress.total
+            ),
+            theme::accent(),
+        )),
+        (Some(_), stale) | (None, stale @ 1..) => title.push(Span::styled(
+            format!("· {stale} run(s) shown as read by older rules, reading again "),
+            theme::accent(),
+        )),
+        _ => {}
+    }
     let title = Line::from(title);
     let table = Table::new(rows, widths)
         .flex(ratatui::layout::Flex::Start)
@@ -308,7 +328,7 @@ fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
                 .border_style(theme::border())
                 .title(title),
         );
-    let mut table_state = TableState::default().with_selected(Some(selected));
+    let mut table_state = TableState::default().with_selected(Some(selected - first));
     frame.render_stateful_widget(table, area, &mut table_state);
 }
 

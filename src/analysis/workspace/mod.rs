@@ -266,6 +266,23 @@ impl Workspace {
         self.sets.iter().find(|s| s.name.eq_ignore_ascii_case(name))
     }
 
+    /// The brands a set's answers are read for, by every view of it (so that none reads
+    /// them again for other brands): those the set watches (every tracked brand for a set
+    /// the file does not name), and the own brand, for its gaps.
+    pub fn read_for(&self, set: &str) -> Vec<Brand> {
+        let mut brands = match self.set(set) {
+            Some(s) => self.brands_of(s),
+            None => self.brands.clone(),
+        };
+        if let Some(own) = self.own()
+            && !brands.iter().any(|b| b.name == own)
+            && let Some(brand) = self.brands.iter().find(|b| b.name == own)
+        {
+            brands.push(brand.clone());
+        }
+        brands
+    }
+
     /// The brands a set watches: those it names, else every tracked brand.
     /// The brands a set reads: those it watches (every tracked one when it names none), and
     /// those its alerts watch.

@@ -65,6 +65,18 @@ pub struct EffectRunner {
     settings_save: Option<tokio::task::JoinHandle<()>>,
     /// `keys.toml` and the theme file, read again when the terminal regains focus.
     user_files: Option<super::user_files::UserFiles>,
+    /// Raised to stop the Track tab's reading under way (a new one replaces it; the app
+    /// ends).
+    track_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Drop for EffectRunner {
+    fn drop(&mut self) {
+        // Work on the blocking pool for a view no one will see stops at its next batch.
+        if let Some(stop) = self.track_stop.take() {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 impl EffectRunner {
@@ -91,6 +103,7 @@ impl EffectRunner {
             user_files: None,
             keep_history: true,
             workspace: None,
+            track_stop: None,
         }
     }
 

@@ -2,11 +2,14 @@
 //! Without a store (it could not open) jobs and their results live in memory this session.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::analysis::workspace::{self, Workspace};
 use crate::app::{self, Msg, StoreEffect};
 use crate::store::{Body, EntryId, NewJob, RequestParams, Store};
+use crate::track::stored::Progress;
 
 use super::EffectRunner;
 
@@ -94,15 +97,45 @@ impl EffectRunner {
                     return Some(Msg::TrackLoaded(Ok(Box::default())));
                 };
                 let workspace = self.workspace.clone();
+                let stop = Arc::new(AtomicBool::new(false));
+                if let Some(previous) = self.track_stop.replace(stop.clone()) {
+                    previous.store(true, Ordering::Relaxed);
+                }
                 tokio::task::spawn_blocking(move || {
                     let folder = std::env::current_dir().unwrap_or_default();
-                    let result = crate::track::view::load(
+                    // At once: the runs and the tallies as kept.
+                    let looked = crate::track::view::first_look(
                         &store,
                         set.as_deref(),
                         &folder,
                         workspace.as_deref(),
                     );
-                    let _ = tx.send(Msg::TrackLoaded(result.map(Box::new)));
+                    let (mut view, loading) = match looked {
+                        Ok(looked) => looked,
+                        Err(error) => {
+                            let _ = tx.send(Msg::TrackLoaded(Err(error)));
+                            return;
+                        }
+                    };
+                    let reading = view.stale > 0;
+                    if reading {
+                        view.reading = Some(Progress::default());
+                        let _ = tx.send(Msg::TrackLoaded(Ok(Box::new(view))));
+                    }
+                    // Then every answer read by the current rules, saying how far it got.
+                    let mut told = |progress: Progress| {
+                        let _ = tx.send(Msg::TrackReading(progress));
+                    };
+                    match crate::track::view::finish(&store, loading, &mut told, &stop) {
+                        Ok(Some(view)) => {
+                            let _ = tx.send(Msg::TrackLoaded(Ok(Box::new(view))));
+                        }
+                        // Replaced by a newer read, or the app is ending.
+                        Ok(None) => {}
+                        Err(error) => {
+                            let _ = tx.send(Msg::TrackLoaded(Err(error)));
+                        }
+                    }
                 });
                 None
             }
@@ -123,19 +156,37 @@ impl EffectRunner {
                     });
                 };
                 tokio::task::spawn_blocking(move || {
-                    let result = crate::track::report::gather(
-                        &store,
-                        &set,
-                        definition.as_deref(),
-                        &brands,
-                        None,
-                        crate::store::now_ms(),
-                    )
-                    .map_err(|e| crate::app::WriteFailure::Write(e.to_string()))
-                    .and_then(|input| {
-                        let page = crate::track::report_page::html(&input);
-                        super::os::write_export(&path, &page, overwrite)
-                    });
+                    let never = AtomicBool::new(false);
+                    let result = store
+                        .track_runs(Some(&set))
+                        .and_then(|runs| {
+                            crate::track::stored::bring_up_to_date(
+                                &store,
+                                &set,
+                                runs,
+                                &brands,
+                                crate::track::stored::READING_RULES,
+                                &mut |_| {},
+                                &never,
+                            )
+                        })
+                        .and_then(|read| {
+                            let read = read.unwrap_or_default();
+                            crate::track::report::gather(
+                                &store,
+                                &set,
+                                definition.as_deref(),
+                                &brands,
+                                &read,
+                                None,
+                                crate::store::now_ms(),
+                            )
+                        })
+                        .map_err(|e| crate::app::WriteFailure::Write(e.to_string()))
+                        .and_then(|input| {
+                            let page = crate::track::report_page::html(&input);
+                            super::os::write_export(&path, &page, overwrite)
+                        });
                     let path = std::path::absolute(&path).unwrap_or(path);
                     let _ = tx.send(Msg::FileWritten { path, result });
                 });
