@@ -1,0 +1,247 @@
+//! A set's answers read once and kept (part 21): a reading made by other rules, or for other
+//! brands, is made again, in batches, and trends read from the kept readings give the same
+//! numbers as a fresh store read from the same answers — and as the answers read whole.
+
+use std::sync::atomic::AtomicBool;
+
+use vantage::analysis::mentions::Brand;
+use vantage::api::{Model, AiRequest, JobId, JobKind, Location};
+use vantage::jobs::{JobState, Transition};
+use vantage::store::{Body, NewJob, NewRun, RequestParams, RunId, Store, StoreOptions, TrackWrite};
+use vantage::track::observe::observe_run;
+use vantage::track::stored::{self, Progress, SetReadings};
+use vantage::track::trends::{self, Trends};
+
+const SET: &str = "coding";
+
+/// Real answers of the live service.
+fn bodies() -> Vec<String> {
+    ["ai-chatgpt-sample", "ai-copilot-sample", "ai-gemini-sample"]
+        .iter()
+        .map(|name| {
+            std::fs::read_to_string(format!("tests/fixtures/live/{name}.json")).expect("fixture")
+        })
+        .collect()
+}
+
+fn brands() -> Vec<Brand> {
+    ["Cursor", "Windsurf", "Claude", "Tabnine", "Replit"]
+        .iter()
+        .map(|name| Brand::named(name))
+        .collect()
+}
+
+fn request(model: Model, country: &str) -> RequestParams {
+    let mut request = AiRequest::new("best ai coding tools");
+    request.model = Some(model);
+    request.location = Location {
+        country: Some(country.to_string()),
+        ..Location::default()
+    };
+    RequestParams::Ai(request)
+}
+
+/// Runs of the set, each asking three models at two places; answered by the real answers,
+/// but one call of each run that failed. Ids are made from `seed` so two stores hold the
+/// same answers.
+fn fill(store: &Store, seed: u32) {
+    let bodies = bodies();
+    let models = [Model::Chatgpt, Model::Copilot, Model::Gemini];
+    for run in 0..3u32 {
+        let calls: Vec<RequestParams> = ["US", "DE"]
+            .iter()
+            .flat_map(|country| models.iter().map(|m| request(*m, country)))
+            .collect();
+        let id = RunId(format!("00000000-0000-4000-8000-{:04}{run:08}", seed));
+        store
+            .track(TrackWrite::Plan(NewRun {
+                id: id.clone(),
+                set_name: SET.to_string(),
+                started_at: 1_790_000_000_000 + i64::from(run) * 86_400_000,
+                calls: calls.clone(),
+            }))
+            .wait()
+            .unwrap();
+        for (seq, call) in calls.into_iter().enumerate() {
+            let job = JobId::parse(&format!(
+                "00000000-0000-4000-9000-{:04}{run:04}{seq:04}",
+                seed
+            ))
+            .unwrap();
+            let seq = seq as u32;
+            store
+                .track(TrackWrite::Submitted {
+                    run: id.clone(),
+                    seq,
+                    job: Box::new(NewJob::submitted(job.clone(), call)),
+                })
+                .wait()
+                .unwrap();
+            // The brands move from run to run: the answers differ by run and place.
+            let failed = (seq + run) % 6 == 5;
+            let transition = Transition {
+                id: job,
+                kind: JobKind::Ai,
+                from: JobState::Pending,
+                to: if failed {
+                    JobState::Failed
+                } else {
+                    JobState::Done
+                },
+                attempts: 1,
+                polled_at: 1_790_000_000_000,
+                next_poll_at: None,
+                known: true,
+                error: None,
+                parked: false,
+            };
+            let body = (!failed).then(|| Body {
+                status: 200,
+                text: bodies[(seq as usize + run as usize) % bodies.len()].clone(),
+                elapsed_ms: 1,
+                received_at: 1_790_000_000_000,
+            });
+            store.update_job(transition, body).wait().unwrap();
+        }
+    }
+}
+
+fn bring(store: &Store, brands: &[Brand], version: u32) -> (SetReadings, Progress) {
+    let runs = store.track_runs(Some(SET)).unwrap();
+    let mut last = Progress::default();
+    let never = AtomicBool::new(false);
+    let read = stored::bring_up_to_date(
+        store,
+        SET,
+        runs,
+        brands,
+        version,
+        &mut |p| last = p,
+        &never,
+    )
+    .unwrap()
+    .expect("not stopped");
+    (read, last)
+}
+
+fn trends_of(read: &SetReadings) -> Trends {
+    trends::trends_of(read.labels(), &read.tallies, &read.names)
+}
+
+/// The trends of the answers read whole, as before readings were kept.
+fn read_whole(store: &Store, brands: &[Brand]) -> Trends {
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    let runs = store.track_runs(Some(SET)).unwrap();
+    let observed: Vec<_> = runs
+        .iter()
+        .map(|r| {
+            let items = store.track_items(&r.id).unwrap();
+            observe_run(vantage::track::report::timestamp(r.started_at), &items, brands)
+        })
+        .collect();
+    trends::trends(&observed, &names)
+}
+
+fn open(dir: &tempfile::TempDir) -> Store {
+    Store::open_in(dir.path(), StoreOptions::default()).unwrap()
+}
+
+#[test]
+fn a_new_reading_version_reads_every_answer_again_and_trends_match_a_fresh_store() {
+    let first = tempfile::tempdir().unwrap();
+    let store = open(&first);
+    fill(&store, 1);
+    let brands = brands();
+    let answered = 15; // 3 runs × 6 calls, 3 failed
+
+    let (read, progress) = bring(&store, &brands, 1);
+    assert_eq!(progress, Progress { read: answered, total: answered });
+    let by_version_1 = trends_of(&read);
+    assert_eq!(by_version_1, read_whole(&store, &brands));
+    assert!(
+        by_version_1.brands.iter().any(|b| b.overall.iter().any(|s| s.named > 0)),
+        "the real answers name some of the brands: {by_version_1:?}"
+    );
+
+    // Read again by the same rules: nothing is read, the tallies are kept.
+    let (again, progress) = bring(&store, &brands, 1);
+    assert_eq!(progress, Progress::default());
+    assert_eq!(trends_of(&again), by_version_1);
+
+    // The rules move: every answer is read again, and none is left by the old rules.
+    let (moved, progress) = bring(&store, &brands, 2);
+    assert_eq!(progress, Progress { read: answered, total: answered });
+    for run in &moved.runs {
+        let list = store
+            .reading_list(&stored::brand_list(&brands))
+            .unwrap()
+            .unwrap();
+        assert!(store.track_readings(&run.id, list, 1).unwrap().is_empty());
+        assert_eq!(store.track_unread_count(&run.id, Some(list), 2).unwrap(), 0);
+    }
+    let by_version_2 = trends_of(&moved);
+
+    // A fresh store of the same answers, read by the new rules, reads the same numbers.
+    let second = tempfile::tempdir().unwrap();
+    let fresh = open(&second);
+    fill(&fresh, 1);
+    let (fresh_read, _) = bring(&fresh, &brands, 2);
+    assert_eq!(trends_of(&fresh_read), by_version_2);
+    assert_eq!(by_version_2, read_whole(&store, &brands));
+}
+
+#[test]
+fn other_brands_read_every_answer_again_and_a_kept_view_says_what_is_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    fill(&store, 2);
+    let brands = brands();
+    bring(&store, &brands, 1);
+
+    let mut more = brands.clone();
+    more.push(Brand::named("GitHub Copilot"));
+    let runs = store.track_runs(Some(SET)).unwrap();
+    // What a view shows at once: the tallies as kept, every run said to be stale.
+    let kept = stored::kept(&store, SET, runs.clone(), &more, 1).unwrap();
+    assert_eq!(kept.stale, runs.len());
+    let (read, progress) = bring(&store, &more, 1);
+    assert_eq!(progress.read, 15);
+    assert_eq!(trends_of(&read), read_whole(&store, &more));
+    let kept = stored::kept(&store, SET, runs, &more, 1).unwrap();
+    assert_eq!(kept.stale, 0);
+    // The order brands are listed in does not make another list.
+    let mut reversed = more.clone();
+    reversed.reverse();
+    assert_eq!(bring(&store, &reversed, 1).1, Progress::default());
+}
+
+#[test]
+fn a_reading_stops_between_batches_when_asked_and_goes_on_from_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    fill(&store, 3);
+    let brands = brands();
+    let runs = store.track_runs(Some(SET)).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut seen = Vec::new();
+    let stopped = stored::bring_up_to_date(
+        &store,
+        SET,
+        runs,
+        &brands,
+        1,
+        &mut |p| {
+            seen.push(p);
+            if p.read > 0 {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+        &stop,
+    )
+    .unwrap();
+    assert!(stopped.is_none());
+    let read_before = seen.last().unwrap().read;
+    assert!(read_before > 0 && read_before < 15, "{seen:?}");
+    let (_, progress) = bring(&store, &brands, 1);
+    assert_eq!(progress.total, 15 - read_before);
+}
