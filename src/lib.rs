@@ -8,6 +8,7 @@
 //! `store` keeps history and queued jobs in SQLite; `jobs` decides, without I/O, which
 //! queued jobs to poll when; `present` makes responses ready to show for the app and the CLI;
 //! `analysis` reads answers and pages (mentions, the AI Overview) as pure functions;
+//! `discovery` keeps the names stored answers put forward and counts them;
 //! `html_cost` is the one linear look that decides whether a page may be parsed at all.
 
 pub mod analysis;
@@ -15,6 +16,7 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod discovery;
 pub mod exit;
 pub mod fuzzy;
 pub mod geo;

@@ -10,6 +10,10 @@
 //! workspace file that lists those brands; [`diff`] compares two answers word by word; [`samples`] reads
 //! cells asked several times: counts with their intervals, and the test of a difference.
 
+/// The version of the rules an answer is read by (its shape, mentions, stance, names,
+/// sources). Readings kept in the store carry it; moving it has every one made again.
+pub const READING_RULES: u32 = 1;
+
 pub mod alerts;
 pub mod diff;
 pub mod mentions;

@@ -69,14 +69,47 @@ pub(super) fn run_brands(config: &Config, args: BrandsArgs) -> i32 {
             return error.exit_code();
         }
     };
-    let stored = match store.stored_ai_answers(since_ms, MAX_STORED_ANSWERS) {
-        Ok(stored) => stored,
-        Err(error) => {
+    // The names of answers not read yet are read once and kept; then the kept totals count.
+    let mut show = super::track_read::shown_progress();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let kept = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                crate::discovery::bring_up_to_date(
+                    &store,
+                    since_ms.unwrap_or(i64::MIN),
+                    crate::analysis::READING_RULES,
+                    &mut show,
+                    &never,
+                )
+                .and_then(|_| crate::discovery::untracked(&store, since_ms, &tracked))
+            })
+            .join()
+    });
+    let (mut found, read) = match kept {
+        Ok(Ok(found)) => found,
+        // A store that cannot keep them: the newest answers, read in memory.
+        Ok(Err(error)) if store.health() != crate::store::Health::Writable => {
+            err(&format!(
+                "The names could not be kept ({error}); the newest {MAX_STORED_ANSWERS} answers are read instead."
+            ));
+            match store.stored_ai_answers(since_ms, MAX_STORED_ANSWERS) {
+                Ok(stored) => untracked_in_stored(stored, &tracked),
+                Err(error) => {
+                    err(&error.to_string());
+                    return error.exit_code();
+                }
+            }
+        }
+        Ok(Err(error)) => {
             err(&error.to_string());
             return error.exit_code();
         }
+        Err(_) => {
+            err("Reading the stored answers failed unexpectedly; nothing was changed.");
+            return exit::FAILURE;
+        }
     };
-    let (mut found, read) = untracked_in_stored(stored, &tracked);
     found.truncate(limit);
     if json {
         return match serde_json::to_string_pretty(&found) {

@@ -29,17 +29,11 @@ fn bar(done: Progress) -> String {
     )
 }
 
-/// The readings of `set`'s `runs` for `brands`, up to date; the exit code to end with when
-/// the store could not be read.
-pub(super) fn set_readings(
-    store: &Store,
-    set: &str,
-    runs: Vec<RunSummary>,
-    brands: &[Brand],
-) -> Result<SetReadings, i32> {
+/// What says how far a reading has got: the bar on a terminal, else a line per thousand.
+pub(super) fn shown_progress() -> impl FnMut(Progress) {
     let terminal = progress_shown();
     let mut next_line = LINE_EVERY;
-    let mut show = |done: Progress| {
+    move |done: Progress| {
         if terminal {
             progress(&bar(done));
         } else if done.read >= next_line || (done.read == done.total && done.read > 0) {
@@ -49,7 +43,18 @@ pub(super) fn set_readings(
             ));
             next_line = (done.read / LINE_EVERY + 1) * LINE_EVERY;
         }
-    };
+    }
+}
+
+/// The readings of `set`'s `runs` for `brands`, up to date; the exit code to end with when
+/// the store could not be read.
+pub(super) fn set_readings(
+    store: &Store,
+    set: &str,
+    runs: Vec<RunSummary>,
+    brands: &[Brand],
+) -> Result<SetReadings, i32> {
+    let mut show = shown_progress();
     let never = AtomicBool::new(false);
     // The store's writes are waited for: on a thread of its own, outside the async runtime.
     let read = std::thread::scope(|scope| {

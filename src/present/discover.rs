@@ -57,6 +57,146 @@ pub fn untracked_in_stored(
     (untracked(&answers, tracked), answers.len())
 }
 
+/// A name one answer puts forward, read in it: kept in the store for discovery.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NameInAnswer {
+    pub name: String,
+    pub products: Vec<String>,
+    pub recommended: bool,
+    pub sentence: String,
+}
+
+/// The names `answer` puts forward (products under their brands, the sites it cites and the
+/// publishers left out), each as the answer says it: named (not only warned of, nor said to
+/// be unknown), recommended or not, and the sentence that says it. Whatever is tracked:
+/// discovery leaves out what tracked brands cover when it counts.
+pub fn names_in(answer: &PreparedAnswer) -> Vec<NameInAnswer> {
+    let cited = SourceNames::of(std::iter::once(answer));
+    let is_source = |name: &str| cited.holds(name);
+    let groups = brands_across(std::slice::from_ref(answer), &is_source, &[]);
+    let candidates: Vec<Brand> = groups.iter().map(|g| Brand::named(&g.name)).collect();
+    answer
+        .mentions(&candidates)
+        .into_iter()
+        .zip(groups)
+        .filter(|(m, _)| m.position.is_some() && m.stance != Stance::Cautioned)
+        .map(|(m, group)| NameInAnswer {
+            name: group.name,
+            products: group.products,
+            recommended: m.stance == Stance::Recommended,
+            sentence: m.sentence.unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// A name over the answers of one model at one place, as kept.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NameCount {
+    pub name: String,
+    pub model: String,
+    pub place: String,
+    pub answers: usize,
+    pub recommended: usize,
+    pub sentence: String,
+}
+
+/// The untracked names of kept counts, most named first (then by models, places, name):
+/// what tracked brands cover and the sources left out.
+pub fn untracked_of(counts: Vec<NameCount>, tracked: &[Brand]) -> Vec<Untracked> {
+    // Names of all answers grouped together: a brand one answer names alone takes the
+    // products others name under it ("La Sportiva Nucleo High II" is La Sportiva's).
+    let mut distinct: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for count in &counts {
+        if seen.insert(&count.name) {
+            distinct.push(count.name.clone());
+        }
+    }
+    let mut brand_of: HashMap<String, (String, bool)> = HashMap::new();
+    for group in products::by_brand(&distinct, "", &HashSet::new()) {
+        for product in &group.products {
+            brand_of.insert(product.clone(), (group.name.clone(), true));
+        }
+        brand_of.insert(group.name.clone(), (group.name.clone(), false));
+    }
+    let mut products_of: HashMap<String, BTreeSet<String>> = HashMap::new();
+    let counts: Vec<NameCount> = counts
+        .into_iter()
+        .map(|mut count| {
+            if let Some((brand, true)) = brand_of.get(&count.name) {
+                products_of
+                    .entry(brand.clone())
+                    .or_default()
+                    .insert(count.name.clone());
+                count.name = brand.clone();
+            }
+            count
+        })
+        .collect();
+    let mut rows: Vec<(Untracked, BTreeSet<String>, BTreeSet<String>)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut refused: HashSet<String> = HashSet::new();
+    for count in counts {
+        if refused.contains(&count.name) {
+            continue;
+        }
+        let i = match at.get(&count.name) {
+            Some(&i) => i,
+            None => {
+                if is_source_name(&count.name) || covered(&count.name, tracked) {
+                    refused.insert(count.name);
+                    continue;
+                }
+                rows.push((
+                    Untracked {
+                        name: count.name.clone(),
+                        products: Vec::new(),
+                        answers: 0,
+                        recommended: 0,
+                        models: Vec::new(),
+                        places: Vec::new(),
+                        sentence: String::new(),
+                    },
+                    BTreeSet::new(),
+                    BTreeSet::new(),
+                ));
+                at.insert(count.name.clone(), rows.len() - 1);
+                rows.len() - 1
+            }
+        };
+        let (row, models, places) = &mut rows[i];
+        row.answers += count.answers;
+        row.recommended += count.recommended;
+        if row.sentence.is_empty() {
+            row.sentence = count.sentence;
+        }
+        models.insert(count.model);
+        places.insert(count.place);
+    }
+    let mut out: Vec<Untracked> = rows
+        .into_iter()
+        .filter(|(row, _, _)| row.answers > 0)
+        .map(|(mut row, models, places)| {
+            row.models = models.into_iter().collect();
+            row.places = places.into_iter().collect();
+            row.products = products_of
+                .remove(&row.name)
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
+            row
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.answers
+            .cmp(&a.answers)
+            .then(b.models.len().cmp(&a.models.len()))
+            .then(b.places.len().cmp(&a.places.len()))
+            .then(a.name.cmp(&b.name))
+    });
+    out
+}
+
 /// Whether a tracked brand covers `name`: its name or an alias stands in it as a whole word
 /// ("Salomon X Ultra" is Salomon's).
 pub fn covered(name: &str, tracked: &[Brand]) -> bool {

@@ -32,6 +32,7 @@
 
 mod health;
 mod model;
+pub mod names;
 mod read;
 pub mod readings;
 mod repair;
@@ -770,6 +771,47 @@ impl Store {
         version: u32,
     ) -> Result<Vec<readings::StoredReading>, StoreError> {
         self.with_reader(|c| readings::run_readings(c, run, list, version))
+    }
+
+    /// Keeps the names answers put forward, read by the rules of `version`.
+    pub fn keep_names(&self, version: u32, answers: Vec<names::AnswerNames>) -> Ack {
+        self.send(Op::Names { version, answers })
+    }
+
+    /// Answered AI entries and comparisons, newest first, whose names are not kept by the
+    /// rules of `version`: at most `limit`, made at or after `since`.
+    pub fn names_unread(
+        &self,
+        version: u32,
+        since: i64,
+        limit: usize,
+    ) -> Result<Vec<EntryId>, StoreError> {
+        self.with_reader(|c| names::unread(c, version, since, limit))
+    }
+
+    /// How many there are.
+    pub fn names_unread_count(&self, version: u32, since: i64) -> Result<usize, StoreError> {
+        self.with_reader(|c| names::unread_count(c, version, since))
+    }
+
+    /// The kept names per model and place, over every answer (or those since `since`).
+    pub fn name_totals(
+        &self,
+        version: u32,
+        since: Option<i64>,
+    ) -> Result<Vec<names::NameTotal>, StoreError> {
+        self.with_reader(|c| names::totals(c, version, since))
+    }
+
+    /// How many answers have their names kept by the rules of `version` (made at or after
+    /// `since`).
+    pub fn names_read_count(&self, version: u32, since: i64) -> Result<usize, StoreError> {
+        self.with_reader(|c| names::read_count(c, version, since))
+    }
+
+    /// The products kept under a name (JSON arrays), at most `limit`.
+    pub fn name_products(&self, name: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.with_reader(|c| names::products(c, name, limit))
     }
 
     /// The cached device list, if one was saved.

@@ -91,6 +91,9 @@ const MIGRATIONS: &[&str] = &[
     // 6 → 7: the readings of a set's answers, stored once beside them, the tallies of runs
     // that have ended and their final counts (see `readings.rs`).
     super::readings::MIGRATION,
+    // 7 → 8: the names each stored answer puts forward, read once for discovery, and their
+    // totals per model and place kept by triggers (see `names.rs`).
+    super::names::MIGRATION,
 ];
 
 /// The schema version this build writes.

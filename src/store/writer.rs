@@ -46,6 +46,11 @@ pub(super) enum Op {
     QuickCheck,
     /// A tracking run's writes (`track.rs`).
     Track(super::track::TrackWrite),
+    /// The names answers put forward, read by the rules of `version` (`names.rs`).
+    Names {
+        version: u32,
+        answers: Vec<super::names::AnswerNames>,
+    },
 }
 
 pub(super) struct Command {
@@ -210,6 +215,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
         Op::AddResponse { id, body } => add_response(tx, id, body)?,
         Op::RecordJob(job) => record_job(tx, job)?,
         Op::Track(write) => super::track::apply(tx, write)?,
+        Op::Names { version, answers } => super::names::write(tx, *version, answers)?,
         Op::UpdateJob(update) => update_job(tx, update)?,
         Op::DeleteJob(id) => {
             tx.execute("DELETE FROM jobs WHERE id = ?1", [id.as_str()])?;

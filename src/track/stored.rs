@@ -23,9 +23,7 @@ use super::report::timestamp;
 use super::tally::RunTally;
 use super::trends::{AnswerObservation, ResultObservation, RunObservations, Seen};
 
-/// The version of the rules an answer is read by (its shape, mentions, stance, sources).
-/// Moving it has every stored reading made again.
-pub const READING_RULES: u32 = 1;
+pub use crate::analysis::READING_RULES;
 
 /// Calls read per batch: each batch is one write, and the work between two looks at `stop`.
 const BATCH: usize = 64;

@@ -203,10 +203,27 @@ impl EffectRunner {
                     let _ = store.flush().await;
                     let result = blocking(move || {
                         use crate::present::discover::{MAX_STORED_ANSWERS, untracked_in_stored};
-                        let stored = store
-                            .stored_ai_answers(None, MAX_STORED_ANSWERS)
-                            .map_err(|e| e.to_string())?;
-                        let (names, read) = untracked_in_stored(stored, &tracked);
+                        // Every stored answer, its names read once and kept.
+                        let never = AtomicBool::new(false);
+                        let kept = crate::discovery::bring_up_to_date(
+                            &store,
+                            i64::MIN,
+                            crate::analysis::READING_RULES,
+                            &mut |_| {},
+                            &never,
+                        )
+                        .and_then(|_| crate::discovery::untracked(&store, None, &tracked));
+                        let (names, read) = match kept {
+                            Ok(found) => found,
+                            // A store that cannot keep them: the newest answers, in memory.
+                            Err(_) if store.health() != crate::store::Health::Writable => {
+                                let stored = store
+                                    .stored_ai_answers(None, MAX_STORED_ANSWERS)
+                                    .map_err(|e| e.to_string())?;
+                                untracked_in_stored(stored, &tracked)
+                            }
+                            Err(error) => return Err(error.to_string()),
+                        };
                         Ok(app::brands::Discovered { names, read })
                     })
                     .await;

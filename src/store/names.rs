@@ -1,0 +1,257 @@
+//! The names each stored answer puts forward, read once and kept for discovery: a row per
+//! answer read (a History entry, or a comparison's column) with the rules' version, a row
+//! per name it puts forward, and per name, model and place the answers naming it, kept up
+//! to date by triggers as answers are read and History entries are deleted. Discovery then
+//! reads a few thousand totals, not the answers.
+
+use rusqlite::{Connection, params};
+
+use super::StoreError;
+use super::model::EntryId;
+
+pub(super) const MIGRATION: &str = "
+    CREATE TABLE answer_reads (
+        entry_id  TEXT NOT NULL REFERENCES requests (id) ON DELETE CASCADE,
+        col       INTEGER NOT NULL,
+        version   INTEGER NOT NULL,
+        at        INTEGER NOT NULL,
+        PRIMARY KEY (entry_id, col)
+    ) WITHOUT ROWID;
+    CREATE INDEX answer_reads_by_time ON answer_reads (version, at);
+
+    CREATE TABLE answer_names (
+        entry_id     TEXT NOT NULL,
+        col          INTEGER NOT NULL,
+        name         TEXT NOT NULL,
+        version      INTEGER NOT NULL,
+        model        TEXT NOT NULL,
+        place        TEXT NOT NULL,
+        at           INTEGER NOT NULL,
+        products     TEXT NOT NULL,
+        recommended  INTEGER NOT NULL,
+        sentence     TEXT NOT NULL,
+        PRIMARY KEY (entry_id, col, name),
+        FOREIGN KEY (entry_id, col) REFERENCES answer_reads (entry_id, col) ON DELETE CASCADE
+    ) WITHOUT ROWID;
+    CREATE INDEX answer_names_by_name ON answer_names (name);
+    CREATE INDEX answer_names_by_time ON answer_names (version, at);
+
+    CREATE TABLE name_totals (
+        version      INTEGER NOT NULL,
+        name         TEXT NOT NULL,
+        model        TEXT NOT NULL,
+        place        TEXT NOT NULL,
+        answers      INTEGER NOT NULL,
+        recommended  INTEGER NOT NULL,
+        sentence     TEXT NOT NULL,
+        PRIMARY KEY (version, name, model, place)
+    ) WITHOUT ROWID;
+
+    CREATE TRIGGER answer_names_counted AFTER INSERT ON answer_names BEGIN
+        INSERT INTO name_totals (version, name, model, place, answers, recommended, sentence)
+        VALUES (NEW.version, NEW.name, NEW.model, NEW.place, 1, NEW.recommended, NEW.sentence)
+        ON CONFLICT (version, name, model, place) DO UPDATE SET
+            answers = answers + 1,
+            recommended = recommended + excluded.recommended;
+    END;
+
+    CREATE TRIGGER answer_names_uncounted AFTER DELETE ON answer_names BEGIN
+        UPDATE name_totals SET
+            answers = answers - 1,
+            recommended = recommended - OLD.recommended
+        WHERE version = OLD.version AND name = OLD.name AND model = OLD.model
+            AND place = OLD.place;
+        DELETE FROM name_totals WHERE version = OLD.version AND name = OLD.name
+            AND model = OLD.model AND place = OLD.place AND answers <= 0;
+    END;
+";
+
+/// A name one answer puts forward.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoredName {
+    pub name: String,
+    /// Its products the answer names, as JSON.
+    pub products: String,
+    pub recommended: bool,
+    /// The sentence that says it.
+    pub sentence: String,
+}
+
+/// The names of one answer: a History entry's (column 0), or a comparison's column.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnswerNames {
+    pub entry: EntryId,
+    pub col: u32,
+    pub model: String,
+    pub place: String,
+    /// When the entry was made.
+    pub at: i64,
+    pub names: Vec<StoredName>,
+}
+
+/// A name over the answers of one model at one place.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NameTotal {
+    pub name: String,
+    pub model: String,
+    pub place: String,
+    pub answers: u32,
+    pub recommended: u32,
+    pub sentence: String,
+}
+
+pub(super) fn write(
+    tx: &Connection,
+    version: u32,
+    answers: &[AnswerNames],
+) -> Result<(), rusqlite::Error> {
+    let mut forget =
+        tx.prepare_cached("DELETE FROM answer_names WHERE entry_id = ?1 AND col = ?2")?;
+    let mut read = tx.prepare_cached(
+        "INSERT INTO answer_reads (entry_id, col, version, at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (entry_id, col) DO UPDATE SET version = excluded.version",
+    )?;
+    let mut name = tx.prepare_cached(
+        "INSERT OR IGNORE INTO answer_names
+             (entry_id, col, name, version, model, place, at, products, recommended, sentence)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for answer in answers {
+        // The entry may have been deleted since it was read: nothing to keep then.
+        let exists: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM requests WHERE id = ?1)",
+            [answer.entry.as_str()],
+            |r| r.get(0),
+        )?;
+        if !exists {
+            continue;
+        }
+        forget.execute(params![answer.entry.as_str(), answer.col])?;
+        read.execute(params![
+            answer.entry.as_str(),
+            answer.col,
+            version,
+            answer.at
+        ])?;
+        for n in &answer.names {
+            name.execute(params![
+                answer.entry.as_str(),
+                answer.col,
+                n.name,
+                version,
+                answer.model,
+                answer.place,
+                answer.at,
+                n.products,
+                n.recommended,
+                n.sentence
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// Answered AI entries and comparisons (newest first) not read by the rules of `version`,
+/// at most `limit`, and made at or after `since`.
+pub(super) fn unread(
+    conn: &Connection,
+    version: u32,
+    since: i64,
+    limit: usize,
+) -> Result<Vec<EntryId>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT r.id FROM requests r JOIN responses s ON s.request_id = r.id
+         WHERE r.kind IN ('ai', 'compare') AND s.status = 200 AND r.created_at >= ?2
+           AND NOT EXISTS (SELECT 1 FROM answer_reads a
+                           WHERE a.entry_id = r.id AND a.version = ?1)
+         ORDER BY r.created_at DESC LIMIT ?3",
+    )?;
+    let rows = statement.query_map(
+        params![version, since, i64::try_from(limit).unwrap_or(i64::MAX)],
+        |r| r.get::<_, String>(0),
+    )?;
+    Ok(rows
+        .map(|r| r.map(EntryId))
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
+/// How many of those there are.
+pub(super) fn unread_count(
+    conn: &Connection,
+    version: u32,
+    since: i64,
+) -> Result<usize, StoreError> {
+    let count: i64 = conn.query_row(
+        "SELECT count(*) FROM requests r JOIN responses s ON s.request_id = r.id
+         WHERE r.kind IN ('ai', 'compare') AND s.status = 200 AND r.created_at >= ?2
+           AND NOT EXISTS (SELECT 1 FROM answer_reads a
+                           WHERE a.entry_id = r.id AND a.version = ?1)",
+        params![version, since],
+        |r| r.get(0),
+    )?;
+    Ok(usize::try_from(count).unwrap_or(0))
+}
+
+/// The names over every answer read by the rules of `version` (made at or after `since`,
+/// when given), per model and place.
+pub(super) fn totals(
+    conn: &Connection,
+    version: u32,
+    since: Option<i64>,
+) -> Result<Vec<NameTotal>, StoreError> {
+    let map = |row: &rusqlite::Row<'_>| {
+        Ok(NameTotal {
+            name: row.get(0)?,
+            model: row.get(1)?,
+            place: row.get(2)?,
+            answers: row.get(3)?,
+            recommended: row.get(4)?,
+            sentence: row.get(5)?,
+        })
+    };
+    let rows = match since {
+        None => conn
+            .prepare_cached(
+                "SELECT name, model, place, answers, recommended, sentence FROM name_totals
+                 WHERE version = ?1 AND answers > 0",
+            )?
+            .query_map([version], map)?
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(since) => conn
+            .prepare_cached(
+                "SELECT name, model, place, count(*), sum(recommended), min(sentence)
+                 FROM answer_names WHERE version = ?1 AND at >= ?2
+                 GROUP BY name, model, place",
+            )?
+            .query_map(params![version, since], map)?
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    Ok(rows)
+}
+
+/// The products the answers name under `name`, as kept (JSON arrays), at most `limit`.
+pub(super) fn products(
+    conn: &Connection,
+    name: &str,
+    limit: usize,
+) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT DISTINCT products FROM answer_names WHERE name = ?1 AND products <> '[]'
+         LIMIT ?2",
+    )?;
+    let rows = statement.query_map(
+        params![name, i64::try_from(limit).unwrap_or(i64::MAX)],
+        |r| r.get::<_, String>(0),
+    )?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// How many answers are read by the rules of `version` (made at or after `since`).
+pub(super) fn read_count(conn: &Connection, version: u32, since: i64) -> Result<usize, StoreError> {
+    let count: i64 = conn.query_row(
+        "SELECT count(*) FROM answer_reads WHERE version = ?1 AND at >= ?2",
+        params![version, since],
+        |r| r.get(0),
+    )?;
+    Ok(usize::try_from(count).unwrap_or(0))
+}
