@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 
 use vantage::analysis::mentions::Brand;
-use vantage::api::{Model, AiRequest, JobId, JobKind, Location};
+use vantage::api::{AiRequest, JobId, JobKind, Location, Model};
 use vantage::jobs::{JobState, Transition};
 use vantage::store::{Body, NewJob, NewRun, RequestParams, RunId, Store, StoreOptions, TrackWrite};
 use vantage::track::observe::observe_run;
@@ -110,17 +110,10 @@ fn bring(store: &Store, brands: &[Brand], version: u32) -> (SetReadings, Progres
     let runs = store.track_runs(Some(SET)).unwrap();
     let mut last = Progress::default();
     let never = AtomicBool::new(false);
-    let read = stored::bring_up_to_date(
-        store,
-        SET,
-        runs,
-        brands,
-        version,
-        &mut |p| last = p,
-        &never,
-    )
-    .unwrap()
-    .expect("not stopped");
+    let read =
+        stored::bring_up_to_date(store, SET, runs, brands, version, &mut |p| last = p, &never)
+            .unwrap()
+            .expect("not stopped");
     (read, last)
 }
 
@@ -136,7 +129,11 @@ fn read_whole(store: &Store, brands: &[Brand]) -> Trends {
         .iter()
         .map(|r| {
             let items = store.track_items(&r.id).unwrap();
-            observe_run(vantage::track::report::timestamp(r.started_at), &items, brands)
+            observe_run(
+                vantage::track::report::timestamp(r.started_at),
+                &items,
+                brands,
+            )
         })
         .collect();
     trends::trends(&observed, &names)
@@ -155,11 +152,20 @@ fn a_new_reading_version_reads_every_answer_again_and_trends_match_a_fresh_store
     let answered = 15; // 3 runs × 6 calls, 3 failed
 
     let (read, progress) = bring(&store, &brands, 1);
-    assert_eq!(progress, Progress { read: answered, total: answered });
+    assert_eq!(
+        progress,
+        Progress {
+            read: answered,
+            total: answered
+        }
+    );
     let by_version_1 = trends_of(&read);
     assert_eq!(by_version_1, read_whole(&store, &brands));
     assert!(
-        by_version_1.brands.iter().any(|b| b.overall.iter().any(|s| s.named > 0)),
+        by_version_1
+            .brands
+            .iter()
+            .any(|b| b.overall.iter().any(|s| s.named > 0)),
         "the real answers name some of the brands: {by_version_1:?}"
     );
 
@@ -170,7 +176,13 @@ fn a_new_reading_version_reads_every_answer_again_and_trends_match_a_fresh_store
 
     // The rules move: every answer is read again, and none is left by the old rules.
     let (moved, progress) = bring(&store, &brands, 2);
-    assert_eq!(progress, Progress { read: answered, total: answered });
+    assert_eq!(
+        progress,
+        Progress {
+            read: answered,
+            total: answered
+        }
+    );
     for run in &moved.runs {
         let list = store
             .reading_list(&stored::brand_list(&brands))
@@ -244,4 +256,66 @@ fn a_reading_stops_between_batches_when_asked_and_goes_on_from_there() {
     assert!(read_before > 0 && read_before < 15, "{seen:?}");
     let (_, progress) = bring(&store, &brands, 1);
     assert_eq!(progress.total, 15 - read_before);
+}
+
+#[test]
+fn discovery_keeps_each_answer_s_names_once_and_forgets_a_deleted_entry_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let bodies = bodies();
+    let mut entries = Vec::new();
+    for (body, model) in bodies
+        .iter()
+        .zip([Model::Chatgpt, Model::Copilot, Model::Gemini])
+    {
+        let RequestParams::Ai(request) = request(model, "US") else {
+            unreachable!()
+        };
+        let (id, ack) = store.add_request(RequestParams::Ai(request));
+        ack.wait().unwrap();
+        store
+            .add_response(
+                &id,
+                Body {
+                    status: 200,
+                    text: body.clone(),
+                    elapsed_ms: 1,
+                    received_at: 1_790_000_000_000,
+                },
+            )
+            .wait()
+            .unwrap();
+        entries.push(id);
+    }
+    let never = AtomicBool::new(false);
+    let mut last = Progress::default();
+    let rules = vantage::analysis::READING_RULES;
+    assert!(
+        vantage::discovery::bring_up_to_date(&store, i64::MIN, rules, &mut |p| last = p, &never)
+            .unwrap()
+    );
+    assert_eq!(last, Progress { read: 3, total: 3 });
+    let (found, read) = vantage::discovery::untracked(&store, None, &[]).unwrap();
+    assert_eq!(read, 3);
+    let codex = found
+        .iter()
+        .find(|u| u.name == "OpenAI Codex")
+        .expect("Codex is put forward");
+    assert_eq!(codex.answers, 2, "{found:#?}");
+    assert!(found.iter().any(|u| u.name == "Cursor"), "{found:#?}");
+    // Nothing is read twice.
+    last = Progress::default();
+    vantage::discovery::bring_up_to_date(&store, i64::MIN, rules, &mut |p| last = p, &never)
+        .unwrap();
+    assert_eq!(last, Progress::default());
+    // A tracked brand is no longer suggested.
+    let (tracked, _) =
+        vantage::discovery::untracked(&store, None, &[Brand::named("Cursor")]).unwrap();
+    assert!(tracked.iter().all(|u| u.name != "Cursor"));
+    // A deleted entry's names are no longer counted.
+    for id in &entries {
+        store.delete_history(id).wait().unwrap();
+    }
+    let (after, read) = vantage::discovery::untracked(&store, None, &[]).unwrap();
+    assert_eq!((after, read), (Vec::new(), 0));
 }
