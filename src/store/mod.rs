@@ -688,11 +688,6 @@ impl Store {
         self.with_reader(|c| track::runs(c, set))
     }
 
-    /// A set's history (runs started at or after `since`, ms) as export lines, oldest first.
-    pub fn export_set(&self, set: &str, since: i64) -> Result<Vec<serde_json::Value>, StoreError> {
-        self.with_reader(|c| travel::export(c, set, since))
-    }
-
     /// The posts of alerts to the webhook, delivered or waiting to be tried again.
     pub fn webhook_deliveries(&self, set: Option<&str>) -> Result<Vec<Delivery>, StoreError> {
         self.with_reader(|c| track::deliveries(c, set))
