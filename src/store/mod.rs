@@ -30,6 +30,7 @@
 //! The token is never written: requests are stored as their typed parameters, which do not
 //! carry it, and bodies are what the service answered.
 
+mod entries;
 mod health;
 mod model;
 mod read;

@@ -6,7 +6,8 @@
 //! Both ways run in constant memory whatever the set's size: an export hands each line to
 //! its writer as the row is read, inside one read transaction (so the file is one moment of
 //! the store); an import reads its file a line at a time into [`Batches`] bounded in rows
-//! and bytes, each written in one transaction of the writer.
+//! and bytes, each written in one transaction of the writer. An imported job gets its
+//! History entry as a job of a run made here does, answered by its result (`entries.rs`).
 
 use std::io::BufRead;
 
@@ -382,7 +383,8 @@ impl<R: BufRead> Iterator for Batches<R> {
     }
 }
 
-/// Writes the rows not here yet; returns how many were new per table.
+/// Writes the rows not here yet; returns how many were new per table. Then gives each
+/// job of the rows its History entry, and each result its entry's answer (`entries.rs`).
 pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 4], rusqlite::Error> {
     let mut added = [0usize; 4];
     for row in rows {
@@ -404,6 +406,17 @@ pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 4], 
         );
         let values: Vec<SqlValue> = row.row.values().map(sql_of).collect();
         added[at] += tx.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    }
+    for row in rows {
+        let key = if row.table == "jobs" { "id" } else { "job_id" };
+        let Some(job) = row.row.get(key).and_then(Value::as_str) else {
+            continue;
+        };
+        match row.table.as_str() {
+            "jobs" => super::entries::enter(tx, job)?,
+            "job_results" => super::entries::answer(tx, job)?,
+            _ => {}
+        }
     }
     Ok(added)
 }
