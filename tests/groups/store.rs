@@ -23,3 +23,5 @@ mod store_health_app;
 mod store_opening;
 #[path = "../store_search.rs"]
 mod store_search;
+#[path = "../track_travel.rs"]
+mod track_travel;
