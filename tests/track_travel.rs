@@ -366,8 +366,8 @@ fn an_export_whose_output_fails_stops_and_says_so() {
         "{output:?}"
     );
     let said = String::from_utf8_lossy(&output.stderr);
-    assert!(said.contains("could not be written after"), "{said}");
-    assert!(said.contains("incomplete"), "{said}");
+    assert!(said.contains("The export is incomplete"), "{said}");
+    assert!(said.contains("could not be written"), "{said}");
 }
 
 /// A bad line midway keeps the batches before it and says its number.

@@ -214,6 +214,11 @@ impl OutLines {
         }
     }
 
+    /// Whether the lines go to a terminal (where a progress line on stderr would cut them).
+    pub(super) fn to_terminal(&self) -> bool {
+        self.to_terminal
+    }
+
     /// Writes `text` and a newline.
     pub(super) fn line(&mut self, text: &str) -> std::io::Result<()> {
         self.buffer

@@ -3,12 +3,15 @@
 
 use std::path::Path;
 
-use super::{OutLines, err};
+use super::{OutLines, err, progress};
 use crate::config::Config;
 use crate::exit;
 use crate::store::travel::{self, ExportError};
 use crate::store::{Ack, Store, StoreOptions, TrackWrite, now_ms};
 use crate::track::report::timestamp;
+
+/// Lines exported between two progress lines (shown on a terminal only).
+const PROGRESS_EVERY: usize = 10_000;
 
 fn open(config: &Config) -> Result<Store, i32> {
     Store::open_in(&config.data_dir, StoreOptions::from_config(config)).map_err(|error| {
@@ -51,8 +54,15 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
     // Each line goes out as its row is read: a year of runs is never held at once.
     let mut lines = OutLines::stdout();
     let exported_at = timestamp(now_ms());
+    let mut handed = 0usize;
     let exported = store
-        .export_set(set, since, &exported_at, |line| lines.line(line))
+        .export_set(set, since, &exported_at, |line| {
+            handed += 1;
+            if handed.is_multiple_of(PROGRESS_EVERY) && !lines.to_terminal() {
+                progress(&format!("Exporting {set}: {handed} lines…"));
+            }
+            lines.line(line)
+        })
         .and_then(|tally| {
             let written = tally.rows + usize::from(tally.rows > 0);
             lines
@@ -77,13 +87,13 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
         }
         Err(ExportError::Write { error, written }) => {
             err(&format!(
-                "The export could not be written after {written} line(s) ({error}), so it is incomplete. Write it where there is room, to a file or a program that reads it all."
+                "The export is incomplete: its output could not be written ({error}) once {written} line(s) were read. Write it where there is room, to a file or a program that reads it all."
             ));
             exit::FAILURE
         }
         Err(ExportError::Store { error, written }) => {
             err(&format!(
-                "The export stopped after {written} line(s), so it is incomplete: {error}"
+                "The export is incomplete: it stopped once {written} line(s) were read. {error}"
             ));
             error.exit_code()
         }
@@ -127,6 +137,9 @@ pub(super) async fn import(config: &Config, file: &Path) -> i32 {
         };
         if let Err(code) = written(file, writing.take()).await {
             return code;
+        }
+        if rows > 0 {
+            progress(&format!("Importing {}: {rows} rows…", file.display()));
         }
         rows += batch.rows.len();
         writing = Some((store.track(TrackWrite::Import(batch.rows)), batch.lines));
