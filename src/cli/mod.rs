@@ -203,7 +203,7 @@ pub(super) struct OutLines {
 }
 
 impl OutLines {
-    pub(super) fn stdout() -> Self {
+    pub(super) fn start() -> Self {
         let stdout = std::io::stdout();
         if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
             write_stderr(&blank_line());

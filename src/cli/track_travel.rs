@@ -52,7 +52,7 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
         Err(code) => return code,
     };
     // Each line goes out as its row is read: a year of runs is never held at once.
-    let mut lines = OutLines::stdout();
+    let mut lines = OutLines::start();
     let exported_at = timestamp(now_ms());
     let mut handed = 0usize;
     let exported = store
