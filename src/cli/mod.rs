@@ -195,6 +195,44 @@ pub(super) fn out_as_received(text: &str) {
     write_stdout(&sanitize::as_received(text, to_terminal));
 }
 
+/// Lines as received (see [`out_as_received`]) written to stdout one at a time through a
+/// buffer, for output too large to hold (`track export`). Unlike [`out`], a failed write is
+/// returned: output cut short must end the command with a sentence.
+pub(super) struct OutLines {
+    to_terminal: bool,
+    buffer: std::io::BufWriter<std::io::StdoutLock<'static>>,
+}
+
+impl OutLines {
+    pub(super) fn start() -> Self {
+        let stdout = std::io::stdout();
+        if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
+            write_stderr(&blank_line());
+        }
+        OutLines {
+            to_terminal: stdout.is_terminal(),
+            buffer: std::io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        }
+    }
+
+    /// Whether the lines go to a terminal (where a progress line on stderr would cut them).
+    pub(super) fn to_terminal(&self) -> bool {
+        self.to_terminal
+    }
+
+    /// Writes `text` and a newline.
+    pub(super) fn line(&mut self, text: &str) -> std::io::Result<()> {
+        self.buffer
+            .write_all(sanitize::as_received(text, self.to_terminal).as_bytes())?;
+        self.buffer.write_all(b"\n")
+    }
+
+    /// Writes out what the buffer still holds.
+    pub(super) fn finish(mut self) -> std::io::Result<()> {
+        self.buffer.flush()
+    }
+}
+
 fn write_stdout(text: &str) {
     // On a shared terminal, a countdown line would otherwise run into this text.
     if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {

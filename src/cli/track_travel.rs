@@ -1,18 +1,17 @@
 //! `vantage track export` and `track import`: a set's whole history moved between stores as
 //! JSON Lines, so runs made on a server or by a teammate join the ones made here.
 
-use std::io::BufRead;
 use std::path::Path;
 
-use super::{err, out_as_received};
+use super::{OutLines, err, progress};
 use crate::config::Config;
 use crate::exit;
-use crate::store::travel::{self, ImportRow};
-use crate::store::{Store, StoreOptions, TrackWrite, now_ms};
+use crate::store::travel::{self, ExportError};
+use crate::store::{Ack, Store, StoreOptions, TrackWrite, now_ms};
 use crate::track::report::timestamp;
 
-/// Rows written per transaction: a year of runs never sits in memory at once.
-const ROWS_PER_WRITE: usize = 500;
+/// Lines exported between two progress lines (shown on a terminal only).
+const PROGRESS_EVERY: usize = 10_000;
 
 fn open(config: &Config) -> Result<Store, i32> {
     Store::open_in(&config.data_dir, StoreOptions::from_config(config)).map_err(|error| {
@@ -52,40 +51,53 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
         Ok(store) => store,
         Err(code) => return code,
     };
-    let lines = match store.export_set(set, since) {
-        Ok(lines) => lines,
-        Err(error) => {
-            err(&error.to_string());
-            return error.exit_code();
+    // Each line goes out as its row is read: a year of runs is never held at once.
+    let mut lines = OutLines::start();
+    let exported_at = timestamp(now_ms());
+    let mut handed = 0usize;
+    let exported = store
+        .export_set(set, since, &exported_at, |line| {
+            handed += 1;
+            if handed.is_multiple_of(PROGRESS_EVERY) && !lines.to_terminal() {
+                progress(&format!("Exporting {set}: {handed} lines…"));
+            }
+            lines.line(line)
+        })
+        .and_then(|tally| {
+            let written = tally.rows + usize::from(tally.rows > 0);
+            lines
+                .finish()
+                .map(|()| tally)
+                .map_err(|error| ExportError::Write { error, written })
+        });
+    match exported {
+        Ok(tally) if tally.runs == 0 => {
+            err(&format!(
+                "No runs of {set} are stored{}: nothing to export.",
+                if since > i64::MIN { " since then" } else { "" }
+            ));
+            exit::INVALID_INPUT
         }
-    };
-    let runs = lines.iter().filter(|l| l["table"] == "track_runs").count();
-    if runs == 0 {
-        err(&format!(
-            "No runs of {set} are stored{}: nothing to export.",
-            if since > i64::MIN { " since then" } else { "" }
-        ));
-        return exit::INVALID_INPUT;
+        Ok(tally) => {
+            err(&format!(
+                "Exported {} run(s) of {set}, {} rows.",
+                tally.runs, tally.rows
+            ));
+            exit::OK
+        }
+        Err(ExportError::Write { error, written }) => {
+            err(&format!(
+                "The export is incomplete: its output could not be written ({error}) once {written} line(s) were read. Write it where there is room, to a file or a program that reads it all."
+            ));
+            exit::FAILURE
+        }
+        Err(ExportError::Store { error, written }) => {
+            err(&format!(
+                "The export is incomplete: it stopped once {written} line(s) were read. {error}"
+            ));
+            error.exit_code()
+        }
     }
-    let mut text = serde_json::json!({
-        "format": travel::FORMAT,
-        "version": travel::VERSION,
-        "set": set,
-        "exported_at": timestamp(now_ms()),
-    })
-    .to_string();
-    text.push('\n');
-    for line in &lines {
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
-    // JSON escapes every control character: the lines are written as they are.
-    out_as_received(&text);
-    err(&format!(
-        "Exported {runs} run(s) of {set}, {} rows.",
-        lines.len()
-    ));
-    exit::OK
 }
 
 pub(super) async fn import(config: &Config, file: &Path) -> i32 {
@@ -103,44 +115,39 @@ pub(super) async fn import(config: &Config, file: &Path) -> i32 {
         Ok(store) => store,
         Err(code) => return code,
     };
-    let before = store.track_runs(None).map(|r| r.len()).unwrap_or(0);
-    let mut batch: Vec<ImportRow> = Vec::with_capacity(ROWS_PER_WRITE);
+    let before = store.track_run_count().unwrap_or(0);
     let mut rows = 0usize;
-    for (n, line) in std::io::BufReader::new(opened).lines().enumerate() {
-        let line = match line {
-            Ok(line) => line,
-            Err(error) => {
-                err(&format!("{} could not be read ({error}).", file.display()));
-                return exit::INVALID_INPUT;
-            }
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        match travel::parse_line(&line) {
-            Ok(Some(row)) => batch.push(row),
-            Ok(None) => continue,
-            Err(problem) => {
+    // One batch is written while the next is read: two at most are held.
+    let mut writing: Option<(Ack, (usize, usize))> = None;
+    for batch in travel::Batches::new(std::io::BufReader::new(opened)) {
+        let batch = match batch {
+            Ok(batch) => batch,
+            Err(bad) => {
+                if let Err(code) = written(file, writing.take()).await {
+                    return code;
+                }
                 err(&format!(
-                    "{}, line {}: {problem}. Nothing after it was imported; what came before is kept.",
+                    "{}, line {}: {}. Nothing from it on was imported; the {rows} rows before it are kept.",
                     file.display(),
-                    n + 1
+                    bad.line,
+                    bad.problem
                 ));
                 return exit::INVALID_INPUT;
             }
+        };
+        if let Err(code) = written(file, writing.take()).await {
+            return code;
         }
-        if batch.len() == ROWS_PER_WRITE {
-            rows += batch.len();
-            if let Err(code) = write(&store, std::mem::take(&mut batch)).await {
-                return code;
-            }
+        if rows > 0 {
+            progress(&format!("Importing {}: {rows} rows…", file.display()));
         }
+        rows += batch.rows.len();
+        writing = Some((store.track(TrackWrite::Import(batch.rows)), batch.lines));
     }
-    rows += batch.len();
-    if let Err(code) = write(&store, batch).await {
+    if let Err(code) = written(file, writing).await {
         return code;
     }
-    let after = store.track_runs(None).map(|r| r.len()).unwrap_or(before);
+    let after = store.track_run_count().unwrap_or(before);
     err(&format!(
         "Read {rows} rows of {}: {} run(s) new here; rows already here were kept as they are.",
         file.display(),
@@ -149,15 +156,16 @@ pub(super) async fn import(config: &Config, file: &Path) -> i32 {
     exit::OK
 }
 
-async fn write(store: &Store, rows: Vec<ImportRow>) -> Result<(), i32> {
-    if rows.is_empty() {
+/// Waits for a batch's write; a failure is said with the lines it held.
+async fn written(file: &Path, writing: Option<(Ack, (usize, usize))>) -> Result<(), i32> {
+    let Some((ack, (first, last))) = writing else {
         return Ok(());
-    }
-    store
-        .track(TrackWrite::Import(rows))
-        .await
-        .map_err(|error| {
-            err(&error.to_string());
-            error.exit_code()
-        })
+    };
+    ack.await.map_err(|error| {
+        err(&format!(
+            "{}, lines {first}-{last}: not imported ({error}). What came before them is kept; importing the file again adds only what is missing.",
+            file.display()
+        ));
+        error.exit_code()
+    })
 }

@@ -30,6 +30,7 @@
 //! The token is never written: requests are stored as their typed parameters, which do not
 //! carry it, and bodies are what the service answered.
 
+mod entries;
 mod health;
 mod model;
 pub mod names;
@@ -688,11 +689,6 @@ impl Store {
     /// Tracking runs with their counts, oldest first: of one set (any case), or of all.
     pub fn track_runs(&self, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
         self.with_reader(|c| track::runs(c, set))
-    }
-
-    /// A set's history (runs started at or after `since`, ms) as export lines, oldest first.
-    pub fn export_set(&self, set: &str, since: i64) -> Result<Vec<serde_json::Value>, StoreError> {
-        self.with_reader(|c| travel::export(c, set, since))
     }
 
     /// The posts of alerts to the webhook, delivered or waiting to be tried again.

@@ -2,16 +2,32 @@
 //! run, call, job and result, row by row. Rows already here are recognised by their keys
 //! (a run's id, a call's run and number, a job's id) and kept as they are, so importing the
 //! same file twice, or a file that overlaps this store, stores nothing twice.
+//!
+//! Both ways run in constant memory whatever the set's size: an export hands each line to
+//! its writer as the row is read, inside one read transaction (so the file is one moment of
+//! the store); an import reads its file a line at a time into [`Batches`] bounded in rows
+//! and bytes, each written in one transaction of the writer. An imported job gets its
+//! History entry as a job of a run made here does, answered by its result (`entries.rs`).
+
+use std::io::BufRead;
 
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, params_from_iter};
 use serde_json::{Map, Value};
 
-use super::StoreError;
+use super::{Store, StoreError};
 
 /// The first line of an export: what it is, for `import` to recognise.
 pub const FORMAT: &str = "vantage-track-export";
 pub const VERSION: u64 = 1;
+
+/// Rows written per transaction of an import at most.
+pub const ROWS_PER_WRITE: usize = 2_000;
+/// Bytes of lines written per transaction at most (a batch closes once it holds this many;
+/// answers of several hundred KB each keep a batch of them small).
+pub const BYTES_PER_WRITE: usize = 8 << 20;
+/// The longest line an import reads: far above any answer the service sends.
+pub const MAX_LINE: usize = 64 << 20;
 
 /// The tables a set's history lives in, their columns, and the key that recognises a row.
 pub(super) const TABLES: [(&str, &[&str]); 4] = [
@@ -77,9 +93,48 @@ fn sql_of(value: &Value) -> SqlValue {
     }
 }
 
-/// The rows of a set's runs started at or after `since` (ms), as `{"table", "row"}`
-/// objects, in the order an import writes them: runs, jobs, results, calls.
-pub(super) fn export(conn: &Connection, set: &str, since: i64) -> Result<Vec<Value>, StoreError> {
+/// The first line of an export of `set`, made at `exported_at` (an RFC 3339 time).
+pub fn header(set: &str, exported_at: &str) -> String {
+    serde_json::json!({
+        "format": FORMAT,
+        "version": VERSION,
+        "set": set,
+        "exported_at": exported_at,
+    })
+    .to_string()
+}
+
+/// What an export wrote: its runs, and its lines but the header.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExportTally {
+    pub runs: usize,
+    pub rows: usize,
+}
+
+/// Why an export stopped: the store could not be read, or the output not written. Either
+/// way, `written` says how many lines (header included) went out before.
+#[derive(Debug)]
+pub enum ExportError {
+    Store {
+        error: StoreError,
+        written: usize,
+    },
+    Write {
+        error: std::io::Error,
+        written: usize,
+    },
+}
+
+/// The rows of a set's runs started at or after `since` (ms), each handed to `line` as a
+/// `{"table", "row"}` object as soon as it is read, in the order an import writes them:
+/// runs, jobs, results, calls. A row is read, written and let go before the next: the
+/// memory does not grow with the set.
+fn export(
+    conn: &Connection,
+    set: &str,
+    since: i64,
+    mut line: impl FnMut(&'static str, &Value) -> std::io::Result<()>,
+) -> Result<Result<(), std::io::Error>, StoreError> {
     let runs = "SELECT id FROM track_runs WHERE set_name = ?1 COLLATE NOCASE AND started_at >= ?2";
     let jobs =
         format!("SELECT job_id FROM track_items WHERE run_id IN ({runs}) AND job_id IS NOT NULL");
@@ -89,23 +144,74 @@ pub(super) fn export(conn: &Connection, set: &str, since: i64) -> Result<Vec<Val
         format!("job_id IN ({jobs})"),
         format!("run_id IN ({runs})"),
     ];
-    let mut lines = Vec::new();
+    // One snapshot for the four tables: a run that lands meanwhile is wholly in or out.
+    let snapshot = conn.unchecked_transaction()?;
     for ((table, columns), filter) in TABLES.iter().zip(wheres) {
+        // The rows' rowids are found first (a list SQLite walks in order), so the rows come
+        // in the order they were stored without a sort that would hold them (and their
+        // answers) all before the first comes out.
         let sql = format!(
-            "SELECT {} FROM {table} WHERE {filter} ORDER BY rowid",
+            "SELECT {} FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE {filter})
+             ORDER BY rowid",
             columns.join(", ")
         );
-        let mut statement = conn.prepare(&sql)?;
+        let mut statement = snapshot.prepare(&sql)?;
         let mut rows = statement.query(rusqlite::params![set, since])?;
         while let Some(row) = rows.next()? {
             let mut object = Map::new();
             for (i, column) in columns.iter().enumerate() {
                 object.insert((*column).to_string(), json_of(row.get_ref(i)?));
             }
-            lines.push(serde_json::json!({"table": table, "row": object}));
+            let value = serde_json::json!({"table": table, "row": object});
+            if let Err(error) = line(table, &value) {
+                return Ok(Err(error));
+            }
         }
     }
-    Ok(lines)
+    Ok(Ok(()))
+}
+
+impl Store {
+    /// A set's history (runs started at or after `since`, ms) as the lines of an export,
+    /// each handed to `line` (a JSON text, without its newline) as its row is read, on a
+    /// reader connection: first the header ([`header`], with `exported_at`), then the rows.
+    /// Nothing at all is handed out when the set has no runs then (`runs` is 0).
+    pub fn export_set(
+        &self,
+        set: &str,
+        since: i64,
+        exported_at: &str,
+        mut line: impl FnMut(&str) -> std::io::Result<()>,
+    ) -> Result<ExportTally, ExportError> {
+        let mut tally = ExportTally::default();
+        let mut written = 0usize;
+        let read = self.with_reader(|conn| {
+            export(conn, set, since, |table, value| {
+                if written == 0 {
+                    line(&header(set, exported_at))?;
+                    written += 1;
+                }
+                line(&value.to_string())?;
+                written += 1;
+                tally.rows += 1;
+                tally.runs += usize::from(table == "track_runs");
+                Ok(())
+            })
+        });
+        match read {
+            Ok(Ok(())) => Ok(tally),
+            Ok(Err(error)) => Err(ExportError::Write { error, written }),
+            Err(error) => Err(ExportError::Store { error, written }),
+        }
+    }
+
+    /// How many tracking runs are stored, of every set.
+    pub fn track_run_count(&self) -> Result<usize, StoreError> {
+        self.with_reader(|conn| {
+            let n: i64 = conn.query_row("SELECT count(*) FROM track_runs", [], |r| r.get(0))?;
+            Ok(usize::try_from(n).unwrap_or(0))
+        })
+    }
 }
 
 /// One row of an export to merge: its table and its columns.
@@ -146,7 +252,139 @@ pub fn parse_line(line: &str) -> Result<Option<ImportRow>, String> {
     }))
 }
 
-/// Writes the rows not here yet, in one transaction; returns how many were new per table.
+/// Rows of an export to write in one transaction, and the lines they were read from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Batch {
+    pub rows: Vec<ImportRow>,
+    /// The first and last line read into it, counted from 1.
+    pub lines: (usize, usize),
+    /// The bytes of those lines.
+    pub bytes: usize,
+}
+
+/// A line that stopped the reading: its number (from 1) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLine {
+    pub line: usize,
+    pub problem: String,
+}
+
+/// An export read a line at a time into batches of at most [`ROWS_PER_WRITE`] rows and
+/// about [`BYTES_PER_WRITE`] bytes: the file is never held whole. A line that is not of an
+/// export ends the batches: the rows before it come out first, then the [`BadLine`], then
+/// nothing.
+pub struct Batches<R> {
+    reader: R,
+    max_line: usize,
+    line: Vec<u8>,
+    number: usize,
+    stopped: Option<BadLine>,
+    done: bool,
+}
+
+impl<R: BufRead> Batches<R> {
+    pub fn new(reader: R) -> Self {
+        Batches::with_max_line(reader, MAX_LINE)
+    }
+
+    fn with_max_line(reader: R, max_line: usize) -> Self {
+        Batches {
+            reader,
+            max_line,
+            line: Vec::new(),
+            number: 0,
+            stopped: None,
+            done: false,
+        }
+    }
+
+    /// The next line's row (None for the header or a blank line), or why it is none; at
+    /// the end of the file, None.
+    fn next_row(&mut self) -> Option<Result<(Option<ImportRow>, usize), BadLine>> {
+        use std::io::Read;
+        self.line.clear();
+        // A line of a few KB keeps its buffer; one of many MB gives it back.
+        if self.line.capacity() > BYTES_PER_WRITE {
+            self.line.shrink_to(1 << 16);
+        }
+        let limit = u64::try_from(self.max_line).map_or(u64::MAX, |max| max + 1);
+        let read = (&mut self.reader)
+            .take(limit)
+            .read_until(b'\n', &mut self.line);
+        let bytes = match read {
+            Ok(0) => return None,
+            Ok(bytes) => bytes,
+            Err(error) => {
+                return Some(Err(BadLine {
+                    line: self.number + 1,
+                    problem: format!("it could not be read ({error})"),
+                }));
+            }
+        };
+        self.number += 1;
+        let bad = |problem: String| BadLine {
+            line: self.number,
+            problem,
+        };
+        if self.line.len() > self.max_line {
+            return Some(Err(bad(format!(
+                "longer than {} MB, which no export holds",
+                self.max_line >> 20
+            ))));
+        }
+        let Ok(text) = std::str::from_utf8(&self.line) else {
+            return Some(Err(bad("not UTF-8 text".to_string())));
+        };
+        if text.trim().is_empty() {
+            return Some(Ok((None, bytes)));
+        }
+        Some(parse_line(text).map(|row| (row, bytes)).map_err(bad))
+    }
+}
+
+impl<R: BufRead> Iterator for Batches<R> {
+    type Item = Result<Batch, BadLine>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(stopped) = self.stopped.take() {
+            self.done = true;
+            return Some(Err(stopped));
+        }
+        if self.done {
+            return None;
+        }
+        let mut batch = Batch::default();
+        while batch.rows.len() < ROWS_PER_WRITE && batch.bytes < BYTES_PER_WRITE {
+            match self.next_row() {
+                None => {
+                    self.done = true;
+                    break;
+                }
+                Some(Ok((row, bytes))) => {
+                    if batch.lines.0 == 0 {
+                        batch.lines.0 = self.number;
+                    }
+                    batch.lines.1 = self.number;
+                    batch.bytes += bytes;
+                    batch.rows.extend(row);
+                }
+                Some(Err(bad)) => {
+                    self.stopped = Some(bad);
+                    break;
+                }
+            }
+        }
+        if batch.rows.is_empty() {
+            // Nothing before the end or the bad line: say that at once.
+            self.done = true;
+            return self.stopped.take().map(Err);
+        }
+        Some(Ok(batch))
+    }
+}
+
+/// Writes the rows not here yet; returns how many were new per table. Then gives each
+/// job of the rows its History entry, and each result its entry's answer (`entries.rs`).
 pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 4], rusqlite::Error> {
     let mut added = [0usize; 4];
     for row in rows {
@@ -167,7 +405,147 @@ pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 4], 
             marks.join(", ")
         );
         let values: Vec<SqlValue> = row.row.values().map(sql_of).collect();
-        added[at] += tx.execute(&sql, params_from_iter(values))?;
+        added[at] += tx.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+    }
+    for row in rows {
+        let key = if row.table == "jobs" { "id" } else { "job_id" };
+        let Some(job) = row.row.get(key).and_then(Value::as_str) else {
+            continue;
+        };
+        match row.table.as_str() {
+            "jobs" => super::entries::enter(tx, job)?,
+            "job_results" => super::entries::answer(tx, job)?,
+            _ => {}
+        }
     }
     Ok(added)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufReader, Read};
+
+    use super::*;
+
+    /// An export of `rows` calls made up as it is read, each line `pad` bytes longer than
+    /// it would be: the test holds no more of it than the reader asks for.
+    struct Made {
+        rows: usize,
+        pad: usize,
+        next: usize,
+        line: Vec<u8>,
+        at: usize,
+    }
+
+    impl Made {
+        fn new(rows: usize, pad: usize) -> Self {
+            let header = header("boots", "2026-11-01T00:00:00Z") + "\n";
+            Made {
+                rows,
+                pad,
+                next: 0,
+                line: header.into_bytes(),
+                at: 0,
+            }
+        }
+    }
+
+    impl Read for Made {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            if self.at == self.line.len() {
+                if self.next == self.rows {
+                    return Ok(0);
+                }
+                let row = serde_json::json!({"table": "track_items", "row": {
+                    "run_id": "r", "seq": self.next, "kind": "ai",
+                    "request": "x".repeat(self.pad),
+                }});
+                self.line = format!("{row}\n").into_bytes();
+                self.at = 0;
+                self.next += 1;
+            }
+            let n = out.len().min(self.line.len() - self.at);
+            out[..n].copy_from_slice(&self.line[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    fn check(batches: impl Iterator<Item = Result<Batch, BadLine>>, widest: usize) -> usize {
+        let mut rows = 0;
+        let mut next_line = 1;
+        for batch in batches {
+            let batch = batch.unwrap();
+            assert!(!batch.rows.is_empty());
+            assert!(batch.rows.len() <= ROWS_PER_WRITE, "{}", batch.rows.len());
+            assert!(batch.bytes < BYTES_PER_WRITE + widest, "{}", batch.bytes);
+            assert_eq!(batch.lines.0, next_line, "every line read once, in order");
+            next_line = batch.lines.1 + 1;
+            rows += batch.rows.len();
+        }
+        rows
+    }
+
+    #[test]
+    fn batches_are_bounded_in_rows_and_in_bytes() {
+        let many = Batches::new(BufReader::new(Made::new(50_000, 0)));
+        assert_eq!(check(many, 200), 50_000);
+        // Answers of 100 KB: a batch closes on its bytes long before its rows.
+        let large = Batches::new(BufReader::new(Made::new(300, 100_000)));
+        let sizes: Vec<usize> = Batches::new(BufReader::new(Made::new(300, 100_000)))
+            .map(|b| b.unwrap().rows.len())
+            .collect();
+        assert!(
+            sizes.len() >= 3 && sizes.iter().all(|n| *n < 100),
+            "{sizes:?}"
+        );
+        assert_eq!(check(large, 100_200), 300);
+    }
+
+    #[test]
+    fn a_bad_line_comes_after_the_rows_before_it_and_ends_the_batches() {
+        let mut text = Vec::new();
+        Made::new(2_500, 0).read_to_end(&mut text).unwrap();
+        text.extend_from_slice(b"{\"table\":\"requests\",\"row\":{}}\n");
+        text.extend_from_slice(&text.clone()[..1_000]);
+        let mut batches = Batches::new(text.as_slice());
+        assert_eq!(batches.next().unwrap().unwrap().rows.len(), ROWS_PER_WRITE);
+        assert_eq!(batches.next().unwrap().unwrap().rows.len(), 500);
+        let bad = batches.next().unwrap().unwrap_err();
+        assert_eq!(bad.line, 2_502, "the header is line 1");
+        assert!(bad.problem.contains("not a table"), "{}", bad.problem);
+        assert!(batches.next().is_none());
+
+        // Straight after the header: the line at once.
+        let mut batches = Batches::new(&b"{\"format\":\"vantage-track-export\"}\nnope\n"[..]);
+        assert_eq!(batches.next().unwrap().unwrap_err().line, 2);
+        assert!(batches.next().is_none());
+    }
+
+    #[test]
+    fn a_line_too_long_or_not_text_is_refused_without_reading_it_whole() {
+        let mut text = Vec::new();
+        Made::new(3, 5_000).read_to_end(&mut text).unwrap();
+        let mut batches = Batches::with_max_line(text.as_slice(), 4_096);
+        let bad = batches.next().unwrap().unwrap_err();
+        assert_eq!(bad.line, 2);
+        assert!(bad.problem.contains("longer than"), "{}", bad.problem);
+        assert!(batches.next().is_none());
+
+        let mut batches = Batches::new(&b"{\"table\": \"\xff\"}\n"[..]);
+        assert!(
+            batches
+                .next()
+                .unwrap()
+                .unwrap_err()
+                .problem
+                .contains("UTF-8")
+        );
+    }
+
+    #[test]
+    fn a_header_and_blank_lines_alone_are_no_batch() {
+        let text = format!("{}\n\n  \n", header("boots", "now"));
+        assert!(Batches::new(text.as_bytes()).next().is_none());
+    }
 }

@@ -180,7 +180,13 @@ fn try_batch(
             Err(error) if is_damage(&error) => return Err(error),
             Err(_) => sp.rollback()?,
         }
-        trim |= matches!(command.op, Op::AddRequest { .. } | Op::SetHistoryLimit(_));
+        // An import makes History entries too (its jobs').
+        trim |= matches!(
+            command.op,
+            Op::AddRequest { .. }
+                | Op::SetHistoryLimit(_)
+                | Op::Track(super::track::TrackWrite::Import(_))
+        );
         results.push(result.map_err(StoreError::from));
     }
     if trim {
@@ -241,7 +247,11 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
 }
 
 /// Stores the response of a History entry (one per entry: a later one replaces it).
-fn add_response(tx: &Connection, id: &EntryId, body: &Body) -> Result<(), rusqlite::Error> {
+pub(super) fn add_response(
+    tx: &Connection,
+    id: &EntryId,
+    body: &Body,
+) -> Result<(), rusqlite::Error> {
     tx.execute(
         "INSERT INTO responses (request_id, status, body, elapsed_ms, size, received_at)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM requests WHERE id = ?1)
@@ -386,12 +396,7 @@ fn update_job(tx: &Connection, update: &JobUpdate) -> Result<(), rusqlite::Error
             .optional()?
             .flatten();
         if let Some(entry) = entry {
-            let ended = Body {
-                status: 0,
-                text: format!("The queued job {} ended {} without an answer.", t.id, t.to),
-                elapsed_ms: 0,
-                received_at: t.polled_at,
-            };
+            let ended = unanswered(&t.id, t.to, t.polled_at);
             add_response(
                 tx,
                 &EntryId(entry),
@@ -426,6 +431,16 @@ fn update_job(tx: &Connection, update: &JobUpdate) -> Result<(), rusqlite::Error
         )?;
     }
     Ok(())
+}
+
+/// What a job's History entry says when the job failed or expired without an answer.
+pub(super) fn unanswered(id: &JobId, state: JobState, at: UnixMs) -> Body {
+    Body {
+        status: 0,
+        text: format!("The queued job {id} ended {state} without an answer."),
+        elapsed_ms: 0,
+        received_at: at,
+    }
 }
 
 /// Keeps the newest `max` history entries (their responses go with them).

@@ -25,3 +25,5 @@ mod store_opening;
 mod store_search;
 #[path = "../track_readings.rs"]
 mod track_readings;
+#[path = "../track_travel.rs"]
+mod track_travel;
