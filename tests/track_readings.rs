@@ -319,3 +319,77 @@ fn discovery_keeps_each_answer_s_names_once_and_forgets_a_deleted_entry_s() {
     let (after, read) = vantage::discovery::untracked(&store, None, &[]).unwrap();
     assert_eq!((after, read), (Vec::new(), 0));
 }
+
+/// The lines of an export of the set, header first.
+fn export(store: &Store) -> Vec<String> {
+    let mut lines = Vec::new();
+    store
+        .export_set(SET, 0, "2026-11-27T00:00:00Z", |line| {
+            lines.push(line.to_string());
+            Ok(())
+        })
+        .unwrap();
+    lines
+}
+
+fn import(store: &Store, lines: &[String]) {
+    let rows: Vec<_> = lines
+        .iter()
+        .filter_map(|line| vantage::store::travel::parse_line(line).unwrap())
+        .collect();
+    store.track(TrackWrite::Import(rows)).wait().unwrap();
+}
+
+#[test]
+fn readings_travel_with_their_answers_and_an_older_export_is_read_again_on_import() {
+    let brands = brands();
+    let answered = 15;
+    let from = tempfile::tempdir().unwrap();
+    let source = open(&from);
+    fill(&source, 4);
+    let (read, _) = bring(&source, &brands, 1);
+    let expected = trends_of(&read);
+    let lines = export(&source);
+    assert!(lines.iter().any(|l| l.contains("\"track_readings\"")));
+
+    // An export of these rules: its readings are kept as they came, nothing is read.
+    let to = tempfile::tempdir().unwrap();
+    let current = open(&to);
+    import(&current, &lines);
+    let (read, progress) = bring(&current, &brands, 1);
+    assert_eq!(progress, Progress::default());
+    assert_eq!(trends_of(&read), expected);
+
+    // Read by older rules than this store's: every answer is read again.
+    let newer = tempfile::tempdir().unwrap();
+    let by_newer_rules = open(&newer);
+    import(&by_newer_rules, &lines);
+    let (read, progress) = bring(&by_newer_rules, &brands, 2);
+    assert_eq!(
+        progress,
+        Progress {
+            read: answered,
+            total: answered
+        }
+    );
+    assert_eq!(trends_of(&read), read_whole(&by_newer_rules, &brands));
+
+    // An export of version 1 has no readings: its answers are read on import.
+    let old: Vec<String> = lines
+        .iter()
+        .filter(|l| !l.contains("\"track_readings\""))
+        .map(|l| l.replace("\"version\":2", "\"version\":1"))
+        .collect();
+    let plain = tempfile::tempdir().unwrap();
+    let from_old = open(&plain);
+    import(&from_old, &old);
+    let (read, progress) = bring(&from_old, &brands, 1);
+    assert_eq!(
+        progress,
+        Progress {
+            read: answered,
+            total: answered
+        }
+    );
+    assert_eq!(trends_of(&read), expected);
+}

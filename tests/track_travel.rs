@@ -76,7 +76,7 @@ fn seed() -> &'static str {
 }
 
 /// The seed's run copied `copies` times under new ids, a day apart: the lines of an export
-/// in the order one is written (runs, jobs, results, calls), after the seed's header.
+/// in the order one is written (runs, jobs, results, calls, readings), after the seed's header.
 fn grown(copies: usize) -> String {
     let mut lines = seed().lines();
     let header = lines.next().unwrap();
@@ -93,7 +93,13 @@ fn grown(copies: usize) -> String {
     }
     const DAY: i64 = 86_400_000;
     let mut text = format!("{header}\n");
-    for table in ["track_runs", "jobs", "job_results", "track_items"] {
+    for table in [
+        "track_runs",
+        "jobs",
+        "job_results",
+        "track_items",
+        "track_readings",
+    ] {
         for copy in 0..copies {
             for row in rows.iter().filter(|r| r["table"] == table) {
                 let mut row = row.clone();
@@ -139,11 +145,15 @@ fn count(dir: &Path, table: &str) -> i64 {
 #[test]
 fn an_export_imported_into_a_fresh_store_exports_the_same_rows_and_twice_stores_nothing_twice() {
     let seed = seed();
-    assert_eq!(rows_of(seed).len(), 16, "a run, 5 jobs, 5 results, 5 calls");
+    assert_eq!(
+        rows_of(seed).len(),
+        21,
+        "a run, 5 jobs, 5 results, 5 calls, their 5 readings"
+    );
     let text = grown(3);
     let laptop = folder();
     let said = import(laptop.path(), &text);
-    assert!(said.contains("Read 48 rows"), "{said}");
+    assert!(said.contains("Read 63 rows"), "{said}");
     assert!(said.contains("3 run(s) new here"), "{said}");
     let again = ok(&vantage(laptop.path(), &["track", "export", "boots"]));
     assert_eq!(
@@ -259,7 +269,7 @@ impl Write for Recorder<'_> {
     }
 }
 
-/// A large export (20,000 rows, 5,000 answers) goes in and out through bounded batches and
+/// A large export (26,250 rows, 5,000 answers) goes in and out through bounded batches and
 /// a buffer: the lines reach the output while the rows are still being read, and the round
 /// trip keeps them all.
 #[test]
@@ -269,7 +279,7 @@ fn a_large_export_streams_out_and_back_in_whole() {
     let laptop = folder();
     let dir = laptop.path();
     let said = import(dir, &text);
-    assert!(said.contains("Read 20000 rows"), "{said}");
+    assert!(said.contains("Read 26250 rows"), "{said}");
     assert!(said.contains("1250 run(s) new here"), "{said}");
     assert_eq!(count(dir, "job_results"), 5 * copies as i64);
     // History keeps its newest 5,000 entries, as it does for runs made here.
@@ -295,7 +305,7 @@ fn a_large_export_streams_out_and_back_in_whole() {
             out.write_all(b"\n")
         })
         .unwrap();
-    assert_eq!((tally.runs, tally.rows), (copies, 20_000));
+    assert_eq!((tally.runs, tally.rows), (copies, 26_250));
     let recorder = out.into_inner().map_err(|e| e.into_error()).unwrap();
     let (first_at, _) = recorder.writes[0];
     assert!(
@@ -305,16 +315,16 @@ fn a_large_export_streams_out_and_back_in_whole() {
     let before_the_end: usize = recorder
         .writes
         .iter()
-        .filter(|(handed, _)| *handed < 20_001)
+        .filter(|(handed, _)| *handed < 26_251)
         .map(|(_, lines)| lines)
         .sum();
     assert!(
-        before_the_end > 15_000,
+        before_the_end > 20_000,
         "{before_the_end} lines out before the end"
     );
     assert_eq!(
         recorder.writes.iter().map(|(_, l)| l).sum::<usize>(),
-        20_001
+        26_251
     );
     assert_eq!(exported[1], rows_of(&text)[0]);
 

@@ -224,7 +224,9 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
         TrackCommand::Export { set, since } => {
             super::track_travel::export(config, &set, since.as_deref())
         }
-        TrackCommand::Import { file } => super::track_travel::import(config, &file).await,
+        TrackCommand::Import { file } => {
+            super::track_travel::import(config, workspace, &file).await
+        }
         TrackCommand::Trends {
             set,
             json,

@@ -100,7 +100,7 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
     }
 }
 
-pub(super) async fn import(config: &Config, file: &Path) -> i32 {
+pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Path) -> i32 {
     let opened = match std::fs::File::open(file) {
         Ok(opened) => opened,
         Err(error) => {
@@ -117,6 +117,7 @@ pub(super) async fn import(config: &Config, file: &Path) -> i32 {
     };
     let before = store.track_run_count().unwrap_or(0);
     let mut rows = 0usize;
+    let mut sets: Vec<String> = Vec::new();
     // One batch is written while the next is read: two at most are held.
     let mut writing: Option<(Ack, (usize, usize))> = None;
     for batch in travel::Batches::new(std::io::BufReader::new(opened)) {
@@ -142,6 +143,13 @@ pub(super) async fn import(config: &Config, file: &Path) -> i32 {
             progress(&format!("Importing {}: {rows} rows…", file.display()));
         }
         rows += batch.rows.len();
+        for row in batch.rows.iter().filter(|r| r.table == "track_runs") {
+            if let Some(set) = row.row.get("set_name").and_then(|v| v.as_str())
+                && !sets.iter().any(|s: &String| s.eq_ignore_ascii_case(set))
+            {
+                sets.push(set.to_string());
+            }
+        }
         writing = Some((store.track(TrackWrite::Import(batch.rows)), batch.lines));
     }
     if let Err(code) = written(file, writing).await {
@@ -153,6 +161,19 @@ pub(super) async fn import(config: &Config, file: &Path) -> i32 {
         file.display(),
         after.saturating_sub(before)
     ));
+    // Answers that came without their readings, or read by older rules or for other
+    // brands, are read now, once: every view of the set then reads the kept ones.
+    if let Ok(workspace) = super::track::load_workspace(workspace) {
+        for set in &sets {
+            let Ok(runs) = store.track_runs(Some(set)) else {
+                continue;
+            };
+            let brands = workspace.read_for(set);
+            if let Err(code) = super::track_read::set_readings(&store, set, runs, &brands) {
+                return code;
+            }
+        }
+    }
     exit::OK
 }
 

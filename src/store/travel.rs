@@ -19,7 +19,9 @@ use super::{Store, StoreError};
 
 /// The first line of an export: what it is, for `import` to recognise.
 pub const FORMAT: &str = "vantage-track-export";
-pub const VERSION: u64 = 1;
+/// 2: the readings of the answers travel with them (an export of version 1 has none, and
+/// its answers are read again where it is imported).
+pub const VERSION: u64 = 2;
 
 /// Rows written per transaction of an import at most.
 pub const ROWS_PER_WRITE: usize = 2_000;
@@ -30,7 +32,7 @@ pub const BYTES_PER_WRITE: usize = 8 << 20;
 pub const MAX_LINE: usize = 64 << 20;
 
 /// The tables a set's history lives in, their columns, and the key that recognises a row.
-pub(super) const TABLES: [(&str, &[&str]); 4] = [
+pub(super) const TABLES: [(&str, &[&str]); 5] = [
     ("track_runs", &["id", "set_name", "started_at", "planned"]),
     (
         "jobs",
@@ -66,7 +68,80 @@ pub(super) const TABLES: [(&str, &[&str]); 4] = [
             "last_error",
         ],
     ),
+    // A call's reading: its list of brands as the brands themselves (a list's id is this
+    // store's own), its brands' rows as one JSON array.
+    (
+        "track_readings",
+        &[
+            "run_id", "seq", "list", "version", "kind", "model", "place", "query", "device",
+            "detail", "brands",
+        ],
+    ),
 ];
+
+/// What an export selects for a column: itself, or for a reading what stands for its list
+/// and its brands' rows.
+fn selected(table: &str, column: &str) -> String {
+    match (table, column) {
+        ("track_readings", "list") => {
+            "(SELECT brands FROM track_reading_lists WHERE id = list)".to_string()
+        }
+        ("track_readings", "brands") => "(SELECT json_group_array(json_array(
+                b.brand, b.position, b.count, b.stance, b.cited, b.rank))
+             FROM track_reading_brands b
+             WHERE b.run_id = track_readings.run_id AND b.seq = track_readings.seq)"
+            .to_string(),
+        _ => column.to_string(),
+    }
+}
+
+/// A reading of an export kept here, unless this store has one for the call already.
+fn import_reading(tx: &Connection, row: &Map<String, Value>) -> Result<usize, rusqlite::Error> {
+    let text = |name: &str| row.get(name).and_then(Value::as_str).unwrap_or_default();
+    let number = |name: &str| row.get(name).and_then(Value::as_i64).unwrap_or_default();
+    let list = super::readings::list_id_or_new(tx, text("list"))?;
+    let added = tx.execute(
+        "INSERT INTO track_readings
+             (run_id, seq, list, version, kind, model, place, query, device, detail)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT DO NOTHING",
+        rusqlite::params![
+            text("run_id"),
+            number("seq"),
+            list,
+            number("version"),
+            text("kind"),
+            text("model"),
+            text("place"),
+            text("query"),
+            text("device"),
+            text("detail")
+        ],
+    )?;
+    if added == 0 {
+        return Ok(0);
+    }
+    type BrandRow = (String, Option<i64>, i64, String, i64, Option<i64>);
+    let brands: Vec<BrandRow> = serde_json::from_str(text("brands")).unwrap_or_default();
+    let mut statement = tx.prepare_cached(
+        "INSERT OR IGNORE INTO track_reading_brands
+             (run_id, seq, brand, position, count, stance, cited, rank)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for (brand, position, count, stance, cited, rank) in brands {
+        statement.execute(rusqlite::params![
+            text("run_id"),
+            number("seq"),
+            brand,
+            position,
+            count,
+            stance,
+            cited,
+            rank
+        ])?;
+    }
+    Ok(added)
+}
 
 fn json_of(value: ValueRef<'_>) -> Value {
     match value {
@@ -143,6 +218,7 @@ fn export(
         format!("id IN ({jobs})"),
         format!("job_id IN ({jobs})"),
         format!("run_id IN ({runs})"),
+        format!("run_id IN ({runs})"),
     ];
     // One snapshot for the four tables: a run that lands meanwhile is wholly in or out.
     let snapshot = conn.unchecked_transaction()?;
@@ -150,11 +226,20 @@ fn export(
         // The rows' rowids are found first (a list SQLite walks in order), so the rows come
         // in the order they were stored without a sort that would hold them (and their
         // answers) all before the first comes out.
-        let sql = format!(
-            "SELECT {} FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE {filter})
-             ORDER BY rowid",
-            columns.join(", ")
-        );
+        let select: Vec<String> = columns.iter().map(|c| selected(table, c)).collect();
+        // A table without rowid (the readings) is walked in the order of its key.
+        let sql = if *table == "track_readings" {
+            format!(
+                "SELECT {} FROM {table} WHERE {filter} ORDER BY run_id, seq",
+                select.join(", ")
+            )
+        } else {
+            format!(
+                "SELECT {} FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE {filter})
+                 ORDER BY rowid",
+                select.join(", ")
+            )
+        };
         let mut statement = snapshot.prepare(&sql)?;
         let mut rows = statement.query(rusqlite::params![set, since])?;
         while let Some(row) = rows.next()? {
@@ -385,12 +470,16 @@ impl<R: BufRead> Iterator for Batches<R> {
 
 /// Writes the rows not here yet; returns how many were new per table. Then gives each
 /// job of the rows its History entry, and each result its entry's answer (`entries.rs`).
-pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 4], rusqlite::Error> {
-    let mut added = [0usize; 4];
+pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 5], rusqlite::Error> {
+    let mut added = [0usize; 5];
     for row in rows {
         let Some(at) = TABLES.iter().position(|(t, _)| *t == row.table) else {
             continue;
         };
+        if row.table == "track_readings" {
+            added[at] += import_reading(tx, &row.row)?;
+            continue;
+        }
         let (table, _) = TABLES[at];
         let columns: Vec<&String> = row.row.keys().collect();
         let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
