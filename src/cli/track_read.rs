@@ -36,7 +36,7 @@ pub(super) fn shown_progress() -> impl FnMut(Progress) {
     move |done: Progress| {
         if terminal {
             progress(&bar(done));
-        } else if done.read >= next_line || (done.read == done.total && done.read > 0) {
+        } else if done.read >= next_line || (done.read == done.total && done.total >= LINE_EVERY) {
             err(&format!(
                 "Read {} of {} answers by the current reading rules.",
                 done.read, done.total
