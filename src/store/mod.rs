@@ -238,10 +238,14 @@ struct Inner {
     /// connection (this process's writer, or another process) commits, and only values read
     /// on one connection can be compared.
     watcher: Mutex<Option<Connection>>,
+    /// The check running beside the writes (see [`Store::quick_check`]), to stop it.
+    checking: Arc<Checking>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        // A check still reading the whole file is of no use once the store is closed.
+        self.checking.stop();
         // Readers close first, so the writer's connection is the last and tidies the WAL.
         if let Ok(mut readers) = self.readers.lock() {
             readers.clear();
@@ -325,6 +329,7 @@ impl Store {
                 writer: Mutex::new(Some(handle)),
                 readers: Mutex::new(vec![reader]),
                 watcher: Mutex::new(None),
+                checking: Arc::default(),
             }),
         })
     }
@@ -349,6 +354,7 @@ impl Store {
                 writer: Mutex::new(None),
                 readers: Mutex::new(vec![reader]),
                 watcher: Mutex::new(None),
+                checking: Arc::default(),
             }),
         })
     }
@@ -363,28 +369,23 @@ impl Store {
         self.inner.health.subscribe()
     }
 
-    /// Runs SQLite's `quick_check` off the caller's thread (on the writer's, before any
-    /// write queued after it; without a writer, on a thread of its own). Resolves to
-    /// [`StoreError::Damaged`] when the file is damaged, which also stops every later
-    /// write. Call it once after opening; the app need not wait for it.
+    /// Runs SQLite's `quick_check` on a thread and a connection of its own, beside the
+    /// writes: on a large file it reads for many seconds, and neither the writes nor the
+    /// reads queued meanwhile wait for it (a write that meets damage first is refused by
+    /// SQLite itself, which stops the writes as the check would). Resolves to
+    /// [`StoreError::Damaged`] when the file is damaged, which also stops every later write.
+    /// Call it once after opening; the app need not wait for it. Dropping the store stops it.
     pub fn quick_check(&self) -> Ack {
-        if !self.inner.read_only {
-            return self.send_anyway(Op::QuickCheck);
-        }
         let (ack, rx) = oneshot::channel();
-        let store = self.clone();
+        let path = self.inner.path.clone();
+        let read_only = self.inner.read_only;
+        let health = Arc::clone(&self.inner.health);
+        let checking = Arc::clone(&self.inner.checking);
         let started = std::thread::Builder::new()
             .name("vantage-store-check".to_string())
             .spawn(move || {
-                let result = store.with_reader(|conn| {
-                    let lines = repair::quick_check_lines(conn)?;
-                    repair::damage_in(lines).map_or(Ok(()), |detail| {
-                        Err(StoreError::Damaged {
-                            path: PathBuf::new(),
-                            detail,
-                        })
-                    })
-                });
+                let result = check_beside(&path, read_only, &checking)
+                    .map_err(|e| health::note(&health, &path, e));
                 let _ = ack.send(result);
             });
         match started {
@@ -721,4 +722,62 @@ impl Store {
     pub fn load_devices(&self) -> Result<Option<Devices>, StoreError> {
         self.with_reader(read::devices)
     }
+}
+
+/// A check running on its own connection: its handle to interrupt it, and whether the store
+/// closed before it started.
+#[derive(Default)]
+struct Checking {
+    state: Mutex<CheckingState>,
+}
+
+#[derive(Default)]
+struct CheckingState {
+    stopped: bool,
+    running: Option<rusqlite::InterruptHandle>,
+}
+
+impl Checking {
+    /// Interrupts the check that runs, and any that would start later.
+    fn stop(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.stopped = true;
+            if let Some(running) = state.running.take() {
+                running.interrupt();
+            }
+        }
+    }
+}
+
+/// `quick_check` on a connection of its own, which never checkpoints on closing (the file
+/// may be damaged, and the writer's connection tidies the log).
+fn check_beside(path: &Path, read_only: bool, checking: &Checking) -> Result<(), StoreError> {
+    let conn = match read_only {
+        true => schema::open_read_only(path)?,
+        false => schema::open_reader(path)?,
+    };
+    let _ = conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    );
+    {
+        let mut state = checking
+            .state
+            .lock()
+            .map_err(|_| StoreError::Sqlite("the store's check was poisoned".to_string()))?;
+        if state.stopped {
+            return Err(StoreError::Closed);
+        }
+        state.running = Some(conn.get_interrupt_handle());
+    }
+    let lines = repair::quick_check_lines(&conn);
+    if let Ok(mut state) = checking.state.lock() {
+        state.running = None;
+    }
+    repair::damage_in(lines?).map_or(Ok(()), |detail| {
+        Err(StoreError::Damaged {
+            path: PathBuf::new(),
+            detail,
+        })
+    })
 }
