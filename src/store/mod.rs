@@ -569,6 +569,17 @@ impl Store {
         self.with_reader(|c| read::jobs(c, None))
     }
 
+    /// Every open job and the newest `newest` others, newest first: what the app's Jobs tab
+    /// holds, bounded whatever is stored.
+    pub fn recent_jobs(&self, newest: usize) -> Result<Vec<JobRecord>, StoreError> {
+        self.with_reader(|c| read::recent_jobs(c, newest))
+    }
+
+    /// How many jobs are stored in each state.
+    pub fn job_counts(&self) -> Result<Vec<(JobState, usize)>, StoreError> {
+        self.with_reader(read::job_counts)
+    }
+
     /// The jobs in any of these states, newest first.
     pub fn jobs_in(&self, states: &[JobState]) -> Result<Vec<JobRecord>, StoreError> {
         self.with_reader(|c| read::jobs(c, Some(states)))
