@@ -606,6 +606,10 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             history::on_page(app, page);
             Vec::new()
         }
+        Msg::HistoryCounted(count) => {
+            history::on_count(app, count);
+            Vec::new()
+        }
         Msg::WorkspaceLoaded(result) => brands::on_loaded(app, result),
         Msg::WorkspaceSaved {
             path,

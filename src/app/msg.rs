@@ -99,6 +99,8 @@ pub enum Msg {
     JobsWake,
     /// A page of the History list (or of a search's results) read from the store.
     HistoryPage(super::history::Page),
+    /// The count of History's listing, read after its page.
+    HistoryCounted(super::history::Count),
     /// The workspace file as read at start (or an empty one when there is none).
     WorkspaceLoaded(Result<super::brands::LoadedWorkspace, String>),
     /// The workspace file was written, or not.
