@@ -594,6 +594,10 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::JobsLoaded(result) => jobs_tab::on_loaded(app, result),
+        Msg::JobsCounted(result) => {
+            jobs_tab::on_counted(app, result);
+            Vec::new()
+        }
         Msg::JobQueued(result) => jobs_tab::on_queued(app, result),
         Msg::TrackRunSent(result) => track::on_run_sent(app, result),
         Msg::JobPolled {

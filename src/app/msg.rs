@@ -85,6 +85,8 @@ pub enum Msg {
     DemoStarted(Result<Connection, String>),
     /// The stored jobs, read at start.
     JobsLoaded(Result<Vec<JobRecord>, String>),
+    /// The stored jobs counted by state, read after them.
+    JobsCounted(Result<Vec<(crate::jobs::JobState, usize)>, String>),
     /// A tracking run started in the app sent its calls (or could not start).
     TrackRunSent(Result<TrackRunSent, String>),
     /// A job recorded in the store (submitted, re-submitted or imported).

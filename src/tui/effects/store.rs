@@ -65,8 +65,13 @@ impl EffectRunner {
             StoreEffect::LoadJobs => {
                 let store = store?;
                 tokio::task::spawn_blocking(move || {
-                    let result = store.list_jobs().map_err(|e| e.to_string());
+                    // Every open job and the newest others, then the count of all.
+                    let result = store
+                        .recent_jobs(app::jobs_tab::KEPT)
+                        .map_err(|e| e.to_string());
                     let _ = tx.send(Msg::JobsLoaded(result));
+                    let counted = store.job_counts().map_err(|e| e.to_string());
+                    let _ = tx.send(Msg::JobsCounted(counted));
                 });
                 None
             }
