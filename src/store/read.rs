@@ -126,10 +126,17 @@ pub fn job_counts(conn: &Connection) -> Result<Vec<(JobState, usize)>, StoreErro
     let mut statement =
         conn.prepare_cached("SELECT state, count(*) FROM jobs GROUP BY state ORDER BY state")?;
     let rows = statement
-        .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)))?
+        .query_map([], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     rows.into_iter()
-        .map(|(state, n)| Ok((state.parse().map_err(corrupt)?, usize::try_from(n).unwrap_or(0))))
+        .map(|(state, n)| {
+            Ok((
+                state.parse().map_err(corrupt)?,
+                usize::try_from(n).unwrap_or(0),
+            ))
+        })
         .collect()
 }
 
