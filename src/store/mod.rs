@@ -30,6 +30,7 @@
 //! The token is never written: requests are stored as their typed parameters, which do not
 //! carry it, and bodies are what the service answered.
 
+mod closing;
 mod health;
 mod model;
 mod read;
@@ -239,7 +240,9 @@ struct Inner {
     /// on one connection can be compared.
     watcher: Mutex<Option<Connection>>,
     /// The check running beside the writes (see [`Store::quick_check`]), to stop it.
-    checking: Arc<Checking>,
+    checking: Arc<closing::Interrupts>,
+    /// The reads in progress, stopped when the app quits.
+    reading: closing::Interrupts,
 }
 
 impl Drop for Inner {
@@ -330,6 +333,7 @@ impl Store {
                 readers: Mutex::new(vec![reader]),
                 watcher: Mutex::new(None),
                 checking: Arc::default(),
+                reading: closing::Interrupts::default(),
             }),
         })
     }
@@ -355,6 +359,7 @@ impl Store {
                 readers: Mutex::new(vec![reader]),
                 watcher: Mutex::new(None),
                 checking: Arc::default(),
+                reading: closing::Interrupts::default(),
             }),
         })
     }
@@ -384,7 +389,7 @@ impl Store {
         let started = std::thread::Builder::new()
             .name("vantage-store-check".to_string())
             .spawn(move || {
-                let result = check_beside(&path, read_only, &checking)
+                let result = repair::check_beside(&path, read_only, &checking)
                     .map_err(|e| health::note(&health, &path, e));
                 let _ = ack.send(result);
             });
@@ -526,19 +531,33 @@ impl Store {
         read: impl FnOnce(&Connection) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
         let path = &self.inner.path;
+        if self.inner.reading.stopped() {
+            return Err(StoreError::Closed);
+        }
         let pooled = self.inner.readers.lock().ok().and_then(|mut p| p.pop());
         let conn = match pooled {
             Some(conn) => conn,
             None if self.inner.read_only => schema::open_read_only(path)?,
             None => schema::open_reader(path)?,
         };
-        let result = read(&conn).map_err(|e| health::note(&self.inner.health, path, e));
+        let result = match self.inner.reading.enter(&conn) {
+            Some(_reading) => read(&conn).map_err(|e| health::note(&self.inner.health, path, e)),
+            None => Err(StoreError::Closed),
+        };
         if let Ok(mut pool) = self.inner.readers.lock()
             && pool.len() < READ_POOL
         {
             pool.push(conn);
         }
         result
+    }
+
+    /// Stops every read in progress (SQLite interrupts its statement) and refuses later ones
+    /// with [`StoreError::Closed`]; the start-up check stops too. Writes go on. For a quitting
+    /// app: a loader reading the whole store ends within moments instead of running on.
+    pub fn stop_reads(&self) {
+        self.inner.reading.stop();
+        self.inner.checking.stop();
     }
 
     /// A number that changes whenever anything is committed to the file, by this process or
@@ -733,62 +752,4 @@ impl Store {
     pub fn load_devices(&self) -> Result<Option<Devices>, StoreError> {
         self.with_reader(read::devices)
     }
-}
-
-/// A check running on its own connection: its handle to interrupt it, and whether the store
-/// closed before it started.
-#[derive(Default)]
-struct Checking {
-    state: Mutex<CheckingState>,
-}
-
-#[derive(Default)]
-struct CheckingState {
-    stopped: bool,
-    running: Option<rusqlite::InterruptHandle>,
-}
-
-impl Checking {
-    /// Interrupts the check that runs, and any that would start later.
-    fn stop(&self) {
-        if let Ok(mut state) = self.state.lock() {
-            state.stopped = true;
-            if let Some(running) = state.running.take() {
-                running.interrupt();
-            }
-        }
-    }
-}
-
-/// `quick_check` on a connection of its own, which never checkpoints on closing (the file
-/// may be damaged, and the writer's connection tidies the log).
-fn check_beside(path: &Path, read_only: bool, checking: &Checking) -> Result<(), StoreError> {
-    let conn = match read_only {
-        true => schema::open_read_only(path)?,
-        false => schema::open_reader(path)?,
-    };
-    let _ = conn.set_db_config(
-        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
-        true,
-    );
-    {
-        let mut state = checking
-            .state
-            .lock()
-            .map_err(|_| StoreError::Sqlite("the store's check was poisoned".to_string()))?;
-        if state.stopped {
-            return Err(StoreError::Closed);
-        }
-        state.running = Some(conn.get_interrupt_handle());
-    }
-    let lines = repair::quick_check_lines(&conn);
-    if let Ok(mut state) = checking.state.lock() {
-        state.running = None;
-    }
-    repair::damage_in(lines?).map_or(Ok(()), |detail| {
-        Err(StoreError::Damaged {
-            path: PathBuf::new(),
-            detail,
-        })
-    })
 }
