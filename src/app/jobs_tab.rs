@@ -1,6 +1,7 @@
-//! The Jobs tab: every queued job, newest first, polled by the shared [`Scheduler`] (at most
-//! eight polls out at once, each job backing off from 2 s to 30 s). The scheduler is driven by
-//! `App::wall` (set by the event loop); the loop sleeps until [`JobsState::next_wake`].
+//! The Jobs tab: every open job and the newest others ([`KEPT`]), newest first, polled by the
+//! shared [`Scheduler`] (at most eight polls out at once, each job backing off from 2 s to
+//! 30 s). The scheduler is driven by `App::wall` (set by the event loop); the loop sleeps
+//! until [`JobsState::next_wake`].
 
 use crate::api::{JobId, JobKind};
 use crate::app::{CallEffect, OsEffect, StoreEffect};
