@@ -26,6 +26,7 @@ pub mod keys;
 pub mod markup;
 pub mod present;
 pub mod render;
+pub mod runtime;
 pub mod sanitize;
 pub mod sim;
 pub mod store;

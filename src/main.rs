@@ -15,23 +15,14 @@ fn main() -> ExitCode {
     // A shell asking for completions is answered before anything else, and nothing more.
     cli::shell::answer_the_shell();
     let cli = Cli::parse();
-    // Two workers, however many cores (counting them reads cgroup files at start): the app
-    // waits on the terminal, the network and the store, and its heavy work runs on the
-    // blocking pool, whose threads end a second after their last job. Each thread kept is
-    // memory kept (its stack, its allocator arena).
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_keep_alive(std::time::Duration::from_secs(1))
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
+    // Whatever is left on the blocking pool when the app quits is not waited for.
+    let code = match vantage::runtime::block_on(dispatch(cli)) {
+        Ok(code) => code,
         Err(e) => {
             cli::err(&format!("Could not start the async runtime: {e}."));
             return ExitCode::from(exit::FAILURE as u8);
         }
     };
-    let code = runtime.block_on(dispatch(cli));
     ExitCode::from(u8::try_from(code).unwrap_or(exit::FAILURE as u8))
 }
 
@@ -102,11 +93,15 @@ async fn dispatch(cli: Cli) -> i32 {
             .await
         }
     };
+    // The simulator's connections are given a moment to close, not more: quitting is prompt.
     if let Some(simulator) = simulator {
-        simulator.shutdown().await;
+        let _ = tokio::time::timeout(SIMULATOR_GRACE, simulator.shutdown()).await;
     }
     code
 }
+
+/// How long the embedded simulator may take to stop once the app or the command is done.
+const SIMULATOR_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// The log's file name inside the data dir.
 const LOG_FILE: &str = "vantage.log";

@@ -229,3 +229,73 @@ async fn a_request_through_the_socks5_proxy_from_germany_shows_its_exit() {
     );
     sim.shutdown().await;
 }
+
+/// Ctrl+C ends the app within a second whatever is loading: a load on the blocking pool
+/// that never ends (holding the store, as the Track tab's load of a year of runs did) is not
+/// waited for, a loader reading the store page after page has its reads refused, and the
+/// runtime ends without waiting for either.
+#[test]
+fn ctrl_c_ends_the_app_within_a_second_whatever_is_loading() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use vantage::store::{Store, StoreOptions};
+
+    let data = tempfile::tempdir().unwrap();
+    let path = data.path().to_path_buf();
+    let reader_ended = Arc::new(AtomicBool::new(false));
+    let ended = Arc::clone(&reader_ended);
+    let quit = vantage::runtime::block_on(async move {
+        let store = Store::open_in(&path, StoreOptions::default()).unwrap();
+        let client = Client::new(ClientSettings::new(
+            "http://127.0.0.1:1",
+            "http://127.0.0.1:1",
+            None,
+        ))
+        .unwrap();
+        let (mut runner, mut rx) = test_runner(client, path.clone());
+        runner.set_store(Some(store.clone()));
+        let held = store.clone();
+        tokio::task::spawn_blocking(move || {
+            let _held = held;
+            loop {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        let reader = store.clone();
+        tokio::task::spawn_blocking(move || {
+            while reader.history(10, 0).is_ok() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            ended.store(true, Ordering::SeqCst);
+        });
+        drop(store);
+        let mut app = App::new(connection(None), Instant::now());
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let (tx, events) = scripted_events();
+        let looped = tokio::spawn(async move {
+            run_loop(&mut terminal, events, &mut app, &mut runner, &mut rx)
+                .await
+                .unwrap();
+            runner.close().await;
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let quit = Instant::now();
+        tx.send(ctrl_c()).unwrap();
+        looped.await.unwrap();
+        quit
+    })
+    .unwrap();
+    assert!(
+        quit.elapsed() < Duration::from_secs(1),
+        "the app ended {:?} after Ctrl+C",
+        quit.elapsed()
+    );
+    let waiting = Instant::now();
+    while !reader_ended.load(Ordering::SeqCst) {
+        assert!(
+            waiting.elapsed() < Duration::from_secs(1),
+            "the loader's reads go on"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

@@ -65,13 +65,16 @@ async fn settle(
     effects: Vec<vantage::app::Effect>,
 ) {
     runner.run_all(effects, app).await;
-    // Until the answer lands (the store's version, read as the tab opens, may come first).
+    // Until the answer lands (the store's version, read as the tab opens, may come first),
+    // with its count.
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(20), rx.recv())
             .await
             .expect("the store answers")
             .expect("the channel is open");
-        let answer = !matches!(msg, Msg::StoreVersion(_));
+        // A first page is counted apart, after it.
+        let counted_after = matches!(&msg, Msg::HistoryPage(page) if page.request.count);
+        let answer = !matches!(msg, Msg::StoreVersion(_)) && !counted_after;
         let more = update(app, msg);
         runner.run_all(more, app).await;
         if answer {

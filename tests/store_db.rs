@@ -225,6 +225,44 @@ async fn poll_results_are_stored_once_and_ended_jobs_stay_ended() {
     assert!(store.job_events(&a).unwrap().is_empty());
 }
 
+/// A view of the jobs reads every open job and the newest others only, however many are
+/// stored; the counts by state are of all of them.
+#[tokio::test]
+async fn recent_jobs_are_the_open_ones_and_the_newest_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    for n in 1..=30 {
+        store
+            .record_job(NewJob::submitted(
+                job_id(n),
+                RequestParams::Search(SearchRequest::new(format!("q{n}"))),
+            ))
+            .await
+            .unwrap();
+    }
+    // All but the two oldest and the newest end.
+    for n in 3..30 {
+        let mut scheduler = Scheduler::new();
+        scheduler.insert(TrackedJob::submitted(job_id(n), JobKind::Search, 0));
+        scheduler.due(now_ms());
+        let done = scheduler
+            .complete(&job_id(n), &PollOutcome::Ready, now_ms())
+            .unwrap();
+        store.update_job(done, Some(body("R"))).await.unwrap();
+    }
+    let recent = store.recent_jobs(5).unwrap();
+    let ids: Vec<JobId> = recent.iter().map(|j| j.id.clone()).collect();
+    let mut expected: Vec<JobId> = (26..=30).rev().map(job_id).collect();
+    expected.extend([job_id(2), job_id(1)]);
+    assert_eq!(
+        ids, expected,
+        "newest first: the five newest, then the open older ones"
+    );
+    let mut counts = store.job_counts().unwrap();
+    counts.sort_by_key(|(state, _)| state.as_str().to_string());
+    assert_eq!(counts, vec![(JobState::Done, 27), (JobState::Pending, 3)]);
+}
+
 #[test]
 fn devices_are_cached() {
     let dir = tempfile::tempdir().unwrap();

@@ -60,7 +60,8 @@ pub struct PageRequest {
     pub query: Option<String>,
     pub offset: usize,
     pub limit: usize,
-    /// Count the entries (or the matches) too: on the first page of a listing.
+    /// Count the entries (or the matches) too: on the first page of a listing. The count
+    /// answers apart, after the page ([`Count`]): the first screen costs its rows alone.
     pub count: bool,
 }
 
@@ -97,6 +98,14 @@ impl Page {
             }),
         }
     }
+}
+
+/// The count of a listing, read after its page.
+pub struct Count {
+    /// The listing counted: a count of an older one is dropped on arrival.
+    pub generation: u64,
+    /// The rows of the listing in all, and every entry stored.
+    pub result: Result<(usize, usize), String>,
 }
 
 /// Where an arriving page goes in the window.
@@ -136,6 +145,8 @@ pub struct HistoryState {
     pub search: HistorySearch,
     /// True once the first page answered.
     pub loaded: bool,
+    /// True once the listing was counted: until then `total` is the rows read.
+    pub counted: bool,
     /// `F` opened the selected answer: its fan-out coverage is asked for once it shows.
     pub coverage_on_open: bool,
     generation: u64,
@@ -189,6 +200,7 @@ impl HistoryState {
     /// page, counted.
     fn restart(&mut self) -> Effect {
         self.generation += 1;
+        self.counted = false;
         self.read(0, PAGE, Placement::Replace { select_last: false }, true)
     }
 
@@ -230,6 +242,7 @@ impl HistoryState {
         self.pending = None;
         if let Some(total) = read.total {
             self.total = total;
+            self.counted = true;
         }
         if let Some(entries) = read.entries {
             self.entries = entries;
@@ -270,8 +283,9 @@ impl HistoryState {
                 self.list.selected += count;
             }
         }
-        // A listing that shrank since it was counted ends where its rows end.
-        if count < request.limit {
+        // A listing that shrank since it was counted ends where its rows end; one not
+        // counted yet has the rows read until its count comes.
+        if count < request.limit || !self.counted {
             self.total = self.start + self.items.len();
         }
         self.loaded = true;
@@ -303,6 +317,26 @@ pub(crate) fn on_store_changed(app: &mut App) -> Vec<Effect> {
 /// The tab shows: the listing (whole, or the search still applied) is read afresh.
 pub(crate) fn on_enter(app: &mut App) -> Vec<Effect> {
     vec![app.history.restart()]
+}
+
+/// The count of the listing shown arrived (after its first page, or a page read again).
+pub(crate) fn on_count(app: &mut App, count: Count) {
+    let history = &mut app.history;
+    if count.generation != history.generation {
+        return;
+    }
+    match count.result {
+        Ok((total, entries)) => {
+            // Rows read since the count are rows of the listing too.
+            history.total = total.max(history.start + history.items.len());
+            history.entries = match history.search.applied {
+                Some(_) => entries.max(history.total),
+                None => history.total,
+            };
+            history.counted = true;
+        }
+        Err(e) => app.flash_error(format!("The history could not be counted: {e}")),
+    }
 }
 
 pub(crate) fn on_page(app: &mut App, page: Page) {

@@ -229,3 +229,50 @@ fn f_opens_a_stored_answer_and_asks_for_its_fanout_coverage() {
     assert!(update(&mut app, key(KeyCode::Char('F'))).is_empty());
     assert!(format!("{:?}", app.flash).contains("not one"));
 }
+
+/// The first page shows before anything is counted: its rows are the listing until the
+/// count comes (after it, from the store), and a count of an older listing is dropped.
+#[test]
+fn the_first_page_shows_before_its_count() {
+    let mut app = app();
+    let first = asked(&app.select_tab(Tab::History));
+    assert!(first.count, "the first page asks for a count");
+    let rows = (0..PAGE).map(item).collect();
+    update(
+        &mut app,
+        Msg::HistoryPage(Page {
+            request: first.clone(),
+            result: Ok(PageRead {
+                items: rows,
+                total: None,
+                entries: None,
+            }),
+        }),
+    );
+    assert!(app.history.loaded && !app.history.counted);
+    assert_eq!(app.history.total, PAGE);
+    assert_eq!(app.history.selected().unwrap().id.0, "e0");
+    let stale = super::Count {
+        generation: first.generation - 1,
+        result: Ok((7, 7)),
+    };
+    update(&mut app, Msg::HistoryCounted(stale));
+    assert!(!app.history.counted);
+    let count = super::Count {
+        generation: first.generation,
+        result: Ok((50_000, 50_000)),
+    };
+    update(&mut app, Msg::HistoryCounted(count));
+    assert!(app.history.counted);
+    assert_eq!((app.history.total, app.history.entries), (50_000, 50_000));
+    // Counted, the list reads on as the selection nears the end of the page.
+    let mut next = None;
+    for _ in 0..PAGE {
+        let effects = update(&mut app, key(KeyCode::Down));
+        if !effects.is_empty() {
+            next = Some(asked(&effects));
+            break;
+        }
+    }
+    assert_eq!(next.map(|r| (r.offset, r.count)), Some((PAGE, false)));
+}

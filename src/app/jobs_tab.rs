@@ -1,6 +1,7 @@
-//! The Jobs tab: every queued job, newest first, polled by the shared [`Scheduler`] (at most
-//! eight polls out at once, each job backing off from 2 s to 30 s). The scheduler is driven by
-//! `App::wall` (set by the event loop); the loop sleeps until [`JobsState::next_wake`].
+//! The Jobs tab: every open job and the newest others ([`KEPT`]), newest first, polled by the
+//! shared [`Scheduler`] (at most eight polls out at once, each job backing off from 2 s to
+//! 30 s). The scheduler is driven by `App::wall` (set by the event loop); the loop sleeps
+//! until [`JobsState::next_wake`].
 
 use crate::api::{JobId, JobKind};
 use crate::app::{CallEffect, OsEffect, StoreEffect};
@@ -22,11 +23,18 @@ pub struct Reader {
     pub find: Option<super::text_search::TextSearch>,
 }
 
+/// Ended jobs the tab holds at most, the newest (open ones are all held, to be polled): a
+/// store of a year of tracking keeps hundreds of thousands, which History lists and searches.
+/// Enough for the largest runs whole (a few MB of rows).
+pub const KEPT: usize = 5_000;
+
 #[derive(Default)]
 pub struct JobsState {
     pub scheduler: Scheduler,
-    /// Every job, newest first.
+    /// Every open job and the newest others ([`KEPT`]), newest first.
     pub rows: Vec<JobRecord>,
+    /// How many jobs the store holds in each state, as last counted.
+    pub stored: Vec<(JobState, usize)>,
     pub list: FilteredList,
     pub reader: Option<Reader>,
     /// Why jobs live in memory only this session (the store could not open).
@@ -73,6 +81,25 @@ impl JobsState {
             (None, JobState::Error) => NextStep::Nothing,
         };
         Some((job.id.to_string(), step))
+    }
+
+    /// Jobs stored in `state`: the rows' own count while they hold every stored job (it
+    /// follows this session's polls at once), else the store's as last counted.
+    pub fn stored_count(&self, state: JobState) -> usize {
+        let rows = self.rows.iter().filter(|r| r.state == state).count();
+        if self.left_out() == 0 {
+            return rows;
+        }
+        self.stored
+            .iter()
+            .find(|(s, _)| *s == state)
+            .map_or(rows, |(_, n)| *n)
+    }
+
+    /// Stored jobs the rows leave out (older ended ones).
+    pub fn left_out(&self) -> usize {
+        let stored: usize = self.stored.iter().map(|(_, n)| n).sum();
+        stored.saturating_sub(self.rows.len())
     }
 
     /// Ranks the rows against the filter again.
@@ -183,6 +210,14 @@ pub fn on_loaded(app: &mut App, result: Result<Vec<JobRecord>, String>) -> Vec<E
         Err(e) => app.flash_error(format!("The stored jobs could not be read: {e}")),
     }
     app.jobs.due(app.wall)
+}
+
+/// The store's jobs counted by state, read after the rows.
+pub fn on_counted(app: &mut App, result: Result<Vec<(JobState, usize)>, String>) {
+    match result {
+        Ok(counts) => app.jobs.stored = counts,
+        Err(e) => app.flash_error(format!("The stored jobs could not be counted: {e}")),
+    }
 }
 
 /// A job recorded (submitted from a form, re-submitted, or imported): it shows at once and

@@ -474,3 +474,27 @@ fn a_store_written_elsewhere_is_read_again_where_stored_rows_show() {
         ]
     );
 }
+
+/// A long history of jobs is held by its newest (and every open one): the counts by state
+/// are the store's, so the title counts them all while the rows stay few.
+#[test]
+fn the_jobs_counted_by_the_store_are_all_of_them_while_the_rows_are_the_newest() {
+    let mut app = app();
+    update(
+        &mut app,
+        Msg::JobsLoaded(Ok(vec![
+            record(1, JobState::Done),
+            record(2, JobState::Done),
+        ])),
+    );
+    assert_eq!(app.jobs.stored_count(JobState::Done), 2);
+    assert_eq!(app.jobs.left_out(), 0);
+    update(
+        &mut app,
+        Msg::JobsCounted(Ok(vec![(JobState::Done, 500_000), (JobState::Failed, 3)])),
+    );
+    assert_eq!(app.jobs.rows.len(), 2);
+    assert_eq!(app.jobs.left_out(), 500_001);
+    assert_eq!(app.jobs.stored_count(JobState::Done), 500_000);
+    assert_eq!(app.jobs.stored_count(JobState::Failed), 3);
+}

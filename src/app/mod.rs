@@ -594,6 +594,10 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::JobsLoaded(result) => jobs_tab::on_loaded(app, result),
+        Msg::JobsCounted(result) => {
+            jobs_tab::on_counted(app, result);
+            Vec::new()
+        }
         Msg::JobQueued(result) => jobs_tab::on_queued(app, result),
         Msg::TrackRunSent(result) => track::on_run_sent(app, result),
         Msg::JobPolled {
@@ -604,6 +608,10 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::JobsWake => jobs_tab::on_wake(app),
         Msg::HistoryPage(page) => {
             history::on_page(app, page);
+            Vec::new()
+        }
+        Msg::HistoryCounted(count) => {
+            history::on_count(app, count);
             Vec::new()
         }
         Msg::WorkspaceLoaded(result) => brands::on_loaded(app, result),

@@ -85,6 +85,8 @@ pub enum Msg {
     DemoStarted(Result<Connection, String>),
     /// The stored jobs, read at start.
     JobsLoaded(Result<Vec<JobRecord>, String>),
+    /// The stored jobs counted by state, read after them.
+    JobsCounted(Result<Vec<(crate::jobs::JobState, usize)>, String>),
     /// A tracking run started in the app sent its calls (or could not start).
     TrackRunSent(Result<TrackRunSent, String>),
     /// A job recorded in the store (submitted, re-submitted or imported).
@@ -99,6 +101,8 @@ pub enum Msg {
     JobsWake,
     /// A page of the History list (or of a search's results) read from the store.
     HistoryPage(super::history::Page),
+    /// The count of History's listing, read after its page.
+    HistoryCounted(super::history::Count),
     /// The workspace file as read at start (or an empty one when there is none).
     WorkspaceLoaded(Result<super::brands::LoadedWorkspace, String>),
     /// The workspace file was written, or not.

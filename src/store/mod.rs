@@ -30,6 +30,7 @@
 //! The token is never written: requests are stored as their typed parameters, which do not
 //! carry it, and bodies are what the service answered.
 
+mod closing;
 mod entries;
 mod health;
 mod model;
@@ -241,10 +242,16 @@ struct Inner {
     /// connection (this process's writer, or another process) commits, and only values read
     /// on one connection can be compared.
     watcher: Mutex<Option<Connection>>,
+    /// The check running beside the writes (see [`Store::quick_check`]), to stop it.
+    checking: Arc<closing::Interrupts>,
+    /// The reads in progress, stopped when the app quits.
+    reading: closing::Interrupts,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        // A check still reading the whole file is of no use once the store is closed.
+        self.checking.stop();
         // Readers close first, so the writer's connection is the last and tidies the WAL.
         if let Ok(mut readers) = self.readers.lock() {
             readers.clear();
@@ -328,6 +335,8 @@ impl Store {
                 writer: Mutex::new(Some(handle)),
                 readers: Mutex::new(vec![reader]),
                 watcher: Mutex::new(None),
+                checking: Arc::default(),
+                reading: closing::Interrupts::default(),
             }),
         })
     }
@@ -352,6 +361,8 @@ impl Store {
                 writer: Mutex::new(None),
                 readers: Mutex::new(vec![reader]),
                 watcher: Mutex::new(None),
+                checking: Arc::default(),
+                reading: closing::Interrupts::default(),
             }),
         })
     }
@@ -366,28 +377,23 @@ impl Store {
         self.inner.health.subscribe()
     }
 
-    /// Runs SQLite's `quick_check` off the caller's thread (on the writer's, before any
-    /// write queued after it; without a writer, on a thread of its own). Resolves to
-    /// [`StoreError::Damaged`] when the file is damaged, which also stops every later
-    /// write. Call it once after opening; the app need not wait for it.
+    /// Runs SQLite's `quick_check` on a thread and a connection of its own, beside the
+    /// writes: on a large file it reads for many seconds, and neither the writes nor the
+    /// reads queued meanwhile wait for it (a write that meets damage first is refused by
+    /// SQLite itself, which stops the writes as the check would). Resolves to
+    /// [`StoreError::Damaged`] when the file is damaged, which also stops every later write.
+    /// Call it once after opening; the app need not wait for it. Dropping the store stops it.
     pub fn quick_check(&self) -> Ack {
-        if !self.inner.read_only {
-            return self.send_anyway(Op::QuickCheck);
-        }
         let (ack, rx) = oneshot::channel();
-        let store = self.clone();
+        let path = self.inner.path.clone();
+        let read_only = self.inner.read_only;
+        let health = Arc::clone(&self.inner.health);
+        let checking = Arc::clone(&self.inner.checking);
         let started = std::thread::Builder::new()
             .name("vantage-store-check".to_string())
             .spawn(move || {
-                let result = store.with_reader(|conn| {
-                    let lines = repair::quick_check_lines(conn)?;
-                    repair::damage_in(lines).map_or(Ok(()), |detail| {
-                        Err(StoreError::Damaged {
-                            path: PathBuf::new(),
-                            detail,
-                        })
-                    })
-                });
+                let result = repair::check_beside(&path, read_only, &checking)
+                    .map_err(|e| health::note(&health, &path, e));
                 let _ = ack.send(result);
             });
         match started {
@@ -528,19 +534,33 @@ impl Store {
         read: impl FnOnce(&Connection) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
         let path = &self.inner.path;
+        if self.inner.reading.stopped() {
+            return Err(StoreError::Closed);
+        }
         let pooled = self.inner.readers.lock().ok().and_then(|mut p| p.pop());
         let conn = match pooled {
             Some(conn) => conn,
             None if self.inner.read_only => schema::open_read_only(path)?,
             None => schema::open_reader(path)?,
         };
-        let result = read(&conn).map_err(|e| health::note(&self.inner.health, path, e));
+        let result = match self.inner.reading.enter(&conn) {
+            Some(_reading) => read(&conn).map_err(|e| health::note(&self.inner.health, path, e)),
+            None => Err(StoreError::Closed),
+        };
         if let Ok(mut pool) = self.inner.readers.lock()
             && pool.len() < READ_POOL
         {
             pool.push(conn);
         }
         result
+    }
+
+    /// Stops every read in progress (SQLite interrupts its statement) and refuses later ones
+    /// with [`StoreError::Closed`]; the start-up check stops too. Writes go on. For a quitting
+    /// app: a loader reading the whole store ends within moments instead of running on.
+    pub fn stop_reads(&self) {
+        self.inner.reading.stop();
+        self.inner.checking.stop();
     }
 
     /// A number that changes whenever anything is committed to the file, by this process or
@@ -569,6 +589,17 @@ impl Store {
     /// Every stored job, newest first.
     pub fn list_jobs(&self) -> Result<Vec<JobRecord>, StoreError> {
         self.with_reader(|c| read::jobs(c, None))
+    }
+
+    /// Every open job and the newest `newest` others, newest first: what the app's Jobs tab
+    /// holds, bounded whatever is stored.
+    pub fn recent_jobs(&self, newest: usize) -> Result<Vec<JobRecord>, StoreError> {
+        self.with_reader(|c| read::recent_jobs(c, newest))
+    }
+
+    /// How many jobs are stored in each state.
+    pub fn job_counts(&self) -> Result<Vec<(JobState, usize)>, StoreError> {
+        self.with_reader(read::job_counts)
     }
 
     /// The jobs in any of these states, newest first.

@@ -103,6 +103,43 @@ pub fn jobs(conn: &Connection, states: Option<&[JobState]>) -> Result<Vec<JobRec
     rows.into_iter().map(job_record).collect()
 }
 
+/// Every open job (pending or in error, through the state index) and the newest `newest`
+/// others (the last written: jobs are written as they are queued), newest first. What a
+/// view of the jobs reads: the rows it holds do not grow with the store.
+pub fn recent_jobs(conn: &Connection, newest: usize) -> Result<Vec<JobRecord>, StoreError> {
+    let mut statement = conn.prepare_cached(&format!(
+        "SELECT {JOB_COLUMNS} FROM jobs WHERE rowid IN (
+            SELECT rowid FROM jobs WHERE state IN ('pending', 'error')
+            UNION ALL
+            SELECT rowid FROM (SELECT rowid FROM jobs ORDER BY rowid DESC LIMIT ?1))
+         ORDER BY created_at DESC, rowid DESC"
+    ))?;
+    let newest = i64::try_from(newest).unwrap_or(i64::MAX);
+    let rows = statement
+        .query_map([newest], job_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.into_iter().map(job_record).collect()
+}
+
+/// How many jobs are stored in each state (counted on the state index).
+pub fn job_counts(conn: &Connection) -> Result<Vec<(JobState, usize)>, StoreError> {
+    let mut statement =
+        conn.prepare_cached("SELECT state, count(*) FROM jobs GROUP BY state ORDER BY state")?;
+    let rows = statement
+        .query_map([], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.into_iter()
+        .map(|(state, n)| {
+            Ok((
+                state.parse().map_err(corrupt)?,
+                usize::try_from(n).unwrap_or(0),
+            ))
+        })
+        .collect()
+}
+
 pub fn job(conn: &Connection, id: &JobId) -> Result<Option<JobRecord>, StoreError> {
     let mut statement =
         conn.prepare_cached(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"))?;
@@ -190,15 +227,40 @@ pub(super) fn with_kind(
     Ok(item)
 }
 
+/// The rows of History's list, newest first: the page's rowids are found by walking the
+/// time index alone (an offset far down skips index entries, never rows), and only the rows
+/// of the page are then read, each response's status, time and size from its covering index
+/// (never through a body, which SQLite stores on overflow pages before those columns).
+const HISTORY_PAGE: &str = "SELECT {columns} FROM (
+        SELECT rowid AS k FROM requests ORDER BY created_at DESC, rowid DESC
+        LIMIT ?1 OFFSET ?2) w
+    JOIN requests r ON r.rowid = w.k
+    LEFT JOIN responses s {indexed} ON s.request_id = r.id
+    ORDER BY r.created_at DESC, r.rowid DESC";
+
+/// The covering index History's rows read a response through; a file opened read-only at a
+/// schema older than it has none.
+pub(super) const RESPONSES_FOR_HISTORY: &str = "INDEXED BY responses_for_history";
+
+/// Prepares `sql` with `{columns}` filled in and `{indexed}` naming the covering index of the
+/// responses, or without it when the file has no such index (an older file read as it is).
+pub(super) fn prepare_history_query<'c>(
+    conn: &'c Connection,
+    sql: &str,
+) -> Result<rusqlite::CachedStatement<'c>, StoreError> {
+    let sql = sql.replace("{columns}", HISTORY_COLUMNS);
+    match conn.prepare_cached(&sql.replace("{indexed}", RESPONSES_FOR_HISTORY)) {
+        Ok(statement) => Ok(statement),
+        Err(_) => Ok(conn.prepare_cached(&sql.replace("{indexed}", ""))?),
+    }
+}
+
 pub fn history(
     conn: &Connection,
     limit: usize,
     offset: usize,
 ) -> Result<Vec<HistoryItem>, StoreError> {
-    let mut statement = conn.prepare_cached(&format!(
-        "SELECT {HISTORY_COLUMNS} FROM requests r LEFT JOIN responses s ON s.request_id = r.id
-         ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?1 OFFSET ?2"
-    ))?;
+    let mut statement = prepare_history_query(conn, HISTORY_PAGE)?;
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let rows = statement

@@ -224,3 +224,33 @@ fn next_readable(old: &Connection, table: &str, list: &str, after: i64) -> Optio
         }
     }
 }
+
+/// `quick_check` on a connection of its own (see `Store::quick_check`), which never
+/// checkpoints on closing: the file may be damaged, and the writer's connection tidies the
+/// log. `checking` stops it when the store closes.
+pub(super) fn check_beside(
+    path: &Path,
+    read_only: bool,
+    checking: &super::closing::Interrupts,
+) -> Result<(), StoreError> {
+    let conn = match read_only {
+        true => schema::open_read_only(path)?,
+        false => schema::open_reader(path)?,
+    };
+    let _ = conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    );
+    let lines = {
+        let Some(_running) = checking.enter(&conn) else {
+            return Err(StoreError::Closed);
+        };
+        quick_check_lines(&conn)?
+    };
+    damage_in(lines).map_or(Ok(()), |detail| {
+        Err(StoreError::Damaged {
+            path: PathBuf::new(),
+            detail,
+        })
+    })
+}

@@ -125,14 +125,19 @@ pub fn search(
     let Some(expression) = match_expression(query) else {
         return Ok(Vec::new());
     };
-    let mut statement = conn.prepare_cached(&format!(
-        "SELECT {} FROM history_text t
-         JOIN requests r ON r.rowid = t.rowid
-         LEFT JOIN responses s ON s.request_id = r.id
-         WHERE history_text MATCH ?1 AND (?2 IS NULL OR r.kind = ?2)
-         ORDER BY t.rowid DESC LIMIT ?3 OFFSET ?4",
-        super::read::HISTORY_COLUMNS
-    ))?;
+    // The page's rowids come from the index alone, newest first (an offset skips matches,
+    // not rows); only the page's rows are then read.
+    let mut statement = super::read::prepare_history_query(
+        conn,
+        "SELECT {columns} FROM (
+            SELECT t.rowid AS k FROM history_text t
+            WHERE history_text MATCH ?1
+              AND (?2 IS NULL OR (SELECT kind FROM requests WHERE rowid = t.rowid) = ?2)
+            ORDER BY t.rowid DESC LIMIT ?3 OFFSET ?4) w
+         JOIN requests r ON r.rowid = w.k
+         LEFT JOIN responses s {indexed} ON s.request_id = r.id
+         ORDER BY r.rowid DESC",
+    )?;
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let offset = i64::try_from(offset).unwrap_or(i64::MAX);
     let rows = statement
@@ -153,14 +158,21 @@ pub fn count(
     let Some(expression) = match_expression(query) else {
         return Ok(0);
     };
-    let mut statement = conn.prepare_cached(
-        "SELECT count(*) FROM history_text t JOIN requests r ON r.rowid = t.rowid
-         WHERE history_text MATCH ?1 AND (?2 IS NULL OR r.kind = ?2)",
-    )?;
-    let n: i64 = statement.query_row(
-        rusqlite::params![expression, kind.map(RequestKind::as_str)],
-        |row| row.get(0),
-    )?;
+    // Without a kind the index alone counts: no stored row is read. The triggers keep the
+    // index and the requests in step, so every match is an entry.
+    let n: i64 = match kind {
+        None => conn
+            .prepare_cached("SELECT count(*) FROM history_text WHERE history_text MATCH ?1")?
+            .query_row([expression], |row| row.get(0))?,
+        Some(kind) => conn
+            .prepare_cached(
+                "SELECT count(*) FROM history_text t JOIN requests r ON r.rowid = t.rowid
+                 WHERE history_text MATCH ?1 AND r.kind = ?2",
+            )?
+            .query_row(rusqlite::params![expression, kind.as_str()], |row| {
+                row.get(0)
+            })?,
+    };
     Ok(usize::try_from(n).unwrap_or(0))
 }
 

@@ -12,7 +12,6 @@ use tokio::sync::oneshot;
 use super::StoreError;
 use super::health::{self, Health, HealthCell, is_damage};
 use super::model::{Body, EntryId, JobUpdate, NewJob, Origin, RequestParams};
-use super::repair;
 use crate::api::JobId;
 use crate::jobs::{JobState, UnixMs};
 
@@ -42,8 +41,6 @@ pub(super) enum Op {
     SetHistoryLimit(usize),
     /// Nothing to write: acknowledged once everything queued before it is committed.
     Barrier,
-    /// `PRAGMA quick_check`, run alone between batches.
-    QuickCheck,
     /// A tracking run's writes (`track.rs`).
     Track(super::track::TrackWrite),
     /// The names answers put forward, read by the rules of `version` (`names.rs`).
@@ -67,28 +64,10 @@ pub(super) struct Writer {
 
 impl Writer {
     pub(super) fn run(mut self, commands: Receiver<Command>, mut history_max: usize) {
-        // A check is run on its own, between batches, so writes queued after it wait for it.
-        let mut carried: Option<Command> = None;
-        loop {
-            let first = match carried.take() {
-                Some(command) => command,
-                None => match commands.recv() {
-                    Ok(command) => command,
-                    Err(_) => break,
-                },
-            };
-            if matches!(first.op, Op::QuickCheck) {
-                let result = self.quick_check();
-                answer(first, result);
-                continue;
-            }
+        while let Ok(first) = commands.recv() {
             let mut batch = vec![first];
             while batch.len() < MAX_BATCH {
                 match commands.try_recv() {
-                    Ok(command) if matches!(command.op, Op::QuickCheck) => {
-                        carried = Some(command);
-                        break;
-                    }
                     Ok(command) => batch.push(command),
                     Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
                 }
@@ -123,18 +102,6 @@ impl Writer {
                 .conn
                 .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true);
         }
-    }
-
-    fn quick_check(&self) -> Result<(), StoreError> {
-        let outcome = repair::quick_check_lines(&self.conn).and_then(|lines| {
-            repair::damage_in(lines).map_or(Ok(()), |detail| {
-                Err(StoreError::Damaged {
-                    path: PathBuf::new(),
-                    detail,
-                })
-            })
-        });
-        outcome.map_err(|e| health::note(&self.health, &self.path, e))
     }
 }
 
@@ -241,7 +208,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
                 params![names, fetched_at],
             )?;
         }
-        Op::SetHistoryLimit(_) | Op::Barrier | Op::QuickCheck => {}
+        Op::SetHistoryLimit(_) | Op::Barrier => {}
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::io;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyEventKind};
+use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use futures_util::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -69,10 +69,46 @@ where
     // The first frame needs none of what the start asks for (those answer through the
     // channel), nor the store, which opens beside it.
     draw(terminal, app, &mut stats)?;
-    if runner.settle_store(app).await {
-        draw(terminal, app, &mut stats)?;
+    // Ctrl+C ends the app even while the store is still opening (a migration of a large
+    // file); other keys wait for it and act then.
+    let mut early = Vec::new();
+    let mut events_ended = false;
+    let settled = {
+        let settling = runner.settle_store(app);
+        tokio::pin!(settling);
+        loop {
+            tokio::select! {
+                // A store already open is taken before any key is looked at.
+                biased;
+                changed = &mut settling => break Some(changed),
+                event = events.next(), if !events_ended => match event {
+                    Some(Ok(event)) if is_interrupt(&event) => break None,
+                    Some(Ok(event)) => early.extend(event_to_msg(event)),
+                    Some(Err(e)) => return Err(e),
+                    // The loop ends with its events, once the store is taken.
+                    None => events_ended = true,
+                },
+            }
+        }
+    };
+    match settled {
+        None => return Ok(stats),
+        Some(true) => draw(terminal, app, &mut stats)?,
+        Some(false) => {}
     }
     runner.run_all(effects, app).await;
+    if !early.is_empty() {
+        apply(app, runner, early, &mut stats).await;
+        if app.should_quit {
+            runner.cancel_all();
+            return Ok(stats);
+        }
+        draw(terminal, app, &mut stats)?;
+    }
+    if events_ended {
+        runner.cancel_all();
+        return Ok(stats);
+    }
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut ages_ticker = tokio::time::interval(AGES_TICK);
@@ -120,17 +156,7 @@ where
         if batch.is_empty() {
             continue;
         }
-        app.set_clock(Instant::now());
-        app.set_wall(now_ms());
-        for msg in batch {
-            stats.messages += 1;
-            runner.observe(&msg);
-            let effects = app::update(app, msg);
-            runner.run_all(effects, app).await;
-            stats.most_polls_in_flight = stats
-                .most_polls_in_flight
-                .max(app.jobs.scheduler.in_flight());
-        }
+        apply(app, runner, batch, &mut stats).await;
         if app.should_quit {
             break;
         }
@@ -138,6 +164,31 @@ where
     }
     runner.cancel_all();
     Ok(stats)
+}
+
+/// Runs a batch of messages through `update`, carrying out their effects.
+async fn apply(app: &mut App, runner: &mut EffectRunner, batch: Vec<Msg>, stats: &mut LoopStats) {
+    app.set_clock(Instant::now());
+    app.set_wall(now_ms());
+    for msg in batch {
+        stats.messages += 1;
+        runner.observe(&msg);
+        let effects = app::update(app, msg);
+        runner.run_all(effects, app).await;
+        stats.most_polls_in_flight = stats
+            .most_polls_in_flight
+            .max(app.jobs.scheduler.in_flight());
+    }
+}
+
+/// Ctrl+C, which ends the app whatever it is doing.
+fn is_interrupt(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::Key(key) if key.kind != KeyEventKind::Release
+            && key.code == KeyCode::Char('c')
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+    )
 }
 
 fn draw<B>(terminal: &mut Terminal<B>, app: &App, stats: &mut LoopStats) -> io::Result<()>

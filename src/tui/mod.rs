@@ -95,7 +95,9 @@ pub async fn run(
         &mut rx,
     )
     .await;
+    // The terminal is the user's again at once; what is left is finished within a bound.
     restore_terminal();
+    runner.close().await;
     match result {
         Ok(_) => 0,
         Err(e) => {

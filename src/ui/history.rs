@@ -20,6 +20,8 @@ fn requests(count: usize) -> &'static str {
 pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     let history = &app.history;
     let count = match &history.search.applied {
+        // The page shows before its count: no number until it is known.
+        _ if history.loaded && !history.counted => "counting… ".to_string(),
         Some(_) => format!(
             "{} of {} {} ",
             history.total,
@@ -114,15 +116,13 @@ fn search_line(history: &HistoryState) -> Option<Line<'static>> {
         return Some(Line::from(spans));
     }
     let applied = search.applied.as_ref()?;
+    let found = match history.counted {
+        true => format!("{} of {}", history.total, history.entries),
+        false => "counting…".to_string(),
+    };
     Some(Line::from(vec![
         Span::styled(" / ", theme::accent()),
         Span::styled(applied.clone(), theme::matched()),
-        Span::styled(
-            format!(
-                "  {} of {} · Esc: every entry ",
-                history.total, history.entries
-            ),
-            theme::dim(),
-        ),
+        Span::styled(format!("  {found} · Esc: every entry "), theme::dim()),
     ]))
 }

@@ -58,7 +58,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     }
     let counts = jobs.scheduler.counts();
     let mut title = vec![Span::styled(" Jobs ", theme::title())];
-    let stored = |state: JobState| jobs.rows.iter().filter(|r| r.state == state).count();
+    let stored = |state: JobState| jobs.stored_count(state);
     // The same words as the state column: a job in `error` is not counted as pending, and
     // every ended job is counted, failed and expired ones too.
     let mut parts = vec![format!("{} pending", counts.pending)];
@@ -80,6 +80,13 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         format!("{} ", parts.join(" · ")),
         theme::dim(),
     ));
+    // A long history of jobs is listed by its newest; History lists and searches them all.
+    if jobs.left_out() > 0 {
+        title.push(Span::styled(
+            format!("· the newest {} listed ", jobs.rows.len()),
+            theme::dim(),
+        ));
+    }
     if !jobs.list.filter.is_empty() {
         title.push(Span::styled(
             format!("· {} ", jobs.list.count_label("shown")),

@@ -99,7 +99,8 @@ impl EffectRunner {
             }
             CallEffect::Cancel(tag) => {
                 if let Some(task) = self.tasks.remove(&tag) {
-                    task.cancel();
+                    // Its task is dropped in the background.
+                    drop(task.cancel());
                 }
                 None
             }
@@ -276,13 +277,7 @@ impl EffectRunner {
             };
             let _ = tx.send(done(tag, result));
         });
-        self.tasks.insert(
-            tag,
-            CallTask {
-                abort: task.abort_handle(),
-                stop,
-            },
-        );
+        self.tasks.insert(tag, CallTask { task, stop });
     }
 }
 

@@ -12,8 +12,10 @@ pub use os::restore_settings;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use std::time::Duration;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use tokio::task::AbortHandle;
+
+use tokio::task::JoinHandle;
 
 use crate::api::proxy::ProxyEndpoints;
 use crate::api::{Client, JobId};
@@ -26,16 +28,24 @@ use super::PendingStore;
 /// A call in flight: its task, and the flag that stops its preparation (which runs on the
 /// blocking pool, where aborting the task does not reach).
 pub(super) struct CallTask {
-    pub(super) abort: AbortHandle,
+    pub(super) task: JoinHandle<()>,
     pub(super) stop: crate::present::Stop,
 }
 
 impl CallTask {
-    pub(super) fn cancel(self) {
+    /// Stops the call; the handle resolves once its task is dropped (its History entry then
+    /// marked cancelled).
+    pub(super) fn cancel(self) -> JoinHandle<()> {
         self.stop.set();
-        self.abort.abort();
+        self.task.abort();
+        self.task
     }
 }
+
+/// What quitting waits for at most: the cancelled calls' History entries and the store's
+/// queued writes. Anything still running after it (a load of the whole store) is left to
+/// the end of the process.
+pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// Carries out effects: spawns calls, cancels them, reads and writes the store, copies,
 /// opens, writes files.
@@ -65,6 +75,8 @@ pub struct EffectRunner {
     settings_save: Option<tokio::task::JoinHandle<()>>,
     /// `keys.toml` and the theme file, read again when the terminal regains focus.
     user_files: Option<super::user_files::UserFiles>,
+    /// The calls cancelled as the loop ended, until their tasks are dropped.
+    stopping: Vec<JoinHandle<()>>,
     /// Raised to stop the Track tab's reading under way (a new one replaces it; the app
     /// ends).
     track_stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
@@ -103,6 +115,7 @@ impl EffectRunner {
             user_files: None,
             keep_history: true,
             workspace: None,
+            stopping: Vec::new(),
             track_stop: None,
         }
     }
@@ -156,7 +169,34 @@ impl EffectRunner {
 
     pub(super) fn cancel_all(&mut self) {
         for (_, task) in self.tasks.drain() {
-            task.cancel();
+            self.stopping.push(task.cancel());
+        }
+    }
+
+    /// Ends what the runner started, within [`QUIT_GRACE`]: the cancelled calls' tasks are
+    /// dropped (their History entries say cancelled), the store's reads are stopped and its
+    /// queued writes committed, and the store is closed. A load still running on the blocking
+    /// pool, or a long write, is not waited for beyond that.
+    pub async fn close(&mut self) {
+        let deadline = tokio::time::Instant::now() + QUIT_GRACE;
+        let stopping = std::mem::take(&mut self.stopping);
+        let _ = tokio::time::timeout_at(deadline, futures_util::future::join_all(stopping)).await;
+        let Some(store) = self.store.take() else {
+            return;
+        };
+        store.stop_reads();
+        let _ = tokio::time::timeout_at(deadline, store.flush()).await;
+        // The last handle joins the writer thread (which folds the log into the file): on a
+        // thread of its own, waited for within the same bound.
+        let (closed, closing) = tokio::sync::oneshot::channel();
+        let spawned = std::thread::Builder::new()
+            .name("vantage-store-close".to_string())
+            .spawn(move || {
+                drop(store);
+                let _ = closed.send(());
+            });
+        if spawned.is_ok() {
+            let _ = tokio::time::timeout_at(deadline, closing).await;
         }
     }
 

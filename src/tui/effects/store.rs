@@ -68,8 +68,13 @@ impl EffectRunner {
             StoreEffect::LoadJobs => {
                 let store = store?;
                 tokio::task::spawn_blocking(move || {
-                    let result = store.list_jobs().map_err(|e| e.to_string());
+                    // Every open job and the newest others, then the count of all.
+                    let result = store
+                        .recent_jobs(app::jobs_tab::KEPT)
+                        .map_err(|e| e.to_string());
                     let _ = tx.send(Msg::JobsLoaded(result));
+                    let counted = store.job_counts().map_err(|e| e.to_string());
+                    let _ = tx.send(Msg::JobsCounted(counted));
                 });
                 None
             }
@@ -84,11 +89,28 @@ impl EffectRunner {
                     // What was just sent is listed too.
                     let _ = store.flush().await;
                     let asked = request.clone();
-                    let result = blocking(move || {
-                        read_history_page(&store, &asked).map_err(|e| e.to_string())
+                    let reader = tx.clone();
+                    // The page first, shown as soon as read; then its count, if asked.
+                    let read = tokio::task::spawn_blocking(move || {
+                        let result = read_history_page(&store, &asked).map_err(|e| e.to_string());
+                        let _ = reader.send(Msg::HistoryPage(app::history::Page {
+                            request: asked.clone(),
+                            result,
+                        }));
+                        if asked.count {
+                            let result = count_history(&store, asked.query.as_deref())
+                                .map_err(|e| e.to_string());
+                            let _ = reader.send(Msg::HistoryCounted(app::history::Count {
+                                generation: asked.generation,
+                                result,
+                            }));
+                        }
                     })
                     .await;
-                    let _ = tx.send(Msg::HistoryPage(app::history::Page { request, result }));
+                    if let Err(stopped) = read {
+                        let result = Err(format!("the work stopped: {stopped}"));
+                        let _ = tx.send(Msg::HistoryPage(app::history::Page { request, result }));
+                    }
                 });
                 None
             }
@@ -377,34 +399,33 @@ impl EffectRunner {
     }
 }
 
-/// One page of the History list, with the counts its first page shows.
+/// One page of the History list (of every entry, or of a search's results).
 fn read_history_page(
     store: &Store,
     request: &app::history::PageRequest,
 ) -> Result<app::history::PageRead, crate::store::StoreError> {
-    let (items, total) = match &request.query {
-        Some(query) => (
-            store.search_history(query, None, request.limit, request.offset)?,
-            request
-                .count
-                .then(|| store.search_history_len(query, None))
-                .transpose()?,
-        ),
-        None => (
-            store.history(request.limit, request.offset)?,
-            request.count.then(|| store.history_len()).transpose()?,
-        ),
-    };
-    let entries = match (&request.query, request.count) {
-        (None, _) => total,
-        (Some(_), true) => Some(store.history_len()?),
-        (Some(_), false) => None,
+    let items = match &request.query {
+        Some(query) => store.search_history(query, None, request.limit, request.offset)?,
+        None => store.history(request.limit, request.offset)?,
     };
     Ok(app::history::PageRead {
         items,
-        total,
-        entries,
+        total: None,
+        entries: None,
     })
+}
+
+/// The rows of a History listing in all, and every entry stored.
+fn count_history(
+    store: &Store,
+    query: Option<&str>,
+) -> Result<(usize, usize), crate::store::StoreError> {
+    let entries = store.history_len()?;
+    let total = match query {
+        Some(query) => store.search_history_len(query, None)?,
+        None => entries,
+    };
+    Ok((total, entries))
 }
 
 /// The workspace file named with `--workspace`, else the nearest `vantage.toml` in the
