@@ -12,7 +12,8 @@
 //! The answers come from a pool of [`answers::VARIANTS`] completions a model, each read
 //! once per prompt with [`read_item`]; a call's reading is that reading with the call's
 //! model, place and prompt. The first run's readings are checked against reading each of
-//! its answers, so the pool's shortcut cannot drift from what `track` stores. The build is
+//! its answers, so the pool's shortcut cannot drift from what `track` stores. The names
+//! each answer puts forward are kept as discovery keeps them, read once per body. The build is
 //! deterministic: the same rows in the same order every time.
 #![allow(dead_code)]
 
@@ -30,6 +31,8 @@ use vantage::jobs::JobState;
 use vantage::store::readings::StoredReading;
 use vantage::store::{DB_FILE, Origin, RequestParams, RunItem, Store, StoreOptions};
 use vantage::track::plan::expand;
+use vantage::present::answer::prepare_stored;
+use vantage::present::discover::{NameInAnswer, names_in};
 use vantage::track::stored::{READING_RULES, brand_list, bring_up_to_date, read_item};
 
 use answers::{BRANDS, MODELS, VARIANTS, mix};
@@ -41,7 +44,7 @@ pub const SET: &str = "boots";
 pub const PER_RUN: usize = 500;
 
 /// Bumped whenever the rows a store holds change, so an older build is not reused.
-const GENERATOR: &str = "v1";
+const GENERATOR: &str = "v2";
 
 /// The first run starts on 2025-01-06 06:00 UTC; runs follow every 8 h 45 min 36 s, so a
 /// thousand of them span a year.
@@ -259,6 +262,9 @@ struct Pool {
     readings: Vec<Vec<StoredReading>>,
     /// Per call number: the model, place, prompt and device its readings carry.
     calls: Vec<StoredReading>,
+    /// `[variant body][prompt]`: the names the answer puts forward, read once, as
+    /// discovery keeps them.
+    names: Vec<Vec<Vec<NameInAnswer>>>,
 }
 
 fn item(seq: u32, request: &RequestParams, body: &str) -> RunItem {
@@ -321,6 +327,16 @@ impl Pool {
             read(seq as u32, &calls[seq].request, &bodies[b][p], brands)
         });
         let readings = flat.chunks(PROMPTS.len()).map(<[_]>::to_vec).collect();
+        let flat_names = parallel(cells, |i| {
+            let (b, p) = (i / PROMPTS.len(), i % PROMPTS.len());
+            let RequestParams::Ai(request) = &calls[asked[&(b / VARIANTS, p)]].request else {
+                unreachable!("the set asks chatbots only")
+            };
+            prepare_stored(request.clone(), &bodies[b][p])
+                .map(|answer| names_in(&answer))
+                .unwrap_or_default()
+        });
+        let names = flat_names.chunks(PROMPTS.len()).map(<[_]>::to_vec).collect();
         let metadata = parallel(calls.len(), |seq| {
             let call = &calls[seq];
             let body = &bodies[call.model * VARIANTS][call.prompt];
@@ -330,6 +346,7 @@ impl Pool {
             bodies,
             readings,
             calls: metadata,
+            names,
         }
     }
 
@@ -522,6 +539,20 @@ fn write_run(tx: &Connection, calls: &[Call], pool: &Pool, list: i64, run: usize
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )
         .unwrap();
+    let mut read_names = tx
+        .prepare_cached(
+            "INSERT INTO answer_reads (entry_id, col, version, at) VALUES (?1, 0, ?2, ?3)",
+        )
+        .unwrap();
+    // Each name through the store's trigger, which keeps the totals discovery reads.
+    let mut name = tx
+        .prepare_cached(
+            "INSERT INTO answer_names
+                 (entry_id, col, name, version, model, place, at, products, recommended,
+                  sentence)
+             VALUES (?1, 0, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .unwrap();
     let mut brand = tx
         .prepare_cached(
             "INSERT INTO track_reading_brands
@@ -578,6 +609,24 @@ fn write_run(tx: &Connection, calls: &[Call], pool: &Pool, list: i64, run: usize
         response
             .execute(params![entry, body, elapsed, size, received])
             .unwrap();
+        read_names
+            .execute(params![entry, READING_RULES, sent])
+            .unwrap();
+        let of_call = &pool.calls[seq];
+        for n in &pool.names[body_at][call.prompt] {
+            name.execute(params![
+                entry,
+                n.name,
+                READING_RULES,
+                of_call.model,
+                of_call.place,
+                sent,
+                serde_json::to_string(&n.products).unwrap(),
+                n.recommended,
+                n.sentence
+            ])
+            .unwrap();
+        }
         let r = pool.reading(calls, body_at, seq);
         reading
             .execute(params![
