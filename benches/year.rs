@@ -24,7 +24,6 @@ use criterion::Criterion;
 
 use vantage::analysis::mentions::Brand;
 use vantage::analysis::workspace::{TrackSet, Workspace};
-use vantage::present::discover::{MAX_STORED_ANSWERS, untracked_in_stored};
 use vantage::store::Store;
 use vantage::track::stored::{READING_RULES, SetReadings, bring_up_to_date};
 use vantage::track::{alerts, diff, readings, report, report_page, trends, view};
@@ -102,10 +101,13 @@ fn history_search(store: &Store) -> usize {
     page.len() + store.search_history_len("Lowa Renegade", None).unwrap()
 }
 
-/// `brands discover`: the names the newest stored answers put forward, untracked.
+/// `brands discover`: the names every stored answer puts forward, untracked: each answer's
+/// names brought up to date (nothing to read on these stores), then the kept totals.
 fn discover(store: &Store, tracked: &[Brand]) -> usize {
-    let stored = store.stored_ai_answers(None, MAX_STORED_ANSWERS).unwrap();
-    untracked_in_stored(stored, tracked).0.len()
+    let never = AtomicBool::new(false);
+    vantage::discovery::bring_up_to_date(store, i64::MIN, READING_RULES, &mut |_| {}, &never)
+        .unwrap();
+    vantage::discovery::untracked(store, None, tracked).unwrap().0.len()
 }
 
 fn bench_store(c: &mut Criterion, year: &YearStore) {
