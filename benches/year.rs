@@ -107,7 +107,10 @@ fn discover(store: &Store, tracked: &[Brand]) -> usize {
     let never = AtomicBool::new(false);
     vantage::discovery::bring_up_to_date(store, i64::MIN, READING_RULES, &mut |_| {}, &never)
         .unwrap();
-    vantage::discovery::untracked(store, None, tracked).unwrap().0.len()
+    vantage::discovery::untracked(store, None, tracked)
+        .unwrap()
+        .0
+        .len()
 }
 
 fn bench_store(c: &mut Criterion, year: &YearStore) {

@@ -29,6 +29,7 @@ mod text;
 mod track;
 mod track_alerts;
 mod track_read;
+mod track_report;
 mod track_set;
 mod track_travel;
 mod track_trends;

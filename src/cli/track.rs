@@ -211,7 +211,14 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             output,
         } => {
             let runs = if last { Some(1) } else { runs };
-            report_page(config, workspace, &set, format, runs, output.as_deref())
+            super::track_report::report_page(
+                config,
+                workspace,
+                &set,
+                format,
+                runs,
+                output.as_deref(),
+            )
         }
         TrackCommand::Report {
             set,
@@ -219,7 +226,14 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             last,
             output,
             ..
-        } => report_set(config, workspace, &set, format, last, output.as_deref()),
+        } => super::track_report::report_set(
+            config,
+            workspace,
+            &set,
+            format,
+            last,
+            output.as_deref(),
+        ),
         TrackCommand::Check { set, json } => check_set(config, workspace, &set, json).await,
         TrackCommand::Export { set, since } => {
             super::track_travel::export(config, &set, since.as_deref())
@@ -629,196 +643,4 @@ pub(super) fn runs_of(store: &Store, set: &str) -> Result<Vec<RunSummary>, i32> 
             Err(error.exit_code())
         }
     }
-}
-
-/// `track report --format html|md`: the set's report as one page (and its charts).
-fn report_page(
-    config: &Config,
-    workspace: Option<&std::path::Path>,
-    set: &str,
-    format: ReportFormat,
-    runs: Option<usize>,
-    output: Option<&std::path::Path>,
-) -> i32 {
-    if format == ReportFormat::Md && output.is_none() {
-        return invalid(
-            "Markdown writes its charts as SVG files beside it: give the file with -o report.md.",
-        );
-    }
-    let brands = brands_for(workspace, set);
-    let loaded = load_workspace(workspace).ok();
-    let definition = loaded.as_ref().and_then(|w| w.set(set)).cloned();
-    let store = match open_store(config) {
-        Ok(store) => store,
-        Err(code) => return code,
-    };
-    let all = match runs_of(&store, set) {
-        Ok(all) => all,
-        Err(code) => return code,
-    };
-    let read = match super::track_read::set_readings(&store, set, all, &brands) {
-        Ok(read) => read,
-        Err(code) => return code,
-    };
-    let input = match report::gather(
-        &store,
-        set,
-        definition.as_ref(),
-        &brands,
-        &read,
-        runs,
-        crate::store::now_ms(),
-    ) {
-        Ok(input) => input,
-        Err(error) => {
-            err(&error.to_string());
-            return error.exit_code();
-        }
-    };
-    let (page, charts) = match format {
-        ReportFormat::Md => {
-            let stem = output
-                .and_then(|p| p.file_stem())
-                .map_or("report".to_string(), |s| s.to_string_lossy().to_string());
-            crate::track::report_page::markdown(&input, &stem)
-        }
-        _ => (crate::track::report_page::html(&input), Vec::new()),
-    };
-    let Some(path) = output else {
-        out_as_received(&page);
-        return exit::OK;
-    };
-    let folder = path.parent().unwrap_or(std::path::Path::new(""));
-    let written = std::fs::write(path, &page).and_then(|()| {
-        charts
-            .iter()
-            .try_for_each(|chart| std::fs::write(folder.join(&chart.name), &chart.svg))
-    });
-    match written {
-        Ok(()) => {
-            let extra = match charts.len() {
-                0 => String::new(),
-                n => format!(" and {n} charts beside it"),
-            };
-            err(&format!(
-                "Wrote the report of {set} ({} runs) to {}{extra}.",
-                input.trends.runs.len(),
-                path.display()
-            ));
-            exit::OK
-        }
-        Err(error) => {
-            err(&format!(
-                "The report could not be written to {} ({error}). Check that its folder exists and can be written.",
-                path.display()
-            ));
-            exit::FAILURE
-        }
-    }
-}
-
-fn report_set(
-    config: &Config,
-    workspace: Option<&std::path::Path>,
-    set: &str,
-    format: ReportFormat,
-    last: bool,
-    output: Option<&std::path::Path>,
-) -> i32 {
-    let brands = brands_for(workspace, set);
-    let store = match open_store(config) {
-        Ok(store) => store,
-        Err(code) => return code,
-    };
-    let runs = match runs_of(&store, set) {
-        Ok(runs) => runs,
-        Err(code) => return code,
-    };
-    // The rows read the stored readings; only `--format json` reads the answers again.
-    let read = if format == ReportFormat::Json {
-        None
-    } else {
-        match super::track_read::set_readings(&store, set, runs.clone(), &brands) {
-            Ok(read) => Some(read),
-            Err(code) => return code,
-        }
-    };
-    let first = if last { runs.len() - 1 } else { 0 };
-    let mut file = match output.map(std::fs::File::create).transpose() {
-        Ok(file) => file,
-        Err(error) => {
-            err(&format!(
-                "The report could not be written to {} ({error}). Check that its folder exists and can be written.",
-                output.map(|p| p.display().to_string()).unwrap_or_default()
-            ));
-            return exit::FAILURE;
-        }
-    };
-    // One run at a time: a year of daily runs never sits in memory at once.
-    let mut answers_written = 0;
-    let runs_count = runs.len();
-    for (i, run) in runs.iter().enumerate().skip(first) {
-        let items = match &read {
-            Some(read) => read.stored(&store, i).and_then(|stored| match stored {
-                Some(readings) => store
-                    .track_items_between(&run.id, 0, u32::MAX, false)
-                    .map(|items| (items, Some(readings))),
-                None => store.track_items(&run.id).map(|items| (items, None)),
-            }),
-            None => store.track_items(&run.id).map(|items| (items, None)),
-        };
-        let (items, readings) = match items {
-            Ok(items) => items,
-            Err(error) => {
-                err(&error.to_string());
-                return error.exit_code();
-            }
-        };
-        let written = match format {
-            // A JSON array whose elements come a run at a time.
-            ReportFormat::Json => {
-                let mut text = String::from(if i == first { "[" } else { "" });
-                for answer in report::answers(run, &items, &brands) {
-                    let element = serde_json::to_string_pretty(&answer).map_err(|e| e.to_string());
-                    match element {
-                        Ok(element) => {
-                            text.push_str(if answers_written == 0 { "\n" } else { ",\n" });
-                            text.push_str(&element);
-                            answers_written += 1;
-                        }
-                        Err(problem) => {
-                            err(&format!("The report could not be written: {problem}."));
-                            return exit::FAILURE;
-                        }
-                    }
-                }
-                if i + 1 == runs_count {
-                    text.push_str("\n]\n");
-                }
-                Ok(text)
-            }
-            _ => report::render(
-                &report::rows(run, &items, readings.as_deref(), &brands),
-                format,
-                i == first,
-            ),
-        };
-        let text = match written {
-            Ok(text) => text,
-            Err(problem) => {
-                err(&format!("The report could not be written: {problem}."));
-                return exit::FAILURE;
-            }
-        };
-        match file.as_mut() {
-            Some(file) => {
-                if let Err(error) = std::io::Write::write_all(file, text.as_bytes()) {
-                    err(&format!("The report could not be written ({error})."));
-                    return exit::FAILURE;
-                }
-            }
-            None => out_as_received(&text),
-        }
-    }
-    exit::OK
 }

@@ -6,8 +6,9 @@
 
 use rusqlite::{Connection, params};
 
-use super::StoreError;
 use super::model::EntryId;
+use super::writer::Op;
+use super::{Ack, Store, StoreError};
 
 pub(super) const MIGRATION: &str = "
     CREATE TABLE answer_reads (
@@ -254,4 +255,47 @@ pub(super) fn read_count(conn: &Connection, version: u32, since: i64) -> Result<
         |r| r.get(0),
     )?;
     Ok(usize::try_from(count).unwrap_or(0))
+}
+
+impl Store {
+    /// Keeps the names answers put forward, read by the rules of `version`.
+    pub fn keep_names(&self, version: u32, answers: Vec<AnswerNames>) -> Ack {
+        self.send(Op::Names { version, answers })
+    }
+
+    /// Answered AI entries and comparisons, newest first, whose names are not kept by the
+    /// rules of `version`: at most `limit`, made at or after `since`.
+    pub fn names_unread(
+        &self,
+        version: u32,
+        since: i64,
+        limit: usize,
+    ) -> Result<Vec<EntryId>, StoreError> {
+        self.with_reader(|c| unread(c, version, since, limit))
+    }
+
+    /// How many there are.
+    pub fn names_unread_count(&self, version: u32, since: i64) -> Result<usize, StoreError> {
+        self.with_reader(|c| unread_count(c, version, since))
+    }
+
+    /// The kept names per model and place, over every answer (or those since `since`).
+    pub fn name_totals(
+        &self,
+        version: u32,
+        since: Option<i64>,
+    ) -> Result<Vec<NameTotal>, StoreError> {
+        self.with_reader(|c| totals(c, version, since))
+    }
+
+    /// How many answers have their names kept by the rules of `version` (made at or after
+    /// `since`).
+    pub fn names_read_count(&self, version: u32, since: i64) -> Result<usize, StoreError> {
+        self.with_reader(|c| read_count(c, version, since))
+    }
+
+    /// The products kept under a name (JSON arrays), at most `limit`.
+    pub fn name_products(&self, name: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.with_reader(|c| products(c, name, limit))
+    }
 }

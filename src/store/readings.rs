@@ -7,8 +7,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::StoreError;
-use super::track::{RunId, RunSummary};
+use super::track::{RunId, RunItem, RunSummary};
+use super::{Store, StoreError};
 
 pub(super) const MIGRATION: &str = "
     CREATE TABLE track_reading_lists (
@@ -356,4 +356,60 @@ pub(super) fn run_readings(
         }
     }
     Ok(readings)
+}
+
+impl Store {
+    /// The calls of a run numbered `first` to `last`, with their result only when `bodies`
+    /// (a run's calls without their answers cost what their requests do).
+    pub fn track_items_between(
+        &self,
+        run: &RunId,
+        first: u32,
+        last: u32,
+        bodies: bool,
+    ) -> Result<Vec<RunItem>, StoreError> {
+        self.with_reader(|c| super::track::items_between(c, run, first, last, bodies))
+    }
+
+    /// The id of the list of brands readings were made for, if any was.
+    pub fn reading_list(&self, brands: &str) -> Result<Option<i64>, StoreError> {
+        self.with_reader(|c| list_id(c, brands))
+    }
+
+    /// The tallies kept for a set's runs.
+    pub fn track_tallies(&self, set: &str) -> Result<Vec<StoredTally>, StoreError> {
+        self.with_reader(|c| tallies(c, set))
+    }
+
+    /// How many answered calls of a run have no reading by these rules for these brands.
+    pub fn track_unread_count(
+        &self,
+        run: &RunId,
+        list: Option<i64>,
+        version: u32,
+    ) -> Result<usize, StoreError> {
+        self.with_reader(|c| unread_count(c, run, list, version))
+    }
+
+    /// Those calls' numbers after `after`, at most `limit`.
+    pub fn track_unread(
+        &self,
+        run: &RunId,
+        list: Option<i64>,
+        version: u32,
+        after: Option<u32>,
+        limit: usize,
+    ) -> Result<Vec<u32>, StoreError> {
+        self.with_reader(|c| unread(c, run, list, version, after, limit))
+    }
+
+    /// A run's readings by these rules for these brands.
+    pub fn track_readings(
+        &self,
+        run: &RunId,
+        list: i64,
+        version: u32,
+    ) -> Result<Vec<StoredReading>, StoreError> {
+        self.with_reader(|c| run_readings(c, run, list, version))
+    }
 }

@@ -9,8 +9,7 @@ use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{
-    Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Sparkline, Table, TableState,
-    Wrap,
+    Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Sparkline, Wrap,
 };
 
 use crate::analysis::sources::KindCounts;
@@ -18,7 +17,6 @@ use crate::app::App;
 use crate::app::track::{Split, TrackState};
 use crate::track::changes::{self, ChangeKind};
 use crate::track::diff::RunDiff;
-use crate::track::report::timestamp;
 use crate::track::stat::RunStat;
 use crate::track::trends::Trends;
 use crate::track::view::TrackView;
@@ -40,7 +38,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         let [runs_area, discover_area] =
             Layout::vertical([Constraint::Length(runs_height), Constraint::Min(4)]).areas(body);
         if let Some(view) = runs {
-            draw_runs(frame, runs_area, view, state.selected);
+            super::track_runs::draw(frame, runs_area, view, state.selected);
         }
         draw_discover(discover, frame, discover_area);
         return;
@@ -142,7 +140,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         Constraint::Length(changes_height),
     ])
     .areas(body);
-    draw_runs(frame, runs_area, view, state.selected);
+    super::track_runs::draw(frame, runs_area, view, state.selected);
     // The readings are text: they take the whole width.
     if brands_listed && !state.show_readings {
         let [list_area, chart_area] =
@@ -219,117 +217,6 @@ fn draw_trend(app: &App, frame: &mut Frame, area: Rect, view: &TrackView) {
         };
         draw_chart(frame, area, view, state, &keys);
     }
-}
-
-fn draw_runs(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
-    let shown_set = view.set.as_deref().unwrap_or("");
-    let header = Row::new([
-        "set", "run", "started", "calls", "done", "failed", "pending", "credits", "⚑",
-    ])
-    .style(theme::dim());
-    // Only the rows the table can show are made: a year of daily runs costs a screenful.
-    let visible = usize::from(area.height.saturating_sub(3)).max(1);
-    let first = selected
-        .saturating_sub(visible - 1)
-        .min(view.runs.len().saturating_sub(visible));
-    let window = &view.runs[first..(first + visible).min(view.runs.len())];
-    let rows = window.iter().map(|run| {
-        let stamp = timestamp(run.started_at);
-        let started = match (stamp.get(..10), stamp.get(11..16)) {
-            (Some(day), Some(time)) => format!("{day} {time}"),
-            _ => stamp,
-        };
-        let failed = run.failed + run.refused;
-        let style = if run.set_name.eq_ignore_ascii_case(shown_set) {
-            Style::default()
-        } else {
-            theme::dim()
-        };
-        Row::new(vec![
-            Line::raw(run.set_name.clone()),
-            Line::raw(run.id.short().to_string()),
-            Line::raw(started),
-            Line::raw(run.planned.to_string()),
-            Line::styled(run.done.to_string(), theme::ok()),
-            Line::styled(
-                failed.to_string(),
-                if failed > 0 {
-                    theme::error()
-                } else {
-                    Style::default()
-                },
-            ),
-            Line::raw(if run.unsent > 0 {
-                format!("{} +{} unsent", run.pending, run.unsent)
-            } else {
-                run.pending.to_string()
-            }),
-            Line::raw(run.queued.to_string()),
-            match view.fired_on(run.id.as_str()).len() {
-                0 => Line::raw(""),
-                n => Line::styled(format!("⚑ {n}"), theme::error()),
-            },
-        ])
-        .style(style)
-    });
-    // The set column as wide as its longest name (within reason), the rest packed to the
-    // left: a wide terminal does not open an empty gulf after short names.
-    let set_width = window
-        .iter()
-        .map(|run| unicode_width::UnicodeWidthStr::width(run.set_name.as_str()))
-        .max()
-        .unwrap_or(0)
-        .clamp(3, 32) as u16;
-    let widths = [
-        Constraint::Length(set_width),
-        Constraint::Length(8),
-        Constraint::Length(16),
-        Constraint::Length(6),
-        Constraint::Length(6),
-        Constraint::Length(6),
-        Constraint::Length(12),
-        Constraint::Length(7),
-        Constraint::Length(4),
-    ];
-    let mut title = vec![
-        Span::styled(" Runs ", theme::title()),
-        Span::styled(format!("{} ", view.runs.len()), theme::dim()),
-    ];
-    // What the next run of the shown set will spend, before `vantage track run` spends it.
-    if let (Some(set), Some(calls)) = (&view.set, view.calls_per_run) {
-        title.push(Span::styled(
-            format!("· a run of {set} makes {calls} calls "),
-            theme::dim(),
-        ));
-    }
-    // The numbers shown were read by older rules (or not yet): a reading is under way.
-    match (view.reading, view.stale) {
-        (Some(progress), _) if progress.total > 0 => title.push(Span::styled(
-            format!(
-                "· reading answers by the current rules: {} of {} ",
-                progress.read, progress.total
-            ),
-            theme::accent(),
-        )),
-        (Some(_), stale) | (None, stale @ 1..) => title.push(Span::styled(
-            format!("· {stale} run(s) shown as read by older rules, reading again "),
-            theme::accent(),
-        )),
-        _ => {}
-    }
-    let title = Line::from(title);
-    let table = Table::new(rows, widths)
-        .flex(ratatui::layout::Flex::Start)
-        .header(header)
-        .row_highlight_style(theme::selected())
-        .block(
-            Block::default()
-                .borders(Borders::ALL)
-                .border_style(theme::border())
-                .title(title),
-        );
-    let mut table_state = TableState::default().with_selected(Some(selected - first));
-    frame.render_stateful_widget(table, area, &mut table_state);
 }
 
 /// The brands as a list: each with a sparkline of its visibility over the runs, and its

@@ -28,11 +28,11 @@ use rusqlite::{Connection, params};
 use vantage::analysis::mentions::Brand;
 use vantage::analysis::workspace::Workspace;
 use vantage::jobs::JobState;
+use vantage::present::answer::prepare_stored;
+use vantage::present::discover::{NameInAnswer, names_in};
 use vantage::store::readings::StoredReading;
 use vantage::store::{DB_FILE, Origin, RequestParams, RunItem, Store, StoreOptions};
 use vantage::track::plan::expand;
-use vantage::present::answer::prepare_stored;
-use vantage::present::discover::{NameInAnswer, names_in};
 use vantage::track::stored::{READING_RULES, brand_list, bring_up_to_date, read_item};
 
 use answers::{BRANDS, MODELS, VARIANTS, mix};
@@ -336,7 +336,10 @@ impl Pool {
                 .map(|answer| names_in(&answer))
                 .unwrap_or_default()
         });
-        let names = flat_names.chunks(PROMPTS.len()).map(<[_]>::to_vec).collect();
+        let names = flat_names
+            .chunks(PROMPTS.len())
+            .map(<[_]>::to_vec)
+            .collect();
         let metadata = parallel(calls.len(), |seq| {
             let call = &calls[seq];
             let body = &bodies[call.model * VARIANTS][call.prompt];
