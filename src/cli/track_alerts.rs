@@ -55,7 +55,7 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
         ));
         return code;
     };
-    let brands = workspace.brands_of(set);
+    let brands = workspace.read_for(&set.name);
     let at = runs.iter().position(|r| r.id == run.id).unwrap_or(0);
     let (run, before) = (run.clone(), before.cloned());
     // The run and the one before it, read as trends read them.
