@@ -7,7 +7,8 @@
 //! first page and its search, and `brands discover`.
 //!
 //! `VANTAGE_BENCH_YEAR_BUILD_ONLY=1` builds the stores asked for, prints where they are and
-//! how to point `vantage` at them, and stops. Run outside `cargo bench` (as `cargo test
+//! how to point `vantage` at them, and stops; `benches/common/year/measure.py` then times the
+//! release binary and the app on them (wall, peak memory, the app's tabs in tmux). Run outside `cargo bench` (as `cargo test
 //! --benches` does) it does nothing unless `VANTAGE_BENCH_YEAR` asks for stores.
 
 // A benchmark builds its own data: a panic is the right answer to a broken one.
