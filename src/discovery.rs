@@ -96,13 +96,14 @@ pub fn bring_up_to_date(
     progress: &mut dyn FnMut(Progress),
     stop: &AtomicBool,
 ) -> Result<bool, StoreError> {
+    // Counted only when something is to read: the look for one costs less.
+    if store.names_unread(version, since, 1)?.is_empty() {
+        return Ok(true);
+    }
     let mut done = Progress {
         read: 0,
         total: store.names_unread_count(version, since)?,
     };
-    if done.total == 0 {
-        return Ok(true);
-    }
     progress(done);
     loop {
         if stop.load(Ordering::Relaxed) {

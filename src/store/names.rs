@@ -152,6 +152,9 @@ pub(super) fn write(
     Ok(())
 }
 
+// `+a.version`: the answer's own row is found by its key; through the index by version,
+// SQLite would walk every read answer for each entry.
+
 /// Answered AI entries and comparisons (newest first) not read by the rules of `version`,
 /// at most `limit`, and made at or after `since`.
 pub(super) fn unread(
@@ -164,7 +167,7 @@ pub(super) fn unread(
         "SELECT r.id FROM requests r JOIN responses s ON s.request_id = r.id
          WHERE r.kind IN ('ai', 'compare') AND s.status = 200 AND r.created_at >= ?2
            AND NOT EXISTS (SELECT 1 FROM answer_reads a
-                           WHERE a.entry_id = r.id AND a.version = ?1)
+                           WHERE a.entry_id = r.id AND +a.version = ?1)
          ORDER BY r.created_at DESC LIMIT ?3",
     )?;
     let rows = statement.query_map(
@@ -186,7 +189,7 @@ pub(super) fn unread_count(
         "SELECT count(*) FROM requests r JOIN responses s ON s.request_id = r.id
          WHERE r.kind IN ('ai', 'compare') AND s.status = 200 AND r.created_at >= ?2
            AND NOT EXISTS (SELECT 1 FROM answer_reads a
-                           WHERE a.entry_id = r.id AND a.version = ?1)",
+                           WHERE a.entry_id = r.id AND +a.version = ?1)",
         params![version, since],
         |r| r.get(0),
     )?;
