@@ -187,14 +187,19 @@ pub fn untracked_of(counts: Vec<NameCount>, tracked: &[Brand]) -> Vec<Untracked>
             row
         })
         .collect();
-    out.sort_by(|a, b| {
+    most_named_first(&mut out);
+    out
+}
+
+/// Most named first, then by models, places, name.
+fn most_named_first(names: &mut [Untracked]) {
+    names.sort_by(|a, b| {
         b.answers
             .cmp(&a.answers)
             .then(b.models.len().cmp(&a.models.len()))
             .then(b.places.len().cmp(&a.places.len()))
             .then(a.name.cmp(&b.name))
     });
-    out
 }
 
 /// Whether a tracked brand covers `name`: its name or an alias stands in it as a whole word
@@ -256,13 +261,7 @@ pub fn untracked(answers: &[PreparedAnswer], tracked: &[Brand]) -> Vec<Untracked
             row
         })
         .collect();
-    out.sort_by(|a, b| {
-        b.answers
-            .cmp(&a.answers)
-            .then(b.models.len().cmp(&a.models.len()))
-            .then(b.places.len().cmp(&a.places.len()))
-            .then(a.name.cmp(&b.name))
-    });
+    most_named_first(&mut out);
     out
 }
 
