@@ -786,3 +786,5 @@ pub(crate) use run::{on_ai_done, on_search_done};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_views;
