@@ -96,20 +96,21 @@ pub fn bring_up_to_date(
     progress: &mut dyn FnMut(Progress),
     stop: &AtomicBool,
 ) -> Result<bool, StoreError> {
+    store.names_prepare(version)?;
     // Counted only when something is to read: the look for one costs less.
-    if store.names_unread(version, since, 1)?.is_empty() {
+    if store.names_unread(since, 1)?.is_empty() {
         return Ok(true);
     }
     let mut done = Progress {
         read: 0,
-        total: store.names_unread_count(version, since)?,
+        total: store.names_unread_count(since)?,
     };
     progress(done);
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        let ids = store.names_unread(version, since, BATCH)?;
+        let ids = store.names_unread(since, BATCH)?;
         if ids.is_empty() {
             return Ok(true);
         }

@@ -7,7 +7,9 @@ use std::sync::atomic::AtomicBool;
 use vantage::analysis::mentions::Brand;
 use vantage::api::{AiRequest, JobId, JobKind, Location, Model};
 use vantage::jobs::{JobState, Transition};
-use vantage::store::{Body, NewJob, NewRun, RequestParams, RunId, Store, StoreOptions, TrackWrite};
+use vantage::store::{
+    Body, EntryId, NewJob, NewRun, RequestParams, RunId, Store, StoreOptions, TrackWrite,
+};
 use vantage::track::observe::observe_run;
 use vantage::track::stored::{self, Progress, SetReadings};
 use vantage::track::trends::{self, Trends};
@@ -258,35 +260,98 @@ fn a_reading_stops_between_batches_when_asked_and_goes_on_from_there() {
     assert_eq!(progress.total, 15 - read_before);
 }
 
+/// An AI entry answered with `body`, and its id.
+fn answered(store: &Store, body: &str, model: Model) -> EntryId {
+    let (id, ack) = store.add_request(request(model, "US"));
+    ack.wait().unwrap();
+    answer_again(store, &id, body);
+    id
+}
+
+fn answer_again(store: &Store, id: &EntryId, body: &str) {
+    store
+        .add_response(
+            id,
+            Body {
+                status: 200,
+                text: body.to_string(),
+                elapsed_ms: 1,
+                received_at: 1_790_000_000_000,
+            },
+        )
+        .wait()
+        .unwrap();
+}
+
+/// What discovery read to bring its names up to date by the rules of `version`.
+fn discovery_reads(store: &Store, version: u32) -> Progress {
+    let never = AtomicBool::new(false);
+    let mut last = Progress::default();
+    assert!(
+        vantage::discovery::bring_up_to_date(store, i64::MIN, version, &mut |p| last = p, &never)
+            .unwrap()
+    );
+    last
+}
+
+#[test]
+fn discovery_reads_only_what_landed_or_changed_since_and_everything_for_new_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let bodies = bodies();
+    let rules = vantage::analysis::READING_RULES;
+    let first = answered(&store, &bodies[0], Model::Chatgpt);
+    answered(&store, &bodies[1], Model::Copilot);
+    assert_eq!(
+        discovery_reads(&store, rules),
+        Progress { read: 2, total: 2 }
+    );
+    assert_eq!(discovery_reads(&store, rules), Progress::default());
+    // A new answer, and an answer replaced: those two only.
+    answered(&store, &bodies[2], Model::Gemini);
+    answer_again(&store, &first, &bodies[2]);
+    assert_eq!(
+        discovery_reads(&store, rules),
+        Progress { read: 2, total: 2 }
+    );
+    let (found, read) = vantage::discovery::untracked(&store, None, &[]).unwrap();
+    assert_eq!(read, 3);
+    let codex = found.iter().find(|u| u.name == "OpenAI Codex");
+    assert!(codex.is_some(), "{found:#?}");
+    // A failed call has nothing to read.
+    let (failed, ack) = store.add_request(request(Model::Chatgpt, "DE"));
+    ack.wait().unwrap();
+    store
+        .add_response(
+            &failed,
+            Body {
+                status: 500,
+                text: "{}".into(),
+                elapsed_ms: 1,
+                received_at: 1_790_000_000_000,
+            },
+        )
+        .wait()
+        .unwrap();
+    assert_eq!(discovery_reads(&store, rules), Progress::default());
+    // New rules read every answer again, once; the totals are the new rules' alone.
+    assert_eq!(
+        discovery_reads(&store, rules + 1),
+        Progress { read: 3, total: 3 }
+    );
+    assert_eq!(discovery_reads(&store, rules + 1), Progress::default());
+}
+
 #[test]
 fn discovery_keeps_each_answer_s_names_once_and_forgets_a_deleted_entry_s() {
     let dir = tempfile::tempdir().unwrap();
     let store = open(&dir);
     let bodies = bodies();
-    let mut entries = Vec::new();
-    for (body, model) in bodies
+    let entries: Vec<EntryId> = bodies
         .iter()
         .zip([Model::Chatgpt, Model::Copilot, Model::Gemini])
-    {
-        let RequestParams::Ai(request) = request(model, "US") else {
-            unreachable!()
-        };
-        let (id, ack) = store.add_request(RequestParams::Ai(request));
-        ack.wait().unwrap();
-        store
-            .add_response(
-                &id,
-                Body {
-                    status: 200,
-                    text: body.clone(),
-                    elapsed_ms: 1,
-                    received_at: 1_790_000_000_000,
-                },
-            )
-            .wait()
-            .unwrap();
-        entries.push(id);
-    }
+        .map(|(body, model)| answered(&store, body, model))
+        .collect();
     let never = AtomicBool::new(false);
     let mut last = Progress::default();
     let rules = vantage::analysis::READING_RULES;

@@ -2,7 +2,9 @@
 //! answer read (a History entry, or a comparison's column) with the rules' version, a row
 //! per name it puts forward, and per name, model and place the answers naming it, kept up
 //! to date by triggers as answers are read and History entries are deleted. Discovery then
-//! reads a few thousand totals, not the answers.
+//! reads a few thousand totals, not the answers. Which answers are still to read is kept
+//! too (`answers_to_read`, filled by triggers as answers land and emptied as they are
+//! read), so "anything new?" is one look, not a walk over every answer stored.
 
 use rusqlite::{Connection, params};
 
@@ -67,6 +69,37 @@ pub(super) const MIGRATION: &str = "
     END;
 ";
 
+pub(super) const TO_READ_MIGRATION: &str = "
+    CREATE TABLE answers_to_read (
+        entry_id  TEXT PRIMARY KEY REFERENCES requests (id) ON DELETE CASCADE,
+        at        INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX answers_to_read_by_time ON answers_to_read (at);
+
+    -- The rules' version the list above is kept for (one row; none until first filled).
+    CREATE TABLE names_rules (
+        one      INTEGER PRIMARY KEY CHECK (one = 1),
+        version  INTEGER NOT NULL
+    );
+
+    -- Not `OR IGNORE`: the statement that fires a trigger overrides its body's conflict
+    -- policy (an upsert of a response would then fail on an answer already listed).
+    CREATE TRIGGER answer_to_read AFTER INSERT ON responses WHEN NEW.status = 200 BEGIN
+        INSERT INTO answers_to_read (entry_id, at)
+        SELECT id, created_at FROM requests
+        WHERE id = NEW.request_id AND kind IN ('ai', 'compare')
+        ON CONFLICT (entry_id) DO NOTHING;
+    END;
+
+    CREATE TRIGGER answer_to_read_again AFTER UPDATE OF status, body ON responses
+    WHEN NEW.status = 200 BEGIN
+        INSERT INTO answers_to_read (entry_id, at)
+        SELECT id, created_at FROM requests
+        WHERE id = NEW.request_id AND kind IN ('ai', 'compare')
+        ON CONFLICT (entry_id) DO NOTHING;
+    END;
+";
+
 /// A name one answer puts forward.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StoredName {
@@ -112,6 +145,11 @@ pub(super) fn write(
         "INSERT INTO answer_reads (entry_id, col, version, at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (entry_id, col) DO UPDATE SET version = excluded.version",
     )?;
+    // Read by the rules the list is kept for: off the list.
+    let mut done = tx.prepare_cached(
+        "DELETE FROM answers_to_read WHERE entry_id = ?1
+           AND EXISTS (SELECT 1 FROM names_rules WHERE version = ?2)",
+    )?;
     let mut name = tx.prepare_cached(
         "INSERT OR IGNORE INTO answer_names
              (entry_id, col, name, version, model, place, at, products, recommended, sentence)
@@ -148,30 +186,54 @@ pub(super) fn write(
                 n.sentence
             ])?;
         }
+        done.execute(params![answer.entry.as_str(), version])?;
     }
     Ok(())
 }
 
-// `+a.version`: the answer's own row is found by its key; through the index by version,
-// SQLite would walk every read answer for each entry.
+/// Fills the list of answers to read with every answered AI entry and comparison not read
+/// by the rules of `version`, and keeps the list for that version: once per version, the
+/// one walk over every answer stored.
+pub(super) fn prepare(tx: &Connection, version: u32) -> Result<(), rusqlite::Error> {
+    tx.execute("DELETE FROM answers_to_read", [])?;
+    tx.execute(
+        "INSERT OR IGNORE INTO answers_to_read (entry_id, at)
+         SELECT r.id, r.created_at FROM requests r JOIN responses s ON s.request_id = r.id
+         WHERE r.kind IN ('ai', 'compare') AND s.status = 200
+           AND NOT EXISTS (SELECT 1 FROM answer_reads a
+                           WHERE a.entry_id = r.id AND +a.version = ?1)",
+        [version],
+    )?;
+    tx.execute(
+        "INSERT INTO names_rules (one, version) VALUES (1, ?1)
+         ON CONFLICT (one) DO UPDATE SET version = excluded.version",
+        [version],
+    )?;
+    Ok(())
+}
 
-/// Answered AI entries and comparisons (newest first) not read by the rules of `version`,
-/// at most `limit`, and made at or after `since`.
+/// The rules' version the list of answers to read is kept for (none before it is filled).
+pub(super) fn kept_for(conn: &Connection) -> Result<Option<u32>, StoreError> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .query_row("SELECT version FROM names_rules WHERE one = 1", [], |r| {
+            r.get(0)
+        })
+        .optional()?)
+}
+
+/// Answered AI entries and comparisons on the list to read (newest first), at most
+/// `limit`, made at or after `since`.
 pub(super) fn unread(
     conn: &Connection,
-    version: u32,
     since: i64,
     limit: usize,
 ) -> Result<Vec<EntryId>, StoreError> {
     let mut statement = conn.prepare_cached(
-        "SELECT r.id FROM requests r JOIN responses s ON s.request_id = r.id
-         WHERE r.kind IN ('ai', 'compare') AND s.status = 200 AND r.created_at >= ?2
-           AND NOT EXISTS (SELECT 1 FROM answer_reads a
-                           WHERE a.entry_id = r.id AND +a.version = ?1)
-         ORDER BY r.created_at DESC LIMIT ?3",
+        "SELECT entry_id FROM answers_to_read WHERE at >= ?1 ORDER BY at DESC LIMIT ?2",
     )?;
     let rows = statement.query_map(
-        params![version, since, i64::try_from(limit).unwrap_or(i64::MAX)],
+        params![since, i64::try_from(limit).unwrap_or(i64::MAX)],
         |r| r.get::<_, String>(0),
     )?;
     Ok(rows
@@ -179,18 +241,11 @@ pub(super) fn unread(
         .collect::<Result<Vec<_>, _>>()?)
 }
 
-/// How many of those there are.
-pub(super) fn unread_count(
-    conn: &Connection,
-    version: u32,
-    since: i64,
-) -> Result<usize, StoreError> {
+/// How many there are.
+pub(super) fn unread_count(conn: &Connection, since: i64) -> Result<usize, StoreError> {
     let count: i64 = conn.query_row(
-        "SELECT count(*) FROM requests r JOIN responses s ON s.request_id = r.id
-         WHERE r.kind IN ('ai', 'compare') AND s.status = 200 AND r.created_at >= ?2
-           AND NOT EXISTS (SELECT 1 FROM answer_reads a
-                           WHERE a.entry_id = r.id AND +a.version = ?1)",
-        params![version, since],
+        "SELECT count(*) FROM answers_to_read WHERE at >= ?1",
+        [since],
         |r| r.get(0),
     )?;
     Ok(usize::try_from(count).unwrap_or(0))
@@ -266,20 +321,24 @@ impl Store {
         self.send(Op::Names { version, answers })
     }
 
-    /// Answered AI entries and comparisons, newest first, whose names are not kept by the
-    /// rules of `version`: at most `limit`, made at or after `since`.
-    pub fn names_unread(
-        &self,
-        version: u32,
-        since: i64,
-        limit: usize,
-    ) -> Result<Vec<EntryId>, StoreError> {
-        self.with_reader(|c| unread(c, version, since, limit))
+    /// Makes the list of answers to read the list for the rules of `version`, when it is
+    /// not already (the one walk over every answer, once per version).
+    pub fn names_prepare(&self, version: u32) -> Result<(), StoreError> {
+        if self.with_reader(kept_for)? == Some(version) {
+            return Ok(());
+        }
+        self.send(Op::NamesPrepare { version }).wait()
+    }
+
+    /// Answered AI entries and comparisons, newest first, whose names are still to read
+    /// (after `names_prepare`): at most `limit`, made at or after `since`.
+    pub fn names_unread(&self, since: i64, limit: usize) -> Result<Vec<EntryId>, StoreError> {
+        self.with_reader(|c| unread(c, since, limit))
     }
 
     /// How many there are.
-    pub fn names_unread_count(&self, version: u32, since: i64) -> Result<usize, StoreError> {
-        self.with_reader(|c| unread_count(c, version, since))
+    pub fn names_unread_count(&self, since: i64) -> Result<usize, StoreError> {
+        self.with_reader(|c| unread_count(c, since))
     }
 
     /// The kept names per model and place, over every answer (or those since `since`).

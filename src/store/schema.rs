@@ -94,6 +94,9 @@ const MIGRATIONS: &[&str] = &[
     // 7 → 8: the names each stored answer puts forward, read once for discovery, and their
     // totals per model and place kept by triggers (see `names.rs`).
     super::names::MIGRATION,
+    // 8 → 9: which answers are still to read for discovery, kept by triggers, so looking
+    // for them does not walk every answer stored (see `names.rs`).
+    super::names::TO_READ_MIGRATION,
 ];
 
 /// The schema version this build writes.

@@ -48,6 +48,10 @@ pub(super) enum Op {
         version: u32,
         answers: Vec<super::names::AnswerNames>,
     },
+    /// The list of answers to read, filled for the rules of `version` (`names.rs`).
+    NamesPrepare {
+        version: u32,
+    },
 }
 
 pub(super) struct Command {
@@ -189,6 +193,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
         Op::RecordJob(job) => record_job(tx, job)?,
         Op::Track(write) => super::track::apply(tx, write)?,
         Op::Names { version, answers } => super::names::write(tx, *version, answers)?,
+        Op::NamesPrepare { version } => super::names::prepare(tx, *version)?,
         Op::UpdateJob(update) => update_job(tx, update)?,
         Op::DeleteJob(id) => {
             tx.execute("DELETE FROM jobs WHERE id = ?1", [id.as_str()])?;
