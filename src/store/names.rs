@@ -70,6 +70,11 @@ pub(super) const MIGRATION: &str = "
 ";
 
 pub(super) const TO_READ_MIGRATION: &str = "
+    -- A name's products are looked up where any are named (few answers do): the rows with
+    -- none stay out of the index, so the look does not walk every answer naming it.
+    DROP INDEX answer_names_by_name;
+    CREATE INDEX answer_names_products ON answer_names (name, products) WHERE products <> '[]';
+
     CREATE TABLE answers_to_read (
         entry_id  TEXT PRIMARY KEY REFERENCES requests (id) ON DELETE CASCADE,
         at        INTEGER NOT NULL
