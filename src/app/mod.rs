@@ -614,13 +614,17 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             history::on_count(app, count);
             Vec::new()
         }
-        Msg::WorkspaceLoaded(result) => brands::on_loaded(app, result),
+        Msg::WorkspaceLoaded(result) => {
+            track::forget_read(app);
+            brands::on_loaded(app, result)
+        }
         Msg::WorkspaceSaved {
             path,
             created,
             result,
         } => {
             let written = result.is_ok();
+            track::forget_read(app);
             let mut effects = brands::on_saved(app, &path, created, result);
             // The Track tab reads a set it just wrote once the file holds it.
             if let Some(set) = app.track.show_when_written.take().filter(|_| written) {

@@ -310,8 +310,8 @@ static TRACK: TabSpec = TabSpec {
     title: "Track",
     help: &[Context::Track, Context::Discover, Context::SetEditor],
     hints: Some(&[Action::Accept, Action::RunSet, Action::Help]),
-    // The store is read afresh each time the tab shows: runs go on in other processes.
-    on_enter: track::load,
+    // Read again when the tab shows if the store changed: runs go on in other processes.
+    on_enter: track::enter,
     editing: |_| false,
     multi_line: |_| false,
     key_contexts: |app| app.track.key_contexts(),

@@ -62,6 +62,9 @@ pub struct TrackState {
     pub sending: Option<String>,
     /// A set being made or edited (`n`, `e`), shown in place of the tab.
     pub editor: Option<super::sets::SetEditor>,
+    /// The store's version when the view was last read: coming back to the tab reads it
+    /// again only when the store (or the workspace file) changed since.
+    pub read_at: Option<i64>,
 }
 
 impl TrackState {
@@ -97,6 +100,7 @@ impl TrackState {
 /// Reads the runs (and the shown set's trends) again.
 pub(crate) fn load(app: &mut App) -> Vec<Effect> {
     app.track.loading = true;
+    app.track.read_at = app.store_version;
     let set = app.track.view.as_ref().and_then(|v| v.set.clone());
     vec![Effect::Store(StoreEffect::LoadTrack { set })]
 }
@@ -230,6 +234,22 @@ pub(crate) fn on_reading(app: &mut App, progress: crate::track::stored::Progress
     if let Some(view) = app.track.view.as_mut().filter(|v| v.reading.is_some()) {
         view.reading = Some(progress);
     }
+}
+
+/// The tab shows: read when nothing is shown yet or the store changed since it was read (the
+/// look at the store's version that follows catches what changed unseen).
+pub(crate) fn enter(app: &mut App) -> Vec<Effect> {
+    let current = app.track.view.is_some()
+        && !app.track.loading
+        && app.track.read_at.is_some()
+        && app.track.read_at == app.store_version;
+    if current { Vec::new() } else { load(app) }
+}
+
+/// The workspace file was read or written: its brands and sets may differ, so the next look
+/// at the tab reads the view again.
+pub(crate) fn forget_read(app: &mut App) {
+    app.track.read_at = None;
 }
 
 /// Another write to the store: read again, or once the read under way is done.

@@ -34,8 +34,9 @@ pub struct Cell {
     /// Times any brand of the tally is named.
     pub all_mentions: u64,
     /// Per brand: answers naming it, the sum of its positions there, times named, answers
-    /// recommending it.
-    pub counts: Vec<[u64; 4]>,
+    /// recommending it. 32 bits: a run's cell holds at most a few thousand answers, and a
+    /// year of tallies is held at once.
+    pub counts: Vec<[u32; 4]>,
 }
 
 /// A domain's best rank for search terms at one place.
@@ -76,11 +77,11 @@ impl RunTally {
             for (b, counts) in cell.counts.iter_mut().enumerate() {
                 let seen = answer.seen(b);
                 if let Some(position) = seen.position {
-                    counts[0] += 1;
-                    counts[1] += u64::from(position);
+                    counts[0] = counts[0].saturating_add(1);
+                    counts[1] = counts[1].saturating_add(position);
                 }
-                counts[2] += u64::from(seen.count);
-                counts[3] += u64::from(seen.recommends());
+                counts[2] = counts[2].saturating_add(seen.count);
+                counts[3] = counts[3].saturating_add(u32::from(seen.recommends()));
             }
             for domain in &answer.domains {
                 let at = *cited.entry(domain.as_str()).or_insert_with(|| {
@@ -117,10 +118,10 @@ impl RunTally {
             stat.answers += cell.answers;
             stat.all_mentions += cell.all_mentions;
             if let Some(counts) = b.and_then(|b| cell.counts.get(b)) {
-                stat.named += u32::try_from(counts[0]).unwrap_or(u32::MAX);
-                stat.position_sum += counts[1];
-                stat.mentions += counts[2];
-                stat.recommended += u32::try_from(counts[3]).unwrap_or(u32::MAX);
+                stat.named += counts[0];
+                stat.position_sum += u64::from(counts[1]);
+                stat.mentions += u64::from(counts[2]);
+                stat.recommended += counts[3];
             }
         }
         stat

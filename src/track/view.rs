@@ -90,6 +90,10 @@ pub struct Loading {
     runs: Vec<RunSummary>,
     set: Option<String>,
     reading: SetReading,
+    /// The set's runs as kept, when every one was read by the current rules for these
+    /// brands: the first look's trends are then the whole view's, and only the last two
+    /// runs remain to read. Its tallies are dropped once the trends are made of them.
+    kept: Option<SetReadings>,
 }
 
 /// The runs, and what is kept of the trends of `set` (else of the newest run's set): what
@@ -116,16 +120,27 @@ pub fn first_look(
         calls_per_run: reading.calls_per_run,
         ..TrackView::default()
     };
+    let mut up_to_date = None;
     if let Some(set) = &set {
         let of_set = of_set(&runs, set);
-        let kept = stored::kept(store, set, of_set, &reading.brands, READING_RULES)
+        let mut kept = stored::kept(store, set, of_set, &reading.brands, READING_RULES)
             .map_err(|e| e.to_string())?;
         view.stale = kept.stale;
         view.trends = trends::trends_of(kept.labels(), &kept.tallies, &kept.names);
         view.maps = brand_maps(&view.trends);
         view.fired = fired(&kept, reading.set.as_ref(), &reading.tracked);
+        if kept.stale == 0 {
+            kept.tallies = Vec::new();
+            up_to_date = Some(kept);
+        }
     }
-    Ok((view, Loading { runs, set, reading }))
+    let loading = Loading {
+        runs,
+        set,
+        reading,
+        kept: up_to_date,
+    };
+    Ok((view, loading))
 }
 
 fn of_set(runs: &[RunSummary], set: &str) -> Vec<RunSummary> {
@@ -166,15 +181,23 @@ fn fired(
 }
 
 /// The whole view once every answer of the set is read by the current rules (in bounded
-/// batches, `progress` told after each; `None` when `stop` was raised). Slow the first time
-/// a year of runs is read: call it off the UI task.
+/// batches, `progress` told after each; `None` when `stop` was raised). `first` is the
+/// first look, when it was not shown: when nothing was stale, it is completed with the
+/// last two runs' changes rather than made again. Slow the first time a year of runs is
+/// read: call it off the UI task.
 pub fn finish(
     store: &Store,
     loading: Loading,
+    first: Option<TrackView>,
     progress: &mut dyn FnMut(Progress),
     stop: &AtomicBool,
 ) -> Result<Option<TrackView>, String> {
-    let Loading { runs, set, reading } = loading;
+    let Loading {
+        runs,
+        set,
+        reading,
+        kept,
+    } = loading;
     let Some(set) = set else {
         return Ok(Some(TrackView {
             runs,
@@ -182,6 +205,12 @@ pub fn finish(
         }));
     };
     let brands = &reading.brands;
+    if let (Some(mut view), Some(read)) = (first, kept) {
+        let (diff, readings) = last_changes(store, &read, &reading)?;
+        view.diff = diff;
+        view.readings = readings;
+        return Ok(Some(view));
+    }
     let of_set = of_set(&runs, &set);
     let Some(read) =
         stored::bring_up_to_date(store, &set, of_set, brands, READING_RULES, progress, stop)
@@ -189,16 +218,8 @@ pub fn finish(
     else {
         return Ok(None);
     };
-    let names = read.names.clone();
-    let (before, last) = read.last_two(store, brands).map_err(|e| e.to_string())?;
-    let diff = match (&before, &last) {
-        (Some(before), Some(last)) => Some(diff::diff(before, last, &names)),
-        _ => None,
-    };
-    let trends = trends::trends_of(read.labels(), &read.tallies, &names);
-    let readings = last
-        .as_ref()
-        .map(|run| readings::readings(run, brands, reading.own.as_deref(), &reading.classifier));
+    let (diff, readings) = last_changes(store, &read, &reading)?;
+    let trends = trends::trends_of(read.labels(), &read.tallies, &read.names);
     Ok(Some(TrackView {
         fired: fired(&read, reading.set.as_ref(), &reading.tracked),
         readings,
@@ -213,6 +234,24 @@ pub fn finish(
     }))
 }
 
+/// From the set's run before last to its last, and the last run's readings.
+fn last_changes(
+    store: &Store,
+    read: &SetReadings,
+    reading: &SetReading,
+) -> Result<(Option<RunDiff>, Option<RunReadings>), String> {
+    let brands = &reading.brands;
+    let (before, last) = read.last_two(store, brands).map_err(|e| e.to_string())?;
+    let diff = match (&before, &last) {
+        (Some(before), Some(last)) => Some(diff::diff(before, last, &read.names)),
+        _ => None,
+    };
+    let readings = last
+        .as_ref()
+        .map(|run| readings::readings(run, brands, reading.own.as_deref(), &reading.classifier));
+    Ok((diff, readings))
+}
+
 /// The runs, and the trends of `set` (else of the newest run's set), every answer read by
 /// the current rules. Slow the first time a year of runs is read: call it off the UI task.
 pub fn load(
@@ -221,7 +260,8 @@ pub fn load(
     folder: &Path,
     explicit: Option<&Path>,
 ) -> Result<TrackView, String> {
-    let (_, loading) = first_look(store, set, folder, explicit)?;
+    let (first, loading) = first_look(store, set, folder, explicit)?;
+    let first = (first.stale == 0).then_some(first);
     let never = AtomicBool::new(false);
-    finish(store, loading, &mut |_| {}, &never).map(Option::unwrap_or_default)
+    finish(store, loading, first, &mut |_| {}, &never).map(Option::unwrap_or_default)
 }

@@ -139,16 +139,19 @@ impl EffectRunner {
                             return;
                         }
                     };
-                    let reading = view.stale > 0;
-                    if reading {
+                    // Shown at once when some of it is still to read; else completed.
+                    let first = if view.stale > 0 {
                         view.reading = Some(Progress::default());
                         let _ = tx.send(Msg::TrackLoaded(Ok(Box::new(view))));
-                    }
+                        None
+                    } else {
+                        Some(view)
+                    };
                     // Then every answer read by the current rules, saying how far it got.
                     let mut told = |progress: Progress| {
                         let _ = tx.send(Msg::TrackReading(progress));
                     };
-                    match crate::track::view::finish(&store, loading, &mut told, &stop) {
+                    match crate::track::view::finish(&store, loading, first, &mut told, &stop) {
                         Ok(Some(view)) => {
                             let _ = tx.send(Msg::TrackLoaded(Ok(Box::new(view))));
                         }
