@@ -238,7 +238,7 @@ fn hostile_answer(model: Model) -> Box<answer::PreparedAnswer> {
         fanouts: vec![format!("=fanout{CONTROLS}<script>alert(1)</script>")],
         ..Completion::default()
     };
-    let mut request = AiRequest::new(&format!("best boots <script>alert(1)</script>{CONTROLS}"));
+    let mut request = AiRequest::new(format!("best boots <script>alert(1)</script>{CONTROLS}"));
     request.model = Some(model);
     let fetched = Fetched {
         value: AiAnswer::Completion(Box::new(completion)),
