@@ -28,6 +28,7 @@ pub mod present;
 pub mod render;
 pub mod runtime;
 pub mod sanitize;
+pub mod shareable;
 pub mod sim;
 pub mod store;
 pub mod theme;

@@ -1,4 +1,4 @@
-//! Text from the service, made safe for a terminal and for a spreadsheet.
+//! Text from the service, made safe for a terminal (and, through `shareable`, for files).
 //!
 //! Anything the service sends (a device name, a title, an error body) may carry bytes that a
 //! terminal obeys rather than prints: `ESC ] 0 ; … BEL` renames the window, `ESC ] 52 ; …`
@@ -42,55 +42,6 @@ pub fn as_received(text: &str, to_terminal: bool) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(text)
     }
-}
-
-/// A CSV cell that a spreadsheet reads as text, never as a formula: a cell starting with
-/// `=`, `+`, `-`, `@`, tab or CR gets a leading `'`. Quoting for commas and quotes is the
-/// CSV writer's job.
-pub fn csv_cell(text: &str) -> Cow<'_, str> {
-    // A plain signed number (`-3`, `+2`, `-0.5`) is data a spreadsheet should sort, and
-    // cannot carry a formula: it is left as it is.
-    if is_plain_number(text) {
-        return Cow::Borrowed(text);
-    }
-    match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => Cow::Owned(format!("'{text}")),
-        _ => Cow::Borrowed(text),
-    }
-}
-
-/// Digits with at most a leading sign and one decimal point: nothing a spreadsheet evaluates.
-fn is_plain_number(text: &str) -> bool {
-    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
-    !digits.is_empty()
-        && digits.bytes().filter(|b| *b == b'.').count() <= 1
-        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && digits.bytes().any(|b| b.is_ascii_digit())
-}
-
-/// Rows as CSV text, one record a line: quoting by the `csv` crate, and every cell passed
-/// through [`csv_cell`] first, so that a spreadsheet shows it and never evaluates it.
-pub fn csv_text<R, C>(rows: R) -> String
-where
-    R: IntoIterator,
-    R::Item: IntoIterator<Item = C>,
-    C: AsRef<str>,
-{
-    let mut writer = csv::WriterBuilder::new()
-        .flexible(true)
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    for row in rows {
-        let cells = row
-            .into_iter()
-            .map(|cell| csv_cell(cell.as_ref()).into_owned());
-        // Writing into memory cannot fail; should it, the rows so far are kept.
-        if writer.write_record(cells).is_err() {
-            break;
-        }
-    }
-    let bytes = writer.into_inner().unwrap_or_default();
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// True for a character that [`for_terminal`] changes (newline and tab are kept).
@@ -272,34 +223,6 @@ mod tests {
         let body = "<title>\x1b]0;x\x07</title>\r\n";
         assert!(matches!(as_received(body, false), Cow::Borrowed(b) if b == body));
         assert_eq!(as_received(body, true), "<title>␛</title>\n");
-    }
-
-    #[test]
-    fn csv_cells_that_a_spreadsheet_would_evaluate_become_text() {
-        for formula in [
-            "=1+1", "+1+cmd", "-1+A1", "-x", "@SUM(A1)", "\tx", "\rx", "+", "-.",
-        ] {
-            assert_eq!(csv_cell(formula), format!("'{formula}"));
-        }
-        // Signed numbers stay numbers a spreadsheet can sort.
-        for number in ["+2", "-3", "0", "-0.5"] {
-            assert!(matches!(csv_cell(number), Cow::Borrowed(n) if n == number));
-        }
-        assert!(matches!(csv_cell("plain"), Cow::Borrowed("plain")));
-        assert!(matches!(csv_cell(""), Cow::Borrowed("")));
-    }
-
-    #[test]
-    fn csv_text_quotes_and_neutralises_every_cell() {
-        let rows = [
-            vec!["n", "title", "url"],
-            vec!["1", "=HYPERLINK(\"http://evil\")", "a, \"b\""],
-            vec!["2", "line\nbreak", "@x"],
-        ];
-        assert_eq!(
-            csv_text(rows),
-            "n,title,url\n1,\"'=HYPERLINK(\"\"http://evil\"\")\",\"a, \"\"b\"\"\"\n2,\"line\nbreak\",'@x\n"
-        );
     }
 
     #[test]

@@ -451,12 +451,13 @@ fn the_html_report_is_self_contained_with_its_chart_map_and_changes() {
     );
     assert_eq!(written.status.code(), Some(0), "{written:?}");
     let text = std::fs::read_to_string(&markdown).unwrap();
-    assert!(text.contains("![Visibility of each brand over the runs](r-visibility.svg)"));
+    // Beside the report, by a `./` path that no file name can turn into a scheme.
+    assert!(text.contains("![Visibility of each brand over the runs](./r-visibility.svg)"));
     let chart = std::fs::read_to_string(dir.join("r-visibility.svg")).unwrap();
     assert!(chart.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(dir.join("r-map-1.svg").exists());
     for chart in ["r-share-of-voice.svg", "r-recommended.svg"] {
-        assert!(text.contains(&format!("]({chart})")), "{text}");
+        assert!(text.contains(&format!("](./{chart})")), "{text}");
         assert!(dir.join(chart).exists(), "{chart}");
     }
     // Markdown without a file to write its charts beside is refused.

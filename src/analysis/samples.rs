@@ -435,7 +435,7 @@ pub fn matrix_csv(labels: &[String], rows: &[SampledBrand]) -> String {
         ]);
         record
     });
-    crate::sanitize::csv_text(std::iter::once(header).chain(records))
+    crate::shareable::csv::text(std::iter::once(header).chain(records))
 }
 
 #[cfg(test)]

@@ -156,8 +156,7 @@ pub(super) fn report_set(
             ReportFormat::Json => {
                 let mut text = String::from(if i == first { "[" } else { "" });
                 for answer in report::answers(run, &items, &brands) {
-                    let element = serde_json::to_string_pretty(&answer).map_err(|e| e.to_string());
-                    match element {
+                    match report::answer_json(&answer) {
                         Ok(element) => {
                             text.push_str(if answers_written == 0 { "\n" } else { ",\n" });
                             text.push_str(&element);

@@ -61,7 +61,8 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
             if handed.is_multiple_of(PROGRESS_EVERY) && !lines.to_terminal() {
                 progress(&format!("Exporting {set}: {handed} lines…"));
             }
-            lines.line(line)
+            // The line is JSON: its control characters go out as escapes of the same value.
+            lines.line(&crate::shareable::json::escape_controls(line))
         })
         .and_then(|tally| {
             let written = tally.rows + usize::from(tally.rows > 0);

@@ -526,26 +526,27 @@ impl PreparedAnswer {
         mentions::read(&self.outline, &urls, brands)
     }
 
-    /// The Markdown file `e` writes: the prompt, the header, the answer, its sources.
+    /// The Markdown file `e` writes: the prompt, the header, the answer, its sources. What
+    /// came from outside is written through [`crate::shareable::markdown`].
     pub fn export_markdown(&self) -> String {
+        use crate::shareable::markdown;
         let mut out = format!(
             "# {}\n\n_{}_\n\n{}\n",
-            self.request.prompt.trim(),
-            self.header.describe(),
-            self.markdown.trim()
+            markdown::text(self.request.prompt.trim()),
+            markdown::text(&self.header.describe()),
+            markdown::foreign(self.markdown.trim()).trim_end()
         );
         if !self.sources.is_empty() {
             out.push_str("\n## Sources\n\n");
             for (i, s) in self.sources.iter().enumerate() {
                 out.push_str(&format!(
-                    "{}. [{}]({}) — {}",
+                    "{}. {} — {}",
                     i + 1,
-                    s.headline(),
-                    s.url,
-                    s.byline()
+                    markdown::link(s.headline(), &s.url),
+                    markdown::text(&s.byline())
                 ));
                 if !s.snippet.is_empty() {
-                    out.push_str(&format!("  \n   {}", s.snippet));
+                    out.push_str(&format!("  \n   {}", markdown::text(&s.snippet)));
                 }
                 out.push('\n');
             }
@@ -553,15 +554,17 @@ impl PreparedAnswer {
         if !self.fanouts.is_empty() {
             out.push_str("\n## Fanout queries\n\n");
             for q in &self.fanouts {
-                out.push_str(&format!("- {q}\n"));
+                out.push_str(&format!("- {}\n", markdown::text(q)));
             }
         }
         out
     }
 
-    /// The JSON file `e` writes: the body as received, pretty when it is JSON.
+    /// The JSON file `e` writes: the body as received, pretty when it is JSON, its control
+    /// characters as escapes.
     pub fn export_json(&self) -> String {
-        render::pretty_json(&self.body).unwrap_or_else(|| self.body.clone())
+        let body = render::pretty_json(&self.body).unwrap_or_else(|| self.body.clone());
+        crate::shareable::json::escape_controls(&body).into_owned()
     }
 
     /// The text of a view, when it is a text body.

@@ -319,6 +319,6 @@ impl Coverage {
                 ]);
             }
         }
-        crate::sanitize::csv_text(std::iter::once(header.to_vec()).chain(records))
+        crate::shareable::csv::text(std::iter::once(header.to_vec()).chain(records))
     }
 }

@@ -10,7 +10,6 @@ use crate::api::{
     SearchResults,
 };
 use crate::render::{self, Link, RenderOptions};
-use crate::sanitize;
 
 use super::text::TextBody;
 
@@ -546,7 +545,7 @@ impl PreparedSearch {
                 html.links.iter().enumerate().map(|(i, link)| {
                     vec![(i + 1).to_string(), link.text.clone(), link.url.clone()]
                 });
-            return sanitize::csv_text(std::iter::once(header).chain(links));
+            return crate::shareable::csv::text(std::iter::once(header).chain(links));
         }
         let header = [
             "page",
@@ -595,11 +594,13 @@ impl PreparedSearch {
                 r.images.len().to_string(),
             ]
         });
-        sanitize::csv_text(std::iter::once(header).chain(rows))
+        crate::shareable::csv::text(std::iter::once(header).chain(rows))
     }
 
+    /// The JSON file `e` writes: the body as received, pretty when it is JSON, its control
+    /// characters as escapes.
     pub fn export_json(&self) -> String {
-        pretty_json(&self.body)
+        crate::shareable::json::escape_controls(&pretty_json(&self.body)).into_owned()
     }
 }
 

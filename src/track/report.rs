@@ -15,6 +15,7 @@ use crate::present::answer::prepare_stored;
 use crate::present::compare::overview::{is_overview_request, stored_overview};
 use crate::present::compare::summary::location_label;
 use crate::present::reading::AnswerReading;
+use crate::shareable::{csv, json};
 use crate::store::readings::{RESULTS, StoredReading};
 use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
 
@@ -349,36 +350,31 @@ fn examples(
     Ok(examples)
 }
 
+/// One answer of `track report --format json`, pretty, its control characters as escapes.
+pub fn answer_json(answer: &ReportAnswer) -> Result<String, String> {
+    let text = serde_json::to_string_pretty(answer).map_err(|e| e.to_string())?;
+    Ok(json::escape_controls(&text).into_owned())
+}
+
 /// The rows as CSV (with a header when `header`) or JSON Lines.
 pub fn render(rows: &[ReportRow], format: ReportFormat, header: bool) -> Result<String, String> {
     match format {
-        ReportFormat::Csv => {
-            let mut writer = csv::WriterBuilder::new()
-                .has_headers(header)
-                .from_writer(Vec::new());
-            for row in rows {
-                writer.serialize(row).map_err(|e| e.to_string())?;
-            }
-            if rows.is_empty() && header {
-                writer
-                    .serialize(ReportRow::default())
-                    .map_err(|e| e.to_string())?;
-                let text = String::from_utf8(writer.into_inner().map_err(|e| e.to_string())?)
-                    .map_err(|e| e.to_string())?;
-                // The header line alone.
-                return Ok(text
-                    .lines()
-                    .next()
-                    .map(|l| format!("{l}\n"))
-                    .unwrap_or_default());
-            }
-            let bytes = writer.into_inner().map_err(|e| e.to_string())?;
-            String::from_utf8(bytes).map_err(|e| e.to_string())
+        // Every cell through the one CSV writer, which neutralises formulas.
+        ReportFormat::Csv if rows.is_empty() && header => {
+            let text = csv::serialized(&[ReportRow::default()], true)?;
+            // The header line alone.
+            Ok(text
+                .lines()
+                .next()
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default())
         }
+        ReportFormat::Csv => csv::serialized(rows, header),
         ReportFormat::Jsonl => {
             let mut text = String::new();
             for row in rows {
-                text.push_str(&serde_json::to_string(row).map_err(|e| e.to_string())?);
+                let line = serde_json::to_string(row).map_err(|e| e.to_string())?;
+                text.push_str(&json::escape_controls(&line));
                 text.push('\n');
             }
             Ok(text)
@@ -483,5 +479,54 @@ mod tests {
         let lowa: serde_json::Value = serde_json::from_str(jsonl.lines().nth(3).unwrap()).unwrap();
         assert_eq!(lowa["stance"], serde_json::Value::Null);
         assert_eq!(first["state"], "done");
+    }
+
+    #[test]
+    fn an_answer_of_the_json_report_carries_controls_only_as_escapes() {
+        let hostile = "Merrell \u{1b}]0;owned\u{7} \u{9b}2J \u{202e}txt.exe";
+        let body = serde_json::json!({
+            "model": "chatgpt",
+            "completion": format!("<p>I recommend {hostile}.</p>"),
+        })
+        .to_string();
+        let brands = vec![Brand::named("Merrell")];
+        let answers = answers(&run(), &[ai_item(Some(&body))], &brands);
+        assert_eq!(answers.len(), 1);
+        let written = answer_json(&answers[0]).unwrap();
+        assert!(
+            !written.chars().any(crate::sanitize::is_unsafe),
+            "{written}"
+        );
+        let read: serde_json::Value = serde_json::from_str(&written).unwrap();
+        assert!(read.to_string().contains("Merrell"), "{read}");
+    }
+
+    #[test]
+    fn report_rows_with_formulas_are_text_in_every_cell() {
+        let row = ReportRow {
+            set: "=cmd|' /C calc'!A0".to_string(),
+            query: "+1+1".to_string(),
+            brand: "@SUM(A1)".to_string(),
+            title: "\tx".to_string(),
+            url: "-2+3".to_string(),
+            domain: "\u{1b}]0;t\u{7}x".to_string(),
+            position: Some(3),
+            ..ReportRow::default()
+        };
+        let csv = render(std::slice::from_ref(&row), ReportFormat::Csv, true).unwrap();
+        let record = csv.lines().nth(1).unwrap();
+        for cell in [
+            "'=cmd|' /C calc'!A0",
+            "'+1+1",
+            "'@SUM(A1)",
+            "'\tx",
+            "'-2+3",
+            "␛x",
+            ",3,",
+        ] {
+            assert!(record.contains(cell), "{cell} not in {record}");
+        }
+        let jsonl = render(&[row], ReportFormat::Jsonl, false).unwrap();
+        assert!(jsonl.contains(r#""domain":"\u001b]0;t\u0007x""#), "{jsonl}");
     }
 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+use crate::shareable::html::{attr, text};
 
 use crate::track::map::{Band, BrandMap};
 use crate::track::stat::{RunStat, Share};

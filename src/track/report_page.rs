@@ -5,9 +5,9 @@
 
 use std::fmt::Write as _;
 
-use html_escape::encode_text as text;
-
 use crate::analysis::stance::Stance;
+use crate::shareable::html::text;
+use crate::shareable::markdown::{self, local_image};
 use crate::track::changes::{self, ChangeKind};
 use crate::track::diff::RunDiff;
 use crate::track::map::{Band, BrandMap};
@@ -397,14 +397,11 @@ pub struct ChartFile {
     pub svg: String,
 }
 
-/// A Markdown cell: one line, pipes escaped.
-fn cell(value: &str) -> String {
-    value.replace('|', "\\|").replace('\n', " ")
-}
-
 /// The report as Markdown; its charts are files named after `stem` ("report" gives
-/// "report-visibility.svg"), which the text links to.
+/// "report-visibility.svg"), which the text shows as images. Every value is written as
+/// Markdown text ([`markdown::text`]): a name or an answer's words never become markup.
 pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
+    let cell = markdown::text;
     let trends = &input.trends;
     let mut md = String::new();
     let mut charts = Vec::new();
@@ -412,8 +409,8 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     let _ = writeln!(
         md,
         "{} · written {}\n",
-        runs_sentence(trends),
-        input.written_at
+        cell(&runs_sentence(trends)),
+        cell(&input.written_at)
     );
     for (label, list) in [
         ("Prompts", &input.prompts),
@@ -428,7 +425,11 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     md.push_str("\n## Visibility over time\n\n");
     if !trends.brands.is_empty() {
         let name = format!("{stem}-visibility.svg");
-        let _ = writeln!(md, "![Visibility of each brand over the runs]({name})\n");
+        let _ = writeln!(
+            md,
+            "{}\n",
+            local_image("Visibility of each brand over the runs", &name)
+        );
         charts.push(ChartFile {
             name,
             svg: share_svg(trends, Share::Visibility),
@@ -449,7 +450,11 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     md.push_str("\n## Share of voice over time\n\n");
     if !trends.brands.is_empty() {
         let name = format!("{stem}-{}.svg", Share::ShareOfVoice.slug());
-        let _ = writeln!(md, "![Share of voice of each brand over the runs]({name})");
+        let _ = writeln!(
+            md,
+            "{}",
+            local_image("Share of voice of each brand over the runs", &name)
+        );
         charts.push(ChartFile {
             name,
             svg: share_svg(trends, Share::ShareOfVoice),
@@ -481,7 +486,11 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     md.push_str("\n## Recommended over time\n\n");
     if !trends.brands.is_empty() {
         let name = format!("{stem}-{}.svg", Share::Recommended.slug());
-        let _ = writeln!(md, "![Recommended: each brand over the runs]({name})\n");
+        let _ = writeln!(
+            md,
+            "{}\n",
+            local_image("Recommended: each brand over the runs", &name)
+        );
         charts.push(ChartFile {
             name,
             svg: share_svg(trends, Share::Recommended),
@@ -489,7 +498,13 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
         md.push_str("| Brand | Last run | The run before |\n|---|---:|---:|\n");
         for brand in &trends.brands {
             let (last, before) = recommended_cells(&brand.overall);
-            let _ = writeln!(md, "| {} | {last} | {before} |", cell(&brand.brand));
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} |",
+                cell(&brand.brand),
+                cell(&last),
+                cell(&before)
+            );
         }
     }
     md.push_str("\n## Where each brand is named\n\n");
@@ -497,9 +512,9 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
         let name = format!("{stem}-map-{}.svg", i + 1);
         let _ = writeln!(
             md,
-            "### {}\n\n![Where {} was named]({name})\n",
+            "### {}\n\n{}\n",
             cell(&map.brand),
-            cell(&map.brand)
+            local_image(&format!("Where {} was named", map.brand), &name)
         );
         charts.push(ChartFile {
             name,
@@ -511,7 +526,7 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
     );
     for (domain, now, before) in domain_rows(trends) {
         let before = before.map_or("–".to_string(), |b| format!("{b:.0}%"));
-        let _ = writeln!(md, "| {} | {now:.0}% | {before} |", cell(&domain));
+        let _ = writeln!(md, "| {} | {now:.0}% | {} |", cell(&domain), cell(&before));
     }
     md.push_str("\n## What the last run changed\n\n");
     match &input.diff {
@@ -528,7 +543,8 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
                 } else {
                     format!("{}: ", line.brand)
                 };
-                let _ = writeln!(md, "- {prefix}{}{}", cell(&brand), cell(&line.text));
+                // As one value, so that a leading "+" is text, not a list inside the item.
+                let _ = writeln!(md, "- {}", cell(&format!("{prefix}{brand}{}", line.text)));
             }
         }
     }

@@ -1,4 +1,5 @@
-//! HTML to text: fixtures, properties, snapshots. One test binary for these files, so CI links fewer.
+//! HTML to text: fixtures, properties, snapshots; and the files written for sharing. One test
+//! binary for these files, so CI links fewer.
 
 // Tests may unwrap: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -13,5 +14,7 @@ mod render_fixtures;
 mod render_props;
 #[path = "../render_snapshots.rs"]
 mod render_snapshots;
+#[path = "../shared_files.rs"]
+mod shared_files;
 #[path = "../source_cards.rs"]
 mod source_cards;

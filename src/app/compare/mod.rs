@@ -660,44 +660,40 @@ impl CompareState {
         }
     }
 
-    /// The Markdown export: the prompt, each answer, then the summary.
     /// The comparison as one page to share: the Markdown export, as HTML.
     pub fn export_html(&self) -> String {
         crate::present::html_page::page(
             "Comparison · vantage",
-            &crate::present::html_page::markdown_to_html(&self.export_markdown()),
+            &crate::shareable::markdown::to_html(&self.export_markdown()),
         )
     }
 
+    /// The Markdown export: the prompt, each answer, then the summary. What came from
+    /// outside is written through [`crate::shareable::markdown`].
     pub fn export_markdown(&self) -> String {
         use crate::present::text::demote_headings;
-        let mut out = format!(
-            "# Comparison\n\n> {}\n",
-            self.prompt_text().replace('\n', "\n> ")
-        );
+        use crate::shareable::markdown;
+        let prompt: Vec<String> = self.prompt_text().lines().map(markdown::text).collect();
+        let mut out = format!("# Comparison\n\n> {}\n", prompt.join("\n> "));
         for (i, column) in self.columns.iter().enumerate() {
-            out.push_str(&format!(
-                "\n## {}. {}\n\n",
-                i + 1,
-                column.vantage.label(CompareMode::Answers)
-            ));
+            let label = markdown::text(&column.vantage.label(CompareMode::Answers));
+            out.push_str(&format!("\n## {}. {label}\n\n", i + 1));
             match (column.answer(), column.call.error()) {
-                (Some(answer), _) if column.vantage.overview => {
-                    out.push_str(&format!(
-                        "*{} · {:.1} s*\n\n",
-                        column.vantage.label(CompareMode::Answers),
-                        answer.header.elapsed.as_secs_f64()
-                    ));
-                    out.push_str(demote_headings(&answer.markdown, 2).trim_end());
-                    out.push('\n');
-                }
                 (Some(answer), _) => {
-                    out.push_str(&format!("*{}*\n\n", answer.header.describe()));
+                    let header = match column.vantage.overview {
+                        true => format!("{label} · {:.1} s", answer.header.elapsed.as_secs_f64()),
+                        false => markdown::text(&answer.header.describe()),
+                    };
+                    out.push_str(&format!("*{header}*\n\n"));
                     // The answer's own headings sit under the column's.
-                    out.push_str(demote_headings(&answer.markdown, 2).trim_end());
+                    let text = markdown::foreign(&answer.markdown);
+                    out.push_str(demote_headings(&text, 2).trim_end());
                     out.push('\n');
                 }
-                (None, Some(error)) => out.push_str(&format!("The call failed: {error}\n")),
+                (None, Some(error)) => out.push_str(&format!(
+                    "The call failed: {}\n",
+                    markdown::text(&error.to_string())
+                )),
                 (None, None) => out.push_str("No answer.\n"),
             }
         }
@@ -715,9 +711,8 @@ impl CompareState {
                 "\n# Mentions over {} samples per column\n\n",
                 self.axes.samples()
             ));
-            out.push_str(&crate::analysis::samples::matrix_text(
-                &self.labels(),
-                sampled,
+            out.push_str(&markdown::preformatted(
+                &crate::analysis::samples::matrix_text(&self.labels(), sampled),
             ));
         }
         out
@@ -756,7 +751,8 @@ impl CompareState {
                 "brand_rows": self.brand_views.ranks,
             }),
         };
-        serde_json::to_string_pretty(&value).unwrap_or_default()
+        let json = serde_json::to_string_pretty(&value).unwrap_or_default();
+        crate::shareable::json::escape_controls(&json).into_owned()
     }
 
     /// The search rank table, or the mention matrix of answers.

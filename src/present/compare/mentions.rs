@@ -152,11 +152,12 @@ pub fn matrix_csv(labels: &[String], rows: &[BrandSummary]) -> String {
         record.push(format!("{:.1}", row.share_of_voice));
         record
     });
-    crate::sanitize::csv_text(std::iter::once(header).chain(records))
+    crate::shareable::csv::text(std::iter::once(header).chain(records))
 }
 
 /// The matrix as a Markdown table.
 pub fn matrix_markdown(labels: &[String], rows: &[BrandSummary]) -> String {
+    use crate::shareable::markdown;
     let mut out = String::from("| Brand | Visibility | Avg position | Share of voice |");
     for n in 1..=labels.len() {
         out.push_str(&format!(" {n} |"));
@@ -167,13 +168,13 @@ pub fn matrix_markdown(labels: &[String], rows: &[BrandSummary]) -> String {
     for row in rows {
         out.push_str(&format!(
             "| {} | {:.0}% | {} | {:.0}% |",
-            row.brand.replace('|', "\\|"),
+            markdown::text(&row.brand),
             row.visibility,
             average_text(row),
             row.share_of_voice
         ));
         for cell in &row.columns {
-            out.push_str(&format!(" {} |", cell_text(cell).replace('*', "\\*")));
+            out.push_str(&format!(" {} |", markdown::text(&cell_text(cell))));
         }
         out.push('\n');
     }
@@ -181,7 +182,7 @@ pub fn matrix_markdown(labels: &[String], rows: &[BrandSummary]) -> String {
     let named: Vec<String> = labels
         .iter()
         .enumerate()
-        .map(|(i, l)| format!("{}. {l}", i + 1))
+        .map(|(i, l)| format!("{}. {}", i + 1, markdown::text(l)))
         .collect();
     out.push_str(&named.join("; "));
     out.push_str(&format!(
@@ -271,7 +272,7 @@ pub fn brand_ranks_csv(labels: &[String], rows: &[BrandRanks]) -> String {
             )
             .collect::<Vec<_>>()
     });
-    crate::sanitize::csv_text(std::iter::once(header.collect()).chain(records))
+    crate::shareable::csv::text(std::iter::once(header.collect()).chain(records))
 }
 
 #[cfg(test)]

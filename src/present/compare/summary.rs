@@ -343,6 +343,11 @@ impl AnswerSummary {
     /// The summary as plain text (the CLI) or Markdown (`markdown`: headings and tables).
     pub fn text(&self, markdown: bool) -> String {
         let mut out = String::new();
+        // In Markdown a value from outside is escaped text (a label, a domain, an error).
+        let shown = |value: &str| match markdown {
+            true => crate::shareable::markdown::text(value),
+            false => value.to_string(),
+        };
         let h = |out: &mut String, title: &str| {
             if markdown {
                 let _ = writeln!(out, "\n## {title}\n");
@@ -363,7 +368,11 @@ impl AnswerSummary {
                     format!("{} chars", c.chars),
                     format!("{} sources", c.domains.len()),
                 ),
-                (None, Some(error)) => (format!("failed: {error}"), String::new(), String::new()),
+                (None, Some(error)) => (
+                    format!("failed: {}", shown(&error.to_string())),
+                    String::new(),
+                    String::new(),
+                ),
                 (None, None) => ("no answer".to_string(), String::new(), String::new()),
             };
             if markdown {
@@ -371,7 +380,7 @@ impl AnswerSummary {
                     out,
                     "| {} | {} | {time} | {length} | {sources} |",
                     i + 1,
-                    c.label
+                    shown(&c.label)
                 );
             } else {
                 let _ = writeln!(
@@ -389,7 +398,7 @@ impl AnswerSummary {
         for s in &self.shared {
             let cols: Vec<String> = s.columns.iter().map(|c| (c + 1).to_string()).collect();
             if markdown {
-                let _ = writeln!(out, "- {} — columns {}", s.domain, cols.join(", "));
+                let _ = writeln!(out, "- {} — columns {}", shown(&s.domain), cols.join(", "));
             } else {
                 let _ = writeln!(out, "  {:<36} columns {}", s.domain, cols.join(", "));
             }
@@ -398,7 +407,7 @@ impl AnswerSummary {
             h(&mut out, "Sources by kind");
             for (group, kinds) in KindCounts::aligned(&self.sources_by_kind) {
                 if markdown {
-                    let _ = writeln!(out, "- {}: {kinds}", group.trim_end());
+                    let _ = writeln!(out, "- {}: {kinds}", shown(group.trim_end()));
                 } else {
                     let _ = writeln!(out, "  {group}  {kinds}");
                 }
@@ -415,7 +424,7 @@ impl AnswerSummary {
             let list = if c.fanouts.is_empty() {
                 "none".to_string()
             } else {
-                c.fanouts.join(" · ")
+                shown(&c.fanouts.join(" · "))
             };
             let bullet = if markdown { "- " } else { "  " };
             let _ = writeln!(out, "{bullet}{}: {list}", i + 1);
@@ -562,7 +571,7 @@ pub fn rank_table_csv(labels: &[String], rows: &[RankRow], brands: &[BrandRanks]
         }
         record
     });
-    crate::sanitize::csv_text(
+    crate::shareable::csv::text(
         std::iter::once(header)
             .chain(url_records)
             .chain(brand_records),
