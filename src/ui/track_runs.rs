@@ -93,17 +93,18 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
             theme::dim(),
         ));
     }
-    // The numbers shown were read by older rules (or not yet): a reading is under way.
+    // The numbers shown were read by older rules or for other brands (or not yet): a reading
+    // is under way.
     match (view.reading, view.stale) {
         (Some(progress), _) if progress.total > 0 => title.push(Span::styled(
             format!(
-                "· reading answers by the current rules: {} of {} ",
+                "· reading answers by the current rules and brands: {} of {} ",
                 progress.read, progress.total
             ),
             theme::accent(),
         )),
         (Some(_), stale) | (None, stale @ 1..) => title.push(Span::styled(
-            format!("· {stale} run(s) shown as read by older rules, reading again "),
+            format!("· {stale} run(s) shown as last read (older rules, other brands or new answers), reading again "),
             theme::accent(),
         )),
         _ => {}
