@@ -41,3 +41,5 @@ mod stance_cli;
 mod track_changes;
 #[path = "../track_truth.rs"]
 mod track_truth;
+#[path = "../workspace_paths.rs"]
+mod workspace_paths;
