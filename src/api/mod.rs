@@ -9,6 +9,7 @@ pub mod model;
 pub mod proxy;
 pub mod request;
 pub mod response;
+pub mod secret;
 pub mod webhook;
 
 pub use browse::{

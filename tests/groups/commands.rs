@@ -35,6 +35,8 @@ mod page_usage;
 mod places_cli;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;
+#[path = "../secrets_kept.rs"]
+mod secrets_kept;
 #[path = "../stance_cli.rs"]
 mod stance_cli;
 #[path = "../track_changes.rs"]
