@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
+use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use url::Url;
 
 use super::decode::{
@@ -13,6 +13,7 @@ use super::decode::{
 };
 use super::error::{ApiError, ErrorChain, TransportKind, excerpt};
 use super::model::JobKind;
+use super::network::{ProxyEnv, is_loopback, redirect_policy, with_proxies};
 use super::request::{AiRequest, JobId, SearchRequest};
 use super::response::{Account, AiAnswer, JobPoll, SearchAnswer};
 pub use super::secret::Secret;
@@ -184,23 +185,17 @@ fn check_base_url(text: &str, mask: &TokenMask) -> Result<Url, ApiError> {
     }
 }
 
-/// True when the URL's host is this machine.
-pub(crate) fn is_loopback(url: &Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
-}
-
 impl Client {
     pub fn new(settings: ClientSettings) -> Result<Client, ApiError> {
         install_crypto_provider();
-        let mut builder = reqwest::Client::builder()
+        let builder = reqwest::Client::builder()
             .timeout(settings.timeout)
             .connect_timeout(Duration::from_secs(20))
-            .user_agent(concat!("vantage/", env!("CARGO_PKG_VERSION")));
+            .user_agent(concat!("vantage/", env!("CARGO_PKG_VERSION")))
+            .redirect(redirect_policy())
+            // A Referer would carry the previous URL, and with it the prompt.
+            .referer(false);
+        let mut builder = with_proxies(builder, &ProxyEnv::from_env());
         // A client of this machine over plain http (the demo, a local simulator) never
         // verifies a certificate: skip loading the system's roots, which costs milliseconds
         // before the first frame.
@@ -491,6 +486,12 @@ impl Client {
         };
         let content_type = header(CONTENT_TYPE).unwrap_or_default();
         let retry_after = header(RETRY_AFTER);
+        if (300..400).contains(&status) {
+            return Err(ApiError::Redirect {
+                status,
+                location: header(LOCATION).unwrap_or_default(),
+            });
+        }
         let limit = self.inner.max_body_bytes;
         if let Some(length) = header(CONTENT_LENGTH).and_then(|l| l.parse::<usize>().ok())
             && length > limit

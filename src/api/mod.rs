@@ -6,6 +6,7 @@ pub mod decode;
 pub mod error;
 pub mod field;
 pub mod model;
+pub mod network;
 pub mod proxy;
 pub mod request;
 pub mod response;

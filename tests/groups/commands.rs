@@ -29,6 +29,8 @@ mod hostile_output;
 mod jobs_cli;
 #[path = "../mentions_cli.rs"]
 mod mentions_cli;
+#[path = "../network_edges.rs"]
+mod network_edges;
 #[path = "../page_usage.rs"]
 mod page_usage;
 #[path = "../places_cli.rs"]
