@@ -9,7 +9,8 @@ pub const FAILURE: i32 = 1;
 pub const INVALID_INPUT: i32 = 2;
 /// The token is missing or refused, or the credits are used up.
 pub const CREDENTIALS: i32 = 3;
-/// The service answered with an error, or with a body that could not be read.
+/// The service answered with an error, or with a body that could not be read; or a job
+/// `jobs watch` followed ended failed, expired or in error.
 pub const SERVICE: i32 = 4;
 /// No answer: DNS, connect (a refusing SOCKS5 proxy included), TLS, timeout.
 pub const NO_ANSWER: i32 = 5;

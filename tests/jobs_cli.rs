@@ -260,3 +260,42 @@ fn job_takes_the_start_of_an_id_that_jobs_prints_when_one_stored_job_has_it() {
     assert!(stderr.contains("2 stored ai jobs"), "{stderr}");
     assert!(stderr.contains("type more of the id"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_exits_with_the_failed_job_code_when_a_job_ends_failed() {
+    use vantage::sim::{SimConfig, Simulator};
+    // The same two jobs, watched once by a service where every job fails, once where none do.
+    for (fail_share, code) in [(1.0, vantage::exit::SERVICE), (0.0, vantage::exit::OK)] {
+        let sim = Simulator::start(SimConfig {
+            latency_scale: 0.0,
+            job_pending: std::time::Duration::from_millis(100),
+            job_fail_share: fail_share,
+            ..SimConfig::default()
+        })
+        .await
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let url = sim.url();
+        let run = |args: &[&str]| {
+            vantage(dir.path())
+                .env("VANTAGE_TOKEN", sim.token())
+                .args(["--render-url", &url, "--search-url", &url])
+                .args(args)
+                .output()
+                .unwrap()
+        };
+        for args in [["ai", "boots", "--async"], ["search", "boots", "--async"]] {
+            let submitted = run(&args);
+            assert!(submitted.status.success(), "{submitted:?}");
+        }
+        let output = run(&["jobs", "watch"]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{fail_share}: {stderr}");
+        assert_eq!(
+            stderr.contains("2 job(s) ended without an answer"),
+            code != vantage::exit::OK,
+            "{stderr}"
+        );
+        sim.shutdown().await;
+    }
+}

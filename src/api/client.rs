@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use reqwest::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER};
+use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use url::Url;
 
 use super::decode::{
@@ -13,55 +13,11 @@ use super::decode::{
 };
 use super::error::{ApiError, ErrorChain, TransportKind, excerpt};
 use super::model::JobKind;
+use super::network::{ProxyEnv, is_loopback, redirect_policy, with_proxies};
 use super::request::{AiRequest, JobId, SearchRequest};
 use super::response::{Account, AiAnswer, JobPoll, SearchAnswer};
-
-/// The token. Its `Debug` and `Display` never show it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Option<Secret> {
-        let value = value.into();
-        let trimmed = value.trim();
-        (!trimmed.is_empty()).then(|| Secret(trimmed.to_string()))
-    }
-
-    /// The value itself, for the one place that puts it in a header.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-
-    /// The last four characters behind dots, for showing which token is in use.
-    pub(crate) fn masked(&self) -> String {
-        let tail: String = self
-            .0
-            .chars()
-            .rev()
-            .take(4)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        if self.0.chars().count() <= 8 {
-            "••••".to_string()
-        } else {
-            format!("••••{tail}")
-        }
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(••••)")
-    }
-}
-
-impl fmt::Display for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.masked())
-    }
-}
+pub use super::secret::Secret;
+use super::secret::TokenMask;
 
 /// How waits the service asks for (503, 429) and server errors (500) are retried.
 #[derive(Clone, Debug, PartialEq)]
@@ -176,6 +132,8 @@ struct Inner {
     render_url: Result<Url, ApiError>,
     search_url: Result<Url, ApiError>,
     token: Option<Secret>,
+    /// Takes the token out of everything the service answers, as it is read.
+    mask: TokenMask,
     retry: RetryPolicy,
     max_body_bytes: usize,
     config_hint: String,
@@ -209,41 +167,35 @@ pub(crate) fn install_crypto_provider() {
 }
 
 /// Checks a base URL: it must parse, and carry the token only over https or to this machine.
-fn check_base_url(text: &str) -> Result<Url, ApiError> {
+/// The URL is named in the error with the token masked, should it have been pasted into it.
+fn check_base_url(text: &str, mask: &TokenMask) -> Result<Url, ApiError> {
+    let named = || mask.text(text);
     let url = Url::parse(text.trim()).map_err(|e| ApiError::BadUrl {
-        url: text.to_string(),
+        url: named(),
         reason: e.to_string(),
     })?;
     match url.scheme() {
         "https" => Ok(url),
         "http" if is_loopback(&url) => Ok(url),
-        "http" => Err(ApiError::InsecureUrl {
-            url: text.to_string(),
-        }),
+        "http" => Err(ApiError::InsecureUrl { url: named() }),
         other => Err(ApiError::BadUrl {
-            url: text.to_string(),
-            reason: format!("the scheme {other:?} is not http(s)"),
+            url: named(),
+            reason: format!("the scheme {:?} is not http(s)", mask.text(other)),
         }),
-    }
-}
-
-/// True when the URL's host is this machine.
-pub(crate) fn is_loopback(url: &Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
     }
 }
 
 impl Client {
     pub fn new(settings: ClientSettings) -> Result<Client, ApiError> {
         install_crypto_provider();
-        let mut builder = reqwest::Client::builder()
+        let builder = reqwest::Client::builder()
             .timeout(settings.timeout)
             .connect_timeout(Duration::from_secs(20))
-            .user_agent(concat!("vantage/", env!("CARGO_PKG_VERSION")));
+            .user_agent(concat!("vantage/", env!("CARGO_PKG_VERSION")))
+            .redirect(redirect_policy())
+            // A Referer would carry the previous URL, and with it the prompt.
+            .referer(false);
+        let mut builder = with_proxies(builder, &ProxyEnv::from_env());
         // A client of this machine over plain http (the demo, a local simulator) never
         // verifies a certificate: skip loading the system's roots, which costs milliseconds
         // before the first frame.
@@ -259,11 +211,13 @@ impl Client {
             kind: TransportKind::Other,
             detail: format!("the HTTP client could not start: {e}"),
         })?;
+        let mask = TokenMask::new(settings.token.as_ref());
         Ok(Client {
             inner: Arc::new(Inner {
                 http,
-                render_url: check_base_url(&settings.render_url),
-                search_url: check_base_url(&settings.search_url),
+                render_url: check_base_url(&settings.render_url, &mask),
+                search_url: check_base_url(&settings.search_url, &mask),
+                mask,
                 token: settings.token,
                 retry: settings.retry,
                 max_body_bytes: settings.max_body_bytes,
@@ -511,25 +465,33 @@ impl Client {
         token: &Secret,
         time_left: Duration,
     ) -> Result<RawResponse, ApiError> {
+        let mask = &self.inner.mask;
         let mut response = self
             .inner
             .http
             .get(url.clone())
             .timeout(time_left)
-            .header(AUTHORIZATION, format!("Bearer {}", token.expose()))
+            // Marked sensitive, so no log of the request's headers ever shows it.
+            .bearer_auth(token.expose())
             .send()
             .await
-            .map_err(transport_error)?;
+            .map_err(|e| transport_error(e, mask))?;
         let status = response.status().as_u16();
         let header = |name| {
             response
                 .headers()
                 .get(name)
                 .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
-                .map(str::to_string)
+                .map(|value| mask.text(value))
         };
         let content_type = header(CONTENT_TYPE).unwrap_or_default();
         let retry_after = header(RETRY_AFTER);
+        if (300..400).contains(&status) {
+            return Err(ApiError::Redirect {
+                status,
+                location: header(LOCATION).unwrap_or_default(),
+            });
+        }
         let limit = self.inner.max_body_bytes;
         if let Some(length) = header(CONTENT_LENGTH).and_then(|l| l.parse::<usize>().ok())
             && length > limit
@@ -537,12 +499,19 @@ impl Client {
             return Err(ApiError::TooLarge { limit });
         }
         let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| transport_error(e, mask))?
+        {
             if body.len() + chunk.len() > limit {
                 return Err(ApiError::TooLarge { limit });
             }
             body.extend_from_slice(&chunk);
         }
+        // Before anything reads the body (an error's message, an excerpt, the decoders):
+        // from here on, no text of this answer holds the token.
+        let body = mask.bytes(body);
         if !(200..300).contains(&status) {
             let text = String::from_utf8_lossy(&body);
             return Err(ApiError::from_status(status, &text, retry_after.as_deref()));
@@ -583,7 +552,7 @@ fn map_poll<T, U>(poll: JobPoll<T>, f: impl FnOnce(T) -> U) -> JobPoll<U> {
 }
 
 /// Names what part of reaching the service failed, from reqwest's error and its causes.
-fn transport_error(error: reqwest::Error) -> ApiError {
+fn transport_error(error: reqwest::Error, mask: &TokenMask) -> ApiError {
     let chain = ErrorChain::of(&error);
     let text = chain.joined().to_ascii_lowercase();
     let io_kind = chain.io_kind;
@@ -619,7 +588,7 @@ fn transport_error(error: reqwest::Error) -> ApiError {
     let detail = chain.innermost().unwrap_or("unknown error");
     ApiError::Transport {
         kind,
-        detail: super::request::shorten(detail, 160),
+        detail: super::request::shorten(&mask.text(detail), 160),
     }
 }
 
@@ -641,28 +610,42 @@ mod tests {
         assert!(!format!("{client:?}").contains("sk-live"));
     }
 
+    fn check(text: &str) -> Result<Url, ApiError> {
+        check_base_url(text, &TokenMask::none())
+    }
+
     #[test]
     fn base_urls_must_be_https_or_loopback() {
-        assert!(check_base_url("https://render.joinmassive.com").is_ok());
-        assert!(check_base_url("http://127.0.0.1:8080").is_ok());
-        assert!(check_base_url("http://localhost:1").is_ok());
-        assert!(check_base_url("http://[::1]:1").is_ok());
+        assert!(check("https://render.joinmassive.com").is_ok());
+        assert!(check("http://127.0.0.1:8080").is_ok());
+        assert!(check("http://localhost:1").is_ok());
+        assert!(check("http://[::1]:1").is_ok());
         assert!(matches!(
-            check_base_url("http://render.joinmassive.com"),
+            check("http://render.joinmassive.com"),
             Err(ApiError::InsecureUrl { .. })
         ));
         assert!(matches!(
-            check_base_url("http://127.0.0.1.evil.example"),
+            check("http://127.0.0.1.evil.example"),
             Err(ApiError::InsecureUrl { .. })
         ));
-        assert!(matches!(
-            check_base_url("ftp://x"),
-            Err(ApiError::BadUrl { .. })
-        ));
-        assert!(matches!(
-            check_base_url("not a url"),
-            Err(ApiError::BadUrl { .. })
-        ));
+        assert!(matches!(check("ftp://x"), Err(ApiError::BadUrl { .. })));
+        assert!(matches!(check("not a url"), Err(ApiError::BadUrl { .. })));
+    }
+
+    #[test]
+    fn a_token_pasted_into_a_service_url_is_masked_in_the_sentence() {
+        let secret = Secret::new("sk-live-1234567890abcd").unwrap();
+        let mask = TokenMask::new(Some(&secret));
+        for text in [
+            "http://render.example/?token=sk-live-1234567890abcd",
+            "ftp://render.example/sk-live-1234567890abcd",
+            "sk-live-1234567890abcd",
+        ] {
+            let error = check_base_url(text, &mask).unwrap_err();
+            let sentence = error.to_string();
+            assert!(!sentence.contains("1234567890"), "{sentence}");
+            assert!(sentence.contains("••••abcd"), "{sentence}");
+        }
     }
 
     #[test]

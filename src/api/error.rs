@@ -109,6 +109,13 @@ pub enum ApiError {
     #[error("The service answered {status}: \"{message}\".")]
     OtherStatus { status: u16, message: String },
 
+    /// A redirect not followed: to another host or port, to plain http, or one too many.
+    #[error(
+        "The service answered {status} with a redirect{}, which vantage does not follow: it follows at most {} redirects, on the same host over https (or on this machine), so the token and the prompt go nowhere else. Check render_url/search_url; if they are right, report it.",
+        redirect_target(.location), super::network::MAX_REDIRECTS
+    )]
+    Redirect { status: u16, location: String },
+
     /// No answer at all.
     #[error("{}", transport_sentence(*.kind, .detail))]
     Transport { kind: TransportKind, detail: String },
@@ -155,6 +162,14 @@ fn field_hint(field: &Option<Field>) -> String {
     match field {
         Some(field) => format!(" Fix the {field} field and send again."),
         None => " Check the parameters and send again.".to_string(),
+    }
+}
+
+fn redirect_target(location: &str) -> String {
+    if location.is_empty() {
+        String::new()
+    } else {
+        format!(" to {location}")
     }
 }
 
@@ -234,7 +249,9 @@ impl ApiError {
     pub fn status(&self) -> Option<u16> {
         Some(match self {
             ApiError::Unauthorized { .. } => 401,
-            ApiError::InvalidToken { status, .. } | ApiError::OtherStatus { status, .. } => *status,
+            ApiError::InvalidToken { status, .. }
+            | ApiError::OtherStatus { status, .. }
+            | ApiError::Redirect { status, .. } => *status,
             ApiError::NoCredits { .. } => 402,
             ApiError::Captcha { .. } | ApiError::Forbidden { .. } => 403,
             ApiError::NotFound { .. } => 404,

@@ -6,9 +6,11 @@ pub mod decode;
 pub mod error;
 pub mod field;
 pub mod model;
+pub mod network;
 pub mod proxy;
 pub mod request;
 pub mod response;
+pub mod secret;
 pub mod webhook;
 
 pub use browse::{

@@ -8,7 +8,7 @@ use clap::Args;
 use crate::analysis::mentions::{Brand, BrandSummary, Mention};
 use crate::analysis::sources::Classifier;
 use crate::analysis::stance::Stance;
-use crate::analysis::workspace::{self, Workspace};
+use crate::analysis::workspace::{self, Workspace, WorkspaceError};
 use crate::present::compare::mentions::{CELL_KEY, cell_text};
 use crate::sanitize::one_line;
 
@@ -66,33 +66,35 @@ pub fn workspace_own(args: &BrandArgs) -> Option<String> {
     located_workspace(args)?.own().map(str::to_string)
 }
 
-/// The workspace file `--workspace` names, else `vantage.toml` here, read; none when there
-/// is none or it does not read (`tracked_brands` says why).
-fn located_workspace(args: &BrandArgs) -> Option<Workspace> {
+/// The workspace file `--workspace` names, else `vantage.toml` here, read
+/// (`workspace::read_located`); none when there is none.
+fn read_workspace(args: &BrandArgs) -> Result<Option<Workspace>, WorkspaceError> {
     let folder = std::env::current_dir().unwrap_or_default();
-    let path = workspace::locate(args.workspace.as_deref(), &folder)?;
-    Workspace::load(&path).ok()
+    workspace::read_located(args.workspace.as_deref(), &folder)
 }
 
-/// The brands of `--brands`, else of the workspace file (none when there is no file). The
-/// error is a sentence for stderr; the caller exits with the invalid-input code.
+/// The workspace as [`read_workspace`] reads it, for what only refines a reading; a named
+/// one that does not read was already refused by [`tracked_brands`], which every command
+/// calls first.
+fn located_workspace(args: &BrandArgs) -> Option<Workspace> {
+    read_workspace(args).ok().flatten()
+}
+
+/// The brands of `--brands`, else of the workspace file (none when there is no file). With
+/// `--brands`, a file named with `--workspace` is still checked, since its sources and own
+/// brand are read; one merely found here is then not needed. The error is a sentence for
+/// stderr; the caller exits with the invalid-input code.
 pub fn tracked_brands(args: &BrandArgs) -> Result<Vec<Brand>, String> {
+    let unreadable = |e: WorkspaceError| format!("Not sent: {e}");
     if let Some(spec) = &args.brands {
-        return parse_brands(spec).map_err(|e| format!("Not sent: {e}."));
+        let brands = parse_brands(spec).map_err(|e| format!("Not sent: {e}."))?;
+        if args.workspace.is_some() {
+            read_workspace(args).map_err(unreadable)?;
+        }
+        return Ok(brands);
     }
-    let folder = std::env::current_dir().unwrap_or_default();
-    let Some(path) = workspace::locate(args.workspace.as_deref(), &folder) else {
-        return Ok(Vec::new());
-    };
-    if args.workspace.is_some() && !path.is_file() {
-        return Err(format!(
-            "Not sent: there is no workspace file at {}. Check the path given to --workspace.",
-            path.display()
-        ));
-    }
-    Workspace::load(&path)
-        .map(|w| w.brands().to_vec())
-        .map_err(|e| format!("Not sent: {e}"))
+    let located = read_workspace(args).map_err(unreadable)?;
+    Ok(located.map(|w| w.brands().to_vec()).unwrap_or_default())
 }
 
 /// The mentions of one answer, in the answer's order, then the brands not named.

@@ -12,7 +12,7 @@ use crate::api::client::poll_delay;
 use crate::api::{ApiError, Client, Fetched, JobId, JobKind, JobPoll};
 use crate::config::Config;
 use crate::exit;
-use crate::jobs::{MAX_IN_FLIGHT, PollOutcome, Scheduler, TrackedJob, Transition};
+use crate::jobs::{MAX_IN_FLIGHT, PollOutcome, Scheduler, StateCounts, TrackedJob, Transition};
 use crate::sanitize::one_line;
 use crate::store::{Body, JobRecord, NewJob, Store, StoreError, StoreOptions, now_ms};
 
@@ -471,7 +471,7 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
     match ended {
         Ok(WatchEnd::Settled) => {
             err(&format!("{} job(s): {counts}.", counts.total()));
-            exit::OK
+            watch_exit(&counts)
         }
         Ok(WatchEnd::Stopped) => {
             err(&format!(
@@ -482,6 +482,19 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
         Ok(WatchEnd::Unreachable(message)) => unreachable(&message),
         Err(error) => store_failed(&error),
     }
+}
+
+/// The exit code of a watch whose jobs all ended: a job that ended failed, expired or in
+/// error gave no answer, which a script must be able to tell (the code of a failed job).
+fn watch_exit(counts: &StateCounts) -> i32 {
+    let unanswered = counts.failed + counts.expired + counts.error;
+    if unanswered == 0 {
+        return exit::OK;
+    }
+    err(&format!(
+        "{unanswered} job(s) ended without an answer (`vantage jobs` lists them): the next `vantage jobs watch` polls those in error again; the app's Jobs tab re-submits a failed or expired one (R)."
+    ));
+    ApiError::JobFailed.exit_code()
 }
 
 /// A watch whose service could not be reached: said, and its exit code.

@@ -125,21 +125,24 @@ pub(super) fn invalid(message: &str) -> i32 {
     exit::INVALID_INPUT
 }
 
-pub(super) fn load_workspace(explicit: Option<&std::path::Path>) -> Result<Workspace, String> {
+/// The workspace a command reads (`workspace::read_located`): none when no path is given and
+/// there is no vantage.toml here. The error is the sentence saying what is wrong with which
+/// file, for the invalid-input exit.
+pub(super) fn located_workspace(
+    explicit: Option<&std::path::Path>,
+) -> Result<Option<Workspace>, String> {
     let folder = std::env::current_dir().unwrap_or_default();
-    let Some(path) = workspace::locate(explicit, &folder) else {
-        return Err(format!(
+    workspace::read_located(explicit, &folder).map_err(|e| e.to_string())
+}
+
+/// The workspace a command cannot do without (its sets).
+pub(super) fn load_workspace(explicit: Option<&std::path::Path>) -> Result<Workspace, String> {
+    located_workspace(explicit)?.ok_or_else(|| {
+        format!(
             "There is no {} in this folder, so there are no sets to track. Write one with a [[sets]] table (see the README's Tracking section), or give its path with --workspace.",
             workspace::WORKSPACE_FILE
-        ));
-    };
-    if !path.is_file() {
-        return Err(format!(
-            "There is no workspace file at {}. Check the path given to --workspace.",
-            path.display()
-        ));
-    }
-    Workspace::load(&path).map_err(|e| e.to_string())
+        )
+    })
 }
 
 fn find_set<'a>(workspace: &'a Workspace, name: &str) -> Result<&'a TrackSet, String> {
@@ -236,6 +239,11 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
         ),
         TrackCommand::Check { set, json } => check_set(config, workspace, &set, json).await,
         TrackCommand::Export { set, since } => {
+            // The export reads the store alone; a path given that is not a workspace file
+            // is still a mistake to say.
+            if let Some(Err(sentence)) = workspace.map(|path| located_workspace(Some(path))) {
+                return invalid(&sentence);
+            }
             super::track_travel::export(config, &set, since.as_deref())
         }
         TrackCommand::Import { file } => {
@@ -579,6 +587,10 @@ pub fn runs_table(runs: &[RunSummary]) -> String {
 }
 
 fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32 {
+    let workspace = match located_workspace(workspace) {
+        Ok(workspace) => workspace,
+        Err(sentence) => return invalid(&sentence),
+    };
     let store = match open_store(config) {
         Ok(store) => store,
         Err(code) => return code,
@@ -603,7 +615,7 @@ fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32
         };
     }
     // The sets of the file, with how many calls a run makes, even before their first run.
-    if let Ok(workspace) = load_workspace(workspace) {
+    if let Some(workspace) = workspace {
         out(&format!("workspace {}\n", workspace.path().display()));
         for set in workspace.sets() {
             let count = runs
@@ -625,11 +637,10 @@ fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32
     exit::OK
 }
 
-/// The brands a set's answers are read for (`Workspace::read_for`).
-pub(super) fn brands_for(workspace: Option<&std::path::Path>, set: &str) -> Vec<Brand> {
-    load_workspace(workspace)
-        .map(|w| w.read_for(set))
-        .unwrap_or_default()
+/// The brands a set's answers are read for (`Workspace::read_for`): none without a
+/// workspace file.
+pub(super) fn brands_for(workspace: Option<&Workspace>, set: &str) -> Vec<Brand> {
+    workspace.map(|w| w.read_for(set)).unwrap_or_default()
 }
 
 pub(super) fn runs_of(store: &Store, set: &str) -> Result<Vec<RunSummary>, i32> {

@@ -2,7 +2,7 @@
 //! SVG files), or as rows (CSV, JSON Lines) read from the kept readings, or the answers as
 //! vantage reads them (`--format json`).
 
-use super::track::{brands_for, invalid, load_workspace, open_store, runs_of};
+use super::track::{brands_for, invalid, located_workspace, open_store, runs_of};
 use super::{err, out_as_received};
 use crate::config::Config;
 use crate::exit;
@@ -22,8 +22,11 @@ pub(super) fn report_page(
             "Markdown writes its charts as SVG files beside it: give the file with -o report.md.",
         );
     }
-    let brands = brands_for(workspace, set);
-    let loaded = load_workspace(workspace).ok();
+    let loaded = match located_workspace(workspace) {
+        Ok(loaded) => loaded,
+        Err(sentence) => return invalid(&sentence),
+    };
+    let brands = brands_for(loaded.as_ref(), set);
     let definition = loaded.as_ref().and_then(|w| w.set(set)).cloned();
     let store = match open_store(config) {
         Ok(store) => store,
@@ -102,7 +105,10 @@ pub(super) fn report_set(
     last: bool,
     output: Option<&std::path::Path>,
 ) -> i32 {
-    let brands = brands_for(workspace, set);
+    let brands = match located_workspace(workspace) {
+        Ok(loaded) => brands_for(loaded.as_ref(), set),
+        Err(sentence) => return invalid(&sentence),
+    };
     let store = match open_store(config) {
         Ok(store) => store,
         Err(code) => return code,

@@ -102,6 +102,10 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
 }
 
 pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Path) -> i32 {
+    let workspace = match super::track::located_workspace(workspace) {
+        Ok(workspace) => workspace,
+        Err(sentence) => return super::track::invalid(&sentence),
+    };
     let opened = match std::fs::File::open(file) {
         Ok(opened) => opened,
         Err(error) => {
@@ -164,7 +168,7 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
     ));
     // Answers that came without their readings, or read by older rules or for other
     // brands, are read now, once: every view of the set then reads the kept ones.
-    if let Ok(workspace) = super::track::load_workspace(workspace) {
+    if let Some(workspace) = workspace {
         for set in &sets {
             let Ok(runs) = store.track_runs(Some(set)) else {
                 continue;

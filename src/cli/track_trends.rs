@@ -2,7 +2,7 @@
 //! voice and recommended share, the cited sources, each domain's best and mean rank — and
 //! what the last run changed, headed by the sentence read from its lines.
 
-use super::track::{invalid, load_workspace, open_store, runs_of, started};
+use super::track::{invalid, located_workspace, open_store, runs_of, started};
 use super::{err, out, out_as_received, with_newline};
 use crate::config::Config;
 use crate::exit;
@@ -22,7 +22,10 @@ pub(super) fn trends_of(
     json: bool,
     gaps: Option<String>,
 ) -> i32 {
-    let loaded = load_workspace(workspace).ok();
+    let loaded = match located_workspace(workspace) {
+        Ok(loaded) => loaded,
+        Err(sentence) => return invalid(&sentence),
+    };
     // Read as every view of the set reads it; a brand asked for its gaps only is read in
     // the last run alone.
     let brands = loaded.as_ref().map(|w| w.read_for(set)).unwrap_or_default();

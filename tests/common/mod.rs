@@ -305,3 +305,16 @@ pub fn serve(app: axum::Router) -> Served {
         _runtime: runtime,
     }
 }
+
+/// A test's own service (an axum router) on 127.0.0.1:0, on the runtime of the calling async
+/// test; its URL.
+pub async fn serve_here(app: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("address"));
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    url
+}

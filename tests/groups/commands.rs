@@ -29,15 +29,21 @@ mod hostile_output;
 mod jobs_cli;
 #[path = "../mentions_cli.rs"]
 mod mentions_cli;
+#[path = "../network_edges.rs"]
+mod network_edges;
 #[path = "../page_usage.rs"]
 mod page_usage;
 #[path = "../places_cli.rs"]
 mod places_cli;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;
+#[path = "../secrets_kept.rs"]
+mod secrets_kept;
 #[path = "../stance_cli.rs"]
 mod stance_cli;
 #[path = "../track_changes.rs"]
 mod track_changes;
 #[path = "../track_truth.rs"]
 mod track_truth;
+#[path = "../workspace_paths.rs"]
+mod workspace_paths;

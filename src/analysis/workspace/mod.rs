@@ -103,6 +103,18 @@ pub enum WorkspaceError {
     )]
     Read { path: PathBuf, reason: String },
     #[error(
+        "There is no workspace file at {path}. Check the path given with --workspace (or VANTAGE_WORKSPACE)."
+    )]
+    Missing { path: PathBuf },
+    #[error(
+        "{path} is a folder, not a workspace file. Give the path of the file itself (a vantage.toml) with --workspace."
+    )]
+    NotAFile { path: PathBuf },
+    #[error(
+        "The workspace file {path} is not text: it holds bytes that are not UTF-8, or NUL bytes. Is it the right file? A workspace file is TOML, such as vantage.toml."
+    )]
+    NotText { path: PathBuf },
+    #[error(
         "The workspace file {path} is not valid TOML at line {line}: {reason}. Fix that line, or move the file away to start with no tracked brands."
     )]
     Syntax {
@@ -151,6 +163,46 @@ pub struct Workspace {
     read: Option<String>,
 }
 
+/// The workspace a command reads: the file `explicit` names (`--workspace`,
+/// `VANTAGE_WORKSPACE`), which must be there, else the nearest `vantage.toml`; none when no
+/// path is given and none is found. A file that cannot be read as a workspace (missing when
+/// named, a folder, not text, not valid) is an error naming it and what is wrong.
+pub fn read_located(
+    explicit: Option<&Path>,
+    folder: &Path,
+) -> Result<Option<Workspace>, WorkspaceError> {
+    let Some(path) = locate(explicit, folder) else {
+        return Ok(None);
+    };
+    match read_text(&path)? {
+        Some(text) => Workspace::parse(&path, &text).map(Some),
+        None => Err(WorkspaceError::Missing { path }),
+    }
+}
+
+/// The text of the file at `path`; none when there is no file there. A folder, or bytes
+/// that are not text, are refused with what is wrong rather than the system's words.
+fn read_text(path: &Path) -> Result<Option<String>, WorkspaceError> {
+    if path.is_dir() {
+        return Err(WorkspaceError::NotAFile {
+            path: path.to_path_buf(),
+        });
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => Ok(Some(text)),
+            _ => Err(WorkspaceError::NotText {
+                path: path.to_path_buf(),
+            }),
+        },
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(WorkspaceError::Read {
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        }),
+    }
+}
+
 /// `explicit` when given (`--workspace`, `VANTAGE_WORKSPACE`), else the nearest
 /// `vantage.toml` in `folder` or one of its parents, as git finds a repository.
 pub fn locate(explicit: Option<&Path>, folder: &Path) -> Option<PathBuf> {
@@ -184,15 +236,9 @@ impl Workspace {
 
     /// Reads the file at `path`; a missing file is an empty workspace.
     pub fn load(path: &Path) -> Result<Workspace, WorkspaceError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Workspace::parse(path, &text),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                Ok(Workspace::empty(path))
-            }
-            Err(error) => Err(WorkspaceError::Read {
-                path: path.to_path_buf(),
-                reason: error.to_string(),
-            }),
+        match read_text(path)? {
+            Some(text) => Workspace::parse(path, &text),
+            None => Ok(Workspace::empty(path)),
         }
     }
 
@@ -504,16 +550,7 @@ impl Workspace {
     /// (the text the change was made on; none when there was no file): then nothing is
     /// written over what someone else wrote.
     pub fn save_over(&self, read: Option<&str>) -> Result<(), WorkspaceError> {
-        let now = match std::fs::read_to_string(&self.path) {
-            Ok(text) => Some(text),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-            Err(error) => {
-                return Err(WorkspaceError::Read {
-                    path: self.path.clone(),
-                    reason: error.to_string(),
-                });
-            }
-        };
+        let now = read_text(&self.path)?;
         if now.as_deref() != read {
             return Err(WorkspaceError::ChangedOnDisk {
                 path: self.path.clone(),
