@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::READING_RULES;
 use crate::analysis::mentions::Brand;
-use crate::present::answer::{PreparedAnswer, prepare_stored};
+use crate::present::answer::{PreparedAnswer, prepare_to_read};
 use crate::present::compare::summary::location_label;
 use crate::present::discover::{NameCount, Untracked, names_in, untracked_of};
 use crate::store::names::{AnswerNames, StoredName};
@@ -26,7 +26,7 @@ fn answers_of(entry: HistoryEntry) -> Vec<(u32, PreparedAnswer)> {
         return Vec::new();
     };
     match entry.request {
-        RequestParams::Ai(request) => prepare_stored(request, &body.text)
+        RequestParams::Ai(request) => prepare_to_read(request, &body.text)
             .map(|a| vec![(0, a)])
             .unwrap_or_default(),
         RequestParams::Compare(columns) => {
@@ -43,7 +43,7 @@ fn answers_of(entry: HistoryEntry) -> Vec<(u32, PreparedAnswer)> {
                         return None;
                     };
                     let col = u32::try_from(col).ok()?;
-                    Some((col, prepare_stored(request, text)?))
+                    Some((col, prepare_to_read(request, text)?))
                 })
                 .collect()
         }

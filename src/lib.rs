@@ -14,6 +14,7 @@
 pub mod analysis;
 pub mod api;
 pub mod app;
+pub mod bounds;
 pub mod cli;
 pub mod config;
 pub mod discovery;

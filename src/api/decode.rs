@@ -58,6 +58,21 @@ pub(super) async fn decode_off_thread<T: Send + 'static>(
     })?
 }
 
+/// A JSON answer nested past what any real answer reaches is refused before it is parsed,
+/// shown or kept.
+fn refuse_deep(raw: &RawResponse) -> Result<(), ApiError> {
+    let max = crate::bounds::MAX_JSON_DEPTH;
+    if crate::bounds::json_nests_deeper_than(&raw.body, max) {
+        return Err(ApiError::BadBody {
+            what: format!(
+                "it nests arrays or objects more than {max} levels deep, which no real answer does, so it was not read"
+            ),
+            excerpt: excerpt(raw.body.as_bytes()),
+        });
+    }
+    Ok(())
+}
+
 fn bad_json(what: &str, error: &serde_json::Error, body: &str) -> ApiError {
     ApiError::BadBody {
         what: format!("{what}: {error}"),
@@ -74,6 +89,7 @@ pub(crate) fn decode_ai(raw: &RawResponse) -> Result<AiAnswer, ApiError> {
                 excerpt: excerpt(raw.body.as_bytes()),
             });
         }
+        refuse_deep(raw)?;
         let completion: Completion = serde_json::from_str(&raw.body)
             .map_err(|e| bad_json("not a completion", &e, &raw.body))?;
         Ok(AiAnswer::Completion(Box::new(completion)))
@@ -85,6 +101,7 @@ pub(crate) fn decode_ai(raw: &RawResponse) -> Result<AiAnswer, ApiError> {
 /// The body of a sync `/search` call (or a ready search job).
 pub fn decode_search(raw: &RawResponse) -> Result<SearchAnswer, ApiError> {
     if raw.is_json() {
+        refuse_deep(raw)?;
         let results: SearchResults = serde_json::from_str(&raw.body)
             .map_err(|e| bad_json("not search results", &e, &raw.body))?;
         Ok(SearchAnswer::Results(Box::new(results)))

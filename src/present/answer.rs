@@ -295,10 +295,32 @@ pub fn prepare(request: AiRequest, fetched: Fetched<AiAnswer>) -> PreparedAnswer
     prepare_until(request, fetched, &Stop::default())
 }
 
+/// What an answer is prepared for: to be shown (every view), or only to be read for its
+/// brands, sources and names (the views' layouts — JSON, Markdown, ads, prompt — skipped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    View,
+    Reading,
+}
+
 /// A stored answer's body (a JSON completion, or the model's page as HTML) made ready to
 /// read again; `None` for a body that is neither.
 pub fn prepare_stored(request: AiRequest, body: &str) -> Option<PreparedAnswer> {
+    prepare_stored_for(request, body, Purpose::View)
+}
+
+/// A stored answer read for its brands, sources and names only: what tracking, discovery
+/// and the report's counts need, without laying out views nobody will see.
+pub fn prepare_to_read(request: AiRequest, body: &str) -> Option<PreparedAnswer> {
+    prepare_stored_for(request, body, Purpose::Reading)
+}
+
+fn prepare_stored_for(request: AiRequest, body: &str, purpose: Purpose) -> Option<PreparedAnswer> {
     let text = body.trim_start();
+    // Kept before answers were bounded as they arrive: skipped as no answer would be.
+    if crate::bounds::json_nests_deeper_than(text, crate::bounds::MAX_JSON_DEPTH) {
+        return None;
+    }
     let value = if text.starts_with('{') {
         AiAnswer::Completion(Box::new(serde_json::from_str::<Completion>(text).ok()?))
     } else if text.starts_with('<') {
@@ -313,7 +335,7 @@ pub fn prepare_stored(request: AiRequest, body: &str) -> Option<PreparedAnswer> 
         content_type: String::new(),
         elapsed: Duration::ZERO,
     };
-    Some(prepare(request, fetched))
+    Some(prepare_for(request, fetched, &Stop::default(), purpose))
 }
 
 /// [`prepare`], skipping what is left once `stop` is set (the answer is then dropped).
@@ -322,6 +344,16 @@ pub fn prepare_until(
     fetched: Fetched<AiAnswer>,
     stop: &Stop,
 ) -> PreparedAnswer {
+    prepare_for(request, fetched, stop, Purpose::View)
+}
+
+fn prepare_for(
+    request: AiRequest,
+    fetched: Fetched<AiAnswer>,
+    stop: &Stop,
+    purpose: Purpose,
+) -> PreparedAnswer {
+    let view = purpose == Purpose::View;
     let requested_model = request.effective_model();
     let mut header = AnswerHeader {
         model: requested_model,
@@ -334,7 +366,7 @@ pub fn prepare_until(
     };
     match fetched.value {
         AiAnswer::Completion(completion) => {
-            prepare_completion(request, header, *completion, fetched.body, stop)
+            prepare_completion(request, header, *completion, fetched.body, stop, purpose)
         }
         AiAnswer::Html(html) => {
             let doc = render::html_to_document(
@@ -347,7 +379,11 @@ pub fn prepare_until(
             );
             let sources = merge_sources(vec![(doc.cards().to_vec(), SourceOrigin::Page)]);
             header.format = request.format;
-            let markdown = doc.to_markdown();
+            let markdown = if view {
+                doc.to_markdown()
+            } else {
+                String::new()
+            };
             let (outline, candidates, plain_text) = shape(
                 &html,
                 &request.prompt,
@@ -371,7 +407,7 @@ pub fn prepare_until(
                 ads: None,
                 ad_count: 0,
                 prompt: None,
-                html: TextBody::raw(&html),
+                html: TextBody::raw(if view { &html } else { "" }),
                 json: None,
                 markdown,
                 plain_text,
@@ -390,7 +426,10 @@ fn prepare_completion(
     completion: Completion,
     body: String,
     stop: &Stop,
+    purpose: Purpose,
 ) -> PreparedAnswer {
+    // Only to read: the layouts of the views are skipped as if stopped.
+    let skip_views = stop.is_set() || purpose == Purpose::Reading;
     let model = completion.model.parse().unwrap_or(header.model);
     header.model = model;
     // What the service reports it used wins over what was asked (it picks when unset).
@@ -416,7 +455,7 @@ fn prepare_completion(
         cards: false,
         ..options
     };
-    let render = |html: &str| match stop.is_set() {
+    let render = |html: &str| match skip_views {
         true => render::Document::default(),
         false => render::html_to_document(html, &others),
     };
@@ -433,12 +472,11 @@ fn prepare_completion(
     });
     let ads = ads_doc.map(TextBody::document);
     let prompt = render(&completion.prompt);
-    let json = match stop.is_set() {
-        true => None,
-        false => render::pretty_json(&body),
-    }
-    .unwrap_or_else(|| body.clone());
-    let markdown = match stop.is_set() {
+    let json = match skip_views {
+        true => String::new(),
+        false => render::pretty_json(&body).unwrap_or_else(|| body.clone()),
+    };
+    let markdown = match skip_views {
         true => String::new(),
         false => answer.to_markdown(),
     };
@@ -469,7 +507,7 @@ fn prepare_completion(
         ads,
         ad_count,
         prompt: Some(TextBody::document(prompt)),
-        html: TextBody::raw(&completion.html),
+        html: TextBody::raw(if skip_views { "" } else { &completion.html }),
         json: Some(TextBody::raw(&json)),
         markdown,
         plain_text,

@@ -52,7 +52,7 @@ pub fn untracked_in_stored(
 ) -> (Vec<Untracked>, usize) {
     let answers: Vec<PreparedAnswer> = stored
         .into_iter()
-        .filter_map(|(request, body)| super::answer::prepare_stored(request, &body))
+        .filter_map(|(request, body)| super::answer::prepare_to_read(request, &body))
         .collect();
     (untracked(&answers, tracked), answers.len())
 }

@@ -1,14 +1,28 @@
 //! JSON made readable without building a tree: one pass that re-indents the text as it is,
 //! so a body of megabytes is laid out in a few milliseconds and numbers keep their spelling.
 
+/// Nesting past this is not laid out (serde_json refuses to parse past it too): each level
+/// indents every line below it, so a 30,000-deep array would take gigabytes to lay out.
+pub const MAX_DEPTH: usize = crate::bounds::MAX_JSON_DEPTH;
+
+/// The layout may take at most this many times the text, and a megabyte more: past it, the
+/// text is shown as it came.
+const MAX_GROWTH: usize = 8;
+
 /// The JSON text indented by two spaces, as `serde_json::to_string_pretty` lays it out;
-/// `None` when the text is not a JSON object or array (unbalanced, cut short, not JSON).
+/// `None` when the text is not a JSON object or array (unbalanced, cut short, not JSON), is
+/// nested deeper than [`MAX_DEPTH`], or would lay out to more than [`MAX_GROWTH`] times its
+/// size.
 pub fn pretty_json(text: &str) -> Option<String> {
     let trimmed = text.trim();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return None;
     }
     let bytes = trimmed.as_bytes();
+    let most = trimmed
+        .len()
+        .saturating_mul(MAX_GROWTH)
+        .saturating_add(1 << 20);
     let mut out = String::with_capacity(trimmed.len() + trimmed.len() / 4);
     let mut depth: usize = 0;
     let mut closers: Vec<u8> = Vec::new();
@@ -53,6 +67,9 @@ pub fn pretty_json(text: &str) -> Option<String> {
                 } else {
                     out.push(b as char);
                     depth += 1;
+                    if depth > MAX_DEPTH {
+                        return None;
+                    }
                     newline(&mut out, depth);
                 }
             }
@@ -67,6 +84,9 @@ pub fn pretty_json(text: &str) -> Option<String> {
             b',' => {
                 out.push(',');
                 newline(&mut out, depth);
+                if out.len() > most {
+                    return None;
+                }
             }
             b':' => out.push_str(": "),
             b if b.is_ascii_whitespace() => {}
@@ -112,6 +132,25 @@ mod tests {
     #[test]
     fn numbers_keep_their_spelling() {
         assert_eq!(pretty_json("[-1.5e3,10]").unwrap(), "[\n  -1.5e3,\n  10\n]");
+    }
+
+    #[test]
+    fn refuses_nesting_past_the_bound_and_layouts_past_the_growth_bound() {
+        let deep = |d: usize| format!("{}{}", "[".repeat(d), "]".repeat(d));
+        // The innermost pair is empty, so `d` brackets nest `d - 1` levels.
+        assert!(pretty_json(&deep(MAX_DEPTH + 1)).is_some());
+        assert_eq!(pretty_json(&deep(MAX_DEPTH + 2)), None);
+        assert_eq!(pretty_json(&deep(30_000)), None);
+        // 100 levels, then a million short items: each would take 200 spaces.
+        let wide = format!(
+            "{}{}{}",
+            "[".repeat(100),
+            vec!["1"; 1_000_000].join(","),
+            "]".repeat(100)
+        );
+        assert_eq!(pretty_json(&wide), None);
+        let ordinary = format!("[{}]", vec!["{\"a\": [1, 2]}"; 10_000].join(","));
+        assert!(pretty_json(&ordinary).is_some());
     }
 
     #[test]

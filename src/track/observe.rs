@@ -48,7 +48,7 @@ pub fn observe(item: &RunItem, brands: &[Brand]) -> Observed {
 
 fn observe_answer(request: &AiRequest, body: &str, brands: &[Brand]) -> Option<ObservedAnswer> {
     // Runs ask for JSON; a body that is neither a completion nor a page has nothing to count.
-    let prepared = answer::prepare_stored(request.clone(), body)?;
+    let prepared = answer::prepare_to_read(request.clone(), body)?;
     Some(observed(
         &prepared,
         AnswerObservation {

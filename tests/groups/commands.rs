@@ -23,6 +23,8 @@ mod hardening;
 mod heavy_pages;
 #[path = "../history_cli.rs"]
 mod history_cli;
+#[path = "../hostile_answers.rs"]
+mod hostile_answers;
 #[path = "../hostile_output.rs"]
 mod hostile_output;
 #[path = "../jobs_cli.rs"]

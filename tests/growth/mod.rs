@@ -21,6 +21,7 @@ use vantage::present;
 
 use super::{ALLOCATOR, MEMORY_LIMIT, ONE_AT_A_TIME, TIME_LIMIT};
 
+mod hostile_shapes;
 #[path = "../common/soup.rs"]
 mod soup;
 use soup::{Dice, SHAPES, WORDS, soup};
