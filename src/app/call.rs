@@ -74,6 +74,12 @@ impl<E> CallState<E> {
         matches!(self, CallState::Running { .. })
     }
 
+    /// Running and its answer not in yet: once it has landed it is kept in History, and only
+    /// its reading is left, which quitting loses nothing of.
+    pub fn is_waiting(&self) -> bool {
+        matches!(self, CallState::Running { landed: None, .. })
+    }
+
     pub fn tag(&self) -> Option<Tag> {
         match self {
             CallState::Running { tag, .. } => Some(*tag),

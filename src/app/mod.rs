@@ -266,6 +266,15 @@ impl App {
             + self.track.discover.as_ref().map_or(0, |d| d.running())
     }
 
+    /// How many calls quitting would lose: those still waiting for their answer (one that
+    /// has landed is kept in History, and only its reading is left).
+    pub fn waiting_for_answers(&self) -> usize {
+        self.in_flight()
+            - usize::from(self.chat.call.is_running() && !self.chat.call.is_waiting())
+            - usize::from(self.search.call.is_running() && !self.search.call.is_waiting())
+            - usize::from(self.proxy.call.is_running() && !self.proxy.call.is_waiting())
+    }
+
     /// Asks another tab to do something (see [`hub`]); done at the end of this update.
     pub fn ask(&mut self, ask: hub::Ask) {
         self.asks.push(ask);

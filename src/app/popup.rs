@@ -103,7 +103,7 @@ impl Confirm {
 /// `q` and Ctrl+C: at once when nothing is in flight, else after a yes. Ctrl+C while the
 /// question shows quits (the second press of an impatient user).
 pub(super) fn quit(app: &mut App) -> Vec<Effect> {
-    let calls = app.in_flight();
+    let calls = app.waiting_for_answers();
     let asking = matches!(app.popup, Some(Popup::Confirm(Confirm::Quit { .. })));
     if calls > 0 && !asking {
         app.popup = Some(Popup::Confirm(Confirm::Quit { calls }));

@@ -188,6 +188,29 @@ fn ctrl_c_quits_even_while_typing() {
 }
 
 #[test]
+fn ctrl_c_asks_while_an_answer_is_awaited_and_quits_at_once_while_one_is_only_read() {
+    let ctrl_c = || Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    let mut app = demo_app();
+    type_text(&mut app, "best hiking boots");
+    update(&mut app, key(KeyCode::Enter));
+    let tag = app.chat.call.tag().expect("a call runs");
+    assert!(update(&mut app, ctrl_c()).is_empty());
+    assert!(matches!(app.popup, Some(Popup::Confirm(_))));
+    update(&mut app, key(KeyCode::Char('n')));
+    assert!(app.popup.is_none());
+    // In: kept in History, only its reading is left.
+    update(
+        &mut app,
+        Msg::Landed {
+            tag,
+            bytes: 1 << 20,
+        },
+    );
+    assert!(app.animating(), "the reading's spinner still turns");
+    assert_eq!(update(&mut app, ctrl_c()), vec![Effect::Os(OsEffect::Quit)]);
+}
+
+#[test]
 fn tab_cycles_the_focus_through_the_panes() {
     let mut app = demo_app();
     assert_eq!(app.chat.focus, ChatFocus::Prompt);

@@ -27,6 +27,8 @@ mod history_cli;
 mod hostile_answers;
 #[path = "../hostile_output.rs"]
 mod hostile_output;
+#[path = "../hostile_reading.rs"]
+mod hostile_reading;
 #[path = "../jobs_cli.rs"]
 mod jobs_cli;
 #[path = "../mentions_cli.rs"]
