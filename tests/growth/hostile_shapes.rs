@@ -85,6 +85,29 @@ fn one_paragraph_naming_a_brand_thousands_of_times_is_read_within_bounds() {
         &sizes(),
         &paragraph,
     );
+    // The same with each brand in bold: thousands of styled runs, each a candidate name.
+    let bold = |size: usize| {
+        let mut text = String::from("<p>");
+        let mut i = 0;
+        while text.len() < size {
+            text.push_str(&format!(
+                "<strong>{}</strong> beats {} and the {} Renegade is recommended over {}, ",
+                BRANDS[i % 20],
+                BRANDS[(i + 1) % 20],
+                BRANDS[(i + 2) % 20],
+                BRANDS[(i + 3) % 20]
+            ));
+            i += 1;
+        }
+        text.push_str("</p>");
+        completion(&text, None)
+    };
+    grows_linearly(
+        "one paragraph of bold brands",
+        stored_answer,
+        &sizes(),
+        &bold,
+    );
 }
 
 #[test]
