@@ -54,22 +54,26 @@ pub fn prepare(
                 Some(RequestParams::Ai(r)) => r,
                 _ => AiRequest::new(""),
             };
-            let value = decode_ai(&raw(body)).map_err(|e| e.to_string())?;
-            Ok(StoredView::Answer(Box::new(answer::prepare(
-                request,
-                fetched(body, value),
-            ))))
+            match decode_ai(&raw(body)) {
+                Ok(value) => Ok(StoredView::Answer(Box::new(answer::prepare(
+                    request,
+                    fetched(body, value),
+                )))),
+                Err(error) => Ok(as_plain_text(title, body, &error.to_string())),
+            }
         }
         JobKind::Search => {
             let request = match request {
                 Some(RequestParams::Search(r)) => r,
                 _ => SearchRequest::new(""),
             };
-            let value = decode_search(&raw(body)).map_err(|e| e.to_string())?;
-            Ok(StoredView::Search(Box::new(search_page::prepare(
-                request,
-                fetched(body, value),
-            ))))
+            match decode_search(&raw(body)) {
+                Ok(value) => Ok(StoredView::Search(Box::new(search_page::prepare(
+                    request,
+                    fetched(body, value),
+                )))),
+                Err(error) => Ok(as_plain_text(title, body, &error.to_string())),
+            }
         }
         JobKind::Browser => {
             let text = body.text.trim_start();
@@ -83,6 +87,15 @@ pub fn prepare(
                 body,
             })
         }
+    }
+}
+
+/// A stored body that cannot be read as its kind (kept before answers were bounded as they
+/// arrive, or damaged): shown as the text it is, with the reason in the title.
+fn as_plain_text(title: &str, body: &Body, error: &str) -> StoredView {
+    StoredView::Text {
+        title: format!("{title} · shown as plain text: {error}"),
+        body: TextBody::raw(&body.text),
     }
 }
 
@@ -167,4 +180,37 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
         axes: super::compare::Axes::covering(&vantages, format, no_cache),
         columns,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_answer_that_cannot_be_read_opens_as_plain_text_with_the_reason() {
+        let deep = format!(
+            r#"{{"completion":"hi","extra":{}{}}}"#,
+            "[".repeat(5_000),
+            "]".repeat(5_000)
+        );
+        for kind in [JobKind::Ai, JobKind::Search] {
+            let body = Body {
+                status: 200,
+                text: deep.clone(),
+                elapsed_ms: 1,
+                received_at: 0,
+            };
+            match prepare(kind, None, &body, "best boots") {
+                Ok(StoredView::Text { title, body }) => {
+                    assert!(
+                        title.starts_with("best boots · shown as plain text: "),
+                        "{title}"
+                    );
+                    assert!(title.contains("128 levels"), "{title}");
+                    assert!(!body.lines(80).is_empty());
+                }
+                other => panic!("{kind:?}: {:?}", other.map(|_| ())),
+            }
+        }
+    }
 }
