@@ -38,8 +38,10 @@ pub mod names;
 mod read;
 pub mod readings;
 mod repair;
+mod salvage;
 mod schema;
 mod search;
+mod sessions;
 mod track;
 pub mod travel;
 mod writer;
@@ -60,9 +62,10 @@ pub use model::{
     Body, Devices, EntryId, HistoryEntry, HistoryItem, JobEvent, JobRecord, JobUpdate, NewJob,
     Origin, RequestKind, RequestParams, now_ms,
 };
-pub use repair::{CheckReport, RecoverReport, TableCopy};
+pub use repair::{CheckReport, KEPT_TABLES, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
 pub use search::match_expression;
+pub use sessions::ENDED as ENDED_UNANSWERED;
 pub use track::{Delivery, NewRun, RunId, RunItem, RunSummary, TrackWrite};
 
 use crate::api::JobId;
@@ -97,7 +100,7 @@ pub enum StoreError {
     )]
     ReadOnly { path: PathBuf, reason: String },
     #[error(
-        "The history database {path} is damaged ({detail}), so vantage writes nothing more to it. Run `vantage store check` to see the damage, then `vantage store recover` to copy what can be read into a new file."
+        "The history database {path} is damaged ({detail}), so vantage writes nothing more to it. Run `vantage store recover`: it copies every row it can read into a new history database in its place and keeps the damaged file aside (`vantage store check` lists the damage)."
     )]
     Damaged { path: PathBuf, detail: String },
     #[error("The history database failed: {0}.")]
@@ -246,6 +249,9 @@ struct Inner {
     checking: Arc<closing::Interrupts>,
     /// The reads in progress, stopped when the app quits.
     reading: closing::Interrupts,
+    /// This process's hold on its calls out, let go once the writer has stopped (dropped
+    /// after `Drop::drop`, which joins it).
+    _session: Option<sessions::Session>,
 }
 
 impl Drop for Inner {
@@ -311,6 +317,11 @@ impl Store {
             }
             Err(error) => return Err(error),
         };
+        let mut conn = conn;
+        let session = sessions::Session::start(path);
+        if let Err(error) = sessions::end_abandoned(&mut conn, path) {
+            tracing::warn!(%error, "the calls of ended processes could not be ended");
+        }
         let reader = schema::open_reader(path)?;
         let (health, _) = watch::channel(Health::Writable);
         let health = Arc::new(health);
@@ -320,6 +331,7 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             health: Arc::clone(&health),
+            session: session.as_ref().map(|s| s.id.clone()),
         };
         let handle = std::thread::Builder::new()
             .name("vantage-store".to_string())
@@ -337,6 +349,7 @@ impl Store {
                 watcher: Mutex::new(None),
                 checking: Arc::default(),
                 reading: closing::Interrupts::default(),
+                _session: session,
             }),
         })
     }
@@ -363,6 +376,7 @@ impl Store {
                 watcher: Mutex::new(None),
                 checking: Arc::default(),
                 reading: closing::Interrupts::default(),
+                _session: None,
             }),
         })
     }
@@ -410,8 +424,9 @@ impl Store {
         repair::check(path)
     }
 
-    /// Copies what can be read from the file at `path` into a new file next to it (named in
-    /// the report), leaving the old one as it is. For `vantage store recover`.
+    /// Copies what can be read from the file at `path` into a new store that takes its name,
+    /// keeping the old file aside as it was (named in the report), in a time bounded by the
+    /// file's size whatever it holds. For `vantage store recover`.
     pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
         repair::recover(path)
     }

@@ -64,6 +64,9 @@ pub(super) struct Writer {
     pub conn: Connection,
     pub path: PathBuf,
     pub health: Arc<HealthCell>,
+    /// This process's session (`sessions.rs`): each History entry is listed as its call
+    /// out until the answer or the job is stored.
+    pub session: Option<String>,
 }
 
 impl Writer {
@@ -92,7 +95,7 @@ impl Writer {
                         _ => Err(refusal.clone()),
                     })
                     .collect(),
-                None => apply_batch(&mut self.conn, &batch, history_max),
+                None => apply_batch(&mut self.conn, &batch, history_max, self.session.as_deref()),
             };
             for (command, result) in batch.into_iter().zip(results) {
                 let result = result.map_err(|e| health::note(&self.health, &self.path, e));
@@ -124,8 +127,9 @@ fn apply_batch(
     conn: &mut Connection,
     batch: &[Command],
     history_max: usize,
+    session: Option<&str>,
 ) -> Vec<Result<(), StoreError>> {
-    match try_batch(conn, batch, history_max) {
+    match try_batch(conn, batch, history_max, session) {
         Ok(results) => results,
         Err(error) => {
             let error = StoreError::from(error);
@@ -138,13 +142,14 @@ fn try_batch(
     conn: &mut Connection,
     batch: &[Command],
     history_max: usize,
+    session: Option<&str>,
 ) -> Result<Vec<Result<(), StoreError>>, rusqlite::Error> {
     let mut tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut results = Vec::with_capacity(batch.len());
     let mut trim = false;
     for command in batch {
         let mut sp = tx.savepoint()?;
-        let result = apply(&sp, &command.op);
+        let result = apply(&sp, &command.op, session);
         match result {
             Ok(()) => sp.commit()?,
             // Damage aborts the whole transaction: nothing of the batch reaches the file.
@@ -167,7 +172,7 @@ fn try_batch(
     Ok(results)
 }
 
-fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
+fn apply(tx: &Connection, op: &Op, session: Option<&str>) -> Result<(), rusqlite::Error> {
     match op {
         Op::AddRequest {
             id,
@@ -175,7 +180,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
             created_at,
             origin,
         } => {
-            tx.execute(
+            let added = tx.execute(
                 "INSERT INTO requests (id, kind, params, summary, created_at, origin)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (id) DO NOTHING",
@@ -188,6 +193,12 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
                     origin.as_str()
                 ],
             )?;
+            if let (1, Some(session)) = (added, session) {
+                tx.execute(
+                    "INSERT INTO calls_out (entry_id, session) VALUES (?1, ?2)",
+                    params![id.as_str(), session],
+                )?;
+            }
         }
         Op::AddResponse { id, body } => add_response(tx, id, body)?,
         Op::RecordJob(job) => record_job(tx, job)?,
