@@ -103,6 +103,14 @@ pub enum StoreError {
         "The history database {path} is damaged ({detail}), so vantage writes nothing more to it. Run `vantage store recover`: it copies every row it can read into a new history database in its place and keeps the damaged file aside (`vantage store check` lists the damage)."
     )]
     Damaged { path: PathBuf, detail: String },
+    #[error(
+        "The disk holding {path} is full: free some space on it. What is stored is still shown, but nothing new is saved until there is room."
+    )]
+    Full { path: PathBuf },
+    #[error(
+        "The history database {path} could not be read or written: {detail}. Check the disk it is on, or set VANTAGE_DATA_DIR to a folder on another one."
+    )]
+    Io { path: PathBuf, detail: String },
     #[error("The history database failed: {0}.")]
     Sqlite(String),
     #[error("A stored record could not be read: {0}.")]
@@ -124,6 +132,15 @@ impl From<rusqlite::Error> for StoreError {
             StoreError::ReadOnly {
                 path: PathBuf::new(),
                 reason: error.to_string(),
+            }
+        } else if health::is_full(&error) {
+            StoreError::Full {
+                path: PathBuf::new(),
+            }
+        } else if error.sqlite_error_code() == Some(rusqlite::ErrorCode::SystemIoFailure) {
+            StoreError::Io {
+                path: PathBuf::new(),
+                detail: error.to_string(),
             }
         } else {
             StoreError::Sqlite(error.to_string())
@@ -147,6 +164,13 @@ impl StoreError {
                     reason,
                 }
             }
+            StoreError::Full { path: p } if p.as_os_str().is_empty() => StoreError::Full {
+                path: path.to_path_buf(),
+            },
+            StoreError::Io { path: p, detail } if p.as_os_str().is_empty() => StoreError::Io {
+                path: path.to_path_buf(),
+                detail,
+            },
             other => other,
         }
     }
@@ -304,16 +328,21 @@ impl Store {
     /// refuses writes, opens it read-only (see [`Store::health`]). Blocks briefly: call it
     /// at start-up or off the UI task.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
-        let conn = match schema::open_writer(path) {
+        let conn = match schema::open_writer(path).map_err(|e| health::name_full_disk(e, path)) {
             Ok(conn) => conn,
             Err(StoreError::ReadOnly { reason, .. }) if path.exists() => {
-                return Store::open_read_only_because(path, reason);
+                return Store::open_read_only_as(path, Health::ReadOnly { reason });
             }
             Err(StoreError::ReadOnly { reason, .. }) => {
                 return Err(StoreError::Open {
                     path: path.to_path_buf(),
                     reason,
                 });
+            }
+            // A full disk cannot grow the log SQLite keeps beside the file: what is stored is
+            // still read.
+            Err(StoreError::Full { .. }) if path.exists() => {
+                return Store::open_read_only_as(path, Health::Full);
             }
             Err(error) => return Err(error),
         };
@@ -357,13 +386,14 @@ impl Store {
     /// Opens an existing database for reading only: every write fails with
     /// [`StoreError::ReadOnly`]. What [`Store::open`] falls back to when writes are refused.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        Store::open_read_only_because(path, "opened for reading only".to_string())
+        let reason = "opened for reading only".to_string();
+        Store::open_read_only_as(path, Health::ReadOnly { reason })
     }
 
-    fn open_read_only_because(path: &Path, reason: String) -> Result<Store, StoreError> {
+    fn open_read_only_as(path: &Path, health: Health) -> Result<Store, StoreError> {
         let reader = schema::open_read_only(path)?;
-        tracing::warn!(path = %path.display(), %reason, "the store is read-only");
-        let (health, _) = watch::channel(Health::ReadOnly { reason });
+        tracing::warn!(path = %path.display(), ?health, "the store is read-only");
+        let (health, _) = watch::channel(health);
         Ok(Store {
             inner: Arc::new(Inner {
                 path: path.to_path_buf(),
@@ -540,6 +570,12 @@ impl Store {
     /// Resolves once every write queued before it is committed.
     pub fn flush(&self) -> Ack {
         self.send(Op::Barrier)
+    }
+
+    /// Tests: writes that would grow the file fail as on a full disk (`true`), or not.
+    #[cfg(test)]
+    pub(crate) fn cap_pages(&self, cap: bool) -> Ack {
+        self.send(Op::CapPages(cap))
     }
 
     // ---- reads (sync; run them off the UI task) ----

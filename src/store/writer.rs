@@ -52,6 +52,10 @@ pub(super) enum Op {
     NamesPrepare {
         version: u32,
     },
+    /// Tests: the file may not grow past its size now (`true`), or may again (`false`), so
+    /// writes fail as on a full disk.
+    #[cfg(test)]
+    CapPages(bool),
 }
 
 pub(super) struct Command {
@@ -225,6 +229,14 @@ fn apply(tx: &Connection, op: &Op, session: Option<&str>) -> Result<(), rusqlite
             )?;
         }
         Op::SetHistoryLimit(_) | Op::Barrier => {}
+        #[cfg(test)]
+        Op::CapPages(cap) => {
+            let pages: i64 = match cap {
+                true => tx.query_row("PRAGMA page_count", [], |r| r.get(0))?,
+                false => i64::from(u32::MAX - 1),
+            };
+            tx.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))?;
+        }
     }
     Ok(())
 }
