@@ -20,6 +20,9 @@ use vantage::store::{
 
 const PAGE: usize = 4096;
 const ENTRIES: usize = 300;
+/// History entries deleted after they were written: their rows linger on freed pages, and
+/// must never come back.
+const DELETED: usize = 40;
 const JOBS: u32 = 40;
 const RUN_CALLS: u32 = 20;
 /// The bound the issue sets on each recovery.
@@ -39,8 +42,9 @@ fn body(text: String) -> Body {
 }
 
 /// The bytes of a closed store filled through the public API: History entries with answers
-/// (every tenth long enough for overflow pages), queued jobs with results, a tracking run
-/// with its calls and jobs, the device list and a webhook delivery. Made once.
+/// (every tenth long enough for overflow pages, some deleted since), queued jobs with
+/// results, a tracking run with its calls and jobs, the device list and a webhook delivery.
+/// Made once.
 fn pristine() -> &'static [u8] {
     static BYTES: OnceLock<Vec<u8>> = OnceLock::new();
     BYTES.get_or_init(|| {
@@ -53,13 +57,17 @@ fn pristine() -> &'static [u8] {
 
 fn fill(folder: &Path) {
     let store = Store::open_in(folder, StoreOptions::default()).unwrap();
-    for n in 0..ENTRIES {
+    let mut deleted = Vec::new();
+    for n in 0..ENTRIES + DELETED {
         let (id, _) = store.add_request(RequestParams::Search(SearchRequest::new(format!(
             "hiking boots {n}"
         ))));
         let words = if n % 10 == 0 { 2_000 } else { 150 + n % 7 };
         let text = format!("{{\"completion\":\"{}\"}}", "answer text ".repeat(words));
         store.add_response(&id, body(text)).detach();
+        if (100..100 + DELETED).contains(&n) {
+            deleted.push(id);
+        }
     }
     for n in 0..JOBS {
         let request = RequestParams::Ai(AiRequest::new(format!("job prompt {n}")));
@@ -119,6 +127,10 @@ fn fill(folder: &Path) {
         })
         .wait()
         .unwrap();
+    // Last, so the pages they free are not used again.
+    for id in deleted {
+        store.delete_history(&id).wait().unwrap();
+    }
 }
 
 /// A deterministic stream of bytes.
@@ -216,7 +228,11 @@ fn parent(table: &str) -> Option<(&'static str, &'static str, usize)> {
 
 /// Damages a copy of the pristine store in a folder of its own, recovers it, and checks
 /// what the issue asks of the recovery.
-fn recover_after(case: &str, damage: impl FnOnce(&mut Vec<u8>)) -> RecoverReport {
+/// Returns the report with the folder holding the recovered store (gone when dropped).
+fn recover_after(
+    case: &str,
+    damage: impl FnOnce(&mut Vec<u8>),
+) -> (RecoverReport, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(DB_FILE);
     let mut bytes = pristine().to_vec();
@@ -282,7 +298,7 @@ fn recover_after(case: &str, damage: impl FnOnce(&mut Vec<u8>)) -> RecoverReport
         .find(|t| t.table == "requests")
         .unwrap();
     assert_eq!(store.history_len().unwrap() as u64, listed.kept, "{case}");
-    report
+    (report, dir)
 }
 
 fn pages() -> usize {
@@ -299,7 +315,7 @@ fn spread(count: usize, seed: u64) -> Vec<usize> {
 
 #[test]
 fn a_whole_store_is_copied_whole() {
-    let report = recover_after("whole", |_| {});
+    let (report, _dir) = recover_after("whole", |_| {});
     assert!(report.whole);
     assert!(
         report.tables.iter().all(|t| t.lost == Some(0)),
@@ -314,6 +330,7 @@ fn a_whole_store_is_copied_whole() {
             .kept
     };
     assert_eq!(kept("requests"), ENTRIES as u64 + u64::from(JOBS));
+    assert_eq!(kept("responses"), ENTRIES as u64 + u64::from(JOBS));
     assert_eq!(kept("jobs"), u64::from(JOBS) + 15);
     assert_eq!(kept("track_items"), u64::from(RUN_CALLS));
     assert_eq!(kept("devices"), 1);
@@ -323,7 +340,7 @@ fn a_whole_store_is_copied_whole() {
 #[test]
 fn zeroed_pages_anywhere_cost_their_rows_only() {
     for page in spread(14, 0x5EED) {
-        let report = recover_after(&format!("page {page} zeroed"), |bytes| {
+        let (report, _dir) = recover_after(&format!("page {page} zeroed"), |bytes| {
             bytes[page * PAGE..(page + 1) * PAGE].fill(0);
         });
         if page > 0 {
@@ -344,6 +361,114 @@ fn pages_of_noise_anywhere_cost_their_rows_only() {
     }
 }
 
+/// A table's root page, from the pristine store's schema.
+fn root_page(table: &str) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    std::fs::write(&path, pristine()).unwrap();
+    let conn = Connection::open(&path).unwrap();
+    conn.query_row(
+        "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?1",
+        [table],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+/// A lost root page hides every leaf below it from SQLite: they are read from the file's
+/// pages, each row kept only where the table's indexes still hold it, so rows deleted
+/// before (their pages freed but not wiped) stay deleted.
+#[test]
+fn a_lost_root_page_hides_no_whole_leaf_and_brings_back_nothing_deleted() {
+    // Tables of more than a page: their root holds no row, only the way to the leaves.
+    let interior: Vec<&str> = KEPT_TABLES
+        .into_iter()
+        .filter(|table| pristine()[(root_page(table) - 1) * PAGE] == 0x05)
+        .collect();
+    assert!(
+        ["requests", "responses", "jobs"]
+            .iter()
+            .all(|t| interior.contains(t)),
+        "{interior:?}"
+    );
+    for table in interior {
+        let root = root_page(table);
+        let (report, _recovered) =
+            recover_after(&format!("{table}'s root page {root} zeroed"), |bytes| {
+                bytes[(root - 1) * PAGE..root * PAGE].fill(0);
+            });
+        let dir = tempfile::tempdir().unwrap();
+        let pristine_path = dir.path().join(DB_FILE);
+        std::fs::write(&pristine_path, pristine()).unwrap();
+        let rowids = |path: &Path| -> Vec<i64> {
+            let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+            conn.prepare(&format!("SELECT rowid FROM {table} ORDER BY rowid"))
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let kept = report.tables.iter().find(|t| t.table == table).unwrap();
+        assert_eq!(kept.lost, Some(0), "{table}: {report:?}");
+        assert_eq!(
+            rowids(&report.path),
+            rowids(&pristine_path),
+            "{table}: every row, nothing deleted"
+        );
+    }
+}
+
+/// Rows deleted since their page was written, that page still in the file (as freed pages
+/// are until reused), are not brought back when the table's tree is lost: its indexes no
+/// longer hold them.
+#[test]
+fn rows_deleted_whose_pages_linger_in_the_file_stay_deleted() {
+    let root = root_page("requests");
+    let (report, _dir) = recover_after("deleted rows lingering, root lost", |bytes| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(DB_FILE);
+        std::fs::write(&path, &bytes).unwrap();
+        let conn = Connection::open(&path).unwrap();
+        let leaves: Vec<usize> = conn
+            .prepare("SELECT pageno FROM dbstat WHERE name = 'requests' AND pagetype = 'leaf'")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let lingering: Vec<u8> = leaves
+            .iter()
+            .flat_map(|page| bytes[(page - 1) * PAGE..page * PAGE].to_vec())
+            .collect();
+        conn.execute("DELETE FROM requests WHERE rowid BETWEEN 50 AND 80", [])
+            .unwrap();
+        drop(conn);
+        *bytes = std::fs::read(&path).unwrap();
+        bytes.extend(lingering);
+        bytes[(root - 1) * PAGE..root * PAGE].fill(0);
+    });
+    let conn = Connection::open_with_flags(&report.path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let back: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM requests WHERE rowid BETWEEN 50 AND 80",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(back, 0, "deleted rows came back");
+    let kept = report
+        .tables
+        .iter()
+        .find(|t| t.table == "requests")
+        .unwrap();
+    assert_eq!(
+        kept.kept,
+        ENTRIES as u64 + u64::from(JOBS) - 31,
+        "{report:?}"
+    );
+}
+
 /// The issue's case: a few zeroed pages, scattered, all at once.
 #[test]
 fn a_few_scattered_zeroed_pages_are_recovered_around() {
@@ -352,7 +477,7 @@ fn a_few_scattered_zeroed_pages_are_recovered_around() {
         let chosen: Vec<usize> = (0..5)
             .map(|_| 1 + (noise.next() as usize) % (pages() - 1))
             .collect();
-        let report = recover_after(&format!("pages {chosen:?} zeroed"), |bytes| {
+        let (report, _dir) = recover_after(&format!("pages {chosen:?} zeroed"), |bytes| {
             for page in &chosen {
                 bytes[page * PAGE..(page + 1) * PAGE].fill(0);
             }
@@ -396,7 +521,7 @@ fn a_file_cut_at_any_length_is_recovered_up_to_the_cut() {
 #[test]
 fn a_file_that_is_no_database_leaves_an_empty_store_in_its_place() {
     let mut noise = Noise(77);
-    let report = recover_after("random bytes", |bytes| {
+    let (report, _dir) = recover_after("random bytes", |bytes| {
         *bytes = (0..64 * 1024).map(|_| noise.next() as u8).collect();
     });
     assert!(report.unreadable.is_some(), "{report:?}");
@@ -407,6 +532,6 @@ fn a_file_that_is_no_database_leaves_an_empty_store_in_its_place() {
             .all(|t| t.kept == 0 && t.lost.is_none())
     );
 
-    let report = recover_after("empty", Vec::clear);
+    let (report, _dir) = recover_after("empty", Vec::clear);
     assert!(report.tables.iter().all(|t| t.kept == 0), "{report:?}");
 }

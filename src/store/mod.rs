@@ -35,6 +35,7 @@ mod entries;
 mod health;
 mod model;
 pub mod names;
+mod pages;
 mod read;
 pub mod readings;
 mod repair;

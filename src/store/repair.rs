@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
+use super::pages;
 use super::salvage::{self, Deadline};
 use super::schema;
 use super::{StoreError, now_ms};
@@ -40,10 +41,11 @@ const MAX_PROBLEMS: u32 = 100;
 
 /// Time a recovery may read the damaged file: this much, plus a second per
 /// [`BYTES_PER_SECOND`] of it; the whole copy may take half of it, the row-by-row one the
-/// rest.
+/// rest (and [`COUNT_BUDGET`] more).
 const BASE_BUDGET: Duration = Duration::from_secs(6);
 const BYTES_PER_SECOND: u64 = 4 << 20;
-/// Time the count of each table's rows may take once the copy is done.
+/// Time the counts of the tables' rows may take at least (a quarter of the budget for a
+/// large file), before the row-by-row copy.
 const COUNT_BUDGET: Duration = Duration::from_secs(2);
 
 /// What `integrity_check` found.
@@ -175,8 +177,7 @@ pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
         remove_with_journal(&to);
         let mut new = schema::open_writer(&to)?;
         if let Some(old) = &old {
-            deadline.since_start(budget);
-            report.tables = copy_rows(old, &mut new, &deadline, &mut report.stopped)
+            report.tables = copy_rows(path, old, &mut new, &deadline, budget, &mut report.stopped)
                 .map_err(|e| StoreError::from(e).at(&to))?;
         }
         super::sessions::answer_unanswered(&new, LOST_ANSWER)
@@ -227,31 +228,43 @@ fn copy_whole(old: &Connection, to: &Path) -> bool {
 }
 
 /// The tables of [`KEPT_TABLES`] copied row by row from `old` into `new`, in one
-/// transaction, each counted against what the damaged file held.
+/// transaction, each counted against what the damaged file held: first through its tree
+/// ([`salvage`]), then, when its indexes know of rows the tree did not give, from the file's
+/// pages ([`pages`]). The copy may read until `budget` after the recovery began.
 fn copy_rows(
+    path: &Path,
     old: &Connection,
     new: &mut Connection,
     deadline: &Deadline,
+    budget: Duration,
     stopped: &mut bool,
 ) -> rusqlite::Result<Vec<TableCopy>> {
+    // The counts read only indexes: a little time of their own.
+    let counting = COUNT_BUDGET.max(budget / 4);
+    deadline.extend(counting);
+    let held: Vec<Option<u64>> = KEPT_TABLES
+        .iter()
+        .map(|table| salvage::rows_held(old, table))
+        .collect();
+    deadline.since_start(budget + counting);
     let tx = new.transaction()?;
     let mut copied = Vec::new();
-    for table in KEPT_TABLES {
+    for (table, held) in KEPT_TABLES.into_iter().zip(held) {
         let salvaged = salvage::copy_table(old, &tx, table, deadline)?;
         *stopped |= salvaged.stopped;
-        copied.push((table, salvaged));
+        let mut kept = salvaged.kept;
+        if held.is_some_and(|held| held > kept) {
+            kept += pages::copy_from_pages(path, old, &tx, table, deadline)?;
+            *stopped |= deadline.passed();
+        }
+        copied.push(TableCopy {
+            table,
+            kept,
+            lost: held.map(|held| held.saturating_sub(kept)),
+        });
     }
     tx.commit()?;
-    // The counts read indexes the copy may not have needed: a little time of their own.
-    deadline.extend(COUNT_BUDGET);
-    Ok(copied
-        .into_iter()
-        .map(|(table, salvaged)| TableCopy {
-            table,
-            kept: salvaged.kept,
-            lost: salvage::rows_held(old, table).map(|held| held.saturating_sub(salvaged.kept)),
-        })
-        .collect())
+    Ok(copied)
 }
 
 /// `<prefix>-<unix seconds>.db` in `folder`, never one that exists.

@@ -20,7 +20,7 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 const DENSE_SEEKS: i64 = 4_096;
 /// Seeks tried past one stretch of damage at most: the rowids one by one, then 63 doubling
 /// steps reach any rowid, and as many halvings find where the damage ends.
-const SEEKS_PER_GAP: u32 = DENSE_SEEKS as u32 + 130;
+const SEEKS_PER_GAP: u32 = DENSE_SEEKS as u32 + 140;
 /// Virtual-machine steps between two looks at the clock.
 const STEPS_PER_LOOK: i32 = 1_000;
 
@@ -142,8 +142,10 @@ pub(super) fn copy_table(
         seek: format!("SELECT rowid, {list} FROM {table} WHERE rowid >= ?1 ORDER BY rowid LIMIT 1"),
         width: names.len() + 1,
     };
-    // Rows up to `after` are read (or lost); the next scan starts past it.
-    let mut after = i64::MIN;
+    // Rows up to `after` are read (or lost); the next scan starts past it. SQLite numbers
+    // rows from 1, so the search for a first row that reads starts there, not 2^63 below.
+    let first = reader.seek(i64::MIN).ok().flatten().unwrap_or(1);
+    let mut after = first.saturating_sub(1).min(0);
     let mut stopped = false;
     loop {
         if deadline.passed() {
@@ -212,8 +214,10 @@ impl Reader<'_> {
             let mut rows = statement.query([from])?;
             while let Some(row) = rows.next()? {
                 let values = self.values(row)?;
+                // Rowids only ever go up: one that does not was read from a damaged page
+                // (and would send the reading round in circles).
                 let rowid = match values.first() {
-                    Some(Value::Integer(rowid)) => *rowid,
+                    Some(Value::Integer(rowid)) if *rowid > last.unwrap_or(after) => *rowid,
                     _ => return Err(rusqlite::Error::InvalidQuery),
                 };
                 last = Some(rowid);
@@ -231,7 +235,10 @@ impl Reader<'_> {
         statement
             .query_row([at], |row| {
                 self.values(row)?;
-                row.get::<_, i64>(0)
+                match row.get::<_, i64>(0)? {
+                    rowid if rowid >= at => Ok(rowid),
+                    _ => Err(rusqlite::Error::InvalidQuery),
+                }
             })
             .optional()
     }
