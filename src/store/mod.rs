@@ -329,7 +329,8 @@ impl Store {
     /// refuses writes, opens it read-only (see [`Store::health`]). Blocks briefly: call it
     /// at start-up or off the UI task.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
-        let conn = match schema::open_writer(path).map_err(|e| health::name_full_disk(e, path)) {
+        let mut conn = match schema::open_writer(path).map_err(|e| health::name_full_disk(e, path))
+        {
             Ok(conn) => conn,
             Err(StoreError::ReadOnly { reason, .. }) if path.exists() => {
                 return Store::open_read_only_as(path, Health::ReadOnly { reason });
@@ -347,11 +348,7 @@ impl Store {
             }
             Err(error) => return Err(error),
         };
-        let mut conn = conn;
-        let session = sessions::Session::start(path);
-        if let Err(error) = sessions::end_abandoned(&mut conn, path) {
-            tracing::warn!(%error, "the calls of ended processes could not be ended");
-        }
+        let session = sessions::begin(&mut conn, path);
         let reader = schema::open_reader(path)?;
         let (health, _) = watch::channel(Health::Writable);
         let health = Arc::new(health);
@@ -571,12 +568,6 @@ impl Store {
     /// Resolves once every write queued before it is committed.
     pub fn flush(&self) -> Ack {
         self.send(Op::Barrier)
-    }
-
-    /// Tests: writes that would grow the file fail as on a full disk (`true`), or not.
-    #[cfg(test)]
-    pub(crate) fn cap_pages(&self, cap: bool) -> Ack {
-        self.send(Op::CapPages(cap))
     }
 
     // ---- reads (sync; run them off the UI task) ----

@@ -106,6 +106,16 @@ impl Session {
     }
 }
 
+/// Starts this process's session on the writer's connection, first ending the entries of
+/// the sessions whose processes are gone.
+pub(super) fn begin(conn: &mut Connection, database: &Path) -> Option<Session> {
+    let session = Session::start(database);
+    if let Err(error) = end_abandoned(conn, database) {
+        tracing::warn!(%error, "the calls of ended processes could not be ended");
+    }
+    session
+}
+
 /// Ends the entries of every session whose process is gone: their lock is free, or was
 /// never made. Returns how many were ended.
 pub(super) fn end_abandoned(conn: &mut Connection, database: &Path) -> rusqlite::Result<usize> {

@@ -116,6 +116,14 @@ impl Writer {
     }
 }
 
+#[cfg(test)]
+impl super::Store {
+    /// Tests: writes that would grow the file fail as on a full disk (`true`), or not.
+    pub(crate) fn cap_pages(&self, cap: bool) -> super::Ack {
+        self.send(Op::CapPages(cap))
+    }
+}
+
 fn answer(command: Command, result: Result<(), StoreError>) {
     if let Err(error) = &result {
         tracing::warn!(%error, "a store write failed");
