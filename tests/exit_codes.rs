@@ -175,7 +175,7 @@ fn filled_database(folder: &Path) -> PathBuf {
 }
 
 #[test]
-fn store_check_says_whole_or_damaged_and_recover_names_the_new_file() {
+fn store_check_says_whole_or_damaged_and_recover_puts_a_whole_store_in_place() {
     let dir = TempDir::new().expect("temp dir");
     let data = dir.path().join("data");
     let path = filled_database(&data);
@@ -207,15 +207,73 @@ fn store_check_says_whole_or_damaged_and_recover_names_the_new_file() {
         .expect("runs");
     assert_eq!(recovered.status.code(), Some(0), "{}", stderr(&recovered));
     let text = stdout(&recovered);
-    let new_file = PathBuf::from(text.lines().next().expect("the new file's path"));
-    assert!(new_file.is_file(), "{text}");
-    assert_ne!(new_file, path);
-    assert!(text.contains("row(s) copied"), "{text}");
-    assert!(stderr(&recovered).contains("was left as it was"));
-    assert_eq!(std::fs::read(&path).expect("read"), before, "unchanged");
+    assert!(text.contains("requests") && text.contains("kept"), "{text}");
+    let said = stderr(&recovered);
+    assert!(!said.contains("store recover"), "no circle: {said}");
+    let aside = std::fs::read_dir(&data)
+        .expect("listed")
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .find(|p| {
+            let name = p.to_string_lossy();
+            name.contains("vantage-damaged-") && name.ends_with(".db")
+        })
+        .expect("the damaged file kept aside");
+    assert!(said.contains(&aside.display().to_string()), "{said}");
+    assert_eq!(
+        std::fs::read(&aside).expect("read"),
+        before,
+        "kept as it was"
+    );
+    assert!(Store::check(&path).expect("check").is_whole());
+    let listed = vantage(&data).args(["history"]).output().expect("runs");
+    assert_eq!(listed.status.code(), Some(0), "{}", stderr(&listed));
+}
 
-    let copy_checked = Store::check(&new_file).expect("check");
-    assert!(copy_checked.is_whole(), "{copy_checked:?}");
+#[test]
+fn a_store_cut_short_or_no_database_at_all_is_recovered_not_sent_round_in_a_circle() {
+    for cut in [Some(2), None] {
+        let dir = TempDir::new().expect("temp dir");
+        let data = dir.path().join("data");
+        let path = filled_database(&data);
+        match cut {
+            Some(part) => {
+                let bytes = std::fs::read(&path).expect("read");
+                std::fs::write(&path, &bytes[..bytes.len() / part]).expect("cut");
+            }
+            None => std::fs::write(&path, b"not a database at all ".repeat(500)).expect("written"),
+        }
+        let refused = vantage(&data).args(["history"]).output().expect("runs");
+        assert_eq!(refused.status.code(), Some(6), "{}", stderr(&refused));
+        assert!(stderr(&refused).contains("vantage store recover"));
+
+        let recovered = vantage(&data)
+            .args(["store", "recover"])
+            .output()
+            .expect("runs");
+        assert_eq!(recovered.status.code(), Some(0), "{}", stderr(&recovered));
+        assert!(
+            !stderr(&recovered).contains("store recover"),
+            "{}",
+            stderr(&recovered)
+        );
+        let listed = vantage(&data).args(["history"]).output().expect("runs");
+        assert_eq!(
+            listed.status.code(),
+            Some(0),
+            "{cut:?}: {}",
+            stderr(&listed)
+        );
+        if cut.is_some() {
+            assert!(!stdout(&listed).is_empty(), "rows before the cut are kept");
+        } else {
+            assert!(
+                stdout(&recovered).contains("Nothing in"),
+                "{}",
+                stdout(&recovered)
+            );
+        }
+    }
 }
 
 #[test]

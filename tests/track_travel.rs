@@ -401,3 +401,62 @@ fn an_import_with_a_bad_line_keeps_what_came_before_and_names_the_line() {
     assert_eq!(count(dir, "track_runs"), 300);
     assert_eq!(count(dir, "track_items"), 1_500);
 }
+
+/// The runs `track list --json` shows.
+fn listed_runs(dir: &Path) -> Vec<Value> {
+    let listed = ok(&vantage(dir, &["track", "list", "--json"]));
+    serde_json::from_str(&listed).unwrap()
+}
+
+#[test]
+fn an_import_cut_short_shows_no_run_half_here_and_the_whole_file_completes_it_truthfully() {
+    let text = grown(2);
+    let lines: Vec<&str> = text.lines().collect();
+    // Cut inside the calls: the runs, jobs and results are all in, some calls are not.
+    let first_call = lines
+        .iter()
+        .position(|l| l.contains("\"track_items\""))
+        .unwrap();
+    let cut = lines[..first_call + 3].join("\n") + "\n";
+
+    // At a line's end the file reads as whole; in the middle of one, its last line is bad.
+    for (cut, code) in [(cut.clone(), 0), (format!("{cut}{{\"table\":\"track_i"), 2)] {
+        let laptop = folder();
+        let dir = laptop.path();
+        let file = dir.join("cut.jsonl");
+        std::fs::write(&file, &cut).unwrap();
+        let output = vantage(dir, &["track", "import", &file.to_string_lossy()]);
+        assert_eq!(output.status.code(), Some(code), "{output:?}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("2 run(s) are only partly here"), "{said}");
+        assert_eq!(count(dir, "track_runs"), 2, "the rows read are kept");
+        assert_eq!(
+            listed_runs(dir),
+            Vec::<Value>::new(),
+            "no run is shown with calls unsent that are only not here yet"
+        );
+        let export = vantage(dir, &["track", "export", "boots"]);
+        assert_eq!(export.status.code(), Some(2), "nothing whole to export");
+
+        let said = import(dir, &text);
+        assert!(
+            said.contains("0 run(s) new here, 2 completed"),
+            "the completing import says what it did: {said}"
+        );
+        assert!(said.contains("0 already here"), "{said}");
+        assert!(!said.contains("partly"), "{said}");
+        let runs = listed_runs(dir);
+        assert_eq!(runs.len(), 2, "{runs:?}");
+        for run in &runs {
+            assert_eq!(
+                (run["planned"].as_u64(), run["unsent"].as_u64()),
+                (Some(5), Some(0))
+            );
+        }
+        let said = import(dir, &text);
+        assert!(
+            said.contains("0 run(s) new here, 0 completed") && said.contains("2 already here"),
+            "{said}"
+        );
+    }
+}

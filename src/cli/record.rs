@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::api::{ApiError, Fetched};
 use crate::config::Config;
-use crate::store::{Body, EntryId, RequestParams, Store, StoreError, StoreOptions, now_ms};
+use crate::store::{Ack, Body, EntryId, RequestParams, Store, StoreError, StoreOptions, now_ms};
 
 use super::err;
 use crate::present::compare::stored_column;
@@ -19,7 +19,9 @@ pub(super) fn open_store(config: &Config) -> Result<Store, StoreError> {
 
 /// A call's History entry, written as the call leaves.
 pub(super) struct Kept {
-    stored: Result<(Store, EntryId), String>,
+    /// The store, the entry, and the write of its request (awaited with the answer's, so a
+    /// request the store could not keep is said rather than its answer dropped unseen).
+    stored: Result<(Store, EntryId, Ack), String>,
     started: Instant,
 }
 
@@ -28,8 +30,7 @@ impl Kept {
         let stored = open_store(config)
             .map(|store| {
                 let (entry, ack) = store.add_request(params);
-                ack.detach();
-                (store, entry)
+                (store, entry, ack)
             })
             .map_err(|error| error.to_string());
         Kept {
@@ -52,11 +53,10 @@ impl Kept {
 
     /// Stores `body` as the entry's answer (a comparison's columns, one JSON array).
     pub(super) async fn finish_with(self, body: Body) -> Result<(), String> {
-        let (store, entry) = self.stored?;
-        store
-            .add_response(&entry, body)
-            .await
-            .map_err(|error| error.to_string())
+        let (store, entry, request) = self.stored?;
+        let answer = store.add_response(&entry, body);
+        request.await.map_err(|error| error.to_string())?;
+        answer.await.map_err(|error| error.to_string())
     }
 
     /// Stores a comparison's columns as its one answer: each column's body as received and
@@ -91,7 +91,7 @@ impl Kept {
 
     /// The entry the call answers, for a queued job to answer it when its result lands.
     pub(super) fn entry(&self) -> Option<EntryId> {
-        self.stored.as_ref().ok().map(|(_, entry)| entry.clone())
+        self.stored.as_ref().ok().map(|(_, entry, _)| entry.clone())
     }
 
     pub(super) fn elapsed_ms(&self) -> u64 {

@@ -1,8 +1,6 @@
 //! `vantage store check` and `vantage store recover`: what to do when the history database
 //! is damaged, without opening it for writing.
 
-use std::path::Path;
-
 use clap::Subcommand;
 
 use super::{err, out};
@@ -14,7 +12,8 @@ use crate::store::{CheckReport, DB_FILE, RecoverReport, Store};
 pub enum StoreCommand {
     /// Read the whole history database and list any damage (exit 0 whole, 6 damaged)
     Check,
-    /// Copy what can be read into a new file beside the old one, which is left as it is
+    /// Copy what can be read into a new history database in its place, keeping the damaged
+    /// file aside
     Recover,
 }
 
@@ -59,38 +58,53 @@ fn print_check(report: &CheckReport) -> i32 {
         text.push_str(&format!("  {}\n", crate::sanitize::one_line(problem)));
     }
     out(&text);
-    err("Run `vantage store recover` to copy what can be read into a new file.");
+    err(
+        "Run `vantage store recover`: it copies every row it can read into a new history database in its place, and keeps the damaged file aside.",
+    );
     exit::STORAGE
 }
 
 fn print_recover(report: &RecoverReport) -> i32 {
-    let mut text = format!("{}\n", report.to.display());
-    if report.whole {
-        text.push_str("Every record was copied: the old file was readable throughout.\n");
-    } else {
+    let path = report.path.display();
+    let mut text = match (&report.unreadable, report.whole) {
+        (Some(why), _) => format!(
+            "Nothing in {path} could be read as a history database ({}).\n",
+            crate::sanitize::one_line(why)
+        ),
+        (None, true) => format!("{path} read whole: every row was copied.\n"),
+        (None, false) => format!("What could be read of {path} was copied, table by table:\n"),
+    };
+    if report.unreadable.is_none() {
+        let widest = report
+            .tables
+            .iter()
+            .map(|t| t.table.len())
+            .max()
+            .unwrap_or(0);
         for table in &report.tables {
+            let lost = match table.lost {
+                Some(lost) => format!("{lost} lost"),
+                None => "lost: not known (the file no longer says how many it held)".to_string(),
+            };
             text.push_str(&format!(
-                "  {}: {} row(s) copied{}\n",
-                table.table,
-                table.copied,
-                if table.lost_some {
-                    ", some could not be read"
-                } else {
-                    ""
-                }
+                "  {:<widest$}  {} kept, {lost}\n",
+                table.table, table.kept
             ));
         }
     }
+    if report.stopped {
+        text.push_str(
+            "Reading stopped at the time allowed for a file of this size: rows not reached are counted as lost.\n",
+        );
+    }
     out(&text);
-    err(&how_to_use(&report.from, &report.to));
+    err(&format!(
+        "{path} is now {}; the damaged file is kept as it was in {}. If vantage was running, quit it and start it again: until then it still reads the damaged file.",
+        match report.unreadable {
+            Some(_) => "a new, empty history database",
+            None => "the recovered history database",
+        },
+        report.aside.display()
+    ));
     exit::OK
-}
-
-/// The new file is not used until it takes the old one's name.
-fn how_to_use(from: &Path, to: &Path) -> String {
-    format!(
-        "{from} was left as it was. To use the copy, quit vantage, delete {from}-wal and {from}-shm if they exist, and move {to} over {from} (keep a copy of the old file until you are happy with the new one).",
-        from = from.display(),
-        to = to.display()
-    )
 }

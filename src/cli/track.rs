@@ -419,6 +419,10 @@ async fn run_set(
     out(&format!("{}\n", begun.run.as_str()));
     if let Some(halt) = &tally.halted {
         err(&halt.reason);
+        if !tally.unstored.is_empty() {
+            let (sentence, commands) = run::unstored_sentence(&tally.unstored);
+            err(&format!("{sentence}\n  {}", commands.join("\n  ")));
+        }
         err(&format!(
             "Submitting stopped: {} call(s) not sent; run `vantage track run {}` again to send them.",
             tally.later, set.name

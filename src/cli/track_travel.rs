@@ -6,8 +6,8 @@ use std::path::Path;
 use super::{OutLines, err, progress};
 use crate::config::Config;
 use crate::exit;
-use crate::store::travel::{self, ExportError};
-use crate::store::{Ack, Store, StoreOptions, TrackWrite, now_ms};
+use crate::store::travel::{self, ExportError, Presence};
+use crate::store::{Ack, Store, StoreError, StoreOptions, TrackWrite, now_ms};
 use crate::track::report::timestamp;
 
 /// Lines exported between two progress lines (shown on a terminal only).
@@ -120,9 +120,9 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
         Ok(store) => store,
         Err(code) => return code,
     };
-    let before = store.track_run_count().unwrap_or(0);
     let mut rows = 0usize;
     let mut sets: Vec<String> = Vec::new();
+    let mut runs = RunsOfFile::default();
     // One batch is written while the next is read: two at most are held.
     let mut writing: Option<(Ack, (usize, usize))> = None;
     for batch in travel::Batches::new(std::io::BufReader::new(opened)) {
@@ -132,11 +132,13 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
                 if let Err(code) = written(file, writing.take()).await {
                     return code;
                 }
+                let parts = runs.tally(&store).map_or(0, |tally| tally.parts);
                 err(&format!(
-                    "{}, line {}: {}. Nothing from it on was imported; the {rows} rows before it are kept.",
+                    "{}, line {}: {}. Nothing from it on was imported; the {rows} rows before it are kept.{}",
                     file.display(),
                     bad.line,
-                    bad.problem
+                    bad.problem,
+                    parts_sentence(parts)
                 ));
                 return exit::INVALID_INPUT;
             }
@@ -148,23 +150,43 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
             progress(&format!("Importing {}: {rows} rows…", file.display()));
         }
         rows += batch.rows.len();
+        let mut ids = Vec::new();
         for row in batch.rows.iter().filter(|r| r.table == "track_runs") {
+            ids.extend(
+                row.row
+                    .get("id")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+            );
             if let Some(set) = row.row.get("set_name").and_then(|v| v.as_str())
                 && !sets.iter().any(|s: &String| s.eq_ignore_ascii_case(set))
             {
                 sets.push(set.to_string());
             }
         }
+        if let Err(error) = runs.note(&store, ids) {
+            err(&error.to_string());
+            return error.exit_code();
+        }
         writing = Some((store.track(TrackWrite::Import(batch.rows)), batch.lines));
     }
     if let Err(code) = written(file, writing).await {
         return code;
     }
-    let after = store.track_run_count().unwrap_or(before);
+    let tally = match runs.tally(&store) {
+        Ok(tally) => tally,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
     err(&format!(
-        "Read {rows} rows of {}: {} run(s) new here; rows already here were kept as they are.",
+        "Read {rows} rows of {}: {} run(s) new here, {} completed (an earlier import had brought only part of them), {} already here and kept as they were.{}",
         file.display(),
-        after.saturating_sub(before)
+        tally.new,
+        tally.completed,
+        tally.already,
+        parts_sentence(tally.parts)
     ));
     // Answers that came without their readings, or read by older rules or for other
     // brands, are read now, once: every view of the set then reads the kept ones.
@@ -180,6 +202,57 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
         }
     }
     exit::OK
+}
+
+/// The runs of an imported file, each with where it stood here before the import.
+#[derive(Default)]
+struct RunsOfFile {
+    ids: Vec<String>,
+    before: Vec<Presence>,
+}
+
+/// What an import did to the runs of its file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct RunTally {
+    new: usize,
+    /// Only part of them were here (an earlier import was cut short); now all.
+    completed: usize,
+    already: usize,
+    /// Still only partly here: left out of the views.
+    parts: usize,
+}
+
+impl RunsOfFile {
+    /// Notes where these runs stand before their rows are written.
+    fn note(&mut self, store: &Store, ids: Vec<String>) -> Result<(), StoreError> {
+        self.before.extend(store.run_presence(&ids)?);
+        self.ids.extend(ids);
+        Ok(())
+    }
+
+    /// Where the runs stand now, against where they stood.
+    fn tally(&self, store: &Store) -> Result<RunTally, StoreError> {
+        let now = store.run_presence(&self.ids)?;
+        let mut tally = RunTally::default();
+        for (before, now) in self.before.iter().zip(now) {
+            match (before, now) {
+                (_, Presence::Part) => tally.parts += 1,
+                (Presence::Whole, _) => tally.already += 1,
+                (Presence::Part, _) => tally.completed += 1,
+                (Presence::Absent, _) => tally.new += 1,
+            }
+        }
+        Ok(tally)
+    }
+}
+
+fn parts_sentence(parts: usize) -> String {
+    match parts {
+        0 => String::new(),
+        n => format!(
+            " {n} run(s) are only partly here (their calls are not all in what was read): they are left out of every view until an import of the whole file brings the rest."
+        ),
+    }
 }
 
 /// Waits for a batch's write; a failure is said with the lines it held.

@@ -18,6 +18,8 @@ pub enum Health {
     ReadOnly { reason: String },
     /// SQLite found the file damaged: reads are still tried, nothing more is written.
     Damaged { detail: String },
+    /// Reads only: the disk was full when the store opened.
+    Full,
 }
 
 impl Health {
@@ -33,6 +35,9 @@ impl Health {
                 path: path.to_path_buf(),
                 detail: detail.clone(),
             }),
+            Health::Full => Some(StoreError::Full {
+                path: path.to_path_buf(),
+            }),
         }
     }
 }
@@ -41,9 +46,11 @@ impl Health {
 pub(super) type HealthCell = watch::Sender<Health>;
 
 /// Records what an error says about the file: damage always wins; a refused write makes a
-/// writable store read-only. Returns the error with the file's path filled in.
+/// writable store read-only. A full disk changes nothing: each write is tried again, and
+/// succeeds once there is room. Returns the error with the file's path filled in, an I/O
+/// error on a full disk named as the full disk.
 pub(super) fn note(cell: &HealthCell, path: &Path, error: StoreError) -> StoreError {
-    let error = error.at(path);
+    let error = name_full_disk(error, path);
     let next = match &error {
         StoreError::Damaged { detail, .. } => Some(Health::Damaged {
             detail: detail.clone(),
@@ -77,6 +84,39 @@ pub fn is_damage(error: &rusqlite::Error) -> bool {
         error.sqlite_error_code(),
         Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)
     )
+}
+
+/// SQLite could not write: the disk (or the file's page limit) is full.
+pub fn is_full(error: &rusqlite::Error) -> bool {
+    error.sqlite_error_code() == Some(ErrorCode::DiskFull)
+}
+
+/// Room a write is sure to need: the log's index grows 32 KB at a time, and a transaction
+/// writes whole pages.
+const ROOM: usize = 256 << 10;
+
+/// An I/O error where the disk has no room is the full disk: SQLite says only "disk I/O
+/// error" when it cannot grow the index of its log, say. Any other error is `error` as is.
+/// Either way with the file's path filled in.
+pub(super) fn name_full_disk(error: StoreError, path: &Path) -> StoreError {
+    match error.at(path) {
+        StoreError::Io { path, .. } if no_room_beside(&path) => StoreError::Full { path },
+        other => other,
+    }
+}
+
+/// Whether the disk holding `path` has no room for [`ROOM`] bytes: a file that size is
+/// written beside it, then removed.
+fn no_room_beside(path: &Path) -> bool {
+    use std::io::Write;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let probe = folder.join(format!(".vantage-room-{}", std::process::id()));
+    let written = std::fs::File::create(&probe).and_then(|mut file| {
+        file.write_all(&vec![0; ROOM])?;
+        file.sync_data()
+    });
+    let _ = std::fs::remove_file(&probe);
+    matches!(written, Err(error) if error.kind() == std::io::ErrorKind::StorageFull)
 }
 
 /// SQLite could not write or create the file: it, its folder or its journal is read-only.
@@ -125,6 +165,52 @@ mod tests {
             .unwrap_err();
         assert!(is_damage(&damaged), "{damaged}");
         assert!(!is_write_refusal(&damaged));
+    }
+
+    /// A write the disk has no room for is named as such; what is stored is still read, the
+    /// store stays writable, and writes go through again once there is room.
+    #[test]
+    fn a_full_disk_is_named_and_reads_go_on() {
+        use crate::api::SearchRequest;
+        use crate::store::{Body, RequestParams, Store, StoreOptions, now_ms};
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_in(dir.path(), StoreOptions::default()).unwrap();
+        let add = |n: usize| {
+            let (id, ack) =
+                store.add_request(RequestParams::Search(SearchRequest::new(format!("q{n}"))));
+            let body = Body {
+                status: 200,
+                text: "answer ".repeat(2_000),
+                elapsed_ms: 1,
+                received_at: now_ms(),
+            };
+            let answered = store.add_response(&id, body);
+            ack.wait().and_then(|()| answered.wait())
+        };
+        for n in 0..20 {
+            add(n).unwrap();
+        }
+        store.cap_pages(true).wait().unwrap();
+        let error = (20..200).find_map(|n| add(n).err()).expect("a write fails");
+        let path = dir.path().join(crate::store::DB_FILE);
+        assert!(
+            matches!(&error, StoreError::Full { path: p } if *p == path),
+            "{error:?}"
+        );
+        let sentence = error.to_string();
+        assert!(
+            sentence.starts_with(&format!("The disk holding {} is full", path.display())),
+            "{sentence}"
+        );
+        assert!(sentence.contains("free some space"), "{sentence}");
+        // Reads are served, and nothing marks the store read-only or damaged.
+        let kept = store.history_len().unwrap();
+        assert!(kept >= 20, "{kept}");
+        let first = store.history(1, kept - 1).unwrap();
+        assert!(store.history_entry(&first[0].id).unwrap().is_some());
+        assert_eq!(store.health(), Health::Writable);
+        store.cap_pages(false).wait().unwrap();
+        add(1_000).expect("room again: writes go through");
     }
 
     #[test]

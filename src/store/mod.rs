@@ -35,11 +35,14 @@ mod entries;
 mod health;
 mod model;
 pub mod names;
+mod pages;
 mod read;
 pub mod readings;
 mod repair;
+mod salvage;
 mod schema;
 mod search;
+mod sessions;
 mod track;
 pub mod travel;
 mod writer;
@@ -60,9 +63,10 @@ pub use model::{
     Body, Devices, EntryId, HistoryEntry, HistoryItem, JobEvent, JobRecord, JobUpdate, NewJob,
     Origin, RequestKind, RequestParams, now_ms,
 };
-pub use repair::{CheckReport, RecoverReport, TableCopy};
+pub use repair::{CheckReport, KEPT_TABLES, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
 pub use search::match_expression;
+pub use sessions::ENDED as ENDED_UNANSWERED;
 pub use track::{Delivery, NewRun, RunId, RunItem, RunSummary, TrackWrite};
 
 use crate::api::JobId;
@@ -97,9 +101,17 @@ pub enum StoreError {
     )]
     ReadOnly { path: PathBuf, reason: String },
     #[error(
-        "The history database {path} is damaged ({detail}), so vantage writes nothing more to it. Run `vantage store check` to see the damage, then `vantage store recover` to copy what can be read into a new file."
+        "The history database {path} is damaged ({detail}), so vantage writes nothing more to it. Run `vantage store recover`: it copies every row it can read into a new history database in its place and keeps the damaged file aside (`vantage store check` lists the damage)."
     )]
     Damaged { path: PathBuf, detail: String },
+    #[error(
+        "The disk holding {path} is full: free some space on it. What is stored is still shown, but nothing new is saved until there is room."
+    )]
+    Full { path: PathBuf },
+    #[error(
+        "The history database {path} could not be read or written: {detail}. Check the disk it is on, or set VANTAGE_DATA_DIR to a folder on another one."
+    )]
+    Io { path: PathBuf, detail: String },
     #[error("The history database failed: {0}.")]
     Sqlite(String),
     #[error("A stored record could not be read: {0}.")]
@@ -121,6 +133,15 @@ impl From<rusqlite::Error> for StoreError {
             StoreError::ReadOnly {
                 path: PathBuf::new(),
                 reason: error.to_string(),
+            }
+        } else if health::is_full(&error) {
+            StoreError::Full {
+                path: PathBuf::new(),
+            }
+        } else if error.sqlite_error_code() == Some(rusqlite::ErrorCode::SystemIoFailure) {
+            StoreError::Io {
+                path: PathBuf::new(),
+                detail: error.to_string(),
             }
         } else {
             StoreError::Sqlite(error.to_string())
@@ -144,6 +165,13 @@ impl StoreError {
                     reason,
                 }
             }
+            StoreError::Full { path: p } if p.as_os_str().is_empty() => StoreError::Full {
+                path: path.to_path_buf(),
+            },
+            StoreError::Io { path: p, detail } if p.as_os_str().is_empty() => StoreError::Io {
+                path: path.to_path_buf(),
+                detail,
+            },
             other => other,
         }
     }
@@ -246,6 +274,9 @@ struct Inner {
     checking: Arc<closing::Interrupts>,
     /// The reads in progress, stopped when the app quits.
     reading: closing::Interrupts,
+    /// This process's hold on its calls out, let go once the writer has stopped (dropped
+    /// after `Drop::drop`, which joins it).
+    _session: Option<sessions::Session>,
 }
 
 impl Drop for Inner {
@@ -298,10 +329,11 @@ impl Store {
     /// refuses writes, opens it read-only (see [`Store::health`]). Blocks briefly: call it
     /// at start-up or off the UI task.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
-        let conn = match schema::open_writer(path) {
+        let mut conn = match schema::open_writer(path).map_err(|e| health::name_full_disk(e, path))
+        {
             Ok(conn) => conn,
             Err(StoreError::ReadOnly { reason, .. }) if path.exists() => {
-                return Store::open_read_only_because(path, reason);
+                return Store::open_read_only_as(path, Health::ReadOnly { reason });
             }
             Err(StoreError::ReadOnly { reason, .. }) => {
                 return Err(StoreError::Open {
@@ -309,8 +341,14 @@ impl Store {
                     reason,
                 });
             }
+            // A full disk cannot grow the log SQLite keeps beside the file: what is stored is
+            // still read.
+            Err(StoreError::Full { .. }) if path.exists() => {
+                return Store::open_read_only_as(path, Health::Full);
+            }
             Err(error) => return Err(error),
         };
+        let session = sessions::begin(&mut conn, path);
         let reader = schema::open_reader(path)?;
         let (health, _) = watch::channel(Health::Writable);
         let health = Arc::new(health);
@@ -320,6 +358,7 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             health: Arc::clone(&health),
+            session: session.as_ref().map(|s| s.id.clone()),
         };
         let handle = std::thread::Builder::new()
             .name("vantage-store".to_string())
@@ -337,6 +376,7 @@ impl Store {
                 watcher: Mutex::new(None),
                 checking: Arc::default(),
                 reading: closing::Interrupts::default(),
+                _session: session,
             }),
         })
     }
@@ -344,13 +384,14 @@ impl Store {
     /// Opens an existing database for reading only: every write fails with
     /// [`StoreError::ReadOnly`]. What [`Store::open`] falls back to when writes are refused.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        Store::open_read_only_because(path, "opened for reading only".to_string())
+        let reason = "opened for reading only".to_string();
+        Store::open_read_only_as(path, Health::ReadOnly { reason })
     }
 
-    fn open_read_only_because(path: &Path, reason: String) -> Result<Store, StoreError> {
+    fn open_read_only_as(path: &Path, health: Health) -> Result<Store, StoreError> {
         let reader = schema::open_read_only(path)?;
-        tracing::warn!(path = %path.display(), %reason, "the store is read-only");
-        let (health, _) = watch::channel(Health::ReadOnly { reason });
+        tracing::warn!(path = %path.display(), ?health, "the store is read-only");
+        let (health, _) = watch::channel(health);
         Ok(Store {
             inner: Arc::new(Inner {
                 path: path.to_path_buf(),
@@ -363,6 +404,7 @@ impl Store {
                 watcher: Mutex::new(None),
                 checking: Arc::default(),
                 reading: closing::Interrupts::default(),
+                _session: None,
             }),
         })
     }
@@ -410,8 +452,9 @@ impl Store {
         repair::check(path)
     }
 
-    /// Copies what can be read from the file at `path` into a new file next to it (named in
-    /// the report), leaving the old one as it is. For `vantage store recover`.
+    /// Copies what can be read from the file at `path` into a new store that takes its name,
+    /// keeping the old file aside as it was (named in the report), in a time bounded by the
+    /// file's size whatever it holds. For `vantage store recover`.
     pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
         repair::recover(path)
     }

@@ -1,16 +1,26 @@
-//! Finding damage in the database file, and copying what can still be read into a new one.
-//! Neither ever writes to the file it examines.
+//! Finding damage in the database file, and recovering what can still be read of it.
+//! Neither ever writes to the file it examines: recovery writes a new store, then gives it
+//! the old file's name and keeps the old file aside.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
+use rusqlite::Connection;
 
+use super::pages;
+use super::salvage::{self, Deadline};
 use super::schema;
 use super::{StoreError, now_ms};
 
-/// The tables copied by [`recover`], parents before children (so that references hold).
-const TABLES: [&str; 8] = [
+/// The tables [`recover`] copies row by row, parents before children (so that references
+/// hold): what the user made and paid for. The others are made again from these: the
+/// full-text index (`history_text`) and the list of answers discovery has to read by
+/// triggers as rows are copied; discovery's names (`answer_reads`, `answer_names`,
+/// `name_totals`, `names_rules`) by the next discovery; a set's readings, tallies and final
+/// counts (`track_reading_lists`, `track_readings`, `track_reading_brands`, `track_tallies`,
+/// `track_run_counts`) by the next look at the set (`track::stored`); the calls in flight
+/// (`calls_out`): their processes are gone, and an entry left without an answer says so.
+pub const KEPT_TABLES: [&str; 10] = [
     "requests",
     "responses",
     "jobs",
@@ -19,10 +29,24 @@ const TABLES: [&str; 8] = [
     "devices",
     "track_runs",
     "track_items",
+    "track_imports",
+    "webhook_deliveries",
 ];
+
+/// What a recovered History entry without its answer (and without a job to bring it) says.
+const LOST_ANSWER: &str = "No answer was kept: it was lost with the damaged part of the history database, or the call was cut short before it came.";
 
 /// Problems reported at most, from either check.
 const MAX_PROBLEMS: u32 = 100;
+
+/// Time a recovery may read the damaged file: this much, plus a second per
+/// [`BYTES_PER_SECOND`] of it; the whole copy may take half of it, the row-by-row one the
+/// rest (and [`COUNT_BUDGET`] more).
+const BASE_BUDGET: Duration = Duration::from_secs(6);
+const BYTES_PER_SECOND: u64 = 4 << 20;
+/// Time the counts of the tables' rows may take at least (a quarter of the budget for a
+/// large file), before the row-by-row copy.
+const COUNT_BUDGET: Duration = Duration::from_secs(2);
 
 /// What `integrity_check` found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,27 +62,32 @@ impl CheckReport {
     }
 }
 
-/// What [`recover`] copied.
+/// What [`recover`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecoverReport {
-    /// The file read, left as it was.
-    pub from: PathBuf,
-    /// The new file.
-    pub to: PathBuf,
-    /// True when SQLite copied the whole file in one go (it was readable throughout).
+    /// The store's file, which now holds what was recovered.
+    pub path: PathBuf,
+    /// The damaged file, kept as it was under this name (its `-wal` beside it).
+    pub aside: PathBuf,
+    /// SQLite copied the whole file in one go: it was readable throughout.
     pub whole: bool,
-    /// Row by row, per table, when it was not.
+    /// Why nothing at all could be read, when nothing could (the file is not a database).
+    pub unreadable: Option<String>,
+    /// The reading stopped at its time bound before every table was read to its end.
+    pub stopped: bool,
+    /// Per table of [`KEPT_TABLES`].
     pub tables: Vec<TableCopy>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableCopy {
     pub table: &'static str,
-    /// Rows written to the new file.
-    pub copied: u64,
-    /// True when some rows could not be read (or no longer fitted, e.g. a response whose
-    /// request was lost).
-    pub lost_some: bool,
+    /// Rows in the new store.
+    pub kept: u64,
+    /// Rows the damaged file held that are not in the new one (unreadable, or no longer
+    /// fitting, e.g. a response whose request was lost); `None` when the file no longer
+    /// says how many it held.
+    pub lost: Option<u64>,
 }
 
 /// `PRAGMA quick_check`'s lines ("ok" alone when the file is whole).
@@ -97,132 +126,208 @@ pub fn check(path: &Path) -> Result<CheckReport, StoreError> {
         Err(StoreError::Damaged { detail, .. }) => return Ok(report(vec![detail])),
         Err(error) => return Err(error),
     };
+    let budget = budget_for(path);
+    let deadline = Deadline::after(budget);
+    deadline.watch(&conn);
     match pragma_lines(&conn, "integrity_check") {
         Ok(lines) if lines.len() == 1 && lines[0] == "ok" => Ok(report(Vec::new())),
         Ok(lines) => Ok(report(lines)),
         Err(StoreError::Damaged { detail, .. }) => Ok(report(vec![detail])),
+        // A file whose damage sends the check round in circles is damaged all the same.
+        Err(_) if deadline.passed() => Ok(report(vec![format!(
+            "the check did not end within {} s",
+            budget.as_secs()
+        )])),
         Err(error) => Err(error.at(path)),
     }
 }
 
-/// Writes what can be read from `path` into a new file beside it. First SQLite's
-/// `VACUUM INTO`, which copies a readable file whole; when that fails, table by table and
-/// row by row, stepping over the rows that cannot be read.
+/// Copies what can be read from `path` into a new store, then moves the damaged file aside
+/// (with its `-wal`) and gives the new store its name. First SQLite's `VACUUM INTO`, which
+/// copies a readable file whole; when that fails, the tables of [`KEPT_TABLES`] row by row,
+/// stepping over what cannot be read ([`salvage`]). Bounded in time by the file's size
+/// whatever it holds; a file that is no database at all leaves an empty store in its place.
 pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
-    let old = schema::open_read_only(path)?;
-    let to = free_name(path);
-    let to_text = to.to_string_lossy().into_owned();
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let budget = budget_for(path);
+    let stamp = now_ms() / 1000;
+    let to = free_name(folder, "vantage-recovering", stamp);
     let mut report = RecoverReport {
-        from: path.to_path_buf(),
-        to: to.clone(),
+        path: path.to_path_buf(),
+        aside: free_name(folder, "vantage-damaged", stamp),
         whole: false,
+        unreadable: None,
+        stopped: false,
         tables: Vec::new(),
     };
-    if old.execute("VACUUM INTO ?1", [&to_text]).is_ok() && check(&to).is_ok_and(|c| c.is_whole()) {
-        report.whole = true;
-        return Ok(report);
+    let old = match schema::open_damaged(path) {
+        Ok(old) => Some(old),
+        Err(StoreError::Damaged { detail, .. }) => {
+            report.unreadable = Some(detail);
+            None
+        }
+        Err(error) => return Err(error),
+    };
+    let deadline = Deadline::after(budget / 2);
+    if let Some(old) = &old {
+        deadline.watch(old);
+        report.whole = copy_whole(old, &to);
     }
-    remove_with_journal(&to);
-    let mut new = schema::open_writer(&to)?;
-    let tx = new.transaction()?;
-    for table in TABLES {
-        report.tables.push(copy_table(&old, &tx, table)?);
+    if !report.whole {
+        remove_with_journal(&to);
+        let mut new = schema::open_writer(&to)?;
+        if let Some(old) = &old {
+            report.tables = copy_rows(path, old, &mut new, &deadline, budget, &mut report.stopped)
+                .map_err(|e| StoreError::from(e).at(&to))?;
+        }
+        super::sessions::answer_unanswered(&new, LOST_ANSWER)
+            .map_err(|e| StoreError::from(e).at(&to))?;
+        // One file, no log beside it: it is about to take the old one's name.
+        new.pragma_update_and_check(None, "journal_mode", "DELETE", |_| Ok(()))
+            .map_err(|e| StoreError::from(e).at(&to))?;
     }
-    tx.commit()?;
+    let new = schema::open_read_only(&to)?;
+    let kept = |table: &str| -> u64 {
+        new.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map_or(0, |n| u64::try_from(n).unwrap_or(0))
+    };
+    // Copied whole or from nothing: the new store's own counts.
+    if report.tables.is_empty() {
+        report.tables = KEPT_TABLES
+            .iter()
+            .map(|table| TableCopy {
+                table,
+                kept: kept(table),
+                lost: report.whole.then_some(0),
+            })
+            .collect();
+    }
+    drop(new);
+    drop(old);
+    swap(path, &to, &report.aside)?;
     Ok(report)
 }
 
-/// `vantage-recovered-<unix seconds>.db` beside the file, never one that exists.
-fn free_name(path: &Path) -> PathBuf {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let stamp = now_ms() / 1000;
-    (0..)
-        .map(|n| match n {
-            0 => folder.join(format!("vantage-recovered-{stamp}.db")),
-            n => folder.join(format!("vantage-recovered-{stamp}-{n}.db")),
-        })
-        .find(|candidate| !candidate.exists())
-        .unwrap_or_else(|| folder.join("vantage-recovered.db"))
-}
-
-fn remove_with_journal(path: &Path) {
-    for suffix in ["", "-wal", "-shm", "-journal"] {
+/// The time a recovery may read `path`, by its size and its log's.
+fn budget_for(path: &Path) -> Duration {
+    let size = |suffix: &str| {
         let mut name = path.as_os_str().to_owned();
         name.push(suffix);
-        let _ = std::fs::remove_file(PathBuf::from(name));
-    }
-}
-
-/// Copies one table in rowid order. When a read fails, the next readable row is found by
-/// probing ever further ahead, so one damaged page costs its own rows and few others.
-fn copy_table(
-    old: &Connection,
-    new: &Connection,
-    table: &'static str,
-) -> rusqlite::Result<TableCopy> {
-    let columns: Vec<String> = new
-        .prepare(&format!("PRAGMA table_info({table})"))?
-        .query_map([], |row| row.get::<_, String>(1))?
-        .collect::<Result<_, _>>()?;
-    let list = columns.join(", ");
-    let marks = vec!["?"; columns.len()].join(", ");
-    let mut insert = new.prepare(&format!(
-        "INSERT OR IGNORE INTO {table} ({list}) VALUES ({marks})"
-    ))?;
-    let scan = format!("SELECT rowid, {list} FROM {table} WHERE rowid > ?1 ORDER BY rowid");
-    let mut copy = TableCopy {
-        table,
-        copied: 0,
-        lost_some: false,
+        std::fs::metadata(PathBuf::from(name)).map_or(0, |m| m.len())
     };
-    let mut after: i64 = 0;
-    loop {
-        let scanned = (|| -> rusqlite::Result<()> {
-            let mut statement = old.prepare(&scan)?;
-            let mut rows = statement.query([after])?;
-            while let Some(row) = rows.next()? {
-                let values = (1..=columns.len())
-                    .map(|i| row.get::<_, Value>(i))
-                    .collect::<Result<Vec<_>, _>>()?;
-                after = row.get(0)?;
-                match insert.execute(params_from_iter(values)) {
-                    Ok(1) => copy.copied += 1,
-                    _ => copy.lost_some = true,
-                }
-            }
-            Ok(())
-        })();
-        if scanned.is_ok() {
-            return Ok(copy);
+    let bytes = size("") + size("-wal");
+    BASE_BUDGET + Duration::from_secs(bytes / BYTES_PER_SECOND)
+}
+
+/// SQLite's own copy of the whole file, checked: true when it is whole.
+fn copy_whole(old: &Connection, to: &Path) -> bool {
+    let to_text = to.to_string_lossy().into_owned();
+    old.execute("VACUUM INTO ?1", [&to_text]).is_ok() && check(to).is_ok_and(|c| c.is_whole())
+}
+
+/// The tables of [`KEPT_TABLES`] copied row by row from `old` into `new`, in one
+/// transaction, each counted against what the damaged file held: first through its tree
+/// ([`salvage`]), then, when its indexes know of rows the tree did not give, from the file's
+/// pages ([`pages`]). The copy may read until `budget` after the recovery began.
+fn copy_rows(
+    path: &Path,
+    old: &Connection,
+    new: &mut Connection,
+    deadline: &Deadline,
+    budget: Duration,
+    stopped: &mut bool,
+) -> rusqlite::Result<Vec<TableCopy>> {
+    // The counts read only indexes: a little time of their own.
+    let counting = COUNT_BUDGET.max(budget / 4);
+    deadline.extend(counting);
+    let held: Vec<Option<u64>> = KEPT_TABLES
+        .iter()
+        .map(|table| salvage::rows_held(old, table))
+        .collect();
+    deadline.since_start(budget + counting);
+    let tx = new.transaction()?;
+    let mut copied = Vec::new();
+    for (table, held) in KEPT_TABLES.into_iter().zip(held) {
+        let salvaged = salvage::copy_table(old, &tx, table, deadline)?;
+        *stopped |= salvaged.stopped;
+        let mut kept = salvaged.kept;
+        if held.is_some_and(|held| held > kept) {
+            kept += pages::copy_from_pages(path, old, &tx, table, deadline)?;
+            *stopped |= deadline.passed();
         }
-        copy.lost_some = true;
-        match next_readable(old, table, &list, after) {
-            Some(rowid) => after = rowid - 1,
-            None => return Ok(copy),
-        }
+        copied.push(TableCopy {
+            table,
+            kept,
+            lost: held.map(|held| held.saturating_sub(kept)),
+        });
+    }
+    tx.commit()?;
+    Ok(copied)
+}
+
+/// `<prefix>-<unix seconds>.db` in `folder`, never one that exists.
+fn free_name(folder: &Path, prefix: &str, stamp: i64) -> PathBuf {
+    (0..)
+        .map(|n| match n {
+            0 => folder.join(format!("{prefix}-{stamp}.db")),
+            n => folder.join(format!("{prefix}-{stamp}-{n}.db")),
+        })
+        .find(|candidate| {
+            !with_suffix(candidate, "").exists() && !with_suffix(candidate, "-wal").exists()
+        })
+        .unwrap_or_else(|| folder.join(format!("{prefix}.db")))
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// The companions SQLite keeps beside a database file.
+const COMPANIONS: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+fn remove_with_journal(path: &Path) {
+    for suffix in std::iter::once("").chain(COMPANIONS) {
+        let _ = std::fs::remove_file(with_suffix(path, suffix));
     }
 }
 
-/// The first row after `after` that reads whole, probing at `after` + 1, 2, 4, 8, …
-fn next_readable(old: &Connection, table: &str, list: &str, after: i64) -> Option<i64> {
-    let probe_sql =
-        format!("SELECT rowid, {list} FROM {table} WHERE rowid >= ?1 ORDER BY rowid LIMIT 1");
-    let mut step: i64 = 1;
-    loop {
-        let probe = after.checked_add(step)?;
-        let found = old.query_row(&probe_sql, [probe], |row| {
-            // Every column is read, so a row whose overflow pages are lost is skipped too.
-            for i in 1..row.as_ref().column_count() {
-                row.get::<_, Value>(i)?;
-            }
-            row.get::<_, i64>(0)
-        });
-        match found.optional() {
-            Ok(Some(rowid)) => return Some(rowid),
-            Ok(None) => return None,
-            Err(_) => step = step.checked_mul(2)?,
+/// Moves the damaged file and its companions to `aside`, then the new store to `path`; a
+/// step that fails puts back what was moved, so the store's name never points at nothing.
+fn swap(path: &Path, new: &Path, aside: &Path) -> Result<(), StoreError> {
+    let failed = |error: std::io::Error| StoreError::Open {
+        path: path.to_path_buf(),
+        reason: format!(
+            "the recovered copy {} could not take its place: {error}",
+            new.display()
+        ),
+    };
+    let mut moved: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let put_back = |moved: &[(PathBuf, PathBuf)]| {
+        for (from, to) in moved.iter().rev() {
+            let _ = std::fs::rename(to, from);
         }
+    };
+    for suffix in COMPANIONS.iter().copied().chain(std::iter::once("")) {
+        let from = with_suffix(path, suffix);
+        if !from.exists() {
+            continue;
+        }
+        let to = with_suffix(aside, suffix);
+        if let Err(error) = std::fs::rename(&from, &to) {
+            put_back(&moved);
+            return Err(failed(error));
+        }
+        moved.push((from, to));
     }
+    if let Err(error) = std::fs::rename(new, path) {
+        put_back(&moved);
+        return Err(failed(error));
+    }
+    Ok(())
 }
 
 /// `quick_check` on a connection of its own (see `Store::quick_check`), which never

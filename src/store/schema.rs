@@ -97,6 +97,11 @@ const MIGRATIONS: &[&str] = &[
     // 8 → 9: which answers are still to read for discovery, kept by triggers, so looking
     // for them does not walk every answer stored (see `names.rs`).
     super::names::TO_READ_MIGRATION,
+    // 9 → 10: the calls each process has out, so that one cut short by the process's end
+    // is ended in History rather than left waiting (see `sessions.rs`).
+    super::sessions::MIGRATION,
+    // 10 → 11: the runs an import brought in before all their calls (see `travel.rs`).
+    super::travel::PARTS_MIGRATION,
 ];
 
 /// The schema version this build writes.
@@ -163,8 +168,23 @@ pub fn open_reader(path: &Path) -> Result<Connection, StoreError> {
 /// cannot be written can only be read as immutable (SQLite cannot make its shared-memory
 /// file), which is tried when the plain read-only open cannot read it.
 pub fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
+    open_read_only_with(path, false)
+}
+
+/// [`open_read_only`] for a file to recover: SQLite also reads one shorter than its header
+/// says (cut short), as far as it goes, rather than refusing it whole.
+pub fn open_damaged(path: &Path) -> Result<Connection, StoreError> {
+    open_read_only_with(path, true)
+}
+
+fn open_read_only_with(path: &Path, cut_short: bool) -> Result<Connection, StoreError> {
     let readable = |conn: &Connection| -> Result<(), StoreError> {
         configure(conn)?;
+        if cut_short {
+            // Only lifts SQLite's refusal of a file shorter than its header: the connection
+            // is read-only, so the schema cannot be written either.
+            conn.pragma_update(None, "writable_schema", true)?;
+        }
         let found = user_version(conn)?;
         if found > SCHEMA_VERSION {
             return Err(StoreError::TooNew {

@@ -374,12 +374,14 @@ fn count(value: Option<i64>) -> u32 {
 
 /// The runs, oldest first, of one set (any case) or of all.
 pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
-    // Runs that have ended read their kept counts; only the others count their calls.
+    // Runs that have ended read their kept counts; only the others count their calls. A run
+    // an import brought in part of is left out until the rest comes (`travel.rs`).
     let mut statement = conn.prepare_cached(
         "SELECT r.id, r.set_name, r.started_at, r.planned,
                 c.queued, c.unsent, c.refused, c.done, c.failed, c.pending, r.rowid
          FROM track_runs r JOIN track_run_counts c ON c.run_id = r.id
-         WHERE ?1 IS NULL OR r.set_name = ?1 COLLATE NOCASE
+         WHERE (?1 IS NULL OR r.set_name = ?1 COLLATE NOCASE)
+           AND r.id NOT IN (SELECT run_id FROM track_imports)
          UNION ALL
          SELECT r.id, r.set_name, r.started_at, r.planned,
                 count(i.job_id),
@@ -394,6 +396,7 @@ pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummar
          LEFT JOIN jobs j ON j.id = i.job_id
          WHERE (?1 IS NULL OR r.set_name = ?1 COLLATE NOCASE)
            AND NOT EXISTS (SELECT 1 FROM track_run_counts c WHERE c.run_id = r.id)
+           AND r.id NOT IN (SELECT run_id FROM track_imports)
          GROUP BY r.id
          ORDER BY 3, 11",
     )?;

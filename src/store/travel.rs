@@ -12,7 +12,7 @@
 use std::io::BufRead;
 
 use rusqlite::types::{Value as SqlValue, ValueRef};
-use rusqlite::{Connection, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde_json::{Map, Value};
 
 use super::{Store, StoreError};
@@ -30,6 +30,16 @@ pub const ROWS_PER_WRITE: usize = 2_000;
 pub const BYTES_PER_WRITE: usize = 8 << 20;
 /// The longest line an import reads: far above any answer the service sends.
 pub const MAX_LINE: usize = 64 << 20;
+
+/// The runs an import brought in before all of their calls (its file was cut short, or the
+/// import stopped): each is left out of every view and of exports, so none shows calls as
+/// unsent that are only not here yet, until an import brings the rest (a run made here
+/// always has all of its calls).
+pub(super) const PARTS_MIGRATION: &str = "
+    CREATE TABLE track_imports (
+        run_id  TEXT PRIMARY KEY REFERENCES track_runs (id) ON DELETE CASCADE
+    );
+";
 
 /// The tables a set's history lives in, their columns, and the key that recognises a row.
 pub(super) const TABLES: [(&str, &[&str]); 5] = [
@@ -210,7 +220,8 @@ fn export(
     since: i64,
     mut line: impl FnMut(&'static str, &Value) -> std::io::Result<()>,
 ) -> Result<Result<(), std::io::Error>, StoreError> {
-    let runs = "SELECT id FROM track_runs WHERE set_name = ?1 COLLATE NOCASE AND started_at >= ?2";
+    let runs = "SELECT id FROM track_runs WHERE set_name = ?1 COLLATE NOCASE AND started_at >= ?2
+        AND id NOT IN (SELECT run_id FROM track_imports)";
     let jobs =
         format!("SELECT job_id FROM track_items WHERE run_id IN ({runs}) AND job_id IS NOT NULL");
     let wheres = [
@@ -290,13 +301,34 @@ impl Store {
         }
     }
 
-    /// How many tracking runs are stored, of every set.
-    pub fn track_run_count(&self) -> Result<usize, StoreError> {
+    /// Where each of these runs stands here, in their order.
+    pub fn run_presence(&self, runs: &[String]) -> Result<Vec<Presence>, StoreError> {
         self.with_reader(|conn| {
-            let n: i64 = conn.query_row("SELECT count(*) FROM track_runs", [], |r| r.get(0))?;
-            Ok(usize::try_from(n).unwrap_or(0))
+            let mut statement = conn.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM track_imports WHERE run_id = r.id)
+                 FROM track_runs r WHERE r.id = ?1",
+            )?;
+            runs.iter()
+                .map(|run| {
+                    let part: Option<bool> = statement.query_row([run], |r| r.get(0)).optional()?;
+                    Ok(match part {
+                        None => Presence::Absent,
+                        Some(true) => Presence::Part,
+                        Some(false) => Presence::Whole,
+                    })
+                })
+                .collect()
         })
     }
+}
+
+/// Where a run of an export stands in a store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    Absent,
+    /// Brought in by an import that did not bring all of its calls.
+    Part,
+    Whole,
 }
 
 /// One row of an export to merge: its table and its columns.
@@ -494,7 +526,32 @@ pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 5], 
             marks.join(", ")
         );
         let values: Vec<SqlValue> = row.row.values().map(sql_of).collect();
-        added[at] += tx.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+        let new = tx.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+        added[at] += new;
+        // A run is a part until its calls are all here.
+        if let ("track_runs", 1, Some(run)) =
+            (table, new, row.row.get("id").and_then(Value::as_str))
+        {
+            tx.prepare_cached("INSERT OR IGNORE INTO track_imports (run_id) VALUES (?1)")?
+                .execute([run])?;
+        }
+    }
+    let mut parts = std::collections::BTreeSet::new();
+    for row in rows {
+        let key = match row.table.as_str() {
+            "track_runs" => "id",
+            "track_items" => "run_id",
+            _ => continue,
+        };
+        parts.extend(row.row.get(key).and_then(Value::as_str));
+    }
+    let mut whole = tx.prepare_cached(
+        "DELETE FROM track_imports WHERE run_id = ?1
+         AND (SELECT count(*) FROM track_items WHERE run_id = ?1)
+             >= (SELECT planned FROM track_runs WHERE id = ?1)",
+    )?;
+    for run in parts {
+        whole.execute([run])?;
     }
     for row in rows {
         let key = if row.table == "jobs" { "id" } else { "job_id" };

@@ -52,6 +52,10 @@ pub(super) enum Op {
     NamesPrepare {
         version: u32,
     },
+    /// Tests: the file may not grow past its size now (`true`), or may again (`false`), so
+    /// writes fail as on a full disk.
+    #[cfg(test)]
+    CapPages(bool),
 }
 
 pub(super) struct Command {
@@ -64,6 +68,9 @@ pub(super) struct Writer {
     pub conn: Connection,
     pub path: PathBuf,
     pub health: Arc<HealthCell>,
+    /// This process's session (`sessions.rs`): each History entry is listed as its call
+    /// out until the answer or the job is stored.
+    pub session: Option<String>,
 }
 
 impl Writer {
@@ -92,7 +99,7 @@ impl Writer {
                         _ => Err(refusal.clone()),
                     })
                     .collect(),
-                None => apply_batch(&mut self.conn, &batch, history_max),
+                None => apply_batch(&mut self.conn, &batch, history_max, self.session.as_deref()),
             };
             for (command, result) in batch.into_iter().zip(results) {
                 let result = result.map_err(|e| health::note(&self.health, &self.path, e));
@@ -106,6 +113,14 @@ impl Writer {
                 .conn
                 .set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true);
         }
+    }
+}
+
+#[cfg(test)]
+impl super::Store {
+    /// Tests: writes that would grow the file fail as on a full disk (`true`), or not.
+    pub(crate) fn cap_pages(&self, cap: bool) -> super::Ack {
+        self.send(Op::CapPages(cap))
     }
 }
 
@@ -124,8 +139,9 @@ fn apply_batch(
     conn: &mut Connection,
     batch: &[Command],
     history_max: usize,
+    session: Option<&str>,
 ) -> Vec<Result<(), StoreError>> {
-    match try_batch(conn, batch, history_max) {
+    match try_batch(conn, batch, history_max, session) {
         Ok(results) => results,
         Err(error) => {
             let error = StoreError::from(error);
@@ -138,13 +154,14 @@ fn try_batch(
     conn: &mut Connection,
     batch: &[Command],
     history_max: usize,
+    session: Option<&str>,
 ) -> Result<Vec<Result<(), StoreError>>, rusqlite::Error> {
     let mut tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut results = Vec::with_capacity(batch.len());
     let mut trim = false;
     for command in batch {
         let mut sp = tx.savepoint()?;
-        let result = apply(&sp, &command.op);
+        let result = apply(&sp, &command.op, session);
         match result {
             Ok(()) => sp.commit()?,
             // Damage aborts the whole transaction: nothing of the batch reaches the file.
@@ -167,7 +184,7 @@ fn try_batch(
     Ok(results)
 }
 
-fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
+fn apply(tx: &Connection, op: &Op, session: Option<&str>) -> Result<(), rusqlite::Error> {
     match op {
         Op::AddRequest {
             id,
@@ -175,7 +192,7 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
             created_at,
             origin,
         } => {
-            tx.execute(
+            let added = tx.execute(
                 "INSERT INTO requests (id, kind, params, summary, created_at, origin)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (id) DO NOTHING",
@@ -188,6 +205,12 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
                     origin.as_str()
                 ],
             )?;
+            if let (1, Some(session)) = (added, session) {
+                tx.execute(
+                    "INSERT INTO calls_out (entry_id, session) VALUES (?1, ?2)",
+                    params![id.as_str(), session],
+                )?;
+            }
         }
         Op::AddResponse { id, body } => add_response(tx, id, body)?,
         Op::RecordJob(job) => record_job(tx, job)?,
@@ -214,6 +237,14 @@ fn apply(tx: &Connection, op: &Op) -> Result<(), rusqlite::Error> {
             )?;
         }
         Op::SetHistoryLimit(_) | Op::Barrier => {}
+        #[cfg(test)]
+        Op::CapPages(cap) => {
+            let pages: i64 = match cap {
+                true => tx.query_row("PRAGMA page_count", [], |r| r.get(0))?,
+                false => i64::from(u32::MAX - 1),
+            };
+            tx.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))?;
+        }
     }
     Ok(())
 }

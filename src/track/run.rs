@@ -18,8 +18,10 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 
+use tokio::sync::watch;
+
 use super::submit::{Refusal, Submitter};
-use crate::api::JobId;
+use crate::api::{JobId, JobKind};
 use crate::store::{
     Body, NewJob, NewRun, Origin, RequestParams, RunId, Store, StoreError, TrackWrite, now_ms,
 };
@@ -94,27 +96,66 @@ pub struct Halt {
 /// How the submissions of a run went.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SubmitTally {
+    /// Calls the service queued (each spent a credit), [`SubmitTally::unstored`] included.
     pub queued: usize,
     pub refused: usize,
     /// Not sent now; a later `track run` sends them.
     pub later: usize,
-    /// Why submitting stopped early (the token, the credits, no answer at all).
+    /// Why submitting stopped early (the token, the credits, no answer at all, a store that
+    /// could not keep an id).
     pub halted: Option<Halt>,
     /// Stopped by the caller before every call went out.
     pub stopped: bool,
+    /// Jobs the service queued whose ids the store could not keep: only these ids reach
+    /// their answers now, and the next run sends their calls again.
+    pub unstored: Vec<Unstored>,
+}
+
+/// A queued job the store has no record of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unstored {
+    pub seq: u32,
+    pub kind: JobKind,
+    pub id: JobId,
+}
+
+/// What to say of jobs queued whose ids could not be stored, and the commands that fetch
+/// their answers (one each), for the CLI to list and the app to join.
+pub fn unstored_sentence(unstored: &[Unstored]) -> (String, Vec<String>) {
+    let sentence = format!(
+        "{} job(s) were queued (and billed) but their ids could not be stored, so the run does not know them and its next `track run` sends their calls again. Their answers can be fetched now with:",
+        unstored.len()
+    );
+    let commands = unstored
+        .iter()
+        .map(|job| format!("vantage job {} {} --wait", job.kind, job.id))
+        .collect();
+    (sentence, commands)
 }
 
 enum Outcome {
     /// Queued, and its id committed with its job.
     Queued(JobId),
+    /// Queued, but its id could not be committed.
+    Unstored(JobId, StoreError),
     Refused(crate::api::ApiError),
     /// Not sent: the run halted before its turn.
     Skipped,
 }
 
+/// The halt of a run whose store cannot keep what it must.
+fn storage_halt(error: &StoreError) -> Halt {
+    Halt {
+        reason: error.to_string(),
+        exit_code: error.exit_code(),
+    }
+}
+
 /// Sends the run's unsent calls, at most [`SUBMISSIONS_IN_FLIGHT`] at once, storing each
-/// id (durably, with its job) as it arrives. `stop` ends it early: no new call starts and
-/// the ones out are stored.
+/// id (durably, with its job) as it arrives: no call is sent while an id that arrived is not
+/// yet committed, so a store that fails (a full disk) stops the run with only the calls
+/// already out left to report, their ids in [`SubmitTally::unstored`]. `stop` ends it
+/// early: no new call starts and the ones out are stored.
 pub async fn submit_unsent<S: Submitter>(
     store: &Store,
     submitter: &S,
@@ -124,7 +165,14 @@ pub async fn submit_unsent<S: Submitter>(
 ) -> Result<SubmitTally, StoreError> {
     let unsent = store.track_unsent(run)?;
     let total = unsent.len();
+    let unsent_kinds: std::collections::HashMap<u32, JobKind> = unsent
+        .iter()
+        .filter_map(|(seq, call)| Some((*seq, call.job_kind()?)))
+        .collect();
     let halt = Arc::new(AtomicBool::new(false));
+    // Ids that arrived and are not committed yet: a call goes out only when there are none.
+    let (uncommitted, _) = watch::channel(0usize);
+    let uncommitted = Arc::new(uncommitted);
     let mut tally = SubmitTally::default();
     let mut answered = false;
     let mut seen = 0usize;
@@ -132,14 +180,16 @@ pub async fn submit_unsent<S: Submitter>(
         .take_until(stop)
         .map(|(seq, call)| {
             let halt = Arc::clone(&halt);
+            let uncommitted = Arc::clone(&uncommitted);
             let store = store.clone();
             let run = run.clone();
             async move {
                 while let Some(wait) = submitter.pause() {
                     tokio::time::sleep(wait.max(Duration::from_millis(10))).await;
                 }
+                let _ = uncommitted.subscribe().wait_for(|n| *n == 0).await;
                 if halt.load(Ordering::SeqCst) {
-                    return (seq, Ok(Outcome::Skipped));
+                    return (seq, Outcome::Skipped);
                 }
                 store
                     .track(TrackWrite::Sending {
@@ -153,18 +203,26 @@ pub async fn submit_unsent<S: Submitter>(
                 ack.detach();
                 let outcome = match submitter.submit(&call).await {
                     // Committed here, in the call's own future, so the writer commits the
-                    // ids of the calls out together while the next ones go.
+                    // ids of the calls out together; no new call goes out meanwhile.
                     Ok(id) => {
+                        uncommitted.send_modify(|n| *n += 1);
                         let job = Box::new(NewJob::submitted(id.clone(), call).answering(entry));
                         let stored = store.track(TrackWrite::Submitted { run, seq, job }).await;
-                        stored.map(|()| Outcome::Queued(id))
+                        if stored.is_err() {
+                            halt.store(true, Ordering::SeqCst);
+                        }
+                        uncommitted.send_modify(|n| *n -= 1);
+                        match stored {
+                            Ok(()) => Outcome::Queued(id),
+                            Err(error) => Outcome::Unstored(id, error),
+                        }
                     }
                     Err(error) => {
                         let elapsed = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX);
                         store
                             .add_response(&entry, Body::of_error(&error, elapsed))
                             .detach();
-                        Ok(Outcome::Refused(error))
+                        Outcome::Refused(error)
                     }
                 };
                 (seq, outcome)
@@ -174,23 +232,34 @@ pub async fn submit_unsent<S: Submitter>(
     tokio::pin!(results);
     while let Some((seq, outcome)) = results.next().await {
         seen += 1;
-        match outcome? {
+        match outcome {
             Outcome::Skipped => {}
             Outcome::Queued(id) => {
                 answered = true;
                 tally.queued += 1;
                 report(&SubmitEvent::Queued { seq, id });
             }
+            Outcome::Unstored(id, error) => {
+                answered = true;
+                tally.queued += 1;
+                tally.halted.get_or_insert_with(|| storage_halt(&error));
+                let kind = unsent_kinds.get(&seq).copied().unwrap_or(JobKind::Ai);
+                tally.unstored.push(Unstored { seq, kind, id });
+            }
             Outcome::Refused(error) => match Refusal::of(&error) {
                 Refusal::Call(reason) => {
                     answered = true;
-                    store
+                    let kept = store
                         .track(TrackWrite::Refused {
                             run: run.clone(),
                             seq,
                             reason: reason.clone(),
                         })
-                        .await?;
+                        .await;
+                    if let Err(error) = kept {
+                        halt.store(true, Ordering::SeqCst);
+                        tally.halted.get_or_insert_with(|| storage_halt(&error));
+                    }
                     tally.refused += 1;
                     report(&SubmitEvent::Refused { seq, reason });
                 }
@@ -234,7 +303,9 @@ pub async fn submit_unsent<S: Submitter>(
     if tally.halted.is_some() {
         tally.later = total - tally.queued - tally.refused;
     }
-    store.flush().await?;
+    if let Err(error) = store.flush().await {
+        tally.halted.get_or_insert_with(|| storage_halt(&error));
+    }
     Ok(tally)
 }
 
@@ -363,6 +434,110 @@ mod tests {
         assert_eq!(tally.queued + tally.later, 21, "{tally:?}");
         let summary = store.track_run(&begun.run).unwrap().unwrap();
         assert_eq!(summary.unsent as usize, tally.later);
+    }
+
+    /// A submitter that checks, as each call goes out, that every id it gave back before is
+    /// stored, and caps the store's file after `cap_after` calls so that writes then fail
+    /// as on a full disk.
+    struct Watchful {
+        store: Store,
+        cap_after: usize,
+        calls: Mutex<usize>,
+        given: Arc<Mutex<Vec<JobId>>>,
+        not_stored_at_a_send: Mutex<Vec<JobId>>,
+    }
+
+    impl Submitter for Watchful {
+        fn submit(
+            &self,
+            _call: &RequestParams,
+        ) -> impl Future<Output = Result<JobId, ApiError>> + Send {
+            let stored: Vec<JobId> = self
+                .store
+                .list_jobs()
+                .unwrap()
+                .into_iter()
+                .map(|job| job.id)
+                .collect();
+            for id in self.given.lock().unwrap().iter() {
+                if !stored.contains(id) {
+                    self.not_stored_at_a_send.lock().unwrap().push(id.clone());
+                }
+            }
+            let mut calls = self.calls.lock().unwrap();
+            *calls += 1;
+            if *calls == self.cap_after {
+                self.store.cap_pages(true).detach();
+            }
+            let id = JobId::parse(&uuid::Uuid::new_v4().to_string()).unwrap();
+            let given = Arc::clone(&self.given);
+            // The id arrives a moment later, as over the network.
+            async move {
+                tokio::task::yield_now().await;
+                given.lock().unwrap().push(id.clone());
+                Ok(id)
+            }
+        }
+
+        fn pause(&self) -> Option<Duration> {
+            None
+        }
+    }
+
+    #[tokio::test]
+    async fn no_call_goes_out_before_the_ids_back_are_stored_and_those_not_stored_are_named() {
+        let (_dir, store) = store();
+        let prompts: Vec<String> = (0..80)
+            .map(|n| format!("{n} {}", "which boots last longest ".repeat(80)))
+            .collect();
+        let all: Vec<&str> = prompts.iter().map(String::as_str).collect();
+        let begun = begin(&store, "s", calls(&all)).await.unwrap();
+        let submitter = Watchful {
+            store: store.clone(),
+            cap_after: 6,
+            calls: Mutex::new(0),
+            given: Arc::default(),
+            not_stored_at_a_send: Mutex::new(Vec::new()),
+        };
+        let tally = submit_unsent(
+            &store,
+            &submitter,
+            &begun.run,
+            std::future::pending(),
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            *submitter.not_stored_at_a_send.lock().unwrap(),
+            Vec::<JobId>::new(),
+            "a call went out while an id already back was not stored"
+        );
+        let halt = tally.halted.clone().expect("the run stops");
+        assert_eq!(halt.exit_code, crate::exit::STORAGE);
+        assert!(halt.reason.contains("is full"), "{}", halt.reason);
+        let sent = *submitter.calls.lock().unwrap();
+        assert!(sent < 80, "submitting went on: {sent} sent");
+        // Every id the service gave is stored or named, never both, never neither.
+        let stored: Vec<JobId> = store
+            .list_jobs()
+            .unwrap()
+            .into_iter()
+            .map(|j| j.id)
+            .collect();
+        let given = submitter.given.lock().unwrap().clone();
+        assert!(!tally.unstored.is_empty(), "{tally:?}");
+        for id in &given {
+            let named = tally.unstored.iter().any(|u| &u.id == id);
+            assert!(stored.contains(id) != named, "{id}: stored or named");
+        }
+        assert_eq!(tally.queued, given.len());
+        assert_eq!(tally.queued + tally.later, 80, "{tally:?}");
+        let (sentence, commands) = unstored_sentence(&tally.unstored);
+        assert!(sentence.contains("could not be stored"), "{sentence}");
+        assert_eq!(commands.len(), tally.unstored.len());
+        let first = &tally.unstored[0];
+        assert_eq!(commands[0], format!("vantage job ai {} --wait", first.id));
     }
 
     #[tokio::test]

@@ -13,6 +13,8 @@ mod jobs_crash;
 mod other_process;
 #[path = "../settings_restart.rs"]
 mod settings_restart;
+#[path = "../store_calls_out.rs"]
+mod store_calls_out;
 #[path = "../store_damage.rs"]
 mod store_damage;
 #[path = "../store_db.rs"]
@@ -21,6 +23,8 @@ mod store_db;
 mod store_health_app;
 #[path = "../store_opening.rs"]
 mod store_opening;
+#[path = "../store_recover.rs"]
+mod store_recover;
 #[path = "../store_search.rs"]
 mod store_search;
 #[path = "../track_readings.rs"]

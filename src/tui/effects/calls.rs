@@ -358,6 +358,14 @@ async fn run_set(
     )
     .await
     .map_err(|e| e.to_string())?;
+    // Jobs queued whose ids the store could not keep are named with how to fetch them.
+    let halted = tally.halted.map(|halt| match tally.unstored.is_empty() {
+        true => halt.reason,
+        false => {
+            let (sentence, commands) = crate::track::run::unstored_sentence(&tally.unstored);
+            format!("{} {sentence} {}", halt.reason, commands.join("; "))
+        }
+    });
     Ok(app::TrackRunSent {
         set: set.to_string(),
         run: begun.run.short().to_string(),
@@ -366,6 +374,6 @@ async fn run_set(
         queued: tally.queued,
         refused: tally.refused,
         later: tally.later,
-        halted: tally.halted.map(|h| h.reason),
+        halted,
     })
 }
