@@ -98,13 +98,13 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
     match (view.reading, view.stale) {
         (Some(progress), _) if progress.total > 0 => title.push(Span::styled(
             format!(
-                "· reading answers by the current rules and brands: {} of {} ",
+                "· reading answers again: {} of {} ",
                 progress.read, progress.total
             ),
             theme::accent(),
         )),
         (Some(_), stale) | (None, stale @ 1..) => title.push(Span::styled(
-            format!("· {stale} run(s) shown as last read (older rules, other brands or new answers), reading again "),
+            format!("· {stale} run(s) shown as last read, reading again "),
             theme::accent(),
         )),
         _ => {}
