@@ -121,6 +121,36 @@ fn app_on_track() -> App {
 }
 
 #[test]
+fn a_reading_under_way_is_said_whole_in_the_runs_title_at_80_columns() {
+    let mut app = app_on_track();
+    let mut shown = view();
+    shown.calls_per_run = Some(500);
+    shown.stale = 1000;
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(shown.clone()))));
+    let screen = draw(&mut app, 80, 24);
+    assert!(
+        screen.contains("1000 run(s) shown as last read, reading again"),
+        "{screen}"
+    );
+    shown.reading = Some(vantage::track::stored::Progress {
+        read: 123_000,
+        total: 500_000,
+    });
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(shown.clone()))));
+    let screen = draw(&mut app, 80, 24);
+    assert!(
+        screen.contains("reading answers again: 123000 of 500000"),
+        "{screen}"
+    );
+    // Once read, the title says what a run of the set spends again.
+    shown.reading = None;
+    shown.stale = 0;
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(shown))));
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("makes 500 calls"), "{screen}");
+}
+
+#[test]
 fn the_track_tab_shows_runs_a_chart_and_the_changes() {
     let mut app = app_on_track();
     insta::assert_snapshot!("track_reading", draw(&mut app, 100, 32));

@@ -86,8 +86,10 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
         Span::styled(" Runs ", theme::title()),
         Span::styled(format!("{} ", view.runs.len()), theme::dim()),
     ];
-    // What the next run of the shown set will spend, before `vantage track run` spends it.
-    if let (Some(set), Some(calls)) = (&view.set, view.calls_per_run) {
+    // What the next run of the shown set will spend, before `vantage track run` spends it;
+    // left out while answers are read again, so that the reading's progress fits 80 columns.
+    let reading_again = view.reading.is_some() || view.stale > 0;
+    if let (Some(set), Some(calls), false) = (&view.set, view.calls_per_run, reading_again) {
         title.push(Span::styled(
             format!("· a run of {set} makes {calls} calls "),
             theme::dim(),
