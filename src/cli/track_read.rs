@@ -85,3 +85,16 @@ pub(super) fn set_readings(
         }
     }
 }
+
+/// The store, and the readings of every run of `set` for `brands`, up to date: what `track
+/// trends` and the report start from; the exit code to end with when either fails.
+pub(super) fn open_set_readings(
+    config: &crate::config::Config,
+    set: &str,
+    brands: &[Brand],
+) -> Result<(Store, SetReadings), i32> {
+    let store = super::track::open_store(config)?;
+    let runs = super::track::runs_of(&store, set)?;
+    let read = set_readings(&store, set, runs, brands)?;
+    Ok((store, read))
+}

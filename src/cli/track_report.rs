@@ -28,16 +28,8 @@ pub(super) fn report_page(
     };
     let brands = brands_for(loaded.as_ref(), set);
     let definition = loaded.as_ref().and_then(|w| w.set(set)).cloned();
-    let store = match open_store(config) {
-        Ok(store) => store,
-        Err(code) => return code,
-    };
-    let all = match runs_of(&store, set) {
-        Ok(all) => all,
-        Err(code) => return code,
-    };
-    let read = match super::track_read::set_readings(&store, set, all, &brands) {
-        Ok(read) => read,
+    let (store, read) = match super::track_read::open_set_readings(config, set, &brands) {
+        Ok(opened) => opened,
         Err(code) => return code,
     };
     let input = match report::gather(

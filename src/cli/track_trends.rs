@@ -2,7 +2,7 @@
 //! voice and recommended share, the cited sources, each domain's best and mean rank — and
 //! what the last run changed, headed by the sentence read from its lines.
 
-use super::track::{invalid, located_workspace, open_store, runs_of, started};
+use super::track::{invalid, located_workspace, started};
 use super::{err, out, out_as_received, with_newline};
 use crate::config::Config;
 use crate::exit;
@@ -51,16 +51,8 @@ pub(super) fn trends_of(
             }
         }
     };
-    let store = match open_store(config) {
-        Ok(store) => store,
-        Err(code) => return code,
-    };
-    let runs = match runs_of(&store, set) {
-        Ok(runs) => runs,
-        Err(code) => return code,
-    };
-    let readings = match super::track_read::set_readings(&store, set, runs, &brands) {
-        Ok(readings) => readings,
+    let (store, readings) = match super::track_read::open_set_readings(config, set, &brands) {
+        Ok(opened) => opened,
         Err(code) => return code,
     };
     let names = readings.names.clone();
