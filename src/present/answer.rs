@@ -5,6 +5,7 @@ use std::time::Duration;
 use crate::analysis::mentions::{self, Brand, Mention};
 use crate::analysis::outline::Outline;
 use crate::analysis::products::Suggested;
+use crate::api::decode::{RawResponse, decode_ai};
 use crate::api::{AiAnswer, AiFormat, AiRequest, Completion, Fetched, Location, Model};
 use crate::render::{self, Card, RenderOptions};
 
@@ -316,24 +317,24 @@ pub fn prepare_to_read(request: AiRequest, body: &str) -> Option<PreparedAnswer>
 }
 
 fn prepare_stored_for(request: AiRequest, body: &str, purpose: Purpose) -> Option<PreparedAnswer> {
-    let text = body.trim_start();
-    // Kept before answers were bounded as they arrive: skipped as no answer would be.
-    if crate::bounds::json_nests_deeper_than(text, crate::bounds::MAX_JSON_DEPTH) {
+    // A completion or the model's page, read as it was when it arrived (bounds included:
+    // one kept before answers were bounded is skipped); any other body has nothing to read.
+    if !body.trim_start().starts_with(['{', '<']) {
         return None;
     }
-    let value = if text.starts_with('{') {
-        AiAnswer::Completion(Box::new(serde_json::from_str::<Completion>(text).ok()?))
-    } else if text.starts_with('<') {
-        AiAnswer::Html(body.to_owned())
-    } else {
-        return None;
-    };
-    let fetched = Fetched {
-        value,
-        body: body.to_owned(),
+    let raw = RawResponse {
         status: 200,
         content_type: String::new(),
+        body: body.to_owned(),
         elapsed: Duration::ZERO,
+    };
+    let value = decode_ai(&raw).ok()?;
+    let fetched = Fetched {
+        value,
+        body: raw.body,
+        status: raw.status,
+        content_type: raw.content_type,
+        elapsed: raw.elapsed,
     };
     Some(prepare_for(request, fetched, &Stop::default(), purpose))
 }
