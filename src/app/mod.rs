@@ -260,7 +260,12 @@ impl App {
         usize::from(self.chat.call.is_running())
             + usize::from(self.search.call.is_running())
             + usize::from(self.proxy.call.is_running())
-            + self.compare.running()
+            + self.other_calls()
+    }
+
+    /// Calls of the tabs that run several at once, each until its answer is in.
+    fn other_calls(&self) -> usize {
+        self.compare.running()
             + self.page.running()
             + self.chat.coverage_running()
             + self.track.discover.as_ref().map_or(0, |d| d.running())
@@ -269,10 +274,10 @@ impl App {
     /// How many calls quitting would lose: those still waiting for their answer (one that
     /// has landed is kept in History, and only its reading is left).
     pub fn waiting_for_answers(&self) -> usize {
-        self.in_flight()
-            - usize::from(self.chat.call.is_running() && !self.chat.call.is_waiting())
-            - usize::from(self.search.call.is_running() && !self.search.call.is_waiting())
-            - usize::from(self.proxy.call.is_running() && !self.proxy.call.is_waiting())
+        usize::from(self.chat.call.is_waiting())
+            + usize::from(self.search.call.is_waiting())
+            + usize::from(self.proxy.call.is_waiting())
+            + self.other_calls()
     }
 
     /// Asks another tab to do something (see [`hub`]); done at the end of this update.
