@@ -222,22 +222,8 @@ impl Hostile {
 
 /// Runs the command with stdin, stdout and stderr on a new pseudo-terminal; returns its exit
 /// code and everything the terminal received.
-fn run_on_pty(mut cmd: Command) -> (Option<i32>, Vec<u8>) {
-    let size = nix::pty::Winsize {
-        ws_row: 30,
-        ws_col: 100,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    let pty = nix::pty::openpty(Some(&size), None).expect("openpty");
-    let slave = pty.slave;
-    cmd.stdin(Stdio::from(slave.try_clone().expect("dup")))
-        .stdout(Stdio::from(slave.try_clone().expect("dup")))
-        .stderr(Stdio::from(slave));
-    let mut child = cmd.spawn().expect("vantage starts");
-    // The command holds the terminal's side open until dropped; reading ends when it closes.
-    drop(cmd);
-    let mut master = std::fs::File::from(pty.master);
+fn run_on_pty(cmd: Command) -> (Option<i32>, Vec<u8>) {
+    let (mut child, mut master) = common::pty::spawn(cmd);
     let reader = std::thread::spawn(move || {
         let mut received = Vec::new();
         let mut buffer = [0u8; 4096];

@@ -3,7 +3,7 @@
 //! app goes on answering keys; Ctrl+C ends it within a second with the terminal restored.
 
 use std::io::{Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -41,14 +41,6 @@ struct OnTerminal {
 
 impl OnTerminal {
     fn start(url: &str, home: &std::path::Path) -> OnTerminal {
-        let size = nix::pty::Winsize {
-            ws_row: 30,
-            ws_col: 100,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        let pty = nix::pty::openpty(Some(&size), None).expect("openpty");
-        let slave = pty.slave;
         let mut cmd = Command::new(BIN);
         cmd.env("VANTAGE_DATA_DIR", home.join("data"))
             .env("VANTAGE_CONFIG", home.join("none.toml"))
@@ -56,13 +48,8 @@ impl OnTerminal {
             .env("TERM", "xterm-256color")
             .env_remove("MASSIVE_TOKEN")
             .current_dir(home)
-            .args(["--render-url", url, "--search-url", url])
-            .stdin(Stdio::from(slave.try_clone().expect("dup")))
-            .stdout(Stdio::from(slave.try_clone().expect("dup")))
-            .stderr(Stdio::from(slave));
-        let child = cmd.spawn().expect("vantage starts");
-        drop(cmd);
-        let master = std::fs::File::from(pty.master);
+            .args(["--render-url", url, "--search-url", url]);
+        let (child, master) = common::pty::spawn(cmd);
         let keys = master.try_clone().expect("dup");
         let (tx, received) = mpsc::channel();
         std::thread::spawn(move || {
@@ -140,7 +127,11 @@ impl OnTerminal {
             .rfind("\x1b[?1049h")
             .expect("the app drew on its own screen");
         assert!(left > entered, "the app's screen is left last");
-        assert!(all[left..].contains("\x1b[?25h") || all.rfind("\x1b[?25h") > Some(entered));
+        let shown = all.rfind("\x1b[?25h").expect("the cursor is shown");
+        assert!(
+            shown > entered,
+            "the cursor is shown again after the app drew"
+        );
     }
 }
 
@@ -155,8 +146,9 @@ fn service() -> common::Served {
     ))
 }
 
-#[test]
-fn ctrl_c_ends_the_app_within_a_second_while_a_hostile_answer_is_read() {
+/// The app asked a question and now reading the hostile answer to it (with the service and
+/// the home folder it needs kept alive).
+fn reading_a_hostile_answer() -> (common::Served, tempfile::TempDir, OnTerminal) {
     let service = service();
     let home = tempfile::tempdir().unwrap();
     let mut app = OnTerminal::start(&service.url, home.path());
@@ -169,6 +161,12 @@ fn ctrl_c_ends_the_app_within_a_second_while_a_hostile_answer_is_read() {
         app.wait_for("Reading the response", Duration::from_secs(20)),
         "the answer lands"
     );
+    (service, home, app)
+}
+
+#[test]
+fn ctrl_c_ends_the_app_within_a_second_while_a_hostile_answer_is_read() {
+    let (_service, _home, mut app) = reading_a_hostile_answer();
     let took = app.quit();
     assert!(took < Duration::from_secs(1), "Ctrl+C took {took:?}");
     app.assert_restored();
@@ -176,18 +174,7 @@ fn ctrl_c_ends_the_app_within_a_second_while_a_hostile_answer_is_read() {
 
 #[test]
 fn esc_cancels_the_reading_of_a_hostile_answer_and_the_app_answers_keys() {
-    let service = service();
-    let home = tempfile::tempdir().unwrap();
-    let mut app = OnTerminal::start(&service.url, home.path());
-    assert!(
-        app.wait_for("Chat", Duration::from_secs(20)),
-        "the app draws"
-    );
-    app.press(b"best hiking boots\r");
-    assert!(
-        app.wait_for("Reading the response", Duration::from_secs(20)),
-        "the answer lands"
-    );
+    let (_service, _home, mut app) = reading_a_hostile_answer();
     app.press(b"\x1b");
     assert!(
         app.wait_for("Cancelled", Duration::from_secs(1)),

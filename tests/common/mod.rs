@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod http;
+pub mod pty;
 pub mod view;
 
 use std::sync::{Arc, Mutex};
