@@ -10,7 +10,7 @@ use crate::analysis::mentions::Brand;
 use crate::present::answer::{PreparedAnswer, prepare_to_read};
 use crate::present::compare::summary::location_label;
 use crate::present::discover::{NameCount, Untracked, names_in, untracked_of};
-use crate::store::names::{AnswerNames, StoredName};
+use crate::store::names::{AnswerNames, AnswersRead, StoredName};
 use crate::store::{EntryId, HistoryEntry, RequestParams, Store, StoreError};
 use crate::track::stored::Progress;
 
@@ -74,6 +74,7 @@ fn read_entry(store: &Store, id: &EntryId) -> Result<Vec<AnswerNames>, StoreErro
             model: answer.header.model.as_str().to_string(),
             place: location_label(&answer.header.location),
             at,
+            read_as_text: answer.read_as_text,
             names: names_in(&answer)
                 .into_iter()
                 .map(|n| StoredName {
@@ -130,7 +131,7 @@ pub fn untracked(
     store: &Store,
     since: Option<i64>,
     tracked: &[Brand],
-) -> Result<(Vec<Untracked>, usize), StoreError> {
+) -> Result<(Vec<Untracked>, AnswersRead), StoreError> {
     let counts = store
         .name_totals(READING_RULES, since)?
         .into_iter()

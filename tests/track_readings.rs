@@ -315,7 +315,7 @@ fn discovery_reads_only_what_landed_or_changed_since_and_everything_for_new_rule
         Progress { read: 2, total: 2 }
     );
     let (found, read) = vantage::discovery::untracked(&store, None, &[]).unwrap();
-    assert_eq!(read, 3);
+    assert_eq!(read.answers, 3);
     let codex = found.iter().find(|u| u.name == "OpenAI Codex");
     assert!(codex.is_some(), "{found:#?}");
     // A failed call has nothing to read.
@@ -361,7 +361,7 @@ fn discovery_keeps_each_answer_s_names_once_and_forgets_a_deleted_entry_s() {
     );
     assert_eq!(last, Progress { read: 3, total: 3 });
     let (found, read) = vantage::discovery::untracked(&store, None, &[]).unwrap();
-    assert_eq!(read, 3);
+    assert_eq!(read.answers, 3);
     let codex = found
         .iter()
         .find(|u| u.name == "OpenAI Codex")
@@ -382,7 +382,7 @@ fn discovery_keeps_each_answer_s_names_once_and_forgets_a_deleted_entry_s() {
         store.delete_history(id).wait().unwrap();
     }
     let (after, read) = vantage::discovery::untracked(&store, None, &[]).unwrap();
-    assert_eq!((after, read), (Vec::new(), 0));
+    assert_eq!((after, read.answers), (Vec::new(), 0));
 }
 
 /// The lines of an export of the set, header first.

@@ -88,8 +88,8 @@ pub struct BrandsState {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Discovered {
     pub names: Vec<Untracked>,
-    /// The stored answers read.
-    pub read: usize,
+    /// The stored answers read, and how many of them as plain text.
+    pub read: crate::store::names::AnswersRead,
 }
 
 impl BrandsState {
@@ -162,21 +162,30 @@ fn row_count(app: &App) -> usize {
     app.brands.len() + suggestions(app).len() + discovered(app).len()
 }
 
+/// The note on answers read as plain text, after a space; nothing when there are none.
+fn as_text_note(read: &crate::store::names::AnswersRead) -> String {
+    read.as_text_note()
+        .map(|note| format!(" {note}"))
+        .unwrap_or_default()
+}
+
 pub(crate) fn on_discovered(app: &mut App, result: Result<Discovered, String>) {
     app.brands_pane.discovering = false;
     match result {
         Ok(found) => {
             if found.names.is_empty() {
                 app.flash_info(format!(
-                    "The {} stored answers name nothing that the tracked brands do not cover.",
-                    found.read
+                    "The {} stored answers name nothing that the tracked brands do not cover.{}",
+                    found.read.answers,
+                    as_text_note(&found.read)
                 ));
             } else {
                 let track = app.key_of(Context::Brands, Action::Accept);
                 app.flash_info(format!(
-                    "{} names in the {} stored answers are not tracked: {track} tracks one.",
+                    "{} names in the {} stored answers are not tracked: {track} tracks one.{}",
                     found.names.len(),
-                    found.read
+                    found.read.answers,
+                    as_text_note(&found.read)
                 ));
                 // The selection moves to the first of them.
                 app.brands_pane.selected = app.brands.len() + suggestions(app).len();

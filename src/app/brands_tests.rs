@@ -292,10 +292,19 @@ fn d_lists_the_untracked_names_of_stored_answers_and_enter_tracks_one() {
         &mut app,
         Msg::Discovered(Ok(super::Discovered {
             names: vec![name("Hoka", 4), name("Keen", 2)],
-            read: 12,
+            read: crate::store::names::AnswersRead {
+                answers: 12,
+                as_text: 1,
+            },
         })),
     );
     assert!(!app.brands_pane.discovering);
+    // An answer too large to read in its shape is said, as its names are not listed.
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(
+        flash.contains("1 of the 12 answers were too large to read in their shape"),
+        "{flash}"
+    );
     // The selection is on the first name found; Enter tracks it.
     assert_eq!(app.brands_pane.selected, 2);
     let (text, _) = saved_text(&update(&mut app, key(KeyCode::Enter)));

@@ -7,7 +7,7 @@ use super::brands::{BrandArgs, tracked_brands};
 use super::{err, out, out_as_received, with_newline};
 use crate::config::Config;
 use crate::exit;
-use crate::present::discover::{MAX_STORED_ANSWERS, Untracked, untracked_in_stored};
+use crate::present::discover::{AnswersRead, MAX_STORED_ANSWERS, Untracked, untracked_in_stored};
 use crate::sanitize::one_line;
 use crate::store::{DB_FILE, Store, StoreOptions, now_ms};
 
@@ -125,9 +125,13 @@ pub(super) fn run_brands(config: &Config, args: BrandsArgs) -> i32 {
     }
     if found.is_empty() {
         err(&format!(
-            "The {read} stored answers name nothing that the {} tracked brands do not cover.",
+            "The {} stored answers name nothing that the {} tracked brands do not cover.",
+            read.answers,
             tracked.len()
         ));
+        if let Some(note) = read.as_text_note() {
+            err(&note);
+        }
         return exit::OK;
     }
     out(&discovered_text(&found, read));
@@ -160,7 +164,7 @@ fn since_to_ms(text: &str) -> Result<i64, String> {
 }
 
 /// The names as aligned columns: answers (recommended), models, places, the sentence.
-fn discovered_text(found: &[Untracked], read: usize) -> String {
+fn discovered_text(found: &[Untracked], read: AnswersRead) -> String {
     let width = found
         .iter()
         .map(|f| f.name.chars().count())
@@ -168,8 +172,8 @@ fn discovered_text(found: &[Untracked], read: usize) -> String {
         .unwrap_or(4)
         .clamp(4, 32);
     let mut text = format!(
-        "Names the {read} stored answers put forward that no tracked brand covers:\n{:<width$}  {:>7} {:>5}  {:<24} {}\n",
-        "NAME", "ANSWERS", "RECO", "MODELS", "PLACES"
+        "Names the {} stored answers put forward that no tracked brand covers:\n{:<width$}  {:>7} {:>5}  {:<24} {}\n",
+        read.answers, "NAME", "ANSWERS", "RECO", "MODELS", "PLACES"
     );
     for row in found {
         let name: String = one_line(&row.name).chars().take(width).collect();
@@ -188,6 +192,9 @@ fn discovered_text(found: &[Untracked], read: usize) -> String {
             ));
         }
         text.push_str(&format!("{:width$}  “{}”\n", "", one_line(&row.sentence)));
+    }
+    if let Some(note) = read.as_text_note() {
+        text.push_str(&format!("\n{note}\n"));
     }
     text.push_str(
         "\nRECO: answers that recommend it. \"as\": the products the answers name under a brand, which tracking the brand covers. Track one with the app's Brands pane (b in Chat), or add it to vantage.toml.\n",

@@ -194,6 +194,9 @@ pub struct PreparedAnswer {
     /// The answer is a results page's AI Overview (a comparison's `ai-overview` column), not
     /// a chatbot's: the header's model then only stands in.
     pub ai_overview: bool,
+    /// The page was past the bounds of a reading in its shape: its text was read as prose,
+    /// and the names it puts forward are not known.
+    pub read_as_text: bool,
 }
 
 fn domain_of(url: &str) -> String {
@@ -385,7 +388,7 @@ fn prepare_for(
             } else {
                 String::new()
             };
-            let (outline, candidates, plain_text) = shape(
+            let (outline, candidates, plain_text, read_as_text) = shape(
                 &html,
                 &request.prompt,
                 requested_model.hidden_label_tag(),
@@ -415,6 +418,7 @@ fn prepare_for(
                 outline,
                 candidates,
                 ai_overview: false,
+                read_as_text,
                 body: fetched.body,
             }
         }
@@ -481,7 +485,7 @@ fn prepare_completion(
         true => String::new(),
         false => answer.to_markdown(),
     };
-    let (outline, candidates, plain_text) = shape(
+    let (outline, candidates, plain_text, read_as_text) = shape(
         &completion.completion,
         &request.prompt,
         model.hidden_label_tag(),
@@ -515,6 +519,7 @@ fn prepare_completion(
         outline,
         candidates,
         ai_overview: false,
+        read_as_text,
         body,
     }
 }
@@ -533,26 +538,26 @@ fn without_sources(
 
 /// The answer's shape, the names it puts forward and its words: the shape's text, which
 /// leaves out what the page hides and its citation chips (the rendered document's text, read
-/// as prose, when the page is too costly to parse); nothing once the answer is no longer
-/// wanted.
+/// as prose, when the page is too costly to parse, and then `true`); nothing once the answer
+/// is no longer wanted.
 fn shape(
     html: &str,
     prompt: &str,
     hidden_label: Option<&'static str>,
     doc: &render::Document,
     stop: &Stop,
-) -> (Outline, Vec<Suggested>, String) {
+) -> (Outline, Vec<Suggested>, String, bool) {
     if stop.is_set() {
-        return (Outline::default(), Vec::new(), String::new());
+        return (Outline::default(), Vec::new(), String::new(), false);
     }
     match crate::analysis::names::shape_and_names(html, prompt, hidden_label) {
         (Some(outline), names) => {
             let words = outline.text.clone();
-            (outline, names, words)
+            (outline, names, words, false)
         }
         (None, names) => {
             let words = doc.plain_text();
-            (Outline::prose(&words), names, words)
+            (Outline::prose(&words), names, words, true)
         }
     }
 }

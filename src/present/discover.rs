@@ -11,6 +11,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
+pub use crate::store::names::AnswersRead;
+
 use crate::analysis::mentions::{self, Brand};
 use crate::analysis::outline::Outline;
 use crate::analysis::products::{self, Suggested};
@@ -49,12 +51,16 @@ const MAX_NAMES: usize = 300;
 pub fn untracked_in_stored(
     stored: Vec<(crate::api::AiRequest, String)>,
     tracked: &[Brand],
-) -> (Vec<Untracked>, usize) {
+) -> (Vec<Untracked>, AnswersRead) {
     let answers: Vec<PreparedAnswer> = stored
         .into_iter()
         .filter_map(|(request, body)| super::answer::prepare_to_read(request, &body))
         .collect();
-    (untracked(&answers, tracked), answers.len())
+    let read = AnswersRead {
+        answers: answers.len(),
+        as_text: answers.iter().filter(|a| a.read_as_text).count(),
+    };
+    (untracked(&answers, tracked), read)
 }
 
 /// A name one answer puts forward, read in it: kept in the store for discovery.

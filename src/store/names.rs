@@ -69,6 +69,12 @@ pub(super) const MIGRATION: &str = "
     END;
 ";
 
+/// Whether an answer was read as plain text (past the bounds of a reading in its shape), so
+/// that discovery can say how many answers' names it could not know.
+pub(super) const AS_TEXT_MIGRATION: &str = "
+    ALTER TABLE answer_reads ADD COLUMN as_text INTEGER NOT NULL DEFAULT 0;
+";
+
 pub(super) const TO_READ_MIGRATION: &str = "
     -- A name's products are looked up where any are named (few answers do): the rows with
     -- none stay out of the index, so the look does not walk every answer naming it.
@@ -126,6 +132,28 @@ pub struct AnswerNames {
     /// When the entry was made.
     pub at: i64,
     pub names: Vec<StoredName>,
+    /// The answer was read as plain text: the names it puts forward are not known.
+    pub read_as_text: bool,
+}
+
+/// How many answers discovery read, and how many of them as plain text (past the bounds of
+/// a reading in their shape: the names they put forward are not known).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnswersRead {
+    pub answers: usize,
+    pub as_text: usize,
+}
+
+impl AnswersRead {
+    /// Says how many answers were read as plain text, when any were.
+    pub fn as_text_note(&self) -> Option<String> {
+        (self.as_text > 0).then(|| {
+            format!(
+                "{} of the {} answers were too large to read in their shape (lists, headings, bold names) and were read as plain text: the names they put forward are not listed.",
+                self.as_text, self.answers
+            )
+        })
+    }
 }
 
 /// A name over the answers of one model at one place.
@@ -147,8 +175,9 @@ pub(super) fn write(
     let mut forget =
         tx.prepare_cached("DELETE FROM answer_names WHERE entry_id = ?1 AND col = ?2")?;
     let mut read = tx.prepare_cached(
-        "INSERT INTO answer_reads (entry_id, col, version, at) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (entry_id, col) DO UPDATE SET version = excluded.version",
+        "INSERT INTO answer_reads (entry_id, col, version, at, as_text) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (entry_id, col)
+         DO UPDATE SET version = excluded.version, as_text = excluded.as_text",
     )?;
     // Read by the rules the list is kept for: off the list.
     let mut done = tx.prepare_cached(
@@ -175,7 +204,8 @@ pub(super) fn write(
             answer.entry.as_str(),
             answer.col,
             version,
-            answer.at
+            answer.at,
+            answer.read_as_text
         ])?;
         for n in &answer.names {
             name.execute(params![
@@ -310,14 +340,23 @@ pub(super) fn products(
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
-/// How many answers are read by the rules of `version` (made at or after `since`).
-pub(super) fn read_count(conn: &Connection, version: u32, since: i64) -> Result<usize, StoreError> {
-    let count: i64 = conn.query_row(
-        "SELECT count(*) FROM answer_reads WHERE version = ?1 AND at >= ?2",
+/// How many answers are read by the rules of `version` (made at or after `since`), and how
+/// many of them as plain text.
+pub(super) fn read_count(
+    conn: &Connection,
+    version: u32,
+    since: i64,
+) -> Result<AnswersRead, StoreError> {
+    let (answers, as_text): (i64, i64) = conn.query_row(
+        "SELECT count(*), coalesce(sum(as_text), 0) FROM answer_reads
+         WHERE version = ?1 AND at >= ?2",
         params![version, since],
-        |r| r.get(0),
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    Ok(usize::try_from(count).unwrap_or(0))
+    Ok(AnswersRead {
+        answers: usize::try_from(answers).unwrap_or(0),
+        as_text: usize::try_from(as_text).unwrap_or(0),
+    })
 }
 
 impl Store {
@@ -357,7 +396,7 @@ impl Store {
 
     /// How many answers have their names kept by the rules of `version` (made at or after
     /// `since`).
-    pub fn names_read_count(&self, version: u32, since: i64) -> Result<usize, StoreError> {
+    pub fn names_read_count(&self, version: u32, since: i64) -> Result<AnswersRead, StoreError> {
         self.with_reader(|c| read_count(c, version, since))
     }
 

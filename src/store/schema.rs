@@ -102,6 +102,8 @@ const MIGRATIONS: &[&str] = &[
     super::sessions::MIGRATION,
     // 10 → 11: the runs an import brought in before all their calls (see `travel.rs`).
     super::travel::PARTS_MIGRATION,
+    // 11 → 12: whether discovery read an answer as plain text (see `names.rs`).
+    super::names::AS_TEXT_MIGRATION,
 ];
 
 /// The schema version this build writes.

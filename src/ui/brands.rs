@@ -135,11 +135,11 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
         }
         Some(found) if discovered.is_empty() => format!(
             "In the {} stored answers: no name left untracked (D reads them again)",
-            found.read
+            found.read.answers
         ),
         Some(found) => format!(
             "In the {} stored answers (answers naming it, recommending it; models; places)",
-            found.read
+            found.read.answers
         ),
     };
     rows.push((None, Line::styled(heading, theme::title())));

@@ -25,6 +25,8 @@ mod heavy_pages;
 mod history_cli;
 #[path = "../hostile_answers.rs"]
 mod hostile_answers;
+#[path = "../hostile_commands.rs"]
+mod hostile_commands;
 #[path = "../hostile_output.rs"]
 mod hostile_output;
 #[path = "../hostile_reading.rs"]

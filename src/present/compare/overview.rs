@@ -164,6 +164,7 @@ pub fn overview_answer(request: SearchRequest, fetched: Fetched<SearchAnswer>) -
         // Compare only.
         candidates: Vec::new(),
         ai_overview: true,
+        read_as_text: false,
     }
 }
 
