@@ -358,7 +358,7 @@ fn a_comparison_of_answers_exported_runs_nothing() {
     }
     assert!(app.compare.has_mentions(), "the brands were read");
 
-    let markdown = app.compare.export_markdown();
+    let markdown = app.compare.to_export().markdown();
     assert_eq!(controls(&markdown), None, "{markdown}");
     let from_markdown = rendered(&markdown);
     assert_inert("the comparison's Markdown", &from_markdown, false);
@@ -379,7 +379,7 @@ fn a_comparison_of_answers_exported_runs_nothing() {
         assert!(text.contains(words), "{words:?} is not read in {text}");
     }
 
-    let page = app.compare.export_html();
+    let page = app.compare.to_export().html();
     assert_inert("the comparison's page", &page, false);
     fine_link_stays("the page", &page, "https://ok.example/boots", "a fine link");
     assert!(
@@ -387,11 +387,11 @@ fn a_comparison_of_answers_exported_runs_nothing() {
         "{page}"
     );
 
-    let csv = app.compare.export_csv();
+    let csv = app.compare.to_export().csv();
     let found = formula_cells(&csv);
     assert!(found.is_empty(), "{found:#?}\n{csv}");
     assert!(csv.contains("'=cmd|' /C calc'!A0"), "{csv}");
-    assert_json_inert("the comparison's JSON", &app.compare.export_json());
+    assert_json_inert("the comparison's JSON", &app.compare.to_export().json());
 }
 
 #[test]
@@ -417,11 +417,11 @@ fn a_search_comparison_exported_is_text_in_every_cell() {
         let result = Ok(hostile_page("boots"));
         update(&mut app, Msg::SearchDone { tag, result });
     }
-    let csv = app.compare.export_csv();
+    let csv = app.compare.to_export().csv();
     let found = formula_cells(&csv);
     assert!(found.is_empty(), "{found:#?}\n{csv}");
     assert!(csv.contains("https://ok.example/boots"), "{csv}");
-    assert_json_inert("the rank table's JSON", &app.compare.export_json());
+    assert_json_inert("the rank table's JSON", &app.compare.to_export().json());
 }
 
 fn stat(named: u32) -> RunStat {

@@ -177,6 +177,7 @@ fn a_typed_key_is_masked_and_only_the_copied_curl_command_holds_it() {
     let [Effect::Os(OsEffect::Copy(command))] = effects.as_slice() else {
         panic!("expected a copy, got {effects:?}");
     };
+    let command = command.make();
     let (export, curl) = command.split_once('\n').unwrap();
     assert!(
         export.starts_with(&format!(" export VANTAGE_PROXY_KEY={KEY} ")),

@@ -367,6 +367,7 @@ fn export_writes_csv_or_json() {
     match &effects[..] {
         [vantage::app::Effect::Os(OsEffect::WriteFile { path, contents, .. })] => {
             assert_eq!(path.to_str(), Some("boots.csv"));
+            let contents = contents.make();
             let mut lines = contents.lines();
             assert!(
                 lines

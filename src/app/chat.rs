@@ -589,7 +589,7 @@ fn copy(app: &mut App) -> Vec<Effect> {
         "Copied {what} ({} characters).",
         text.chars().count()
     ));
-    vec![Effect::Os(OsEffect::Copy(text))]
+    vec![Effect::Os(OsEffect::Copy(text.into()))]
 }
 
 /// The Mentions view as plain lines, for the clipboard.

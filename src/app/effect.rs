@@ -167,12 +167,12 @@ pub enum StoreEffect {
 /// What touches the terminal or the machine.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OsEffect {
-    Copy(String),
+    Copy(super::export::ExportText),
     OpenUrl(String),
     /// Writes an export, creating a missing folder; an existing file only when `overwrite`.
     WriteFile {
         path: PathBuf,
-        contents: String,
+        contents: super::export::ExportText,
         overwrite: bool,
     },
     /// Writes the remembered settings beside the store, replacing the last ones.

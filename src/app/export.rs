@@ -2,9 +2,57 @@
 
 use std::path::PathBuf;
 
+use super::compare::CompareExport;
 use super::input::{InputPrompt, InputTarget};
 use super::{App, Effect, OsEffect, Popup};
+use crate::present::answer::AnswerExport;
 use crate::present::compare::CompareMode;
+
+/// The text of an export or a copy, made where it is written or copied (off the UI task)
+/// from what `update` took of the view: a large answer or comparison costs the UI nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportText {
+    /// Made already (a URL, a command, a page of results as CSV: small).
+    Ready(String),
+    /// A body as received: pretty when it is JSON, its control characters as escapes.
+    Received(String),
+    /// An answer as Markdown.
+    Answer(Box<AnswerExport>),
+    /// A comparison in one of its forms.
+    Comparison(Box<CompareExport>, CompareForm),
+}
+
+/// The forms a comparison is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareForm {
+    Markdown,
+    Html,
+    Json,
+    Csv,
+}
+
+impl ExportText {
+    /// The text itself. Costs what the answer or comparison is long: not on the UI task.
+    pub fn make(&self) -> String {
+        match self {
+            ExportText::Ready(text) => text.clone(),
+            ExportText::Received(body) => crate::shareable::json::received(body),
+            ExportText::Answer(answer) => answer.markdown(),
+            ExportText::Comparison(compare, form) => match form {
+                CompareForm::Markdown => compare.markdown(),
+                CompareForm::Html => compare.html(),
+                CompareForm::Json => compare.json(),
+                CompareForm::Csv => compare.csv(),
+            },
+        }
+    }
+}
+
+impl From<String> for ExportText {
+    fn from(text: String) -> ExportText {
+        ExportText::Ready(text)
+    }
+}
 
 /// Why an export was not written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,19 +150,20 @@ pub(super) fn export_to(app: &mut App, source: ExportSource, input: InputPrompt)
     let as_json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    // What the file is made of: made where it is written.
     let contents = match source {
         ExportSource::ChatAnswer => app.chat.answer.as_ref().map(|answer| {
             if as_json {
-                answer.prepared.export_json()
+                ExportText::Received(answer.prepared.body.clone())
             } else {
-                answer.prepared.export_markdown()
+                ExportText::Answer(Box::new(answer.prepared.to_export()))
             }
         }),
         ExportSource::SearchResults => app.search.page.as_ref().map(|page| {
             if as_json {
-                page.prepared.export_json()
+                ExportText::Received(page.prepared.body.clone())
             } else {
-                page.prepared.export_csv()
+                ExportText::Ready(page.prepared.export_csv())
             }
         }),
         ExportSource::TrackReport => None,
@@ -126,15 +175,16 @@ pub(super) fn export_to(app: &mut App, source: ExportSource, input: InputPrompt)
             let as_html = path
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
-            Some(if as_json {
-                compare.export_json()
+            let form = if as_json {
+                CompareForm::Json
             } else if as_html {
-                compare.export_html()
+                CompareForm::Html
             } else if as_csv && (compare.mode == CompareMode::Search || compare.has_mentions()) {
-                compare.export_csv()
+                CompareForm::Csv
             } else {
-                compare.export_markdown()
-            })
+                CompareForm::Markdown
+            };
+            Some(ExportText::Comparison(Box::new(compare.to_export()), form))
         }
     };
     // Replacing is allowed once, for the path the user confirmed after being told it exists.

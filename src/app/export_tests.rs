@@ -127,6 +127,7 @@ fn a_comparison_exports_as_one_html_page() {
     let [Effect::Os(OsEffect::WriteFile { contents, .. })] = effects.as_slice() else {
         panic!("one write: {effects:?}");
     };
+    let contents = contents.make();
     assert!(contents.starts_with("<!doctype html>"), "{contents}");
     assert!(contents.contains("<h1>Comparison</h1>"), "{contents}");
     assert!(contents.contains("best hiking boots"), "{contents}");

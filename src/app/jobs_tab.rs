@@ -329,7 +329,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             if let Some(job) = app.jobs.selected() {
                 let id = job.id.to_string();
                 app.flash_info(format!("Copied the job id {id}."));
-                return vec![Effect::Os(OsEffect::Copy(id))];
+                return vec![Effect::Os(OsEffect::Copy(id.into()))];
             }
             app.flash_info("There is no job to copy; i imports one by its id.");
         }

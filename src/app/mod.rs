@@ -37,7 +37,7 @@ pub(crate) mod track;
 pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
-pub use export::{ExportSource, WriteFailure, export_prompt};
+pub use export::{CompareForm, ExportSource, ExportText, WriteFailure, export_prompt};
 pub use msg::{FileUnusable, Msg, StoredView, TrackRunSent, UserFile};
 pub use popup::{Confirm, Popup};
 pub use tabs::{Tab, TabSpec};
@@ -582,6 +582,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             // Calls landed (the balance is asked after each): the usage follows, throttled.
             usage::refresh(app).into_iter().collect()
         }
+        Msg::CopyMade(text) => vec![Effect::Os(OsEffect::Copy(ExportText::Ready(text)))],
         Msg::FileWritten { path, result } => {
             export::on_written(app, path, result);
             Vec::new()

@@ -73,6 +73,8 @@ pub enum Msg {
     /// The device list saved in an earlier session.
     DevicesCached(Vec<String>),
     Account(Result<Account, ApiError>),
+    /// The text of a copy, made off the UI task: now to the clipboard.
+    CopyMade(String),
     FileWritten {
         path: PathBuf,
         result: Result<(), super::export::WriteFailure>,

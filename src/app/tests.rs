@@ -357,7 +357,9 @@ fn an_answer_lands_with_its_sources_and_views() {
     );
     assert_eq!(
         update(&mut app, key(KeyCode::Char('y'))),
-        vec![Effect::Os(OsEffect::Copy("https://a.example/x".into()))]
+        vec![Effect::Os(OsEffect::Copy(
+            "https://a.example/x".to_string().into()
+        ))]
     );
 }
 
@@ -420,6 +422,7 @@ fn export_writes_markdown_or_json_by_the_name() {
     match &update(&mut app, key(KeyCode::Enter))[..] {
         [Effect::Os(OsEffect::WriteFile { path, contents, .. })] => {
             assert_eq!(path.to_str(), Some("out.md"));
+            let contents = contents.make();
             assert!(contents.starts_with("# q"));
             assert!(contents.contains("## Sources"));
             assert!(contents.contains("- q one"));

@@ -570,14 +570,70 @@ impl PreparedAnswer {
         mentions::read(&self.outline, &urls, brands)
     }
 
-    /// The Markdown file `e` writes: the prompt, the header, the answer, its sources. What
-    /// came from outside is written through [`crate::shareable::markdown`].
+    /// The Markdown file `e` writes: the prompt, the header, the answer, its sources.
     pub fn export_markdown(&self) -> String {
+        self.to_export().markdown()
+    }
+
+    /// What the Markdown export is made of, taken so that the file is made off the UI task.
+    pub fn to_export(&self) -> AnswerExport {
+        AnswerExport {
+            prompt: self.request.prompt.clone(),
+            header: self.header.describe(),
+            markdown: self.markdown.clone(),
+            sources: self.sources.clone(),
+            fanouts: self.fanouts.clone(),
+        }
+    }
+
+    /// The JSON file `e` writes: the body as received, pretty when it is JSON, its control
+    /// characters as escapes.
+    pub fn export_json(&self) -> String {
+        crate::shareable::json::received(&self.body)
+    }
+
+    /// The text of a view, when it is a text body.
+    pub fn body_of(&self, view: AnswerView) -> Option<&TextBody> {
+        match view {
+            AnswerView::Answer => Some(&self.answer),
+            AnswerView::Ads => self.ads.as_ref(),
+            AnswerView::Prompt => self.prompt.as_ref(),
+            AnswerView::Html => Some(&self.html),
+            AnswerView::Json => self.json.as_ref(),
+            AnswerView::Sources | AnswerView::Fanouts | AnswerView::Mentions => None,
+        }
+    }
+
+    /// How many items a list view has (sources, fanouts).
+    pub fn list_len(&self, view: AnswerView) -> usize {
+        match view {
+            AnswerView::Sources => self.sources.len(),
+            AnswerView::Fanouts => self.fanouts.len(),
+            _ => 0,
+        }
+    }
+}
+
+/// What an answer's Markdown export is made of, taken from the answer so that the file is
+/// made where it is written, off the UI task.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnswerExport {
+    pub prompt: String,
+    pub header: String,
+    pub markdown: String,
+    pub sources: Vec<SourceLink>,
+    pub fanouts: Vec<String>,
+}
+
+impl AnswerExport {
+    /// The prompt, the header, the answer, its sources and fanouts. What came from outside
+    /// is written through [`crate::shareable::markdown`].
+    pub fn markdown(&self) -> String {
         use crate::shareable::markdown;
         let mut out = format!(
             "# {}\n\n_{}_\n\n{}\n",
-            markdown::text(self.request.prompt.trim()),
-            markdown::text(&self.header.describe()),
+            markdown::text(self.prompt.trim()),
+            markdown::text(&self.header),
             markdown::foreign(self.markdown.trim()).trim_end()
         );
         if !self.sources.is_empty() {
@@ -602,34 +658,6 @@ impl PreparedAnswer {
             }
         }
         out
-    }
-
-    /// The JSON file `e` writes: the body as received, pretty when it is JSON, its control
-    /// characters as escapes.
-    pub fn export_json(&self) -> String {
-        let body = render::pretty_json(&self.body).unwrap_or_else(|| self.body.clone());
-        crate::shareable::json::escape_controls(&body).into_owned()
-    }
-
-    /// The text of a view, when it is a text body.
-    pub fn body_of(&self, view: AnswerView) -> Option<&TextBody> {
-        match view {
-            AnswerView::Answer => Some(&self.answer),
-            AnswerView::Ads => self.ads.as_ref(),
-            AnswerView::Prompt => self.prompt.as_ref(),
-            AnswerView::Html => Some(&self.html),
-            AnswerView::Json => self.json.as_ref(),
-            AnswerView::Sources | AnswerView::Fanouts | AnswerView::Mentions => None,
-        }
-    }
-
-    /// How many items a list view has (sources, fanouts).
-    pub fn list_len(&self, view: AnswerView) -> usize {
-        match view {
-            AnswerView::Sources => self.sources.len(),
-            AnswerView::Fanouts => self.fanouts.len(),
-            _ => 0,
-        }
     }
 }
 

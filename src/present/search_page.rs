@@ -600,7 +600,7 @@ impl PreparedSearch {
     /// The JSON file `e` writes: the body as received, pretty when it is JSON, its control
     /// characters as escapes.
     pub fn export_json(&self) -> String {
-        crate::shareable::json::escape_controls(&pretty_json(&self.body)).into_owned()
+        crate::shareable::json::received(&self.body)
     }
 }
 

@@ -25,6 +25,13 @@ pub fn escape_controls(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A body as received, to write or copy: pretty when it is JSON (within the layout's
+/// bounds), its control characters as escapes.
+pub fn received(body: &str) -> String {
+    let pretty = crate::render::pretty_json(body);
+    escape_controls(pretty.as_deref().unwrap_or(body)).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

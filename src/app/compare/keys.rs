@@ -354,10 +354,11 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
             }
         }
         Action::Copy => {
-            let text = match compare.mode {
-                CompareMode::Answers => compare.export_markdown(),
-                CompareMode::Search => compare.export_csv(),
+            let form = match compare.mode {
+                CompareMode::Answers => crate::app::CompareForm::Markdown,
+                CompareMode::Search => crate::app::CompareForm::Csv,
             };
+            let text = crate::app::ExportText::Comparison(Box::new(compare.to_export()), form);
             app.flash_info("Copied the comparison.");
             return vec![Effect::Os(OsEffect::Copy(text))];
         }

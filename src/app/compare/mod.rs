@@ -24,7 +24,6 @@ use super::{App, Tag};
 use crate::present::answer::PreparedAnswer;
 use crate::present::search_page::PreparedSearch;
 
-use crate::present::compare::mentions as brand_mentions;
 use crate::present::compare::summary::{
     self, AnswerFacts, AnswerSummary, RankRow, RankSort, Ranked,
 };
@@ -660,119 +659,57 @@ impl CompareState {
         }
     }
 
-    /// The comparison as one page to share: the Markdown export, as HTML.
-    pub fn export_html(&self) -> String {
-        crate::present::html_page::page(
-            "Comparison · vantage",
-            &crate::shareable::markdown::to_html(&self.export_markdown()),
-        )
-    }
-
-    /// The Markdown export: the prompt, each answer, then the summary. What came from
-    /// outside is written through [`crate::shareable::markdown`].
-    pub fn export_markdown(&self) -> String {
-        use crate::present::text::demote_headings;
-        use crate::shareable::markdown;
-        let prompt: Vec<String> = self.prompt_text().lines().map(markdown::text).collect();
-        let mut out = format!("# Comparison\n\n> {}\n", prompt.join("\n> "));
-        for (i, column) in self.columns.iter().enumerate() {
-            let label = markdown::text(&column.vantage.label(CompareMode::Answers));
-            out.push_str(&format!("\n## {}. {label}\n\n", i + 1));
-            match (column.answer(), column.call.error()) {
-                (Some(answer), _) => {
-                    let header = match column.vantage.overview {
-                        true => format!("{label} · {:.1} s", answer.header.elapsed.as_secs_f64()),
-                        false => markdown::text(&answer.header.describe()),
-                    };
-                    out.push_str(&format!("*{header}*\n\n"));
-                    // The answer's own headings sit under the column's.
-                    let text = markdown::foreign(&answer.markdown);
-                    out.push_str(demote_headings(&text, 2).trim_end());
-                    out.push('\n');
-                }
-                (None, Some(error)) => out.push_str(&format!(
-                    "The call failed: {}\n",
-                    markdown::text(&error.to_string())
-                )),
-                (None, None) => out.push_str("No answer.\n"),
-            }
-        }
-        if let Some(summary) = &self.summary {
-            out.push_str("\n# What differs\n");
-            out.push_str(&summary.text(true));
-        }
-        let rows = self.mention_rows();
-        if !rows.is_empty() {
-            out.push_str("\n# Mentions\n\n");
-            out.push_str(&brand_mentions::matrix_markdown(&self.labels(), &rows));
-        }
-        if let Some(sampled) = &self.brand_views.sampled {
-            out.push_str(&format!(
-                "\n# Mentions over {} samples per column\n\n",
-                self.axes.samples()
-            ));
-            out.push_str(&markdown::preformatted(
-                &crate::analysis::samples::matrix_text(&self.labels(), sampled),
-            ));
-        }
-        out
-    }
-
-    /// The mention matrix in its sorted order (empty without brands).
-    fn mention_rows(&self) -> Vec<crate::analysis::mentions::BrandSummary> {
-        self.brand_views.sorted().into_iter().cloned().collect()
-    }
-
     /// Whether the export can write the mentions as CSV.
     pub fn has_mentions(&self) -> bool {
         self.mode == CompareMode::Answers && !self.brand_views.matrix.is_empty()
     }
 
-    /// The JSON export: the summary (answers) or the rank table (search).
-    pub fn export_json(&self) -> String {
-        let value = match self.mode {
-            CompareMode::Answers => serde_json::json!({
-                "prompt": self.prompt_text(),
-                "summary": self.summary,
-                "answers": self.columns.iter().map(|c| serde_json::json!({
-                    "column": c.vantage.label(CompareMode::Answers),
-                    "markdown": c.answer().map(|a| a.markdown.clone()),
-                    "error": c.call.error().map(|e| e.to_string()),
-                })).collect::<Vec<_>>(),
-                "mentions": self.mention_rows(),
-                "samples": self.samples_per_column(),
-                "sampled": self.brand_views.sampled,
-            }),
-            CompareMode::Search => serde_json::json!({
-                "terms": self.prompt_text(),
-                "columns": self.labels(),
-                "sort": self.sort,
-                "rows": self.table,
-                "brand_rows": self.brand_views.ranks,
-            }),
-        };
-        let json = serde_json::to_string_pretty(&value).unwrap_or_default();
-        crate::shareable::json::escape_controls(&json).into_owned()
-    }
-
-    /// The search rank table, or the mention matrix of answers.
-    pub fn export_csv(&self) -> String {
-        match self.mode {
-            CompareMode::Search => {
-                summary::rank_table_csv(&self.labels(), &self.table, &self.brand_views.ranks)
-            }
-            CompareMode::Answers => match &self.brand_views.sampled {
-                Some(sampled) => crate::analysis::samples::matrix_csv(&self.labels(), sampled),
-                None => brand_mentions::matrix_csv(&self.labels(), &self.mention_rows()),
-            },
+    /// What the exports are made of, taken so that the file is made off the UI task.
+    pub fn to_export(&self) -> CompareExport {
+        let columns = self
+            .columns
+            .iter()
+            .map(|column| {
+                let label = column.vantage.label(CompareMode::Answers);
+                ColumnExport {
+                    answer: column.answer().map(|answer| {
+                        let header = match column.vantage.overview {
+                            true => {
+                                format!("{label} · {:.1} s", answer.header.elapsed.as_secs_f64())
+                            }
+                            false => answer.header.describe(),
+                        };
+                        (header, answer.markdown.clone())
+                    }),
+                    error: column.call.error().map(|e| e.to_string()),
+                    label,
+                }
+            })
+            .collect();
+        CompareExport {
+            mode: self.mode,
+            prompt: self.prompt_text(),
+            columns,
+            labels: self.labels(),
+            summary: self.summary.clone(),
+            mention_rows: self.brand_views.sorted().into_iter().cloned().collect(),
+            sampled: self.brand_views.sampled.clone(),
+            samples: self.axes.samples(),
+            samples_per_column: self.samples_per_column(),
+            sort: self.sort,
+            table: self.table.clone(),
+            ranks: self.brand_views.ranks.clone(),
         }
     }
 }
 
 /// Takes a column's answer. Effects start the queued columns that now have a slot.
+mod export;
 mod keys;
 mod run;
 mod views;
+
+pub use export::{ColumnExport, CompareExport};
 
 pub(crate) use views::refresh_views;
 pub use views::{BrandViews, DiffCache};

@@ -299,7 +299,7 @@ fn the_comparison_is_ready_for_history_and_export() {
             )),
         },
     );
-    let markdown = app.compare.export_markdown();
+    let markdown = app.compare.to_export().markdown();
     // The answer's own heading sits under its column's, and its bold stays bold.
     assert!(markdown.contains("\n#### Our picks\n"), "{markdown}");
     assert!(markdown.contains("**Price:** About 187 €"), "{markdown}");
@@ -309,7 +309,7 @@ fn the_comparison_is_ready_for_history_and_export() {
     );
     assert!(markdown.contains("- rei.com — columns 1, 2"), "{markdown}");
     assert!(markdown.contains("Jaccard"), "{markdown}");
-    let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&app.compare.to_export().json()).unwrap();
     assert_eq!(json["summary"]["shared"][0]["domain"], "rei.com");
 }
 

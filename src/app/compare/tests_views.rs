@@ -11,6 +11,7 @@ use crate::api::Model;
 use crate::app::picker::PickerKind;
 use crate::app::{Effect, Popup};
 use crate::app::{Msg, Tab, update};
+use crate::present::compare::mentions as brand_mentions;
 
 use super::tests::*;
 
@@ -185,23 +186,23 @@ fn exports_carry_the_mentions_when_brands_are_known() {
     let mut app = app();
     app.brands = brands();
     two_landed(&mut app, "Lowa first, then Merrell.", "Salomon only.");
-    let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&app.compare.to_export().json()).unwrap();
     assert_eq!(json["mentions"].as_array().unwrap().len(), 3);
     assert_eq!(json["mentions"][1]["columns"][0]["cited"], true);
-    let markdown = app.compare.export_markdown();
+    let markdown = app.compare.to_export().markdown();
     assert!(markdown.contains("# Mentions"), "{markdown}");
     assert!(
         markdown.contains("| Merrell | 50% | 2.0 | 33% | 2\\* | – |"),
         "{markdown}"
     );
-    let csv = app.compare.export_csv();
+    let csv = app.compare.to_export().csv();
     assert!(csv.starts_with("brand,"), "{csv}");
     assert!(app.compare.has_mentions());
 
     let mut plain = self::app();
     two_landed(&mut plain, "Lowa.", "Salomon.");
     assert!(!plain.compare.has_mentions());
-    let json: serde_json::Value = serde_json::from_str(&plain.compare.export_json()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&plain.compare.to_export().json()).unwrap();
     assert_eq!(json["mentions"].as_array().map(Vec::len), Some(0));
 }
 
@@ -240,11 +241,11 @@ fn the_search_csv_carries_the_brand_rows_as_the_json_does() {
         brand: "Merrell".into(),
         ranks: vec![Some(3); app.compare.labels().len()],
     }];
-    let csv = app.compare.export_csv();
+    let csv = app.compare.to_export().csv();
     assert!(csv.starts_with("url,brand,"), "{csv}");
     let brand_line = csv.lines().last().unwrap();
     assert!(brand_line.starts_with(",Merrell,3,"), "{csv}");
-    let json: serde_json::Value = serde_json::from_str(&app.compare.export_json()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&app.compare.to_export().json()).unwrap();
     assert_eq!(json["brand_rows"][0]["brand"], "Merrell");
 }
 
@@ -351,7 +352,7 @@ fn samples_ask_each_column_again_afresh_and_the_matrix_counts_every_answer() {
     assert_eq!(app.compare.columns[0].showing, 0);
     key(&mut app, KeyCode::Char(','), KeyModifiers::NONE);
     assert_eq!(app.compare.columns[0].showing, 2);
-    let csv = app.compare.export_csv();
+    let csv = app.compare.to_export().csv();
     assert!(csv.lines().next().unwrap().contains("low %"), "{csv}");
     // Back to one sample: the matrix reads the first answers only, as before.
     for _ in 0..3 {

@@ -420,7 +420,7 @@ fn copy(app: &mut App) -> Vec<Effect> {
     };
     let command = curl_command(&request, endpoints, true);
     app.flash_info("Copied the curl command, key included (it shows as •••• here).");
-    vec![Effect::Os(OsEffect::Copy(command))]
+    vec![Effect::Os(OsEffect::Copy(command.into()))]
 }
 
 /// Lines the response pane shows at once, for paging.

@@ -562,7 +562,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             return match text {
                 Some(text) => {
                     app.flash_info(format!("Copied ({} characters).", text.chars().count()));
-                    vec![Effect::Os(OsEffect::Copy(text))]
+                    vec![Effect::Os(OsEffect::Copy(text.into()))]
                 }
                 None => {
                     app.flash_info("There is nothing selected to copy.");

@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::api::{Client, ClientSettings};
 use crate::app::export::WriteFailure;
 use crate::app::settings_memory::{self, Remembered};
-use crate::app::{App, Connection, Msg, OsEffect};
+use crate::app::{App, Connection, ExportText, Msg, OsEffect};
 
 use super::EffectRunner;
 use crate::tui::demo_proxy_defaults;
@@ -55,6 +55,15 @@ impl EffectRunner {
     pub(super) async fn run_os(&mut self, effect: OsEffect) -> Option<Msg> {
         match effect {
             OsEffect::Copy(text) => {
+                let ExportText::Ready(text) = text else {
+                    // Made off the UI task (a comparison's text costs what its answers do),
+                    // then copied as made.
+                    let tx = self.tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let _ = tx.send(Msg::CopyMade(text.make()));
+                    });
+                    return None;
+                };
                 if self.real_terminal {
                     copy_with_osc52(&text);
                 }
@@ -83,7 +92,7 @@ impl EffectRunner {
             } => {
                 let tx = self.tx.clone();
                 tokio::task::spawn_blocking(move || {
-                    let result = write_export(&path, &contents, overwrite);
+                    let result = write_export(&path, &contents.make(), overwrite);
                     // The full path says where to look, whatever the working directory was.
                     let path = std::path::absolute(&path).unwrap_or(path);
                     let _ = tx.send(Msg::FileWritten { path, result });
@@ -245,6 +254,67 @@ mod tests {
             Err(WriteFailure::Folder { folder, .. }) => assert_eq!(folder, blocker.join("sub")),
             other => panic!("expected a folder failure, got {other:?}"),
         }
+    }
+
+    /// A comparison's export and copy are made off the UI task: the runner writes the made
+    /// text, and a copy comes back as a message that copies what was made.
+    #[tokio::test]
+    async fn exports_and_copies_are_made_by_the_runner() {
+        use crate::app::compare::{ColumnExport, CompareExport};
+        use crate::app::{CompareForm, Effect};
+        let dir = tempfile::tempdir().unwrap();
+        let client = Client::new(ClientSettings::new(
+            "http://127.0.0.1:9",
+            "http://127.0.0.1:9",
+            crate::api::Secret::new("t".to_string()),
+        ))
+        .unwrap();
+        let (mut runner, mut rx) = super::super::test_runner(client, dir.path().to_path_buf());
+        let mut app = crate::app::test_support::demo_app();
+        let compare = CompareExport {
+            mode: crate::present::compare::CompareMode::Answers,
+            prompt: "best <b>boots</b>".to_string(),
+            columns: vec![ColumnExport {
+                label: "ChatGPT".to_string(),
+                answer: Some(("chatgpt · US".to_string(), "Lowa **leads**.".to_string())),
+                error: None,
+            }],
+            labels: vec!["ChatGPT".to_string()],
+            summary: None,
+            mention_rows: Vec::new(),
+            sampled: None,
+            samples: 1,
+            samples_per_column: 1,
+            sort: Default::default(),
+            table: Vec::new(),
+            ranks: Vec::new(),
+        };
+        let path = dir.path().join("cmp.md");
+        let text = |form| ExportText::Comparison(Box::new(compare.clone()), form);
+        let effects = vec![
+            Effect::Os(OsEffect::WriteFile {
+                path: path.clone(),
+                contents: text(CompareForm::Markdown),
+                overwrite: false,
+            }),
+            Effect::Os(OsEffect::Copy(text(CompareForm::Html))),
+        ];
+        runner.run_all(effects, &mut app).await;
+        assert!(runner.copied.is_empty(), "copied once made, not before");
+        for _ in 0..2 {
+            let msg = tokio::time::timeout(std::time::Duration::from_secs(10), rx.recv())
+                .await
+                .unwrap()
+                .unwrap();
+            let more = crate::app::update(&mut app, msg);
+            runner.run_all(more, &mut app).await;
+        }
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(written.starts_with("# Comparison"), "{written}");
+        assert!(written.contains("best \\<b\\>boots"), "{written}");
+        assert_eq!(runner.copied.len(), 1);
+        assert!(runner.copied[0].starts_with("<!doctype html>"));
+        assert!(runner.copied[0].contains("<strong>leads</strong>"));
     }
 
     #[test]
