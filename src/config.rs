@@ -74,7 +74,8 @@ pub struct Config {
     pub theme: ThemeChoice,
     /// The file read, if there was one.
     pub config_file: PathBuf,
-    /// Where history, jobs, the log and the demo simulator's state live.
+    /// Where history, jobs and the log live: the demo's own folder inside it with `--demo`
+    /// ([`Config::keep_demo_apart`]).
     pub data_dir: PathBuf,
     /// True when the embedded simulator serves every call.
     pub demo: bool,
@@ -125,6 +126,15 @@ const KNOWN_KEYS: [&str; 11] = [
     "reading_width",
     "theme",
 ];
+
+/// The demo's folder inside the data folder: its own store (history, jobs, runs), log and
+/// simulator state, so that nothing simulated ever mixes with what the service answered.
+pub const DEMO_FOLDER: &str = "demo";
+
+/// Where `--demo` keeps its data, given the live data folder.
+pub fn demo_data_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join(DEMO_FOLDER)
+}
 
 /// The config and data folders: `VANTAGE_CONFIG` / `VANTAGE_DATA_DIR` when set (tests and
 /// portable installs), else the platform's folders.
@@ -228,6 +238,11 @@ impl Config {
             data_dir,
             demo: false,
         }
+    }
+
+    /// The demo's data in a folder of its own, beside the live store's.
+    pub fn keep_demo_apart(&mut self) {
+        self.data_dir = demo_data_dir(&self.data_dir);
     }
 
     /// Points every call at the embedded simulator.

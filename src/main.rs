@@ -47,6 +47,10 @@ async fn dispatch(cli: Cli) -> i32 {
             return exit::INVALID_INPUT;
         }
     };
+    // The demo's history, jobs and runs are its own, never the live store's.
+    if cli.demo {
+        config.keep_demo_apart();
+    }
     // The keys are the config folder's: nothing else is needed.
     if let Some(Command::Keys { template }) = cli.command {
         return cli::shell::keys(&config, template);

@@ -93,8 +93,8 @@ fn the_curl_command_masks_the_key_and_sends_nothing() {
         "{stdout}"
     );
     assert!(!stdout.contains("demo-token"));
-    // The CA the command trusts is where it says, and is the demo's.
-    let ca = dir.path().join("demo-proxy-ca.pem");
+    // The CA the command trusts is where it says, in the demo's folder, and is the demo's.
+    let ca = dir.path().join("demo").join("demo-proxy-ca.pem");
     assert!(
         command.contains(&format!("--cacert {} ", ca.display())),
         "{stdout}"

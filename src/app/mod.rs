@@ -601,6 +601,11 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                 Ok(connection) => {
                     app.connection = connection;
                     app.credits = Credits::Unknown;
+                    // The demo's store replaced the live one: what was read of it goes.
+                    app.history = history::HistoryState::default();
+                    app.jobs = jobs_tab::JobsState::default();
+                    app.track = track::TrackState::default();
+                    app.store_version = None;
                     app.flash_info("Switched to the demo simulator: no token, no network.");
                     return app.start();
                 }

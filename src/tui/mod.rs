@@ -125,16 +125,28 @@ fn last_words(sentence: &str) {
 pub struct PendingStore {
     opening: JoinHandle<Result<Store, StoreError>>,
     no_log: bool,
+    /// What it was opened with, for a store opened later (the demo's).
+    options: StoreOptions,
 }
 
 impl PendingStore {
     /// Starts opening the store in `data_dir` on the blocking pool (call it inside the
     /// runtime). `no_log`: the log could not be opened either.
     pub fn open(data_dir: PathBuf, options: StoreOptions, no_log: bool) -> PendingStore {
+        let opening = {
+            let options = options.clone();
+            tokio::task::spawn_blocking(move || Store::open_in(&data_dir, options))
+        };
         PendingStore {
-            opening: tokio::task::spawn_blocking(move || Store::open_in(&data_dir, options)),
+            opening,
             no_log,
+            options,
         }
+    }
+
+    /// The options the store opens with.
+    pub fn options(&self) -> &StoreOptions {
+        &self.options
     }
 
     /// Waits for the store. Opened, it is watched for damage; not opened, the app says why

@@ -30,10 +30,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         ),
         None => format!("{} {} ", history.total, requests(history.total)),
     };
-    let mut title = vec![
-        Span::styled(" History ", theme::title()),
-        Span::styled(count, theme::dim()),
-    ];
+    let mut title = vec![Span::styled(" History ", theme::title())];
+    // The demo keeps a History of its own: said where it is read.
+    if app.connection.demo {
+        title.extend([super::status::demo_badge(), Span::raw(" ")]);
+    }
+    title.push(Span::styled(count, theme::dim()));
     if history.reading() && history.loaded {
         title.push(Span::styled("reading… ", theme::dim()));
     }

@@ -11,10 +11,15 @@ use crate::app::{App, Credits, FlashLevel};
 
 use super::{fit, theme};
 
+/// The mark of the demo's data, in the status bar and the titles of stored views.
+pub(super) fn demo_badge() -> Span<'static> {
+    Span::styled(" DEMO ", theme::demo_badge())
+}
+
 pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     let mut spans = Vec::new();
     if app.connection.demo {
-        spans.push(Span::styled(" DEMO ", theme::demo_badge()));
+        spans.push(demo_badge());
     } else {
         spans.push(Span::styled(" LIVE ", theme::live_badge()));
     }

@@ -12,7 +12,8 @@ use crate::track::view::TrackView;
 
 use super::theme;
 
-pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
+/// `demo`: the runs are the demo's own (its store), said in the title.
+pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize, demo: bool) {
     let shown_set = view.set.as_deref().unwrap_or("");
     let header = Row::new([
         "set", "run", "started", "calls", "done", "failed", "pending", "credits", "⚑",
@@ -82,10 +83,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
         Constraint::Length(7),
         Constraint::Length(4),
     ];
-    let mut title = vec![
-        Span::styled(" Runs ", theme::title()),
-        Span::styled(format!("{} ", view.runs.len()), theme::dim()),
-    ];
+    let mut title = vec![Span::styled(" Runs ", theme::title())];
+    if demo {
+        title.extend([super::status::demo_badge(), Span::raw(" ")]);
+    }
+    title.push(Span::styled(format!("{} ", view.runs.len()), theme::dim()));
     // What the next run of the shown set will spend, before `vantage track run` spends it;
     // left out while answers are read again, so that the reading's progress fits 80 columns.
     let reading_again = view.reading.is_some() || view.stale > 0;

@@ -11,6 +11,8 @@ mod ai_reading_cli;
 mod cli;
 #[path = "../compare_cli.rs"]
 mod compare_cli;
+#[path = "../demo_apart.rs"]
+mod demo_apart;
 #[path = "../discover_cli.rs"]
 mod discover_cli;
 #[path = "../exit_codes.rs"]

@@ -65,6 +65,8 @@ pub struct EffectRunner {
     store: Option<Store>,
     /// The store still opening: the loop waits for it once the first frame is drawn.
     pending_store: Option<PendingStore>,
+    /// What the store was opened with: the demo's store, opened on a switch, takes the same.
+    store_options: crate::store::StoreOptions,
     /// Job results of this session when there is no store.
     memory: HashMap<JobId, Body>,
     /// False while a comparison's column is started: the comparison is one History entry.
@@ -109,6 +111,7 @@ impl EffectRunner {
             demo: None,
             proxy: None,
             store: None,
+            store_options: crate::store::StoreOptions::default(),
             pending_store: None,
             memory: HashMap::new(),
             settings_save: None,
@@ -137,6 +140,7 @@ impl EffectRunner {
 
     /// The store opening in the background; it replaces the one set before, once opened.
     pub fn set_pending_store(&mut self, pending: PendingStore) {
+        self.store_options = pending.options().clone();
         self.pending_store = Some(pending);
     }
 
@@ -181,6 +185,17 @@ impl EffectRunner {
         let deadline = tokio::time::Instant::now() + QUIT_GRACE;
         let stopping = std::mem::take(&mut self.stopping);
         let _ = tokio::time::timeout_at(deadline, futures_util::future::join_all(stopping)).await;
+        self.close_store_by(deadline).await;
+    }
+
+    /// Closes the store within [`QUIT_GRACE`] (when the demo takes its own).
+    pub(super) async fn close_store(&mut self) {
+        self.close_store_by(tokio::time::Instant::now() + QUIT_GRACE)
+            .await;
+    }
+
+    /// Stops the store's reads, commits its queued writes and closes it, by `deadline`.
+    async fn close_store_by(&mut self, deadline: tokio::time::Instant) {
         let Some(store) = self.store.take() else {
             return;
         };

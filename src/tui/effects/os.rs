@@ -139,11 +139,27 @@ impl EffectRunner {
         }
     }
 
-    /// Starts the embedded simulator and points every later call at it.
+    /// Starts the embedded simulator, points every later call at it, and keeps what follows
+    /// in the demo's own store (the live one is closed): nothing simulated joins live data.
     async fn switch_to_demo(&mut self) -> Result<Connection, String> {
-        let simulator = crate::sim::demo::start(&self.data_dir)
+        let demo_dir = crate::config::demo_data_dir(&self.data_dir);
+        let simulator = crate::sim::demo::start(&demo_dir)
             .await
             .map_err(|e| e.to_string())?;
+        let options = self.store_options.clone();
+        let opening = {
+            let demo_dir = demo_dir.clone();
+            tokio::task::spawn_blocking(move || crate::store::Store::open_in(&demo_dir, options))
+        };
+        let demo_store = match opening.await {
+            Ok(Ok(store)) => store,
+            Ok(Err(error)) => return Err(format!("its store did not open: {error}")),
+            Err(stopped) => return Err(format!("opening its store stopped ({stopped})")),
+        };
+        self.close_store().await;
+        super::super::watch_store(&demo_store, self.tx.clone());
+        self.store = Some(demo_store);
+        self.data_dir = demo_dir;
         let settings = ClientSettings::new(
             &simulator.url(),
             &simulator.url(),

@@ -1,0 +1,93 @@
+//! The demo keeps its data apart (part 24): a live run left unsent stays unsent when the same
+//! set is run with `--demo`, its trends hold no simulated answer, and each History shows only
+//! its own entries.
+
+use std::path::Path;
+use std::process::Output;
+
+fn vantage(dir: &Path, args: &[&str]) -> Output {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir)
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("none.toml"))
+        .env_remove("VANTAGE_TOKEN")
+        .env_remove("MASSIVE_TOKEN")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const WORKSPACE: &str = r#"[[brands]]
+name = "Merrell"
+
+[[sets]]
+name = "boots"
+prompts = ["best hiking boots"]
+models = ["chatgpt"]
+locations = ["us", "de"]
+"#;
+
+#[test]
+fn a_demo_run_never_touches_the_live_store_and_each_history_is_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("vantage.toml"), WORKSPACE).unwrap();
+
+    // No token: the live run is written and nothing sent.
+    let live = vantage(dir, &["track", "run", "boots"]);
+    assert_eq!(
+        live.status.code(),
+        Some(vantage::exit::CREDENTIALS),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
+    // The same set with the demo: a run of its own, sent and answered.
+    let demo = vantage(dir, &["--demo", "track", "run", "boots", "--wait"]);
+    let said = String::from_utf8_lossy(&demo.stderr);
+    assert!(said.contains("2 calls"), "{said}");
+    assert!(
+        !said.contains("bill twice"),
+        "nothing live was resumed: {said}"
+    );
+
+    // The live run stays unsent, alone in the live store.
+    let listed = stdout(&vantage(dir, &["track", "list"]));
+    let rows: Vec<&str> = listed.lines().filter(|l| l.starts_with("boots ")).collect();
+    assert_eq!(rows.len(), 1, "{listed}");
+    let unsent: Vec<&str> = rows[0].split_whitespace().collect();
+    // SET RUN DAY TIME CALLS DONE FAILED PENDING UNSENT CREDITS
+    assert_eq!(unsent[4..9], ["2", "0", "0", "0", "2"], "{listed}");
+    // Its trends name no brand in any answer: none came.
+    let trends = stdout(&vantage(dir, &["track", "trends", "boots", "--json"]));
+    let value: serde_json::Value = serde_json::from_str(&trends).unwrap();
+    let overall = &value["trends"]["brands"][0]["overall"];
+    assert_eq!(overall.as_array().map(Vec::len), Some(1), "{value}");
+    assert_eq!(
+        overall[0]["answers"], 0,
+        "live trends hold no simulated answer: {value}"
+    );
+
+    // The demo's run is in the demo's store, answered.
+    let demo_listed = stdout(&vantage(dir, &["--demo", "track", "list"]));
+    let demo_rows: Vec<&str> = demo_listed
+        .lines()
+        .filter(|l| l.starts_with("boots "))
+        .collect();
+    assert_eq!(demo_rows.len(), 1, "{demo_listed}");
+
+    // Each History is its own.
+    let live_history = stdout(&vantage(dir, &["history", "--json"]));
+    let demo_history = stdout(&vantage(dir, &["--demo", "history", "--json"]));
+    let answered = |text: &str| {
+        let entries: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
+        entries.iter().filter(|e| e["status"] == 200).count()
+    };
+    assert_eq!(answered(&live_history), 0, "{live_history}");
+    assert_eq!(answered(&demo_history), 2, "{demo_history}");
+    assert!(dir.join("data/demo/vantage.db").is_file());
+}
