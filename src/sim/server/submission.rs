@@ -6,7 +6,8 @@ use axum::response::Response;
 
 use super::super::MODELS;
 use super::super::browse::{BrowseFormat, Vantage, browse};
-use super::super::chat::{self, AiRequest, device_named};
+use super::super::chat::{self, AiRequest};
+use super::super::devices::device_named;
 use super::super::search::{self, SearchRequest};
 use super::{html_response, json_response, with_type};
 
