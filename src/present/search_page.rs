@@ -2,6 +2,7 @@
 //! headers, results, their sitelinks and images) with fixed heights, built once when the
 //! response lands, so drawing and scrolling cost what is on screen.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use crate::analysis::overview::{self, AiOverview, BlockKind, OrganicResult, RelatedQuestion};
@@ -252,6 +253,21 @@ pub(crate) fn overview_html(found: &AiOverview, heading: &str) -> String {
     html
 }
 
+/// A body of several result pages shown as one text: each page under a "Page N" heading, so
+/// the pages read in order and their links are numbered once. One page is shown as it is.
+pub fn paged_html(html: &str) -> Cow<'_, str> {
+    let pages = crate::analysis::serp_pages::split(html);
+    if pages.len() < 2 {
+        return Cow::Borrowed(html);
+    }
+    let mut shown = String::with_capacity(html.len() + pages.len() * 20);
+    for (number, page) in (1..).zip(pages) {
+        shown.push_str(&format!("<h2>Page {number}</h2>"));
+        shown.push_str(page);
+    }
+    Cow::Owned(shown)
+}
+
 /// What an HTML results page is read for: its overview (or why there is none), its related
 /// questions and its ranked results.
 type PageReading = (OverviewPane, Vec<RelatedQuestion>, Vec<OrganicResult>);
@@ -310,7 +326,7 @@ fn organic_as_results(organic: Vec<OrganicResult>) -> Vec<SearchResult> {
                 .collect();
             serde_json::from_value(serde_json::json!({
                 "type": kind,
-                "page": 1,
+                "page": r.page,
                 "section": "main",
                 "position": i + 1,
                 "url": r.url,
@@ -498,7 +514,7 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
         }
         SearchAnswer::Html(html) => {
             let doc = render::html_to_document(
-                &html,
+                &paged_html(&html),
                 &RenderOptions {
                     number_links: true,
                     ..RenderOptions::default()

@@ -369,7 +369,8 @@ pub(crate) async fn handle(
             retrieve(&shared, JobKind::Search, &query, StatusCode::ACCEPTED)
         }
         "/search" => submit_search(&shared, &query).await,
-        "/search/results" => retrieve(&shared, JobKind::Search, &query, StatusCode::ACCEPTED),
+        // Deprecated, and documented to answer a pending job with 200 and its status.
+        "/search/results" => retrieve(&shared, JobKind::Search, &query, StatusCode::OK),
         "/browser" if query.first("id").is_some() => {
             retrieve(&shared, JobKind::Browser, &query, StatusCode::ACCEPTED)
         }
