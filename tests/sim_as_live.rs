@@ -1,7 +1,8 @@
 //! The simulator answers as the live service does where public clients depend on it: the
 //! device list (Puppeteer's names, landscape twins, alphabetized, matched whatever the
 //! case), Google's `site:` and quoted phrases, the pages of a multi-page HTML search one
-//! document each and `/search/results` pending with 200.
+//! document each, `/search/results` pending with 200, and 404 for a domain that cannot
+//! resolve.
 
 mod common;
 
@@ -11,7 +12,7 @@ use common::http::get;
 use common::{client, quick, start};
 use serde_json::Value;
 use vantage::analysis::{overview, serp_pages};
-use vantage::api::{JobPoll, SearchRequest};
+use vantage::api::{ApiError, BrowserRequest, JobPoll, SearchRequest};
 use vantage::sim::SimConfig;
 
 fn names(body: &Value) -> Vec<String> {
@@ -234,4 +235,36 @@ async fn search_results_answers_a_pending_job_with_200_and_its_status() {
     assert_eq!(pending.json()["status"], "retrieving");
     let polled = api.search_job(&id).await.unwrap();
     assert_eq!(polled.value, JobPoll::Pending("retrieving".into()));
+}
+
+#[tokio::test]
+async fn a_domain_that_cannot_resolve_is_404_nonexistant_and_costs_nothing() {
+    let sim = start(quick()).await;
+    let before = sim.credits();
+    for url in [
+        "https://shop.invalid/boots",
+        "http://www.site.example/",
+        "https://demo.test/",
+        "https://app.localhost:8080/x",
+    ] {
+        let answer = get(&sim, "/browser", &[("url", url)]).await;
+        assert_eq!(
+            (answer.status, answer.body.as_str()),
+            (404, "Domain is nonexistant"),
+            "{url}"
+        );
+    }
+    assert_eq!(sim.credits(), before);
+    let api = client(&sim);
+    let error = api
+        .browser(&BrowserRequest::new("https://shop.invalid/"))
+        .await
+        .unwrap_err();
+    assert!(matches!(error, ApiError::NoSuchDomain { .. }), "{error:?}");
+    assert!(
+        error.to_string().contains("Domain is nonexistant"),
+        "{error}"
+    );
+    let real = get(&sim, "/browser", &[("url", "https://example.com/")]).await;
+    assert_eq!(real.status, 200);
 }
