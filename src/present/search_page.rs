@@ -667,4 +667,51 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(stars(4.4, Some(1234)), "★★★★☆ 4.4 (1,234)");
     }
+
+    /// A results page of Google's markup with one ranked result.
+    fn one_result_page(url: &str, title: &str) -> String {
+        format!(
+            "<!doctype html><html><head><title>boots - Google Search</title></head><body><div class=\"g tF2Cxc\"><div class=\"yuRUbf\"><a href=\"{url}\"><h3>{title}</h3></a></div></div></body></html>"
+        )
+    }
+
+    #[test]
+    fn two_html_pages_are_browsed_as_two_pages() {
+        let html = format!(
+            "{}\n\n{}",
+            one_result_page("https://one.example.com/", "First"),
+            one_result_page("https://two.example.com/", "Second")
+        );
+        let fetched = Fetched {
+            value: SearchAnswer::Html(html.clone()),
+            body: html,
+            status: 200,
+            content_type: "text/html".into(),
+            elapsed: Duration::ZERO,
+        };
+        let prepared = prepare(SearchRequest::new("boots"), fetched);
+        let pages: Vec<(u32, &str)> = prepared
+            .results
+            .iter()
+            .map(|r| (r.page, r.heading()))
+            .collect();
+        assert_eq!(pages, [(1, "First"), (2, "Second")]);
+        assert!(prepared.entries.contains(&Entry {
+            kind: EntryKind::Page(2),
+            height: 1,
+            page: 2
+        }));
+        let text = prepared
+            .html
+            .as_ref()
+            .and_then(|h| h.text.as_document())
+            .map(|doc| doc.plain_text())
+            .unwrap_or_default();
+        let (one, two) = (text.find("Page 1"), text.find("Page 2"));
+        assert!(one.is_some() && one < text.find("First"), "{text}");
+        assert!(
+            two.is_some() && text.find("First") < two && two < text.find("Second"),
+            "{text}"
+        );
+    }
 }
