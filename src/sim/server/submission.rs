@@ -398,10 +398,10 @@ mod tests {
         let ok = validate_ai(&query(&[
             ("prompt", "hi"),
             ("model", "GEMINI"),
-            ("device", "pixel 8 (pro)"),
+            ("device", "pixel 4a (5g)"),
         ]))
         .ok()
         .map(|s| (s.request.model, s.request.device));
-        assert_eq!(ok, Some(("gemini", Some("Pixel 8 (Pro)"))));
+        assert_eq!(ok, Some(("gemini", Some("Pixel 4a (5G)"))));
     }
 }
