@@ -47,6 +47,7 @@ fn starts_document(rest: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     const ONE: &str = "<!doctype html><html><body><p>one</p>\n\n<p>still one</p></body></html>";
 
@@ -71,5 +72,39 @@ mod tests {
         );
         assert_eq!(split(""), vec![""]);
         assert_eq!(split("\n\n\n").len(), 1);
+    }
+
+    proptest! {
+        #[test]
+        fn any_body_splits_into_its_own_pieces_in_order(
+            body in prop::collection::vec(
+                prop::sample::select(vec![
+                    "\n", "\r\n", " ", "\t", "<!doctype html>", "<!DOCTYPE", "<html>",
+                    "<HTML lang=x>", "<htmlx>", "x", "<p>", "é", "</html>",
+                ]),
+                0..40,
+            ).prop_map(|parts| parts.concat())
+        ) {
+            let pages = split(&body);
+            prop_assert!(!pages.is_empty());
+            let mut from = 0;
+            for page in &pages {
+                let at = body[from..].find(page);
+                prop_assert!(at.is_some(), "{page:?} out of order in {body:?}");
+                from += at.unwrap_or(0) + page.len();
+            }
+        }
+
+        #[test]
+        fn documents_joined_by_an_empty_line_split_back(
+            texts in prop::collection::vec("[a-z \n]{0,12}", 1..5)
+        ) {
+            let documents: Vec<String> = texts
+                .iter()
+                .map(|text| format!("<!doctype html><html><body>{text}</body></html>"))
+                .collect();
+            let body = documents.join("\n\n");
+            prop_assert_eq!(split(&body), documents);
+        }
     }
 }

@@ -138,6 +138,7 @@ pub(super) fn show_phrases(result: &mut Value, phrases: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn site_and_phrases_are_read_out_of_the_terms() {
@@ -150,5 +151,24 @@ mod tests {
         assert_eq!(read("site: boots").site, None);
         assert_eq!(read("mysite:x boots").site, None);
         assert_eq!(read("boots").plain, "boots");
+    }
+
+    proptest! {
+        #[test]
+        fn any_terms_read_without_panic_into_clean_parts(
+            terms in prop::collection::vec(
+                prop::sample::select(vec![
+                    "site:", "SITE:", "\"", " ", "lu.ma", "https://", "/", "é", ":", "boots", "\u{1f}",
+                ]),
+                0..20,
+            ).prop_map(|parts| parts.concat())
+        ) {
+            let asked = read(&terms);
+            if let Some(site) = &asked.site {
+                prop_assert!(!site.is_empty() && !site.contains(char::is_whitespace), "{site:?}");
+            }
+            prop_assert!(asked.phrases.iter().all(|p| !p.is_empty() && !p.contains('"')));
+            prop_assert!(!asked.plain.contains('"'));
+        }
     }
 }
