@@ -194,6 +194,7 @@ async fn every_served_path_answers_as_the_document_says() {
             "/browser",
             vec![("url", "https://shop.example.net/boots"), ("mode", "async")],
         ),
+        ("/browser", vec![("url", "https://shop.invalid/boots")]),
         (
             "/usage",
             vec![
