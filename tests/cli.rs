@@ -213,7 +213,7 @@ fn devices_print_one_per_line_or_json_or_say_there_are_none() {
     let host = Host::quick();
     let output = host.run(&["devices"]);
     expect_code(&output, 0);
-    assert!(stdout(&output).lines().any(|l| l == "iPhone 15"));
+    assert!(stdout(&output).lines().any(|l| l.trim() == "iPhone 15"));
     let output = host.run(&["devices", "--json"]);
     expect_code(&output, 0);
     assert!(
@@ -649,7 +649,7 @@ fn sim_prints_its_url_and_token_and_serves() {
         .output()
         .unwrap();
     expect_code(&output, 0);
-    assert!(stdout(&output).lines().any(|l| l == "iPhone 15"));
+    assert!(stdout(&output).lines().any(|l| l.trim() == "iPhone 15"));
     child.0.kill().unwrap();
     assert!(!child.0.wait().unwrap().success());
 }

@@ -106,7 +106,7 @@ async fn completion_keys_are_the_contract_s() {
     // Every option set: the optional fields join them.
     let full = AiRequest {
         model: Some(Model::Copilot),
-        device: Some("Pixel 8 (Pro)".into()),
+        device: Some("Pixel 4a (5G)".into()),
         location: Location {
             country: Some("FR".into()),
             subdivision: Some("IDF".into()),
@@ -137,7 +137,7 @@ async fn completion_keys_are_the_contract_s() {
     assert_eq!(typed.completion, str_of(&body, "completion"));
     assert_eq!(typed.sources, str_of(&body, "sources"));
     assert_eq!(typed.ads, str_of(&body, "ads"));
-    assert_eq!(typed.device.as_deref(), Some("Pixel 8 (Pro)"));
+    assert_eq!(typed.device.as_deref(), Some("Pixel 4a (5G)"));
     assert_eq!(typed.country.as_deref(), Some("FR"));
     assert_eq!(typed.subdivision.as_deref(), Some("IDF"));
     assert_eq!(typed.city.as_deref(), Some("Paris"));

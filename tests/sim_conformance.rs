@@ -181,19 +181,20 @@ async fn every_served_path_answers_as_the_document_says() {
         (
             "/browser",
             vec![
-                ("url", "https://shop.test/boots"),
+                ("url", "https://shop.example.net/boots"),
                 ("format", "markdown"),
                 ("country", "DE"),
             ],
         ),
         (
             "/browser",
-            vec![("url", "https://shop.test/boots"), ("format", "raw")],
+            vec![("url", "https://shop.example.net/boots"), ("format", "raw")],
         ),
         (
             "/browser",
-            vec![("url", "https://shop.test/boots"), ("mode", "async")],
+            vec![("url", "https://shop.example.net/boots"), ("mode", "async")],
         ),
+        ("/browser", vec![("url", "https://shop.invalid/boots")]),
         (
             "/usage",
             vec![

@@ -150,7 +150,7 @@ async fn every_service_lists_its_devices() {
 #[tokio::test]
 async fn browser_honours_each_format_and_the_example_domains() {
     let sim = start().await;
-    let shop = "https://www.trailshop.test/boots/trail-runner";
+    let shop = "https://www.trailshop.com/boots/trail-runner";
     let rendered = get(&sim, "/browser", &[("url", shop)]).await;
     let raw = get(&sim, "/browser", &[("url", shop), ("format", "raw")]).await;
     let markdown = get(&sim, "/browser", &[("url", shop), ("format", "markdown")]).await;
@@ -218,7 +218,7 @@ async fn browser_honours_each_format_and_the_example_domains() {
 #[tokio::test]
 async fn a_shop_page_differs_in_language_and_prices_across_three_countries() {
     let sim = start().await;
-    let shop = "https://www.trailshop.test/boots/trail-runner";
+    let shop = "https://www.trailshop.com/boots/trail-runner";
     let mut pages = Vec::new();
     for (country, lang, currency) in [("US", "en", "$"), ("DE", "de", "€"), ("JP", "ja", "¥")] {
         let page = get(&sim, "/browser", &[("url", shop), ("country", country)]).await;

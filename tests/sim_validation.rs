@@ -163,12 +163,12 @@ async fn every_invalid_parameter_gets_a_422_naming_it() {
         &[
             ("prompt", "hi"),
             ("model", "Gemini"),
-            ("device", "pixel 8 (PRO)"),
+            ("device", "pixel 4A (5g) LANDSCAPE"),
             ("colour", "red"),
         ],
     )
     .await;
     assert_eq!(fine.status, 200, "{}", fine.body);
-    assert_eq!(fine.json()["device"], "Pixel 8 (Pro)");
+    assert_eq!(fine.json()["device"], "Pixel 4a (5G) landscape");
     assert_eq!(sim.credits(), 999, "invalid calls cost nothing");
 }

@@ -282,3 +282,39 @@ fn every_text_field_takes_the_same_editing_keys() {
     assert_eq!(picker.filter, "");
     assert_eq!(picker.rows.len(), picker.items.len());
 }
+
+/// The device picker opened from Chat with this filter typed.
+fn device_picker(app: &mut App, filter: &str) -> String {
+    press(app, KeyCode::Esc);
+    press(app, KeyCode::Char('d'));
+    type_text(app, filter);
+    draw(app, 80, 24)
+}
+
+#[test]
+fn device_picker_lists_phones_then_tablets_and_finds_a_kind() {
+    let mut app = app();
+    // As the live `/ai/devices` lists them: alphabetized, tablets among the phones.
+    app.devices = vantage::app::Devices::Loaded(
+        [
+            "Blackberry PlayBook",
+            "Blackberry PlayBook landscape",
+            "BlackBerry Z30",
+            "iPad Mini",
+            "iPhone 14",
+            "Pixel 5",
+            "Pixel 7",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    let all = device_picker(&mut app, "");
+    let row = |name: &str| all.find(name).unwrap_or_else(|| panic!("{name}:\n{all}"));
+    assert!(row("BlackBerry Z30") < row("Pixel 7"), "{all}");
+    assert!(
+        row("Pixel 7") < row("Blackberry PlayBook "),
+        "phones first:\n{all}"
+    );
+    assert!(row("Blackberry PlayBook ") < row("iPad Mini"), "{all}");
+    insta::assert_snapshot!(device_picker(&mut app, "tablet"));
+}

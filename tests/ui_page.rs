@@ -327,3 +327,29 @@ fn the_usage_overlay_shows_todays_credits_by_service_and_hour() {
     press(&mut app, KeyCode::Char('$'));
     assert!(!draw(&mut app, 80, 24).contains("Usage"));
 }
+
+#[tokio::test]
+async fn the_page_tab_says_when_the_domain_does_not_exist() {
+    let sim = common::start(common::quick()).await;
+    let client = common::client(&sim);
+    let mut app = app(Tab::Page);
+    app.page.set_url("https://shop.invalid/boots");
+    app.page.focus = vantage::app::page::PageFocus::Url;
+    let effects = press(&mut app, KeyCode::Enter);
+    let [Effect::Call(CallEffect::FetchPage { tag, request })] = effects.as_slice() else {
+        panic!("not one fetch: {effects:?}");
+    };
+    let error = client.browser(request).await.unwrap_err();
+    update(
+        &mut app,
+        Msg::PageDone {
+            tag: *tag,
+            result: Err(error),
+        },
+    );
+    let screen = draw(&mut app, 160, 30);
+    assert!(
+        screen.contains("\"Domain is nonexistant\" (404)"),
+        "{screen}"
+    );
+}

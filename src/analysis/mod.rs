@@ -22,6 +22,7 @@ pub mod outline;
 pub mod overview;
 pub mod products;
 pub mod samples;
+pub mod serp_pages;
 pub mod sources;
 pub mod stance;
 pub mod workspace;

@@ -45,6 +45,8 @@ pub struct OrganicResult {
     pub visible_url: String,
     pub snippet: String,
     pub sitelinks: Vec<Source>,
+    /// The results page it is on, from 1.
+    pub page: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -86,8 +88,24 @@ pub struct RelatedQuestion {
     pub source: Option<Source>,
 }
 
-/// Reads the AI overview and the related questions of a results page.
+/// Reads the AI overview, the related questions and the ranked results of a results body,
+/// each of its pages apart (`serp_pages`): the overview is the first page's that has one.
 pub fn extract(html: &str) -> PageExtract {
+    let mut whole = PageExtract::default();
+    for (page, document) in (1..).zip(super::serp_pages::split(html)) {
+        let mut read = extract_page(document);
+        whole.ai_overview = whole.ai_overview.or(read.ai_overview);
+        whole.related_questions.append(&mut read.related_questions);
+        whole.organic.extend(
+            read.organic
+                .into_iter()
+                .map(|result| OrganicResult { page, ..result }),
+        );
+    }
+    whole
+}
+
+fn extract_page(html: &str) -> PageExtract {
     // A page too costly to parse is read as nothing (its view says why, as plain text).
     if crate::html_cost::check(html).is_err() {
         return PageExtract::default();
@@ -526,6 +544,7 @@ fn organic(root: ElementRef<'_>) -> Vec<OrganicResult> {
             snippet: first_text(block, &|e| has_class(e, "VwiC3b")),
             sitelinks,
             url,
+            page: 1,
         });
     }
     found

@@ -74,6 +74,12 @@ pub enum ApiError {
     )]
     NotFound { message: String },
 
+    /// 404 from `/browser`: the page's domain does not resolve.
+    #[error(
+        "The page's domain does not exist: \"{message}\" (404). Check the address for a typo; nothing was charged."
+    )]
+    NoSuchDomain { message: String },
+
     /// 422: a parameter the service refused.
     #[error("The service refused a parameter: \"{message}\" (422).{}", field_hint(.field))]
     Unprocessable {
@@ -234,6 +240,7 @@ impl ApiError {
             | ApiError::Captcha { message }
             | ApiError::Forbidden { message }
             | ApiError::NotFound { message }
+            | ApiError::NoSuchDomain { message }
             | ApiError::Unprocessable { message, .. }
             | ApiError::RateLimited { message, .. }
             | ApiError::Server { message }
@@ -254,7 +261,7 @@ impl ApiError {
             | ApiError::Redirect { status, .. } => *status,
             ApiError::NoCredits { .. } => 402,
             ApiError::Captcha { .. } | ApiError::Forbidden { .. } => 403,
-            ApiError::NotFound { .. } => 404,
+            ApiError::NotFound { .. } | ApiError::NoSuchDomain { .. } => 404,
             ApiError::Unprocessable { .. } => 422,
             ApiError::RateLimited { .. } => 429,
             ApiError::Server { .. } => 500,
@@ -284,6 +291,8 @@ impl ApiError {
             },
             403 if lower.contains("captcha") => ApiError::Captcha { message },
             403 => ApiError::Forbidden { message },
+            // The OpenAPI's spelling, and the dictionary's should the service fix it.
+            404 if lower.contains("domain is nonexist") => ApiError::NoSuchDomain { message },
             404 => ApiError::NotFound { message },
             422 => ApiError::Unprocessable {
                 field: Field::named_in(&message),
@@ -446,6 +455,16 @@ mod tests {
             }
         ));
         assert_eq!(e.exit_code(), 4);
+
+        let e = ApiError::from_status(404, "Domain is nonexistant", None);
+        assert!(matches!(e, ApiError::NoSuchDomain { .. }), "{e:?}");
+        assert!(
+            e.to_string().contains("\"Domain is nonexistant\" (404)"),
+            "{e}"
+        );
+        assert_eq!((e.status(), e.exit_code()), (Some(404), 4));
+        let e = ApiError::from_status(404, "Job not found", None);
+        assert!(matches!(e, ApiError::NotFound { .. }), "{e:?}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use crate::api::{Location, Model};
 use crate::geo;
 use crate::present::compare::overview::{AI_OVERVIEW, AI_OVERVIEW_NAME, AnswerSource};
+use crate::present::devices::{self, DeviceKind};
 
 use super::Devices;
 use super::picker::{PickItem, Picker, PickerKind};
@@ -58,10 +59,13 @@ pub(crate) fn device(devices: &Devices, current: Option<&str>) -> Picker {
             Some("The service lists no devices right now; type a name and press Enter.".to_string())
         }
         Devices::Loaded(list) => {
-            items.extend(
-                list.iter()
-                    .map(|d| PickItem::new(d.clone(), Some(d.clone()), "")),
-            );
+            // Phones, then tablets; typing "tablet" or "phone" finds a whole group.
+            for (kind, names) in devices::grouped(list) {
+                items.extend(names.into_iter().map(|name| {
+                    PickItem::new(name, Some(name.to_string()), kind.word())
+                        .also_known_as(kind_words(kind))
+                }));
+            }
             None
         }
         Devices::Loading | Devices::NotFetched => {
@@ -73,6 +77,13 @@ pub(crate) fn device(devices: &Devices, current: Option<&str>) -> Picker {
     match note {
         Some(note) => picker.with_note(note),
         None => picker,
+    }
+}
+
+fn kind_words(kind: DeviceKind) -> &'static [&'static str] {
+    match kind {
+        DeviceKind::Phone => &["phone"],
+        DeviceKind::Tablet => &["tablet"],
     }
 }
 

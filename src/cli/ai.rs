@@ -149,6 +149,23 @@ pub(super) async fn remember_submitted(
     }
 }
 
+/// The names grouped, phones then tablets, under a heading with their count; one name a
+/// line, indented, so a newline inside a name cannot pass for a second device.
+fn devices_text(names: &[String]) -> String {
+    let groups: Vec<String> = crate::present::devices::grouped(names)
+        .into_iter()
+        .map(|(kind, members)| {
+            let mut group = format!("{} ({})", kind.plural(), members.len());
+            for name in members {
+                group.push_str("\n  ");
+                group.push_str(&one_line(name));
+            }
+            group
+        })
+        .collect();
+    with_newline(groups.join("\n\n"))
+}
+
 /// `--json`: the service's body as received, pretty-printed when it is JSON.
 pub(super) fn print_body_as_received(body: &str) {
     out_as_received(&with_newline(pretty_body(body)));
@@ -163,9 +180,7 @@ pub(super) async fn run_devices(client: &Client, json: bool) -> Result<(), ApiEr
             "The service lists no devices right now; a device name can still be typed with --device.",
         );
     } else {
-        // One name a line: a newline inside a name must not pass for a second device.
-        let names: Vec<_> = fetched.value.iter().map(|n| one_line(n)).collect();
-        out(&with_newline(names.join("\n")));
+        out(&devices_text(&fetched.value));
     }
     Ok(())
 }

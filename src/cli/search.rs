@@ -8,6 +8,7 @@ use super::{LocationArgs, exit_code_of, out, out_as_received, with_newline};
 use crate::analysis::overview::{self, PageExtract};
 use crate::api::{Awaiting, Client, Fetched, IpType, SearchAnswer, SearchFormat, SearchRequest};
 use crate::config::Config;
+use crate::present::search_page::paged_html;
 use crate::sanitize::one_line;
 use crate::store::RequestParams;
 
@@ -114,7 +115,7 @@ fn print_search(fetched: &Fetched<SearchAnswer>, json: bool) {
     }
     match &fetched.value {
         SearchAnswer::Results(results) => out(&search_text(results)),
-        SearchAnswer::Html(html) => out(&with_newline(html_text(html, None))),
+        SearchAnswer::Html(html) => out(&with_newline(html_text(&paged_html(html), None))),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::api::{AiAnswer, Completion, JobAnswer, Model, SearchAnswer, SearchResults};
 use crate::present::answer::{self, SourceLink};
-use crate::present::search_page::thousands;
+use crate::present::search_page::{paged_html, thousands};
 use crate::render::{self, RenderOptions};
 use crate::sanitize::one_line;
 
@@ -10,7 +10,7 @@ pub(super) fn job_text(answer: &JobAnswer) -> String {
     match answer {
         JobAnswer::Ai(ai) => ai_text(ai, Model::Chatgpt),
         JobAnswer::Search(SearchAnswer::Results(results)) => search_text(results),
-        JobAnswer::Search(SearchAnswer::Html(html)) => html_text(html, None),
+        JobAnswer::Search(SearchAnswer::Html(html)) => html_text(&paged_html(html), None),
         // A page asked as Markdown comes back as Markdown: printed as it is.
         JobAnswer::Browser(body) if !body.trim_start().starts_with('<') => body.clone(),
         JobAnswer::Browser(html) => html_text(html, None),

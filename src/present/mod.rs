@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod compare;
+pub mod devices;
 pub mod discover;
 pub mod fanouts;
 pub mod html_page;

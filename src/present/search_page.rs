@@ -2,6 +2,7 @@
 //! headers, results, their sitelinks and images) with fixed heights, built once when the
 //! response lands, so drawing and scrolling cost what is on screen.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use crate::analysis::overview::{self, AiOverview, BlockKind, OrganicResult, RelatedQuestion};
@@ -252,6 +253,21 @@ pub(crate) fn overview_html(found: &AiOverview, heading: &str) -> String {
     html
 }
 
+/// A body of several result pages shown as one text: each page under a "Page N" heading, so
+/// the pages read in order and their links are numbered once. One page is shown as it is.
+pub fn paged_html(html: &str) -> Cow<'_, str> {
+    let pages = crate::analysis::serp_pages::split(html);
+    if pages.len() < 2 {
+        return Cow::Borrowed(html);
+    }
+    let mut shown = String::with_capacity(html.len() + pages.len() * 20);
+    for (number, page) in (1..).zip(pages) {
+        shown.push_str(&format!("<h2>Page {number}</h2>"));
+        shown.push_str(page);
+    }
+    Cow::Owned(shown)
+}
+
 /// What an HTML results page is read for: its overview (or why there is none), its related
 /// questions and its ranked results.
 type PageReading = (OverviewPane, Vec<RelatedQuestion>, Vec<OrganicResult>);
@@ -310,7 +326,7 @@ fn organic_as_results(organic: Vec<OrganicResult>) -> Vec<SearchResult> {
                 .collect();
             serde_json::from_value(serde_json::json!({
                 "type": kind,
-                "page": 1,
+                "page": r.page,
                 "section": "main",
                 "position": i + 1,
                 "url": r.url,
@@ -498,7 +514,7 @@ pub fn prepare(request: SearchRequest, fetched: Fetched<SearchAnswer>) -> Prepar
         }
         SearchAnswer::Html(html) => {
             let doc = render::html_to_document(
-                &html,
+                &paged_html(&html),
                 &RenderOptions {
                     number_links: true,
                     ..RenderOptions::default()
@@ -650,5 +666,52 @@ mod tests {
         assert_eq!(thousands(255_000_000), "255,000,000");
         assert_eq!(thousands(999), "999");
         assert_eq!(stars(4.4, Some(1234)), "★★★★☆ 4.4 (1,234)");
+    }
+
+    /// A results page of Google's markup with one ranked result.
+    fn one_result_page(url: &str, title: &str) -> String {
+        format!(
+            "<!doctype html><html><head><title>boots - Google Search</title></head><body><div class=\"g tF2Cxc\"><div class=\"yuRUbf\"><a href=\"{url}\"><h3>{title}</h3></a></div></div></body></html>"
+        )
+    }
+
+    #[test]
+    fn two_html_pages_are_browsed_as_two_pages() {
+        let html = format!(
+            "{}\n\n{}",
+            one_result_page("https://one.example.com/", "First"),
+            one_result_page("https://two.example.com/", "Second")
+        );
+        let fetched = Fetched {
+            value: SearchAnswer::Html(html.clone()),
+            body: html,
+            status: 200,
+            content_type: "text/html".into(),
+            elapsed: Duration::ZERO,
+        };
+        let prepared = prepare(SearchRequest::new("boots"), fetched);
+        let pages: Vec<(u32, &str)> = prepared
+            .results
+            .iter()
+            .map(|r| (r.page, r.heading()))
+            .collect();
+        assert_eq!(pages, [(1, "First"), (2, "Second")]);
+        assert!(prepared.entries.contains(&Entry {
+            kind: EntryKind::Page(2),
+            height: 1,
+            page: 2
+        }));
+        let text = prepared
+            .html
+            .as_ref()
+            .and_then(|h| h.text.as_document())
+            .map(|doc| doc.plain_text())
+            .unwrap_or_default();
+        let (one, two) = (text.find("Page 1"), text.find("Page 2"));
+        assert!(one.is_some() && one < text.find("First"), "{text}");
+        assert!(
+            two.is_some() && text.find("First") < two && two < text.find("Second"),
+            "{text}"
+        );
     }
 }

@@ -48,6 +48,22 @@ fn is_example_domain(host: &str) -> bool {
     matches!(host, "example.com" | "example.net" | "example.org")
 }
 
+/// Top-level domains reserved never to resolve (RFC 2606 and 6761): a page there does not
+/// exist, and the live service answers 404 "Domain is nonexistant" for such a domain.
+const UNRESOLVABLE_TLDS: [&str; 4] = ["invalid", "example", "test", "localhost"];
+
+/// Whether the URL's host is under a reserved top-level domain, so no page can be fetched.
+pub(crate) fn cannot_resolve(url: &url::Url) -> bool {
+    let Some(url::Host::Domain(host)) = url.host() else {
+        return false;
+    };
+    let host = host.trim_end_matches('.');
+    let tld = host.rsplit('.').next().unwrap_or(host);
+    UNRESOLVABLE_TLDS
+        .iter()
+        .any(|reserved| tld.eq_ignore_ascii_case(reserved))
+}
+
 /// The page and its content type. Markdown too is sent as `text/html`: the OpenAPI document
 /// lists no other type for `/browser`, and clients written for it read that.
 pub(crate) fn browse(

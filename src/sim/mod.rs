@@ -8,6 +8,7 @@
 mod browse;
 mod chat;
 pub mod demo;
+mod devices;
 mod html;
 mod jobs;
 mod place;

@@ -35,6 +35,8 @@ mod hostile_output;
 mod hostile_reading;
 #[path = "../jobs_cli.rs"]
 mod jobs_cli;
+#[path = "../live_names_cli.rs"]
+mod live_names_cli;
 #[path = "../mentions_cli.rs"]
 mod mentions_cli;
 #[path = "../network_edges.rs"]

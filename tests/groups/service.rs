@@ -27,6 +27,8 @@ mod proxy_username;
 mod retry_deadline;
 #[path = "../rooms.rs"]
 mod rooms;
+#[path = "../sim_as_live.rs"]
+mod sim_as_live;
 #[path = "../sim_conformance.rs"]
 mod sim_conformance;
 #[path = "../sim_http.rs"]

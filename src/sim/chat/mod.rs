@@ -19,62 +19,8 @@ use markup::{ads_markup, completion_markup, page_markup, prompt_markup, sources_
 use parts::{pick_sources, sources_from_fanouts};
 use voices::{compose_chatgpt, compose_copilot, compose_gemini, compose_perplexity, fanouts};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum DeviceClass {
-    Phone,
-    Tablet,
-    Desktop,
-}
-
-pub(crate) static DEVICES: &[(&str, DeviceClass)] = &[
-    ("iPhone 15 Pro Max", DeviceClass::Phone),
-    ("iPhone 15", DeviceClass::Phone),
-    ("iPhone 14 Plus", DeviceClass::Phone),
-    ("iPhone SE (3rd generation)", DeviceClass::Phone),
-    ("Samsung Galaxy S24 Ultra", DeviceClass::Phone),
-    ("Samsung Galaxy S23", DeviceClass::Phone),
-    ("Samsung Galaxy A54 5G", DeviceClass::Phone),
-    ("Samsung Galaxy Z Fold5", DeviceClass::Phone),
-    ("Pixel 8 (Pro)", DeviceClass::Phone),
-    ("Pixel 8a", DeviceClass::Phone),
-    ("Pixel 7", DeviceClass::Phone),
-    ("OnePlus 12", DeviceClass::Phone),
-    ("Xiaomi 14 Ultra", DeviceClass::Phone),
-    ("Motorola Edge+ (2023)", DeviceClass::Phone),
-    ("Sony Xperia 1 V", DeviceClass::Phone),
-    ("iPad Air (5th generation)", DeviceClass::Tablet),
-    ("iPad Pro 12.9\" (6th generation)", DeviceClass::Tablet),
-    ("iPad mini (6th generation)", DeviceClass::Tablet),
-    ("Samsung Galaxy Tab S9", DeviceClass::Tablet),
-    ("Kindle Fire HD 10", DeviceClass::Tablet),
-    ("Surface Pro 9", DeviceClass::Desktop),
-    ("MacBook Pro 14\"", DeviceClass::Desktop),
-    ("MacBook Air 13\" (M2)", DeviceClass::Desktop),
-    ("iMac 24\"", DeviceClass::Desktop),
-    ("Windows 11 – Chrome", DeviceClass::Desktop),
-    ("Windows 11 – Edge", DeviceClass::Desktop),
-    ("Windows 10 – Firefox", DeviceClass::Desktop),
-    ("macOS – Safari", DeviceClass::Desktop),
-    ("macOS – Chrome", DeviceClass::Desktop),
-    ("Ubuntu 22.04 – Firefox", DeviceClass::Desktop),
-    ("Chromebook Plus", DeviceClass::Desktop),
-];
-
-/// The canonical spelling of a device name, matched case-insensitively.
-pub(crate) fn device_named(name: &str) -> Option<&'static str> {
-    let wanted = name.trim().to_lowercase();
-    DEVICES
-        .iter()
-        .find(|(device, _)| device.to_lowercase() == wanted)
-        .map(|(device, _)| *device)
-}
-
-fn device_class(device: Option<&str>) -> DeviceClass {
-    device
-        .and_then(|name| DEVICES.iter().find(|(d, _)| *d == name))
-        .map(|(_, class)| *class)
-        .unwrap_or(DeviceClass::Desktop)
-}
+pub(crate) use super::devices::DeviceClass;
+use super::devices::device_class;
 
 /// A validated completion request: everything that shapes the answer.
 #[derive(Clone, Debug)]

@@ -10,6 +10,7 @@ use super::topic::{GENERAL_SITES, Topic, slugify, title_case, topic_of};
 
 mod entries;
 mod features;
+mod operators;
 mod page;
 
 use entries::{also_asked, also_searched, organic, top_extras, top_stories};
@@ -161,7 +162,14 @@ fn candidates(topic: &Topic, place: &Place, needed: usize) -> Vec<Candidate> {
 
 fn ranked(request: &SearchRequest, topic: &Topic, place: &Place, needed: usize) -> Vec<Candidate> {
     let vantage = request.vantage_key();
-    let mut scored: Vec<(f64, Candidate)> = candidates(topic, place, needed)
+    // A varied request carries its variation after a unit separator; the operators are
+    // the user's terms alone.
+    let terms = request.terms.split('\u{1f}').next().unwrap_or_default();
+    let pages = match operators::read(terms).site {
+        Some(site) => operators::on_site(&site, topic, needed),
+        None => candidates(topic, place, needed),
+    };
+    let mut scored: Vec<(f64, Candidate)> = pages
         .into_iter()
         .map(|candidate| {
             let jitter = Mix::of(&[&vantage, &candidate.url]).unit() - 0.5;
@@ -204,7 +212,8 @@ pub(crate) fn top_pages(
         awaiting: Vec::new(),
     };
     let place = Place::new(country, subdivision, city);
-    ranked(&request, &topic_of(terms), &place, count)
+    let topic = topic_of(&operators::read(terms).plain);
+    ranked(&request, &topic, &place, count)
         .into_iter()
         .take(count)
         .map(|c| RankedPage {
@@ -219,7 +228,8 @@ pub(crate) fn top_pages(
 /// The JSON results body. `variation` is 0 for cacheable results, fresh otherwise; it only
 /// moves ranks slightly, as a re-crawl would.
 pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
-    let topic = topic_of(&request.terms);
+    let asked = operators::read(&request.terms);
+    let topic = topic_of(&asked.plain);
     let place = Place::new(
         request.country.as_deref(),
         request.subdivision.as_deref(),
@@ -295,6 +305,9 @@ pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
             push_organic(&mut results, usize::MAX, feature);
         }
         results.extend(also_searched(request, &topic, &place, page));
+    }
+    for result in &mut results {
+        operators::show_phrases(result, &asked.phrases);
     }
     let approx = 100_000 + hash_parts(&[&request.terms]) % 500_000_000;
     json!({

@@ -1,5 +1,7 @@
 //! The results page as HTML, written from the same results as the JSON body.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::super::html::{esc, noise};
@@ -10,14 +12,32 @@ fn field<'a>(value: &'a Value, name: &str) -> &'a str {
     value.get(name).and_then(Value::as_str).unwrap_or("")
 }
 
-/// The results page as HTML, written from the same results as the JSON body.
+/// The results pages as HTML, written from the same results as the JSON body: one document
+/// per page, separated by an empty line as the live service sends `serps` of two or more.
 pub(crate) fn results_html(request: &SearchRequest, body: &Value) -> String {
     let mut mix = Mix::of(&["html", &request.content_key()]);
-    let empty = Vec::new();
-    let results = body
+    let mut pages: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
+    for result in body
         .get("results")
         .and_then(Value::as_array)
-        .unwrap_or(&empty);
+        .into_iter()
+        .flatten()
+    {
+        let page = result.get("page").and_then(Value::as_u64).unwrap_or(1);
+        pages.entry(page).or_default().push(result);
+    }
+    if pages.is_empty() {
+        return document(request, &[], &mut mix);
+    }
+    let documents: Vec<String> = pages
+        .values()
+        .map(|results| document(request, results, &mut mix))
+        .collect();
+    documents.join("\n\n")
+}
+
+/// One page of results as Google's document.
+fn document(request: &SearchRequest, results: &[&Value], mix: &mut Mix) -> String {
     let lang = request.language.as_deref().unwrap_or("en");
     let terms = esc(&request.terms);
     let mut top = String::new();
@@ -27,7 +47,7 @@ pub(crate) fn results_html(request: &SearchRequest, body: &Value) -> String {
     let mut current_page = 0;
     let mut in_asked = false;
     let mut in_stories = false;
-    for result in results {
+    for &result in results {
         let kind = field(result, "type");
         let page = result.get("page").and_then(Value::as_u64).unwrap_or(1);
         if page != current_page && field(result, "section") == "main" {
@@ -153,8 +173,8 @@ pub(crate) fn results_html(request: &SearchRequest, body: &Value) -> String {
     if !bottom.is_empty() {
         bottom.push_str("</div>");
     }
-    let head_noise = noise(&mut mix, 6);
-    let tail_noise = noise(&mut mix, 4);
+    let head_noise = noise(mix, 6);
+    let tail_noise = noise(mix, 4);
     format!(
         "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"UTF-8\"><title>{terms} - Google Search</title>{head_noise}</head><body jsmodel=\"hspDDf\"><div id=\"searchform\"><form action=\"/search\" role=\"search\"><textarea name=\"q\" aria-label=\"Search\">{terms}</textarea></form></div><div id=\"main\"><div id=\"center_col\"><div id=\"taw\">{top}</div><div id=\"search\"><h1 class=\"bNg8Rb\">Search Results</h1><div id=\"rso\">{main}</div></div><div id=\"botstuff\">{bottom}</div></div><div id=\"rhs\">{right}</div></div><footer><a href=\"https://policies.google.com/privacy\">Privacy</a> <a href=\"https://policies.google.com/terms\">Terms</a></footer>{tail_noise}</body></html>"
     )

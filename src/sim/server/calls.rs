@@ -9,6 +9,7 @@ use axum::response::Response;
 use serde_json::json;
 
 use super::super::Fault;
+use super::super::browse::cannot_resolve;
 use super::super::jobs::{Job, JobKind, JobState, now_unix_ms};
 use super::submission::{
     Query, ai_body, browser_body, search_body, validate_ai, validate_browser, validate_search,
@@ -133,6 +134,13 @@ pub(super) async fn submit_browser(shared: &Shared, query: &Query) -> Response {
         Ok(s) => s,
         Err(message) => return unprocessable(message),
     };
+    if cannot_resolve(&submission.url) {
+        // Nothing was fetched, so nothing is billed; the body is the OpenAPI's.
+        shared
+            .usage
+            .record(JobKind::Browser, false, 0, Duration::ZERO);
+        return text(StatusCode::NOT_FOUND, "Domain is nonexistant");
+    }
     let key = submission.content_key();
     let call = Call {
         kind: JobKind::Browser,

@@ -16,7 +16,7 @@ mod calls;
 mod submission;
 mod usage;
 
-use super::chat::DEVICES;
+use super::devices::devices;
 use super::jobs::{Job, JobKind, JobTable, millis, now_unix_ms};
 use super::seed::{FRESH_ASK, Mix, fnv1a};
 use super::{Fault, SimConfig, lock};
@@ -356,7 +356,7 @@ pub(crate) async fn handle(
             let names: Vec<&str> = if shared.config.empty_devices && path == "/ai/devices" {
                 Vec::new()
             } else {
-                DEVICES.iter().map(|(name, _)| *name).collect()
+                devices().iter().map(|(name, _)| name.as_str()).collect()
             };
             json_response(StatusCode::OK, json!(names).to_string())
         }
@@ -369,7 +369,8 @@ pub(crate) async fn handle(
             retrieve(&shared, JobKind::Search, &query, StatusCode::ACCEPTED)
         }
         "/search" => submit_search(&shared, &query).await,
-        "/search/results" => retrieve(&shared, JobKind::Search, &query, StatusCode::ACCEPTED),
+        // Deprecated, and documented to answer a pending job with 200 and its status.
+        "/search/results" => retrieve(&shared, JobKind::Search, &query, StatusCode::OK),
         "/browser" if query.first("id").is_some() => {
             retrieve(&shared, JobKind::Browser, &query, StatusCode::ACCEPTED)
         }

@@ -6,7 +6,8 @@ use axum::response::Response;
 
 use super::super::MODELS;
 use super::super::browse::{BrowseFormat, Vantage, browse};
-use super::super::chat::{self, AiRequest, device_named};
+use super::super::chat::{self, AiRequest};
+use super::super::devices::device_named;
 use super::super::search::{self, SearchRequest};
 use super::{html_response, json_response, with_type};
 
@@ -397,10 +398,10 @@ mod tests {
         let ok = validate_ai(&query(&[
             ("prompt", "hi"),
             ("model", "GEMINI"),
-            ("device", "pixel 8 (pro)"),
+            ("device", "pixel 4a (5g)"),
         ]))
         .ok()
         .map(|s| (s.request.model, s.request.device));
-        assert_eq!(ok, Some(("gemini", Some("Pixel 8 (Pro)"))));
+        assert_eq!(ok, Some(("gemini", Some("Pixel 4a (5G)"))));
     }
 }
