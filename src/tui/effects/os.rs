@@ -108,7 +108,9 @@ impl EffectRunner {
                 }));
                 None
             }
-            OsEffect::SwitchToDemo => Some(Msg::DemoStarted(self.switch_to_demo().await)),
+            OsEffect::SwitchToDemo(prices) => {
+                Some(Msg::DemoStarted(self.switch_to_demo(prices).await))
+            }
             OsEffect::ReadUserFiles => {
                 if let Some(files) = self.user_files.clone() {
                     let tx = self.tx.clone();
@@ -131,8 +133,8 @@ impl EffectRunner {
     }
 
     /// Starts the embedded simulator and points every later call at it.
-    async fn switch_to_demo(&mut self) -> Result<Connection, String> {
-        let simulator = crate::sim::demo::start(&self.data_dir)
+    async fn switch_to_demo(&mut self, prices: crate::price::Prices) -> Result<Connection, String> {
+        let simulator = crate::sim::demo::start(&self.data_dir, prices)
             .await
             .map_err(|e| e.to_string())?;
         let settings = ClientSettings::new(
