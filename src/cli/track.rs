@@ -570,8 +570,8 @@ pub(super) fn started(unix_ms: i64) -> String {
     }
 }
 
-/// The runs as aligned columns. Credits: calls the service queued, one credit each.
-pub fn runs_table(runs: &[RunSummary]) -> String {
+/// The runs as aligned columns. Credits: the answered calls by the price table.
+pub fn runs_table(runs: &[RunSummary], prices: &Prices) -> String {
     let mut text = format!(
         "{:<16} {:<8} {:<17} {:>6} {:>6} {:>6} {:>7} {:>6} {:>7}\n",
         "SET", "RUN", "STARTED", "CALLS", "DONE", "FAILED", "PENDING", "UNSENT", "CREDITS"
@@ -587,7 +587,7 @@ pub fn runs_table(runs: &[RunSummary]) -> String {
             run.failed + run.refused,
             run.pending,
             run.unsent,
-            run.queued
+            run.credits(prices)
         ));
     }
     text
@@ -630,16 +630,16 @@ fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32
                 .filter(|r| r.set_name.eq_ignore_ascii_case(&set.name))
                 .count();
             out(&format!(
-                "set {}: {} calls a run, {count} run(s)\n",
+                "set {}: a run makes {}; {count} run(s)\n",
                 set.name,
-                set.combinations()
+                set.cost_in_words(&config.prices)
             ));
         }
     }
     if runs.is_empty() {
         err("No runs stored yet. Start one with `vantage track run SET`.");
     } else {
-        out(&runs_table(&runs));
+        out(&runs_table(&runs, &config.prices));
     }
     exit::OK
 }

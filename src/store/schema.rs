@@ -102,6 +102,8 @@ const MIGRATIONS: &[&str] = &[
     super::sessions::MIGRATION,
     // 10 → 11: the runs an import brought in before all their calls (see `travel.rs`).
     super::travel::PARTS_MIGRATION,
+    // 11 → 12: ended runs keep their answered AI calls, for their credits by kind.
+    super::readings::CREDITS_MIGRATION,
 ];
 
 /// The schema version this build writes.
