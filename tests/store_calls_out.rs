@@ -132,7 +132,8 @@ fn entries_an_earlier_build_left_waiting_are_ended_once_the_store_is_migrated() 
     // The file as the build before sessions left it: no list of calls out.
     raw(dir.path())
         .execute_batch(
-            "DROP TABLE track_imports;
+            "ALTER TABLE track_run_counts DROP COLUMN done_answers;
+             DROP TABLE track_imports;
              DROP TRIGGER calls_out_answered;
              DROP TRIGGER calls_out_queued;
              DROP TABLE calls_out;

@@ -405,6 +405,12 @@ fn a_run_killed_midway_resumes_with_nothing_lost_stored_or_sent_twice() {
         text.contains("set boots: a run makes 60 calls (60 answers × 5 = 300 credits); 1 run(s)"),
         "{text}"
     );
+    // The run's credits: its 60 answered calls at 5 credits, by the price table.
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("boots ") && line.ends_with(" 300")),
+        "{text}"
+    );
     let report = track(dir, sim, &["report", "boots", "--format", "csv"])
         .output()
         .unwrap();
