@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::api::{ClientSettings, Secret};
+use crate::price::{PRICE_KEYS, Prices};
 use crate::theme::ThemeChoice;
 
 pub const DEFAULT_RENDER_URL: &str = "https://render.joinmassive.com";
@@ -34,6 +35,7 @@ struct ConfigFile {
     history_max_entries: Option<usize>,
     reading_width: Option<u16>,
     theme: Option<String>,
+    prices: Option<Prices>,
 }
 
 /// Where the token in use came from, so messages can say where to change it.
@@ -72,6 +74,8 @@ pub struct Config {
     pub reading_width: u16,
     /// The theme: a built-in one, or a file (a relative path is beside the config file).
     pub theme: ThemeChoice,
+    /// What each call costs, in credits: the live service's prices unless `[prices]` says.
+    pub prices: Prices,
     /// The file read, if there was one.
     pub config_file: PathBuf,
     /// Where history, jobs and the log live: the demo's own folder inside it with `--demo`
@@ -113,7 +117,7 @@ fn key_part(key: &Option<String>) -> String {
 }
 
 /// The keys the file may hold, the only words of a line quoted back to the user.
-const KNOWN_KEYS: [&str; 11] = [
+const KNOWN_KEYS: [&str; 12] = [
     "render_url",
     "search_url",
     "token",
@@ -125,6 +129,7 @@ const KNOWN_KEYS: [&str; 11] = [
     "history_max_entries",
     "reading_width",
     "theme",
+    "prices",
 ];
 
 /// The demo's folder inside the data folder: its own store (history, jobs, runs), log and
@@ -212,6 +217,7 @@ impl Config {
         };
         Config {
             theme,
+            prices: file.prices.unwrap_or_default(),
             render_url,
             search_url,
             token,
@@ -297,15 +303,27 @@ fn invalid_file(path: &Path, text: &str, error: &toml::de::Error) -> ConfigError
     let (key_text, value_text) = line_text.split_once('=').unwrap_or(("", line_text));
     let key_text = key_text.trim().trim_matches(['"', '\'']);
     let unknown = unknown_field(error.message());
-    let key = KNOWN_KEYS
-        .into_iter()
-        .find(|known| *known == key_text)
-        .map(str::to_string)
-        .or_else(|| unknown.clone());
+    // A line under `[prices]` names a price, not a setting.
+    let in_prices = text[..line_start]
+        .lines()
+        .rev()
+        .find_map(|line| line.trim().strip_prefix('['))
+        .is_some_and(|header| header.trim_end_matches(']').trim() == "prices");
+    let (known_keys, table, what): (&[&str], &str, &str) = if in_prices {
+        (&PRICE_KEYS, "prices.", "price")
+    } else {
+        (&KNOWN_KEYS, "", "setting")
+    };
+    let key = known_keys
+        .iter()
+        .find(|known| **known == key_text)
+        .map(|known| known.to_string())
+        .or_else(|| unknown.clone())
+        .map(|name| format!("{table}{name}"));
     let problem = match unknown {
         Some(name) => format!(
-            "`{name}` is not a setting (the settings are {})",
-            KNOWN_KEYS.join(", ")
+            "`{name}` is not a {what} (the {what}s are {})",
+            known_keys.join(", ")
         ),
         None => describe(error.message()),
     };
@@ -490,6 +508,27 @@ mod tests {
             assert_eq!(message.lines().count(), 1, "one sentence: {message}");
             assert!(message.ends_with('.'), "{message}");
         }
+    }
+
+    #[test]
+    fn prices_are_read_from_their_table_and_checked() {
+        let file: ConfigFile = toml::from_str("[prices]\nai = 7\nsearch = 0").unwrap();
+        let dir = PathBuf::from("d");
+        let config = Config::assemble(file, &Overrides::default(), dir.clone(), dir, |_| None);
+        assert_eq!(config.prices.ai, 7);
+        assert_eq!(config.prices.search, 0);
+        assert_eq!(config.prices.browser, Prices::default().browser);
+        let message = error_for("theme = \"dark\"\n[prices]\nai = 5\ngpt = 5");
+        assert!(message.contains("line 4, at `prices.gpt`"), "{message}");
+        assert!(
+            message.contains("`gpt` is not a price (the prices are ai, search"),
+            "{message}"
+        );
+        let message = error_for("[prices]\nai = -5");
+        assert!(message.contains("line 2, at `prices.ai`"), "{message}");
+        assert!(message.contains("should be a whole number"), "{message}");
+        let message = error_for("[prices]\nsearch = \"cheap\"");
+        assert!(message.contains("should be a whole number"), "{message}");
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod jobs;
 pub mod keys;
 pub mod markup;
 pub mod present;
+pub mod price;
 pub mod render;
 pub mod runtime;
 pub mod sanitize;

@@ -63,7 +63,7 @@ async fn dispatch(cli: Cli) -> i32 {
         cli::err(warning);
     }
     let simulator = if cli.demo {
-        match vantage::sim::demo::start(&config.data_dir).await {
+        match vantage::sim::demo::start(&config.data_dir, config.prices).await {
             Ok(simulator) => {
                 config.use_simulator(&simulator.url(), simulator.token());
                 Some(simulator)

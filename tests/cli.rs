@@ -137,7 +137,7 @@ fn ai_prints_the_completion_as_text_with_its_sources() {
     assert!(text.contains("Sources:"), "{text}");
     assert!(!text.contains("<div") && !text.contains("<p>"), "{text}");
     assert!(text.lines().any(|l| l.trim_start().starts_with("1. ")));
-    assert_eq!(host.sim.credits(), 999);
+    assert_eq!(host.sim.credits(), 995, "an answer costs 5 credits");
 }
 
 #[test]
@@ -811,9 +811,11 @@ fn the_schemas_accept_the_documented_files_and_refuse_mistakes() {
         assert!(!workspace.is_valid(&toml_as_json(wrong)), "{wrong}");
     }
     let config = schema_of("config");
-    let every_key = "render_url = \"https://a.example\"\nsearch_url = \"https://a.example\"\ntoken = \"t\"\ntimeout_secs = 30\nproxy_host = \"p\"\nisp_proxy_host = \"i\"\nproxy_username = \"u\"\nproxy_key = \"k\"\nhistory_max_entries = 100\nreading_width = 90\ntheme = \"light\"\n";
+    let every_key = "render_url = \"https://a.example\"\nsearch_url = \"https://a.example\"\ntoken = \"t\"\ntimeout_secs = 30\nproxy_host = \"p\"\nisp_proxy_host = \"i\"\nproxy_username = \"u\"\nproxy_key = \"k\"\nhistory_max_entries = 100\nreading_width = 90\ntheme = \"light\"\n[prices]\nai = 5\nsearch = 1\nbrowser = 1\nusage = 0\nridiculous_speed = 2\n";
     assert!(config.is_valid(&toml_as_json(every_key)));
     assert!(!config.is_valid(&toml_as_json("colour = \"blue\"\n")));
+    assert!(!config.is_valid(&toml_as_json("[prices]\ngpt = 5\n")));
+    assert!(!config.is_valid(&toml_as_json("[prices]\nai = -5\n")));
     // The same file is one vantage reads: the schema names the keys the config takes.
     let dir = TempDir::new().unwrap();
     let file = dir.path().join("config.toml");

@@ -139,7 +139,11 @@ async fn ai_async_job_goes_from_pending_to_the_sync_answer() {
         ..AiRequest::new("best hiking boots")
     };
     let id = api.ai_submit(&request).await.unwrap();
-    assert_eq!(sim.credits(), 999, "a submission is billed");
+    assert_eq!(
+        sim.credits(),
+        995,
+        "a submission is billed, 5 credits an answer"
+    );
     let state = wait_job(async || api.ai_job(&id).await.map(|f| f.value)).await;
     let JobPoll::Ready(answer) = state else {
         panic!("job did not finish: {state:?}");
@@ -152,7 +156,7 @@ async fn ai_async_job_goes_from_pending_to_the_sync_answer() {
         panic!("generic retrieval of a ready job");
     };
     assert_eq!(again, sync.value);
-    assert_eq!(sim.credits(), 998, "retrievals are free");
+    assert_eq!(sim.credits(), 990, "retrievals are free");
 }
 
 #[tokio::test]
@@ -300,8 +304,9 @@ async fn account_balance_falls_with_billed_calls_only() {
     api.search(&json_search("hi")).await.unwrap();
     api.ai_submit(&AiRequest::new("hello")).await.unwrap();
     api.devices().await.unwrap();
-    assert_eq!(api.account().await.unwrap().credits, Some(997));
-    assert_eq!(sim.credits(), 997);
+    // By the price table: two answers at 5, a search at 1; the device list is free.
+    assert_eq!(api.account().await.unwrap().credits, Some(989));
+    assert_eq!(sim.credits(), 989);
 }
 
 // ---------- statuses ----------

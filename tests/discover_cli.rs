@@ -278,5 +278,10 @@ fn discover_finds_prompts_around_a_topic_from_two_places_and_depth_2_finds_more(
         ],
     );
     let said = String::from_utf8_lossy(&dry.stdout);
-    assert!(said.contains("4 calls, then up to 20 more"), "{said}");
+    assert!(
+        said.contains(
+            "4 calls (2 answers × 5 + 2 searches × 1 = 12 credits), then up to 20 calls (10 answers × 5 + 10 searches × 1 = 60 credits) more"
+        ),
+        "{said}"
+    );
 }

@@ -130,7 +130,9 @@ fn each_fanout_is_searched_from_the_answers_place_and_rei_s_coverage_adds_up() {
     let said = String::from_utf8_lossy(&dry.stdout);
     assert!(
         said.contains(&format!(
-            "The answer lists {} fanouts; searching them from US makes {} calls",
+            "The answer lists {} fanouts; searching them from US makes {} calls ({} searches × 1 = {} credits)",
+            rows.len(),
+            rows.len(),
             rows.len(),
             rows.len()
         )),

@@ -49,10 +49,11 @@ async fn auth_missing_and_wrong_tokens_answer_as_the_service() {
 #[tokio::test]
 async fn credits_are_spent_by_billed_calls_only_and_zero_answers_402() {
     let sim = start(quick()).await;
-    sim.set_credits(2);
+    // An answer costs 5 credits, a search 1 (the price table).
+    sim.set_credits(6);
     assert_eq!(get(&sim, "/ai/devices", &[]).await.status, 200);
     let user = get(&sim, "/user", &[]).await.json();
-    assert_eq!(user[0]["credits"], 2);
+    assert_eq!(user[0]["credits"], 6);
     assert_eq!(user[0]["email"], "demo@vantage.local");
     assert_eq!(get(&sim, "/ai", &[("prompt", "hi")]).await.status, 200);
     assert_eq!(get(&sim, "/search", &[("terms", "hi")]).await.status, 200);
@@ -452,7 +453,11 @@ async fn async_completions_go_from_retrieving_to_the_sync_body() {
         .unwrap_or_default()
         .to_string();
     assert!(uuid::Uuid::parse_str(&id).is_ok());
-    assert_eq!(sim.credits(), 999);
+    assert_eq!(
+        sim.credits(),
+        995,
+        "a queued answer that will succeed costs 5 credits"
+    );
     let pending = get(&sim, "/ai", &[("id", &id)]).await;
     assert_eq!(
         (pending.status, pending.json()["status"].clone()),
@@ -471,7 +476,7 @@ async fn async_completions_go_from_retrieving_to_the_sync_body() {
         get(&sim, "/ai/completions", &[("id", &id)]).await.body,
         sync.body
     );
-    assert_eq!(sim.credits(), 998, "retrievals are free");
+    assert_eq!(sim.credits(), 990, "retrievals are free");
     for bad in ["00000000-0000-4000-8000-000000000000", "not-a-uuid"] {
         let missing = get(&sim, "/ai", &[("id", bad)]).await;
         assert_eq!(
@@ -617,7 +622,7 @@ async fn scripted_faults_come_first_in_order_and_cost_nothing() {
     assert_eq!(get(&sim, "/ai", &q).await.status, 200);
     assert_eq!(
         sim.credits(),
-        997,
+        1_000 - 3 * 5,
         "only the normal, malformed and slow answers were billed"
     );
     // Back to fault_rate (0): normal answers.

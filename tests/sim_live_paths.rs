@@ -87,9 +87,9 @@ async fn usage_counts_the_calls_served_per_service() {
     assert_eq!(row("search", "success")["credits"], 2);
     assert_eq!(row("search", "failure")["calls"], 1);
     assert_eq!(row("search", "failure")["credits"], 0);
-    // The page and the AI answer: both rendered by the browser service, both billed.
+    // The page and the AI answer: both rendered by the browser service, billed 1 + 5.
     assert_eq!(row("browser", "success")["calls"], 2);
-    assert_eq!(row("browser", "success")["credits"], 2);
+    assert_eq!(row("browser", "success")["credits"], 6);
     assert_eq!(total.as_array().map(Vec::len), Some(3));
 
     let mut hourly_query = range.to_vec();

@@ -133,6 +133,7 @@ fn entries_an_earlier_build_left_waiting_are_ended_once_the_store_is_migrated() 
     raw(dir.path())
         .execute_batch(
             "ALTER TABLE answer_reads DROP COLUMN as_text;
+             ALTER TABLE track_run_counts DROP COLUMN done_answers;
              DROP TABLE track_imports;
              DROP TRIGGER calls_out_answered;
              DROP TRIGGER calls_out_queued;

@@ -250,7 +250,7 @@ fn the_cost_is_said_before_the_spend_and_a_short_balance_refuses_the_run() {
     assert_eq!(dry.status.code(), Some(0), "{dry:?}");
     let said = String::from_utf8_lossy(&dry.stdout);
     assert!(
-        said.contains("A run of boots makes 6 calls (6 answers, 0 searches);"),
+        said.contains("A run of boots makes 6 calls (6 answers × 5 = 30 credits);"),
         "{said}"
     );
     assert!(said.contains("credits left"), "{said}");
@@ -260,8 +260,9 @@ fn the_cost_is_said_before_the_spend_and_a_short_balance_refuses_the_run() {
         "nothing was sent"
     );
 
+    // 10 credits cover the run's 6 calls at a credit a call, not its 30 credits by the table.
     let poor = Service::with(SimConfig {
-        credits: 4,
+        credits: 10,
         job_pending: Duration::from_millis(200),
         ..common::quick()
     });
@@ -272,7 +273,11 @@ fn the_cost_is_said_before_the_spend_and_a_short_balance_refuses_the_run() {
         "{refused:?}"
     );
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(stderr.contains("4 credits left"), "{stderr}");
+    assert!(stderr.contains("10 credits left"), "{stderr}");
+    assert!(
+        stderr.contains("the balance cannot cover its 30 credits"),
+        "{stderr}"
+    );
     assert!(stderr.contains("--yes"), "{stderr}");
     assert!(store.track_runs(Some("boots")).unwrap().is_empty());
     // --yes sends what the balance allows: the run is stored and says what was not sent.
@@ -705,7 +710,10 @@ fn track_list_finds_the_workspace_in_a_parent_and_says_which() {
         text.contains(&format!("workspace {}", dir.join("vantage.toml").display())),
         "{text}"
     );
-    assert!(text.contains("set boots: 1 calls a run"), "{text}");
+    assert!(
+        text.contains("set boots: a run makes 1 call (1 answer × 5 = 5 credits)"),
+        "{text}"
+    );
     let other = dir.join("other.toml");
     std::fs::write(
         &other,

@@ -35,6 +35,7 @@ fn run(n: u32, set: &str, done: u32, failed: u32, pending: u32) -> RunSummary {
         done,
         failed,
         pending,
+        done_answers: done,
     }
 }
 
@@ -648,7 +649,7 @@ fn a_set_made_in_the_track_tab_is_written_and_runs_with_track_run() {
     assert_eq!(editor.set.brands, vec!["Lowa".to_string()]);
     let form = draw(&mut app, 100, 32);
     assert!(
-        form.contains("A run makes 4 calls (4 answers, 0 searches)"),
+        form.contains("A run makes 4 calls (4 answers × 5 = 20 credits)"),
         "{form}"
     );
     insta::assert_snapshot!("set_form_100x32", form);

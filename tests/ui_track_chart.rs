@@ -35,6 +35,7 @@ fn run(n: u32, set: &str, done: u32, failed: u32, pending: u32) -> RunSummary {
         done,
         failed,
         pending,
+        done_answers: done,
     }
 }
 

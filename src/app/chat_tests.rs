@@ -203,7 +203,9 @@ fn f_asks_before_searching_each_fanout_and_reads_who_ranks() {
         other => panic!("a question, not {other:?}"),
     };
     assert!(
-        question.contains("2 fanouts from US/CO/Denver? 2 calls (120 credits left)"),
+        question.contains(
+            "2 fanouts from US/CO/Denver? 2 calls (2 searches × 1 = 2 credits); 120 credits left."
+        ),
         "{question}"
     );
     let effects = update(&mut app, key(KeyCode::Char('y')));

@@ -7,6 +7,7 @@ use super::keymap::{Action, Context};
 use crate::api::{ApiError, SearchRequest};
 use crate::present::fanouts::{Coverage, coverage, fanout_request};
 use crate::present::search_page::PreparedSearch;
+use crate::price::{Calls, covers};
 
 use super::call::CallState;
 use super::popup::{Confirm, Popup};
@@ -73,8 +74,18 @@ pub(crate) fn ask(app: &mut App) -> Vec<Effect> {
         Credits::Known(n) => Some(n),
         _ => None,
     };
+    let calls = Calls::searches(searches);
+    let cost = calls.in_words(&app.prices);
+    if !covers(credits, calls.credits(&app.prices)) {
+        let left = credits.unwrap_or_default();
+        app.flash_error(format!(
+            "The answer's {searches} fanouts take {cost} and {left} credits are left: not sent. Top up first."
+        ));
+        return Vec::new();
+    }
     app.popup = Some(Popup::Confirm(Confirm::FanoutCoverage {
         searches,
+        cost,
         place,
         credits,
     }));

@@ -11,7 +11,7 @@ use crate::analysis::workspace::TrackSet;
 use crate::api::{ApiError, Location, Model};
 use crate::present::answer::PreparedAnswer;
 use crate::present::compare::summary::location_label;
-use crate::present::prompts::{FoundPrompt, PromptPool, TopicAsk, topic_asks};
+use crate::present::prompts::{FoundPrompt, PromptPool, TopicAsk, topic_asks, topic_calls};
 use crate::present::search_page::PreparedSearch;
 
 use super::call::CallState;
@@ -84,7 +84,7 @@ fn vantage_points(app: &App) -> (Vec<Model>, Vec<Location>) {
 /// `D`: asks for the topic, saying what it will cost.
 pub(crate) fn ask(app: &mut App) -> Vec<Effect> {
     let (models, places) = vantage_points(app);
-    let calls = places.len() * (models.len() + 1);
+    let calls = topic_calls(1, models.len(), places.len()).in_words(&app.prices);
     let names: Vec<&str> = models.iter().map(|m| m.display_name()).collect();
     let where_from: Vec<String> = places.iter().map(location_label).collect();
     let mut prompt = InputPrompt::new(
@@ -93,11 +93,11 @@ pub(crate) fn ask(app: &mut App) -> Vec<Effect> {
         "",
     );
     prompt.note = format!(
-        "Asks {} and Google from {} (Compare's models and places): {calls} calls{}. Enter runs.",
+        "Asks {} and Google from {} (Compare's models and places): {calls}{}. Enter runs.",
         names.join(", "),
         where_from.join(", "),
         match app.credits {
-            super::Credits::Known(n) => format!(", {n} credits left"),
+            super::Credits::Known(n) => format!("; {n} credits left"),
             _ => String::new(),
         }
     );
@@ -112,6 +112,14 @@ pub(crate) fn start(app: &mut App, topic: &str) -> Result<Vec<Effect>, String> {
         return Err("Type a topic to discover prompts around, like hiking boots.".to_string());
     }
     let (models, places) = vantage_points(app);
+    let credits = topic_calls(1, models.len(), places.len()).credits(&app.prices);
+    if let super::Credits::Known(left) = app.credits
+        && left < credits
+    {
+        return Err(format!(
+            "Discovering around {topic:?} takes {credits} credits and {left} are left: not sent. Top up first."
+        ));
+    }
     let mut effects = Vec::new();
     let mut calls = Vec::new();
     for (ask, place) in topic_asks(std::slice::from_ref(&topic), &models, &places) {
@@ -310,12 +318,12 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
         }
         .map_err(|e| e.to_string())
     })?;
-    let calls = app
+    let cost = app
         .brands_pane
         .workspace
         .as_ref()
         .and_then(|w| w.set(&set_name))
-        .map_or(0, |s| s.combinations());
+        .map_or_else(String::new, |s| s.cost_in_words(&app.prices));
     if let Some(state) = app.track.discover.as_mut() {
         state.marked.clear();
     }
@@ -325,7 +333,7 @@ pub(crate) fn add_to_set(app: &mut App, name: &str) -> Result<Vec<Effect>, Strin
         app.key_of(Context::Track, Action::RunSet),
     );
     app.flash_info(format!(
-        "{verb} the set {set_name}: {calls} calls a run. {close}, then {run} runs it (or `vantage track run {set_name}`)."
+        "{verb} the set {set_name}: a run makes {cost}. {close}, then {run} runs it (or `vantage track run {set_name}`)."
     ));
     app.track.show_when_written = Some(set_name);
     Ok(vec![effect])

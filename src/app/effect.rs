@@ -177,7 +177,8 @@ pub enum OsEffect {
     },
     /// Writes the remembered settings beside the store, replacing the last ones.
     SaveSettings(Box<super::settings_memory::Remembered>),
-    SwitchToDemo,
+    /// Starts the embedded simulator, billing by the app's price table.
+    SwitchToDemo(crate::price::Prices),
     /// Reads `keys.toml` and the theme file again; a change comes back as `Msg::UserFileRead`.
     ReadUserFiles,
     Quit,

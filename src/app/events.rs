@@ -33,7 +33,7 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         Some(Action::ShowUsage) => usage::toggle(app),
         Some(Action::SwitchToDemo) if !app.connection.demo => {
-            vec![Effect::Os(OsEffect::SwitchToDemo)]
+            vec![Effect::Os(OsEffect::SwitchToDemo(app.prices))]
         }
         Some(action) => (app.tab.spec().on_action)(app, action),
         None if app.editing() => {

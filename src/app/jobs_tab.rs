@@ -439,11 +439,25 @@ fn resubmit(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     match &job.request {
-        Some(request) if request.job_kind().is_some() => {
-            vec![Effect::Call(CallEffect::SubmitJob {
+        Some(request) if let Some(kind) = request.job_kind() => {
+            let call = crate::price::Calls::one(kind.into());
+            let cost = call.in_words(&app.prices);
+            if let super::Credits::Known(left) = app.credits
+                && left < call.credits(&app.prices)
+            {
+                app.flash_error(format!(
+                    "Re-submitting job {} makes {cost} and {left} credits are left: not sent. Top up first.",
+                    job.id.short()
+                ));
+                return Vec::new();
+            }
+            let said = format!("Re-submitting job {}: {cost}.", job.id.short());
+            let effect = Effect::Call(CallEffect::SubmitJob {
                 request: request.clone(),
                 replaces: Some(job.id.clone()),
-            })]
+            });
+            app.flash_info(said);
+            vec![effect]
         }
         _ => {
             app.flash_error(format!(

@@ -223,10 +223,24 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
     go_to(&mut app, Tab::Jobs);
     // Newest first: job 1 (created later) is on top.
     assert_eq!(app.jobs.selected().unwrap().id, id(1));
+    // A balance short of an answer's 5 credits refuses the re-submit, saying its cost.
+    app.credits = crate::app::Credits::Known(4);
+    assert!(update(&mut app, ch('R')).is_empty());
+    let flash = app.flash.as_ref().unwrap();
+    assert_eq!(flash.level, FlashLevel::Error);
+    assert!(
+        flash
+            .text
+            .contains("1 call (1 answer × 5 = 5 credits) and 4 credits are left"),
+        "{}",
+        flash.text
+    );
+    app.credits = crate::app::Credits::Known(5);
     let effects = update(&mut app, ch('R'));
     assert!(
         matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Ai(r), .. })] if r.prompt == "question 1")
     );
+    assert!(app.flash.as_ref().unwrap().text.contains("= 5 credits"));
 
     update(&mut app, key(KeyCode::Down));
     assert_eq!(app.jobs.selected().unwrap().id, id(2));

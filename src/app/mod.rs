@@ -120,6 +120,8 @@ pub struct App {
     pub track: track::TrackState,
     pub popup: Option<Popup>,
     pub credits: Credits,
+    /// What each call costs: every cost said before a spend reads it (the config's table).
+    pub prices: crate::price::Prices,
     pub devices: Devices,
     pub flash: Option<Flash>,
     /// The clock, set by the event loop before each batch of messages, so `update` and the
@@ -169,6 +171,7 @@ impl App {
             track: track::TrackState::default(),
             popup: None,
             credits: Credits::Unknown,
+            prices: crate::price::Prices::default(),
             devices: Devices::NotFetched,
             flash: None,
             now,

@@ -36,7 +36,8 @@ pub enum Confirm {
     /// A tracking run of the set spends a call per cell.
     TrackRun {
         set: String,
-        calls: usize,
+        /// Its calls and credits in words, by the price table.
+        cost: String,
         credits: Option<u64>,
     },
     /// A set out of the workspace file (its runs stay in the store).
@@ -50,6 +51,8 @@ pub enum Confirm {
     /// The fan-out coverage spends a search per fanout.
     FanoutCoverage {
         searches: usize,
+        /// The searches and their credits in words, by the price table.
+        cost: String,
         place: String,
         credits: Option<u64>,
     },
@@ -70,14 +73,10 @@ impl Confirm {
             Confirm::DeleteJob { id } => {
                 format!("Delete job {} and its stored result?", id.short())
             }
-            Confirm::TrackRun {
-                set,
-                calls,
-                credits,
-            } => {
-                let balance = credits.map_or(String::new(), |c| format!(" ({c} credits left)"));
+            Confirm::TrackRun { set, cost, credits } => {
+                let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
                 format!(
-                    "Run the set {set} now? {calls} calls{balance}, queued as jobs; the Track tab charts the run as its answers land."
+                    "Run the set {set} now? {cost}{balance}, queued as jobs; the Track tab charts the run as its answers land."
                 )
             }
             Confirm::DeleteSet { name } => format!(
@@ -88,13 +87,12 @@ impl Confirm {
             }
             Confirm::FanoutCoverage {
                 searches,
+                cost,
                 place,
                 credits,
             } => {
-                let balance = credits.map_or(String::new(), |c| format!(" ({c} credits left)"));
-                format!(
-                    "Search the answer's {searches} fanouts from {place}? {searches} calls{balance}."
-                )
+                let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+                format!("Search the answer's {searches} fanouts from {place}? {cost}{balance}.")
             }
         }
     }

@@ -154,7 +154,7 @@ fn without_a_token_nothing_is_sent_and_d_offers_the_demo() {
     update(&mut app, key(KeyCode::Esc));
     assert_eq!(
         update(&mut app, key(KeyCode::Char('D'))),
-        vec![Effect::Os(OsEffect::SwitchToDemo)]
+        vec![Effect::Os(OsEffect::SwitchToDemo(app.prices))]
     );
 }
 
@@ -535,8 +535,9 @@ fn app_showing_a_set(credits: Credits) -> App {
     app
 }
 
-/// `R` in Track says the run's calls (samples included) and the balance before a yes, and
-/// refuses at once what the balance cannot cover.
+/// `R` in Track says the run's calls (samples included), their credits by the price table
+/// and the balance before a yes, and refuses at once what the balance cannot cover: in
+/// credits, not in calls.
 #[test]
 fn r_asks_before_running_the_shown_set_and_refuses_what_the_credits_cannot_cover() {
     let mut app = app_showing_a_set(Credits::Known(100));
@@ -546,7 +547,7 @@ fn r_asks_before_running_the_shown_set_and_refuses_what_the_credits_cannot_cover
     };
     assert_eq!(
         confirm.question(),
-        "Run the set boots now? 12 calls (100 credits left), queued as jobs; the Track tab charts the run as its answers land."
+        "Run the set boots now? 12 calls (12 answers × 5 = 60 credits; each answer asked 3 times); 100 credits left, queued as jobs; the Track tab charts the run as its answers land."
     );
     let effects = update(&mut app, key(KeyCode::Char('y')));
     match effects.as_slice() {
@@ -559,9 +560,20 @@ fn r_asks_before_running_the_shown_set_and_refuses_what_the_credits_cannot_cover
     update(&mut app, key(KeyCode::Char('R')));
     assert!(app.popup.is_none());
 
-    let mut poor = app_showing_a_set(Credits::Known(5));
+    // 20 credits cover the 12 calls at a credit each, not their 60 credits.
+    let mut poor = app_showing_a_set(Credits::Known(20));
     assert!(update(&mut poor, key(KeyCode::Char('R'))).is_empty());
     assert!(poor.popup.is_none());
     let flash = format!("{:?}", poor.flash);
-    assert!(flash.contains("5 credits are left: not sent"), "{flash}");
+    assert!(flash.contains("= 60 credits"), "{flash}");
+    assert!(flash.contains("20 credits are left: not sent"), "{flash}");
+
+    // A table of the config file's prices is the one the cost is said by.
+    let mut cheap = app_showing_a_set(Credits::Known(20));
+    cheap.prices.ai = 1;
+    update(&mut cheap, key(KeyCode::Char('R')));
+    let Some(Popup::Confirm(confirm)) = &cheap.popup else {
+        panic!("R asks first: {:?}", cheap.flash);
+    };
+    assert!(confirm.question().contains("12 answers × 1 = 12 credits"));
 }

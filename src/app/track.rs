@@ -5,6 +5,7 @@
 //! run's sources by kind and the gaps of the workspace's own brand; `v` splits the chart by
 //! model or place, `c` turns it to share of voice or recommended share.
 
+use crate::price::covers;
 use crate::track::stat::Share;
 use crate::track::view::TrackView;
 
@@ -299,28 +300,26 @@ fn ask_run(app: &mut App) {
             return;
         }
     };
-    let calls = match crate::track::plan::expand(&set) {
-        Ok(calls) => calls.len(),
-        Err(problem) => {
-            app.flash_error(format!("The set {} cannot run: {problem}.", set.name));
-            return;
-        }
-    };
+    if let Err(problem) = crate::track::plan::expand(&set) {
+        app.flash_error(format!("The set {} cannot run: {problem}.", set.name));
+        return;
+    }
     let credits = match app.credits {
         Credits::Known(n) => Some(n),
         _ => None,
     };
-    if let Some(left) = credits.filter(|left| *left < calls as u64) {
+    let cost = set.cost_in_words(&app.prices);
+    if !covers(credits, set.calls_by_kind().credits(&app.prices)) {
+        let left = credits.unwrap_or_default();
         app.flash_error(format!(
-            "A run of {} makes {} and {left} credits are left: not sent. Top up, or make the set smaller (e).",
+            "A run of {} makes {cost} and {left} credits are left: not sent. Top up, or make the set smaller (e).",
             set.name,
-            set.calls_in_words()
         ));
         return;
     }
     app.popup = Some(Popup::Confirm(Confirm::TrackRun {
         set: set.name,
-        calls,
+        cost,
         credits,
     }));
 }

@@ -15,7 +15,8 @@ use crate::exit;
 use crate::present::answer;
 use crate::present::compare::MAX_IN_FLIGHT;
 use crate::present::compare::summary::parse_location;
-use crate::present::prompts::{PromptPool, TopicAsk, prompts_text, topic_asks};
+use crate::present::prompts::{PromptPool, TopicAsk, prompts_text, topic_asks, topic_calls};
+use crate::price::covers;
 use crate::store::RequestParams;
 
 /// How many of the strongest prompts depth 2 asks again.
@@ -131,25 +132,35 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
         }
     }
     // The cost before the spend.
-    let per_prompt = places.len() * (models.len() + 1);
-    let most = per_prompt * (1 + if args.depth > 1 { EXPANDED } else { 0 });
+    let prices = &config.prices;
+    let first_calls = topic_calls(1, models.len(), places.len());
+    let more_calls = topic_calls(
+        if args.depth > 1 { EXPANDED } else { 0 },
+        models.len(),
+        places.len(),
+    );
+    let most = first_calls.credits(prices) + more_calls.credits(prices);
     let credits = client.account().await.ok().and_then(|a| a.credits);
     let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
     let cost = if args.depth > 1 {
         format!(
-            "Discovering around {topic:?}: {per_prompt} calls, then up to {} more for the {EXPANDED} strongest prompts{balance}.",
-            most - per_prompt
+            "Discovering around {topic:?}: {}, then up to {} more for the {EXPANDED} strongest prompts{balance}.",
+            first_calls.in_words(prices),
+            more_calls.in_words(prices)
         )
     } else {
-        format!("Discovering around {topic:?}: {per_prompt} calls{balance}.")
+        format!(
+            "Discovering around {topic:?}: {}{balance}.",
+            first_calls.in_words(prices)
+        )
     };
     if args.dry_run {
         out(&with_newline(cost));
         return exit::OK;
     }
-    if credits.is_some_and(|c| c < most as u64) && !args.yes {
+    if !covers(credits, most) && !args.yes {
         err(&format!(
-            "{cost} Not sent: the balance cannot cover it at a credit a call. Top up, or run with --yes."
+            "{cost} Not sent: the balance cannot cover up to {most} credits. Top up, or run with --yes."
         ));
         return exit::CREDENTIALS;
     }

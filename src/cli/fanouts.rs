@@ -17,6 +17,7 @@ use crate::present::compare::MAX_IN_FLIGHT;
 use crate::present::compare::mentions::answer_mentions;
 use crate::present::fanouts::{coverage, fanout_request};
 use crate::present::search_page::{self, PreparedSearch};
+use crate::price::{Calls, covers};
 use crate::store::RequestParams;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -104,14 +105,16 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
         ));
         return with_history(exit::NO_ANSWER, kept);
     }
-    // The cost before the spend: one call a fanout, against the balance.
+    // The cost before the spend: one search a fanout, against the balance.
     let calls = prepared.fanouts.len();
+    let searches = Calls::searches(calls);
+    let cost = searches.in_words(&config.prices);
     let credits = client.account().await.ok().and_then(|a| a.credits);
     let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
     let place = crate::present::compare::summary::location_label(&location);
     if args.dry_run {
         out(&format!(
-            "The answer lists {calls} fanouts; searching them from {place} makes {calls} calls{balance}:\n{}\n",
+            "The answer lists {calls} fanouts; searching them from {place} makes {cost}{balance}:\n{}\n",
             prepared
                 .fanouts
                 .iter()
@@ -121,14 +124,14 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
         ));
         return with_history(exit::OK, kept);
     }
-    if credits.is_some_and(|c| c < calls as u64) && !args.yes {
+    if !covers(credits, searches.credits(&config.prices)) && !args.yes {
         err(&format!(
-            "Not searched: the answer's {calls} fanouts take {calls} calls{balance}. Top up, or run with --yes to search what the balance allows."
+            "Not searched: the answer's {calls} fanouts take {cost}{balance}. Top up, or run with --yes to search what the balance allows."
         ));
         return with_history(exit::CREDENTIALS, kept);
     }
     err(&format!(
-        "Searching the answer's {calls} fanouts from {place}: {calls} calls{balance}."
+        "Searching the answer's {calls} fanouts from {place}: {cost}{balance}."
     ));
     let requests: Vec<_> = prepared
         .fanouts

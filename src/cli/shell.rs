@@ -56,6 +56,9 @@ pub fn set_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
     let Ok(workspace) = crate::analysis::workspace::Workspace::load(&path) else {
         return Vec::new();
     };
+    let prices = crate::config::Config::load(&crate::config::Overrides::default())
+        .map(|config| config.prices)
+        .unwrap_or_default();
     workspace
         .sets()
         .iter()
@@ -63,7 +66,7 @@ pub fn set_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
         .filter(|set| crate::sanitize::for_terminal(&set.name) == set.name.as_str())
         .map(|set| {
             clap_complete::engine::CompletionCandidate::new(set.name.clone())
-                .help(Some(set.calls_in_words().into()))
+                .help(Some(set.cost_in_words(&prices).into()))
         })
         .collect()
 }

@@ -16,6 +16,7 @@ use crate::api::{Client, JobId, JobKind};
 use crate::config::Config;
 use crate::exit;
 use crate::jobs::{MAX_IN_FLIGHT, Scheduler};
+use crate::price::{Prices, covers};
 use crate::store::{RunSummary, Store, StoreOptions, now_ms};
 use crate::track::lock::{self, LockError};
 use crate::track::report::{self, ReportFormat};
@@ -290,13 +291,14 @@ struct Spend {
 }
 
 /// The cost of one run of `set` against the balance, as a sentence; an error (exit 3) when
-/// the balance, at a credit a call, cannot cover it and `--yes` was not given.
+/// the balance cannot cover its credits (by the price table) and `--yes` was not given.
 async fn cost_before_spend(
     client: &Client,
+    prices: &Prices,
     set: &crate::analysis::workspace::TrackSet,
     spend: Spend,
 ) -> Result<String, String> {
-    let calls = set.combinations();
+    let credits = set.calls_by_kind().credits(prices);
     let balance = client.account().await.ok().and_then(|a| a.credits);
     let left = balance.map_or(" (the balance could not be read)".to_string(), |c| {
         format!("; {c} credits left")
@@ -304,13 +306,14 @@ async fn cost_before_spend(
     let sentence = format!(
         "A run of {} makes {}{left}.",
         set.name,
-        set.calls_in_words()
+        set.cost_in_words(prices)
     );
-    match balance {
-        Some(credits) if credits < calls as u64 && !spend.yes && !spend.dry_run => Err(format!(
-            "{sentence} Not sent: the balance cannot cover it at a credit a call. Top up, or run with --yes to send what it allows."
-        )),
-        _ => Ok(sentence),
+    if covers(balance, credits) || spend.yes || spend.dry_run {
+        Ok(sentence)
+    } else {
+        Err(format!(
+            "{sentence} Not sent: the balance cannot cover its {credits} credits. Top up, or run with --yes to send what it allows."
+        ))
     }
 }
 
@@ -334,7 +337,7 @@ async fn run_set(
         Ok(calls) => calls,
         Err(problem) => return invalid(&format!("Nothing was sent: {problem}.")),
     };
-    match cost_before_spend(client, set, spend).await {
+    match cost_before_spend(client, &config.prices, set, spend).await {
         Ok(sentence) if spend.dry_run => {
             out(&with_newline(sentence));
             return exit::OK;
@@ -567,8 +570,8 @@ pub(super) fn started(unix_ms: i64) -> String {
     }
 }
 
-/// The runs as aligned columns. Credits: calls the service queued, one credit each.
-pub fn runs_table(runs: &[RunSummary]) -> String {
+/// The runs as aligned columns. Credits: the answered calls by the price table.
+pub fn runs_table(runs: &[RunSummary], prices: &Prices) -> String {
     let mut text = format!(
         "{:<16} {:<8} {:<17} {:>6} {:>6} {:>6} {:>7} {:>6} {:>7}\n",
         "SET", "RUN", "STARTED", "CALLS", "DONE", "FAILED", "PENDING", "UNSENT", "CREDITS"
@@ -584,7 +587,7 @@ pub fn runs_table(runs: &[RunSummary]) -> String {
             run.failed + run.refused,
             run.pending,
             run.unsent,
-            run.queued
+            run.credits(prices)
         ));
     }
     text
@@ -627,16 +630,16 @@ fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32
                 .filter(|r| r.set_name.eq_ignore_ascii_case(&set.name))
                 .count();
             out(&format!(
-                "set {}: {} calls a run, {count} run(s)\n",
+                "set {}: a run makes {}; {count} run(s)\n",
                 set.name,
-                set.combinations()
+                set.cost_in_words(&config.prices)
             ));
         }
     }
     if runs.is_empty() {
         err("No runs stored yet. Start one with `vantage track run SET`.");
     } else {
-        out(&runs_table(&runs));
+        out(&runs_table(&runs, &config.prices));
     }
     exit::OK
 }

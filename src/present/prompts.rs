@@ -22,6 +22,16 @@ pub enum TopicAsk {
 
 /// The calls that ask each of `prompts` of every model and of Google from every place, each
 /// with its place's label.
+/// The calls [`topic_asks`] makes for `prompts` prompts, by kind: each model and one
+/// search from each place.
+pub fn topic_calls(prompts: usize, models: usize, places: usize) -> crate::price::Calls {
+    crate::price::Calls {
+        answers: (prompts * places * models) as u64,
+        searches: (prompts * places) as u64,
+        pages: 0,
+    }
+}
+
 pub fn topic_asks(
     prompts: &[String],
     models: &[Model],

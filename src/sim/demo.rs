@@ -12,9 +12,11 @@ const JOBS_FILE: &str = "demo-simulator-jobs.json";
 /// The simulator's CA, for commands run outside the app (it is made afresh at each start).
 const PROXY_CA_FILE: &str = "demo-proxy-ca.pem";
 
-/// Starts the demo simulator, keeping its jobs and its proxy CA in `data_dir`.
-pub async fn start(data_dir: &Path) -> std::io::Result<Simulator> {
+/// Starts the demo simulator, keeping its jobs and its proxy CA in `data_dir`, billing by
+/// `prices` (the config file's), so the costs said before a spend are what it takes.
+pub async fn start(data_dir: &Path, prices: crate::price::Prices) -> std::io::Result<Simulator> {
     let mut config = SimConfig::demo();
+    config.prices = prices;
     config.state_file = Some(data_dir.join(JOBS_FILE));
     let mut simulator = Simulator::start(config).await?;
     let ca_file = data_dir.join(PROXY_CA_FILE);
@@ -58,7 +60,9 @@ mod tests {
     #[tokio::test]
     async fn the_demo_saves_its_ca_where_the_endpoints_name_it() {
         let dir = tempfile::tempdir().unwrap();
-        let simulator = start(dir.path()).await.unwrap();
+        let simulator = start(dir.path(), crate::price::Prices::default())
+            .await
+            .unwrap();
         let endpoints = simulator.client_proxy_endpoints();
         let saved = endpoints.root_file.clone().unwrap();
         assert_eq!(saved, dir.path().join(PROXY_CA_FILE));

@@ -62,6 +62,8 @@ pub struct SimConfig {
     pub proxy_key: Option<String>,
     /// Which day's answers and ranks cacheable calls get (see [`Epoch`]).
     pub epoch: Epoch,
+    /// What each successful call costs: the client's one table, as the live service bills.
+    pub prices: crate::price::Prices,
 }
 
 /// The day the simulated world is at. Answers that may come from the cache are drawn from
@@ -116,6 +118,7 @@ impl Default for SimConfig {
             proxy_key: None,
             // Tests and the demo pin what they see; `vantage sim` follows the calendar.
             epoch: Epoch::Fixed(0),
+            prices: crate::price::Prices::default(),
         }
     }
 }

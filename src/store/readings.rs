@@ -63,6 +63,13 @@ pub(super) const MIGRATION: &str = "
     );
 ";
 
+/// 11 → 12: the kept counts of ended runs also count their answered AI calls, so a run's
+/// credits are priced by kind; the counts kept so far are dropped and counted again.
+pub(super) const CREDITS_MIGRATION: &str = "
+    ALTER TABLE track_run_counts ADD COLUMN done_answers INTEGER NOT NULL DEFAULT 0;
+    DELETE FROM track_run_counts;
+";
+
 /// What a call's reading is of.
 pub const ANSWER: &str = "answer";
 pub const RESULTS: &str = "results";
@@ -209,8 +216,8 @@ pub(super) fn write_tally(
 pub(super) fn settle(tx: &Connection, runs: &[RunSummary]) -> Result<(), rusqlite::Error> {
     let mut statement = tx.prepare_cached(
         "INSERT OR REPLACE INTO track_run_counts
-             (run_id, queued, unsent, refused, done, failed, pending)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             (run_id, queued, unsent, refused, done, failed, pending, done_answers)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
     for run in runs.iter().filter(|r| r.is_finished()) {
         statement.execute(params![
@@ -220,7 +227,8 @@ pub(super) fn settle(tx: &Connection, runs: &[RunSummary]) -> Result<(), rusqlit
             run.refused,
             run.done,
             run.failed,
-            run.pending
+            run.pending,
+            run.done_answers
         ])?;
     }
     Ok(())

@@ -104,6 +104,8 @@ const MIGRATIONS: &[&str] = &[
     super::travel::PARTS_MIGRATION,
     // 11 → 12: whether discovery read an answer as plain text (see `names.rs`).
     super::names::AS_TEXT_MIGRATION,
+    // 12 → 13: ended runs keep their answered AI calls, for their credits by kind.
+    super::readings::CREDITS_MIGRATION,
 ];
 
 /// The schema version this build writes.

@@ -163,7 +163,7 @@ pub struct RunSummary {
     pub set_name: String,
     pub started_at: UnixMs,
     pub planned: u32,
-    /// Calls the service queued (each spent a credit).
+    /// Calls the service queued.
     pub queued: u32,
     /// Calls not sent yet (or whose sending failed).
     pub unsent: u32,
@@ -173,9 +173,24 @@ pub struct RunSummary {
     pub failed: u32,
     /// Pending, or in error while polled.
     pub pending: u32,
+    /// Of the done calls, the AI answers (the rest are searches): their credits differ.
+    pub done_answers: u32,
 }
 
 impl RunSummary {
+    /// The credits the run's answered calls cost by the price table: the service bills only
+    /// successful calls (a pending one is billed when it lands).
+    pub fn credits(&self, prices: &crate::price::Prices) -> u64 {
+        let answers = u64::from(self.done_answers.min(self.done));
+        let searches = u64::from(self.done) - answers;
+        crate::price::Calls {
+            answers,
+            searches,
+            pages: 0,
+        }
+        .credits(prices)
+    }
+
     /// Every call was sent (or refused): what is left is polling.
     pub fn is_submitted(&self) -> bool {
         self.unsent == 0
@@ -378,7 +393,8 @@ pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummar
     // an import brought in part of is left out until the rest comes (`travel.rs`).
     let mut statement = conn.prepare_cached(
         "SELECT r.id, r.set_name, r.started_at, r.planned,
-                c.queued, c.unsent, c.refused, c.done, c.failed, c.pending, r.rowid
+                c.queued, c.unsent, c.refused, c.done, c.failed, c.pending, r.rowid,
+                c.done_answers
          FROM track_runs r JOIN track_run_counts c ON c.run_id = r.id
          WHERE (?1 IS NULL OR r.set_name = ?1 COLLATE NOCASE)
            AND r.id NOT IN (SELECT run_id FROM track_imports)
@@ -390,7 +406,8 @@ pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummar
                 sum(j.state = 'done'),
                 sum(j.state IN ('failed', 'expired')),
                 sum(j.state IN ('pending', 'error')),
-                r.rowid
+                r.rowid,
+                sum(j.state = 'done' AND i.kind = 'ai')
          FROM track_runs r
          LEFT JOIN track_items i ON i.run_id = r.id
          LEFT JOIN jobs j ON j.id = i.job_id
@@ -412,6 +429,7 @@ pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummar
             done: count(row.get(7)?),
             failed: count(row.get(8)?),
             pending: count(row.get(9)?),
+            done_answers: count(row.get(11)?),
         })
     })?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)

@@ -404,6 +404,7 @@ mod tests {
             done: 1,
             failed: 0,
             pending: 0,
+            done_answers: 1,
         }
     }
 

@@ -80,6 +80,7 @@ pub async fn run(
         app.flash_error(warning);
     }
     app.reading_width = config.reading_width;
+    app.prices = config.prices;
     let user_files = UserFiles::new(config.keys_file(), config.theme.clone());
     user_files.apply_at_start(&mut app);
     runner.set_user_files(user_files);

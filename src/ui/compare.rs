@@ -137,7 +137,7 @@ fn draw_axes(lines: Vec<Line<'static>>, frame: &mut Frame, area: Rect) {
 
 /// The setup box folded to a line: what a run costs, and how to see the rest.
 fn draw_folded_axes(app: &App, frame: &mut Frame, area: Rect) {
-    let (cost, allowed) = cost_line(&app.compare);
+    let (cost, allowed) = cost_line(app);
     let style = if allowed {
         theme::accent().add_modifier(Modifier::BOLD)
     } else {
@@ -198,7 +198,7 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
             spans
         }
     };
-    let (cost, allowed) = cost_line(compare);
+    let (cost, allowed) = cost_line(app);
     let hand = compare.columns.iter().filter(|c| c.by_hand).count();
     let mut cost_spans = vec![Span::styled(
         cost,

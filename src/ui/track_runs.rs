@@ -13,7 +13,14 @@ use crate::track::view::TrackView;
 use super::theme;
 
 /// `demo`: the runs are the demo's own (its store), said in the title.
-pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize, demo: bool) {
+pub(super) fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    view: &TrackView,
+    selected: usize,
+    prices: &crate::price::Prices,
+    demo: bool,
+) {
     let shown_set = view.set.as_deref().unwrap_or("");
     let header = Row::new([
         "set", "run", "started", "calls", "done", "failed", "pending", "credits", "⚑",
@@ -56,7 +63,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, selected: us
             } else {
                 run.pending.to_string()
             }),
-            Line::raw(run.queued.to_string()),
+            Line::raw(run.credits(prices).to_string()),
             match view.fired_on(run.id.as_str()).len() {
                 0 => Line::raw(""),
                 n => Line::styled(format!("⚑ {n}"), theme::error()),

@@ -156,7 +156,7 @@ fn place_name(location: &Location) -> String {
 fn footer_lines(app: &App, editor: &SetEditor) -> Vec<Line<'static>> {
     let mut lines = vec![Line::from(vec![
         Span::styled("A run makes ", theme::dim()),
-        Span::styled(editor.set.calls_in_words(), theme::accent()),
+        Span::styled(editor.set.cost_in_words(&app.prices), theme::accent()),
         Span::styled(".", theme::dim()),
     ])];
     match &editor.problem {

@@ -45,6 +45,8 @@ mod network_edges;
 mod page_usage;
 #[path = "../places_cli.rs"]
 mod places_cli;
+#[path = "../prices.rs"]
+mod prices;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;
 #[path = "../secrets_kept.rs"]

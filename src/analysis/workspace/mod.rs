@@ -602,21 +602,33 @@ impl TrackSet {
         self.answer_cells() * self.samples.max(1) + self.terms.len() * self.locations.len().max(1)
     }
 
-    /// The calls of a run in words: "12 calls (4 answers asked 3 times, 0 searches)".
-    pub fn calls_in_words(&self) -> String {
-        let calls = self.combinations();
-        let searches = self.terms.len() * self.locations.len().max(1);
-        let answers = calls - searches;
-        let samples = self.samples.max(1);
-        let what = if samples > 1 {
-            format!(
-                "{} answers asked {samples} times, {searches} searches",
-                answers / samples
-            )
-        } else {
-            format!("{answers} answers, {searches} searches")
-        };
-        format!("{calls} calls ({what})")
+    /// The calls of a run by kind: the chatbots' answers (each sample a call), and the
+    /// searches (the AI Overviews, sampled too, and the tracked terms).
+    pub fn calls_by_kind(&self) -> crate::price::Calls {
+        let factor = |n: usize| n.max(1);
+        let samples = factor(self.samples);
+        let overviews =
+            usize::from(self.overview) * self.prompts.len() * factor(self.locations.len());
+        let terms = self.terms.len() * factor(self.locations.len());
+        let answers = (self.answer_cells() - overviews) * samples;
+        crate::price::Calls {
+            answers: answers as u64,
+            searches: (overviews * samples + terms) as u64,
+            pages: 0,
+        }
+    }
+
+    /// What a run costs in words: "10 calls (8 answers × 5 + 2 searches × 1 = 42 credits)",
+    /// with "; each answer asked 3 times" when it has samples.
+    pub fn cost_in_words(&self, prices: &crate::price::Prices) -> String {
+        let words = self.calls_by_kind().in_words(prices);
+        match self.samples {
+            0 | 1 => words,
+            samples => format!(
+                "{}; each answer asked {samples} times)",
+                words.trim_end_matches(')')
+            ),
+        }
     }
 
     /// How many answers one sample of a run reads: each prompt from each model, device and

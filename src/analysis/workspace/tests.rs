@@ -109,6 +109,10 @@ fn sets_read_with_their_vantage_points() {
     assert_eq!(set.locations[0].city.as_deref(), Some("New York"));
     assert_eq!(set.locations[1].country.as_deref(), Some("DE"));
     assert_eq!(set.combinations(), 2 * 2 * 3 + 3);
+    assert_eq!(
+        set.cost_in_words(&crate::price::Prices::default()),
+        "15 calls (12 answers × 5 + 3 searches × 1 = 63 credits)"
+    );
     assert_eq!(workspace.brands_of(set)[0].name, "Merrell");
     let specs: Vec<String> = set.locations.iter().map(location_spec).collect();
     assert_eq!(specs, ["US:NY:New+York", "DE::Berlin", "FR"]);
@@ -135,6 +139,12 @@ fn ai_overview_is_one_more_model_of_a_set_and_writes_back() {
         (2 + 2) * 5,
         "samples repeat the answers"
     );
+    // An AI Overview is read from a search, and priced as one.
+    assert_eq!(
+        copy.cost_in_words(&crate::price::Prices::default()),
+        "20 calls (10 answers × 5 + 10 searches × 1 = 60 credits; each answer asked 5 times)"
+    );
+    assert_eq!(copy.calls_by_kind().total(), copy.combinations() as u64);
 }
 
 #[test]

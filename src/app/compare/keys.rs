@@ -452,31 +452,42 @@ fn choose(app: &mut App, kind: PickerKind, value: Option<String>) {
     compare.rebuild();
 }
 
-/// The line that says what a send costs: "8 columns = 8 calls", or why it is refused.
-pub(crate) fn cost_line(compare: &CompareState) -> (String, bool) {
+/// The line that says what a send costs, by the price table: "8 columns = 8 calls (8
+/// answers × 5 = 40 credits)", or why it is refused (too many, or more than the balance).
+pub(crate) fn cost_line(app: &App) -> (String, bool) {
+    let compare = &app.compare;
     let n = compare.columns.len();
     let samples = compare.samples_per_column();
+    let s = if n == 1 { "" } else { "s" };
+    let calls = compare.calls_by_kind();
     if n > MAX_COLUMNS {
-        (
+        return (
             format!("{n} columns = {n} calls: too many, at most {MAX_COLUMNS}"),
             false,
-        )
-    } else if samples > 1 {
-        let calls = n * samples;
-        let s = if n == 1 { "" } else { "s" };
-        let text = format!("{n} column{s} × {samples} samples = {calls} calls");
-        match crate::analysis::samples::check_sampled_comparison(samples, n) {
-            Ok(()) => (text, true),
-            Err(_) => (
+        );
+    }
+    let text = if samples > 1 {
+        let text = format!(
+            "{n} column{s} × {samples} samples = {}",
+            calls.in_words(&app.prices)
+        );
+        if crate::analysis::samples::check_sampled_comparison(samples, n).is_err() {
+            return (
                 format!(
                     "{text}: too many, at most {}",
                     crate::analysis::samples::MAX_SAMPLED_CALLS
                 ),
                 false,
-            ),
+            );
         }
+        text
     } else {
-        let s = if n == 1 { "" } else { "s" };
-        (format!("{n} column{s} = {n} call{s}"), true)
+        format!("{n} column{s} = {}", calls.in_words(&app.prices))
+    };
+    match app.credits {
+        super::super::Credits::Known(left) if left < calls.credits(&app.prices) => {
+            (format!("{text}: {left} credits left"), false)
+        }
+        _ => (text, true),
     }
 }

@@ -537,6 +537,22 @@ impl CompareState {
         self.samples_per_column() > 1
     }
 
+    /// The calls a run makes, by kind for their price: a model's answer is an AI call, an
+    /// AI Overview or a column of ranks a search; each asked [`Self::samples_per_column`] times.
+    pub fn calls_by_kind(&self) -> crate::price::Calls {
+        let samples = self.samples_per_column() as u64;
+        let mut calls = crate::price::Calls::default();
+        for column in &self.columns {
+            let searched = self.mode == CompareMode::Search || column.vantage.overview;
+            if searched {
+                calls.searches += samples;
+            } else {
+                calls.answers += samples;
+            }
+        }
+        calls
+    }
+
     /// How many times a run asks each column: the samples for answers, once for searches.
     pub fn samples_per_column(&self) -> usize {
         match self.mode {

@@ -195,6 +195,12 @@ fn refusal(app: &App) -> Option<String> {
     if app.connection.token.is_none() {
         return Some(app.no_token_sentence());
     }
+    let (cost, allowed) = super::cost_line(app);
+    if !allowed {
+        return Some(format!(
+            "Not sent: {cost}. Top up, or ask fewer columns or samples."
+        ));
+    }
     let base = app.search.request();
     for column in &compare.columns {
         let checked = match compare.mode {

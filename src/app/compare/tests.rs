@@ -102,8 +102,11 @@ fn the_axes_multiply_into_columns_models_first() {
     assert_eq!(app.compare.columns[1].vantage.model, Some(Model::Chatgpt));
     assert_eq!(app.compare.columns[3].vantage.model, Some(Model::Gemini));
     assert_eq!(
-        cost_line(&app.compare),
-        ("12 columns = 12 calls".into(), true)
+        cost_line(&app),
+        (
+            "12 columns = 12 calls (12 answers × 5 = 60 credits)".into(),
+            true
+        )
     );
 }
 
@@ -151,7 +154,7 @@ fn more_than_sixteen_columns_are_refused_with_the_reason() {
     app.compare.axes.locations = ["us", "de", "fr", "it", "es"].map(loc).to_vec();
     app.compare.rebuild();
     assert_eq!(app.compare.columns.len(), 20);
-    assert!(!cost_line(&app.compare).1);
+    assert!(!cost_line(&app).1);
     let effects = send_all(&mut app);
     assert!(effects.is_empty());
     let flash = app.flash.as_ref().unwrap().text.clone();
@@ -428,8 +431,11 @@ fn a_reopened_comparison_shows_the_setup_it_was_run_with() {
     let fresh = run_and_reopen(&mut app);
     assert_eq!(fresh.compare.axes, asked);
     assert_eq!(
-        cost_line(&fresh.compare),
-        ("6 columns = 6 calls".into(), true)
+        cost_line(&fresh),
+        (
+            "6 columns = 6 calls (6 answers × 5 = 30 credits)".into(),
+            true
+        )
     );
     assert!(fresh.compare.columns.iter().all(|c| !c.by_hand));
     assert_eq!(fresh.compare.table_scroll, 0, "it opens at the top");

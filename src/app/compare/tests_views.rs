@@ -274,8 +274,11 @@ fn samples_ask_each_column_again_afresh_and_the_matrix_counts_every_answer() {
     key(&mut app, KeyCode::Char('a'), KeyModifiers::NONE);
     assert_eq!(app.compare.axes.samples(), 3);
     assert_eq!(
-        cost_line(&app.compare),
-        ("2 columns × 3 samples = 6 calls".to_string(), true)
+        cost_line(&app),
+        (
+            "2 columns × 3 samples = 6 calls (6 answers × 5 = 30 credits)".to_string(),
+            true
+        )
     );
     let effects = send_all(&mut app);
     // Each column's first ask is marked as the column's (one History entry for them all).

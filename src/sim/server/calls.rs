@@ -15,6 +15,7 @@ use super::submission::{
     Query, ai_body, browser_body, search_body, validate_ai, validate_browser, validate_search,
 };
 use super::{Shared, fault_response, html_response, json_response, malformed, text, unprocessable};
+use crate::price::Billed;
 
 enum Gate {
     Go { slow: bool, malformed: bool },
@@ -22,31 +23,43 @@ enum Gate {
     TimeOut,
 }
 
-/// Credits, then faults, then billing: a refused or failed call costs nothing.
+/// Credits, then faults: a refused call costs nothing, and a call is billed (see [`bill`])
+/// only once it has succeeded.
 fn gate(shared: &Shared) -> Gate {
-    let no_credits = || {
-        text(
+    if shared.credits.load(Ordering::SeqCst) == 0 {
+        return Gate::Refuse(text(
             StatusCode::PAYMENT_REQUIRED,
             &format!("Credit balance is 0; top up at {}/plans", shared.base_url),
-        )
-    };
-    if shared.credits.load(Ordering::SeqCst) == 0 {
-        return Gate::Refuse(no_credits());
+        ));
     }
-    let (slow, malformed) = match shared.next_fault() {
-        None => (false, false),
-        Some(Fault::Slow) => (true, false),
-        Some(Fault::Malformed) => (false, true),
-        Some(Fault::Timeout) => return Gate::TimeOut,
-        Some(other) => return Gate::Refuse(fault_response(other)),
-    };
-    let spent = shared
+    match shared.next_fault() {
+        None => Gate::Go {
+            slow: false,
+            malformed: false,
+        },
+        Some(Fault::Slow) => Gate::Go {
+            slow: true,
+            malformed: false,
+        },
+        Some(Fault::Malformed) => Gate::Go {
+            slow: false,
+            malformed: true,
+        },
+        Some(Fault::Timeout) => Gate::TimeOut,
+        Some(other) => Gate::Refuse(fault_response(other)),
+    }
+}
+
+/// Takes a successful call's price from the balance, and what it took: a balance short of
+/// the price goes to 0 (the next call is refused), so usage always equals the balance's drop.
+fn bill(shared: &Shared, price: u64) -> u64 {
+    let before = shared
         .credits
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| c.checked_sub(1));
-    if spent.is_err() {
-        return Gate::Refuse(no_credits());
-    }
-    Gate::Go { slow, malformed }
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
+            Some(c.saturating_sub(price))
+        })
+        .unwrap_or_else(|c| c);
+    before.min(price)
 }
 
 async fn body_bytes(response: Response) -> (Response, String) {
@@ -95,6 +108,7 @@ pub(super) async fn submit_ai(shared: &Shared, query: &Query) -> Response {
     );
     let call = Call {
         kind: JobKind::Ai,
+        price: shared.config.prices.of(Billed::Ai),
         key: &key,
         latency_range: model_latency(submission.request.model),
         cache: submission.cache,
@@ -118,6 +132,7 @@ pub(super) async fn submit_search(shared: &Shared, query: &Query) -> Response {
     );
     let call = Call {
         kind: JobKind::Search,
+        price: shared.config.prices.of(Billed::Search),
         key: &key,
         latency_range: (3.0, 9.0),
         cache: submission.cache,
@@ -142,8 +157,15 @@ pub(super) async fn submit_browser(shared: &Shared, query: &Query) -> Response {
         return text(StatusCode::NOT_FOUND, "Domain is nonexistant");
     }
     let key = submission.content_key();
+    let ridiculous_speed = query
+        .optional("speed")
+        .is_some_and(|speed| speed.trim().eq_ignore_ascii_case("ridiculous"));
     let call = Call {
         kind: JobKind::Browser,
+        price: shared
+            .config
+            .prices
+            .of(Billed::Browser { ridiculous_speed }),
         key: &key,
         latency_range: (1.0, 4.0),
         cache: true,
@@ -154,6 +176,8 @@ pub(super) async fn submit_browser(shared: &Shared, query: &Query) -> Response {
 
 struct Call<'a> {
     kind: JobKind,
+    /// Credits the call costs if it succeeds.
+    price: u64,
     /// What makes two calls the same answer, for latency draws and cache hits.
     key: &'a str,
     latency_range: (f64, f64),
@@ -189,12 +213,22 @@ async fn submit(
             return fault_response(Fault::Unavailable);
         }
         let id = shared.create_job(call.kind, query.for_job(), variation, slow, None);
-        shared.usage.record(call.kind, true, 1, Duration::ZERO);
+        // A job that will end "failed" is not billed: the service bills successful calls.
+        let succeeds = shared.jobs.get(&id).is_some_and(|job| !job.failed);
+        let credits = if succeeds {
+            bill(shared, call.price)
+        } else {
+            0
+        };
+        shared
+            .usage
+            .record(call.kind, succeeds, credits, Duration::ZERO);
         return finish(accepted(&id), malformed_body).await;
     }
     let waited = shared.latency(call.latency_range, call.key, hit, slow);
     tokio::time::sleep(waited).await;
-    shared.usage.record(call.kind, true, 1, waited);
+    let credits = bill(shared, call.price);
+    shared.usage.record(call.kind, true, credits, waited);
     finish(body(variation), malformed_body).await
 }
 

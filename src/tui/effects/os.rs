@@ -117,7 +117,9 @@ impl EffectRunner {
                 }));
                 None
             }
-            OsEffect::SwitchToDemo => Some(Msg::DemoStarted(self.switch_to_demo().await)),
+            OsEffect::SwitchToDemo(prices) => {
+                Some(Msg::DemoStarted(self.switch_to_demo(prices).await))
+            }
             OsEffect::ReadUserFiles => {
                 if let Some(files) = self.user_files.clone() {
                     let tx = self.tx.clone();
@@ -139,11 +141,12 @@ impl EffectRunner {
         }
     }
 
-    /// Starts the embedded simulator, points every later call at it, and keeps what follows
-    /// in the demo's own store (the live one is closed): nothing simulated joins live data.
-    async fn switch_to_demo(&mut self) -> Result<Connection, String> {
+    /// Starts the embedded simulator (billing by `prices`), points every later call at it,
+    /// and keeps what follows in the demo's own store (the live one is closed): nothing
+    /// simulated joins live data.
+    async fn switch_to_demo(&mut self, prices: crate::price::Prices) -> Result<Connection, String> {
         let demo_dir = crate::config::demo_data_dir(&self.data_dir);
-        let simulator = crate::sim::demo::start(&demo_dir)
+        let simulator = crate::sim::demo::start(&demo_dir, prices)
             .await
             .map_err(|e| e.to_string())?;
         let options = self.store_options.clone();
