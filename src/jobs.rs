@@ -73,8 +73,8 @@ pub enum PollOutcome {
     Pending,
     /// The result; its body is stored by the caller.
     Ready,
-    /// `{"status": "failed"}`.
-    Failed,
+    /// `{"status": "failed"}`, with the service's words when it gave some.
+    Failed(Option<String>),
     /// 404: the service does not know the id.
     NotFound,
     /// Anything else that went wrong, as a sentence.
@@ -96,8 +96,17 @@ impl PollOutcome {
         match poll {
             JobPoll::Pending(_) => PollOutcome::Pending,
             JobPoll::Ready(_) => PollOutcome::Ready,
-            JobPoll::Failed => PollOutcome::Failed,
+            JobPoll::Failed(said) => PollOutcome::Failed(said.clone()),
         }
+    }
+}
+
+/// Why a job failed, as kept with it and shown: the service's words when it gave some, and
+/// what to do.
+pub fn failure_sentence(said: Option<&str>) -> String {
+    match said {
+        Some(words) => format!("The job failed at the service: {words}. Re-submit it to try again (R in the Jobs tab)."),
+        None => "The job failed at the service, which gave no reason. Re-submit it to try again (R in the Jobs tab).".to_string(),
     }
 }
 
@@ -107,7 +116,7 @@ pub fn next_state(known: bool, outcome: &PollOutcome) -> (JobState, Option<Strin
     match outcome {
         PollOutcome::Pending => (JobState::Pending, None),
         PollOutcome::Ready => (JobState::Done, None),
-        PollOutcome::Failed => (JobState::Failed, None),
+        PollOutcome::Failed(said) => (JobState::Failed, Some(failure_sentence(said.as_deref()))),
         PollOutcome::NotFound if known => (JobState::Expired, None),
         PollOutcome::NotFound => (JobState::Error, Some(UNKNOWN_JOB.to_string())),
         PollOutcome::Error(message) => (JobState::Error, Some(message.clone())),
@@ -184,7 +193,7 @@ pub struct Transition {
     /// When the job will next be polled; `None` once terminal (or parked).
     pub next_poll_at: Option<UnixMs>,
     pub known: bool,
-    /// The error sentence (or "unknown job") when `to` is `error`.
+    /// The error sentence (or "unknown job") when `to` is `error`; why, when `failed`.
     pub error: Option<String>,
     /// True when the job reached the session's error limit and will not be polled again here.
     pub parked: bool,
@@ -364,12 +373,16 @@ impl Scheduler {
         job.state = to;
         if matches!(
             outcome,
-            PollOutcome::Pending | PollOutcome::Ready | PollOutcome::Failed
+            PollOutcome::Pending | PollOutcome::Ready | PollOutcome::Failed(_)
         ) {
             job.known = true;
         }
         if to == JobState::Error {
             job.error_streak += 1;
+            job.last_error = error.clone();
+        } else if to == JobState::Failed {
+            // Why it failed is kept with it: the service's words, or that it gave none.
+            job.error_streak = 0;
             job.last_error = error.clone();
         } else {
             job.error_streak = 0;
@@ -514,7 +527,7 @@ mod tests {
         assert_eq!(tickets.len(), 4);
         let outcomes = [
             PollOutcome::Ready,
-            PollOutcome::Failed,
+            PollOutcome::Failed(None),
             PollOutcome::NotFound,
             PollOutcome::Error("connection refused".into()),
         ];

@@ -46,6 +46,25 @@ fn a_demo_run_never_touches_the_live_store_and_each_history_is_its_own() {
         "{}",
         String::from_utf8_lossy(&live.stderr)
     );
+    // Resumed where nothing can connect: nothing went out either time, so nothing is said
+    // to be billed twice.
+    let resumed = assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir)
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("none.toml"))
+        .env("VANTAGE_TOKEN", "a-token-of-the-test")
+        .args([
+            "--render-url",
+            "http://127.0.0.1:9",
+            "--search-url",
+            "http://127.0.0.1:9",
+        ])
+        .args(["track", "run", "boots"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert!(said.contains("could not be sent now"), "{said}");
+    assert!(!said.contains("twice"), "nothing went out: {said}");
     // The same set with the demo: a run of its own, sent and answered.
     let demo = vantage(dir, &["--demo", "track", "run", "boots", "--wait"]);
     let said = String::from_utf8_lossy(&demo.stderr);

@@ -546,7 +546,7 @@ pub enum JobAnswer {
 fn map_poll<T, U>(poll: JobPoll<T>, f: impl FnOnce(T) -> U) -> JobPoll<U> {
     match poll {
         JobPoll::Pending(s) => JobPoll::Pending(s),
-        JobPoll::Failed => JobPoll::Failed,
+        JobPoll::Failed(said) => JobPoll::Failed(said),
         JobPoll::Ready(v) => JobPoll::Ready(f(v)),
     }
 }

@@ -116,7 +116,7 @@ pub(super) fn decode_job<T>(
 ) -> Result<JobPoll<T>, ApiError> {
     match job_state(&raw.body) {
         Some(JobPoll::Pending(status)) => Ok(JobPoll::Pending(status)),
-        Some(JobPoll::Failed) => Ok(JobPoll::Failed),
+        Some(JobPoll::Failed(said)) => Ok(JobPoll::Failed(said)),
         _ if raw.status == 202 => Ok(JobPoll::Pending("retrieving".to_string())),
         _ => ready(raw).map(JobPoll::Ready),
     }

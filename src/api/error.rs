@@ -138,9 +138,9 @@ pub enum ApiError {
     )]
     TooLarge { limit: usize },
 
-    /// A queued job ended failed.
-    #[error("The job failed on the service's side. Re-submit the request to try again.")]
-    JobFailed,
+    /// A queued job ended failed, with the service's words when it gave some.
+    #[error("{}", crate::jobs::failure_sentence(.0.as_deref()))]
+    JobFailed(Option<String>),
 
     /// The user cancelled.
     #[error("Cancelled.")]
@@ -208,6 +208,22 @@ fn transport_sentence(kind: TransportKind, detail: &str) -> String {
 }
 
 impl ApiError {
+    /// The call never left this machine: refused before sending (no token, a bad request, a
+    /// URL not allowed) or no connection made. A service cannot have billed it.
+    pub fn nothing_sent(&self) -> bool {
+        matches!(
+            self,
+            ApiError::Invalid(_)
+                | ApiError::MissingToken { .. }
+                | ApiError::InsecureUrl { .. }
+                | ApiError::BadUrl { .. }
+                | ApiError::Transport {
+                    kind: TransportKind::Dns | TransportKind::Connect,
+                    ..
+                }
+        )
+    }
+
     /// The process exit code the CLI uses for this error.
     pub fn exit_code(&self) -> i32 {
         match self {

@@ -423,8 +423,8 @@ pub enum SearchAnswer {
 pub enum JobPoll<T> {
     /// Still `retrieving`; the status text as the service gave it.
     Pending(String),
-    /// The job failed; re-submit the request.
-    Failed,
+    /// The job failed; re-submit the request. The service's own words, when it gave some.
+    Failed(Option<String>),
     Ready(T),
 }
 
@@ -443,7 +443,15 @@ pub(crate) fn job_state(body: &str) -> Option<JobPoll<()>> {
         return None;
     }
     Some(match status.as_str() {
-        "failed" | "failure" | "error" => JobPoll::Failed,
+        "failed" | "failure" | "error" => {
+            // Its words on one line, bounded: they are shown and stored.
+            let said = ["message", "error"]
+                .iter()
+                .find_map(|key| map.get(*key)?.as_str())
+                .map(|words| crate::sanitize::one_line(words).chars().take(300).collect())
+                .filter(|words: &String| !words.trim().is_empty());
+            JobPoll::Failed(said)
+        }
         _ => JobPoll::Pending(status),
     })
 }
@@ -460,7 +468,11 @@ mod tests {
         );
         assert_eq!(
             job_state(r#"{"status":"failed","id":"x"}"#),
-            Some(JobPoll::Failed)
+            Some(JobPoll::Failed(None))
+        );
+        assert_eq!(
+            job_state(r#"{"status":"failed","message":"Out of\u001b[2J workers"}"#),
+            Some(JobPoll::Failed(Some("Out of[2J workers".into())))
         );
         assert_eq!(job_state(r#"{"status":"ok","results":[]}"#), None);
         assert_eq!(job_state("<html>"), None);

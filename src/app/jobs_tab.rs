@@ -382,9 +382,11 @@ fn open(app: &mut App) -> Vec<Effect> {
             Vec::new()
         }
         JobState::Failed => {
-            app.flash_error(format!(
-                "Job {short} failed at the service; R re-submits its request."
-            ));
+            let why = job
+                .last_error
+                .clone()
+                .unwrap_or_else(|| crate::jobs::failure_sentence(None));
+            app.flash_error(format!("Job {short}: {why}"));
             Vec::new()
         }
         JobState::Expired => {

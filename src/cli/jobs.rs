@@ -72,7 +72,7 @@ pub(super) async fn run_job(
                 }
                 return Ok(());
             }
-            JobPoll::Failed => return Err(ApiError::JobFailed),
+            JobPoll::Failed(said) => return Err(ApiError::JobFailed(said.clone())),
             JobPoll::Pending(status) => {
                 if !args.wait {
                     if args.json {
@@ -494,7 +494,7 @@ fn watch_exit(counts: &StateCounts) -> i32 {
     err(&format!(
         "{unanswered} job(s) ended without an answer (`vantage jobs` lists them): the next `vantage jobs watch` polls those in error again; the app's Jobs tab re-submits a failed or expired one (R)."
     ));
-    ApiError::JobFailed.exit_code()
+    ApiError::JobFailed(None).exit_code()
 }
 
 /// A watch whose service could not be reached: said, and its exit code.

@@ -482,6 +482,17 @@ async fn run_set(
             summary.pending,
             summary.unsent
         ));
+        // Why, in the service's words (or that it gave none), each reason once.
+        for (why, jobs) in store.track_failures(&begun.run).unwrap_or_default() {
+            let why = match why.is_empty() {
+                true => crate::jobs::failure_sentence(None),
+                false => why,
+            };
+            err(&format!(
+                "{jobs} failed: {}",
+                crate::sanitize::one_line(&why)
+            ));
+        }
         let incomplete = summary.failed + summary.refused;
         if incomplete > 0 {
             err(&format!(

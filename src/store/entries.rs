@@ -74,7 +74,7 @@ pub(super) fn enter(tx: &Connection, id: &str) -> Result<(), rusqlite::Error> {
     if let (Some(state @ (JobState::Failed | JobState::Expired)), Ok(job)) =
         (state, JobId::parse(id))
     {
-        add_response(tx, &entry, &unanswered(&job, state, ended_at))?;
+        add_response(tx, &entry, &unanswered(&job, state, ended_at, None))?;
     }
     Ok(())
 }

@@ -103,6 +103,12 @@ pub struct NewRun {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TrackWrite {
     Plan(NewRun),
+    /// A call whose sending was counted never left this machine (no token, no connection):
+    /// not counted as sent, so a resumed run does not take it for one the service may bill.
+    NotSent {
+        run: RunId,
+        seq: u32,
+    },
     /// The call is about to go out (counted, so a crash between sending and storing the id
     /// shows as a call sent more often than it has ids).
     Sending {
@@ -243,6 +249,12 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
                     call.to_json()
                 ])?;
             }
+        }
+        TrackWrite::NotSent { run, seq } => {
+            tx.execute(
+                "UPDATE track_items SET sends = max(sends - 1, 0) WHERE run_id = ?1 AND seq = ?2",
+                params![run.as_str(), seq],
+            )?;
         }
         TrackWrite::Sending { run, seq } => {
             readings::unsettle(tx, run)?;
@@ -479,6 +491,18 @@ pub(super) fn open_jobs(conn: &Connection, set: &str) -> Result<Vec<JobRecord>, 
 }
 
 /// Every call of a run, in order, with its job's state and result body.
+/// Why a run's failed jobs failed: each reason kept with them, and how many jobs gave it.
+pub(super) fn failures(conn: &Connection, run: &RunId) -> Result<Vec<(String, u32)>, StoreError> {
+    let mut statement = conn.prepare_cached(
+        "SELECT coalesce(j.last_error, ''), count(*) FROM track_items i
+         JOIN jobs j ON j.id = i.job_id
+         WHERE i.run_id = ?1 AND j.state = 'failed'
+         GROUP BY 1 ORDER BY 2 DESC",
+    )?;
+    let rows = statement.query_map([run.as_str()], |row| Ok((row.get(0)?, row.get(1)?)))?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
 pub(super) fn items(conn: &Connection, run: &RunId) -> Result<Vec<RunItem>, StoreError> {
     items_between(conn, run, 0, u32::MAX, true)
 }

@@ -399,7 +399,7 @@ fn update_job(tx: &Connection, update: &JobUpdate) -> Result<(), rusqlite::Error
             .optional()?
             .flatten();
         if let Some(entry) = entry {
-            let ended = unanswered(&t.id, t.to, t.polled_at);
+            let ended = unanswered(&t.id, t.to, t.polled_at, t.error.as_deref());
             add_response(
                 tx,
                 &EntryId(entry),
@@ -437,10 +437,15 @@ fn update_job(tx: &Connection, update: &JobUpdate) -> Result<(), rusqlite::Error
 }
 
 /// What a job's History entry says when the job failed or expired without an answer.
-pub(super) fn unanswered(id: &JobId, state: JobState, at: UnixMs) -> Body {
+pub(super) fn unanswered(id: &JobId, state: JobState, at: UnixMs, why: Option<&str>) -> Body {
+    let mut text = format!("The queued job {id} ended {state} without an answer.");
+    if let Some(why) = why {
+        text.push(' ');
+        text.push_str(why);
+    }
     Body {
         status: 0,
-        text: format!("The queued job {id} ended {state} without an answer."),
+        text,
         elapsed_ms: 0,
         received_at: at,
     }

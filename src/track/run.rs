@@ -218,6 +218,14 @@ pub async fn submit_unsent<S: Submitter>(
                         }
                     }
                     Err(error) => {
+                        if error.nothing_sent() {
+                            store
+                                .track(TrackWrite::NotSent {
+                                    run: run.clone(),
+                                    seq,
+                                })
+                                .detach();
+                        }
                         let elapsed = u64::try_from(sent.elapsed().as_millis()).unwrap_or(u64::MAX);
                         store
                             .add_response(&entry, Body::of_error(&error, elapsed))

@@ -247,7 +247,17 @@ pub(super) fn retrieve(
     };
     match job.state(now_unix_ms()) {
         JobState::Pending => json_response(pending, json!({"status": "retrieving"}).to_string()),
-        JobState::Failed => json_response(StatusCode::OK, json!({"status": "failed"}).to_string()),
+        JobState::Failed => {
+            // Failed on purpose, and said so: a user of the demo learns why and what to do.
+            let share = (shared.config.job_fail_share * 100.0).round();
+            let message = format!(
+                "the simulator fails {share}% of queued jobs on purpose (--job-fail-share), as a real service sometimes does"
+            );
+            json_response(
+                StatusCode::OK,
+                json!({"status": "failed", "message": message}).to_string(),
+            )
+        }
         JobState::Ready(job) => rebuild(job),
     }
 }
