@@ -11,6 +11,7 @@ pub mod demo;
 mod html;
 mod jobs;
 mod place;
+mod products;
 pub mod proxy;
 mod search;
 mod seed;

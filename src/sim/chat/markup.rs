@@ -9,6 +9,12 @@ use super::super::topic::title_case;
 use super::labels::{model_said, you_said};
 use super::{Block, Ctx, Inline, Source};
 
+/// Text as a browser serializes a text node: only `&`, `<` and `>` escaped, so the quotes
+/// of a JSON answer read as quotes to a client that strips the tags.
+fn esc_text(text: &str) -> String {
+    html_escape::encode_text(text).into_owned()
+}
+
 pub(super) fn ads_markup(ctx: &Ctx) -> String {
     let mut mix = Mix::of(&["ads", &ctx.request.content_key()]);
     if !mix.chance(1.0 / 3.0) {
@@ -150,7 +156,7 @@ fn inlines_markup(model: &str, inlines: &[Inline], sources: &[Source]) -> String
             continue;
         }
         match inline {
-            Inline::Text(t) => html.push_str(&esc(t)),
+            Inline::Text(t) => html.push_str(&esc_text(t)),
             Inline::Bold(t) => html.push_str(&format!("<strong>{}</strong>", esc(t))),
             Inline::Code(t) => html.push_str(&format!("<code>{}</code>", esc(t))),
             Inline::Link(href, t) => html.push_str(&format!(
@@ -217,7 +223,7 @@ fn blocks_markup(model: &str, blocks: &[Block], sources: &[Source]) -> String {
             Block::Code { lang, text } => {
                 html.push_str(&format!(
                     "<pre class=\"overflow-visible!\"><div class=\"code-header\"><span>{lang}</span><button class=\"copy\">Copy code</button></div><code class=\"whitespace-pre! language-{lang}\">{}</code></pre>\n",
-                    esc(text)
+                    esc_text(text)
                 ));
             }
         }

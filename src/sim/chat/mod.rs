@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
+mod follow;
 mod labels;
 mod markup;
 mod parts;
@@ -222,14 +223,21 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
         steady: (variation & FRESH_ASK != 0).then(|| hash_parts(&[&request.content_key()])),
         listed: Vec::new(),
     };
-    let mut blocks = match request.model {
-        "gemini" => compose_gemini(&mut ctx),
-        "perplexity" => compose_perplexity(&mut ctx),
-        "copilot" => compose_copilot(&mut ctx),
+    let asked = follow::asked(&request.prompt, &ctx.topic);
+    let mut blocks = match (asked, request.model) {
+        (follow::Asked { json: true, count }, _) => {
+            follow::json_answer(&mut ctx, &request.prompt, count)
+        }
+        (follow::Asked { count: Some(n), .. }, _) => follow::list_answer(&mut ctx, n),
+        (_, "gemini") => compose_gemini(&mut ctx),
+        (_, "perplexity") => compose_perplexity(&mut ctx),
+        (_, "copilot") => compose_copilot(&mut ctx),
         _ => compose_chatgpt(&mut ctx),
     };
-    // Before the closing paragraph.
-    if let Some(caveat) = parts::caveat_para(&mut ctx) {
+    // Before the closing paragraph; never inside a JSON answer.
+    if !asked.json
+        && let Some(caveat) = parts::caveat_para(&mut ctx)
+    {
         blocks.insert(blocks.len().saturating_sub(1), caveat);
     }
     let mut ids = Mix::new(seed ^ 0x5eed);

@@ -316,3 +316,114 @@ fn a_share_of_answers_name_their_searches_subqueries() {
     let again = |n| completion_json(&asked, &build(&asked, FRESH_ASK | n));
     assert_eq!(again(7), again(7));
 }
+
+fn asking(model: &'static str, prompt: &str) -> AiRequest {
+    AiRequest {
+        prompt: prompt.into(),
+        ..asked_from(model, Some("US"))
+    }
+}
+
+const MODELS: [&str; 4] = ["chatgpt", "gemini", "perplexity", "copilot"];
+
+/// The answer's body: the completion without its label and, for Copilot, its chrome.
+fn body_of(page: &ChatPage) -> &str {
+    let html = page.completion_html.as_str();
+    let html = html.split("<div class=\"pt-1\">").next().unwrap_or(html);
+    let html = html
+        .split("<div class=\"mt-3\"><div")
+        .next()
+        .unwrap_or(html);
+    let start = html.find("<p>").unwrap_or(0);
+    let end = html
+        .rfind("</p>")
+        .map_or(html.len(), |at| at + "</p>".len());
+    &html[start..end]
+}
+
+#[test]
+fn a_prompt_asking_for_json_only_gets_a_json_object() {
+    for model in MODELS {
+        for prompt in [
+            "Reply with only JSON: the best CRM tools",
+            "best laptops, respond in JSON",
+            "Return a JSON object with \"company\", \"website\" and \"industry\" for a CRM vendor",
+        ] {
+            let page = build(&asking(model, prompt), 0);
+            let body = body_of(&page);
+            assert_eq!(body.matches("<p>").count(), 1, "{model}: {body}");
+            let text = html_escape::decode_html_entities(&tag_free(body)).into_owned();
+            let value: serde_json::Value = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{model} {prompt}: {e}: {text}"));
+            assert!(value.is_object(), "{model}: {text}");
+            if prompt.contains("\"company\"") {
+                for key in ["company", "website", "industry"] {
+                    assert!(value[key].is_string(), "{model}: {key} in {text}");
+                }
+                assert!(
+                    value["website"]
+                        .as_str()
+                        .is_some_and(|u| u.starts_with("https://"))
+                );
+            } else {
+                assert!(value["items"].as_array().is_some_and(|i| !i.is_empty()));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_prompt_asking_for_n_items_gets_n() {
+    for model in MODELS {
+        for (prompt, n) in [
+            ("list 5 espresso machines", 5),
+            ("top 7 CRM tools", 7),
+            ("give me 3 ideas for dinner", 3),
+            (
+                "What are the best AI coding tools right now? List the top 10.",
+                10,
+            ),
+            // More than the catalogue holds.
+            ("list 12 hiking boots", 12),
+        ] {
+            let page = build(&asking(model, prompt), 0);
+            let body = body_of(&page);
+            assert_eq!(body.matches("<ol>").count(), 1, "{model} {prompt}");
+            assert_eq!(body.matches("<li>").count(), n, "{model} {prompt}");
+        }
+    }
+}
+
+#[test]
+fn a_product_field_is_answered_with_four_to_seven_of_its_brands() {
+    for prompt in [
+        "best running shoes",
+        "CRM software",
+        "which password manager should I use",
+    ] {
+        let topic = topic_of(prompt);
+        let field = topic.field.expect("a known field");
+        for model in MODELS {
+            for n in 0..6 {
+                let variation = if n == 0 { 0 } else { FRESH_ASK | n };
+                for device in [None, Some("iPhone 15")] {
+                    let request = AiRequest {
+                        device,
+                        ..asking(model, prompt)
+                    };
+                    let text = tag_free(&build(&request, variation).completion_html);
+                    let brands: std::collections::BTreeSet<&str> = field
+                        .products
+                        .iter()
+                        .filter(|(_, product)| text.contains(product))
+                        .map(|(brand, _)| *brand)
+                        .collect();
+                    assert!(
+                        (4..=7).contains(&brands.len()),
+                        "{model} {prompt} {n} {device:?}: {brands:?}"
+                    );
+                }
+            }
+        }
+    }
+}
