@@ -1,5 +1,6 @@
 //! What the chat pages' markup means beyond HTML itself, for every reader of it (the renderer
-//! and the readings of answers): the classes that hide an element from sight.
+//! and the readings of answers): the classes that hide an element from sight, and the
+//! page's own controls drawn around an answer.
 
 /// Classes that hide an element from sight (kept for screen readers).
 pub const HIDDEN_CLASSES: &[&str] = &[
@@ -13,11 +14,15 @@ pub const HIDDEN_CLASSES: &[&str] = &[
     "assistive-text",
 ];
 
-/// Whether an element with these attributes (name, value) is hidden from sight: the
-/// `hidden` attribute, `aria-hidden="true"`, a hiding class, or an inline style that hides.
+/// Whether an element with these attributes (name, value) is left out of an answer's words:
+/// hidden from sight (the `hidden` attribute, `aria-hidden="true"`, a hiding class, an
+/// inline style that hides), or the page's chrome around the answer, which Copilot marks
+/// `data-copy="false"` (its citation chips, the row of cards ending in "Show all", the
+/// reactions ending in "Edit in a page"): what its own "Copy" leaves out.
 pub fn hides<'a>(attrs: impl IntoIterator<Item = (&'a str, &'a str)>) -> bool {
     attrs.into_iter().any(|(name, value)| match name {
         "hidden" | "popover" => true,
+        "data-copy" => value.trim().eq_ignore_ascii_case("false"),
         "aria-hidden" => value.trim().eq_ignore_ascii_case("true"),
         "class" => value
             .split_ascii_whitespace()
@@ -44,6 +49,8 @@ mod tests {
         assert!(hides([("aria-hidden", " TRUE ")]));
         assert!(hides([("style", "Display: None")]));
         assert!(hides([("hidden", "")]));
+        assert!(hides([("data-copy", "false")]));
+        assert!(!hides([("data-copy", "true")]));
         assert!(!hides([
             ("class", "sr-only-focusable"),
             ("aria-hidden", "false")

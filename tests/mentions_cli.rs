@@ -39,19 +39,19 @@ fn ai_lists_mentions_in_text_and_json() {
         "ai",
         "best hiking boots",
         "--brands",
-        "Keen,Salomon=salomon.com",
+        "Merrell,Scarpa=scarpa.com",
     ]));
     assert_eq!(code, 0);
     let mentions = text.split("Mentions:\n").nth(1).unwrap_or_default();
-    // The answer's third pick, and a warning about a boot it did not put forward.
+    // The answer's second pick, and a warning about a boot it did not put forward.
     assert!(
         mentions.starts_with(
-            "  1. Salomon — 3× — recommended, item 3 of a list — \"Salomon X Ultra 4 GTX — Best for"
+            "  1. Scarpa — 3× — recommended, item 2 of a list — \"Scarpa Rush Trek — Best for"
         ),
         "{text}"
     );
     assert!(
-        mentions.contains("  2. Keen — 1× — cautioned — \"Skip the Keen Targhee IV"),
+        mentions.contains("  2. Merrell — 1× — cautioned — \"Skip the Merrell Moab 3 Mid"),
         "{text}"
     );
 
@@ -60,7 +60,7 @@ fn ai_lists_mentions_in_text_and_json() {
         "ai",
         "best hiking boots",
         "--brands",
-        "Keen,OutdoorGearLab=outdoorgearlab.com",
+        "Merrell,OutdoorGearLab=outdoorgearlab.com",
         "--json",
     ]));
     assert_eq!(code, 0);
@@ -69,7 +69,7 @@ fn ai_lists_mentions_in_text_and_json() {
         value["prompt"], "best hiking boots",
         "the mentions are part of vantage's reading"
     );
-    assert_eq!(value["mentions"][0]["brand"], "Keen");
+    assert_eq!(value["mentions"][0]["brand"], "Merrell");
     assert_eq!(value["mentions"][0]["position"], 1);
     assert_eq!(value["mentions"][0]["count"], 1);
     assert_eq!(value["mentions"][0]["stance"], "cautioned");

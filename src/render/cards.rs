@@ -108,10 +108,11 @@ fn without_index(block: &str) -> &str {
     }
 }
 
-/// The block without the count of further sources a pill shows (`Wikipedia +2`).
+/// The block without the count of further sources a pill shows, set apart (`Wikipedia +2`)
+/// or glued on as Perplexity's chips read (`research.contrary+2`).
 fn without_more_count(block: &str) -> &str {
-    match block.rsplit_once(" +") {
-        Some((rest, count)) if is_index(count) => rest,
+    match block.rsplit_once('+') {
+        Some((rest, count)) if is_index(count) && !rest.trim_end().is_empty() => rest.trim_end(),
         _ => block,
     }
 }
@@ -234,6 +235,18 @@ mod tests {
         assert_eq!((pill.site.as_str(), pill.title.as_str()), ("Wikipedia", ""));
         let more = card("https://en.wikipedia.org/wiki/MCP", None, &["Wikipedia +2"]);
         assert_eq!((more.site.as_str(), more.title.as_str()), ("Wikipedia", ""));
+        let glued = card("https://en.wikipedia.org/wiki/MCP", None, &["Wikipedia+2"]);
+        assert_eq!(
+            (glued.site.as_str(), glued.title.as_str()),
+            ("Wikipedia", "")
+        );
+        // Perplexity's chip names the site by its address: nothing of it is a title.
+        let chip = card(
+            "https://research.contrary.com/x",
+            None,
+            &["research.contrary+2"],
+        );
+        assert!(chip.is_bare(), "{chip:?}");
         let sentence = card(
             "https://rei.com/x",
             None,

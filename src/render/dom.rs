@@ -409,8 +409,9 @@ fn attr(node: &Handle, key: &str) -> Option<String> {
     }
 }
 
-/// Hidden by markup: the `hidden` attribute, `aria-hidden="true"`, a screen-reader-only
-/// class, an inline `display:none` or `visibility:hidden`.
+/// Hidden by markup (the `hidden` attribute, `aria-hidden="true"`, a screen-reader-only
+/// class, an inline `display:none` or `visibility:hidden`), or the page's chrome around an
+/// answer (`data-copy="false"`): see [`crate::markup::hides`].
 pub(crate) fn is_hidden(node: &Handle) -> bool {
     let Element { attrs, .. } = &node.data else {
         return false;

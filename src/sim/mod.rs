@@ -12,6 +12,7 @@ mod devices;
 mod html;
 mod jobs;
 mod place;
+mod products;
 pub mod proxy;
 mod search;
 mod seed;

@@ -2,6 +2,7 @@
 //! Answers and results are assembled from this, so "best hiking boots" talks about fit and
 //! waterproofing and cites outdoor shops, while "what is mcp" talks about setup and cites docs.
 
+use super::products::{Field, field_of};
 use super::seed::Mix;
 
 #[derive(Clone, Copy, Debug)]
@@ -360,6 +361,10 @@ pub(crate) struct Topic {
     pub category: &'static Category,
     /// URL path segment for the subject, e.g. "best-hiking-boots".
     pub slug: String,
+    /// The product field the text names, whose products an answer puts forward.
+    pub field: Option<&'static Field>,
+    /// The number of items the text asks a list for ("list 5 …").
+    pub count: Option<usize>,
 }
 
 const STOP_WORDS: &[&str] = &[
@@ -422,7 +427,73 @@ const STOP_WORDS: &[&str] = &[
     "way",
     "ways",
     "guide",
+    // What a prompt asks of the answer's form, not what it is about.
+    "list",
+    "json",
+    "reply",
+    "respond",
+    "return",
+    "only",
+    "give",
+    "right",
+    "now",
 ];
+
+/// The most items a prompt can ask a list for.
+const MOST_ITEMS: usize = 20;
+
+/// "5", "five": a number of items a list could hold.
+fn item_number(word: &str) -> Option<usize> {
+    const NAMES: [&str; 20] = [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    let n = match word.parse::<usize>() {
+        Ok(n) => n,
+        Err(_) => NAMES.iter().position(|name| *name == word)? + 1,
+    };
+    (1..=MOST_ITEMS).contains(&n).then_some(n)
+}
+
+/// The number of items the words ask for ("list 5 …", "top 7 …", "give me 3 …", "five best
+/// …") and where it stands: a number right after "list", "top", "me"…, or right before
+/// "best", "top"….
+fn count_asked(words: &[String]) -> Option<(usize, usize)> {
+    words.iter().enumerate().find_map(|(i, word)| {
+        let n = item_number(word)?;
+        let before = i
+            .checked_sub(1)
+            .and_then(|b| words.get(b))
+            .map(String::as_str);
+        let after = words.get(i + 1).map(String::as_str);
+        let asks = matches!(
+            before,
+            Some("list" | "top" | "me" | "name" | "suggest" | "recommend" | "share" | "the")
+        ) || matches!(
+            after,
+            Some("best" | "top" | "most" | "good" | "great" | "popular" | "options" | "ideas")
+        );
+        asks.then_some((i, n))
+    })
+}
 
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
@@ -443,9 +514,12 @@ pub(crate) fn topic_of(text: &str) -> Topic {
     } else {
         Intent::Explainer
     };
+    let count = count_asked(&all);
     let keywords: Vec<String> = all
         .iter()
-        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
+        .enumerate()
+        .filter(|(i, w)| !STOP_WORDS.contains(&w.as_str()) && count.is_none_or(|(at, _)| at != *i))
+        .map(|(_, w)| w)
         .take(6)
         .cloned()
         .collect();
@@ -481,6 +555,8 @@ pub(crate) fn topic_of(text: &str) -> Topic {
         intent,
         category,
         slug,
+        field: field_of(text),
+        count: count.map(|(_, n)| n),
     }
 }
 
@@ -501,6 +577,9 @@ impl Topic {
     /// The maker of a pick named by brand ("Salomon X Ultra 4" → Salomon, "La Sportiva
     /// Nucleo" → La Sportiva); none for a pick that is not a product ("the official SDK").
     pub(crate) fn brand_of(&self, pick: &str) -> Option<String> {
+        if let Some(brand) = self.field.and_then(|field| field.brand_of(pick)) {
+            return Some(brand.to_string());
+        }
         if !pick.starts_with(|c: char| c.is_uppercase()) {
             return None;
         }
@@ -533,8 +612,17 @@ impl Topic {
         brands
     }
 
+    /// What an answer can put forward: the products of the field the text names, else the
+    /// category's picks.
+    pub(crate) fn pick_names(&self) -> Vec<&'static str> {
+        match self.field {
+            Some(field) => field.products.iter().map(|(_, name)| *name).collect(),
+            None => self.category.picks.to_vec(),
+        }
+    }
+
     pub(crate) fn picks(&self, mix: &mut Mix, count: usize) -> Vec<&'static str> {
-        let picks = self.category.picks;
+        let picks = self.pick_names();
         mix.sample_indices(picks.len(), count)
             .into_iter()
             .map(|i| picks[i])
@@ -550,7 +638,7 @@ impl Topic {
         mix: &mut Mix,
         count: usize,
     ) -> Vec<&'static str> {
-        let picks = self.category.picks;
+        let picks = self.pick_names();
         let count = count.min(picks.len());
         let mut chosen = Mix::new(steady).sample_indices(picks.len(), count.div_ceil(2));
         for index in mix.sample_indices(picks.len(), picks.len()) {
@@ -632,5 +720,25 @@ mod tests {
         assert_eq!(mcp.category.key, "tech");
         assert_eq!(mcp.intent, Intent::Explainer);
         assert_eq!(topic_of("???").category.key, "general");
+        let listed = topic_of("List 5 espresso machines");
+        assert_eq!(
+            (listed.subject.as_str(), listed.count),
+            ("espresso machines", Some(5))
+        );
+        let top = topic_of("What are the best AI coding tools right now? List the top 10.");
+        assert_eq!(
+            (top.subject.as_str(), top.count),
+            ("ai coding tools", Some(10))
+        );
+        for (text, count) in [
+            ("top 7 CRM tools", Some(7)),
+            ("give me 3 ideas for dinner", Some(3)),
+            ("five best VPNs", Some(5)),
+            ("best laptops under 1000 in 2025", None),
+            ("list 500 things", None),
+            ("iPhone 15 cases", None),
+        ] {
+            assert_eq!(topic_of(text).count, count, "{text}");
+        }
     }
 }

@@ -5,6 +5,8 @@
 // Each file loads the shared helpers itself, as it would alone.
 #![allow(clippy::duplicate_mod)]
 
+#[path = "../answer_shapes.rs"]
+mod answer_shapes;
 #[path = "../brand_suggestions.rs"]
 mod brand_suggestions;
 #[path = "../client_sim.rs"]

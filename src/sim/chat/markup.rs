@@ -6,7 +6,14 @@ use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use super::super::html::esc;
 use super::super::seed::{Mix, hash_parts};
 use super::super::topic::title_case;
+use super::labels::{model_said, you_said};
 use super::{Block, Ctx, Inline, Source};
+
+/// Text as a browser serializes a text node: only `&`, `<` and `>` escaped, so the quotes
+/// of a JSON answer read as quotes to a client that strips the tags.
+fn esc_text(text: &str) -> String {
+    html_escape::encode_text(text).into_owned()
+}
 
 pub(super) fn ads_markup(ctx: &Ctx) -> String {
     let mut mix = Mix::of(&["ads", &ctx.request.content_key()]);
@@ -50,21 +57,29 @@ pub(super) fn ads_markup(ctx: &Ctx) -> String {
     html
 }
 
-pub(super) fn prompt_markup(model: &str, prompt: &str, ids: &mut Mix) -> String {
+/// The user's turn. Live Copilot and Perplexity put no label over it; ChatGPT and Gemini a
+/// hidden one in the page's language.
+pub(super) fn prompt_markup(
+    model: &str,
+    prompt: &str,
+    country: Option<&str>,
+    ids: &mut Mix,
+) -> String {
     let prompt = esc(prompt);
+    let label = esc(&you_said(model, country));
     match model {
         "gemini" => format!(
-            "<user-query class=\"ng-star-inserted\"><h2 class=\"cdk-visually-hidden\">You said</h2><div class=\"query-content\" id=\"user-query-content-{}\"><div class=\"query-text gds-body-l\" dir=\"ltr\"><p class=\"query-text-line ng-star-inserted\">{prompt}</p></div></div></user-query>",
+            "<user-query class=\"ng-star-inserted\"><h2 class=\"cdk-visually-hidden\">{label}</h2><div class=\"query-content\" id=\"user-query-content-{}\"><div class=\"query-text gds-body-l\" dir=\"ltr\"><p class=\"query-text-line ng-star-inserted\">{prompt}</p></div></div></user-query>",
             ids.next_u64() & 0xffff
         ),
         "perplexity" => format!(
-            "<div class=\"group/query\" data-testid=\"user-query\"><span class=\"sr-only\">Your question</span><h1 class=\"font-display text-textMain\"><span class=\"select-text whitespace-pre-line\">{prompt}</span></h1></div>"
+            "<div class=\"group/query\" data-testid=\"user-query\"><h1 class=\"font-display text-textMain\"><span class=\"select-text whitespace-pre-line\">{prompt}</span></h1></div>"
         ),
         "copilot" => format!(
-            "<div class=\"group/user-message\" data-content=\"user-message\"><h6 class=\"sr-only\">You said</h6><div class=\"rounded-2xl bg-user-message px-4 py-2.5\"><div class=\"whitespace-pre-wrap break-words\">{prompt}</div></div></div>"
+            "<div class=\"font-ligatures-none relative h-fit whitespace-pre-wrap break-words px-4 py-2.5 bg-accent-250/60 text-base self-end\" data-content=\"user-message\">{prompt}</div>"
         ),
         _ => format!(
-            "<section class=\"text-token-text-primary w-full\" dir=\"auto\" data-turn-id=\"{id}\" data-testid=\"conversation-turn-1\" data-turn=\"user\"><h4 class=\"sr-only select-none\">You said:</h4><div class=\"text-base my-auto mx-auto pt-3\"><div data-message-author-role=\"user\" data-message-id=\"{id}\" dir=\"auto\" class=\"min-h-8 text-message relative flex w-full flex-col items-end\"><div class=\"user-message-bubble-color relative rounded-[22px] px-4 py-2.5\"><div class=\"whitespace-pre-wrap\">{prompt}</div></div></div></div></section>",
+            "<section class=\"text-token-text-primary w-full\" dir=\"auto\" data-turn-id=\"{id}\" data-testid=\"conversation-turn-1\" data-turn=\"user\"><h4 class=\"sr-only select-none\">{label}</h4><div class=\"text-base my-auto mx-auto pt-3\"><div data-message-author-role=\"user\" data-message-id=\"{id}\" dir=\"auto\" class=\"min-h-8 text-message relative flex w-full flex-col items-end\"><div class=\"user-message-bubble-color relative rounded-[22px] px-4 py-2.5\"><div class=\"whitespace-pre-wrap\">{prompt}</div></div></div></div></section>",
             id = ids.uuid_like()
         ),
     }
@@ -80,11 +95,7 @@ fn cite_markup(model: &str, sources: &[Source], index: usize) -> String {
             "<sup class=\"superscript\" data-turn-source-index=\"{number}\"><source-footnote class=\"ng-star-inserted\"><span class=\"citation-chip\" aria-label=\"{name}\">{number}</span></source-footnote></sup>",
             name = esc(&source.name)
         ),
-        "perplexity" => format!(
-            " <a href=\"{url}\" target=\"_blank\" rel=\"noopener\" class=\"citation ml-xs inline\" aria-label=\"{name}\"><span class=\"rounded-badge\">{name}</span></a>",
-            url = esc(&source.url),
-            name = esc(source.host.trim_start_matches("www."))
-        ),
+        "perplexity" => perplexity_chip(source, 0),
         // A chip naming the site, without an address: the References hold it.
         "copilot" => format!(
             "<span class=\"group relative inline-block pb-1 align-middle mx-1 h-6\" data-copy=\"false\"><button aria-expanded=\"false\" aria-label=\"Citation {label} \" type=\"button\" class=\"flex size-full items-center justify-center rounded-md pt-px text-2xs px-1 bg-black/5\"><span class=\"max-w-24 truncate\">{label}</span></button></span>",
@@ -98,11 +109,54 @@ fn cite_markup(model: &str, sources: &[Source], index: usize) -> String {
     }
 }
 
+/// Perplexity's chip: the first source's site without its top-level domain, then how many
+/// more sources the chip stands for, glued on as the live page writes it
+/// (`research.contrary+2`).
+fn perplexity_chip(source: &Source, more: usize) -> String {
+    let more = match more {
+        0 => String::new(),
+        n => format!("<span class=\"citation-more\">+{n}</span>"),
+    };
+    format!(
+        " <span class=\"citation inline\"><a href=\"{url}\" target=\"_blank\" rel=\"noopener\" class=\"citation ml-xs inline\" aria-label=\"{host}\"><span class=\"rounded-badge\"><span class=\"citation-site\">{site}</span>{more}</span></a></span>",
+        url = esc(&source.url),
+        host = esc(source.host.trim_start_matches("www.")),
+        site = esc(&chip_site(&source.host)),
+    )
+}
+
+/// `www.research.contrary.com` → `research.contrary`, `www.bbc.co.uk` → `bbc`.
+fn chip_site(host: &str) -> String {
+    let host = host.trim_start_matches("www.");
+    let mut parts: Vec<&str> = host.split('.').collect();
+    if parts.len() > 1 {
+        parts.pop();
+    }
+    if parts.len() > 1 && matches!(parts.last(), Some(&("co" | "com" | "org" | "net"))) {
+        parts.pop();
+    }
+    parts.join(".")
+}
+
 fn inlines_markup(model: &str, inlines: &[Inline], sources: &[Source]) -> String {
     let mut html = String::new();
-    for inline in inlines {
+    let mut rest = inlines;
+    while let Some((inline, after)) = rest.split_first() {
+        rest = after;
+        // Perplexity folds a run of citations into one chip that counts the others.
+        if let (Inline::Cite(index), "perplexity") = (inline, model) {
+            let more = rest
+                .iter()
+                .take_while(|i| matches!(i, Inline::Cite(_)))
+                .count();
+            rest = &rest[more..];
+            if let Some(source) = sources.get(*index) {
+                html.push_str(&perplexity_chip(source, more));
+            }
+            continue;
+        }
         match inline {
-            Inline::Text(t) => html.push_str(&esc(t)),
+            Inline::Text(t) => html.push_str(&esc_text(t)),
             Inline::Bold(t) => html.push_str(&format!("<strong>{}</strong>", esc(t))),
             Inline::Code(t) => html.push_str(&format!("<code>{}</code>", esc(t))),
             Inline::Link(href, t) => html.push_str(&format!(
@@ -169,27 +223,12 @@ fn blocks_markup(model: &str, blocks: &[Block], sources: &[Source]) -> String {
             Block::Code { lang, text } => {
                 html.push_str(&format!(
                     "<pre class=\"overflow-visible!\"><div class=\"code-header\"><span>{lang}</span><button class=\"copy\">Copy code</button></div><code class=\"whitespace-pre! language-{lang}\">{}</code></pre>\n",
-                    esc(text)
+                    esc_text(text)
                 ));
             }
         }
     }
     html
-}
-
-/// The verb of the hidden "… said" label in the language of the country asked from, as the
-/// live pages localize it ("ChatGPT bilang:", "Gemini hat gesagt").
-fn said_in(country: Option<&str>) -> &'static str {
-    match country.map(str::to_ascii_uppercase).as_deref() {
-        Some("DE" | "AT" | "CH") => "hat gesagt",
-        Some("FR" | "BE") => "a dit",
-        Some("ES" | "MX" | "AR" | "CO" | "CL" | "PE") => "dijo",
-        Some("IT") => "ha detto",
-        Some("PT" | "BR") => "disse",
-        Some("NL") => "zei",
-        Some("ID") => "bilang",
-        _ => "said",
-    }
 }
 
 pub(super) fn completion_markup(
@@ -200,24 +239,72 @@ pub(super) fn completion_markup(
     ids: &mut Mix,
 ) -> String {
     let body = blocks_markup(model, blocks, sources);
-    let said = said_in(country);
+    let said = esc(&model_said(model, country));
     match model {
         "gemini" => format!(
-            "<model-response class=\"ng-star-inserted\"><h2 class=\"cdk-visually-hidden\">Gemini {said}</h2><response-container><message-content id=\"message-content-id-r_{:x}\" class=\"model-response-text\"><div class=\"markdown markdown-main-panel\" dir=\"ltr\">{body}</div></message-content></response-container></model-response>",
+            "<model-response class=\"ng-star-inserted\"><h2 class=\"cdk-visually-hidden\">{said}</h2><response-container><message-content id=\"message-content-id-r_{:x}\" class=\"model-response-text\"><div class=\"markdown markdown-main-panel\" dir=\"ltr\">{body}</div></message-content></response-container></model-response>",
             ids.next_u64() & 0xffff_ffff
         ),
+        // Live Perplexity puts no label over its answer.
         "perplexity" => format!(
-            "<div class=\"answer-panel\" data-testid=\"answer\"><h2 class=\"sr-only\">Perplexity answered</h2><div dir=\"auto\" class=\"prose text-pretty dark:prose-invert inline leading-relaxed\">{body}</div></div>"
+            "<div class=\"answer-panel\" data-testid=\"answer\"><div dir=\"auto\" class=\"prose text-pretty dark:prose-invert inline leading-relaxed\">{body}</div></div>"
         ),
-        "copilot" => format!(
-            "<div class=\"group/ai-message\" data-content=\"ai-message\"><h6 class=\"sr-only\">Copilot {said}</h6><div class=\"space-y-3 break-words\">{body}</div></div>"
-        ),
+        "copilot" => {
+            let id = ids.uuid_like();
+            format!(
+                "<div class=\"group/ai-message\" data-content=\"ai-message\" data-testid=\"ai-message\" role=\"article\"><div class=\"relative\"><h6 id=\"{id}-author\" class=\"sr-only\" aria-label=\"{said}\" data-copy=\"false\">{said}</h6></div><div class=\"space-y-3 mt-3\"><div class=\"group/ai-message-item space-y-3 break-words\" id=\"{id}-content-0\">{body}</div></div>{chrome}</div>",
+                chrome = copilot_chrome(sources)
+            )
+        }
         _ => format!(
-            "<section class=\"text-token-text-primary w-full\" dir=\"auto\" data-turn-id=\"request-WEB:{turn}\" data-testid=\"conversation-turn-2\" data-turn=\"assistant\"><h4 class=\"sr-only select-none\">ChatGPT {said}:</h4><div class=\"text-base my-auto mx-auto pb-10\"><div data-message-author-role=\"assistant\" data-message-id=\"{message}\" dir=\"auto\" data-message-model-slug=\"gpt-5-3\" class=\"min-h-8 text-message relative flex w-full flex-col\"><div class=\"markdown prose dark:prose-invert w-full wrap-break-word light markdown-new-styling\">{body}</div></div></div></section>",
+            "<section class=\"text-token-text-primary w-full\" dir=\"auto\" data-turn-id=\"request-WEB:{turn}\" data-testid=\"conversation-turn-2\" data-turn=\"assistant\"><h4 class=\"sr-only select-none\">{said}</h4><div class=\"text-base my-auto mx-auto pb-10\"><div data-message-author-role=\"assistant\" data-message-id=\"{message}\" dir=\"auto\" data-message-model-slug=\"gpt-5-3\" class=\"min-h-8 text-message relative flex w-full flex-col\"><div class=\"markdown prose dark:prose-invert w-full wrap-break-word light markdown-new-styling\">{body}</div></div></div></section>",
             turn = ids.uuid_like(),
             message = ids.uuid_like()
         ),
     }
+}
+
+/// What live Copilot draws under its answer, inside the completion: a row with the first
+/// reference's card and a "Show all" button over the others' icons, then the reactions bar
+/// ending in "Edit in a page". The page marks all of it `data-copy="false"`: not the answer.
+fn copilot_chrome(sources: &[Source]) -> String {
+    let mut html = String::new();
+    if let Some(first) = sources.first() {
+        let icons: String = sources
+            .iter()
+            .skip(1)
+            .take(2)
+            .map(|s| {
+                format!(
+                    "<div class=\"-ms-1 flex size-5 items-center justify-center rounded-full\"><img alt=\"\" class=\"size-4 rounded-full\" src=\"https://services.bingapis.com/favicon?url={}\"></div>",
+                    esc(&s.host)
+                )
+            })
+            .collect();
+        html.push_str(&format!(
+            "<div class=\"pt-1\"><div class=\"grid gap-3 pt-2 grid-cols-[1fr_auto]\" data-copy=\"false\" data-testid=\"citation-cards-row\"><span class=\"inline-flex\"><a class=\"flex w-full min-w-0 rounded-xl p-3\" title=\"{title}\" href=\"{url}?utm_source=copilot.com\" target=\"_blank\" rel=\"noopener\"><div class=\"relative flex min-w-0 grow flex-col gap-2\"><div class=\"flex items-center gap-2\"><div class=\"min-w-0 flex-1 overflow-hidden\"><p class=\"truncate text-sm\">{host}</p></div></div><div class=\"text-sm\"><p class=\"line-clamp-1\">{title}</p></div></div></a></span><span class=\"inline-flex\"><button type=\"button\" class=\"flex items-center gap-2 rounded-xl px-3\" title=\"Show all\" data-testid=\"citation-overflow-button\" aria-expanded=\"true\"><div class=\"inline-flex items-center justify-start\">{icons}</div><span class=\"text-sm\">Show all</span></button></span></div></div>",
+            title = esc(&first.title),
+            url = esc(&first.url),
+            host = esc(&first.host),
+        ));
+    }
+    let reactions: String = [
+        ("Good response", "message-thumbs-up-button"),
+        ("Bad response", "message-thumbs-down-button"),
+        ("Share message and prompt", "share-message-button"),
+        ("Copy message", "copy-ai-message-button"),
+        ("Read aloud", "message-read-aloud-button"),
+        ("Regenerate", "regenerate-message-button-popover"),
+    ]
+    .iter()
+    .map(|(label, id)| {
+        format!("<button aria-label=\"{label}\" type=\"button\" class=\"relative flex items-center rounded-xl size-9\" data-testid=\"{id}\"><svg viewBox=\"0 0 20 20\" class=\"size-5\"><path d=\"M2 2h16v16H2z\"></path></svg></button>")
+    })
+    .collect();
+    html.push_str(&format!(
+        "<div class=\"mt-3\"><div class=\"flex items-center gap-1\" data-copy=\"false\" data-testid=\"message-item-reactions\">{reactions}<button aria-label=\"Edit in a page\" type=\"button\" class=\"relative flex items-center rounded-xl min-h-9 px-2.5\" data-testid=\"create-page\"><svg viewBox=\"0 0 20 20\" class=\"size-5\"><path d=\"M2 3h9v1H2z\"></path></svg><span class=\"ms-1\">Edit in a page</span></button></div></div>"
+    ));
+    html
 }
 
 /// How Copilot labels a cited site, in its chips and References: by the site's name for

@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+mod follow;
+mod labels;
 mod markup;
 mod parts;
 mod picks;
@@ -167,18 +169,30 @@ pub(crate) fn build(request: &AiRequest, variation: u64) -> ChatPage {
         steady: (variation & FRESH_ASK != 0).then(|| hash_parts(&[&request.content_key()])),
         listed: Vec::new(),
     };
-    let mut blocks = match request.model {
-        "gemini" => compose_gemini(&mut ctx),
-        "perplexity" => compose_perplexity(&mut ctx),
-        "copilot" => compose_copilot(&mut ctx),
+    let asked = follow::asked(&request.prompt, &ctx.topic);
+    let mut blocks = match (asked, request.model) {
+        (follow::Asked { json: true, count }, _) => {
+            follow::json_answer(&mut ctx, &request.prompt, count)
+        }
+        (follow::Asked { count: Some(n), .. }, _) => follow::list_answer(&mut ctx, n),
+        (_, "gemini") => compose_gemini(&mut ctx),
+        (_, "perplexity") => compose_perplexity(&mut ctx),
+        (_, "copilot") => compose_copilot(&mut ctx),
         _ => compose_chatgpt(&mut ctx),
     };
-    // Before the closing paragraph.
-    if let Some(caveat) = parts::caveat_para(&mut ctx) {
+    // Before the closing paragraph; never inside a JSON answer.
+    if !asked.json
+        && let Some(caveat) = parts::caveat_para(&mut ctx)
+    {
         blocks.insert(blocks.len().saturating_sub(1), caveat);
     }
     let mut ids = Mix::new(seed ^ 0x5eed);
-    let prompt_html = prompt_markup(request.model, &request.prompt, &mut ids);
+    let prompt_html = prompt_markup(
+        request.model,
+        &request.prompt,
+        request.country.as_deref(),
+        &mut ids,
+    );
     let completion_html = completion_markup(
         request.model,
         request.country.as_deref(),
@@ -217,14 +231,11 @@ pub(crate) fn completion_json(request: &AiRequest, page: &ChatPage) -> Value {
     body.insert("completion".into(), json!(page.completion_html));
     body.insert("sources".into(), json!(page.sources_html));
     body.insert("ads".into(), json!(page.ads_html));
-    body.insert("fanouts".into(), json!(page.fanouts));
-    // Required by the live schema for every model, filled by ChatGPT only.
-    let sse = if request.model == "chatgpt" {
-        sse::events(request, page)
-    } else {
-        String::new()
-    };
-    body.insert("sse".into(), json!(sse));
+    body.insert(fanouts_field(page).into(), json!(page.fanouts));
+    // The live schema calls it required, but live pages carry it for ChatGPT only.
+    if request.model == "chatgpt" {
+        body.insert("sse".into(), json!(sse::events(request, page)));
+    }
     let optional = [
         ("device", request.device.map(str::to_string)),
         ("country", request.country.clone()),
@@ -247,6 +258,17 @@ pub(crate) fn completion_json(request: &AiRequest, page: &ChatPage) -> Value {
     Value::Object(body)
 }
 
+/// The name the searches a model made go under. The live service renamed `subqueries` to
+/// `fanouts`, yet live captures of May 2026 still carried `subqueries`: a share of answers
+/// (one in four, drawn from the answer's seed, so a repeated ask repeats it) uses the old
+/// name, and a client of either name meets both.
+fn fanouts_field(page: &ChatPage) -> &'static str {
+    match (page.seed >> 17) % 4 {
+        0 => "subqueries",
+        _ => "fanouts",
+    }
+}
+
 /// The page as a browser fetched it: the rendered page with its scripts and styles.
 pub(crate) fn raw_page(page: &ChatPage) -> String {
     let mut mix = Mix::new(page.seed ^ 0x7a3);
@@ -258,173 +280,4 @@ pub(crate) fn raw_page(page: &ChatPage) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn request(model: &'static str) -> AiRequest {
-        AiRequest {
-            prompt: "best hiking boots".into(),
-            model,
-            device: None,
-            country: Some("DE".into()),
-            subdivision: None,
-            city: Some("Munich".into()),
-            language: None,
-            display: None,
-        }
-    }
-
-    #[test]
-    fn each_model_has_its_hidden_label_and_citation_style() {
-        let chatgpt = build(&request("chatgpt"), 0);
-        // Asked from Germany, the hidden label is in German, as the live pages write it.
-        assert!(
-            chatgpt
-                .completion_html
-                .contains("<h4 class=\"sr-only select-none\">ChatGPT hat gesagt:</h4>")
-        );
-        let anywhere = build(
-            &AiRequest {
-                country: None,
-                city: None,
-                ..request("chatgpt")
-            },
-            0,
-        );
-        assert!(anywhere.completion_html.contains(">ChatGPT said:</h4>"));
-        assert!(chatgpt.completion_html.contains("utm_source=chatgpt.com"));
-        assert!(chatgpt.completion_html.contains("webpage-citation-pill"));
-        assert!(chatgpt.sources_html.is_empty());
-        assert!((2..=5).contains(&chatgpt.fanouts.len()));
-        let gemini = build(&request("gemini"), 0);
-        assert!(
-            gemini
-                .completion_html
-                .contains("<h2 class=\"cdk-visually-hidden\">")
-        );
-        assert!(!gemini.completion_html.contains("href="));
-        assert!(gemini.fanouts.is_empty());
-        let copilot = build(&request("copilot"), 0);
-        assert!(copilot.completion_html.contains("<h6 class=\"sr-only\">"));
-        assert!(!copilot.completion_html.contains("href="));
-        assert!(copilot.sources_html.contains("References"));
-        assert!(copilot.sources_html.contains("?utm_source=copilot.com\""));
-        let perplexity = build(&request("perplexity"), 0);
-        assert!(perplexity.sources_html.matches("href=").count() >= 6);
-        for page in [&chatgpt, &gemini, &copilot, &perplexity] {
-            assert!(page.completion_html.contains("<pre"));
-            assert!(page.completion_html.contains("<code"));
-            assert!(page.completion_html.contains("Munich"));
-            assert!(page.page_html.contains(&page.completion_html));
-        }
-    }
-
-    #[test]
-    fn models_share_some_sources_and_location_changes_them() {
-        let chatgpt = build(&request("chatgpt"), 0);
-        let perplexity = build(&request("perplexity"), 0);
-        // Every model cites the prompt's core pair.
-        let topic = topic_of("best hiking boots");
-        let place = Place::new(Some("DE"), None, Some("Munich"));
-        let a = pick_sources(&topic, &place, "chatgpt");
-        let b = pick_sources(&topic, &place, "perplexity");
-        assert_eq!(a[0].url, b[0].url);
-        assert!(chatgpt.completion_html.contains(".de/"));
-        assert!(perplexity.sources_html.contains(".de/"));
-        let phone = build(
-            &AiRequest {
-                device: Some("iPhone 15"),
-                ..request("chatgpt")
-            },
-            0,
-        );
-        assert!(phone.completion_html.len() < chatgpt.completion_html.len());
-        assert!(phone.completion_html.contains("mobile layout"));
-    }
-
-    #[test]
-    fn variation_changes_the_page_and_zero_repeats_it() {
-        let a = build(&request("gemini"), 0).page_html;
-        let b = build(&request("gemini"), 0).page_html;
-        let c = build(&request("gemini"), 1).page_html;
-        assert_eq!(a, b);
-        assert_ne!(a, c);
-    }
-
-    #[test]
-    fn picks_come_in_the_forms_live_answers_use() {
-        // Over many asks, each model writes its picks in more than one form, and the forms
-        // of the live models all turn up: numbered headings, "— Best for", tables, bold leads.
-        let mut seen = std::collections::BTreeSet::new();
-        for model in ["chatgpt", "gemini", "perplexity", "copilot"] {
-            let mut forms = std::collections::BTreeSet::new();
-            for n in 1..=24 {
-                let html = build(&request(model), FRESH_ASK | n).completion_html;
-                for (form, mark) in [
-                    ("numbered headings", "<h3>1. "),
-                    ("best for", " — Best for "),
-                    ("table", "<table>"),
-                    ("bold with price", "</strong> (about "),
-                    ("name colon", "<p>Salomon X Ultra 4 GTX: "),
-                ] {
-                    if html.contains(mark) {
-                        forms.insert(form);
-                    }
-                }
-            }
-            assert!(forms.len() >= 2, "{model}: {forms:?}");
-            seen.extend(forms);
-        }
-        assert_eq!(seen.len(), 5, "{seen:?}");
-    }
-
-    #[test]
-    fn fresh_asks_keep_some_picks_and_vary_the_others() {
-        let topic = topic_of("best hiking boots");
-        for model in ["chatgpt", "gemini", "perplexity", "copilot"] {
-            let named: Vec<Vec<&str>> = (1..=8)
-                .map(|n| {
-                    let page = build(&request(model), FRESH_ASK | n);
-                    let text = page.completion_html;
-                    topic
-                        .category
-                        .picks
-                        .iter()
-                        .copied()
-                        .filter(|pick| text.contains(pick))
-                        .collect()
-                })
-                .collect();
-            let always = topic
-                .category
-                .picks
-                .iter()
-                .filter(|pick| named.iter().all(|n| n.contains(pick)))
-                .count();
-            let sometimes = topic
-                .category
-                .picks
-                .iter()
-                .filter(|pick| {
-                    named.iter().any(|n| n.contains(pick))
-                        && !named.iter().all(|n| n.contains(pick))
-                })
-                .count();
-            assert!(always >= 1, "{model}: a pick named in every ask: {named:?}");
-            assert!(
-                sometimes >= 1,
-                "{model}: a pick named now and then: {named:?}"
-            );
-            let again: Vec<String> = (1..=8)
-                .map(|n| build(&request(model), FRESH_ASK | n).completion_html)
-                .collect();
-            assert_eq!(
-                again,
-                (1..=8)
-                    .map(|n| build(&request(model), FRESH_ASK | n).completion_html)
-                    .collect::<Vec<_>>(),
-                "the same asks repeat"
-            );
-        }
-    }
-}
+mod tests;

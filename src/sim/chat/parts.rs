@@ -340,8 +340,10 @@ pub(super) fn steps_list(ctx: &mut Ctx, count: usize) -> Block {
     }
 }
 
+/// An answer that explains rather than recommends; one about a product field ("CRM
+/// software") puts its products forward whatever the question, as live answers do.
 pub(super) fn explaining(ctx: &Ctx) -> bool {
-    matches!(ctx.topic.intent, Intent::HowTo | Intent::Explainer)
+    matches!(ctx.topic.intent, Intent::HowTo | Intent::Explainer) && ctx.topic.field.is_none()
 }
 
 pub(super) fn short(ctx: &Ctx) -> bool {
@@ -362,10 +364,8 @@ pub(super) fn caveat_para(ctx: &mut Ctx) -> Option<Block> {
     // A pick the answer did not put forward: a model warns of what it does not recommend.
     let unlisted: Vec<&'static str> = ctx
         .topic
-        .category
-        .picks
-        .iter()
-        .copied()
+        .pick_names()
+        .into_iter()
         .filter(|p| !ctx.listed.contains(p))
         .collect();
     let pick = *unlisted.get(ctx.mix.below(unlisted.len().max(1)))?;

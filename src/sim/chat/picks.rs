@@ -6,7 +6,7 @@
 //! made it for decades"), as real answers do.
 
 use super::super::topic::title_case;
-use super::parts::{cite_index, price_line};
+use super::parts::{cite_index, price_line, short};
 use super::{Block, Ctx, Inline, Item, bold, capitalize, text};
 
 /// How a list of picks is written.
@@ -33,6 +33,16 @@ pub(super) fn picks(ctx: &mut Ctx, form: PickForm, count: usize, table: bool) ->
         None => ctx.topic.picks(&mut ctx.mix, count),
     };
     ctx.listed.extend(names.iter().copied());
+    let mut names: Vec<String> = names.iter().map(|name| name.to_string()).collect();
+    // A list asked longer than the catalogue runs on with unnamed options, so it still
+    // holds the number asked for.
+    for more in names.len()..count {
+        names.push(format!(
+            "{} option {}",
+            title_case(&ctx.topic.subject),
+            more + 1
+        ));
+    }
     let rows: Vec<Pick> = names.iter().map(|name| Pick::draw(ctx, name)).collect();
     let mut blocks = Vec::new();
     let mut items = Vec::new();
@@ -161,9 +171,19 @@ impl Pick {
             1 => format!("{aspect} on a budget"),
             _ => format!("everyday use where {aspect} counts"),
         };
+        // A product is written as its maker spells it ("monday sales CRM").
+        let written = match ctx.topic.field {
+            Some(_) => name.to_string(),
+            None => capitalize(name),
+        };
+        // An unnamed option past the catalogue has no maker.
+        let brand = match ctx.topic.pick_names().contains(&name) {
+            true => ctx.topic.brand_of(name),
+            false => None,
+        };
         Pick {
-            name: capitalize(name),
-            brand: ctx.topic.brand_of(name),
+            name: written,
+            brand,
             price,
             aspect,
             best_for,
@@ -178,6 +198,17 @@ fn comparison(aspect: &str) -> String {
         "weight" => "lighter".to_string(),
         "price" | "value" => "cheaper".to_string(),
         _ => format!("better on {aspect}"),
+    }
+}
+
+/// How many picks an answer lists: as many as a field's live answers name (four to six,
+/// four on a phone, so that with a warning about one more an answer names four to seven
+/// brands), else the model's `usual`.
+pub(super) fn pick_count(ctx: &mut Ctx, usual: usize) -> usize {
+    match ctx.topic.field {
+        Some(_) if short(ctx) => 4,
+        Some(_) => 4 + ctx.mix.below(3),
+        None => usual,
     }
 }
 

@@ -8,7 +8,7 @@ use super::parts::{
     aspect_sentence, cite_index, code_block, device_para, explaining, local_cite, location_para,
     short, steps_list,
 };
-use super::picks::{PickForm, picks, picks_heading};
+use super::picks::{PickForm, pick_count, picks, picks_heading};
 use super::{AiRequest, Block, Ctx, Inline, Item, bold, capitalize, text};
 
 pub(super) fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
@@ -55,7 +55,7 @@ pub(super) fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
         ordered: false,
         items,
     });
-    if !short(ctx) {
+    if !short(ctx) || ctx.topic.field.is_some() {
         if explaining(ctx) {
             blocks.push(Block::Heading(3, "🧭 How it works".into()));
             blocks.push(steps_list(ctx, 3));
@@ -67,7 +67,8 @@ pub(super) fn compose_chatgpt(ctx: &mut Ctx) -> Vec<Block> {
                 PickForm::NameColon,
                 PickForm::NumberedHeadings,
             ]);
-            blocks.extend(picks(ctx, form, 3, false));
+            let count = pick_count(ctx, 3);
+            blocks.extend(picks(ctx, form, count, false));
         }
     }
     blocks.push(Block::Heading(3, "⚙️ Quick reference".into()));
@@ -131,7 +132,8 @@ pub(super) fn compose_gemini(ctx: &mut Ctx) -> Vec<Block> {
     } else {
         let heading = picks_heading(ctx, &["Top Recommendations", "Top {subject} Right Now"]);
         blocks.push(Block::Heading(2, heading));
-        let count = if short(ctx) { 2 } else { 4 };
+        let usual = if short(ctx) { 2 } else { 4 };
+        let count = pick_count(ctx, usual);
         if ctx.mix.chance(0.5) {
             let subject = ctx.topic.subject.clone();
             blocks.push(Block::Para(vec![text(format!(
@@ -216,7 +218,8 @@ pub(super) fn compose_perplexity(ctx: &mut Ctx) -> Vec<Block> {
         blocks.push(Block::Para(vec![text(
             "Here are the options reviewers rate highest:",
         )]));
-        let count = if short(ctx) { 2 } else { 3 };
+        let usual = if short(ctx) { 2 } else { 3 };
+        let count = pick_count(ctx, usual);
         let form = *ctx
             .mix
             .pick(&[PickForm::NameColon, PickForm::BoldWithPrice]);
@@ -275,17 +278,18 @@ pub(super) fn compose_copilot(ctx: &mut Ctx) -> Vec<Block> {
         ordered: false,
         items,
     });
-    if !short(ctx) {
+    if !short(ctx) || ctx.topic.field.is_some() {
         if explaining(ctx) {
             blocks.push(Block::Heading(3, "Getting started".into()));
             blocks.push(steps_list(ctx, 3));
         } else {
             let heading = picks_heading(ctx, &["Options worth a look", "Top picks"]);
             blocks.push(Block::Heading(3, heading));
+            let count = pick_count(ctx, 3);
             if ctx.mix.chance(0.5) {
-                blocks.extend(picks(ctx, PickForm::DashBestFor, 3, true));
+                blocks.extend(picks(ctx, PickForm::DashBestFor, count, true));
             } else {
-                blocks.extend(picks(ctx, PickForm::BoldWithPrice, 3, false));
+                blocks.extend(picks(ctx, PickForm::BoldWithPrice, count, false));
             }
         }
         blocks.push(code_block(ctx));
