@@ -680,7 +680,7 @@ async fn fixed_latency_delays_sync_answers_but_not_async_submissions() {
 #[tokio::test]
 async fn jobs_survive_a_restart_with_a_state_file() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("sim-jobs.json");
+    let file = dir.path().join("simulator.db");
     let config = SimConfig {
         state_file: Some(file.clone()),
         job_pending: Duration::from_millis(300),
@@ -723,6 +723,64 @@ async fn jobs_survive_a_restart_with_a_state_file() {
     let results = wait_ready(&second, "/search/results", &search_id).await;
     assert!(results.content_type.starts_with("text/html") && results.body.contains("tents"));
     second.shutdown().await;
+}
+
+/// Two simulators on one state file are one service, as every `--demo` process is: a job
+/// one queued is answered by the other, and the balance and usage are the same in both.
+#[tokio::test]
+async fn simulators_on_one_state_file_share_jobs_balance_and_usage() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = SimConfig {
+        state_file: Some(dir.path().join("simulator.db")),
+        job_pending: Duration::from_millis(100),
+        job_fail_share: 0.0,
+        ..quick()
+    };
+    let one = start(config.clone()).await;
+    let other = start(config).await;
+    let start_balance = other.credits();
+    let id = get(
+        &one,
+        "/ai",
+        &[("prompt", "best hiking boots"), ("mode", "async")],
+    )
+    .await
+    .json()["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let answered = wait_ready(&other, "/ai", &id).await;
+    assert_eq!(answered.status, 200, "the other simulator knows the job");
+    assert!(answered.json()["completion"].is_string());
+    // Billed once, seen by both.
+    assert_eq!(one.credits(), other.credits());
+    assert_eq!(start_balance - other.credits(), 5, "an AI answer costs 5");
+    assert_eq!(
+        get(&other, "/search", &[("terms", "tents")]).await.status,
+        200
+    );
+    assert_eq!(one.credits(), start_balance - 6);
+    let hour = time::OffsetDateTime::now_utc().unix_timestamp() / 3600 * 3600;
+    let from = time::OffsetDateTime::from_unix_timestamp(hour - 3600)
+        .unwrap()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let to = time::OffsetDateTime::from_unix_timestamp(hour + 3600)
+        .unwrap()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let usage = get(&one, "/usage", &[("from", &from), ("to", &to)])
+        .await
+        .json();
+    let credits: u64 = usage
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["credits"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(credits, 6, "usage holds what both billed: {usage}");
+    one.shutdown().await;
+    other.shutdown().await;
 }
 
 #[tokio::test]

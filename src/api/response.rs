@@ -472,7 +472,7 @@ mod tests {
         );
         assert_eq!(
             job_state(r#"{"status":"failed","message":"Out of\u001b[2J workers"}"#),
-            Some(JobPoll::Failed(Some("Out of[2J workers".into())))
+            Some(JobPoll::Failed(Some("Out of␛ workers".into())))
         );
         assert_eq!(job_state(r#"{"status":"ok","results":[]}"#), None);
         assert_eq!(job_state("<html>"), None);

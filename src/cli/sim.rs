@@ -46,7 +46,7 @@ pub struct SimArgs {
     /// Answer /ai/devices with an empty list
     #[arg(long)]
     pub empty_devices: bool,
-    /// Keep the job table in this file across restarts
+    /// Keep the jobs, balance and usage in this file (SQLite), across restarts and shared by every simulator given the same file
     #[arg(long, value_name = "PATH")]
     pub state_file: Option<std::path::PathBuf>,
     /// The day answers and ranks are drawn for: today (they drift daily) or a number (0 is

@@ -7,8 +7,9 @@ use std::path::Path;
 use super::{PortSet, SimConfig, Simulator};
 use crate::api::proxy::{Ports, ProxyEndpoints, RootCertificate};
 
-/// The demo's job table, kept in the data dir as the live service keeps jobs.
-const JOBS_FILE: &str = "demo-simulator-jobs.json";
+/// The simulated service's state (jobs, balance, usage), shared by every demo process on
+/// the machine: one simulated service, as the live one is one service (see `sim::state`).
+const STATE_FILE: &str = "simulator.db";
 /// The simulator's CA, for commands run outside the app (it is made afresh at each start).
 const PROXY_CA_FILE: &str = "demo-proxy-ca.pem";
 
@@ -17,7 +18,7 @@ const PROXY_CA_FILE: &str = "demo-proxy-ca.pem";
 pub async fn start(data_dir: &Path, prices: crate::price::Prices) -> std::io::Result<Simulator> {
     let mut config = SimConfig::demo();
     config.prices = prices;
-    config.state_file = Some(data_dir.join(JOBS_FILE));
+    config.state_file = Some(data_dir.join(STATE_FILE));
     let mut simulator = Simulator::start(config).await?;
     let ca_file = data_dir.join(PROXY_CA_FILE);
     let written = std::fs::create_dir_all(data_dir)

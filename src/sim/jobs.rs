@@ -3,11 +3,12 @@
 //! simulator answers byte-identical bodies for jobs submitted before the restart.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+
+use super::state::SharedState;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -61,85 +62,46 @@ pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-#[derive(Serialize, Deserialize, Default)]
-struct StateFile {
-    jobs: Vec<Job>,
-}
-
+/// The jobs: in memory, and in the state every demo process shares when there is one.
 pub(crate) struct JobTable {
     jobs: Mutex<HashMap<String, Job>>,
-    file: Option<PathBuf>,
+    shared: Option<Arc<SharedState>>,
 }
 
 impl JobTable {
-    /// Loads the table from `file` if it exists. A file that cannot be parsed is set aside
-    /// (renamed with `.corrupt`) rather than stopping the simulator.
-    pub(crate) fn open(file: Option<PathBuf>) -> JobTable {
-        let mut jobs = HashMap::new();
-        if let Some(path) = &file {
-            match std::fs::read(path) {
-                Ok(bytes) => match serde_json::from_slice::<StateFile>(&bytes) {
-                    Ok(state) => {
-                        for job in state.jobs {
-                            jobs.insert(job.id.clone(), job);
-                        }
-                    }
-                    Err(error) => {
-                        tracing::warn!(path = %path.display(), %error, "simulator state file unreadable; starting empty");
-                        let _ = std::fs::rename(path, path.with_extension("corrupt"));
-                    }
-                },
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-                Err(error) => {
-                    tracing::warn!(path = %path.display(), %error, "simulator state file not readable; starting empty");
-                }
-            }
-        }
+    pub(crate) fn open(shared: Option<Arc<SharedState>>) -> JobTable {
         JobTable {
-            jobs: Mutex::new(jobs),
-            file,
+            jobs: Mutex::new(HashMap::new()),
+            shared,
         }
     }
 
     pub(crate) fn insert(&self, job: Job) {
-        let mut jobs = super::lock(&self.jobs);
-        jobs.insert(job.id.clone(), job);
-        if let Some(path) = &self.file {
-            // Written under the lock so concurrent inserts cannot reorder file versions.
-            if let Err(error) = write_atomically(path, &jobs) {
-                tracing::warn!(path = %path.display(), %error, "could not save simulator jobs");
-            }
+        if let Some(shared) = &self.shared {
+            shared.put_job(&job);
         }
+        super::lock(&self.jobs).insert(job.id.clone(), job);
     }
 
     /// The query pairs of every job, for tests that count submissions.
     pub(crate) fn queries(&self) -> Vec<Vec<(String, String)>> {
-        let jobs = super::lock(&self.jobs);
-        jobs.values().map(|job| job.params.clone()).collect()
+        match &self.shared {
+            Some(shared) => shared.jobs().into_iter().map(|job| job.params).collect(),
+            None => {
+                let jobs = super::lock(&self.jobs);
+                jobs.values().map(|job| job.params.clone()).collect()
+            }
+        }
     }
 
+    /// A job this simulator queued, or another demo process did (or this one before a
+    /// restart).
     pub(crate) fn get(&self, id: &str) -> Option<Job> {
-        let jobs = super::lock(&self.jobs);
-        jobs.get(id).cloned()
+        if let Some(job) = super::lock(&self.jobs).get(id) {
+            return Some(job.clone());
+        }
+        self.shared.as_ref()?.job(id)
     }
-}
-
-fn write_atomically(path: &Path, jobs: &HashMap<String, Job>) -> std::io::Result<()> {
-    let mut list: Vec<Job> = jobs.values().cloned().collect();
-    list.sort_by(|a, b| {
-        a.created_unix_ms
-            .cmp(&b.created_unix_ms)
-            .then(a.id.cmp(&b.id))
-    });
-    let bytes = serde_json::to_vec(&StateFile { jobs: list }).map_err(std::io::Error::other)?;
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    let mut temp = path.as_os_str().to_owned();
-    temp.push(".tmp");
-    let temp = PathBuf::from(temp);
-    std::fs::write(&temp, bytes)?;
-    std::fs::rename(&temp, path)
 }
 
 #[cfg(test)]
@@ -169,13 +131,20 @@ mod tests {
     }
 
     #[test]
-    fn table_survives_reopen_and_corrupt_file_is_set_aside() {
+    fn a_job_is_found_by_every_table_on_the_file_and_a_damaged_file_is_set_aside() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("state").join("jobs.json");
-        JobTable::open(Some(path.clone())).insert(job("x"));
-        assert!(JobTable::open(Some(path.clone())).get("x").is_some());
-        std::fs::write(&path, b"{not json").expect("write");
-        assert!(JobTable::open(Some(path.clone())).get("x").is_none());
-        assert!(path.with_extension("corrupt").exists());
+        let path = dir.path().join("state").join("simulator.db");
+        let open = || SharedState::open_or_set_aside(&path, 1_000).map(Arc::new);
+        let first = JobTable::open(open());
+        let second = JobTable::open(open());
+        first.insert(job("x"));
+        assert!(second.get("x").is_some(), "another process's job");
+        drop((first, second));
+        assert!(JobTable::open(open()).get("x").is_some(), "after a restart");
+        std::fs::write(&path, vec![0x5a; 8192]).expect("write");
+        assert!(JobTable::open(open()).get("x").is_none());
+        let mut aside = path.as_os_str().to_owned();
+        aside.push(".corrupt");
+        assert!(std::path::PathBuf::from(aside).exists());
     }
 }

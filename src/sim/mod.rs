@@ -17,6 +17,7 @@ pub mod proxy;
 mod search;
 mod seed;
 mod server;
+mod state;
 mod topic;
 
 use std::net::{Ipv4Addr, SocketAddr};
@@ -55,7 +56,8 @@ pub struct SimConfig {
     pub fault_kinds: Vec<Fault>,
     /// `/ai/devices` answers `[]`, as the live service has been seen to do.
     pub empty_devices: bool,
-    /// Where the job table is kept across restarts; `None` keeps it in memory.
+    /// Where the jobs, balance and usage are kept (SQLite), across restarts and shared by
+    /// every simulator on the same file; `None` keeps them in memory.
     pub state_file: Option<std::path::PathBuf>,
     /// The proxy username the simulated proxies accept (options are appended to it).
     pub proxy_username: String,
@@ -255,11 +257,11 @@ impl Simulator {
     }
 
     pub fn set_credits(&self, credits: u64) {
-        self.shared.credits.store(credits, Ordering::SeqCst);
+        self.shared.balance.set(credits);
     }
 
     pub fn credits(&self) -> u64 {
-        self.shared.credits.load(Ordering::SeqCst)
+        self.shared.balance.get()
     }
 
     /// Async submissions after the first `accepted` are held, unanswered and not queued,

@@ -1,7 +1,6 @@
 //! The path of every billed call: credits, faults, billing, latency, and async jobs stored
 //! and retrieved.
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -26,7 +25,7 @@ enum Gate {
 /// Credits, then faults: a refused call costs nothing, and a call is billed (see [`bill`])
 /// only once it has succeeded.
 fn gate(shared: &Shared) -> Gate {
-    if shared.credits.load(Ordering::SeqCst) == 0 {
+    if shared.balance.get() == 0 {
         return Gate::Refuse(text(
             StatusCode::PAYMENT_REQUIRED,
             &format!("Credit balance is 0; top up at {}/plans", shared.base_url),
@@ -53,13 +52,7 @@ fn gate(shared: &Shared) -> Gate {
 /// Takes a successful call's price from the balance, and what it took: a balance short of
 /// the price goes to 0 (the next call is refused), so usage always equals the balance's drop.
 fn bill(shared: &Shared, price: u64) -> u64 {
-    let before = shared
-        .credits
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
-            Some(c.saturating_sub(price))
-        })
-        .unwrap_or_else(|c| c);
-    before.min(price)
+    shared.balance.charge(price)
 }
 
 async fn body_bytes(response: Response) -> (Response, String) {

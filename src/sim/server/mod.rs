@@ -25,13 +25,16 @@ use calls::{retrieve, submit_ai, submit_browser, submit_search};
 use submission::Query;
 use usage::UsageTable;
 
+use super::state::{Balance, SharedState};
+
 /// Seconds announced by 503 and 429 answers; kept short so retries in the app stay quick.
 const RETRY_SECONDS: u64 = 2;
 
 pub(crate) struct Shared {
     pub config: SimConfig,
     pub base_url: String,
-    pub credits: AtomicU64,
+    /// The balance: this simulator's, or the one every demo process shares.
+    pub balance: Balance,
     pub requests: AtomicU64,
     /// How many expiration=0 answers each content key has had: the next one's variation, so
     /// the samples of one prompt and place differ from each other and repeat run to run.
@@ -82,16 +85,22 @@ impl Hold {
 
 impl Shared {
     pub(crate) fn new(config: SimConfig, addr: SocketAddr) -> Shared {
+        // Every demo process on the machine shares it: one simulated service.
+        let state = config
+            .state_file
+            .as_deref()
+            .and_then(|path| SharedState::open_or_set_aside(path, config.credits))
+            .map(Arc::new);
         Shared {
-            credits: AtomicU64::new(config.credits),
+            balance: Balance::new(config.credits, state.clone()),
             base_url: format!("http://{addr}"),
             requests: AtomicU64::new(0),
             variations: Mutex::new(HashMap::new()),
             fault_draws: AtomicU64::new(0),
             script: Mutex::new(VecDeque::new()),
             cache: Mutex::new(HashSet::new()),
-            jobs: JobTable::open(config.state_file.clone()),
-            usage: UsageTable::default(),
+            jobs: JobTable::open(state.clone()),
+            usage: UsageTable::new(state),
             hold: Hold {
                 limit: AtomicU64::new(u64::MAX),
                 accepted: AtomicU64::new(0),
@@ -251,7 +260,7 @@ fn malformed(mut response: Response, body: &str) -> Response {
 fn account(shared: &Shared) -> serde_json::Value {
     json!({
         "email": ACCOUNT_EMAIL,
-        "credits": shared.credits.load(Ordering::SeqCst),
+        "credits": shared.balance.get(),
     })
 }
 

@@ -5,7 +5,7 @@
 //! `/browser`), and counts under `browser`.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
@@ -14,6 +14,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::super::jobs::JobKind;
 use super::super::lock;
+use super::super::state::SharedState;
 use super::submission::Query;
 
 const HOUR_SECS: i64 = 3600;
@@ -26,9 +27,12 @@ struct Tally {
     secs: f64,
 }
 
-/// (hour start in Unix seconds, service, succeeded) to what was served.
-#[derive(Default)]
-pub(crate) struct UsageTable(Mutex<BTreeMap<(i64, &'static str, bool), Tally>>);
+/// (hour start in Unix seconds, service, succeeded) to what was served: this simulator's,
+/// or every demo process's when they share their state.
+pub(crate) struct UsageTable {
+    own: Mutex<BTreeMap<(i64, &'static str, bool), Tally>>,
+    shared: Option<Arc<SharedState>>,
+}
 
 pub(crate) fn service_of(kind: JobKind) -> &'static str {
     match kind {
@@ -38,13 +42,46 @@ pub(crate) fn service_of(kind: JobKind) -> &'static str {
 }
 
 impl UsageTable {
+    pub(crate) fn new(shared: Option<Arc<SharedState>>) -> UsageTable {
+        UsageTable {
+            own: Mutex::default(),
+            shared,
+        }
+    }
+
+    /// What was served, from the shared state when there is one.
+    fn served(&self) -> BTreeMap<(i64, &'static str, bool), Tally> {
+        let Some(shared) = &self.shared else {
+            return lock(&self.own).clone();
+        };
+        let mut served = BTreeMap::new();
+        for (hour, service, succeeded, calls, credits, secs) in shared.usage() {
+            let Some(service) = SERVICES.into_iter().find(|s| *s == service) else {
+                continue;
+            };
+            served.insert(
+                (hour, service, succeeded),
+                Tally {
+                    calls,
+                    credits,
+                    secs,
+                },
+            );
+        }
+        served
+    }
+
     pub(crate) fn record(&self, kind: JobKind, succeeded: bool, credits: u64, took: Duration) {
         let service = service_of(kind);
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
         let hour = now - now.rem_euclid(HOUR_SECS);
-        let mut table = lock(&self.0);
+        if let Some(shared) = &self.shared {
+            shared.record_usage(hour, service, succeeded, credits, took.as_secs_f64());
+            return;
+        }
+        let mut table = lock(&self.own);
         let tally = table.entry((hour, service, succeeded)).or_default();
         tally.calls += 1;
         tally.credits += credits;
@@ -69,7 +106,7 @@ impl UsageTable {
             Some(_) => return Err("By must be one of hour, total".into()),
         };
         let first_hour = from - from.rem_euclid(HOUR_SECS);
-        let table = lock(&self.0);
+        let table = self.served();
         let selected = table.iter().filter(|((hour, service, _), _)| {
             (first_hour..=to).contains(hour) && (services.is_empty() || services.contains(service))
         });
