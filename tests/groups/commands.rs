@@ -13,6 +13,8 @@ mod cli;
 mod compare_cli;
 #[path = "../demo_apart.rs"]
 mod demo_apart;
+#[path = "../demo_together.rs"]
+mod demo_together;
 #[path = "../discover_cli.rs"]
 mod discover_cli;
 #[path = "../exit_codes.rs"]
