@@ -7,8 +7,9 @@
 //! A session of the demo starts with the balance topped up when it had fallen below a tenth
 //! of the configured credits, so that a demo kept for weeks never runs dry.
 
-use std::path::Path;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -43,19 +44,35 @@ const SCHEMA: &str = "
 pub(crate) type UsageRow = (i64, String, bool, u64, u64, f64);
 
 pub(crate) struct SharedState {
-    conn: Mutex<Connection>,
+    path: PathBuf,
+    /// The balance a new file starts with, and what a low balance is topped up to.
+    credits: u64,
+    /// Opened at the first use, off the start-up path; `None` when it could not be (the
+    /// simulator then goes on alone, its balance in `fallback`).
+    conn: OnceLock<Option<Mutex<Connection>>>,
+    fallback: AtomicU64,
 }
 
 impl SharedState {
-    /// Opens (or makes) the file; `credits` is the balance a new file starts with, and what a
-    /// low balance is topped up to.
-    pub(crate) fn open(path: &Path, credits: u64) -> rusqlite::Result<SharedState> {
+    /// The state in `path`, opened (or made) when first used.
+    pub(crate) fn at(path: &Path, credits: u64) -> SharedState {
+        SharedState {
+            path: path.to_path_buf(),
+            credits,
+            conn: OnceLock::new(),
+            fallback: AtomicU64::new(credits),
+        }
+    }
+
+    fn connect(path: &Path, credits: u64) -> rusqlite::Result<Connection> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             let _ = std::fs::create_dir_all(parent);
         }
         let conn = Connection::open(path)?;
         conn.busy_timeout(BUSY)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
+        // A simulated service's state: a crash may lose the last job, never the file.
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.execute_batch(SCHEMA)?;
         let credits = i64::try_from(credits).unwrap_or(i64::MAX);
         conn.execute(
@@ -63,38 +80,44 @@ impl SharedState {
              ON CONFLICT (one) DO UPDATE SET credits = ?1 WHERE credits < ?1 / 10",
             [credits],
         )?;
-        Ok(SharedState {
-            conn: Mutex::new(conn),
-        })
+        Ok(conn)
     }
 
-    /// [`SharedState::open`]; a file that is not one is set aside (`.corrupt`) and a new one
-    /// made; `None` when even that fails (the simulator then keeps its state in memory).
-    pub(crate) fn open_or_set_aside(path: &Path, credits: u64) -> Option<SharedState> {
-        match SharedState::open(path, credits) {
-            Ok(state) => return Some(state),
-            Err(error) => {
-                tracing::warn!(path = %path.display(), %error, "simulator state unreadable; set aside");
+    /// The file's connection; a file that is not a database is set aside (`.corrupt`) and a
+    /// new one made.
+    fn connection(&self) -> Option<MutexGuard<'_, Connection>> {
+        let opened = self.conn.get_or_init(|| {
+            let path = &self.path;
+            match SharedState::connect(path, self.credits) {
+                Ok(conn) => return Some(Mutex::new(conn)),
+                Err(error) => {
+                    tracing::warn!(path = %path.display(), %error, "simulator state unreadable; set aside");
+                }
             }
-        }
-        let mut aside = path.as_os_str().to_owned();
-        aside.push(".corrupt");
-        let _ = std::fs::rename(path, std::path::PathBuf::from(aside));
-        for suffix in ["-wal", "-shm"] {
-            let mut side = path.as_os_str().to_owned();
-            side.push(suffix);
-            let _ = std::fs::remove_file(std::path::PathBuf::from(side));
-        }
-        SharedState::open(path, credits)
-            .map_err(|error| tracing::warn!(%error, "simulator state not kept"))
-            .ok()
+            let beside = |suffix: &str| {
+                let mut name = path.as_os_str().to_owned();
+                name.push(suffix);
+                PathBuf::from(name)
+            };
+            let _ = std::fs::rename(path, beside(".corrupt"));
+            for suffix in ["-wal", "-shm"] {
+                let _ = std::fs::remove_file(beside(suffix));
+            }
+            SharedState::connect(path, self.credits)
+                .map_err(|error| tracing::warn!(%error, "simulator state not kept"))
+                .ok()
+                .map(Mutex::new)
+        });
+        opened.as_ref().map(lock)
     }
 
     pub(crate) fn put_job(&self, job: &Job) {
         let Ok(text) = serde_json::to_string(job) else {
             return;
         };
-        let conn = lock(&self.conn);
+        let Some(conn) = self.connection() else {
+            return;
+        };
         if let Err(error) = conn.execute(
             "INSERT OR REPLACE INTO jobs (id, job) VALUES (?1, ?2)",
             params![job.id, text],
@@ -104,7 +127,7 @@ impl SharedState {
     }
 
     pub(crate) fn job(&self, id: &str) -> Option<Job> {
-        let conn = lock(&self.conn);
+        let conn = self.connection()?;
         let text: Option<String> = conn
             .query_row("SELECT job FROM jobs WHERE id = ?1", [id], |r| r.get(0))
             .optional()
@@ -115,7 +138,9 @@ impl SharedState {
 
     /// Every job's query pairs, for tests that count submissions.
     pub(crate) fn jobs(&self) -> Vec<Job> {
-        let conn = lock(&self.conn);
+        let Some(conn) = self.connection() else {
+            return Vec::new();
+        };
         let Ok(mut statement) = conn.prepare("SELECT job FROM jobs") else {
             return Vec::new();
         };
@@ -129,7 +154,9 @@ impl SharedState {
     }
 
     pub(crate) fn credits(&self) -> u64 {
-        let conn = lock(&self.conn);
+        let Some(conn) = self.connection() else {
+            return self.fallback.load(Ordering::SeqCst);
+        };
         conn.query_row("SELECT credits FROM balance WHERE one = 1", [], |r| {
             r.get::<_, i64>(0)
         })
@@ -137,7 +164,10 @@ impl SharedState {
     }
 
     pub(crate) fn set_credits(&self, credits: u64) {
-        let conn = lock(&self.conn);
+        let Some(conn) = self.connection() else {
+            self.fallback.store(credits, Ordering::SeqCst);
+            return;
+        };
         let _ = conn.execute(
             "UPDATE balance SET credits = ?1 WHERE one = 1",
             [i64::try_from(credits).unwrap_or(i64::MAX)],
@@ -147,7 +177,15 @@ impl SharedState {
     /// Takes `price` from the balance in one transaction, whatever other process bills at
     /// the same time; what it took (less than the price when the balance was short).
     pub(crate) fn charge(&self, price: u64) -> u64 {
-        let mut conn = lock(&self.conn);
+        let Some(mut conn) = self.connection() else {
+            let before = self
+                .fallback
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
+                    Some(c.saturating_sub(price))
+                })
+                .unwrap_or_else(|c| c);
+            return before.min(price);
+        };
         let charged = || -> rusqlite::Result<u64> {
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let before: i64 =
@@ -177,7 +215,9 @@ impl SharedState {
         credits: u64,
         secs: f64,
     ) {
-        let conn = lock(&self.conn);
+        let Some(conn) = self.connection() else {
+            return;
+        };
         let _ = conn.execute(
             "INSERT INTO usage (hour, service, succeeded, calls, credits, secs)
              VALUES (?1, ?2, ?3, 1, ?4, ?5)
@@ -194,7 +234,9 @@ impl SharedState {
     }
 
     pub(crate) fn usage(&self) -> Vec<UsageRow> {
-        let conn = lock(&self.conn);
+        let Some(conn) = self.connection() else {
+            return Vec::new();
+        };
         let Ok(mut statement) =
             conn.prepare("SELECT hour, service, succeeded, calls, credits, secs FROM usage")
         else {

@@ -89,7 +89,7 @@ impl Shared {
         let state = config
             .state_file
             .as_deref()
-            .and_then(|path| SharedState::open_or_set_aside(path, config.credits))
+            .map(|path| SharedState::at(path, config.credits))
             .map(Arc::new);
         Shared {
             balance: Balance::new(config.credits, state.clone()),
