@@ -140,3 +140,22 @@ fn what_passes_the_checks_is_written() {
     assert!(text.contains("brands = [\"lowa\"]"), "{text}");
     assert!(text.contains("\"DE:BY:Munich\""), "{text}");
 }
+
+#[test]
+fn a_brands_flag_error_names_the_flag_not_a_line_of_a_file() {
+    let home = tempfile::tempdir().expect("temp dir");
+    std::fs::write(home.path().join("vantage.toml"), FILE).expect("workspace");
+    for command in ["ai", "compare"] {
+        let output = vantage(
+            home.path(),
+            &[command, "hi", "--brands", "Lowa=lowa.com+lowa"],
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains("--brands: the brand Lowa: \"lowa\" is not a domain"),
+            "{command}: {stderr}"
+        );
+        assert!(!stderr.contains("line "), "{command}: {stderr}");
+    }
+}
