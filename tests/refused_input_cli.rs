@@ -137,7 +137,10 @@ fn what_passes_the_checks_is_written() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let text = std::fs::read_to_string(&file).expect("written");
     assert!(text.starts_with("# Boots we follow."), "{text}");
-    assert!(text.contains("brands = [\"lowa\"]"), "{text}");
+    assert!(
+        text.contains("brands = [\"Lowa\"]"),
+        "written as the file spells it: {text}"
+    );
     assert!(text.contains("\"DE:BY:Munich\""), "{text}");
 }
 

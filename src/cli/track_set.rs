@@ -162,7 +162,7 @@ fn apply(mut set: TrackSet, items: &SetItems, add: bool) -> Result<TrackSet, Str
     Ok(set)
 }
 
-pub(super) fn run_set_command(explicit: Option<&Path>, command: SetCommand) -> i32 {
+pub(super) fn run_set_command(explicit: Option<&Path>, mut command: SetCommand) -> i32 {
     let path = workspace_path(explicit);
     let mut workspace = match Workspace::load(&path) {
         Ok(workspace) => workspace,
@@ -172,10 +172,20 @@ pub(super) fn run_set_command(explicit: Option<&Path>, command: SetCommand) -> i
         }
     };
     let read = workspace.as_read().map(str::to_string);
-    if let SetCommand::New { items, .. } | SetCommand::Add { items, .. } = &command
-        && let Err(problem) = check_added(items, workspace.brands())
-    {
-        return refuse(&problem);
+    if let SetCommand::New { items, .. } | SetCommand::Add { items, .. } = &mut command {
+        if let Err(problem) = check_added(items, workspace.brands()) {
+            return refuse(&problem);
+        }
+        // A watched brand is written as the file spells it, whatever case was typed.
+        for typed in &mut items.brands {
+            if let Some(brand) = workspace
+                .brands()
+                .iter()
+                .find(|b| b.name.eq_ignore_ascii_case(typed))
+            {
+                typed.clone_from(&brand.name);
+            }
+        }
     }
     let (name, done) = match command {
         SetCommand::New { name, items } => {
