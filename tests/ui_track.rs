@@ -776,31 +776,3 @@ fn a_set_is_edited_and_deleted_in_the_track_tab() {
     assert!(written.contains("name = \"tents\""), "{written}");
     assert!(app.track.editor.is_none());
 }
-
-/// The set form refuses a prompt a run would refuse, as typed, with the check `track set`
-/// makes (`workspace::first_refused`): the sentence names the row and quotes no essay.
-#[test]
-fn the_set_form_refuses_an_over_long_prompt_as_track_set_does() {
-    let mut app = app_on_track();
-    update(&mut app, Msg::TrackLoaded(Ok(Box::new(view()))));
-    app.brands_pane.workspace = Some(
-        vantage::analysis::workspace::Workspace::parse(
-            std::path::Path::new("/work/shop/vantage.toml"),
-            "[[brands]]\nname = \"Lowa\"\n",
-        )
-        .unwrap(),
-    );
-    app.brands_pane.exists = true;
-    press(&mut app, KeyCode::Char('n'));
-    press(&mut app, KeyCode::Enter);
-    update(&mut app, Msg::Paste("x".repeat(3000)));
-    let effects = press(&mut app, KeyCode::Enter);
-    assert!(effects.is_empty(), "nothing is written: {effects:?}");
-    let flash = app.flash.as_ref().expect("a sentence").text.clone();
-    assert_eq!(
-        flash,
-        "Prompt is 3000 characters; the service takes at most 2047."
-    );
-    let editor = app.track.editor.as_ref().expect("the form stays");
-    assert!(editor.set.prompts.is_empty(), "{:?}", editor.set.prompts);
-}

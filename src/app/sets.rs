@@ -668,3 +668,37 @@ pub(crate) fn delete(app: &mut App, name: &str) -> Vec<Effect> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::test_support::demo_app;
+
+    /// The form refuses what a run would refuse, as typed, with the check `track set` makes
+    /// (`workspace::first_refused`): the sentence names the row and quotes no essay.
+    #[test]
+    fn an_over_long_prompt_is_refused_as_typed_and_a_loaded_one_is_named() {
+        let mut app = demo_app();
+        let file = format!(
+            "[[brands]]\nname = \"Lowa\"\n[[sets]]\nname = \"boots\"\nprompts = [\"a\", \"{}\"]\n",
+            "y".repeat(2100)
+        );
+        let workspace = Workspace::parse(std::path::Path::new("/w/vantage.toml"), &file);
+        app.brands_pane.workspace = Some(workspace.unwrap());
+        open_new(&mut app);
+        let refused = apply_input(&mut app, SetField::Prompt(None), &"x".repeat(3000));
+        assert_eq!(
+            refused,
+            Err("Prompt is 3000 characters; the service takes at most 2047.".to_string())
+        );
+        let editor = app.track.editor.as_ref().unwrap();
+        assert!(editor.set.prompts.is_empty(), "{:?}", editor.set.prompts);
+        // A set written by hand with such a prompt is said to be refused on opening.
+        open(&mut app, "boots");
+        let problem = app.track.editor.as_ref().unwrap().problem.clone();
+        assert_eq!(
+            problem.as_deref(),
+            Some("Prompt 2 is 2100 characters; the service takes at most 2047.")
+        );
+    }
+}
