@@ -90,7 +90,8 @@ pub struct Config {
 pub struct Overrides {
     pub render_url: Option<String>,
     pub search_url: Option<String>,
-    /// `--theme`: a built-in theme or a file (a relative path is from the current folder).
+    /// `--theme`: a built-in theme or a file (a relative path is beside the config file, as
+    /// `theme` in it is).
     pub theme: Option<String>,
 }
 
@@ -208,12 +209,17 @@ impl Config {
         .into_iter()
         .find_map(|(value, source)| value.and_then(Secret::new).map(|s| (s, source)))
         .map_or((None, None), |(s, source)| (Some(s), Some(source)));
-        let theme = match (&overrides.theme, file.theme) {
-            (Some(flag), _) => ThemeChoice::parse(flag, Path::new("")),
-            (None, Some(value)) => {
-                ThemeChoice::parse(&value, config_file.parent().unwrap_or(Path::new("")))
-            }
-            (None, None) => ThemeChoice::default(),
+        // A relative theme path is beside the config file, from the flag as from the file,
+        // so one name finds one file wherever the app is started; the path is made whole
+        // so that a sentence about it says where it was looked for.
+        let config_folder = config_file
+            .parent()
+            .filter(|folder| !folder.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let config_folder = std::path::absolute(config_folder).unwrap_or(config_folder.into());
+        let theme = match overrides.theme.clone().or(file.theme) {
+            Some(value) => ThemeChoice::parse(&value, &config_folder),
+            None => ThemeChoice::default(),
         };
         Config {
             theme,
@@ -425,6 +431,53 @@ mod tests {
             Some("from-massive")
         );
         assert_eq!(config.token_source, Some(TokenSource::MassiveEnv));
+    }
+
+    #[test]
+    fn a_relative_theme_is_beside_the_config_file_from_the_flag_as_from_the_file() {
+        let folder = std::path::absolute("/home/u/.config/vantage").unwrap();
+        let expected = ThemeChoice::File(folder.join("paper.toml"));
+        let assemble = |file: ConfigFile, flag: Option<&str>| {
+            let overrides = Overrides {
+                theme: flag.map(str::to_string),
+                ..Overrides::default()
+            };
+            Config::assemble(
+                file,
+                &overrides,
+                folder.join("config.toml"),
+                PathBuf::from("d"),
+                env_of(&[]),
+            )
+            .theme
+        };
+        let in_file: ConfigFile = toml::from_str("theme = \"paper.toml\"").unwrap();
+        assert_eq!(assemble(in_file, None), expected);
+        assert_eq!(
+            assemble(ConfigFile::default(), Some("paper.toml")),
+            expected
+        );
+        // The flag wins over the file; a built-in name stays a name.
+        let in_file: ConfigFile = toml::from_str("theme = \"paper.toml\"").unwrap();
+        assert_eq!(
+            assemble(in_file, Some("light")),
+            ThemeChoice::BuiltIn("light")
+        );
+        // A config file named by a relative path still gives a whole path to look at.
+        let relative = Config::assemble(
+            ConfigFile::default(),
+            &Overrides {
+                theme: Some("paper.toml".into()),
+                ..Overrides::default()
+            },
+            PathBuf::from("c.toml"),
+            PathBuf::from("d"),
+            env_of(&[]),
+        );
+        let ThemeChoice::File(path) = relative.theme else {
+            panic!("a theme file")
+        };
+        assert!(path.is_absolute(), "{}", path.display());
     }
 
     #[test]

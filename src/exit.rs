@@ -18,7 +18,8 @@ pub const NO_ANSWER: i32 = 5;
 /// damaged, a full disk). What the service answered was still printed.
 pub const STORAGE: i32 = 6;
 /// A tracking run waited for (`track run --wait`) ended with calls that failed, expired or
-/// were refused: its figures cover fewer answers than the set plans.
+/// were refused: its figures cover fewer answers than the set plans; or the newest run
+/// `track check` would check has no answers at all.
 pub const RUN_INCOMPLETE: i32 = 7;
 /// Alerts of the set fired on its newest finished run (`track check`, `track run --wait`):
 /// each is a line on stdout. Takes the place of 7 when both apply.

@@ -256,6 +256,97 @@ pub fn country_aliases(code: &str) -> &'static [&'static str] {
         .map_or(&[], |(_, aliases)| aliases)
 }
 
+/// English names of subdivisions the tables (iso-codes) spell in their own language,
+/// by full ISO 3166-2 code: "Bavaria" finds Bayern as "Munich" finds München.
+const SUBDIVISION_ALIASES: &[(&str, &[&str])] = &[
+    ("AT-2", &["Carinthia"]),
+    ("AT-3", &["Lower Austria"]),
+    ("AT-4", &["Upper Austria"]),
+    ("AT-6", &["Styria"]),
+    ("AT-7", &["Tyrol"]),
+    ("AT-9", &["Vienna"]),
+    ("BE-BRU", &["Brussels", "Brussels-Capital Region"]),
+    ("BE-VLG", &["Flanders", "Flemish Region"]),
+    ("BE-WAL", &["Wallonia", "Walloon Region"]),
+    ("CH-BE", &["Berne"]),
+    ("CH-FR", &["Fribourg"]),
+    ("CH-GE", &["Geneva"]),
+    ("CH-GR", &["Grisons"]),
+    ("CH-LU", &["Lucerne"]),
+    ("CH-SG", &["St. Gallen", "Saint Gallen"]),
+    ("CH-TI", &["Tessin"]),
+    ("CH-ZH", &["Zurich"]),
+    ("CZ-10", &["Prague"]),
+    ("CZ-20", &["Central Bohemia"]),
+    ("CZ-31", &["South Bohemia"]),
+    ("CZ-64", &["South Moravia"]),
+    ("CZ-80", &["Moravia-Silesia"]),
+    ("DE-BY", &["Bavaria"]),
+    ("DE-HE", &["Hesse"]),
+    ("DE-MV", &["Mecklenburg-Western Pomerania"]),
+    ("DE-NI", &["Lower Saxony"]),
+    ("DE-NW", &["North Rhine-Westphalia"]),
+    ("DE-RP", &["Rhineland-Palatinate"]),
+    ("DE-SN", &["Saxony"]),
+    ("DE-ST", &["Saxony-Anhalt"]),
+    ("DE-TH", &["Thuringia"]),
+    ("DK-81", &["North Denmark"]),
+    ("DK-82", &["Central Denmark"]),
+    ("DK-83", &["Southern Denmark"]),
+    ("DK-84", &["Capital Region"]),
+    ("DK-85", &["Zealand"]),
+    ("ES-AN", &["Andalusia"]),
+    ("ES-AS", &["Asturias"]),
+    ("ES-CL", &["Castile and León"]),
+    ("ES-CM", &["Castilla-La Mancha", "Castile-La Mancha"]),
+    ("ES-CN", &["Canary Islands"]),
+    ("ES-CT", &["Catalonia", "Cataluña"]),
+    ("ES-IB", &["Balearic Islands"]),
+    ("ES-MC", &["Murcia"]),
+    ("ES-MD", &["Madrid"]),
+    ("ES-NC", &["Navarre", "Navarra"]),
+    ("ES-PV", &["Basque Country", "País Vasco"]),
+    ("ES-VC", &["Valencia", "Valencian Community"]),
+    ("FR-20R", &["Corsica"]),
+    ("FR-BRE", &["Brittany"]),
+    ("FR-GF", &["French Guiana"]),
+    ("FR-NOR", &["Normandy"]),
+    ("FR-OCC", &["Occitania"]),
+    ("FR-PAC", &["Provence-Alpes-Côte d'Azur"]),
+    ("FR-PDL", &["Pays de la Loire"]),
+    ("IT-21", &["Piedmont"]),
+    ("IT-23", &["Aosta Valley", "Valle d'Aosta"]),
+    ("IT-25", &["Lombardy"]),
+    ("IT-32", &["Trentino-South Tyrol"]),
+    ("IT-52", &["Tuscany"]),
+    ("IT-57", &["Marches"]),
+    ("IT-75", &["Apulia"]),
+    ("IT-82", &["Sicily"]),
+    ("IT-88", &["Sardinia"]),
+    ("NL-FR", &["Friesland"]),
+    ("NL-NB", &["North Brabant"]),
+    ("NL-NH", &["North Holland"]),
+    ("NL-ZH", &["South Holland"]),
+    ("PL-02", &["Lower Silesia"]),
+    ("PL-12", &["Lesser Poland"]),
+    ("PL-14", &["Masovia"]),
+    ("PL-24", &["Silesia"]),
+    ("PL-30", &["Greater Poland"]),
+    ("PT-11", &["Lisbon"]),
+    ("PT-20", &["Azores"]),
+    ("PT-30", &["Madeira"]),
+];
+
+/// The English names of a subdivision (see `SUBDIVISION_ALIASES`), by its full code;
+/// empty when it has none.
+pub fn subdivision_aliases(code: &str) -> &'static [&'static str] {
+    let code = upper(code);
+    SUBDIVISION_ALIASES
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map_or(&[], |(_, aliases)| aliases)
+}
+
 /// The country a person means by `text`: its alpha-2 code, its name or one of its other
 /// names, case- and accent-insensitively.
 pub fn find_country(text: &str) -> Option<&'static Country> {
@@ -295,8 +386,9 @@ pub fn check_place(
     };
     let Some(found) = find_country(typed_country) else {
         return Err(format!(
-            "There is no country {typed_country:?} in the location tables. Nearest: {}. \
+            "There is no country {:?} in the location tables. Nearest: {}. \
              Give a two-letter ISO code (US, DE) or a country's name.",
+            crate::sanitize::excerpt(typed_country, crate::sanitize::QUOTED_CHARS),
             nearest_countries(typed_country)
         ));
     };
@@ -313,11 +405,15 @@ pub fn check_place(
         s.short.eq_ignore_ascii_case(typed_subdivision)
             || s.code.eq_ignore_ascii_case(typed_subdivision)
             || collation_key(s.name) == key
+            || subdivision_aliases(s.code)
+                .iter()
+                .any(|alias| collation_key(alias) == key)
     }) {
         Some(s) => Ok((Some(found.code), Some(s.short.to_string()))),
         None => Err(format!(
-            "{typed_subdivision:?} is not a subdivision of {} ({}). Nearest: {}. \
+            "{:?} is not a subdivision of {} ({}). Nearest: {}. \
              Give the second part of an ISO 3166-2 code (NY for US-NY) or its name.",
+            crate::sanitize::excerpt(typed_subdivision, crate::sanitize::QUOTED_CHARS),
             found.name,
             found.code,
             nearest_subdivisions(typed_subdivision, known)
@@ -344,6 +440,7 @@ fn nearest_subdivisions(typed: &str, known: &[Subdivision]) -> String {
     let score = |s: &Subdivision| {
         [s.short, s.name]
             .iter()
+            .chain(subdivision_aliases(s.code))
             .map(|name| strsim::jaro_winkler(&typed, &collation_key(name)))
             .fold(0.0, f64::max)
     };
@@ -503,10 +600,12 @@ fn parse(
 /// `de::Berlin`, `fr`, `usa`. Subdivision and city need a country; country and subdivision
 /// must be in the location tables.
 pub fn parse_location(text: &str) -> Result<crate::api::Location, String> {
+    // A pasted paragraph is named by its start.
+    let quoted = crate::sanitize::excerpt(text, crate::sanitize::QUOTED_CHARS);
     let parts: Vec<&str> = text.trim().split(':').collect();
     if parts.len() > 3 {
         return Err(format!(
-            "location {text:?} has more than three parts; write cc:subdivision:city."
+            "location {quoted:?} has more than three parts; write cc:subdivision:city."
         ));
     }
     let part = |i: usize| -> Option<String> {
@@ -518,12 +617,12 @@ pub fn parse_location(text: &str) -> Result<crate::api::Location, String> {
     let (country, subdivision) = (part(0), part(1));
     if country.is_none() && (subdivision.is_some() || part(2).is_some()) {
         return Err(format!(
-            "location {text:?} has a subdivision or city but no country; write cc:subdivision:city."
+            "location {quoted:?} has a subdivision or city but no country; write cc:subdivision:city."
         ));
     }
     // The same check of the location tables as every other entry point.
     let (country, subdivision) = check_place(country.as_deref(), subdivision.as_deref())
-        .map_err(|sentence| format!("location {text:?}: {sentence}"))?;
+        .map_err(|sentence| format!("location {quoted:?}: {sentence}"))?;
     Ok(crate::api::Location {
         country: country.map(str::to_string),
         subdivision,
@@ -571,6 +670,14 @@ mod tests {
         assert!(t.cities.len() > 30_000);
         let budget = if cfg!(debug_assertions) { 2000 } else { 100 };
         assert!(elapsed.as_millis() < budget, "parsing took {elapsed:?}");
+    }
+
+    #[test]
+    fn every_english_name_of_a_subdivision_names_one_in_the_tables() {
+        for (code, _) in SUBDIVISION_ALIASES {
+            let (country, short) = code.split_once('-').unwrap();
+            assert!(subdivision(country, short).is_some(), "{code}");
+        }
     }
 
     #[test]

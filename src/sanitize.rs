@@ -34,6 +34,20 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     clean(text, true)
 }
 
+/// How much of a refused input a sentence quotes: enough to find it, never a pasted essay.
+pub const QUOTED_CHARS: usize = 60;
+
+/// A piece of outside or typed text quoted back in a sentence: on one line, as
+/// [`one_line`] makes it, and cut to `max_chars` characters with `…`, so a pasted essay is
+/// named by its start rather than printed whole.
+pub fn excerpt(text: &str, max_chars: usize) -> String {
+    let line = one_line(text.trim());
+    match line.char_indices().nth(max_chars) {
+        None => line.into_owned(),
+        Some((cut, _)) => format!("{}…", line[..cut].trim_end()),
+    }
+}
+
 /// Output printed "as received" (`--json` of a body that is not JSON, raw HTML): exact
 /// into a pipe or a file, where a program reads it, and cleaned when a terminal would obey it.
 pub fn as_received(text: &str, to_terminal: bool) -> Cow<'_, str> {
@@ -170,6 +184,16 @@ mod tests {
         let text = "Bästa vandringskängor — 2025\n\tsee https://example.com/?q=a&b=c 日本語";
         assert!(matches!(for_terminal(text), Cow::Borrowed(t) if t == text));
         assert!(matches!(one_line("a b"), Cow::Borrowed("a b")));
+    }
+
+    #[test]
+    fn an_excerpt_is_one_line_cut_at_its_cap() {
+        assert_eq!(excerpt("  short\nline ", 40), "short line");
+        let long = "é".repeat(3000);
+        let cut = excerpt(&long, 40);
+        assert_eq!(cut.chars().count(), 41);
+        assert!(cut.ends_with('…'));
+        assert_eq!(excerpt("a\x1b]0;x\x07b", 40), "a␛b");
     }
 
     #[test]

@@ -43,13 +43,15 @@ impl FileMistake {
     }
 }
 
-/// The 1-based line of a byte offset (clamped to the text).
+/// The 1-based line of a byte offset, clamped to the text's lines: an offset at the end
+/// of a file that ends with a newline is its last line, not one past it.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let mut end = offset.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    text[..end].matches('\n').count() + 1
+    let line = text[..end].matches('\n').count() + 1;
+    line.min(text.lines().count().max(1))
 }
 
 #[cfg(test)]
@@ -62,6 +64,9 @@ mod tests {
         assert_eq!(line_of("a\nb\nc", 2), 2);
         assert_eq!(line_of("a\nb\nc", 99), 3);
         assert_eq!(line_of("é\né", 1), 1);
+        // A file of two lines ending with a newline has no third line to name.
+        assert_eq!(line_of("a\nb\n", 4), 2);
+        assert_eq!(line_of("", 0), 1);
     }
 
     #[test]

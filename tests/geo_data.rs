@@ -218,3 +218,38 @@ fn a_place_not_in_the_tables_is_refused_with_the_nearest_names() {
     assert!(vantage::geo::check_place(None, Some("NY")).is_err());
     assert_eq!(vantage::geo::check_place(None, None).unwrap(), (None, None));
 }
+
+#[test]
+fn a_subdivision_is_taken_by_its_english_name_as_well_as_its_own() {
+    for typed in ["Bavaria", "Bayern", "bavaria", "BY", "DE-BY"] {
+        assert_eq!(
+            vantage::geo::check_place(Some("DE"), Some(typed)).unwrap(),
+            (Some("DE"), Some("BY".to_string())),
+            "{typed}"
+        );
+    }
+    assert_eq!(
+        vantage::geo::parse_location("de:Bavaria:Munich").unwrap(),
+        vantage::geo::parse_location("de:by:Munich").unwrap()
+    );
+    // A near miss suggests the English name's subdivision too.
+    let refused = vantage::geo::check_place(Some("DE"), Some("Bavria")).unwrap_err();
+    assert!(refused.contains("Bayern (BY)"), "{refused}");
+    // Every English name belongs to a subdivision the tables know.
+    for country in [
+        "AT", "BE", "CH", "CZ", "DE", "DK", "ES", "FR", "IT", "NL", "PL", "PT",
+    ] {
+        for subdivision in vantage::geo::subdivisions(country) {
+            for alias in vantage::geo::subdivision_aliases(subdivision.code) {
+                assert_eq!(
+                    vantage::geo::check_place(Some(country), Some(alias))
+                        .unwrap()
+                        .1
+                        .as_deref(),
+                    Some(subdivision.short),
+                    "{alias}"
+                );
+            }
+        }
+    }
+}

@@ -566,6 +566,25 @@ fn an_alert_that_fires_is_printed_exits_8_and_reaches_the_webhook() {
     assert!(nothing.bodies.lock().unwrap().is_empty());
 }
 
+/// A newest run with no answers is said to have none, not "no alert fired", and exits 7,
+/// from `track run --wait` and `track check` alike.
+#[test]
+fn a_run_without_answers_is_said_rather_than_no_alert_fired() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (got, served) = receiver(0);
+    alerting_workspace(dir, &served.url, 0);
+    let service = service(1.0);
+    for args in [&["run", "boots", "--wait"][..], &["check", "boots"]] {
+        let output = track(dir, &service.sim, args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(7), "{args:?}: {stderr}");
+        assert!(stderr.contains("has no answers"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("No alert"), "{args:?}: {stderr}");
+    }
+    assert!(got.bodies.lock().unwrap().is_empty(), "nothing to post");
+}
+
 /// A delivery the webhook refuses (503 on every try) is kept, said, and posted again by the
 /// next run, which posts its own alerts too.
 #[test]

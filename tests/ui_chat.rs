@@ -773,3 +773,26 @@ fn the_light_theme_draws_no_text_in_washed_out_colours() {
         );
     }
 }
+
+#[test]
+fn a_long_paste_is_counted_whole_shown_at_its_end_and_refused_with_a_sentence() {
+    let mut app = app_at(Instant::now());
+    // 2,400 characters pasted at once, as a terminal's bracketed paste delivers them.
+    let pasted = format!("{}the END", "hiking boots ".repeat(184));
+    assert_eq!(pasted.chars().count(), 2399);
+    update(&mut app, Msg::Paste(pasted));
+    assert_eq!(app.chat.prompt_chars(), 2399);
+    let shown = screen(&terminal(&mut app, 100, 30));
+    assert!(shown.contains("2399/2047"), "{shown}");
+    assert!(shown.contains("352 characters too many"), "{shown}");
+    assert!(
+        shown.contains("the END"),
+        "the box follows the paste to its end: {shown}"
+    );
+    // Sending is refused with the reason; nothing goes out.
+    let effects = press(&mut app, KeyCode::Enter);
+    assert!(effects.is_empty(), "{effects:?}");
+    let flash = app.flash.as_ref().expect("a sentence").text.clone();
+    assert!(flash.contains("2399 characters"), "{flash}");
+    assert!(flash.contains("2047"), "{flash}");
+}

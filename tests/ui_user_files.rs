@@ -257,11 +257,20 @@ fn a_theme_file_with_an_unknown_key_is_refused_with_file_and_line() {
 #[test]
 fn a_missing_theme_file_is_said_and_the_dark_theme_used() {
     let folder = tempfile::tempdir().unwrap();
-    let theme = folder.path().join("nowhere.toml");
-    let (app, _) = started(&folder.path().join("keys.toml"), ThemeChoice::File(theme));
+    let theme_path = folder.path().join("nowhere.toml");
+    let (app, _) = started(
+        &folder.path().join("keys.toml"),
+        ThemeChoice::File(theme_path.clone()),
+    );
     assert_eq!(app.theme, Theme::dark());
+    // The sentence says the path it looked at, and where a relative one is looked for.
     assert!(
-        flash(&app).contains("nowhere.toml is not there"),
+        flash(&app).contains(&format!("no theme file at {}", theme_path.display())),
+        "{}",
+        flash(&app)
+    );
+    assert!(
+        flash(&app).contains("beside the config file"),
         "{}",
         flash(&app)
     );

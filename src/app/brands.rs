@@ -9,7 +9,7 @@ use crossterm::event::KeyEvent;
 
 use crate::analysis::mentions::Brand;
 use crate::analysis::products::Suggested;
-use crate::analysis::workspace::{WORKSPACE_FILE, Workspace};
+use crate::analysis::workspace::{WORKSPACE_FILE, Workspace, parse_domains};
 use crate::present::discover::{Untracked, covered};
 
 use super::input::EditState;
@@ -48,19 +48,22 @@ impl BrandEditor {
         }
     }
 
-    fn brand(&self) -> Brand {
-        let list = |text: &str| -> Vec<String> {
-            text.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect()
-        };
-        Brand {
+    /// The brand as typed; domains are read by the parser `--brands` uses, so the form and
+    /// the flag take the same text, and what is not a domain is refused with a sentence.
+    fn brand(&self) -> Result<Brand, String> {
+        let aliases = self.values[1]
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        let domains =
+            parse_domains(&self.values[2]).map_err(|problem| format!("Domains: {problem}."))?;
+        Ok(Brand {
             name: self.values[0].trim().to_string(),
-            aliases: list(&self.values[1]),
-            domains: list(&self.values[2]),
-        }
+            aliases,
+            domains,
+        })
     }
 }
 
@@ -304,7 +307,14 @@ fn save_editor(app: &mut App) -> Vec<Effect> {
     let Some(editor) = app.brands_pane.editor.take() else {
         return Vec::new();
     };
-    let brand = editor.brand();
+    let brand = match editor.brand() {
+        Ok(brand) => brand,
+        Err(problem) => {
+            app.flash_error(problem);
+            app.brands_pane.editor = Some(editor);
+            return Vec::new();
+        }
+    };
     if brand.name.is_empty() {
         let leave = app.key_of(Context::BrandEditor, Action::Back);
         app.flash_error(format!(

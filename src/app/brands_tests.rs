@@ -152,6 +152,52 @@ fn a_brand_added_in_the_pane_is_tracked_and_written_where_it_will_be_created() {
 }
 
 #[test]
+fn the_domains_field_splits_as_the_flag_does_and_refuses_what_is_not_a_domain() {
+    let mut app = app();
+    loaded(&mut app, None);
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('b')));
+    update(&mut app, key(KeyCode::Char('a')));
+    type_text(&mut app, "Lowa");
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Tab));
+    type_text(&mut app, "lowa");
+    // Not a domain: nothing is written, the form stays open and the sentence says why.
+    assert!(update(&mut app, key(KeyCode::Enter)).is_empty());
+    assert!(app.editing());
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(flash.contains("\"lowa\" is not a domain"), "{flash}");
+    type_text(&mut app, ".com+lowa.de");
+    let (text, _) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert!(
+        text.contains("domains = [\"lowa.com\", \"lowa.de\"]"),
+        "{text}"
+    );
+    assert_eq!(app.brands[0].domains, ["lowa.com", "lowa.de"]);
+}
+
+#[test]
+fn a_workspace_file_that_cannot_be_read_stops_chat_sends_as_it_stops_the_cli() {
+    let mut app = app();
+    let problem = "The workspace file /work/shop/vantage.toml is not valid TOML at line 3: expected `]`. Fix that line, or move the file away to start with no tracked brands.";
+    update(&mut app, Msg::WorkspaceLoaded(Err(problem.to_string())));
+    type_text(&mut app, "best hiking boots");
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(effects.is_empty(), "nothing is sent: {effects:?}");
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert_eq!(flash, format!("Not sent: {problem}"));
+    // Fixed: the same Enter sends.
+    loaded(&mut app, Some(FILE));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Call(CallEffect::SendAi { .. }))),
+        "{effects:?}"
+    );
+}
+
+#[test]
 fn suggestions_come_from_the_answer_and_enter_tracks_one() {
     let mut app = app();
     loaded(&mut app, Some(FILE));

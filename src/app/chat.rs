@@ -475,6 +475,10 @@ fn send(app: &mut App) -> Vec<Effect> {
     if !app.may_send(request.validate()) {
         return Vec::new();
     }
+    if let Some(unread) = app.brands_unread() {
+        app.flash_error(unread);
+        return Vec::new();
+    }
     if app.chat.settings.async_mode {
         app.flash_info("Queueing the request…");
         return vec![Effect::submit_job(crate::store::RequestParams::Ai(request))];

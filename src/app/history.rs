@@ -29,6 +29,12 @@ pub enum RowStatus {
 }
 
 impl RowStatus {
+    /// The row's status in words: those of `vantage history` (`HistoryItem::status_word`),
+    /// "–" while no answer is stored.
+    pub fn word(item: &HistoryItem) -> String {
+        item.status_word().unwrap_or_else(|| "–".to_string())
+    }
+
     pub fn of(item: &HistoryItem) -> RowStatus {
         match item.status {
             None => RowStatus::Waiting,

@@ -391,6 +391,16 @@ impl App {
         true
     }
 
+    /// Why a call whose answer is read for the tracked brands (Chat's, Compare's) is not
+    /// sent: the workspace file cannot be read. The CLI's `ai` and `compare` refuse the same
+    /// way, with the same words, rather than count brands that are not the file's.
+    pub(crate) fn brands_unread(&self) -> Option<String> {
+        self.brands_pane
+            .problem
+            .as_ref()
+            .map(|problem| format!("Not sent: {problem}"))
+    }
+
     /// Why nothing is sent without a token, and the ways to set one.
     pub(crate) fn no_token_sentence(&self) -> String {
         format!(

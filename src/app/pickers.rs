@@ -139,6 +139,7 @@ pub(crate) fn location(kind: PickerKind, location: &Location) -> Picker {
                             Some(s.short.to_string()),
                             s.kind,
                         )
+                        .also_known_as(geo::subdivision_aliases(s.code))
                     }))
                     .collect(),
                 location.subdivision.as_deref(),
@@ -279,6 +280,20 @@ mod tests {
             let mut picker = location(PickerKind::Country, &Location::default());
             picker.set_filter(typed.into(), &mut matcher);
             assert_eq!(picker.choose(), Choice::Set(Some(code.into())), "{typed}");
+        }
+    }
+
+    #[test]
+    fn a_subdivision_is_found_by_its_english_name_as_by_its_own() {
+        let germany = Location {
+            country: Some("DE".into()),
+            ..Location::default()
+        };
+        let mut matcher = FuzzyMatcher::new();
+        for typed in ["Bavaria", "bayern", "BY"] {
+            let mut picker = location(PickerKind::Subdivision, &germany);
+            picker.set_filter(typed.into(), &mut matcher);
+            assert_eq!(picker.choose(), Choice::Set(Some("BY".into())), "{typed}");
         }
     }
 

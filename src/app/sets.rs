@@ -4,7 +4,7 @@
 //! many calls a run makes; Ctrl+S writes the file (comments and order kept) off the UI task.
 
 use crate::analysis::samples::MAX_SAMPLES;
-use crate::analysis::workspace::{TrackSet, Workspace, WorkspaceError};
+use crate::analysis::workspace::{SetItemsRef, TrackSet, Workspace, first_refused};
 use crate::api::Location;
 use crate::present::compare::overview::AnswerSource;
 
@@ -124,20 +124,13 @@ impl SetEditor {
     }
 }
 
-/// What a refusal of the workspace reading says, without the file's line: the form shows
-/// the set, not the file.
-fn problem_of(error: &WorkspaceError) -> String {
-    match error {
-        WorkspaceError::Field { key, problem, .. } => {
-            format!("{}: {problem}", key.trim_start_matches("sets."))
-        }
-        other => other.to_string(),
-    }
-}
-
-/// The workspace with the editor's set in place of its original (or added), read back as a
-/// hand-written file is.
+/// The workspace with the editor's set in place of its original (or added), its items
+/// checked as a run checks them (`workspace::first_refused`, as `track set` does) and read
+/// back as a hand-written file is. The sentence names the form's row, not a file's line.
 fn checked(workspace: &Workspace, editor: &SetEditor) -> Result<Workspace, String> {
+    if let Some(refusal) = first_refused(editor.set.items(), workspace.brands()) {
+        return Err(refusal.for_form());
+    }
     let mut edited = workspace.clone();
     let taken = edited.sets().iter().any(|s| {
         s.name.eq_ignore_ascii_case(editor.set.name.trim())
@@ -156,8 +149,8 @@ fn checked(workspace: &Workspace, editor: &SetEditor) -> Result<Workspace, Strin
         Some(original) => edited.replace_set(original, editor.set.clone()),
         None => edited.add_set(editor.set.clone()),
     }
-    .map_err(|e| problem_of(&e))?;
-    Workspace::parse(edited.path(), &edited.to_text()).map_err(|e| problem_of(&e))
+    .map_err(|e| e.problem())?;
+    Workspace::parse(edited.path(), &edited.to_text()).map_err(|e| e.problem())
 }
 
 /// Reads the form's set again after a change: what is wrong with it, if anything.
@@ -408,6 +401,22 @@ pub(crate) fn apply_input(app: &mut App, field: SetField, value: &str) -> Result
             if same(list, at) {
                 return Err(format!("That {what} is in the set already."));
             }
+            // Refused as typed, by the check a run makes (and `track set`).
+            let typed = [text.clone()];
+            let items = if terms {
+                SetItemsRef {
+                    terms: &typed,
+                    ..SetItemsRef::default()
+                }
+            } else {
+                SetItemsRef {
+                    prompts: &typed,
+                    ..SetItemsRef::default()
+                }
+            };
+            if let Some(refusal) = first_refused(items, &[]) {
+                return Err(refusal.for_form());
+            }
             match at.filter(|i| *i < list.len()) {
                 Some(i) => list[i] = text,
                 None => {
@@ -657,5 +666,39 @@ pub(crate) fn delete(app: &mut App, name: &str) -> Vec<Effect> {
             app.flash_error(format!("Not deleted: {problem}"));
             Vec::new()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::test_support::demo_app;
+
+    /// The form refuses what a run would refuse, as typed, with the check `track set` makes
+    /// (`workspace::first_refused`): the sentence names the row and quotes no essay.
+    #[test]
+    fn an_over_long_prompt_is_refused_as_typed_and_a_loaded_one_is_named() {
+        let mut app = demo_app();
+        let file = format!(
+            "[[brands]]\nname = \"Lowa\"\n[[sets]]\nname = \"boots\"\nprompts = [\"a\", \"{}\"]\n",
+            "y".repeat(2100)
+        );
+        let workspace = Workspace::parse(std::path::Path::new("/w/vantage.toml"), &file);
+        app.brands_pane.workspace = Some(workspace.unwrap());
+        open_new(&mut app);
+        let refused = apply_input(&mut app, SetField::Prompt(None), &"x".repeat(3000));
+        assert_eq!(
+            refused,
+            Err("Prompt is 3000 characters; the service takes at most 2047.".to_string())
+        );
+        let editor = app.track.editor.as_ref().unwrap();
+        assert!(editor.set.prompts.is_empty(), "{:?}", editor.set.prompts);
+        // A set written by hand with such a prompt is said to be refused on opening.
+        open(&mut app, "boots");
+        let problem = app.track.editor.as_ref().unwrap().problem.clone();
+        assert_eq!(
+            problem.as_deref(),
+            Some("Prompt 2 is 2100 characters; the service takes at most 2047.")
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! What the app remembers between sessions: the last vantage point and format of Chat,
-//! Search and Page (with Search's pages, awaiting and mode, and the countries Page compares)
+//! What the app remembers between sessions: the last vantage point, format and sync/async
+//! mode of Chat, Search and Page (with Search's pages, awaiting and mode, and the countries Page compares)
 //! and the axes of Compare. Kept in a small file in the data dir (not the config file,
 //! which is the user's to write). `update` notices a change after each message and asks for a
 //! save; `tui` reads the file before the first frame. Parsing and applying live here, the file
@@ -36,6 +36,8 @@ pub struct ChatMemory {
     pub device: Option<String>,
     pub location: Location,
     pub format: AiFormat,
+    /// Sync or async (`a`), as Search's and Page's are kept.
+    pub async_mode: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -90,6 +92,7 @@ impl Remembered {
                 device: chat.device.clone(),
                 location: chat.location.clone(),
                 format: chat.format,
+                async_mode: chat.async_mode,
             },
             search: SearchMemory {
                 ip: search.ip,
@@ -125,6 +128,7 @@ impl Remembered {
         chat.device = self.chat.device.clone();
         chat.location = self.chat.location.clone();
         chat.format = self.chat.format;
+        chat.async_mode = self.chat.async_mode;
         let search = &mut app.search.settings;
         search.ip = self.search.ip;
         search.location = self.search.location.clone();
@@ -240,6 +244,15 @@ mod tests {
     }
 
     #[test]
+    fn chat_s_sync_async_switch_is_saved() {
+        let mut app = app();
+        press(&mut app, KeyCode::Esc);
+        let saved = saves(&press(&mut app, KeyCode::Char('a')));
+        assert_eq!(saved.len(), 1, "the mode is a remembered setting");
+        assert!(saved[0].chat.async_mode);
+    }
+
+    #[test]
     fn settings_round_trip_through_the_file_and_back_into_the_tabs() {
         let mut app = app();
         app.chat.settings.model = Some(Model::Perplexity);
@@ -247,6 +260,7 @@ mod tests {
         app.chat.settings.location.country = Some("DE".into());
         app.chat.settings.location.city = Some("Berlin".into());
         app.chat.settings.format = AiFormat::Rendered;
+        app.chat.settings.async_mode = true;
         app.search.settings.location.country = Some("FR".into());
         app.search.settings.format = SearchFormat::Html;
         app.search.settings.ip = Some(IpType::Isp);
@@ -273,6 +287,10 @@ mod tests {
         let mut restarted = super::tests::app();
         back.apply(&mut restarted);
         assert_eq!(restarted.chat.settings, app.chat.settings);
+        assert!(
+            restarted.chat.settings.async_mode,
+            "Chat's mode is restored"
+        );
         assert_eq!(
             restarted.search.settings.location,
             app.search.settings.location

@@ -8,9 +8,9 @@ use clap::Args;
 use crate::analysis::mentions::{Brand, BrandSummary, Mention};
 use crate::analysis::sources::Classifier;
 use crate::analysis::stance::Stance;
-use crate::analysis::workspace::{self, Workspace, WorkspaceError};
+use crate::analysis::workspace::{self, Workspace, WorkspaceError, parse_domains};
 use crate::present::compare::mentions::{CELL_KEY, cell_text};
-use crate::sanitize::one_line;
+use crate::sanitize::{QUOTED_CHARS, excerpt, one_line};
 
 #[derive(Debug, Default, Args)]
 pub struct BrandArgs {
@@ -30,23 +30,21 @@ pub fn parse_brands(spec: &str) -> Result<Vec<Brand>, String> {
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, domains) = part.split_once('=').unwrap_or((part, ""));
         let name = name.trim();
+        let quoted = |text: &str| excerpt(text, QUOTED_CHARS);
         if name.is_empty() {
             return Err(format!(
-                "the brand \"{part}\" has no name before its '='; write it as Name=domain"
+                "the brand {:?} has no name before its '='; write it as Name=domain",
+                quoted(part)
             ));
         }
         if brands.iter().any(|b| b.name.eq_ignore_ascii_case(name)) {
-            return Err(format!("the brand {name} is given twice"));
+            return Err(format!("the brand {} is given twice", quoted(name)));
         }
         brands.push(Brand {
             name: name.to_string(),
             aliases: Vec::new(),
-            domains: domains
-                .split('+')
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(str::to_string)
-                .collect(),
+            domains: parse_domains(domains)
+                .map_err(|problem| format!("the brand {}: {problem}", quoted(name)))?,
         });
     }
     Ok(brands)
@@ -87,7 +85,7 @@ fn located_workspace(args: &BrandArgs) -> Option<Workspace> {
 pub fn tracked_brands(args: &BrandArgs) -> Result<Vec<Brand>, String> {
     let unreadable = |e: WorkspaceError| format!("Not sent: {e}");
     if let Some(spec) = &args.brands {
-        let brands = parse_brands(spec).map_err(|e| format!("Not sent: {e}."))?;
+        let brands = parse_brands(spec).map_err(|e| format!("Not sent: --brands: {e}."))?;
         if args.workspace.is_some() {
             read_workspace(args).map_err(unreadable)?;
         }
@@ -217,6 +215,16 @@ mod tests {
         assert!(brands[2].domains.is_empty());
         assert!(parse_brands("=a.com").unwrap_err().contains("no name"));
         assert!(parse_brands("Lowa,lowa").unwrap_err().contains("twice"));
+        // The flag's `+` and the form's commas and spaces read alike; a non-domain is refused.
+        assert_eq!(
+            parse_brands("Lowa=lowa.com+lowa.de").unwrap()[0].domains,
+            ["lowa.com", "lowa.de"]
+        );
+        assert!(
+            parse_brands("Lowa=lowa")
+                .unwrap_err()
+                .contains("\"lowa\" is not a domain")
+        );
     }
 
     #[test]

@@ -133,19 +133,53 @@ pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
 /// The entries as aligned columns: kind, where from, age, status, size, summary.
 pub fn history_table(items: &[HistoryItem], now: i64) -> String {
     let mut text = format!(
-        "{:<7} {:<5} {:>5} {:>6} {:>9}  {}\n",
+        "{:<7} {:<5} {:>5} {:>9} {:>9}  {}\n",
         "KIND", "FROM", "AGE", "STATUS", "SIZE", "SUMMARY"
     );
     for item in items {
         text.push_str(&format!(
-            "{:<7} {:<5} {:>5} {:>6} {:>9}  {}\n",
+            "{:<7} {:<5} {:>5} {:>9} {:>9}  {}\n",
             item.kind.as_str(),
             item.origin.as_str(),
             age(now - item.created_at),
-            item.status.map_or("-".to_string(), |s| s.to_string()),
+            item.status_word().unwrap_or_else(|| "-".to_string()),
             item.size.map_or("-".to_string(), human_size),
             one_line(&item.summary)
         ));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Body, EntryId, Origin};
+
+    #[test]
+    fn a_cancelled_call_reads_as_the_app_s_history_reads_it() {
+        let item = |status: Option<u16>| HistoryItem {
+            id: EntryId("e1".into()),
+            kind: RequestKind::Ai,
+            summary: "chatgpt · best boots".into(),
+            created_at: 0,
+            origin: Origin::App,
+            status,
+            elapsed_ms: None,
+            size: None,
+        };
+        let items = [
+            item(Some(Body::CANCELLED)),
+            item(Some(0)),
+            item(Some(200)),
+            item(None),
+        ];
+        let table = history_table(&items, 60_000);
+        let statuses: Vec<&str> = table
+            .lines()
+            .skip(1)
+            .map(|line| line.split_whitespace().nth(3).unwrap())
+            .collect();
+        assert_eq!(statuses, ["cancelled", "error", "200", "-"]);
+        assert!(!table.contains("499"), "{table}");
+    }
 }

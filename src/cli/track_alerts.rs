@@ -55,6 +55,19 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
         ));
         return code;
     };
+    if run.done == 0 {
+        // Nothing answered: no alert can fire, and saying none did would read as all clear.
+        err(&format!(
+            "The newest run of {} ({}) has no answers ({} of {} calls failed or expired, {} refused), so its alerts were not checked. `vantage track run {} --wait` runs the set again.",
+            set.name,
+            run.id.short(),
+            run.failed,
+            run.planned,
+            run.refused,
+            set.name
+        ));
+        return exit::RUN_INCOMPLETE;
+    }
     let brands = workspace.read_for(&set.name);
     let at = runs.iter().position(|r| r.id == run.id).unwrap_or(0);
     let (run, before) = (run.clone(), before.cloned());

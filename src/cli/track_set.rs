@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 
 use super::{err, out, with_newline};
-use crate::analysis::workspace::{self, TrackSet, Workspace};
+use crate::analysis::mentions::Brand;
+use crate::analysis::samples::check_samples;
+use crate::analysis::workspace::{self, SetItemsRef, SetList, TrackSet, Workspace, first_refused};
 use crate::api::Location;
 use crate::exit;
 use crate::present::compare::overview::AnswerSource;
@@ -69,12 +71,45 @@ fn workspace_path(explicit: Option<&Path>) -> PathBuf {
     workspace::locate(explicit, &folder).unwrap_or_else(|| folder.join(workspace::WORKSPACE_FILE))
 }
 
+/// The places of `--locations`, a refused one named by its place in the flag.
 fn locations(specs: &[String]) -> Result<Vec<Location>, String> {
+    let specs: Vec<&String> = specs.iter().filter(|s| !s.trim().is_empty()).collect();
     specs
         .iter()
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| crate::geo::parse_location(s))
+        .enumerate()
+        .map(|(i, spec)| {
+            crate::geo::parse_location(spec).map_err(|problem| {
+                let flag = SetList::Locations.flag();
+                match specs.len() {
+                    1 => format!("{flag}: {problem}"),
+                    _ => format!("{flag} {}: {problem}", i + 1),
+                }
+            })
+        })
         .collect()
+}
+
+/// What `new` and `add` put in a set, checked before anything is written as a run would
+/// check it (`workspace::first_refused`, as the app's set form does), naming the flag.
+fn check_added(items: &SetItems, tracked: &[Brand]) -> Result<(), String> {
+    let locations = locations(&items.locations)?;
+    let refused = first_refused(
+        SetItemsRef {
+            prompts: &items.prompts,
+            terms: &items.terms,
+            devices: &items.devices,
+            locations: &locations,
+            brands: &items.brands,
+        },
+        tracked,
+    );
+    if let Some(refusal) = refused {
+        return Err(refusal.for_flags());
+    }
+    if let Some(samples) = items.samples {
+        check_samples(samples).map_err(|problem| format!("--samples: {problem}"))?;
+    }
+    Ok(())
 }
 
 /// Adds what is not there yet (ignoring case for text), in order.
@@ -127,7 +162,7 @@ fn apply(mut set: TrackSet, items: &SetItems, add: bool) -> Result<TrackSet, Str
     Ok(set)
 }
 
-pub(super) fn run_set_command(explicit: Option<&Path>, command: SetCommand) -> i32 {
+pub(super) fn run_set_command(explicit: Option<&Path>, mut command: SetCommand) -> i32 {
     let path = workspace_path(explicit);
     let mut workspace = match Workspace::load(&path) {
         Ok(workspace) => workspace,
@@ -137,6 +172,21 @@ pub(super) fn run_set_command(explicit: Option<&Path>, command: SetCommand) -> i
         }
     };
     let read = workspace.as_read().map(str::to_string);
+    if let SetCommand::New { items, .. } | SetCommand::Add { items, .. } = &mut command {
+        if let Err(problem) = check_added(items, workspace.brands()) {
+            return refuse(&problem);
+        }
+        // A watched brand is written as the file spells it, whatever case was typed.
+        for typed in &mut items.brands {
+            if let Some(brand) = workspace
+                .brands()
+                .iter()
+                .find(|b| b.name.eq_ignore_ascii_case(typed))
+            {
+                typed.clone_from(&brand.name);
+            }
+        }
+    }
     let (name, done) = match command {
         SetCommand::New { name, items } => {
             let name = name.trim().to_string();
@@ -173,9 +223,16 @@ pub(super) fn run_set_command(explicit: Option<&Path>, command: SetCommand) -> i
         }
     };
     // The same reading as a file written by hand: a set that cannot run is not written.
+    // Its lines are those of the file as it would be, so the sentence names none.
     let checked = match Workspace::parse(&path, &workspace.to_text()) {
         Ok(checked) => checked,
-        Err(error) => return refuse(&error.to_string()),
+        Err(error) => {
+            return refuse(&format!(
+                "the set {} would not run: {}.",
+                crate::sanitize::excerpt(&name, crate::sanitize::QUOTED_CHARS),
+                error.problem().trim_end_matches('.')
+            ));
+        }
     };
     if let Err(error) = checked.save_over(read.as_deref()) {
         err(&error.to_string());

@@ -244,6 +244,19 @@ pub struct HistoryItem {
     pub size: Option<u64>,
 }
 
+impl HistoryItem {
+    /// How the entry's answer reads, the same in the app's History and `vantage history`:
+    /// "cancelled", "error" for a call that got no answer, else the status; none while no
+    /// answer is stored.
+    pub fn status_word(&self) -> Option<String> {
+        self.status.map(|status| match status {
+            Body::CANCELLED => "cancelled".to_string(),
+            0 => "error".to_string(),
+            status => status.to_string(),
+        })
+    }
+}
+
 /// A history entry with its request and response, for the detail pane.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HistoryEntry {

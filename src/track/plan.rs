@@ -51,7 +51,7 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
                         ..AiRequest::default()
                     };
                     request.validate().map_err(|e| {
-                        format!("the set {} cannot ask {:?}: {e}", set.name, prompt)
+                        format!("the set {} cannot ask {:?}: {e}", set.name, quoted(prompt))
                     })?;
                     calls.extend(std::iter::repeat_n(RequestParams::Ai(request), samples));
                 }
@@ -68,7 +68,8 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
                 request.validate().map_err(|e| {
                     format!(
                         "the set {} cannot read the AI Overview of {:?}: {e}",
-                        set.name, prompt
+                        set.name,
+                        quoted(prompt)
                     )
                 })?;
                 calls.extend(std::iter::repeat_n(RequestParams::Search(request), samples));
@@ -83,13 +84,22 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
                 format: SearchFormat::Json,
                 ..SearchRequest::default()
             };
-            request
-                .validate()
-                .map_err(|e| format!("the set {} cannot search {:?}: {e}", set.name, terms))?;
+            request.validate().map_err(|e| {
+                format!(
+                    "the set {} cannot search {:?}: {e}",
+                    set.name,
+                    quoted(terms)
+                )
+            })?;
             calls.push(RequestParams::Search(request));
         }
     }
     Ok(calls)
+}
+
+/// A refused prompt or term named by its start: a pasted essay is not echoed whole.
+fn quoted(text: &str) -> String {
+    crate::sanitize::excerpt(text, crate::sanitize::QUOTED_CHARS)
 }
 
 #[cfg(test)]

@@ -74,12 +74,12 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         &history.list,
         |i| {
             let item = &history.items[i];
+            // The words are the CLI's; the colour says how it went.
+            let word = RowStatus::word(item);
             let status = match RowStatus::of(item) {
-                RowStatus::Waiting => Span::styled("–", theme::dim()),
-                RowStatus::Cancelled => Span::styled("cancelled", theme::dim()),
-                RowStatus::Unanswered => Span::styled("error", theme::error()),
-                RowStatus::Failed(s) => Span::styled(s.to_string(), theme::error()),
-                RowStatus::Answered(s) => Span::styled(s.to_string(), theme::ok()),
+                RowStatus::Waiting | RowStatus::Cancelled => Span::styled(word, theme::dim()),
+                RowStatus::Unanswered | RowStatus::Failed(_) => Span::styled(word, theme::error()),
+                RowStatus::Answered(_) => Span::styled(word, theme::ok()),
             };
             vec![
                 Line::raw(item.kind.to_string()),

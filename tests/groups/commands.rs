@@ -51,6 +51,8 @@ mod places_cli;
 mod prices;
 #[path = "../proxy_cli.rs"]
 mod proxy_cli;
+#[path = "../refused_input_cli.rs"]
+mod refused_input_cli;
 #[path = "../secrets_kept.rs"]
 mod secrets_kept;
 #[path = "../stance_cli.rs"]

@@ -40,7 +40,10 @@ use super::mentions::Brand;
 use super::sources::{Classifier, SourceKind};
 use crate::api::{Location, Model};
 
+mod check;
 mod tables;
+
+pub use check::{Refusal, SetItemsRef, SetList, first_refused, parse_domains};
 
 use tables::{
     named, read_brands, read_own, read_sets, read_source_kinds, read_webhook, string_array,
@@ -143,6 +146,19 @@ pub enum WorkspaceError {
         "The workspace file {path} changed on disk after it was read (an editor, or another vantage), so this change was not written over it. It is read again: make the change once more."
     )]
     ChangedOnDisk { path: PathBuf },
+}
+
+impl WorkspaceError {
+    /// What is wrong, without the file and line: for a change not yet written, whose
+    /// lines are not the file's (the set form, `track set`).
+    pub fn problem(&self) -> String {
+        match self {
+            WorkspaceError::Field { key, problem, .. } => {
+                format!("{}: {problem}", key.trim_start_matches("sets."))
+            }
+            other => other.to_string(),
+        }
+    }
 }
 
 /// The workspace file as read, with the brands it tracks.

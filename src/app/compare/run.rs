@@ -192,6 +192,9 @@ fn refusal(app: &App) -> Option<String> {
     if let Err(sentence) = samples::check_sampled_comparison(compare.samples_per_column(), n) {
         return Some(format!("Not sent: {sentence}"));
     }
+    if let Some(unread) = app.brands_unread() {
+        return Some(unread);
+    }
     if app.connection.token.is_none() {
         return Some(app.no_token_sentence());
     }
