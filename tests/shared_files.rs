@@ -406,6 +406,7 @@ fn a_search_comparison_exported_is_text_in_every_cell() {
     ];
     app.compare.rebuild();
     press(&mut app, KeyCode::Char('r'));
+    press(&mut app, KeyCode::Char('y'));
     let tags: Vec<_> = app
         .compare
         .columns

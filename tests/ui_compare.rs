@@ -264,6 +264,7 @@ fn search_sent(app: &mut App, residential: bool) -> Vec<Tag> {
     }
     app.compare.rebuild();
     press(app, KeyCode::Char('r'));
+    press(app, KeyCode::Char('y'));
     app.compare
         .columns
         .iter()

@@ -33,6 +33,10 @@ impl FanoutCoverage {
         self.searches.iter().filter(|s| s.call.is_running()).count()
     }
 
+    pub fn waiting(&self) -> usize {
+        self.searches.iter().filter(|s| s.call.is_waiting()).count()
+    }
+
     pub fn owns(&self, tag: Tag) -> bool {
         self.searches.iter().any(|s| s.call.is_for(tag))
     }
@@ -159,7 +163,7 @@ pub(crate) fn on_search_done(
             "{failed} of the fanouts' searches failed; their rows say why. {again} runs them all again."
         ));
     } else {
-        let search = app.key_of(Context::AnswerList, Action::Send);
+        let search = app.key_of(Context::AnswerList, Action::Accept);
         app.flash_info(format!(
             "Fan-out coverage read: {search} searches a fanout in the Search tab."
         ));

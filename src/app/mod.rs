@@ -280,7 +280,10 @@ impl App {
         usize::from(self.chat.call.is_waiting())
             + usize::from(self.search.call.is_waiting())
             + usize::from(self.proxy.call.is_waiting())
-            + self.other_calls()
+            + self.compare.waiting()
+            + self.page.waiting()
+            + self.chat.coverage_waiting()
+            + self.track.discover.as_ref().map_or(0, |d| d.waiting())
     }
 
     /// Asks another tab to do something (see [`hub`]); done at the end of this update.
@@ -414,6 +417,7 @@ impl App {
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let mut effects = update_state(app, msg);
     effects.extend(hub::carry_out(app));
+    popup::follow_waiting_calls(app);
     // Whatever changed a remembered setting (a picker, a cycle, a re-run), it is saved.
     effects.extend(settings_memory::save_if_changed(app));
     effects
@@ -543,6 +547,10 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                 fetch.call.on_landed(tag, bytes, now);
             }
             app.search.call.on_landed(tag, bytes, now);
+            app.chat.on_coverage_landed(tag, bytes, now);
+            if let Some(discover) = app.track.discover.as_mut() {
+                discover.on_landed(tag, bytes, now);
+            }
             Vec::new()
         }
         Msg::Devices(result) => {
@@ -702,18 +710,35 @@ fn open_stored(app: &mut App, result: Result<StoredView, String>) -> Vec<Effect>
         }
         Ok(StoredView::Answer(prepared)) => {
             chat::show_answer(app, prepared);
-            app.flash_info("The stored answer, as received (no new call).");
+            let again = app.key_of(Context::Form, Action::Send);
+            app.flash_info(format!(
+                "The stored answer, as received (no new call); its request is in the form, {again} sends it again."
+            ));
             if coverage {
                 return coverage::ask(app);
             }
         }
         Ok(StoredView::Search(prepared)) => {
+            // What is on screen is what the next send sends: the form holds its request.
+            if !prepared.request.terms.trim().is_empty() {
+                app.search.load_request(&prepared.request);
+            }
             app.search.page = Some(search::PageState::new(prepared));
             app.search.focus = search::SearchFocus::Results;
             app.tab = Tab::Search;
-            app.flash_info("The stored results, as received (no new call).");
+            let again = app.key_of(Context::Form, Action::Send);
+            app.flash_info(format!(
+                "The stored results, as received (no new call); their request is in the form, {again} sends it again."
+            ));
         }
-        Ok(StoredView::Text { title, body }) => {
+        Ok(StoredView::Text {
+            title,
+            body,
+            request,
+        }) => {
+            if let Some(request) = request {
+                app.page.load_request(&request);
+            }
             app.jobs.reader = Some(jobs_tab::Reader {
                 title,
                 body,

@@ -82,9 +82,14 @@ pub fn prepare(
             } else {
                 TextBody::raw(&body.text)
             };
+            let request = match request {
+                Some(RequestParams::Browser(params)) => serde_json::from_value(params).ok(),
+                _ => None,
+            };
             Ok(StoredView::Text {
                 title: title.to_string(),
                 body,
+                request,
             })
         }
     }
@@ -96,6 +101,7 @@ fn as_plain_text(title: &str, body: &Body, error: &str) -> StoredView {
     StoredView::Text {
         title: format!("{title} · shown as plain text: {error}"),
         body: TextBody::raw(&body.text),
+        request: None,
     }
 }
 
@@ -201,7 +207,7 @@ mod tests {
                 received_at: 0,
             };
             match prepare(kind, None, &body, "best boots") {
-                Ok(StoredView::Text { title, body }) => {
+                Ok(StoredView::Text { title, body, .. }) => {
                     assert!(
                         title.starts_with("best boots · shown as plain text: "),
                         "{title}"
