@@ -188,7 +188,7 @@ fn a_search_applied_shows_what_it_found_of_all_until_esc() {
         }),
     );
     let screen = draw_without_colour(&mut app, 80, 8);
-    assert!(screen.contains("History 1 of 3 requests"), "{screen}");
+    assert!(screen.contains("1 of 3 requests"), "{screen}");
     assert!(screen.contains("/ hiking  1 of 3"), "{screen}");
     insta::assert_snapshot!(screen);
     let request = page_asked(&press(&mut app, KeyCode::Esc));
@@ -198,7 +198,7 @@ fn a_search_applied_shows_what_it_found_of_all_until_esc() {
         Msg::HistoryPage(Page::all(request.generation, three_requests())),
     );
     let screen = draw(&mut app, 80, 8);
-    assert!(screen.contains("History 3 requests"), "{screen}");
+    assert!(screen.contains(" 3 requests"), "{screen}");
     assert!(!screen.contains("hiking  1 of"), "{screen}");
 }
 
