@@ -102,26 +102,12 @@ impl Default for ChatState {
 impl ChatState {
     /// The fan-out coverage's searches waiting for their pages.
     pub fn coverage_running(&self) -> usize {
-        self.answer
-            .as_ref()
-            .and_then(|a| a.coverage.as_ref())
-            .map_or(0, |c| c.running())
+        self.coverage().map_or(0, |c| c.running())
     }
 
-    /// The coverage's searches whose results are not in yet.
-    pub fn coverage_waiting(&self) -> usize {
-        self.answer
-            .as_ref()
-            .and_then(|a| a.coverage.as_ref())
-            .map_or(0, |c| c.waiting())
-    }
-
-    pub fn on_coverage_landed(&mut self, tag: Tag, bytes: usize, now: std::time::Instant) {
-        if let Some(coverage) = self.answer.as_mut().and_then(|a| a.coverage.as_mut()) {
-            for search in &mut coverage.searches {
-                search.call.on_landed(tag, bytes, now);
-            }
-        }
+    /// The fan-out coverage of the answer on screen, when one was asked for.
+    pub fn coverage(&self) -> Option<&super::coverage::FanoutCoverage> {
+        self.answer.as_ref().and_then(|a| a.coverage.as_ref())
     }
 
     pub fn owns_coverage(&self, tag: Tag) -> bool {

@@ -33,8 +33,16 @@ impl FanoutCoverage {
         self.searches.iter().filter(|s| s.call.is_running()).count()
     }
 
+    /// Searches whose results are not in yet.
     pub fn waiting(&self) -> usize {
         self.searches.iter().filter(|s| s.call.is_waiting()).count()
+    }
+
+    /// A search's response has arrived: it no longer waits on the service.
+    pub fn on_landed(&mut self, tag: Tag, bytes: usize, now: std::time::Instant) {
+        for search in &mut self.searches {
+            search.call.on_landed(tag, bytes, now);
+        }
     }
 
     pub fn owns(&self, tag: Tag) -> bool {

@@ -282,7 +282,7 @@ impl App {
             + usize::from(self.proxy.call.is_waiting())
             + self.compare.waiting()
             + self.page.waiting()
-            + self.chat.coverage_waiting()
+            + self.chat.coverage().map_or(0, |c| c.waiting())
             + self.track.discover.as_ref().map_or(0, |d| d.waiting())
     }
 
@@ -547,7 +547,9 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                 fetch.call.on_landed(tag, bytes, now);
             }
             app.search.call.on_landed(tag, bytes, now);
-            app.chat.on_coverage_landed(tag, bytes, now);
+            if let Some(coverage) = app.chat.answer.as_mut().and_then(|a| a.coverage.as_mut()) {
+                coverage.on_landed(tag, bytes, now);
+            }
             if let Some(discover) = app.track.discover.as_mut() {
                 discover.on_landed(tag, bytes, now);
             }
@@ -677,7 +679,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             history::on_rerun(app, result);
             Vec::new()
         }
-        Msg::StoredOpened(result) => open_stored(app, result),
+        Msg::StoredOpened(result) => stored::show(app, result),
         Msg::SettingsNotSaved(sentence) => {
             app.flash_error(sentence);
             Vec::new()
@@ -690,69 +692,6 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
     }
-}
-
-/// Shows a stored response in the viewer of its kind: an answer in Chat, results in Search,
-/// text over the Jobs table.
-fn open_stored(app: &mut App, result: Result<StoredView, String>) -> Vec<Effect> {
-    // History's F opened it to search its fanouts.
-    let coverage = std::mem::take(&mut app.history.coverage_on_open);
-    match result {
-        Ok(StoredView::Comparison {
-            mode,
-            prompt,
-            axes,
-            columns,
-        }) => {
-            app.compare.restore(mode, &prompt, axes, columns);
-            app.tab = Tab::Compare;
-            app.flash_info("The stored comparison, as received (no new calls).");
-        }
-        Ok(StoredView::Answer(prepared)) => {
-            chat::show_answer(app, prepared);
-            let again = app.key_of(Context::Form, Action::Send);
-            app.flash_info(format!(
-                "The stored answer, as received (no new call); its request is in the form, {again} sends it again."
-            ));
-            if coverage {
-                return coverage::ask(app);
-            }
-        }
-        Ok(StoredView::Search(prepared)) => {
-            // What is on screen is what the next send sends: the form holds its request.
-            if !prepared.request.terms.trim().is_empty() {
-                app.search.load_request(&prepared.request);
-            }
-            app.search.page = Some(search::PageState::new(prepared));
-            app.search.focus = search::SearchFocus::Results;
-            app.tab = Tab::Search;
-            let again = app.key_of(Context::Form, Action::Send);
-            app.flash_info(format!(
-                "The stored results, as received (no new call); their request is in the form, {again} sends it again."
-            ));
-        }
-        Ok(StoredView::Text {
-            title,
-            body,
-            request,
-        }) => {
-            if let Some(request) = request {
-                app.page.load_request(&request);
-            }
-            app.jobs.reader = Some(jobs_tab::Reader {
-                title,
-                body,
-                scroll: 0,
-                find: None,
-            });
-            app.tab = Tab::Jobs;
-        }
-        Err(e) => app.flash_error(format!("The stored response could not be opened: {e}")),
-    }
-    if coverage {
-        app.flash_info("Only an answer has fanouts to search: this entry is not one.");
-    }
-    Vec::new()
 }
 
 /// Seconds left until `until`, rounded up, for countdowns.
