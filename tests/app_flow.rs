@@ -60,7 +60,8 @@ async fn a_prompt_is_asked_and_its_answer_and_sources_reach_the_screen() {
         tx.send(key(KeyCode::Char('t'))).unwrap();
         type_events(&tx, "berlin");
         tx.send(key(KeyCode::Enter)).unwrap();
-        tx.send(key(KeyCode::Enter)).unwrap();
+        // Out of the prompt, Enter never sends; the form's own key does.
+        tx.send(key(KeyCode::Char('R'))).unwrap();
         tx
     });
     let tx = driver.await.unwrap();

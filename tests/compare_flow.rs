@@ -86,8 +86,10 @@ async fn run_columns(
     });
     tokio::time::sleep(Duration::from_millis(200)).await;
     let sent = Instant::now();
-    // The tab opens on its columns: r runs every column.
+    // The tab opens on its columns: r asks to run every column, y runs them.
     tx.send(key(KeyCode::Char('r'), KeyModifiers::NONE))
+        .unwrap();
+    tx.send(key(KeyCode::Char('y'), KeyModifiers::NONE))
         .unwrap();
     tokio::time::sleep(wait).await;
     tx.send(key(KeyCode::Char('c'), KeyModifiers::CONTROL))

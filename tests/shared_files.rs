@@ -338,6 +338,8 @@ fn a_comparison_of_answers_exported_runs_nothing() {
     app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini, Model::Perplexity];
     app.compare.rebuild();
     press(&mut app, KeyCode::Enter);
+    // Several calls: Enter asks first, y runs them.
+    press(&mut app, KeyCode::Char('y'));
     let tags: Vec<_> = app
         .compare
         .columns
@@ -406,6 +408,7 @@ fn a_search_comparison_exported_is_text_in_every_cell() {
     ];
     app.compare.rebuild();
     press(&mut app, KeyCode::Char('r'));
+    press(&mut app, KeyCode::Char('y'));
     let tags: Vec<_> = app
         .compare
         .columns

@@ -68,7 +68,9 @@ fn four_sent(app: &mut App) -> Vec<Tag> {
         parse_location("de::Berlin").unwrap(),
     ];
     app.compare.rebuild();
+    // Enter in the prompt asks first (four calls); y runs them.
     press(app, KeyCode::Enter);
+    press(app, KeyCode::Char('y'));
     app.compare
         .columns
         .iter()
@@ -264,6 +266,7 @@ fn search_sent(app: &mut App, residential: bool) -> Vec<Tag> {
     }
     app.compare.rebuild();
     press(app, KeyCode::Char('r'));
+    press(app, KeyCode::Char('y'));
     app.compare
         .columns
         .iter()
@@ -438,7 +441,9 @@ fn an_overview_column_says_plainly_when_the_page_has_none() {
     app.compare.axes.models = vec![Model::Chatgpt];
     app.compare.axes.overview = true;
     app.compare.rebuild();
+    // Two calls: Enter asks first, y runs them.
     press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('y'));
     let tags: Vec<Tag> = app
         .compare
         .columns

@@ -252,6 +252,7 @@ fn compare_summary() -> App {
     app.compare.axes.models.pop();
     app.compare.rebuild();
     press(&mut app, KeyCode::Char('r'));
+    press(&mut app, KeyCode::Char('y'));
     let tags: Vec<Tag> = app
         .compare
         .columns
@@ -285,6 +286,7 @@ fn compare_search() -> App {
     ];
     app.compare.rebuild();
     press(&mut app, KeyCode::Char('r'));
+    press(&mut app, KeyCode::Char('y'));
     let tags: Vec<Tag> = app
         .compare
         .columns

@@ -617,8 +617,9 @@ async fn a_search_from_a_city_over_three_pages_then_a_sitelink_detail() {
     sim.shutdown().await;
 }
 
+/// Enter sends from the terms only: out of them it names the key that sends, which does.
 #[test]
-fn enter_searches_from_the_empty_results_pane() {
+fn out_of_the_terms_enter_names_the_key_that_searches() {
     let mut app = app();
     type_text(&mut app, "boots");
     press(&mut app, KeyCode::Esc);
@@ -626,6 +627,11 @@ fn enter_searches_from_the_empty_results_pane() {
     let effects = update(
         &mut app,
         Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    assert!(effects.is_empty(), "{effects:?}");
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('R'), KeyModifiers::SHIFT)),
     );
     assert!(matches!(
         effects.as_slice(),

@@ -102,10 +102,12 @@ impl Default for ChatState {
 impl ChatState {
     /// The fan-out coverage's searches waiting for their pages.
     pub fn coverage_running(&self) -> usize {
-        self.answer
-            .as_ref()
-            .and_then(|a| a.coverage.as_ref())
-            .map_or(0, |c| c.running())
+        self.coverage().map_or(0, |c| c.running())
+    }
+
+    /// The fan-out coverage of the answer on screen, when one was asked for.
+    pub fn coverage(&self) -> Option<&super::coverage::FanoutCoverage> {
+        self.answer.as_ref().and_then(|a| a.coverage.as_ref())
     }
 
     pub fn owns_coverage(&self, tag: Tag) -> bool {
@@ -331,11 +333,6 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::EditPrompt => chat.focus = ChatFocus::Prompt,
         Action::Newline => chat.prompt.insert_newline(),
-        // Enter on a list of the answer acts on its selected row; only elsewhere does it
-        // send the prompt again (a new, billed call).
-        Action::Send if chat.focus == ChatFocus::Answer && viewing_list(chat) => {
-            return act_on_selected_row(app);
-        }
         Action::Send => return send(app),
         Action::Cancel if !chat.call.is_running() && chat.find.is_some() => chat.find = None,
         Action::Cancel => {
@@ -362,6 +359,12 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Right => {
             chat.setting_cursor = (chat.setting_cursor + 1).min(Setting::ALL.len() - 1);
         }
+        // Enter on a list of the answer acts on its selected row; the answer's text views
+        // bind no Enter, so reading never sends.
+        Action::Accept if chat.focus == ChatFocus::Answer && viewing_list(chat) => {
+            return act_on_selected_row(app);
+        }
+        Action::Accept if chat.focus == ChatFocus::Answer => {}
         Action::Accept => {
             let setting = Setting::ALL[chat.setting_cursor.min(Setting::ALL.len() - 1)];
             return on_action(app, setting.action());
@@ -391,7 +394,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             chat.settings.async_mode = !chat.settings.async_mode;
             let async_mode = chat.settings.async_mode;
             let send = app.key_of(
-                crate::app::keymap::Context::Form,
+                crate::app::keymap::Context::Editing,
                 crate::app::keymap::Action::Send,
             );
             let text = mode_flash(async_mode, &send);
@@ -702,6 +705,11 @@ fn open_picker(app: &mut App, action: Action) {
 /// Sets what a picker chose. A new country clears the subdivision and city of the old one.
 /// Shows an answer received elsewhere (History, a Compare column) as Chat's answer.
 pub(crate) fn show_answer(app: &mut App, prepared: Box<PreparedAnswer>) {
+    // What is on screen is what the next send sends: the form holds the answer's request
+    // (an imported job's answer has none to hold).
+    if !prepared.request.prompt.trim().is_empty() {
+        app.chat.load_request(&prepared.request);
+    }
     app.chat.answer = Some(AnswerState::new(prepared));
     refresh_mentions(app);
     app.chat.focus = ChatFocus::Answer;

@@ -264,3 +264,45 @@ fn f_asks_before_searching_each_fanout_and_reads_who_ranks() {
     assert!(effects.is_empty());
     assert!(app.popup.is_none());
 }
+
+fn sends_a_call(effects: &[Effect]) -> bool {
+    effects.iter().any(|e| {
+        matches!(
+            e,
+            Effect::Call(
+                CallEffect::SendAi { .. }
+                    | CallEffect::SendSearch { .. }
+                    | CallEffect::SubmitJob { .. }
+            )
+        )
+    })
+}
+
+/// Reading never spends: Enter in each text view of the answer sends nothing and says which
+/// key sends again; that key sends the form's request.
+#[test]
+fn enter_in_a_reading_view_sends_nothing_and_r_sends_again() {
+    let mut app = app_with_an_answer();
+    for view in [
+        AnswerView::Answer,
+        AnswerView::Ads,
+        AnswerView::Prompt,
+        AnswerView::Html,
+        AnswerView::Json,
+    ] {
+        show_view(&mut app, view);
+        let effects = update(&mut app, key(KeyCode::Enter));
+        assert!(
+            !sends_a_call(&effects),
+            "Enter in {view:?} sent: {effects:?}"
+        );
+        let flash = format!("{:?}", app.flash);
+        assert!(
+            flash.contains("R sends the form again"),
+            "{view:?}: {flash}"
+        );
+    }
+    let again = KeyEvent::new(KeyCode::Char('R'), KeyModifiers::SHIFT);
+    let effects = update(&mut app, Msg::Key(again));
+    assert!(sends_a_call(&effects), "R sent nothing: {effects:?}");
+}

@@ -33,6 +33,18 @@ impl FanoutCoverage {
         self.searches.iter().filter(|s| s.call.is_running()).count()
     }
 
+    /// Searches whose results are not in yet.
+    pub fn waiting(&self) -> usize {
+        self.searches.iter().filter(|s| s.call.is_waiting()).count()
+    }
+
+    /// A search's response has arrived: it no longer waits on the service.
+    pub fn on_landed(&mut self, tag: Tag, bytes: usize, now: std::time::Instant) {
+        for search in &mut self.searches {
+            search.call.on_landed(tag, bytes, now);
+        }
+    }
+
     pub fn owns(&self, tag: Tag) -> bool {
         self.searches.iter().any(|s| s.call.is_for(tag))
     }
@@ -159,7 +171,7 @@ pub(crate) fn on_search_done(
             "{failed} of the fanouts' searches failed; their rows say why. {again} runs them all again."
         ));
     } else {
-        let search = app.key_of(Context::AnswerList, Action::Send);
+        let search = app.key_of(Context::AnswerList, Action::Accept);
         app.flash_info(format!(
             "Fan-out coverage read: {search} searches a fanout in the Search tab."
         ));

@@ -43,6 +43,17 @@ impl DiscoverState {
         self.calls.iter().filter(|c| c.call.is_running()).count()
     }
 
+    /// Calls whose answer is not in yet.
+    pub fn waiting(&self) -> usize {
+        self.calls.iter().filter(|c| c.call.is_waiting()).count()
+    }
+
+    pub fn on_landed(&mut self, tag: Tag, bytes: usize, now: std::time::Instant) {
+        for call in &mut self.calls {
+            call.call.on_landed(tag, bytes, now);
+        }
+    }
+
     pub fn failed(&self) -> usize {
         self.calls
             .iter()

@@ -108,9 +108,27 @@ fn name_keys_in_placeholders(app: &mut App) {
         .set_placeholder_text(format!("https://… the page to fetch. {send} fetches it."));
 }
 
+/// Says which key sends a form again, for a press of the prompt's send key where the focus
+/// reads (an answer, a page, results): reading never spends a call.
+pub(crate) fn reading_never_sends(app: &mut App) {
+    let again = app.key_of(Context::Form, Action::Send);
+    let edit = app.key_of(Context::Form, Action::EditPrompt);
+    let enter = app.key_of(Context::Editing, Action::Send);
+    app.flash_info(format!(
+        "{enter} sends from the prompt only, never from what you read: {again} sends the form again (spends credits); {edit} edits it first."
+    ));
+}
+
 /// A key that does nothing where focus is says why, when it works elsewhere on the tab:
 /// "] (next view) works in Reading answers and results; Tab moves the focus there."
 fn explain_unbound(app: &mut App, here: &[Context], key: &KeyEvent) {
+    // The prompt's send key, pressed over an answer or a page: reading never spends a call.
+    if here.contains(&Context::Form)
+        && app.keys.lookup(&[Context::Editing], key) == Some(Action::Send)
+    {
+        reading_never_sends(app);
+        return;
+    }
     let Some(binding) = app.keys.bound_elsewhere(here, app.tab.spec().help, key) else {
         return;
     };

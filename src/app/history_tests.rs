@@ -276,3 +276,97 @@ fn the_first_page_shows_before_its_count() {
     }
     assert_eq!(next.map(|r| (r.offset, r.count)), Some((PAGE, false)));
 }
+
+/// Enter on an entry re-opens it as the runner does (`stored::prepare` of its request and
+/// body) and returns what the form it lands in would send next.
+fn reopen(app: &mut App, request: crate::store::RequestParams, body: &str) {
+    open_history(app, 1);
+    let effects = update(app, key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreEffect::OpenHistory(EntryId(
+            "e0".into()
+        )))]
+    );
+    let kind = request.job_kind().expect("a single call");
+    let body = crate::store::Body {
+        status: 200,
+        text: body.into(),
+        elapsed_ms: 900,
+        received_at: 0,
+    };
+    let view = crate::app::stored::prepare(kind, Some(request), &body, "entry");
+    update(app, Msg::StoredOpened(view));
+}
+
+/// What is on screen is what the next send sends: a re-opened entry's form holds its request,
+/// model, device, place and format alike.
+#[test]
+fn a_reopened_answer_puts_its_request_in_the_chat_form() {
+    let mut app = app();
+    app.chat.set_prompt("another prompt");
+    let request = crate::api::AiRequest {
+        model: Some(crate::api::Model::Perplexity),
+        device: Some("Pixel 8".into()),
+        location: crate::api::Location {
+            country: Some("DE".into()),
+            subdivision: Some("BY".into()),
+            city: Some("Munich".into()),
+        },
+        format: crate::api::AiFormat::ALL[1],
+        ..crate::api::AiRequest::new("best hiking boots")
+    };
+    assert_ne!(request.format, crate::api::AiFormat::default());
+    reopen(
+        &mut app,
+        crate::store::RequestParams::Ai(request.clone()),
+        r#"{"model":"perplexity","completion":"<p>Lowa.</p>"}"#,
+    );
+    assert_eq!(app.tab, Tab::Chat);
+    assert!(app.chat.answer.is_some(), "{:?}", app.flash);
+    assert_eq!(app.chat.request(), request);
+}
+
+#[test]
+fn a_reopened_search_puts_its_request_in_the_search_form() {
+    let mut app = app();
+    let request = crate::api::SearchRequest {
+        serps: Some(2),
+        ip: Some(crate::api::IpType::Isp),
+        location: crate::api::Location {
+            country: Some("FR".into()),
+            subdivision: None,
+            city: Some("Paris".into()),
+        },
+        language: Some("fr".into()),
+        ..crate::api::SearchRequest::new("\"chaussures de randonnée\"")
+    };
+    reopen(
+        &mut app,
+        crate::store::RequestParams::Search(request.clone()),
+        r#"{"results":[{"type":"organic","position":1,"url":"https://a.example/","title":"A"}]}"#,
+    );
+    assert_eq!(app.tab, Tab::Search);
+    assert!(app.search.page.is_some(), "{:?}", app.flash);
+    assert_eq!(app.search.request(), request);
+}
+
+#[test]
+fn a_reopened_page_puts_its_request_in_the_page_form() {
+    let mut app = app();
+    let request = crate::api::BrowserRequest {
+        device: Some("iPad Air".into()),
+        location: crate::api::Location {
+            country: Some("JP".into()),
+            subdivision: None,
+            city: None,
+        },
+        ..crate::api::BrowserRequest::new("https://shop.example.net/boots")
+    };
+    reopen(
+        &mut app,
+        crate::app::page::browser_params(&request),
+        "<p>Boots</p>",
+    );
+    assert_eq!(app.page.requests(), vec![request]);
+}

@@ -42,6 +42,15 @@ pub(super) fn carry_out(app: &mut App) -> Vec<Effect> {
                 super::search::edit_again(app, &request);
                 Vec::new()
             }
+            Ask::EditAgain(RequestParams::Browser(params)) => {
+                match serde_json::from_value(params) {
+                    Ok(request) => super::page::edit_again(app, &request),
+                    Err(e) => app.flash_error(format!(
+                        "The stored page request could not be read back: {e}"
+                    )),
+                }
+                Vec::new()
+            }
             Ask::EditAgain(other) => {
                 app.flash_info(format!(
                     "A {} request is not re-run from here.",

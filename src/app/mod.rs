@@ -280,7 +280,10 @@ impl App {
         usize::from(self.chat.call.is_waiting())
             + usize::from(self.search.call.is_waiting())
             + usize::from(self.proxy.call.is_waiting())
-            + self.other_calls()
+            + self.compare.waiting()
+            + self.page.waiting()
+            + self.chat.coverage().map_or(0, |c| c.waiting())
+            + self.track.discover.as_ref().map_or(0, |d| d.waiting())
     }
 
     /// Asks another tab to do something (see [`hub`]); done at the end of this update.
@@ -424,6 +427,7 @@ impl App {
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let mut effects = update_state(app, msg);
     effects.extend(hub::carry_out(app));
+    popup::follow_waiting_calls(app);
     // Whatever changed a remembered setting (a picker, a cycle, a re-run), it is saved.
     effects.extend(settings_memory::save_if_changed(app));
     effects
@@ -553,6 +557,12 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                 fetch.call.on_landed(tag, bytes, now);
             }
             app.search.call.on_landed(tag, bytes, now);
+            if let Some(coverage) = app.chat.answer.as_mut().and_then(|a| a.coverage.as_mut()) {
+                coverage.on_landed(tag, bytes, now);
+            }
+            if let Some(discover) = app.track.discover.as_mut() {
+                discover.on_landed(tag, bytes, now);
+            }
             Vec::new()
         }
         Msg::Devices(result) => {
@@ -679,7 +689,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             history::on_rerun(app, result);
             Vec::new()
         }
-        Msg::StoredOpened(result) => open_stored(app, result),
+        Msg::StoredOpened(result) => stored::show(app, result),
         Msg::SettingsNotSaved(sentence) => {
             app.flash_error(sentence);
             Vec::new()
@@ -692,52 +702,6 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
     }
-}
-
-/// Shows a stored response in the viewer of its kind: an answer in Chat, results in Search,
-/// text over the Jobs table.
-fn open_stored(app: &mut App, result: Result<StoredView, String>) -> Vec<Effect> {
-    // History's F opened it to search its fanouts.
-    let coverage = std::mem::take(&mut app.history.coverage_on_open);
-    match result {
-        Ok(StoredView::Comparison {
-            mode,
-            prompt,
-            axes,
-            columns,
-        }) => {
-            app.compare.restore(mode, &prompt, axes, columns);
-            app.tab = Tab::Compare;
-            app.flash_info("The stored comparison, as received (no new calls).");
-        }
-        Ok(StoredView::Answer(prepared)) => {
-            chat::show_answer(app, prepared);
-            app.flash_info("The stored answer, as received (no new call).");
-            if coverage {
-                return coverage::ask(app);
-            }
-        }
-        Ok(StoredView::Search(prepared)) => {
-            app.search.page = Some(search::PageState::new(prepared));
-            app.search.focus = search::SearchFocus::Results;
-            app.tab = Tab::Search;
-            app.flash_info("The stored results, as received (no new call).");
-        }
-        Ok(StoredView::Text { title, body }) => {
-            app.jobs.reader = Some(jobs_tab::Reader {
-                title,
-                body,
-                scroll: 0,
-                find: None,
-            });
-            app.tab = Tab::Jobs;
-        }
-        Err(e) => app.flash_error(format!("The stored response could not be opened: {e}")),
-    }
-    if coverage {
-        app.flash_info("Only an answer has fanouts to search: this entry is not one.");
-    }
-    Vec::new()
 }
 
 /// Seconds left until `until`, rounded up, for countdowns.

@@ -166,6 +166,8 @@ pub enum StoredView {
     Text {
         title: String,
         body: text::TextBody,
+        /// The page request it answered, when known: it goes back into the Page form.
+        request: Option<Box<crate::api::BrowserRequest>>,
     },
     /// A comparison: its prompt or terms, its axes, and each column's vantage and answer.
     Comparison {

@@ -194,6 +194,18 @@ impl PageTabState {
         self.url.insert_str(text.replace(['\n', '\r'], ""));
     }
 
+    /// Puts a stored request's values back into the form: its address and vantage point,
+    /// fetched from there alone.
+    pub fn load_request(&mut self, request: &BrowserRequest) {
+        self.set_url(&request.url);
+        let s = &mut self.settings;
+        s.device = request.device.clone();
+        s.location = request.location.clone();
+        s.difficulty = request.difficulty;
+        s.format = request.format;
+        s.also_from.clear();
+    }
+
     /// The request of the form's own vantage point.
     pub fn request(&self) -> BrowserRequest {
         let s = &self.settings;
@@ -250,6 +262,11 @@ impl PageTabState {
 
     pub fn running(&self) -> usize {
         self.fetches.iter().filter(|f| f.call.is_running()).count()
+    }
+
+    /// Fetches whose page is not in yet.
+    pub fn waiting(&self) -> usize {
+        self.fetches.iter().filter(|f| f.call.is_waiting()).count()
     }
 
     /// The views the pane offers now: each fetch, the links, the diff once there are two.
@@ -591,7 +608,7 @@ fn change_setting(app: &mut App, setting: PageSetting) -> Vec<Effect> {
             settings.async_mode = !settings.async_mode;
             let async_mode = settings.async_mode;
             let send = app.key_of(
-                crate::app::keymap::Context::Form,
+                crate::app::keymap::Context::Editing,
                 crate::app::keymap::Action::Send,
             );
             let text = super::call::mode_flash(async_mode, &send);
@@ -688,6 +705,17 @@ fn send(app: &mut App) -> Vec<Effect> {
     state.link_selected = 0;
     state.focus = PageFocus::View;
     effects
+}
+
+/// A stored request back in the form, ready to edit and fetch again.
+pub(crate) fn edit_again(app: &mut App, request: &BrowserRequest) {
+    app.page.load_request(request);
+    app.page.focus = PageFocus::Url;
+    app.tab = super::Tab::Page;
+    let send = app.key_of(Context::Editing, Action::Send);
+    app.flash_info(format!(
+        "The request is back in the form: edit it, then {send} fetches it."
+    ));
 }
 
 /// A page request as History and the jobs keep it.

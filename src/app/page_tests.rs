@@ -304,3 +304,43 @@ fn a_bad_address_is_refused_before_anything_leaves() {
         .unwrap_or_default();
     assert!(flash.contains("not a web address"), "{flash}");
 }
+
+/// Reading a page never fetches it again: Enter over it sends nothing and names the key that
+/// does. Quitting asks only while a page is still on its way.
+#[test]
+fn enter_over_a_page_fetches_nothing_and_quit_follows_the_fetch() {
+    let mut app = app();
+    app.page.set_url("https://shop.example.net/boots");
+    let sent = fetches(&update(&mut app, key(KeyCode::Enter)));
+    assert_eq!(sent.len(), 1);
+    assert_eq!(app.page.focus, PageFocus::View);
+    update(&mut app, key(KeyCode::Char('q')));
+    assert!(matches!(
+        app.popup,
+        Some(Popup::Confirm(crate::app::Confirm::Quit { calls: 1 }))
+    ));
+    update(
+        &mut app,
+        Msg::Landed {
+            tag: sent[0].0,
+            bytes: 300,
+        },
+    );
+    assert!(matches!(
+        app.popup,
+        Some(Popup::Confirm(crate::app::Confirm::Quit { calls: 0 }))
+    ));
+    app.popup = None;
+    update(
+        &mut app,
+        Msg::PageDone {
+            tag: sent[0].0,
+            result: Ok(prepared(&sent[0].1, "<p>Boots</p>")),
+        },
+    );
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert!(fetches(&effects).is_empty(), "{effects:?}");
+    assert!(format!("{:?}", app.flash).contains("R sends the form again"));
+    let again = KeyEvent::new(KeyCode::Char('R'), KeyModifiers::SHIFT);
+    assert_eq!(fetches(&update(&mut app, Msg::Key(again))).len(), 1);
+}

@@ -48,6 +48,14 @@ pub enum Confirm {
     DiscardSet {
         name: String,
     },
+    /// A comparison's run spends a call per column and sample.
+    CompareRun {
+        /// The column run again alone; `None`: every column.
+        column: Option<usize>,
+        /// Its calls and credits in words, by the price table (the cost line's sentence).
+        cost: String,
+        credits: Option<u64>,
+    },
     /// The fan-out coverage spends a search per fanout.
     FanoutCoverage {
         searches: usize,
@@ -61,6 +69,9 @@ pub enum Confirm {
 impl Confirm {
     pub fn question(&self) -> String {
         match self {
+            Confirm::Quit { calls: 0 } => {
+                "Every answer is in (History keeps it). Quit now?".to_string()
+            }
             Confirm::Quit { calls: 1 } => {
                 "A call is still waiting for its answer. Quit anyway and lose it?".to_string()
             }
@@ -78,6 +89,18 @@ impl Confirm {
                 format!(
                     "Run the set {set} now? {cost}{balance}, queued as jobs; the Track tab charts the run as its answers land."
                 )
+            }
+            Confirm::CompareRun {
+                column,
+                cost,
+                credits,
+            } => {
+                let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+                let what = match column {
+                    None => "every column now".to_string(),
+                    Some(i) => format!("column {} again", i + 1),
+                };
+                format!("Run {what}? {cost}{balance}.")
             }
             Confirm::DeleteSet { name } => format!(
                 "Delete the set {name} from the workspace file? Its stored runs stay in History and Track."
@@ -110,6 +133,15 @@ pub(super) fn quit(app: &mut App) -> Vec<Effect> {
     app.popup = None;
     app.should_quit = true;
     vec![Effect::Os(OsEffect::Quit)]
+}
+
+/// The quit question counts the calls still waiting as they land: an answer that came in
+/// while it showed is no longer said to be waiting.
+pub(super) fn follow_waiting_calls(app: &mut App) {
+    let waiting = app.waiting_for_answers();
+    if let Some(Popup::Confirm(Confirm::Quit { calls })) = &mut app.popup {
+        *calls = waiting;
+    }
 }
 
 fn on_confirm_key(
@@ -146,6 +178,7 @@ fn on_confirm_key(
             vec![Effect::Store(StoreEffect::DeleteJob(id))]
         }
         Confirm::FanoutCoverage { .. } => super::coverage::start(app),
+        Confirm::CompareRun { column, .. } => super::compare::run_confirmed(app, column),
         Confirm::DeleteSet { name } => super::sets::delete(app, &name),
         Confirm::TrackRun { set, .. } => super::track::run(app, &set),
         Confirm::DiscardSet { .. } => super::sets::close(app),

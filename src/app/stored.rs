@@ -1,5 +1,6 @@
 //! Stored responses (job results, history entries) made ready for the viewers, with the same
-//! preparation a live answer gets. Pure but heavy: the runner calls it off the UI task.
+//! preparation a live answer gets. Pure but heavy: the runner calls it off the UI task; `show`
+//! puts what it made in its viewer, and its request in its form.
 
 use std::time::Duration;
 
@@ -8,7 +9,8 @@ use crate::api::{AiRequest, Fetched, JobKind, SearchRequest};
 use crate::render::{RenderOptions, html_to_document};
 use crate::store::{Body, RequestParams};
 
-use super::StoredView;
+use super::keymap::{Action, Context};
+use super::{App, Effect, StoredView, Tab};
 use crate::present::text::TextBody;
 use crate::present::{answer, search_page};
 
@@ -82,9 +84,14 @@ pub fn prepare(
             } else {
                 TextBody::raw(&body.text)
             };
+            let request = match request {
+                Some(RequestParams::Browser(params)) => serde_json::from_value(params).ok(),
+                _ => None,
+            };
             Ok(StoredView::Text {
                 title: title.to_string(),
                 body,
+                request,
             })
         }
     }
@@ -96,7 +103,73 @@ fn as_plain_text(title: &str, body: &Body, error: &str) -> StoredView {
     StoredView::Text {
         title: format!("{title} · shown as plain text: {error}"),
         body: TextBody::raw(&body.text),
+        request: None,
     }
+}
+
+/// Shows a stored response in the viewer of its kind: an answer in Chat, results in Search,
+/// text over the Jobs table.
+pub(super) fn show(app: &mut App, result: Result<StoredView, String>) -> Vec<Effect> {
+    // History's F opened it to search its fanouts.
+    let coverage = std::mem::take(&mut app.history.coverage_on_open);
+    match result {
+        Ok(StoredView::Comparison {
+            mode,
+            prompt,
+            axes,
+            columns,
+        }) => {
+            app.compare.restore(mode, &prompt, axes, columns);
+            app.tab = Tab::Compare;
+            app.flash_info("The stored comparison, as received (no new calls).");
+        }
+        Ok(StoredView::Answer(prepared)) => {
+            super::chat::show_answer(app, prepared);
+            reopened(app, "The stored answer");
+            if coverage {
+                return super::coverage::ask(app);
+            }
+        }
+        Ok(StoredView::Search(prepared)) => {
+            // What is on screen is what the next send sends: the form holds its request.
+            if !prepared.request.terms.trim().is_empty() {
+                app.search.load_request(&prepared.request);
+            }
+            app.search.page = Some(super::search::PageState::new(prepared));
+            app.search.focus = super::search::SearchFocus::Results;
+            app.tab = Tab::Search;
+            reopened(app, "The stored results");
+        }
+        Ok(StoredView::Text {
+            title,
+            body,
+            request,
+        }) => {
+            if let Some(request) = request {
+                app.page.load_request(&request);
+            }
+            app.jobs.reader = Some(super::jobs_tab::Reader {
+                title,
+                body,
+                scroll: 0,
+                find: None,
+            });
+            app.tab = Tab::Jobs;
+        }
+        Err(e) => app.flash_error(format!("The stored response could not be opened: {e}")),
+    }
+    if coverage {
+        app.flash_info("Only an answer has fanouts to search: this entry is not one.");
+    }
+    Vec::new()
+}
+
+/// What a re-opened response says: nothing was sent, and which key sends its request again.
+fn reopened(app: &mut App, what: &str) {
+    let again = app.key_of(Context::Form, Action::Send);
+    app.flash_info(format!(
+        "{what}, as received (no new call); the request is in the form, {again} sends it again."
+    ));
 }
 
 /// The job kind a history entry's response is shown as.
@@ -201,7 +274,7 @@ mod tests {
                 received_at: 0,
             };
             match prepare(kind, None, &body, "best boots") {
-                Ok(StoredView::Text { title, body }) => {
+                Ok(StoredView::Text { title, body, .. }) => {
                     assert!(
                         title.starts_with("best boots · shown as plain text: "),
                         "{title}"

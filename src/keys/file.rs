@@ -582,9 +582,9 @@ mod tests {
         assert_eq!(keys.lookup(&chat, &ctrl_s), Some(Action::Send));
         let search = [Context::Viewer, Context::Search, Context::Form];
         assert_eq!(keys.lookup(&search, &ctrl_s), None);
-        // Enter still sends from the form, and help lists the new key under Chat.
-        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
-        assert_eq!(keys.lookup(&chat, &enter), Some(Action::Send));
+        // The form's own key still sends, and help lists the new key under Chat.
+        let again = KeyEvent::new(KeyCode::Char('R'), KeyModifiers::SHIFT);
+        assert_eq!(keys.lookup(&chat, &again), Some(Action::Send));
         assert_eq!(keys.label_of(Context::Chat, Action::Send, ""), "Ctrl+S");
         // A key the form gives another action is refused in the tab's context as well.
         let clash = keymap_from("[chat]\nsend = \"m\"\n", path()).unwrap_err();

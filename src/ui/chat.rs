@@ -577,7 +577,7 @@ fn draw_fanouts(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect) 
         Paragraph::new(Line::styled(
             format!(
                 "{} searches one in the Search tab · {} searches them all from the answer's place and shows who ranks",
-                app.key_of(Context::AnswerList, Action::Send),
+                app.key_of(Context::AnswerList, Action::Accept),
                 app.key_of(Context::Chat, Action::FanoutCoverage)
             ),
             theme::dim(),

@@ -115,7 +115,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
             empty: &format!(
                 "No jobs yet. Press {} in the Chat or Search form for async mode, then {} queues the request; {} imports a job by its id.",
                 app.key_of(Context::Form, Action::ToggleAsync),
-                app.key_of(Context::Form, Action::Send),
+                app.key_of(Context::Editing, Action::Send),
                 app.key_of(Context::Jobs, Action::ImportJob)
             ),
         },

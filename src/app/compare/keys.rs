@@ -8,7 +8,7 @@ use crate::app::keymap::{Action, Context};
 use crate::app::picker::PickerKind;
 use crate::app::{App, Effect, ExportSource, Popup, export_prompt, pickers};
 
-use super::run::{cancel_all, cancel_one, pump, rerun, send_all};
+use super::run::{ask_rerun, ask_send_all, cancel_all, cancel_one, pump};
 use super::{Column, CompareFocus, ComparePane, CompareState, refresh_views};
 use crate::present::compare::overview::AnswerSource;
 use crate::present::compare::summary::{self};
@@ -74,8 +74,8 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Back => compare.focus = CompareFocus::Columns,
         Action::EditPrompt => compare.focus = CompareFocus::Prompt,
         Action::Newline => compare.prompt.insert_newline(),
-        Action::Send => return send_all(app),
-        Action::Rerun => return rerun(app),
+        Action::Send => return ask_send_all(app),
+        Action::Rerun => return ask_rerun(app),
         Action::Cancel => {
             let running = compare
                 .columns

@@ -235,6 +235,12 @@ impl Column {
             + self.samples.iter().filter(|s| s.call.is_running()).count()
     }
 
+    /// Calls whose answer is not in yet (see `CallState::is_waiting`).
+    fn waiting(&self) -> usize {
+        usize::from(self.call.is_waiting())
+            + self.samples.iter().filter(|s| s.call.is_waiting()).count()
+    }
+
     /// Samples back with an answer, and those asked in all (the first ask included).
     pub fn samples_back(&self) -> (usize, usize) {
         let back = usize::from(self.answer().is_some())
@@ -504,6 +510,11 @@ impl CompareState {
         self.columns.iter().map(Column::running).sum()
     }
 
+    /// How many calls, samples included, still wait for their answer.
+    pub fn waiting(&self) -> usize {
+        self.columns.iter().map(Column::waiting).sum()
+    }
+
     /// Calls running or queued, samples included.
     pub fn busy(&self) -> usize {
         self.columns.iter().map(Column::busy).sum()
@@ -540,9 +551,14 @@ impl CompareState {
     /// The calls a run makes, by kind for their price: a model's answer is an AI call, an
     /// AI Overview or a column of ranks a search; each asked [`Self::samples_per_column`] times.
     pub fn calls_by_kind(&self) -> crate::price::Calls {
+        self.calls_of(&self.columns)
+    }
+
+    /// The calls a run of these columns makes, by kind (see [`Self::calls_by_kind`]).
+    pub fn calls_of(&self, columns: &[Column]) -> crate::price::Calls {
         let samples = self.samples_per_column() as u64;
         let mut calls = crate::price::Calls::default();
-        for column in &self.columns {
+        for column in columns {
             let searched = self.mode == CompareMode::Search || column.vantage.overview;
             if searched {
                 calls.searches += samples;
@@ -731,7 +747,7 @@ pub(crate) use views::refresh_views;
 pub use views::{BrandViews, DiffCache};
 
 pub(crate) use keys::{apply_choice, cost_line, on_action};
-pub(crate) use run::{on_ai_done, on_search_done};
+pub(crate) use run::{on_ai_done, on_search_done, run_confirmed};
 
 #[cfg(test)]
 mod tests;

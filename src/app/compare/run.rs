@@ -6,7 +6,7 @@ use crate::analysis::samples;
 use crate::api::ApiError;
 
 use crate::app::call::CallState;
-use crate::app::{App, Effect, Tag};
+use crate::app::{App, Confirm, Credits, Effect, Popup, Tag};
 use crate::present::answer::PreparedAnswer;
 use crate::present::search_page::PreparedSearch;
 
@@ -221,6 +221,73 @@ fn refusal(app: &App) -> Option<String> {
         }
     }
     None
+}
+
+/// The balance when known, for a question before a spend.
+fn balance(app: &App) -> Option<u64> {
+    match app.credits {
+        Credits::Known(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// `r`: every column runs, after a yes to its calls and credits when it spends more than one
+/// call.
+pub(super) fn ask_send_all(app: &mut App) -> Vec<Effect> {
+    if let Some(reason) = refusal(app) {
+        app.flash_error(reason);
+        return Vec::new();
+    }
+    if app.compare.calls_by_kind().total() <= 1 {
+        return send_all(app);
+    }
+    let (cost, _) = super::cost_line(app);
+    app.popup = Some(Popup::Confirm(Confirm::CompareRun {
+        column: None,
+        cost,
+        credits: balance(app),
+    }));
+    Vec::new()
+}
+
+/// `R`: the focused column runs again, after a yes when its samples make it several calls.
+pub(super) fn ask_rerun(app: &mut App) -> Vec<Effect> {
+    let selected = app.compare.selected;
+    if selected >= app.compare.columns.len() {
+        return Vec::new();
+    }
+    if let Some(reason) = refusal(app) {
+        app.flash_error(reason);
+        return Vec::new();
+    }
+    let compare = &app.compare;
+    let calls = compare.calls_of(&compare.columns[selected..=selected]);
+    if calls.total() <= 1 {
+        return rerun(app);
+    }
+    let cost = format!(
+        "{} samples = {}",
+        compare.samples_per_column(),
+        calls.in_words(&app.prices)
+    );
+    app.popup = Some(Popup::Confirm(Confirm::CompareRun {
+        column: Some(selected),
+        cost,
+        credits: balance(app),
+    }));
+    Vec::new()
+}
+
+/// After the yes: every column (`None`) or the one asked about runs.
+pub(crate) fn run_confirmed(app: &mut App, column: Option<usize>) -> Vec<Effect> {
+    let Some(column) = column else {
+        return send_all(app);
+    };
+    if column >= app.compare.columns.len() {
+        return Vec::new();
+    }
+    app.compare.selected = column;
+    rerun(app)
 }
 
 /// Runs every column again: the running ones are cancelled first.

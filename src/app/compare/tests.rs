@@ -563,3 +563,86 @@ fn slash_searches_the_focused_column_and_follows_the_focus() {
     key(&mut app, KeyCode::Esc, KeyModifiers::NONE);
     assert!(app.compare.find.is_none());
 }
+
+/// The calls a key sent, column or sample.
+fn calls_sent(effects: &[Effect]) -> usize {
+    effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Call(call) if !matches!(call, CallEffect::Cancel(_))))
+        .count()
+}
+
+fn question(app: &App) -> String {
+    match &app.popup {
+        Some(Popup::Confirm(confirm)) => confirm.question(),
+        other => panic!("a question was expected: {other:?}"),
+    }
+}
+
+/// A run of more than one call asks first, with its calls and credits by the price table,
+/// and sends only after the yes; a run of one call sends at once.
+#[test]
+fn a_run_of_several_calls_asks_with_its_credits_and_sends_after_yes() {
+    let mut app = app();
+    app.prices.ai = 7;
+    app.credits = crate::app::Credits::Known(1000);
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt, Model::Gemini];
+    app.compare.rebuild();
+    app.compare.focus = CompareFocus::Columns;
+    let effects = key(&mut app, KeyCode::Char('r'), KeyModifiers::NONE);
+    assert_eq!(calls_sent(&effects), 0, "{effects:?}");
+    let asked = question(&app);
+    assert!(asked.contains("2 answers × 7 = 14 credits"), "{asked}");
+    assert!(asked.contains("1000 credits left"), "{asked}");
+    // No keeps everything as it was.
+    let effects = key(&mut app, KeyCode::Char('n'), KeyModifiers::NONE);
+    assert_eq!(calls_sent(&effects), 0, "{effects:?}");
+    assert!(app.popup.is_none());
+    assert_eq!(app.compare.busy(), 0);
+    key(&mut app, KeyCode::Char('r'), KeyModifiers::NONE);
+    let effects = key(&mut app, KeyCode::Char('y'), KeyModifiers::NONE);
+    assert_eq!(sent_tags(&effects).len(), 2);
+
+    // The focused column asked three times is three calls: it asks too.
+    key(&mut app, KeyCode::Char('a'), KeyModifiers::NONE);
+    assert_eq!(app.compare.samples_per_column(), 3);
+    let effects = key(&mut app, KeyCode::Char('R'), KeyModifiers::SHIFT);
+    assert_eq!(calls_sent(&effects), 0);
+    let asked = question(&app);
+    assert!(asked.contains("column 1 again"), "{asked}");
+    assert!(asked.contains("3 answers × 7 = 21 credits"), "{asked}");
+    let effects = key(&mut app, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(calls_sent(&effects), 3);
+
+    // One column asked once is one call: no question.
+    let mut single = self::app();
+    single.compare.set_prompt("best hiking boots");
+    single.compare.axes.models = vec![Model::Chatgpt];
+    single.compare.rebuild();
+    single.compare.focus = CompareFocus::Columns;
+    let effects = key(&mut single, KeyCode::Char('r'), KeyModifiers::NONE);
+    assert_eq!(sent_tags(&effects).len(), 1);
+    assert!(single.popup.is_none());
+}
+
+/// Quitting asks while a column waits for its answer, and not once the answer is in: the
+/// open question follows the call.
+#[test]
+fn the_quit_question_follows_the_columns_calls() {
+    let mut app = app();
+    app.compare.set_prompt("best hiking boots");
+    app.compare.axes.models = vec![Model::Chatgpt];
+    app.compare.rebuild();
+    let tag = sent_tags(&send_all(&mut app))[0];
+    app.compare.focus = CompareFocus::Columns;
+    key(&mut app, KeyCode::Char('q'), KeyModifiers::NONE);
+    assert!(question(&app).contains("still waiting"));
+    update(&mut app, Msg::Landed { tag, bytes: 2_000 });
+    let asked = question(&app);
+    assert!(!asked.contains("waiting"), "{asked}");
+    app.popup = None;
+    let effects = key(&mut app, KeyCode::Char('q'), KeyModifiers::NONE);
+    assert!(app.should_quit, "{:?}", app.popup);
+    assert_eq!(effects, vec![Effect::Os(crate::app::OsEffect::Quit)]);
+}

@@ -475,11 +475,11 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
                 return change_setting(app, setting);
             }
             // Enter on a result opens its detail (beside the list on wide screens); with no
-            // results yet there is nothing to detail, so Enter searches.
+            // results yet there is nothing to detail, and Enter still never sends from here.
             if search.page.is_some() {
                 search.focus = SearchFocus::Detail;
             } else {
-                return send(app);
+                crate::app::events::reading_never_sends(app);
             }
         }
         Action::Cancel => {

@@ -240,6 +240,48 @@ mod tests {
         );
     }
 
+    /// Reading results never searches again: Enter in every view of the page, the list and
+    /// the detail alike, sends nothing.
+    #[test]
+    fn enter_in_a_reading_view_of_the_results_sends_nothing() {
+        use crate::present::search_page::SearchView;
+        let mut app = app();
+        landed(
+            &mut app,
+            html_answer(request(SearchFormat::Html, Vec::new()), PAGE),
+        );
+        let sends = |effects: &[Effect]| {
+            effects.iter().any(|e| {
+                matches!(
+                    e,
+                    Effect::Call(CallEffect::SendSearch { .. } | CallEffect::SubmitJob { .. })
+                )
+            })
+        };
+        for view in [
+            SearchView::Results,
+            SearchView::Page,
+            SearchView::Links,
+            SearchView::Html,
+            SearchView::Json,
+        ] {
+            for focus in [SearchFocus::Results, SearchFocus::Detail] {
+                if let Some(page) = app.search.page.as_mut() {
+                    page.view = view;
+                }
+                app.search.focus = focus;
+                let effects = update(&mut app, key(KeyCode::Enter));
+                assert!(!sends(&effects), "{view:?} {focus:?}: {effects:?}");
+            }
+        }
+        // With no results on screen, Enter outside the terms says which key sends.
+        app.search.page = None;
+        app.search.focus = SearchFocus::Results;
+        let effects = update(&mut app, key(KeyCode::Enter));
+        assert!(!sends(&effects), "{effects:?}");
+        assert!(format!("{:?}", app.flash).contains("sends the form again"));
+    }
+
     #[test]
     fn the_pane_folds_and_says_why_there_is_no_overview() {
         let mut app = app();

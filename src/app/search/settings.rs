@@ -220,7 +220,7 @@ pub(super) fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effec
             settings.async_mode = !settings.async_mode;
             let async_mode = settings.async_mode;
             let send = app.key_of(
-                crate::app::keymap::Context::Form,
+                crate::app::keymap::Context::Editing,
                 crate::app::keymap::Action::Send,
             );
             let text = crate::app::call::mode_flash(async_mode, &send);
