@@ -188,7 +188,10 @@ fn a_search_applied_shows_what_it_found_of_all_until_esc() {
         }),
     );
     let screen = draw_without_colour(&mut app, 80, 8);
-    assert!(screen.contains("History  DEMO  1 of 3 requests"), "{screen}");
+    assert!(
+        screen.contains("History  DEMO  1 of 3 requests"),
+        "{screen}"
+    );
     assert!(screen.contains("/ hiking  1 of 3"), "{screen}");
     insta::assert_snapshot!(screen);
     let request = page_asked(&press(&mut app, KeyCode::Esc));
