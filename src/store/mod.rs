@@ -784,11 +784,6 @@ impl Store {
         self.with_reader(|c| track::open_jobs(c, set))
     }
 
-    /// Why a run's failed jobs failed, with how many gave each reason (most first).
-    pub fn track_failures(&self, run: &RunId) -> Result<Vec<(String, u32)>, StoreError> {
-        self.with_reader(|c| track::failures(c, run))
-    }
-
     /// Every call of a run with its job's state and result.
     pub fn track_items(&self, run: &RunId) -> Result<Vec<RunItem>, StoreError> {
         self.with_reader(|c| track::items(c, run))

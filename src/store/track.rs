@@ -491,8 +491,15 @@ pub(super) fn open_jobs(conn: &Connection, set: &str) -> Result<Vec<JobRecord>, 
 }
 
 /// Every call of a run, in order, with its job's state and result body.
+impl super::Store {
+    /// Why a run's failed jobs failed, with how many gave each reason (most first).
+    pub fn track_failures(&self, run: &RunId) -> Result<Vec<(String, u32)>, StoreError> {
+        self.with_reader(|c| failures(c, run))
+    }
+}
+
 /// Why a run's failed jobs failed: each reason kept with them, and how many jobs gave it.
-pub(super) fn failures(conn: &Connection, run: &RunId) -> Result<Vec<(String, u32)>, StoreError> {
+fn failures(conn: &Connection, run: &RunId) -> Result<Vec<(String, u32)>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT coalesce(j.last_error, ''), count(*) FROM track_items i
          JOIN jobs j ON j.id = i.job_id
