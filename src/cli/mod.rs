@@ -18,6 +18,7 @@ mod discover_prompts;
 mod fanouts;
 mod history;
 mod jobs;
+mod man;
 mod page;
 mod proxy;
 mod record;
@@ -128,7 +129,11 @@ pub enum Command {
     /// Prompts worth tracking around a topic: the fanouts models search and the questions
     /// and searches Google relates to it, from several places, ranked by who raised them
     Discover(discover_prompts::DiscoverArgs),
-    /// Print a completion script for a shell (see the README for where it goes)
+    /// Print a completion script for a shell: bash's goes in
+    /// ~/.local/share/bash-completion/completions/vantage, zsh's in a folder of $fpath as
+    /// _vantage (e.g. ~/.zfunc with fpath+=~/.zfunc before compinit), fish's in
+    /// ~/.config/fish/completions/vantage.fish; elvish's and powershell's in the shell's
+    /// startup file
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,

@@ -141,12 +141,13 @@ pub fn keys(config: &Config, template: bool) -> i32 {
 
 /// The man page (roff) on stdout.
 pub fn man() -> i32 {
-    let mut page = Vec::new();
-    if let Err(error) = clap_mangen::Man::new(Cli::command()).render(&mut page) {
-        err(&format!("The man page could not be written: {error}."));
-        return exit::FAILURE;
+    match super::man::page() {
+        Ok(page) => write_out(&page),
+        Err(error) => {
+            err(&format!("The man page could not be written: {error}."));
+            exit::FAILURE
+        }
     }
-    write_out(&page)
 }
 
 /// Our own text, written as is into a pipe or a file (and cleaned on a terminal, as every
