@@ -135,11 +135,15 @@ pub(super) async fn remember_submitted(
         // The job answers the entry when its result lands, whichever process polls it.
         Ok(id) => {
             let job = NewJob::submitted(id, params);
-            let job = match kept.entry() {
-                Some(entry) => job.answering(entry),
+            let written = kept.written_entry().await;
+            let job = match &written {
+                Some((_, entry)) => job.answering(entry.clone()),
                 None => job,
             };
-            remember_job(config, job).await
+            let code = remember_job(config, job).await;
+            // The entry's store is let go only once its job is stored.
+            drop(written);
+            code
         }
         Err(error) => {
             let elapsed = kept.elapsed_ms();

@@ -89,9 +89,15 @@ impl Kept {
         self.finish_with(body).await
     }
 
-    /// The entry the call answers, for a queued job to answer it when its result lands.
-    pub(super) fn entry(&self) -> Option<EntryId> {
-        self.stored.as_ref().ok().map(|(_, entry, _)| entry.clone())
+    /// The entry the call answers, once its write is committed, for a queued job to answer
+    /// it when its result lands; with its store, to hold until the job is stored (its session
+    /// keeps the entry its own meanwhile). Waited for: the job's write, through another
+    /// connection, must come after the entry's, or the entry would stay listed as a call
+    /// still out.
+    pub(super) async fn written_entry(self) -> Option<(Store, EntryId)> {
+        let (store, entry, request) = self.stored.ok()?;
+        request.await.ok()?;
+        Some((store, entry))
     }
 
     pub(super) fn elapsed_ms(&self) -> u64 {
