@@ -178,13 +178,7 @@ impl SharedState {
     /// the same time; what it took (less than the price when the balance was short).
     pub(crate) fn charge(&self, price: u64) -> u64 {
         let Some(mut conn) = self.connection() else {
-            let before = self
-                .fallback
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
-                    Some(c.saturating_sub(price))
-                })
-                .unwrap_or_else(|c| c);
-            return before.min(price);
+            return take(&self.fallback, price);
         };
         let charged = || -> rusqlite::Result<u64> {
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -288,15 +282,19 @@ impl Balance {
 
     /// Takes `price`, or what is left when the balance is short; what it took.
     pub(crate) fn charge(&self, price: u64) -> u64 {
-        use std::sync::atomic::Ordering;
         match self {
-            Balance::Own(credits) => credits
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
-                    Some(c.saturating_sub(price))
-                })
-                .unwrap_or_else(|c| c)
-                .min(price),
+            Balance::Own(credits) => take(credits, price),
             Balance::Shared(shared) => shared.charge(price),
         }
     }
+}
+
+/// Takes `price` from `credits` (what is left when they are short); what it took.
+fn take(credits: &AtomicU64, price: u64) -> u64 {
+    credits
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| {
+            Some(c.saturating_sub(price))
+        })
+        .unwrap_or_else(|c| c)
+        .min(price)
 }

@@ -38,14 +38,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         let [runs_area, discover_area] =
             Layout::vertical([Constraint::Length(runs_height), Constraint::Min(4)]).areas(body);
         if let Some(view) = runs {
-            super::track_runs::draw(
-                frame,
-                runs_area,
-                view,
-                state.selected,
-                &app.prices,
-                app.connection.demo,
-            );
+            super::track_runs::draw(frame, runs_area, view, state.selected, app);
         }
         draw_discover(discover, frame, discover_area);
         return;
@@ -147,14 +140,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         Constraint::Length(changes_height),
     ])
     .areas(body);
-    super::track_runs::draw(
-        frame,
-        runs_area,
-        view,
-        state.selected,
-        &app.prices,
-        app.connection.demo,
-    );
+    super::track_runs::draw(frame, runs_area, view, state.selected, app);
     // The readings are text: they take the whole width.
     if brands_listed && !state.show_readings {
         let [list_area, chart_area] =

@@ -12,15 +12,16 @@ use crate::track::view::TrackView;
 
 use super::theme;
 
-/// `demo`: the runs are the demo's own (its store), said in the title.
+/// The runs of `view`; the price table and whether they are the demo's (said in the title)
+/// come from `app`.
 pub(super) fn draw(
     frame: &mut Frame,
     area: Rect,
     view: &TrackView,
     selected: usize,
-    prices: &crate::price::Prices,
-    demo: bool,
+    app: &crate::app::App,
 ) {
+    let (prices, demo) = (&app.prices, app.connection.demo);
     let shown_set = view.set.as_deref().unwrap_or("");
     let header = Row::new([
         "set", "run", "started", "calls", "done", "failed", "pending", "credits", "⚑",
