@@ -72,7 +72,8 @@ pub struct Config {
     pub history_max_entries: usize,
     /// The widest that answers wrap, centred in a wider pane; 0 uses the whole pane.
     pub reading_width: u16,
-    /// The theme: a built-in one, or a file (a relative path is beside the config file).
+    /// The theme: a built-in one, or a file (a relative path is from the current folder from
+    /// `--theme`, beside the config file from its `theme` key).
     pub theme: ThemeChoice,
     /// What each call costs, in credits: the live service's prices unless `[prices]` says.
     pub prices: Prices,
@@ -90,8 +91,8 @@ pub struct Config {
 pub struct Overrides {
     pub render_url: Option<String>,
     pub search_url: Option<String>,
-    /// `--theme`: a built-in theme or a file (a relative path is beside the config file, as
-    /// `theme` in it is).
+    /// `--theme`: a built-in theme or a file (a relative path is from the current folder, as
+    /// any path on a command line; `theme` in the config file is beside that file).
     pub theme: Option<String>,
 }
 
@@ -209,17 +210,19 @@ impl Config {
         .into_iter()
         .find_map(|(value, source)| value.and_then(Secret::new).map(|s| (s, source)))
         .map_or((None, None), |(s, source)| (Some(s), Some(source)));
-        // A relative theme path is beside the config file, from the flag as from the file,
-        // so one name finds one file wherever the app is started; the path is made whole
-        // so that a sentence about it says where it was looked for.
+        // A relative path is read from where it was written: the flag's from the folder the
+        // command runs in (as the shell completed it), the config key's beside the config
+        // file, so the file finds its theme wherever the app is started. The path is made
+        // whole so that a sentence about it says where it was looked for.
+        let whole = |folder: &Path| std::path::absolute(folder).unwrap_or(folder.into());
         let config_folder = config_file
             .parent()
             .filter(|folder| !folder.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        let config_folder = std::path::absolute(config_folder).unwrap_or(config_folder.into());
-        let theme = match overrides.theme.clone().or(file.theme) {
-            Some(value) => ThemeChoice::parse(&value, &config_folder),
-            None => ThemeChoice::default(),
+        let theme = match (overrides.theme.as_deref(), file.theme.as_deref()) {
+            (Some(flag), _) => ThemeChoice::parse(flag, &whole(Path::new("."))),
+            (None, Some(key)) => ThemeChoice::parse(key, &whole(config_folder)),
+            (None, None) => ThemeChoice::default(),
         };
         Config {
             theme,
@@ -434,9 +437,8 @@ mod tests {
     }
 
     #[test]
-    fn a_relative_theme_is_beside_the_config_file_from_the_flag_as_from_the_file() {
+    fn a_relative_theme_is_beside_the_config_file_from_the_file_and_from_here_from_the_flag() {
         let folder = std::path::absolute("/home/u/.config/vantage").unwrap();
-        let expected = ThemeChoice::File(folder.join("paper.toml"));
         let assemble = |file: ConfigFile, flag: Option<&str>| {
             let overrides = Overrides {
                 theme: flag.map(str::to_string),
@@ -452,10 +454,14 @@ mod tests {
             .theme
         };
         let in_file: ConfigFile = toml::from_str("theme = \"paper.toml\"").unwrap();
-        assert_eq!(assemble(in_file, None), expected);
+        assert_eq!(
+            assemble(in_file, None),
+            ThemeChoice::File(folder.join("paper.toml"))
+        );
+        let here = std::path::absolute(".").unwrap();
         assert_eq!(
             assemble(ConfigFile::default(), Some("paper.toml")),
-            expected
+            ThemeChoice::File(here.join("paper.toml"))
         );
         // The flag wins over the file; a built-in name stays a name.
         let in_file: ConfigFile = toml::from_str("theme = \"paper.toml\"").unwrap();
@@ -465,11 +471,8 @@ mod tests {
         );
         // A config file named by a relative path still gives a whole path to look at.
         let relative = Config::assemble(
-            ConfigFile::default(),
-            &Overrides {
-                theme: Some("paper.toml".into()),
-                ..Overrides::default()
-            },
+            toml::from_str("theme = \"paper.toml\"").unwrap(),
+            &Overrides::default(),
             PathBuf::from("c.toml"),
             PathBuf::from("d"),
             env_of(&[]),

@@ -77,8 +77,8 @@ pub struct Cli {
     /// in this folder or a parent)
     #[arg(long, value_name = "PATH", env = "VANTAGE_WORKSPACE")]
     pub workspace: Option<std::path::PathBuf>,
-    /// The app's theme: dark, light, high-contrast, or a theme file, a relative path beside
-    /// the config file (default: `theme` in the config file, else dark)
+    /// The app's theme: dark, light, high-contrast, or a theme file (a relative path from the
+    /// current folder; default: `theme` in the config file, else dark)
     #[arg(long, value_name = "THEME", add = clap_complete::engine::ArgValueCompleter::new(shell::theme_candidates))]
     pub theme: Option<String>,
     #[command(subcommand)]

@@ -88,7 +88,7 @@ impl UserFiles {
                         .map(Box::new)
                         .map_err(FileUnusable::Mistake),
                     (Ok(_), None) => Err(FileUnusable::Unreadable(format!(
-                        "There is no theme file at {} (a relative theme path, from --theme or the config file, is looked for beside the config file), so the theme in use stays (at start, dark). Give `theme` in the config file (or --theme) dark, light, high-contrast or the path of a theme file.",
+                        "There is no theme file at {} (a relative path is looked for from the current folder when given with --theme, beside the config file when given in it), so the theme in use stays (at start, dark). Give `theme` in the config file (or --theme) dark, light, high-contrast or the path of a theme file.",
                         path.display()
                     ))),
                     (Err(error), _) => Err(FileUnusable::Unreadable(format!(
