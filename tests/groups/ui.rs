@@ -7,6 +7,8 @@
 
 #[path = "../readme_captures.rs"]
 mod readme_captures;
+#[path = "../readme_picture.rs"]
+mod readme_picture;
 #[path = "../ui_chat.rs"]
 mod ui_chat;
 #[path = "../ui_compare.rs"]
