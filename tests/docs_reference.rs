@@ -320,3 +320,29 @@ fn no_page_for_users_points_at_the_source() {
         }
     }
 }
+
+/// The README is read in ten minutes: at most 350 lines, a table of contents, and the
+/// commands that install vantage and set it up.
+#[test]
+fn the_readme_stays_short_and_says_how_to_start() {
+    let readme = read(&root().join("README.md"));
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 350,
+        "the README has {lines} lines; move detail to docs/"
+    );
+    assert!(
+        readme.contains("## Contents"),
+        "the README has no table of contents"
+    );
+    for command in [
+        "cargo install --locked --path .",
+        "cargo run --release -- --demo",
+        "cargo test --locked",
+    ] {
+        assert!(
+            readme.contains(command),
+            "the README does not say {command}"
+        );
+    }
+}
