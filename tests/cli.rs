@@ -774,15 +774,33 @@ fn toml_as_json(text: &str) -> Value {
     serde_json::to_value(toml::from_str::<toml::Value>(text).unwrap()).unwrap()
 }
 
+/// The README and the pages of docs/, as one text: the TOML files they show.
+fn documented_text() -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    pages
+        .iter()
+        .map(|page| std::fs::read_to_string(page).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `vantage schema workspace|config` print JSON Schemas an editor can check a file with:
-/// the README's workspace and every key of the config pass, a mistake does not.
+/// every workspace file the documentation shows and every key of the config pass, a
+/// mistake does not.
 #[test]
 fn the_schemas_accept_the_documented_files_and_refuse_mistakes() {
     let workspace = schema_of("workspace");
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    // Every TOML block of the README that is a workspace file.
-    let blocks: Vec<&str> = readme
+    let documented = documented_text();
+    // Every TOML block of the documentation that is a workspace file.
+    let blocks: Vec<&str> = documented
         .split("```toml\n")
         .skip(1)
         .filter_map(|rest| rest.split("\n```").next())
@@ -790,7 +808,7 @@ fn the_schemas_accept_the_documented_files_and_refuse_mistakes() {
         .collect();
     assert!(blocks.len() >= 2, "{blocks:?}");
     for block in &blocks {
-        // The README's alert example has "…" where the set's keys go.
+        // The alert example has "…" where the set's keys go.
         let block = block.replace(
             "# …prompts, models, locations, brands as above",
             "prompts = [\"a\"]",
@@ -832,9 +850,9 @@ fn the_schemas_accept_the_documented_files_and_refuse_mistakes() {
 }
 
 /// `vantage schema keys|theme` are written from the keymap table and the theme's styles:
-/// the template of every default and the README's files pass, a mistake does not.
+/// the template of every default and the documentation's files pass, a mistake does not.
 #[test]
-fn the_keys_and_theme_schemas_accept_the_template_and_the_readme() {
+fn the_keys_and_theme_schemas_accept_the_template_and_the_documented_files() {
     let keys = schema_of("keys");
     let template = Command::new(env!("CARGO_BIN_EXE_vantage"))
         .args(["keys", "--template"])
@@ -857,15 +875,14 @@ fn the_keys_and_theme_schemas_accept_the_template_and_the_readme() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let documented = documented_text();
     let block = |marker: &str| -> String {
-        readme
+        documented
             .split("```toml\n")
             .skip(1)
             .filter_map(|rest| rest.split("\n```").next())
             .find(|b| b.starts_with(marker))
-            .unwrap_or_else(|| panic!("no README block starting with {marker}"))
+            .unwrap_or_else(|| panic!("no documented block starting with {marker}"))
             .to_string()
     };
     assert!(keys.is_valid(&toml_as_json(&block("# keys.toml"))));

@@ -1,4 +1,4 @@
-//! The README's exit-code table, one case per code: 0 done, 2 invalid input, 3 credentials,
+//! The exit-code table of docs/exit-codes.md, one case per code: 0 done, 2 invalid input, 3 credentials,
 //! 4 the service's error, 5 no answer (a SOCKS5 refusal included), 6 local storage (a job
 //! that cannot be stored still prints its id), and `vantage store check`/`recover`.
 

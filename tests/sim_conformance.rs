@@ -1,6 +1,6 @@
 //! Every path and method of the live service's OpenAPI document that the simulator serves,
 //! called over HTTP and each answer validated against the document's own schemas. Paths it
-//! does not serve are listed with why (also in the README); a path added to the document
+//! does not serve are listed with why (also in docs/simulator.md); a path added to the document
 //! fails this test until it is served or listed.
 
 // Test helpers outside #[test] functions may panic too: a panic is a failed test here.
@@ -316,7 +316,7 @@ fn every_path_of_the_document_is_served_or_listed_with_why() {
         "/browser/content",
         "/browser/devices",
     ];
-    let readme = include_str!("../README.md");
+    let reference = include_str!("../docs/simulator.md");
     for (path, methods) in doc["paths"].as_object().expect("paths") {
         for method in methods.as_object().expect("methods").keys() {
             let listed = NOT_SERVED.iter().find(|(m, p, _)| m == method && p == path);
@@ -324,8 +324,8 @@ fn every_path_of_the_document_is_served_or_listed_with_why() {
                 Some((_, _, why)) => {
                     assert!(!why.is_empty());
                     assert!(
-                        readme.contains(&format!("`{} {path}`", method.to_uppercase())),
-                        "the README lists {method} {path}"
+                        reference.contains(&format!("`{} {path}`", method.to_uppercase())),
+                        "docs/simulator.md lists {method} {path}"
                     );
                 }
                 None => assert!(

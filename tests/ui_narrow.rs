@@ -1,6 +1,6 @@
 //! Every tab at 80×24, as a new user on a small terminal meets it: no word is cut by the
-//! edge of its pane without an ellipsis. The snapshots are also the README's captures
-//! (tests/readme_captures.rs keeps the two equal).
+//! edge of its pane without an ellipsis. The snapshots are also the captures of docs/app.md
+//! (tests/docs_captures.rs keeps the two equal).
 
 mod common;
 

@@ -17,6 +17,8 @@ mod demo_apart;
 mod demo_together;
 #[path = "../discover_cli.rs"]
 mod discover_cli;
+#[path = "../docs_reference.rs"]
+mod docs_reference;
 #[path = "../exit_codes.rs"]
 mod exit_codes;
 #[path = "../fanouts_cli.rs"]

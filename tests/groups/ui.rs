@@ -5,8 +5,10 @@
 // Each file loads the shared helpers itself, as it would alone.
 #![allow(clippy::duplicate_mod)]
 
-#[path = "../readme_captures.rs"]
-mod readme_captures;
+#[path = "../docs_captures.rs"]
+mod docs_captures;
+#[path = "../readme_picture.rs"]
+mod readme_picture;
 #[path = "../ui_chat.rs"]
 mod ui_chat;
 #[path = "../ui_compare.rs"]

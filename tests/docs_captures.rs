@@ -1,14 +1,15 @@
-//! The README shows each tab as it looks: its text captures are the 80×24 snapshots of
-//! `ui_narrow`. A capture follows a marker naming its snapshot,
+//! The app's reference (docs/app.md) shows each tab as it looks: its text captures are the
+//! 80×24 snapshots of `ui_narrow`. A capture follows a marker naming its snapshot,
 //! `<!-- capture: ui__ui_narrow__chat -->`, in the next code block. A view change that
-//! updates a snapshot fails here until the README shows it too; run with
-//! `VANTAGE_UPDATE_README=1` to copy the snapshots into the README.
+//! updates a snapshot fails here until the page shows it too; run with
+//! `VANTAGE_UPDATE_README=1` to copy the snapshots in. The key tables of docs/keys.md are
+//! held to the keymap the same way.
 
 use std::path::{Path, PathBuf};
 
 const MARKER: &str = "<!-- capture: ";
 
-/// The tabs (and the help overlay) the README must show.
+/// The tabs (and the help overlay) docs/app.md must show.
 const REQUIRED: &[&str] = &[
     "ui__ui_narrow__chat",
     "ui__ui_narrow__search",
@@ -41,7 +42,7 @@ fn screen_of(snapshot: &Path) -> Vec<String> {
         .collect()
 }
 
-/// One capture in the README: the snapshot it names and the lines of its code block.
+/// One capture in a page: the snapshot it names and the lines of its code block.
 struct Capture {
     name: String,
     /// Line numbers (0-based) of the block's fences.
@@ -68,8 +69,8 @@ fn captures(readme: &[&str]) -> Vec<Capture> {
 }
 
 #[test]
-fn the_readme_captures_are_the_current_snapshots() {
-    let path = root().join("README.md");
+fn the_captures_of_the_app_are_the_current_snapshots() {
+    let path = root().join("docs/app.md");
     let text = std::fs::read_to_string(&path).unwrap();
     let readme: Vec<&str> = text.lines().collect();
     let captures = captures(&readme);
@@ -77,7 +78,7 @@ fn the_readme_captures_are_the_current_snapshots() {
     for required in REQUIRED {
         assert!(
             names.contains(required),
-            "the README shows no capture of {required}"
+            "docs/app.md shows no capture of {required}"
         );
     }
     let update = std::env::var_os("VANTAGE_UPDATE_README").is_some();
@@ -111,7 +112,7 @@ fn the_readme_captures_are_the_current_snapshots() {
     }
     assert!(
         stale.is_empty(),
-        "README captures out of date (VANTAGE_UPDATE_README=1 copies the snapshots in):\n{}",
+        "docs/app.md's captures are out of date (VANTAGE_UPDATE_README=1 copies the snapshots in):\n{}",
         stale.join("\n\n")
     );
 }
@@ -133,14 +134,17 @@ fn a_changed_screen_is_caught() {
     assert_ne!(shown, screen.as_slice());
 }
 
-/// The README's tables of keys are those `vantage keys` prints for the defaults: written from
+/// The tables of docs/keys.md are those `vantage keys` prints for the defaults: written from
 /// the keymap table, never by hand. `VANTAGE_UPDATE_README=1` writes them in.
 #[test]
-fn the_readme_key_tables_are_the_keymap() {
-    let path = root().join("README.md");
+fn the_key_tables_of_the_reference_are_the_keymap() {
+    let path = root().join("docs/keys.md");
     let text = std::fs::read_to_string(&path).unwrap();
     let (start, end) = ("<!-- keys:start -->\n", "<!-- keys:end -->");
-    let from = text.find(start).expect("the README has the keys' markers") + start.len();
+    let from = text
+        .find(start)
+        .expect("docs/keys.md has the keys' markers")
+        + start.len();
     let to = text[from..].find(end).expect("the keys' markers close") + from;
     let tables = format!(
         "\n{}\n",
@@ -153,5 +157,7 @@ fn the_readme_key_tables_are_the_keymap() {
         std::fs::write(&path, format!("{}{tables}{}", &text[..from], &text[to..])).unwrap();
         return;
     }
-    panic!("the README's key tables differ from the keymap; run with VANTAGE_UPDATE_README=1");
+    panic!(
+        "the key tables of docs/keys.md differ from the keymap; run with VANTAGE_UPDATE_README=1"
+    );
 }
