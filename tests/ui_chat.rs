@@ -290,31 +290,6 @@ fn an_over_long_prompt() {
 }
 
 #[test]
-fn help_overlay_lists_the_keymap_and_scrolls() {
-    let mut app = app_at(Instant::now());
-    press(&mut app, KeyCode::Esc);
-    press(&mut app, KeyCode::Char('?'));
-    let text = screen(&terminal(&mut app, 100, 40));
-    assert!(!text.contains("Mouse: click a tab"));
-    // Every key is listed, the current tab's first: page through the whole list.
-    let mut seen = text.clone();
-    for _ in 0..20 {
-        press(&mut app, KeyCode::PageDown);
-        seen.push_str(&screen(&terminal(&mut app, 100, 40)));
-    }
-    let tabs = format!("Alt+1…{}", app::Tab::ALL.len());
-    for expected in ["Ctrl+C", tabs.as_str(), "cancel the call", "country"] {
-        assert!(seen.contains(expected), "{expected} missing in\n{seen}");
-    }
-    press(&mut app, KeyCode::Home);
-    press(&mut app, KeyCode::End);
-    let text = screen(&terminal(&mut app, 100, 40));
-    assert!(text.contains("Mouse: click a tab"), "{text}");
-    press(&mut app, KeyCode::Esc);
-    assert!(app.popup.is_none());
-}
-
-#[test]
 fn the_live_chatgpt_answer_renders_without_its_hidden_label() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
