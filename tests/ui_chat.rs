@@ -264,13 +264,13 @@ fn a_response_that_has_landed_is_read_not_asked() {
         &mut app,
         Msg::Landed {
             tag,
-            bytes: 300 * 1024,
+            bytes: 300_000,
         },
     );
     app.set_clock(start + Duration::from_millis(22_300));
     let text = screen(&terminal(&mut app, 100, 24));
     assert!(
-        text.contains("Reading the response (300.0 KB)… 22 s"),
+        text.contains("Reading the response (300.0 kB)… 22 s"),
         "{text}"
     );
     assert!(text.contains("it came back after 0.8 s"), "{text}");

@@ -707,7 +707,10 @@ impl CompareState {
                     answer: column.answer().map(|answer| {
                         let header = match column.vantage.overview {
                             true => {
-                                format!("{label} · {:.1} s", answer.header.elapsed.as_secs_f64())
+                                format!(
+                                    "{label} · {}",
+                                    crate::measure::duration(answer.header.elapsed)
+                                )
                             }
                             false => answer.header.describe(),
                         };
