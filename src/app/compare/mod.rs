@@ -342,6 +342,8 @@ pub struct CompareState {
     pub classifier: Classifier,
     /// The workspace's own brand (`own = true`), whose gaps the summary shows.
     pub own: Option<String>,
+    /// When the run under way began: its History entry says how long it took in all.
+    pub run_started: Option<std::time::Instant>,
 }
 
 impl Default for CompareState {
@@ -374,6 +376,7 @@ impl CompareState {
             diff: None,
             classifier: Classifier::default(),
             own: None,
+            run_started: None,
         };
         state.rebuild();
         state
