@@ -394,6 +394,33 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
     assert_eq!(app.chat.prompt_text(), "best boots");
     assert_eq!(app.chat.settings.location.country.as_deref(), Some("DE"));
 
+    // Every kind goes back into its form: a page fetch, and a comparison (its columns, no
+    // answers, nothing sent).
+    let page = crate::api::BrowserRequest::new("https://example.com/boots");
+    update(
+        &mut app,
+        Msg::Rerun(Ok(crate::app::page::browser_params(&page))),
+    );
+    assert_eq!(app.tab, Tab::Page);
+    assert_eq!(app.page.url_text(), "https://example.com/boots");
+    let columns = [crate::api::Model::Chatgpt, crate::api::Model::Perplexity].map(|model| {
+        let mut request = AiRequest::new("best boots");
+        request.model = Some(model);
+        RequestParams::Ai(request)
+    });
+    let effects = update(
+        &mut app,
+        Msg::Rerun(Ok(RequestParams::Compare(columns.to_vec()))),
+    );
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Call(_))),
+        "nothing is sent: {effects:?}"
+    );
+    assert_eq!(app.tab, Tab::Compare);
+    assert_eq!(app.compare.columns.len(), 2);
+    assert!(app.compare.columns.iter().all(|c| c.outcome.is_none()));
+    assert_eq!(app.compare.axes.models.len(), 2);
+
     go_to(&mut app, Tab::History);
     update(&mut app, key(KeyCode::Down));
     update(&mut app, ch('d'));

@@ -67,6 +67,34 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     finish_if_done(app)
 }
 
+/// A stored comparison back in the tab, ready to edit and run: its prompt, axes and
+/// columns, without their answers. Nothing is sent; a run under way is cancelled.
+pub(crate) fn edit_again(app: &mut App, requests: &[crate::store::RequestParams]) -> Vec<Effect> {
+    let asked = match crate::app::stored::asked(requests) {
+        Ok(asked) => asked,
+        Err(error) => {
+            app.flash_error(format!(
+                "The stored comparison could not be read back: {error}"
+            ));
+            return Vec::new();
+        }
+    };
+    let effects = cancel_all(app);
+    let columns = asked.vantages.into_iter().map(|v| (v, None)).collect();
+    app.compare
+        .restore(asked.mode, &asked.prompt, asked.axes, columns);
+    app.compare.focus = CompareFocus::Columns;
+    app.tab = crate::app::Tab::Compare;
+    let run = app.key_of(
+        crate::app::keymap::Context::Compare,
+        crate::app::keymap::Action::Send,
+    );
+    app.flash_info(format!(
+        "The comparison is back in the form: edit it, then {run} runs every column."
+    ));
+    effects
+}
+
 /// Starts what now has a slot; once nothing runs or waits, stores the comparison and reads
 /// the balance.
 fn finish_if_done(app: &mut App) -> Vec<Effect> {
