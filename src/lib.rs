@@ -25,6 +25,7 @@ pub mod html_cost;
 pub mod jobs;
 pub mod keys;
 pub mod markup;
+pub mod measure;
 pub mod plural;
 pub mod present;
 pub mod price;

@@ -225,6 +225,39 @@ async fn poll_results_are_stored_once_and_ended_jobs_stay_ended() {
     assert!(store.job_events(&a).unwrap().is_empty());
 }
 
+/// A queued job's History entry took from its submission to its result, not the last
+/// poll's few milliseconds ("took 0.0 s").
+#[tokio::test]
+async fn a_jobs_history_entry_took_from_submission_to_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let (entry, _) = store.add_request(RequestParams::Ai(AiRequest::new("boots")));
+    let id = job_id(7);
+    let mut job = NewJob::submitted(id.clone(), RequestParams::Ai(AiRequest::new("boots")));
+    job.entry = Some(entry.clone());
+    store.record_job(job).await.unwrap();
+    let mut scheduler = Scheduler::new();
+    scheduler.insert(TrackedJob::submitted(id.clone(), JobKind::Ai, 0));
+    scheduler.due(now_ms());
+    let done = scheduler
+        .complete(&id, &PollOutcome::Ready, now_ms())
+        .unwrap();
+    // The result came 95 s after the submission; its poll took 1.2 s.
+    let mut result = body("ANSWER");
+    result.received_at = now_ms() + 95_000;
+    store.update_job(done, Some(result)).await.unwrap();
+    let item = store
+        .history(10, 0)
+        .unwrap()
+        .into_iter()
+        .find(|item| item.id == entry)
+        .unwrap();
+    let took = item.elapsed_ms.expect("answered");
+    assert!((95_000..100_000).contains(&took), "took {took} ms");
+    // The job's own result keeps the poll's time.
+    assert_eq!(store.job_result(&id).unwrap().unwrap().elapsed_ms, 1234);
+}
+
 /// A view of the jobs reads every open job and the newest others only, however many are
 /// stored; the counts by state are of all of them.
 #[tokio::test]

@@ -593,8 +593,8 @@ fn copy(app: &mut App) -> Vec<Effect> {
     };
     let what = view.title();
     app.flash_info(format!(
-        "Copied {what} ({} characters).",
-        text.chars().count()
+        "Copied {what} ({}).",
+        crate::plural::count(text.chars().count() as u64, "character", "characters")
     ));
     vec![Effect::Os(OsEffect::Copy(text.into()))]
 }

@@ -173,7 +173,8 @@ fn finish(app: &mut App) -> Vec<Effect> {
     if failed > 0 {
         let again = app.key_of(Context::Track, Action::DiscoverPrompts);
         app.flash_error(format!(
-            "{failed} of the calls failed; {found} prompts from the others. {again} runs it again."
+            "{failed} of the calls failed; {} from the others. {again} runs it again.",
+            crate::plural::count(found as u64, "prompt", "prompts")
         ));
     } else {
         let (mark, add) = (
@@ -181,7 +182,8 @@ fn finish(app: &mut App) -> Vec<Effect> {
             app.key_of(Context::Discover, Action::AddToSet),
         );
         app.flash_info(format!(
-            "{found} prompts found: {mark} marks, {add} adds the marked to a set."
+            "{} found: {mark} marks, {add} adds the marked to a set.",
+            crate::plural::count(found as u64, "prompt", "prompts")
         ));
     }
     vec![Effect::Call(CallEffect::FetchAccount)]

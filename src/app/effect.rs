@@ -98,6 +98,8 @@ pub enum StoreEffect {
         params: Box<crate::store::RequestParams>,
         /// A JSON array of each column's status, elapsed time and body as received.
         columns: String,
+        /// The whole run's time, from its first call out to its last answer in.
+        elapsed_ms: u64,
     },
     /// Records a job id received elsewhere (checked to be a UUID).
     ImportJob {

@@ -5,6 +5,7 @@ use crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
 
 use super::keymap::{self, Action, Context};
+use super::palette::{self, KeysHelp};
 use super::{App, Effect, FileUnusable, OsEffect, Popup, Tab, UserFile, layout, popup, usage};
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
@@ -15,12 +16,29 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return popup::on_popup_key(app, popup, key, action);
     }
     match action {
-        Some(Action::Quit) => popup::quit(app),
-        Some(Action::Help) => {
-            app.popup = Some(Popup::Help(0));
+        Some(action) => run_action(app, action),
+        None if app.editing() => {
+            (app.tab.spec().on_text_key)(app, key);
             Vec::new()
         }
-        Some(Action::SelectTab(index)) => {
+        None => {
+            explain_unbound(app, &contexts, &key);
+            Vec::new()
+        }
+    }
+}
+
+/// What an action does, whether its key was pressed or the palette chose it: the global
+/// actions here, the rest by the tab.
+pub(super) fn run_action(app: &mut App, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Quit => popup::quit(app),
+        Action::Help => {
+            app.popup = Some(Popup::Help(KeysHelp::default()));
+            Vec::new()
+        }
+        Action::Palette => palette::open(app),
+        Action::SelectTab(index) => {
             match Tab::ALL.get(index) {
                 Some(tab) => return app.select_tab(*tab),
                 None => app.flash_info(format!(
@@ -31,19 +49,11 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Some(Action::ShowUsage) => usage::toggle(app),
-        Some(Action::SwitchToDemo) if !app.connection.demo => {
+        Action::ShowUsage => usage::toggle(app),
+        Action::SwitchToDemo if !app.connection.demo => {
             vec![Effect::Os(OsEffect::SwitchToDemo(app.prices))]
         }
-        Some(action) => (app.tab.spec().on_action)(app, action),
-        None if app.editing() => {
-            (app.tab.spec().on_text_key)(app, key);
-            Vec::new()
-        }
-        None => {
-            explain_unbound(app, &contexts, &key);
-            Vec::new()
-        }
+        action => (app.tab.spec().on_action)(app, action),
     }
 }
 

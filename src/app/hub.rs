@@ -51,12 +51,8 @@ pub(super) fn carry_out(app: &mut App) -> Vec<Effect> {
                 }
                 Vec::new()
             }
-            Ask::EditAgain(other) => {
-                app.flash_info(format!(
-                    "A {} request is not re-run from here.",
-                    other.kind()
-                ));
-                Vec::new()
+            Ask::EditAgain(RequestParams::Compare(requests)) => {
+                super::compare::edit_again(app, &requests)
             }
             Ask::FanoutCoverage(answer) => {
                 super::chat::show_answer(app, answer);

@@ -115,6 +115,26 @@ impl JobsState {
             .refresh(haystacks.iter().map(String::as_str), matcher);
     }
 
+    /// Changes the rows and ranks them again, the selection staying on the job it was on: a
+    /// job put above it (a re-submission is newest) does not move it to another row.
+    fn change_rows(
+        &mut self,
+        matcher: &mut crate::fuzzy::FuzzyMatcher,
+        change: impl FnOnce(&mut Self),
+    ) {
+        let selected = self.selected().map(|job| job.id.clone());
+        change(self);
+        self.refresh(matcher);
+        let Some(id) = selected else {
+            return;
+        };
+        if let Some(row) = self.rows.iter().position(|r| r.id == id)
+            && let Some(at) = self.list.shown.iter().position(|i| *i == row)
+        {
+            self.list.selected = at;
+        }
+    }
+
     /// Takes the stored jobs as they are now, written by this process or another: the rows
     /// become the store's (newest first, as read); a job still open there and not polled
     /// here yet is scheduled; one that ended or was deleted elsewhere is no longer polled.
@@ -204,8 +224,9 @@ pub fn record_of(job: &NewJob) -> JobRecord {
 pub fn on_loaded(app: &mut App, result: Result<Vec<JobRecord>, String>) -> Vec<Effect> {
     match result {
         Ok(records) => {
-            app.jobs.merge(records, app.wall);
-            app.jobs.refresh(&mut app.matcher);
+            let wall = app.wall;
+            app.jobs
+                .change_rows(&mut app.matcher, |jobs| jobs.merge(records, wall));
         }
         Err(e) => app.flash_error(format!("The stored jobs could not be read: {e}")),
     }
@@ -243,8 +264,8 @@ pub fn on_queued(app: &mut App, result: Result<JobRecord, String>) -> Vec<Effect
                 record.id.short()
             ));
             app.jobs.scheduler.insert(tracked);
-            app.jobs.put(record);
-            app.jobs.refresh(&mut app.matcher);
+            app.jobs
+                .change_rows(&mut app.matcher, |jobs| jobs.put(record));
         }
         Err(e) => app.flash_error(format!("Not queued: {e}")),
     }

@@ -241,6 +241,22 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
         matches!(&effects[..], [Effect::Call(CallEffect::SubmitJob { request: RequestParams::Ai(r), .. })] if r.prompt == "question 1")
     );
     assert!(app.flash.as_ref().unwrap().text.contains("= 5 credits"));
+    // The new job lands on top; the selection stays on the job re-submitted, as does it when
+    // the store's rows are read again.
+    let mut again = record(3, JobState::Pending);
+    again.created_at = T0;
+    update(&mut app, Msg::JobQueued(Ok(again.clone())));
+    assert_eq!(app.jobs.rows[0].id, id(3));
+    assert_eq!(app.jobs.selected().unwrap().id, id(1));
+    update(
+        &mut app,
+        Msg::JobsLoaded(Ok(vec![
+            again,
+            record(1, JobState::Failed),
+            record(2, JobState::Pending),
+        ])),
+    );
+    assert_eq!(app.jobs.selected().unwrap().id, id(1));
 
     update(&mut app, key(KeyCode::Down));
     assert_eq!(app.jobs.selected().unwrap().id, id(2));
@@ -260,11 +276,11 @@ fn resubmit_delete_and_import_do_only_what_they_may() {
     assert!(update(&mut app, ch('d')).is_empty());
     assert!(matches!(app.popup, Some(Popup::Confirm(_))));
     assert!(update(&mut app, ch('n')).is_empty());
-    assert_eq!(app.jobs.rows.len(), 2);
+    assert_eq!(app.jobs.rows.len(), 3);
     update(&mut app, ch('d'));
     let effects = update(&mut app, ch('y'));
     assert_eq!(effects, vec![Effect::Store(StoreEffect::DeleteJob(id(2)))]);
-    assert_eq!(app.jobs.rows.len(), 1);
+    assert_eq!(app.jobs.rows.len(), 2);
     assert!(app.jobs.scheduler.get(&id(2)).is_none());
 
     update(&mut app, ch('i'));
@@ -377,6 +393,33 @@ fn history_reopens_without_a_call_and_reruns_into_the_form() {
     assert_eq!(app.tab, Tab::Chat);
     assert_eq!(app.chat.prompt_text(), "best boots");
     assert_eq!(app.chat.settings.location.country.as_deref(), Some("DE"));
+
+    // Every kind goes back into its form: a page fetch, and a comparison (its columns, no
+    // answers, nothing sent).
+    let page = crate::api::BrowserRequest::new("https://example.com/boots");
+    update(
+        &mut app,
+        Msg::Rerun(Ok(crate::app::page::browser_params(&page))),
+    );
+    assert_eq!(app.tab, Tab::Page);
+    assert_eq!(app.page.url_text(), "https://example.com/boots");
+    let columns = [crate::api::Model::Chatgpt, crate::api::Model::Perplexity].map(|model| {
+        let mut request = AiRequest::new("best boots");
+        request.model = Some(model);
+        RequestParams::Ai(request)
+    });
+    let effects = update(
+        &mut app,
+        Msg::Rerun(Ok(RequestParams::Compare(columns.to_vec()))),
+    );
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Call(_))),
+        "nothing is sent: {effects:?}"
+    );
+    assert_eq!(app.tab, Tab::Compare);
+    assert_eq!(app.compare.columns.len(), 2);
+    assert!(app.compare.columns.iter().all(|c| c.outcome.is_none()));
+    assert_eq!(app.compare.axes.models.len(), 2);
 
     go_to(&mut app, Tab::History);
     update(&mut app, key(KeyCode::Down));

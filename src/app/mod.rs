@@ -23,6 +23,7 @@ pub(crate) mod layout;
 pub(crate) mod list;
 mod msg;
 pub mod page;
+pub mod palette;
 pub(crate) mod picker;
 pub(crate) mod pickers;
 mod popup;
@@ -445,7 +446,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                     picker.set_filter(filter, &mut app.matcher);
                 }
                 Some(Popup::Input(input)) => input.value.push_str(text.trim()),
-                Some(Popup::Help(_) | Popup::Confirm(_)) => {}
+                Some(Popup::Help(_) | Popup::Palette(_) | Popup::Confirm(_)) => {}
             }
             Vec::new()
         }

@@ -1,9 +1,11 @@
-//! Popups over the tabs: help, pickers and one-line inputs, and the keys they take.
+//! Popups over the tabs: help, the command palette, pickers and one-line inputs, and the
+//! keys they take.
 
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::input::{self, InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
+use super::palette::{self, KeysHelp, Palette};
 use super::picker::{Choice, Picker};
 use super::{App, Effect, OsEffect, StoreEffect, export, jobs_tab, proxy, search};
 use crate::api::JobId;
@@ -11,8 +13,10 @@ use crate::store::EntryId;
 
 #[derive(Clone, Debug)]
 pub enum Popup {
-    /// The keys, scrolled down by this many lines.
-    Help(u16),
+    /// The keys, filtered by what is typed over them and scrolled.
+    Help(KeysHelp),
+    /// Every action of the tab, found by name and run (`:`).
+    Palette(Palette),
     Picker(Picker),
     Input(InputPrompt),
     /// A question before something that cannot be taken back.
@@ -197,27 +201,8 @@ pub(super) fn on_popup_key(
     }
     match popup {
         Popup::Confirm(confirm) => on_confirm_key(app, confirm, key, action),
-        Popup::Help(scroll) => {
-            // Esc, Enter and the keys of help and quit close help; the arrows scroll it (the
-            // view clamps).
-            let closes = matches!(
-                app.keys.lookup(&[Context::Normal], &key),
-                Some(Action::Help | Action::Quit)
-            );
-            let scroll = match action {
-                Some(Action::Up) => scroll.saturating_sub(1),
-                Some(Action::Down) => scroll.saturating_add(1),
-                Some(Action::PageUp) => scroll.saturating_sub(10),
-                Some(Action::PageDown) => scroll.saturating_add(10),
-                Some(Action::Top) => 0,
-                Some(Action::Bottom) => u16::MAX,
-                Some(Action::Back | Action::Accept) => return Vec::new(),
-                _ if closes => return Vec::new(),
-                _ => scroll,
-            };
-            app.popup = Some(Popup::Help(scroll));
-            Vec::new()
-        }
+        Popup::Help(help) => palette::on_help_key(app, help, key, action),
+        Popup::Palette(commands) => palette::on_palette_key(app, commands, key, action),
         Popup::Picker(mut picker) => {
             match action {
                 Some(Action::Back) => {}

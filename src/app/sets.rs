@@ -591,7 +591,8 @@ fn save(app: &mut App) -> Vec<Effect> {
     };
     let run = app.key_of(Context::Track, Action::RunSet);
     app.flash_info(format!(
-        "{verb} {name}: {calls} calls a run. {run} runs it here, `vantage track run {name}` from a schedule."
+        "{verb} {name}: {} a run. {run} runs it here, `vantage track run {name}` from a schedule.",
+        crate::plural::count(calls as u64, "call", "calls")
     ));
     app.track.show_when_written = Some(name);
     vec![effect]

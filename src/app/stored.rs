@@ -119,6 +119,7 @@ pub(super) fn show(app: &mut App, result: Result<StoredView, String>) -> Vec<Eff
             axes,
             columns,
         }) => {
+            let columns = columns.into_iter().map(|(v, o)| (v, Some(o))).collect();
             app.compare.restore(mode, &prompt, axes, columns);
             app.tab = Tab::Compare;
             app.flash_info("The stored comparison, as received (no new calls).");
@@ -177,40 +178,81 @@ pub fn kind_of(request: &RequestParams) -> Option<JobKind> {
     request.job_kind()
 }
 
+/// What a stored comparison asked: its mode and prompt, each column's vantage point in
+/// order, and the axes that cover them (so the setup box says what was asked).
+pub struct Asked {
+    pub mode: super::compare::CompareMode,
+    pub prompt: String,
+    pub axes: super::compare::Axes,
+    pub vantages: Vec<super::compare::Vantage>,
+}
+
+/// Reads what a comparison asked from its columns' requests.
+pub fn asked(requests: &[RequestParams]) -> Result<Asked, String> {
+    use super::compare::{CompareMode, Vantage};
+    let mut mode = CompareMode::Answers;
+    let mut prompt = String::new();
+    let mut vantages = Vec::with_capacity(requests.len());
+    let (mut format, mut no_cache) = (crate::api::AiFormat::default(), false);
+    for request in requests {
+        vantages.push(match request {
+            RequestParams::Ai(r) => {
+                prompt = r.prompt.clone();
+                format = r.format;
+                no_cache = r.expiration == Some(0);
+                Vantage {
+                    model: r.model,
+                    device: r.device.clone(),
+                    location: r.location.clone(),
+                    ..Vantage::default()
+                }
+            }
+            RequestParams::Search(r)
+                if crate::present::compare::overview::is_overview_request(r) =>
+            {
+                Vantage::overview_at(r.location.clone())
+            }
+            RequestParams::Search(r) => {
+                mode = CompareMode::Search;
+                prompt = r.terms.clone();
+                no_cache = r.expiration == Some(0);
+                Vantage {
+                    location: r.location.clone(),
+                    ip: r.ip,
+                    ..Vantage::default()
+                }
+            }
+            other => return Err(format!("a {} column cannot be shown", other.kind())),
+        });
+    }
+    Ok(Asked {
+        mode,
+        prompt,
+        axes: super::compare::Axes::covering(&vantages, format, no_cache),
+        vantages,
+    })
+}
+
 /// A stored comparison made ready for the Compare tab: each column's request gives its
 /// vantage, each stored body its answer (or the error it ended with). No call is made.
 pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<StoredView, String> {
-    use super::compare::{CompareMode, Outcome, Vantage};
+    use super::compare::Outcome;
     let stored: Vec<serde_json::Value> = serde_json::from_str(&body.text)
         .map_err(|e| format!("the stored comparison could not be read: {e}"))?;
-    let mut mode = CompareMode::Answers;
-    let mut prompt = String::new();
+    let asked = asked(requests)?;
     let mut columns = Vec::with_capacity(requests.len());
-    let (mut format, mut no_cache) = (crate::api::AiFormat::default(), false);
-    for (request, column) in requests.iter().zip(&stored) {
+    for ((request, column), vantage) in requests.iter().zip(&stored).zip(asked.vantages) {
         let body = Body {
             status: column["status"].as_u64().unwrap_or(0) as u16,
             text: column["body"].as_str().unwrap_or_default().to_string(),
             elapsed_ms: column["elapsed_ms"].as_u64().unwrap_or(0),
             received_at: body.received_at,
         };
-        let (vantage, kind) = match request {
-            RequestParams::Ai(r) => {
-                prompt = r.prompt.clone();
-                format = r.format;
-                no_cache = r.expiration == Some(0);
-                let vantage = Vantage {
-                    model: r.model,
-                    device: r.device.clone(),
-                    location: r.location.clone(),
-                    ..Vantage::default()
-                };
-                (vantage, JobKind::Ai)
-            }
+        let kind = match request {
+            RequestParams::Ai(_) => JobKind::Ai,
             RequestParams::Search(r)
                 if crate::present::compare::overview::is_overview_request(r) =>
             {
-                let vantage = Vantage::overview_at(r.location.clone());
                 let outcome = if body.status == 200 {
                     let elapsed = std::time::Duration::from_millis(body.elapsed_ms);
                     let page = crate::present::compare::overview::stored_overview(
@@ -225,18 +267,7 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
                 columns.push((vantage, outcome));
                 continue;
             }
-            RequestParams::Search(r) => {
-                mode = CompareMode::Search;
-                prompt = r.terms.clone();
-                no_cache = r.expiration == Some(0);
-                let vantage = Vantage {
-                    location: r.location.clone(),
-                    ip: r.ip,
-                    ..Vantage::default()
-                };
-                (vantage, JobKind::Search)
-            }
-            other => return Err(format!("a {} column cannot be shown", other.kind())),
+            _ => JobKind::Search,
         };
         let outcome = match prepare(kind, Some(request.clone()), &body, "") {
             Ok(StoredView::Answer(a)) => Ok(Outcome::Answer(a)),
@@ -246,11 +277,10 @@ pub fn prepare_comparison(requests: &[RequestParams], body: &Body) -> Result<Sto
         };
         columns.push((vantage, outcome));
     }
-    let vantages: Vec<Vantage> = columns.iter().map(|(v, _)| v.clone()).collect();
     Ok(StoredView::Comparison {
-        mode,
-        prompt,
-        axes: super::compare::Axes::covering(&vantages, format, no_cache),
+        mode: asked.mode,
+        prompt: asked.prompt,
+        axes: asked.axes,
         columns,
     })
 }

@@ -310,16 +310,10 @@ pub fn age(millis: i64) -> String {
     }
 }
 
-/// "830 B", "12.3 KB", "1.4 MB".
-pub fn human_size(bytes: u64) -> String {
-    match bytes {
-        0..1_000 => format!("{bytes} B"),
-        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
-    }
-}
+/// Sizes as the app writes them: "830 B", "12.3 kB", "1.4 MB".
+pub use crate::measure::size as human_size;
 
-/// One line per state change: `<id> ai pending → done (12.3 KB)`.
+/// One line per state change: `<id> ai pending → done (12.3 kB)`.
 pub fn transition_line(t: &Transition, size: Option<u64>) -> String {
     let mut line = format!("{} {} {} → {}", t.id, t.kind, t.from, t.to);
     if let Some(size) = size {

@@ -93,6 +93,8 @@ impl Context {
 pub enum Action {
     Quit,
     Help,
+    /// The command palette: every action of the tab, found by name and run.
+    Palette,
     SelectTab(usize),
     FocusNext,
     FocusPrev,
@@ -313,6 +315,7 @@ pub(crate) static DEFAULTS: &[DefaultBinding] = &[
     bind!(Editing, [alt(KeyCode::Enter), shift(KeyCode::Enter)], "Alt+Enter", Action::Newline, "new line"),
     bind!(Normal, [ch('q')], "q", Action::Quit, "quit"),
     bind!(Normal, [ch('?')], "?", Action::Help, "help"),
+    bind!(Normal, [ch(':')], ":", Action::Palette, "command palette: find an action of the tab by name and run it"),
     bind!(Normal, [ch('/')], "/", Action::Filter, "filter"),
     bind!(Normal, [ch('y')], "y", Action::Copy, "copy"),
     bind!(Normal, [ch('o')], "o", Action::Open, "open link"),

@@ -139,28 +139,18 @@ pub struct AnswerHeader {
 impl AnswerHeader {
     pub fn describe(&self) -> String {
         format!(
-            "{} · {} · {} · {:.1} s · {} · {}",
+            "{} · {} · {} · {} · {} · {}",
             self.model.display_name(),
             self.device.as_deref().unwrap_or("no device"),
             self.location.describe(),
-            self.elapsed.as_secs_f64(),
-            human_size(self.bytes),
+            crate::measure::duration(self.elapsed),
+            crate::measure::size(self.bytes as u64),
             if self.cache_allowed {
                 "cache allowed"
             } else {
                 "fresh (no cache)"
             }
         )
-    }
-}
-
-pub fn human_size(bytes: usize) -> String {
-    if bytes < 1024 {
-        format!("{bytes} B")
-    } else if bytes < 1024 * 1024 {
-        format!("{:.1} KB", bytes as f64 / 1024.0)
-    } else {
-        format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
     }
 }
 

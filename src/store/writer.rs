@@ -255,6 +255,17 @@ pub(super) fn add_response(
     id: &EntryId,
     body: &Body,
 ) -> Result<(), rusqlite::Error> {
+    add_response_taking(tx, id, body, body.elapsed_ms)
+}
+
+/// Stores the response of a History entry with the time the entry took, when that is not
+/// the body's own (a queued job's entry took from its submission to its result).
+fn add_response_taking(
+    tx: &Connection,
+    id: &EntryId,
+    body: &Body,
+    elapsed_ms: u64,
+) -> Result<(), rusqlite::Error> {
     tx.execute(
         "INSERT INTO responses (request_id, status, body, elapsed_ms, size, received_at)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM requests WHERE id = ?1)
@@ -265,7 +276,7 @@ pub(super) fn add_response(
             id.as_str(),
             body.status,
             body.text,
-            body.elapsed_ms as i64,
+            elapsed_ms as i64,
             body.size() as i64,
             body.received_at
         ],
@@ -390,21 +401,23 @@ fn update_job(tx: &Connection, update: &JobUpdate) -> Result<(), rusqlite::Error
         && matches!(t.to, JobState::Failed | JobState::Expired)
         && from != Some(t.to);
     if update.result.is_some() || ended_without_answer {
-        let entry: Option<String> = tx
+        // With when it was asked: the entry took from the submission to the end, not the
+        // last poll's few milliseconds.
+        let entry: Option<(Option<String>, Option<i64>)> = tx
             .query_row(
-                "SELECT entry_id FROM jobs WHERE id = ?1",
+                "SELECT j.entry_id, r.created_at FROM jobs j
+                 LEFT JOIN requests r ON r.id = j.entry_id WHERE j.id = ?1",
                 [t.id.as_str()],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .optional()?
-            .flatten();
-        if let Some(entry) = entry {
+            .optional()?;
+        if let Some((Some(entry), asked_at)) = entry {
             let ended = unanswered(&t.id, t.to, t.polled_at, t.error.as_deref());
-            add_response(
-                tx,
-                &EntryId(entry),
-                update.result.as_ref().unwrap_or(&ended),
-            )?;
+            let body = update.result.as_ref().unwrap_or(&ended);
+            let took = asked_at.map_or(body.elapsed_ms, |asked_at| {
+                u64::try_from(body.received_at - asked_at).unwrap_or(0)
+            });
+            add_response_taking(tx, &EntryId(entry), body, took)?;
         }
     }
     tx.execute(

@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::api::ApiError;
 use crate::app::call::{CallState, spinner_frame};
 use crate::app::{elapsed_since, seconds_until};
-use crate::present::answer::human_size;
+use crate::measure::size;
 
 use super::theme;
 
@@ -41,12 +41,15 @@ pub(super) fn lines<E: std::fmt::Display>(
                     Line::from(vec![
                         spinner,
                         Span::styled(
-                            format!("Reading the response ({})… ", human_size(landed.bytes)),
+                            format!("Reading the response ({})… ", size(landed.bytes as u64)),
                             theme::title(),
                         ),
                         Span::raw(format!("{elapsed} s")),
                         Span::styled(
-                            format!("  (it came back after {:.1} s)", answered.as_secs_f64()),
+                            format!(
+                                "  (it came back after {})",
+                                crate::measure::duration(answered)
+                            ),
                             theme::dim(),
                         ),
                     ]),

@@ -466,11 +466,7 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
         };
         match mention.position {
             Some(position) => {
-                let count = if mention.count == 1 {
-                    "1 mention".to_string()
-                } else {
-                    format!("{} mentions", mention.count)
-                };
+                let count = crate::plural::count(mention.count as u64, "mention", "mentions");
                 let cited = if mention.cited {
                     Span::styled("cited ✓", theme::ok())
                 } else {

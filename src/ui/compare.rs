@@ -15,7 +15,7 @@ use crate::app::compare::{
     Column, CompareFocus, CompareMode, ComparePane, CompareState, cost_line, in_flight_cap,
 };
 use crate::app::{App, elapsed_since, layout, seconds_until};
-use crate::present::answer::human_size;
+use crate::measure::size;
 use crate::present::compare::summary::{self, Movement};
 
 use super::fit::{self, fit_line};
@@ -438,7 +438,7 @@ fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
             ];
             if let Some(landed) = landed {
                 first.push(Span::styled(
-                    format!(" · reading {}", human_size(landed.bytes)),
+                    format!(" · reading {}", size(landed.bytes as u64)),
                     theme::dim(),
                 ));
             }
@@ -459,17 +459,17 @@ fn call_status_lines(app: &App, column: &Column) -> Vec<Line<'static>> {
         CallState::Idle => match (column.answer(), column.results()) {
             (Some(answer), _) => vec![Line::styled(
                 format!(
-                    "✓ {:.1} s · {} · {} src",
-                    answer.header.elapsed.as_secs_f64(),
-                    human_size(answer.header.bytes),
+                    "✓ {} · {} · {} src",
+                    crate::measure::duration(answer.header.elapsed),
+                    size(answer.header.bytes as u64),
                     answer.sources.len()
                 ),
                 theme::ok(),
             )],
             (None, Some(page)) => vec![Line::styled(
                 format!(
-                    "✓ {:.1} s · {} results",
-                    page.header.elapsed.as_secs_f64(),
+                    "✓ {} · {} results",
+                    crate::measure::duration(page.header.elapsed),
                     crate::present::compare::ranked_results(page).len()
                 ),
                 theme::ok(),

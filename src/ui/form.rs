@@ -144,8 +144,8 @@ pub(crate) fn draw_prompt_box(
     if over {
         block = block.title_bottom(Line::styled(
             format!(
-                " {} characters too many: the service takes at most {limit} ",
-                count - limit
+                " {} too many: the service takes at most {limit} ",
+                crate::plural::count((count - limit) as u64, "character", "characters")
             ),
             theme::error(),
         ));

@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use crate::app::App;
 use crate::app::history::{HistoryState, RowStatus, named_origin};
 
-use super::list::{self, Columns, ago, size};
+use super::list::{self, Columns, ago};
 use super::{field_spans, theme};
+use crate::measure::size;
 
 const TITLES: [&str; 7] = ["kind", "from", "request", "when", "status", "took", "size"];
 
@@ -92,7 +93,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
                 Line::raw(ago(wall - item.created_at)),
                 status.into(),
                 Line::raw(item.elapsed_ms.map_or("–".to_string(), |ms| {
-                    format!("{:.1}s", ms as f64 / 1000.0)
+                    crate::measure::duration(std::time::Duration::from_millis(ms))
                 })),
                 Line::raw(item.size.map_or("–".to_string(), size)),
             ]

@@ -11,8 +11,9 @@ use crate::app::App;
 use crate::app::jobs_tab::{NextStep, summary_of};
 use crate::jobs::JobState;
 
-use super::list::{self, Columns, ago, size};
+use super::list::{self, Columns, ago};
 use super::{pane, text_view, theme};
+use crate::measure::size;
 
 const TITLES: [&str; 8] = [
     "kind", "request", "id", "state", "age", "polled", "polls", "size",

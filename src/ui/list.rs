@@ -168,12 +168,3 @@ pub(super) fn ago(ms: i64) -> String {
         _ => format!("{}d", s / 86_400),
     }
 }
-
-/// "812 B", "4.1 kB", "2.3 MB".
-pub(super) fn size(bytes: u64) -> String {
-    match bytes {
-        0..1_000 => format!("{bytes} B"),
-        1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),
-        _ => format!("{:.1} MB", bytes as f64 / 1e6),
-    }
-}

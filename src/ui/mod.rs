@@ -13,6 +13,7 @@ mod history;
 mod jobs;
 mod list;
 mod page;
+mod palette;
 mod picker;
 mod proxy;
 mod search;
@@ -56,7 +57,8 @@ fn view_themed(app: &App, frame: &mut Frame) {
     usage::draw(app, frame, areas.body);
     status::draw(app, frame, areas.status);
     match &app.popup {
-        Some(Popup::Help(scroll)) => help::draw(app, *scroll, frame, frame.area()),
+        Some(Popup::Help(keys)) => help::draw(app, keys, frame, frame.area()),
+        Some(Popup::Palette(commands)) => palette::draw(commands, frame, frame.area()),
         Some(Popup::Picker(p)) => picker::draw(p, frame, frame.area()),
         Some(Popup::Input(input)) => draw_line_popup(
             frame,

@@ -84,10 +84,10 @@ fn draw_view(app: &App, state: &PageTabState, frame: &mut Frame, area: Rect) {
                 (Some(page), _) => {
                     let [line, text] = split_first_line(inner);
                     let about = format!(
-                        "{} · status {} · {:.1} s · {} bytes · {}",
+                        "{} · status {} · {} · {} bytes · {}",
                         page.vantage(),
                         page.status,
-                        page.elapsed.as_secs_f64(),
+                        crate::measure::duration(page.elapsed),
                         thousands(page.bytes as u64),
                         page.request.format
                     );

@@ -193,7 +193,7 @@ fn format_elapsed(elapsed: Duration) -> String {
     if ms < 1000 {
         format!("{ms} ms")
     } else {
-        format!("{:.1} s", elapsed.as_secs_f64())
+        crate::measure::duration(elapsed)
     }
 }
 

@@ -15,6 +15,8 @@ mod ui_chat;
 mod ui_compare;
 #[path = "../ui_jobs.rs"]
 mod ui_jobs;
+#[path = "../ui_keys.rs"]
+mod ui_keys;
 #[path = "../ui_lists.rs"]
 mod ui_lists;
 #[path = "../ui_narrow.rs"]

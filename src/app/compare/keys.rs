@@ -91,7 +91,10 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::CancelAll => {
             let effects = cancel_all(app);
             if !effects.is_empty() {
-                app.flash_info(format!("Cancelled {} calls.", effects.len()));
+                app.flash_info(format!(
+                    "Cancelled {}.",
+                    crate::plural::count(effects.len() as u64, "call", "calls")
+                ));
             }
             return effects;
         }

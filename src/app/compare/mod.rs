@@ -120,12 +120,14 @@ pub struct Sample {
 }
 
 impl Column {
-    /// A column re-opened from history: its answer, or the error it ended with.
-    pub fn restored(vantage: Vantage, outcome: Result<Outcome, String>) -> Column {
+    /// A column re-opened from history: its answer, or the error it ended with; `None`: not
+    /// run yet (a stored comparison put back to be run again).
+    pub fn restored(vantage: Vantage, outcome: Option<Result<Outcome, String>>) -> Column {
         let mut column = Column::new(vantage, false);
         match outcome {
-            Ok(outcome) => column.outcome = Some(outcome),
-            Err(error) => {
+            None => {}
+            Some(Ok(outcome)) => column.outcome = Some(outcome),
+            Some(Err(error)) => {
                 column.call = CallState::Failed(ApiError::BadBody {
                     what: error,
                     excerpt: String::new(),
@@ -342,6 +344,8 @@ pub struct CompareState {
     pub classifier: Classifier,
     /// The workspace's own brand (`own = true`), whose gaps the summary shows.
     pub own: Option<String>,
+    /// When the run under way began: its History entry says how long it took in all.
+    pub run_started: Option<std::time::Instant>,
 }
 
 impl Default for CompareState {
@@ -374,6 +378,7 @@ impl CompareState {
             diff: None,
             classifier: Classifier::default(),
             own: None,
+            run_started: None,
         };
         state.rebuild();
         state
@@ -459,13 +464,14 @@ impl CompareState {
     }
 
     /// Shows a stored comparison: its prompt, the axes its columns were made from (so the
-    /// setup box says what was asked), and each column as received. No call is made.
+    /// setup box says what was asked), and each column as received (`None`: to run again).
+    /// No call is made.
     pub fn restore(
         &mut self,
         mode: CompareMode,
         prompt: &str,
         axes: Axes,
-        columns: Vec<(Vantage, Result<Outcome, String>)>,
+        columns: Vec<(Vantage, Option<Result<Outcome, String>>)>,
     ) {
         self.mode = mode;
         self.set_prompt(prompt);
@@ -707,7 +713,10 @@ impl CompareState {
                     answer: column.answer().map(|answer| {
                         let header = match column.vantage.overview {
                             true => {
-                                format!("{label} · {:.1} s", answer.header.elapsed.as_secs_f64())
+                                format!(
+                                    "{label} · {}",
+                                    crate::measure::duration(answer.header.elapsed)
+                                )
                             }
                             false => answer.header.describe(),
                         };
@@ -747,7 +756,7 @@ pub(crate) use views::refresh_views;
 pub use views::{BrandViews, DiffCache};
 
 pub(crate) use keys::{apply_choice, cost_line, on_action};
-pub(crate) use run::{on_ai_done, on_search_done, run_confirmed};
+pub(crate) use run::{edit_again, on_ai_done, on_search_done, run_confirmed};
 
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,8 @@
 
 use crate::app::{CallEffect, StoreEffect};
 
+use std::time::Duration;
+
 use crate::analysis::samples;
 use crate::api::ApiError;
 
@@ -65,11 +67,46 @@ fn land(app: &mut App, tag: Tag, result: Result<Outcome, ApiError>) -> Vec<Effec
     finish_if_done(app)
 }
 
+/// A stored comparison back in the tab, ready to edit and run: its prompt, axes and
+/// columns, without their answers. Nothing is sent; a run under way is cancelled.
+pub(crate) fn edit_again(app: &mut App, requests: &[crate::store::RequestParams]) -> Vec<Effect> {
+    let asked = match crate::app::stored::asked(requests) {
+        Ok(asked) => asked,
+        Err(error) => {
+            app.flash_error(format!(
+                "The stored comparison could not be read back: {error}"
+            ));
+            return Vec::new();
+        }
+    };
+    let effects = cancel_all(app);
+    let columns = asked.vantages.into_iter().map(|v| (v, None)).collect();
+    app.compare
+        .restore(asked.mode, &asked.prompt, asked.axes, columns);
+    app.compare.focus = CompareFocus::Columns;
+    app.tab = crate::app::Tab::Compare;
+    let run = app.key_of(
+        crate::app::keymap::Context::Compare,
+        crate::app::keymap::Action::Send,
+    );
+    app.flash_info(format!(
+        "The comparison is back in the form: edit it, then {run} runs every column."
+    ));
+    effects
+}
+
 /// Starts what now has a slot; once nothing runs or waits, stores the comparison and reads
 /// the balance.
 fn finish_if_done(app: &mut App) -> Vec<Effect> {
     let mut effects = pump(app);
     if app.compare.busy() == 0 {
+        let took = app
+            .compare
+            .run_started
+            .take()
+            .map_or(Duration::ZERO, |started| {
+                app.now.saturating_duration_since(started)
+            });
         effects.push(Effect::Call(CallEffect::FetchAccount));
         // The whole comparison is one history entry: every column's request and body.
         let params = app.compare.history_params(&app.search.request());
@@ -82,6 +119,7 @@ fn finish_if_done(app: &mut App) -> Vec<Effect> {
         effects.push(Effect::Store(StoreEffect::RecordComparison {
             params: Box::new(params),
             columns: serde_json::Value::Array(columns).to_string(),
+            elapsed_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
         }));
     }
     effects
@@ -297,6 +335,7 @@ pub(super) fn send_all(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let mut effects = cancel_all(app);
+    app.compare.run_started = Some(app.now);
     let samples = app.compare.samples_per_column();
     for column in &mut app.compare.columns {
         column.queue(samples);
@@ -332,6 +371,10 @@ pub(super) fn rerun(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let mut effects = cancel_one(app);
+    // A column run again alone is a run of its own, unless others are still out.
+    if app.compare.busy() == 0 {
+        app.compare.run_started = Some(app.now);
+    }
     let samples = app.compare.samples_per_column();
     app.compare.columns[app.compare.selected].queue(samples);
     app.compare.refresh_summary();

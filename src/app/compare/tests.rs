@@ -337,6 +337,8 @@ fn a_finished_comparison_is_one_history_entry_that_reopens_without_calls() {
             .iter()
             .any(|e| matches!(e, Effect::Store(StoreEffect::RecordComparison { .. })))
     );
+    // The last column lands 12.3 s after the run began: the entry took that, not 0.0 s.
+    app.now += std::time::Duration::from_millis(12_300);
     let last = update(
         &mut app,
         Msg::AiDone {
@@ -344,15 +346,18 @@ fn a_finished_comparison_is_one_history_entry_that_reopens_without_calls() {
             result: Err(ApiError::from_status(504, "Request(s) timed out", None)),
         },
     );
-    let (params, columns) = last
+    let (params, columns, took) = last
         .iter()
         .find_map(|e| match e {
-            Effect::Store(StoreEffect::RecordComparison { params, columns }) => {
-                Some((params.clone(), columns.clone()))
-            }
+            Effect::Store(StoreEffect::RecordComparison {
+                params,
+                columns,
+                elapsed_ms,
+            }) => Some((params.clone(), columns.clone(), *elapsed_ms)),
             _ => None,
         })
         .expect("the comparison is recorded once every column has landed");
+    assert_eq!(took, 12_300);
     let RequestParams::Compare(requests) = *params else {
         panic!("one compare entry");
     };
@@ -395,7 +400,10 @@ pub(super) fn run_and_reopen(app: &mut App) -> App {
                 result: Ok(answer("chatgpt", "boots", "")),
             },
         ) {
-            if let Effect::Store(StoreEffect::RecordComparison { params, columns }) = effect {
+            if let Effect::Store(StoreEffect::RecordComparison {
+                params, columns, ..
+            }) = effect
+            {
                 recorded = Some((params, columns));
             }
         }

@@ -561,7 +561,14 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
             });
             return match text {
                 Some(text) => {
-                    app.flash_info(format!("Copied ({} characters).", text.chars().count()));
+                    app.flash_info(format!(
+                        "Copied ({}).",
+                        crate::plural::count(
+                            text.chars().count() as u64,
+                            "character",
+                            "characters"
+                        )
+                    ));
                     vec![Effect::Os(OsEffect::Copy(text.into()))]
                 }
                 None => {
@@ -686,7 +693,11 @@ pub(crate) fn send(app: &mut App) -> Vec<Effect> {
     }
     let tag = app.next_tag();
     let pages = request.serps.unwrap_or(1);
-    app.search.call = CallState::running(tag, app.now, format!("Searching {pages} page(s)"), None);
+    let searching = format!(
+        "Searching {}",
+        crate::plural::count(u64::from(pages), "page", "pages")
+    );
+    app.search.call = CallState::running(tag, app.now, searching, None);
     app.search.focus = SearchFocus::Results;
     vec![Effect::Call(CallEffect::SendSearch { tag, request })]
 }

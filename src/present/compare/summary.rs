@@ -364,7 +364,7 @@ impl AnswerSummary {
         for (i, c) in self.columns.iter().enumerate() {
             let (time, length, sources) = match (&c.elapsed, &c.error) {
                 (Some(e), _) => (
-                    format!("{:.1} s", e.as_secs_f64()),
+                    crate::measure::duration(*e),
                     format!("{} chars", c.chars),
                     format!("{} sources", c.domains.len()),
                 ),

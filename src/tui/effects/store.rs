@@ -311,14 +311,18 @@ impl EffectRunner {
                 });
                 None
             }
-            StoreEffect::RecordComparison { params, columns } => {
+            StoreEffect::RecordComparison {
+                params,
+                columns,
+                elapsed_ms,
+            } => {
                 if let Some(store) = store {
                     let (entry, ack) = store.add_request(*params);
                     ack.detach();
                     let body = crate::store::Body {
                         status: 200,
                         text: columns,
-                        elapsed_ms: 0,
+                        elapsed_ms,
                         received_at: crate::store::now_ms(),
                     };
                     store.add_response(&entry, body).detach();

@@ -391,9 +391,9 @@ pub(super) fn draw_sources(app: &App, frame: &mut Frame, area: Rect) {
     let width = usize::from(inner.width);
     let mut lines = vec![Line::styled(
         format!(
-            "{} pages from {} domains",
-            answer.sources.len(),
-            domains.len()
+            "{} from {}",
+            crate::plural::count(answer.sources.len() as u64, "page", "pages"),
+            crate::plural::count(domains.len() as u64, "domain", "domains")
         ),
         theme::muted(),
     )];
