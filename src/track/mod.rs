@@ -17,6 +17,7 @@
 
 pub mod alerts;
 pub mod changes;
+pub mod chart_scale;
 pub mod diff;
 pub mod lock;
 pub mod map;
