@@ -48,8 +48,9 @@ impl PercentScale {
 }
 
 /// The runs' labels (RFC 3339 start times, as stored) as a chart's axis names them: "27 Nov",
-/// with the time of day ("27 Nov 06:15") when two runs share a date, and the year when the
-/// runs span more than one. A label that is not a time is kept as it is.
+/// with the time of day ("27 Nov 06:15") when two runs share a date (and the second when
+/// they share a minute), and the year when the runs span more than one. A label that is not
+/// a time is kept as it is.
 pub fn run_dates(labels: &[String]) -> Vec<String> {
     let times: Vec<Option<OffsetDateTime>> = labels
         .iter()
@@ -59,8 +60,14 @@ pub fn run_dates(labels: &[String]) -> Vec<String> {
     let mut dates: Vec<time::Date> = known.iter().map(|t| t.date()).collect();
     dates.sort();
     let shared_date = dates.windows(2).any(|w| w[0] == w[1]);
+    let mut minutes: Vec<(time::Date, u8, u8)> = known
+        .iter()
+        .map(|t| (t.date(), t.hour(), t.minute()))
+        .collect();
+    minutes.sort();
+    let shared_minute = minutes.windows(2).any(|w| w[0] == w[1]);
     let years_differ = dates.first().map(|d| d.year()) != dates.last().map(|d| d.year());
-    labels
+    let dates: Vec<String> = labels
         .iter()
         .zip(&times)
         .map(|(label, time)| match time {
@@ -74,10 +81,24 @@ pub fn run_dates(labels: &[String]) -> Vec<String> {
                 if shared_date {
                     text.push_str(&format!(" {:02}:{:02}", t.hour(), t.minute()));
                 }
+                if shared_minute {
+                    text.push_str(&format!(":{:02}", t.second()));
+                }
                 text
             }
         })
-        .collect()
+        .collect();
+    // Runs started in the same second are told apart by their number.
+    let mut sorted = dates.clone();
+    sorted.sort();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return dates
+            .into_iter()
+            .enumerate()
+            .map(|(i, date)| format!("#{} {date}", i + 1))
+            .collect();
+    }
+    dates
 }
 
 /// The symbols that tell a chart's lines apart without colour, one a line: twelve, so a
@@ -145,6 +166,17 @@ mod tests {
         assert_eq!(
             run_dates(&labels(&["2025-12-31T23:00:00Z", "2026-01-01T01:00:00Z"])),
             ["31 Dec 2025", "1 Jan 2026"]
+        );
+        assert_eq!(
+            run_dates(&labels(&["2026-11-27T21:54:01Z", "2026-11-27T21:54:35Z"])),
+            ["27 Nov 21:54:01", "27 Nov 21:54:35"]
+        );
+        assert_eq!(
+            run_dates(&labels(&[
+                "2026-11-27T21:54:35Z",
+                "2026-11-27T21:54:35.400Z"
+            ])),
+            ["#1 27 Nov 21:54:35", "#2 27 Nov 21:54:35"]
         );
         assert_eq!(run_dates(&labels(&["day 1"])), ["day 1"]);
     }
