@@ -329,10 +329,18 @@ pub(super) fn draw_chart(
         Layout::horizontal([Constraint::Length(axis_width), Constraint::Min(1)]).areas(plot_area);
     let rows = canvas_area.height;
     let mut axis: Vec<Line> = (0..rows).map(|_| Line::raw("   │")).collect();
-    for tick in scale.ticks() {
-        let row = canvas_row(tick, scale.top, rows);
-        if let Some(line) = axis.get_mut(usize::from(row)) {
+    // The top and 0 first, then the rest from the top down; on a short plot a tick whose
+    // row is taken is left out, so each label stands on the row its value rounds to.
+    let mut labelled = vec![false; usize::from(rows)];
+    let mut ticks = scale.ticks();
+    ticks.rotate_left(1);
+    for tick in ticks.into_iter().rev() {
+        let row = usize::from(canvas_row(tick, scale.top, rows));
+        if let (Some(line), Some(taken)) = (axis.get_mut(row), labelled.get_mut(row))
+            && !*taken
+        {
             *line = Line::styled(format!("{:>3}┤", format!("{tick:.0}")), theme::dim());
+            *taken = true;
         }
     }
     if let Some(top) = axis.first_mut() {
