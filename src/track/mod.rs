@@ -17,7 +17,9 @@
 
 pub mod alerts;
 pub mod changes;
+pub mod chart_scale;
 pub mod diff;
+pub mod local_time;
 pub mod lock;
 pub mod map;
 pub mod observe;

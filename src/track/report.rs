@@ -19,6 +19,7 @@ use crate::shareable::{csv, json};
 use crate::store::readings::{RESULTS, StoredReading};
 use crate::store::{RequestParams, RunItem, RunSummary, Store, StoreError};
 
+use super::local_time::{local_stamp, reader_time};
 use super::map::brand_maps;
 use super::observe::{Observed, ObservedAnswer, observe};
 use super::report_page::{BrandExamples, Example, ReportInput};
@@ -242,7 +243,13 @@ pub fn gather(
 ) -> Result<ReportInput, StoreError> {
     let skip = runs.map_or(0, |keep| read.runs.len().saturating_sub(keep.max(1)));
     let names = read.names.clone();
-    let labels: Vec<String> = read.labels().into_iter().skip(skip).collect();
+    // Every time the report writes is the machine's local time, to the second.
+    let labels: Vec<String> = read
+        .runs
+        .iter()
+        .skip(skip)
+        .map(|r| local_stamp(r.started_at))
+        .collect();
     let trends = trends::trends_of(labels, &read.tallies[skip..], &names);
     let count = read.runs.len() - skip;
     let observed = |i: usize| read.observations(store, i, brands);
@@ -258,7 +265,7 @@ pub fn gather(
     };
     Ok(ReportInput {
         set: set.map_or_else(|| set_name.to_string(), |s| s.name.clone()),
-        written_at: timestamp(written_at),
+        written_at: reader_time(&local_stamp(written_at)),
         prompts: set.map(|s| s.prompts.clone()).unwrap_or_default(),
         terms: set.map(|s| s.terms.clone()).unwrap_or_default(),
         models: set

@@ -6,21 +6,26 @@ use std::fmt::Write as _;
 
 use crate::shareable::html::{attr, text};
 
+use crate::track::chart_scale::{self, PercentScale};
 use crate::track::map::{Band, BrandMap};
 use crate::track::stat::{RunStat, Share};
 use crate::track::trends::Trends;
 
-/// Colours of the series, and for each a dash pattern and a marker, so series are told
-/// apart printed in black and white too.
-const COLOURS: [&str; 8] = [
+/// Colours of the series; each also has a dash pattern and a marker, so series are told
+/// apart printed in black and white too: 4 dashes × 6 markers give twelve pairs, each
+/// series `i` < 12 its own (`i % 4`, `i % 6`).
+const COLOURS: [&str; 12] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+    "#7f7f7f", "#bcbd22", "#393b79", "#843c39",
 ];
 const DASHES: [&str; 4] = ["", "6 4", "2 3", "10 3 2 3"];
-const MARKERS: [Marker; 4] = [
+const MARKERS: [Marker; 6] = [
     Marker::Circle,
     Marker::Square,
     Marker::Triangle,
     Marker::Diamond,
+    Marker::TriangleDown,
+    Marker::Cross,
 ];
 
 #[derive(Clone, Copy)]
@@ -29,10 +34,19 @@ enum Marker {
     Square,
     Triangle,
     Diamond,
+    TriangleDown,
+    Cross,
 }
 
 impl Marker {
     fn svg(self, x: f64, y: f64, fill: &str) -> String {
+        let polygon = |points: [(f64, f64); 4]| {
+            let list: Vec<String> = points
+                .iter()
+                .map(|(dx, dy)| format!("{:.1},{:.1}", x + dx, y + dy))
+                .collect();
+            format!(r#"<polygon points="{}" fill="{fill}"/>"#, list.join(" "))
+        };
         match self {
             Marker::Circle => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="{fill}"/>"#),
             Marker::Square => format!(
@@ -40,20 +54,13 @@ impl Marker {
                 x - 4.0,
                 y - 4.0
             ),
-            Marker::Triangle => format!(
-                r#"<polygon points="{x:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{fill}"/>"#,
-                y - 5.0,
-                x - 5.0,
-                y + 4.0,
-                x + 5.0,
-                y + 4.0
-            ),
-            Marker::Diamond => format!(
-                r#"<polygon points="{x:.1},{:.1} {:.1},{y:.1} {x:.1},{:.1} {:.1},{y:.1}" fill="{fill}"/>"#,
-                y - 5.0,
-                x + 5.0,
-                y + 5.0,
-                x - 5.0
+            Marker::Triangle => polygon([(0.0, -5.0), (-5.0, 4.0), (5.0, 4.0), (0.0, -5.0)]),
+            Marker::Diamond => polygon([(0.0, -5.0), (5.0, 0.0), (0.0, 5.0), (-5.0, 0.0)]),
+            Marker::TriangleDown => polygon([(0.0, 5.0), (-5.0, -4.0), (5.0, -4.0), (0.0, 5.0)]),
+            Marker::Cross => format!(
+                r#"<path d="M{:.1} {:.1}h3v-3h3v3h3v3h-3v3h-3v-3h-3z" fill="{fill}"/>"#,
+                x - 4.5,
+                y - 1.5
             ),
         }
     }
@@ -67,13 +74,63 @@ fn series_style(i: usize) -> (&'static str, &'static str, Marker) {
     )
 }
 
+/// The charts' text size in their own units. A chart is drawn 440 wide, so on a phone 390
+/// px wide (374 px of page) its text is 14 × 374 / 440 ≈ 12 px; the page caps a chart's width
+/// so the text stays moderate on a wide screen.
+pub const CHART_WIDTH: f64 = 440.0;
+pub const CHART_FONT: f64 = 14.0;
+
+/// How wide text of `chars` characters at `size` is taken to be: a little wider than most
+/// sans-serif faces draw it, so what is laid out apart stays apart.
+pub fn text_width(chars: usize, size: f64) -> f64 {
+    chars as f64 * size * 0.6
+}
+
+/// `text` cut with `…` to `chars` characters at most.
+fn cut(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(chars.saturating_sub(1)).collect();
+    format!("{}…", kept.trim_end())
+}
+
+/// The y-axis of the chart of `share`: 0 to a round top above the highest value.
+pub fn share_scale(trends: &Trends, share: Share) -> PercentScale {
+    PercentScale::of(
+        trends
+            .brands
+            .iter()
+            .flat_map(|b| b.overall.iter().filter_map(|s| share.of(s))),
+    )
+}
+
+/// The sentence under the chart of `share`: what a point is and what its height means.
+pub fn how_to_read(trends: &Trends, share: Share) -> String {
+    let top = share_scale(trends, share).top;
+    let height = match share {
+        Share::Visibility => "the share of that run's answers that named the brand",
+        Share::ShareOfVoice => {
+            "the brand's part of every mention of a watched brand in that run (the brands add up to 100 %)"
+        }
+        Share::Recommended => {
+            "the share of that run's answers that recommended the brand, not only named it"
+        }
+    };
+    format!(
+        "Each line is a brand and each point a run, oldest on the left; a point's height is {height}, on a scale of 0 to {top:.0} %. Lines differ by marker and dash as well as colour."
+    )
+}
+
 /// The chart of each brand's `share` over the runs (visibility, share of voice or
-/// recommended): one line per brand, with a legend.
+/// recommended): one line per brand, the runs by date under it, and a legend that wraps
+/// onto as many rows as the brands need.
 pub fn share_svg(trends: &Trends, share: Share) -> String {
-    let (width, height) = (720.0, 320.0);
-    let (left, right, top, bottom) = (44.0, 16.0, 16.0, 40.0);
+    let (width, font) = (CHART_WIDTH, CHART_FONT);
+    // Room on the left for "100%" in a wide face (DejaVu Sans draws it about 40 units wide).
+    let (left, right, top) = (50.0, 12.0, 14.0);
     let plot_w = width - left - right;
-    let plot_h = height - top - bottom;
+    let plot_h = 190.0;
     let runs = trends.runs.len();
     let x = |i: usize| {
         if runs <= 1 {
@@ -82,33 +139,65 @@ pub fn share_svg(trends: &Trends, share: Share) -> String {
             left + plot_w * i as f64 / (runs - 1) as f64
         }
     };
-    let y = |v: f64| top + plot_h * (1.0 - v / 100.0);
-    let legend_rows = trends.brands.len().div_ceil(4);
-    let total_h = height + 20.0 * legend_rows as f64;
+    let scale = share_scale(trends, share);
+    let y = |v: f64| top + plot_h * (1.0 - v / scale.top);
+    let legend = legend_layout(
+        &trends
+            .brands
+            .iter()
+            .map(|b| b.brand.as_str())
+            .collect::<Vec<_>>(),
+        width - 8.0,
+    );
+    let legend_top = top + plot_h + 42.0;
+    let rows = legend.iter().map(|e| e.row + 1).max().unwrap_or(0);
+    let total_h = legend_top + 22.0 * rows as f64;
     let mut svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {total_h}" role="img" aria-labelledby="{slug}-title" class="chart" data-share="{slug}"><title id="{slug}-title">{title} of each brand over the runs of the set, in percent: {meaning}</title>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {total_h}" role="img" aria-labelledby="{slug}-title" class="chart" data-share="{slug}" font-size="{font}"><title id="{slug}-title">{title} of each brand over the runs of the set, in percent: {meaning}</title>"#,
         slug = share.slug(),
         title = share.title(),
         meaning = share.meaning(),
     );
-    for tick in [0.0, 25.0, 50.0, 75.0, 100.0] {
+    for tick in scale.ticks() {
         let _ = write!(
             svg,
-            r##"<line x1="{left}" x2="{}" y1="{:.1}" y2="{:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" font-size="15" text-anchor="end">{tick:.0}%</text>"##,
+            r##"<line x1="{left}" x2="{}" y1="{:.1}" y2="{:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" font-size="{font}" text-anchor="end">{tick:.0}%</text>"##,
             left + plot_w,
             y(tick),
             y(tick),
-            left - 6.0,
-            y(tick) + 4.0
+            left - 4.0,
+            y(tick) + font * 0.35
         );
     }
-    for i in 0..runs {
+    // The runs' dates, as many as fit apart: the first and the last, then those between.
+    let dates = chart_scale::run_dates(&trends.runs);
+    let mut taken: Vec<(f64, f64)> = Vec::new();
+    let last = runs.saturating_sub(1);
+    for i in std::iter::once(0)
+        .chain((last > 0).then_some(last))
+        .chain(1..last)
+    {
+        let Some(date) = dates.get(i) else { continue };
+        let w = text_width(date.chars().count(), font);
+        let (anchor, from) = match i {
+            _ if runs <= 1 => ("middle", x(i) - w / 2.0),
+            0 => ("start", x(i)),
+            i if i == last => ("end", x(i) - w),
+            _ => ("middle", x(i) - w / 2.0),
+        };
+        if taken
+            .iter()
+            .any(|&(a, b)| from < b + 8.0 && a < from + w + 8.0)
+        {
+            continue;
+        }
+        taken.push((from, from + w));
         let _ = write!(
             svg,
-            r#"<text x="{:.1}" y="{}" font-size="15" text-anchor="middle">#{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" font-size="{font}" text-anchor="{anchor}">{}</text>"#,
             x(i),
-            top + plot_h + 16.0,
-            i + 1
+            top + plot_h + 20.0,
+            text(date)
         );
     }
     for (b, brand) in trends.brands.iter().enumerate() {
@@ -164,22 +253,47 @@ pub fn share_svg(trends: &Trends, share: Share) -> String {
             }
         }
         svg.push_str("</g>");
-        let (lx, ly) = (
-            left + (b % 4) as f64 * 170.0,
-            height + 6.0 + (b / 4) as f64 * 20.0,
-        );
+    }
+    for (b, entry) in legend.iter().enumerate() {
+        let (colour, dash, marker) = series_style(b);
+        let (lx, ly) = (4.0 + entry.x, legend_top + 22.0 * entry.row as f64);
         let _ = write!(
             svg,
-            r#"<line x1="{lx}" x2="{}" y1="{ly}" y2="{ly}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>{}<text x="{}" y="{}" font-size="16">{}</text>"#,
-            lx + 28.0,
-            marker.svg(lx + 14.0, ly, colour),
-            lx + 34.0,
-            ly + 4.0,
-            text(&brand.brand)
+            r#"<g class="legend-entry"><line x1="{lx:.1}" x2="{:.1}" y1="{ly:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>{}<text x="{:.1}" y="{:.1}" font-size="{font}">{}</text></g>"#,
+            lx + 24.0,
+            marker.svg(lx + 12.0, ly, colour),
+            lx + 30.0,
+            ly + font * 0.35,
+            text(&entry.name)
         );
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// One legend entry: its name (cut with `…` only when wider than a row) and where it goes.
+struct LegendEntry {
+    name: String,
+    x: f64,
+    row: usize,
+}
+
+/// The legend's entries laid out in rows of `width`: the sample (30 wide), the name, a gap.
+fn legend_layout(names: &[&str], width: f64) -> Vec<LegendEntry> {
+    let most = ((width - 30.0) / (CHART_FONT * 0.6)).floor().max(1.0) as usize;
+    let mut entries = Vec::new();
+    let (mut x, mut row) = (0.0, 0);
+    for name in names {
+        let name = cut(name, most);
+        let w = 30.0 + text_width(name.chars().count(), CHART_FONT);
+        if x > 0.0 && x + w > width {
+            x = 0.0;
+            row += 1;
+        }
+        entries.push(LegendEntry { name, x, row });
+        x += w + 16.0;
+    }
+    entries
 }
 
 /// "65% (43–82 %), position 1.4".
@@ -274,7 +388,8 @@ pub fn map_svg(map: &BrandMap) -> String {
 }
 
 /// The map with `land` as its land: the land's path, or a `<use>` of one drawn once in the
-/// page.
+/// page. Each point is numbered; the numbers are placed apart (with a leader line to their
+/// point) so nearby places never print over each other, and [`map_key_rows`] names them.
 pub(super) fn map_svg_over(map: &BrandMap, land: &str) -> String {
     let (width, height) = (MAP_WIDTH, MAP_HEIGHT);
     let mut svg = format!(
@@ -282,24 +397,138 @@ pub(super) fn map_svg_over(map: &BrandMap, land: &str) -> String {
         attr(&map.brand),
         text(&map.brand)
     );
-    for point in &map.points {
-        let (x, y) = (map_x(point.longitude), map_y(point.latitude));
+    let points: Vec<(f64, f64)> = map
+        .points
+        .iter()
+        .map(|p| (map_x(p.longitude), map_y(p.latitude)))
+        .collect();
+    let numbers: Vec<String> = (1..=points.len()).map(|n| n.to_string()).collect();
+    let placed = place_labels(&points, &numbers);
+    for (&(x, y), label) in points.iter().zip(&placed) {
+        let (cx, cy) = label.centre();
+        let _ = write!(
+            svg,
+            r##"<line x1="{x:.1}" y1="{y:.1}" x2="{cx:.1}" y2="{cy:.1}" stroke="#1d2329" stroke-width="1.5"/>"##
+        );
+    }
+    for ((point, &(x, y)), (number, label)) in map
+        .points
+        .iter()
+        .zip(&points)
+        .zip(numbers.iter().zip(&placed))
+    {
         let colour = band_colour(point.band);
         let share = point
             .visibility
             .map_or("no answer".to_string(), |v| format!("{v:.0}%"));
         let _ = write!(
             svg,
-            r##"<g class="point"><title>{}: {}</title><circle cx="{x:.1}" cy="{y:.1}" r="11" fill="{colour}" stroke="#fff" stroke-width="2"/><text x="{:.1}" y="{:.1}" font-size="22" font-weight="600" fill="#1d2329">{} {} {}</text></g>"##,
+            r##"<g class="point"><title>{number}. {}: {}</title><circle cx="{x:.1}" cy="{y:.1}" r="9" fill="{colour}" stroke="#fff" stroke-width="2"/><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="4" fill="#fff" stroke="{colour}" stroke-width="2"/><text class="place" x="{:.1}" y="{:.1}" font-size="{MAP_FONT}" font-weight="600" text-anchor="middle" fill="#1d2329">{number}</text></g>"##,
             text(&point.location),
             share,
-            x + 15.0,
-            y + 7.0,
-            point.band.symbol(),
-            text(point.short_name()),
-            share
+            label.x0,
+            label.y0,
+            label.x1 - label.x0,
+            label.y1 - label.y0,
+            label.centre().0,
+            label.baseline(),
         );
     }
     svg.push_str("</svg>");
     svg
+}
+
+/// The map's text size in its own units: 22 × 374 / 720 ≈ 11.4 px on a phone 390 px wide.
+pub const MAP_FONT: f64 = 22.0;
+
+/// A label's box on the map: where its text and its frame go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelBox {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
+impl LabelBox {
+    /// The frame around `chars` characters of map text centred on (`x`, `y`).
+    fn around(x: f64, y: f64, chars: usize) -> LabelBox {
+        let (w, h) = (text_width(chars, MAP_FONT) + 10.0, MAP_FONT + 6.0);
+        LabelBox {
+            x0: x - w / 2.0,
+            y0: y - h / 2.0,
+            x1: x + w / 2.0,
+            y1: y + h / 2.0,
+        }
+    }
+
+    fn centre(&self) -> (f64, f64) {
+        ((self.x0 + self.x1) / 2.0, (self.y0 + self.y1) / 2.0)
+    }
+
+    /// Where the text's baseline goes for it to sit in the middle of the box.
+    fn baseline(&self) -> f64 {
+        self.centre().1 + MAP_FONT * 0.35
+    }
+
+    pub fn intersects(&self, other: &LabelBox) -> bool {
+        self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
+    }
+}
+
+/// Where each point's label goes: the nearest spot around it (in rings of eight
+/// directions, farther out each ring) whose box stays on the map and touches neither a label
+/// already placed nor any point.
+fn place_labels(points: &[(f64, f64)], labels: &[String]) -> Vec<LabelBox> {
+    let dot = |&(x, y): &(f64, f64)| LabelBox {
+        x0: x - 10.0,
+        y0: y - 10.0,
+        x1: x + 10.0,
+        y1: y + 10.0,
+    };
+    let dots: Vec<LabelBox> = points.iter().map(dot).collect();
+    let on_map =
+        |b: &LabelBox| b.x0 >= 0.0 && b.y0 >= 0.0 && b.x1 <= MAP_WIDTH && b.y1 <= MAP_HEIGHT;
+    let mut placed: Vec<LabelBox> = Vec::new();
+    for (&(x, y), label) in points.iter().zip(labels) {
+        let chars = label.chars().count();
+        let mut chosen = None;
+        'rings: for ring in 0..40 {
+            let distance = 26.0 + 16.0 * f64::from(ring);
+            for step in 0..16 {
+                let angle = std::f64::consts::PI * f64::from(step) / 8.0;
+                let (cx, cy) = (x + distance * angle.cos(), y - distance * angle.sin());
+                let candidate = LabelBox::around(cx, cy, chars);
+                if on_map(&candidate)
+                    && !placed.iter().any(|p| p.intersects(&candidate))
+                    && !dots.iter().any(|d| d.intersects(&candidate))
+                {
+                    chosen = Some(candidate);
+                    break 'rings;
+                }
+            }
+        }
+        // A map full to its edges keeps the label beside its point.
+        placed.push(chosen.unwrap_or_else(|| LabelBox::around(x + 26.0, y, chars)));
+    }
+    placed
+}
+
+/// The map's key, a row per numbered point: its number, its band's symbol, the place and
+/// the share of answers there that named the brand.
+pub fn map_key_rows(map: &BrandMap) -> Vec<[String; 4]> {
+    map.points
+        .iter()
+        .enumerate()
+        .map(|(i, point)| {
+            [
+                (i + 1).to_string(),
+                point.band.symbol().to_string(),
+                point.short_name().to_string(),
+                point
+                    .visibility
+                    .map_or("no answer".to_string(), |v| format!("{v:.0}%")),
+            ]
+        })
+        .collect()
 }

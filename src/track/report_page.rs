@@ -10,9 +10,10 @@ use crate::shareable::html::text;
 use crate::shareable::markdown::{self, local_image};
 use crate::track::changes::{self, ChangeKind};
 use crate::track::diff::RunDiff;
+use crate::track::local_time::reader_time;
 use crate::track::map::{Band, BrandMap};
 use crate::track::report_charts::{
-    band_colour, land_path, map_svg, map_svg_over, share_svg, stat_text,
+    band_colour, how_to_read, land_path, map_key_rows, map_svg, map_svg_over, share_svg, stat_text,
 };
 use crate::track::stat::{RunStat, Share};
 use crate::track::trends::Trends;
@@ -40,7 +41,7 @@ pub struct BrandExamples {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReportInput {
     pub set: String,
-    /// When the report was written (RFC 3339).
+    /// When the report was written, as its reader reads it ("27 Nov 2026, 07:37 (UTC+01:00)").
     pub written_at: String,
     pub prompts: Vec<String>,
     pub terms: Vec<String>,
@@ -206,6 +207,7 @@ pub fn html(input: &ReportInput) -> String {
         page.push_str("<p>No brands are watched: add [[brands]] to vantage.toml.</p>");
     } else {
         page.push_str(&share_svg(trends, Share::Visibility));
+        page.push_str(&how_html(trends, Share::Visibility));
         page.push_str(
             "<table><tr><th>Brand</th><th>Last run</th><th>Against the run before</th></tr>",
         );
@@ -227,6 +229,7 @@ pub fn html(input: &ReportInput) -> String {
     page.push_str(r#"<section id="share"><h2>Share of voice over time</h2><p class="meta">Each brand's mentions over every watched brand's mentions, per run.</p>"#);
     if !trends.brands.is_empty() {
         page.push_str(&share_svg(trends, Share::ShareOfVoice));
+        page.push_str(&how_html(trends, Share::ShareOfVoice));
     }
     for (title, by_model) in [
         ("In the last run, by model", true),
@@ -259,6 +262,7 @@ pub fn html(input: &ReportInput) -> String {
     page.push_str(r#"<section id="recommended"><h2>Recommended over time</h2><p class="meta">The share of answers that recommend each brand, per run.</p>"#);
     if !trends.brands.is_empty() {
         page.push_str(&share_svg(trends, Share::Recommended));
+        page.push_str(&how_html(trends, Share::Recommended));
         page.push_str("<table><tr><th>Brand</th><th>Last run</th><th>The run before</th></tr>");
         for brand in &trends.brands {
             let (last, before) = recommended_cells(&brand.overall);
@@ -297,6 +301,19 @@ pub fn html(input: &ReportInput) -> String {
             text(&map.brand)
         );
         page.push_str(&map_svg_over(map, r##"<use href="#land"/>"##));
+        page.push_str(
+            r#"<table class="places"><tr><th>#</th><th>Place</th><th class="n">Named in</th></tr>"#,
+        );
+        for [number, symbol, place, share] in map_key_rows(map) {
+            let _ = write!(
+                page,
+                r#"<tr><td>{number}</td><td>{} {}</td><td class="n">{}</td></tr>"#,
+                text(&symbol),
+                text(&place),
+                text(&share)
+            );
+        }
+        page.push_str("</table>");
         if !map.unplaced.is_empty() {
             let _ = write!(
                 page,
@@ -385,9 +402,22 @@ pub fn html(input: &ReportInput) -> String {
 fn runs_sentence(trends: &Trends) -> String {
     match trends.runs.as_slice() {
         [] => "No runs yet".to_string(),
-        [only] => format!("1 run, {only}"),
-        [first, .., last] => format!("{} runs, {first} to {last}", trends.runs.len()),
+        [only] => format!("1 run, {}", reader_time(only)),
+        [first, .., last] => format!(
+            "{} runs, {} to {}",
+            trends.runs.len(),
+            reader_time(first),
+            reader_time(last)
+        ),
     }
+}
+
+/// The sentence under a chart that says how to read it.
+fn how_html(trends: &Trends, share: Share) -> String {
+    format!(
+        r#"<p class="how">{}</p>"#,
+        text(&how_to_read(trends, share))
+    )
 }
 
 /// A chart file written beside a Markdown report.
@@ -434,6 +464,7 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
             name,
             svg: share_svg(trends, Share::Visibility),
         });
+        let _ = writeln!(md, "{}\n", cell(&how_to_read(trends, Share::Visibility)));
         md.push_str("| Brand | Last run | Against the run before |\n|---|---:|---|\n");
         for brand in &trends.brands {
             let last = brand.overall.last().map_or("–".to_string(), stat_text);
@@ -452,13 +483,14 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
         let name = format!("{stem}-{}.svg", Share::ShareOfVoice.slug());
         let _ = writeln!(
             md,
-            "{}",
+            "{}\n",
             local_image("Share of voice of each brand over the runs", &name)
         );
         charts.push(ChartFile {
             name,
             svg: share_svg(trends, Share::ShareOfVoice),
         });
+        let _ = writeln!(md, "{}", cell(&how_to_read(trends, Share::ShareOfVoice)));
     }
     for (title, by_model) in [
         ("In the last run, by model", true),
@@ -495,6 +527,7 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
             name,
             svg: share_svg(trends, Share::Recommended),
         });
+        let _ = writeln!(md, "{}\n", cell(&how_to_read(trends, Share::Recommended)));
         md.push_str("| Brand | Last run | The run before |\n|---|---:|---:|\n");
         for brand in &trends.brands {
             let (last, before) = recommended_cells(&brand.overall);
@@ -520,6 +553,17 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
             name,
             svg: map_svg(map),
         });
+        md.push_str("| # | Place | Named in |\n|---:|---|---:|\n");
+        for [number, symbol, place, share] in map_key_rows(map) {
+            let _ = writeln!(
+                md,
+                "| {number} | {} {} | {} |",
+                cell(&symbol),
+                cell(&place),
+                cell(&share)
+            );
+        }
+        md.push('\n');
     }
     md.push_str(
         "## Domains cited most\n\n| Domain | Last run | The run before |\n|---|---:|---:|\n",

@@ -1,23 +1,19 @@
 //! The Track tab: the runs (with done, failed, pending and credits), the watched brands
-//! with a sparkline each, a line chart of each brand's visibility over the shown set's
-//! runs, and what the last run changed.
+//! with a sparkline each and a line chart of their shares over the shown set's runs
+//! (`track_chart`), and what the last run changed.
 
 use crate::app::keymap::{Action, Context};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{
-    Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Sparkline, Wrap,
-};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
+use super::track_chart::ChartKeys;
 use crate::analysis::sources::KindCounts;
 use crate::app::App;
-use crate::app::track::{Split, TrackState};
 use crate::track::changes::{self, ChangeKind};
 use crate::track::diff::RunDiff;
-use crate::track::stat::RunStat;
 use crate::track::trends::Trends;
 use crate::track::view::TrackView;
 
@@ -142,10 +138,14 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
     .areas(body);
     super::track_runs::draw(frame, runs_area, view, state.selected, app);
     // The readings are text: they take the whole width.
-    if brands_listed && !state.show_readings {
+    // The list beside the chart only when it names every brand; else the chart's legend does.
+    let list_fits = usize::from(chart_area.height.saturating_sub(2)) >= view.trends.brands.len();
+    if brands_listed && list_fits && !state.show_readings {
+        let list_width = super::track_chart::brand_list_width(view, body.width);
         let [list_area, chart_area] =
-            Layout::horizontal([Constraint::Length(40), Constraint::Min(40)]).areas(chart_area);
-        draw_brand_list(frame, list_area, view, state.brand);
+            Layout::horizontal([Constraint::Length(list_width), Constraint::Min(40)])
+                .areas(chart_area);
+        super::track_chart::draw_brand_list(frame, list_area, view, state.brand);
         draw_trend(app, frame, chart_area, view);
     } else {
         draw_trend(app, frame, chart_area, view);
@@ -215,101 +215,7 @@ fn draw_trend(app: &App, frame: &mut Frame, area: Rect, view: &TrackView) {
             split: app.key_of(Context::Track, Action::SplitChart),
             share: app.key_of(Context::Track, Action::ChartShare),
         };
-        draw_chart(frame, area, view, state, &keys);
-    }
-}
-
-/// The brands as a list: each with a sparkline of its visibility over the runs, and its
-/// visibility and average position in the last run.
-fn draw_brand_list(frame: &mut Frame, area: Rect, view: &TrackView, selected: usize) {
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme::border())
-        .title(Span::styled(" Brands, last run ", theme::title()));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    // Under each brand, its change since the run before, when there is room for it.
-    let brands = view.trends.brands.len();
-    let with_change = brands * 2 <= usize::from(inner.height);
-    let step = if with_change { 2 } else { 1 };
-    for (i, brand) in view.trends.brands.iter().enumerate() {
-        let Ok(row) = u16::try_from(i * step) else {
-            break;
-        };
-        if row >= inner.height {
-            break;
-        }
-        let line = Rect::new(inner.x, inner.y + row, inner.width, 1);
-        if with_change && let Some(change) = brand.change {
-            let (text, style) = if change.different {
-                let way = if change.after.visibility() > change.before.visibility() {
-                    "↑ up"
-                } else {
-                    "↓ down"
-                };
-                (
-                    format!("   {way} from the run before (p {:.3})", change.p),
-                    theme::title(),
-                )
-            } else {
-                (
-                    "   no clear change from the run before".to_string(),
-                    theme::dim(),
-                )
-            };
-            frame.render_widget(
-                Paragraph::new(Span::styled(text, style)),
-                Rect::new(inner.x, inner.y + row + 1, inner.width, 1),
-            );
-        }
-        let [name_area, spark_area, value_area] = Layout::horizontal([
-            Constraint::Length(12),
-            Constraint::Min(4),
-            Constraint::Length(17),
-        ])
-        .areas(line);
-        let color = theme::series(i);
-        // The selected brand (the one the map shows) is marked, not only styled.
-        let (mark, name_style) = if i == selected {
-            (theme::SELECTED_MARK, theme::selected())
-        } else {
-            ("  ", Style::default().fg(color))
-        };
-        frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::raw(mark),
-                Span::styled(brand.brand.clone(), name_style),
-            ])),
-            name_area,
-        );
-        // Percent of answers, rounded; the newest runs when they do not all fit.
-        let values: Vec<u64> = brand
-            .overall
-            .iter()
-            .map(|s| s.visibility().map_or(0, |v| v.round() as u64))
-            .collect();
-        let shown = values.len().saturating_sub(usize::from(spark_area.width));
-        frame.render_widget(
-            Sparkline::default()
-                .data(&values[shown..])
-                .max(100)
-                .style(Style::default().fg(color)),
-            spark_area,
-        );
-        // The last run's visibility with its 95 % interval, then the average position.
-        let last = brand.overall.last().map_or("–".to_string(), |s| {
-            match (s.visibility(), s.interval(), s.average_position()) {
-                (Some(v), Some((low, high)), Some(p)) => {
-                    format!("{v:>3.0}% {low:.0}–{high:.0} @{p:.1}")
-                }
-                (Some(v), Some((low, high)), None) => format!("{v:>3.0}% {low:.0}–{high:.0}"),
-                _ => "–".to_string(),
-            }
-        });
-        frame.render_widget(
-            Paragraph::new(Span::raw(last)).alignment(ratatui::layout::Alignment::Right),
-            value_area,
-        );
+        super::track_chart::draw_chart(frame, area, view, state, &keys);
     }
 }
 
@@ -461,191 +367,6 @@ fn draw_readings(frame: &mut Frame, area: Rect, view: &TrackView) {
             .block(block),
         area,
     );
-}
-
-/// The markers the chart's lines are drawn with, in turn, and how the legend shows each.
-const SERIES: [(Marker, &str); 4] = [
-    (Marker::Braille, "⣿"),
-    (Marker::Dot, "•"),
-    (Marker::Block, "█"),
-    (Marker::HalfBlock, "▀"),
-];
-
-/// The keys the chart's title names, as the keymap has them.
-struct ChartKeys {
-    split: String,
-    share: String,
-}
-
-/// Each watched brand's share (visibility, share of voice or recommended share, as `c`
-/// picks) over the set's runs, or the selected brand's by model or place (`v`).
-fn draw_chart(
-    frame: &mut Frame,
-    area: Rect,
-    view: &TrackView,
-    state: &TrackState,
-    keys: &ChartKeys,
-) {
-    let set = view.set.as_deref().unwrap_or("");
-    let trends = &view.trends;
-    if trends.brands.is_empty() {
-        let block = titled_block(
-            format!(
-                " {} of each brand over the runs of {set} (%) ",
-                state.share.title()
-            ),
-            area.width,
-        );
-        frame.render_widget(
-            Paragraph::new("No brands are watched: add [[brands]] to vantage.toml.")
-                .style(theme::dim())
-                .block(block),
-            area,
-        );
-        return;
-    }
-    let brand = &trends.brands[state.brand.min(trends.brands.len() - 1)];
-    let (share, next) = (state.share, state.share.next().label());
-    let (v, c) = (&keys.split, &keys.share);
-    // The lines: every brand, or the selected brand's per model or per place. The title says
-    // what they are and the keys that change them, as far as the width allows.
-    let (titles, series): (Vec<String>, Vec<(&str, &[RunStat])>) = match state.split {
-        Split::Brands => {
-            let what = format!(
-                " {} of each brand over the runs of {set} (%)",
-                share.title()
-            );
-            (
-                vec![
-                    format!("{what} · {v}: by model · {c}: {next} "),
-                    format!("{what} · {c}: {next} "),
-                    format!(" {} of each brand (%) · {v} · {c} ", share.title()),
-                    format!(" {} (%) · {v} · {c} ", share.title()),
-                ],
-                trends
-                    .brands
-                    .iter()
-                    .map(|b| (b.brand.as_str(), b.overall.as_slice()))
-                    .collect(),
-            )
-        }
-        Split::Models => (
-            vec![
-                format!(
-                    " {}: {} by model over the runs of {set} (%) · ← → brand · {v}: by place · {c}: {next} ",
-                    brand.brand,
-                    share.label()
-                ),
-                format!(
-                    " {}: {} by model (%) · ←→ · {v} · {c} ",
-                    brand.brand,
-                    share.label()
-                ),
-                format!(" {} by model (%) · ←→ · {v} · {c} ", brand.brand),
-            ],
-            brand
-                .by_model
-                .iter()
-                .map(|(m, stats)| (m.as_str(), stats.as_slice()))
-                .collect(),
-        ),
-        Split::Places => (
-            vec![
-                format!(
-                    " {}: {} by place over the runs of {set} (%) · ← → brand · {v}: all brands · {c}: {next} ",
-                    brand.brand,
-                    share.label()
-                ),
-                format!(
-                    " {}: {} by place (%) · ←→ · {v} · {c} ",
-                    brand.brand,
-                    share.label()
-                ),
-                format!(" {} by place (%) · ←→ · {v} · {c} ", brand.brand),
-            ],
-            brand
-                .by_location
-                .iter()
-                // "US/CO/Denver" is Denver on a legend: the city, else the country.
-                .map(|(l, stats)| {
-                    let short = l.rsplit('/').find(|p| *p != "–").unwrap_or(l.as_str());
-                    (short, stats.as_slice())
-                })
-                .collect(),
-        ),
-    };
-    // The first that fits the border, else the shortest (cut at a word).
-    let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
-    let title = titles
-        .iter()
-        .find(|t| fits(t))
-        .or(titles.last())
-        .cloned()
-        .unwrap_or_default();
-    let block = titled_block(title, area.width);
-    let points: Vec<Vec<(f64, f64)>> = series
-        .iter()
-        .map(|(_, stats)| {
-            stats
-                .iter()
-                .enumerate()
-                .filter_map(|(i, stat)| state.share.of(stat).map(|v| (i as f64 + 1.0, v)))
-                .collect()
-        })
-        .collect();
-    // Each line is told apart by its marker as well as its colour (NO_COLOR, a printout),
-    // and the legend, on the bottom border, shows both: it never covers the lines.
-    let datasets: Vec<Dataset> = points
-        .iter()
-        .enumerate()
-        .map(|(i, data)| {
-            let (marker, _) = SERIES[i % SERIES.len()];
-            Dataset::default()
-                .marker(marker)
-                .graph_type(GraphType::Line)
-                .style(Style::default().fg(theme::series(i)))
-                .data(data)
-        })
-        .collect();
-    let mut legend = vec![Span::raw(" ")];
-    for (i, (name, stats)) in series.iter().enumerate() {
-        let (_, sample) = SERIES[i % SERIES.len()];
-        legend.push(Span::styled(
-            format!("{sample} "),
-            Style::default().fg(theme::series(i)),
-        ));
-        // A split names each line's last value: the breakdown is read from the legend.
-        let last = match state.split {
-            Split::Brands => String::new(),
-            _ => stats
-                .last()
-                .and_then(|stat| state.share.of(stat))
-                .map_or(" –".to_string(), |v| format!(" {v:.0}%")),
-        };
-        legend.push(Span::raw(format!("{name}{last}  ")));
-    }
-    let legend = crate::ui::fit::fit_line(Line::from(legend), area.width.saturating_sub(2));
-    let block = block.title_bottom(legend);
-    let runs = trends.runs.len().max(2);
-    let x_labels = vec![
-        Span::raw("#1"),
-        Span::raw(format!("#{}", trends.runs.len().max(1))),
-    ];
-    let chart = Chart::new(datasets)
-        .block(block)
-        .legend_position(None)
-        .x_axis(
-            Axis::default()
-                .title(Span::styled("run", theme::dim()))
-                .bounds([1.0, runs as f64])
-                .labels(x_labels),
-        )
-        .y_axis(Axis::default().bounds([0.0, 100.0]).labels(vec![
-            Span::raw("0"),
-            Span::raw("50"),
-            Span::raw("100"),
-        ]));
-    frame.render_widget(chart, area);
 }
 
 /// The changes of the last run as every view has them (the headline over what moved, each

@@ -14,6 +14,8 @@ mod render_fixtures;
 mod render_props;
 #[path = "../render_snapshots.rs"]
 mod render_snapshots;
+#[path = "../report_layout.rs"]
+mod report_layout;
 #[path = "../shared_files.rs"]
 mod shared_files;
 #[path = "../source_cards.rs"]

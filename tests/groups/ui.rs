@@ -31,5 +31,7 @@ mod ui_search;
 mod ui_track;
 #[path = "../ui_track_chart.rs"]
 mod ui_track_chart;
+#[path = "../ui_track_series.rs"]
+mod ui_track_series;
 #[path = "../ui_user_files.rs"]
 mod ui_user_files;
