@@ -112,7 +112,16 @@ pub fn keys(config: &Config, template: bool) -> i32 {
     let (keymap, mistake) = match std::fs::read_to_string(&path) {
         Ok(text) => match keys_file::keymap_from(&text, &path) {
             Ok(keymap) => (keymap, None),
-            Err(mistake) => (Keymap::default(), Some(mistake.to_string())),
+            // Each mistake on a line of its own, in line order.
+            Err(mistakes) => {
+                let mut lines: Vec<String> =
+                    mistakes.all().iter().map(ToString::to_string).collect();
+                // Said after them all, not as if of the last one alone.
+                if lines.len() > 1 {
+                    lines.push(String::new());
+                }
+                (Keymap::default(), Some(lines.join("\n")))
+            }
         },
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => (Keymap::default(), None),
         Err(error) => (
@@ -130,8 +139,9 @@ pub fn keys(config: &Config, template: bool) -> i32 {
     out_as_received(&format!("{source}\n\n{}", keys_file::tables(&keymap)));
     match mistake {
         Some(sentence) => {
+            let gap = if sentence.ends_with('\n') { "" } else { " " };
             err(&format!(
-                "{sentence} The default keys are in use until it is fixed."
+                "{sentence}{gap}The default keys are in use until it is fixed."
             ));
             exit::INVALID_INPUT
         }
