@@ -548,9 +548,9 @@ pub async fn run_compare_search(config: &Config, client: &Client, args: CompareS
             let label = v.label(CompareMode::Search);
             match r {
                 Ok(page) => format!(
-                    "{label} · {:.1} s · {} results",
+                    "{label} · {:.1} s · {}",
                     page.header.elapsed.as_secs_f64(),
-                    compare::ranked_results(page).len()
+                    super::text::results_count(compare::ranked_results(page).len() as u64)
                 ),
                 Err(e) => format!("{label} · failed: {e}"),
             }

@@ -141,7 +141,9 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
     );
     let most = first_calls.credits(prices) + more_calls.credits(prices);
     let credits = client.account().await.ok().and_then(|a| a.credits);
-    let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+    let balance = credits.map_or(String::new(), |c| {
+        format!("; {} left", crate::plural::count(c, "credit", "credits"))
+    });
     let cost = if args.depth > 1 {
         format!(
             "Discovering around {topic:?}: {}, then up to {} more for the {EXPANDED} strongest prompts{balance}.",
@@ -160,7 +162,8 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
     }
     if !covers(credits, most) && !args.yes {
         err(&format!(
-            "{cost} Not sent: the balance cannot cover up to {most} credits. Top up, or run with --yes."
+            "{cost} Not sent: the balance cannot cover up to {}. Top up, or run with --yes.",
+            crate::plural::count(most, "credit", "credits")
         ));
         return exit::CREDENTIALS;
     }
@@ -195,8 +198,8 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
         None => exit::OK,
         Some(first) => {
             err(&format!(
-                "{} calls failed; the first: {first}",
-                errors.len()
+                "{} failed; the first: {first}",
+                crate::plural::count(errors.len() as u64, "call", "calls")
             ));
             first.exit_code()
         }

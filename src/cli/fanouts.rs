@@ -110,7 +110,9 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
     let searches = Calls::searches(calls);
     let cost = searches.in_words(&config.prices);
     let credits = client.account().await.ok().and_then(|a| a.credits);
-    let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+    let balance = credits.map_or(String::new(), |c| {
+        format!("; {} left", crate::plural::count(c, "credit", "credits"))
+    });
     let place = crate::present::compare::summary::location_label(&location);
     if args.dry_run {
         out(&format!(
@@ -126,12 +128,14 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
     }
     if !covers(credits, searches.credits(&config.prices)) && !args.yes {
         err(&format!(
-            "Not searched: the answer's {calls} fanouts take {cost}{balance}. Top up, or run with --yes to search what the balance allows."
+            "Not searched: the answer's {} take {cost}{balance}. Top up, or run with --yes to search what the balance allows.",
+            crate::plural::count(calls as u64, "fanout", "fanouts")
         ));
         return with_history(exit::CREDENTIALS, kept);
     }
     err(&format!(
-        "Searching the answer's {calls} fanouts from {place}: {cost}{balance}."
+        "Searching the answer's {} from {place}: {cost}{balance}.",
+        crate::plural::count(calls as u64, "fanout", "fanouts")
     ));
     let requests: Vec<_> = prepared
         .fanouts
@@ -172,8 +176,9 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
         None => exit::OK,
         Some(first) => {
             err(&format!(
-                "{} of the {calls} searches failed; the first: {first}",
-                failed.len()
+                "{} of the {} failed; the first: {first}",
+                failed.len(),
+                crate::plural::count(calls as u64, "search", "searches")
             ));
             first.exit_code()
         }

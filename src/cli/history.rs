@@ -121,7 +121,10 @@ pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
             ),
             (_, 0) => "The history is empty.".to_string(),
             (_, offset) => {
-                format!("Nothing after the first {offset} entries; try a smaller --offset.")
+                format!(
+                    "Nothing after the first {}; try a smaller --offset.",
+                    crate::plural::count(offset as u64, "entry", "entries")
+                )
             }
         });
     } else {

@@ -107,7 +107,7 @@ impl SearchHeader {
             self.terms
         )];
         if let Some(n) = self.results_count {
-            let mut count = format!("{n} results");
+            let mut count = crate::plural::count(n, "result", "results");
             if let Some(approx) = self.approx_results_count {
                 count.push_str(&format!(" (about {})", thousands(approx)));
             }
@@ -115,7 +115,10 @@ impl SearchHeader {
         }
         if let Some(pages) = self.page_count {
             let size = self.page_size.map_or(String::new(), |s| format!(" × {s}"));
-            parts.push(format!("{pages} page(s){size}"));
+            parts.push(format!(
+                "{}{size}",
+                crate::plural::count(u64::from(pages), "page", "pages")
+            ));
         }
         if let Some(offset) = self.results_offset {
             parts.push(format!("offset {offset}"));
