@@ -53,6 +53,8 @@ pub struct AiArgs {
     pub raw: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.

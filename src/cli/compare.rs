@@ -69,6 +69,8 @@ pub struct CompareArgs {
     pub own: Option<String>,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Args)]
@@ -96,6 +98,8 @@ pub struct CompareSearchArgs {
     pub csv: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// A refusal before anything is sent: exit code 2.

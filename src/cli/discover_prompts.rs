@@ -47,6 +47,8 @@ pub struct DiscoverArgs {
     /// Ask even when the balance cannot cover every call
     #[arg(long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// What one call gave the pool.

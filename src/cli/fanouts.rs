@@ -60,6 +60,8 @@ pub struct FanoutsArgs {
     pub yes: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsArgs) -> i32 {

@@ -29,6 +29,8 @@ pub struct JobArgs {
     /// Print the service's JSON as received
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Args)]
@@ -38,6 +40,8 @@ pub struct JobsArgs {
     /// Print the jobs as JSON
     #[arg(long, global = true)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]

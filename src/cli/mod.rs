@@ -17,12 +17,14 @@ mod discover;
 mod discover_prompts;
 mod fanouts;
 mod history;
+mod history_show;
 mod jobs;
 mod man;
 mod page;
 mod proxy;
 mod record;
 mod search;
+mod service_flags;
 pub mod shell;
 mod sim;
 mod store;
@@ -45,6 +47,7 @@ pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
 pub use page::PageArgs;
 pub use proxy::{ProxyArgs, run_proxy};
 pub use search::SearchArgs;
+pub use service_flags::{DemoFlag, ServiceFlags};
 pub use sim::{SimArgs, run_sim, wait_for_shutdown_signal};
 pub use store::StoreCommand;
 pub use text::{ai_text, search_text};
@@ -64,14 +67,15 @@ use crate::sanitize;
     after_help = "With no command, opens the app. Token: VANTAGE_TOKEN (else MASSIVE_TOKEN), else `token` in the config file."
 )]
 pub struct Cli {
+    // Not global: a subcommand that takes these lists them itself (`ServiceFlags`).
     /// Base URL of the rendering service (/ai, /ai/devices, /browser)
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, value_name = "URL")]
     pub render_url: Option<String>,
     /// Base URL of the search service (/search, /search/results)
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, value_name = "URL")]
     pub search_url: Option<String>,
     /// Use the embedded simulator: no token, no network
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub demo: bool,
     /// The app's workspace file: tracked brands and sets (default: the nearest vantage.toml
     /// in this folder or a parent)
@@ -94,6 +98,8 @@ pub enum Command {
         /// Print the service's JSON as received
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        flags: ServiceFlags,
     },
     /// Search, as seen from a location and IP type
     Search(SearchArgs),
@@ -117,8 +123,12 @@ pub enum Command {
     /// same place: who ranks there, and each brand's coverage of those searches
     Fanouts(fanouts::FanoutsArgs),
     /// Check the history database for damage, or copy what can be read into a new file
-    #[command(subcommand)]
-    Store(StoreCommand),
+    Store {
+        #[command(subcommand)]
+        command: StoreCommand,
+        #[command(flatten)]
+        demo: DemoFlag,
+    },
     /// List the stored requests, newest first, or search every request and answer
     History(HistoryArgs),
     /// Run a set of the workspace file through the service's queue; list, export and
@@ -138,8 +148,14 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff): `vantage man > vantage.1`
-    Man,
+    /// Print the manual's top page (roff): `vantage man > vantage.1`; with --dir, write it
+    /// and a page for every subcommand
+    Man {
+        /// Write every page into this folder (made if missing): vantage.1, vantage-ai.1,
+        /// vantage-track-report.1…
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
     /// Print the JSON Schema of a file, for editors that check TOML
     Schema {
         #[arg(value_enum)]
@@ -376,7 +392,7 @@ pub async fn run(config: &Config, client: &Client, command: Command) -> i32 {
 async fn run_command(config: &Config, client: &Client, command: Command) -> i32 {
     let result = match command {
         Command::Ai(args) => return ai::run_ai(config, client, args).await,
-        Command::Devices { json } => ai::run_devices(client, json).await,
+        Command::Devices { json, .. } => ai::run_devices(client, json).await,
         Command::Search(args) => return search::run_search(config, client, args).await,
         Command::Page(args) => return page::run_page(config, client, args).await,
         Command::Usage(args) => usage::run_usage(client, args).await,
@@ -387,7 +403,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
             return compare::run_compare_search(config, client, args).await;
         }
         Command::Fanouts(args) => return fanouts::run_fanouts(config, client, args).await,
-        Command::Store(command) => return store::run_store(config, command),
+        Command::Store { command, .. } => return store::run_store(config, command),
         Command::History(args) => return history::run_history(config, args),
         Command::Brands(args) => return discover::run_brands(config, args),
         Command::Discover(args) => {
@@ -396,7 +412,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Track(args) => return track::run_track(config, client, args).await,
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
         Command::Completions { shell } => return shell::completions(shell),
-        Command::Man => return shell::man(),
+        Command::Man { dir } => return shell::man(dir.as_deref()),
         Command::Schema { file } => return shell::schema(file),
         Command::Keys { template } => return shell::keys(config, template),
     };

@@ -32,6 +32,8 @@ pub struct PageArgs {
     /// Print the page as received, in a JSON object with where it was seen from
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.

@@ -149,12 +149,39 @@ pub fn keys(config: &Config, template: bool) -> i32 {
     }
 }
 
-/// The man page (roff) on stdout.
-pub fn man() -> i32 {
-    match super::man::page() {
-        Ok(page) => write_out(&page),
+/// The manual's top page (roff) on stdout; with `dir`, every page written into it.
+pub fn man(dir: Option<&std::path::Path>) -> i32 {
+    let Some(dir) = dir else {
+        return match super::man::page() {
+            Ok(page) => write_out(&page),
+            Err(error) => {
+                err(&format!("The man page could not be written: {error}."));
+                exit::FAILURE
+            }
+        };
+    };
+    let written = super::man::pages().and_then(|pages| {
+        std::fs::create_dir_all(dir)?;
+        for (name, page) in &pages {
+            std::fs::write(dir.join(name), page)?;
+        }
+        Ok(pages.len())
+    });
+    match written {
+        Ok(count) => {
+            err(&format!(
+                "Wrote {} into {}: man -l {} opens the first.",
+                crate::plural::count(count as u64, "page", "pages"),
+                dir.display(),
+                dir.join("vantage.1").display()
+            ));
+            exit::OK
+        }
         Err(error) => {
-            err(&format!("The man page could not be written: {error}."));
+            err(&format!(
+                "The manual could not be written into {}: {error}. Give a folder you can write to.",
+                dir.display()
+            ));
             exit::FAILURE
         }
     }

@@ -31,6 +31,8 @@ pub struct TrackArgs {
     /// or a parent)
     #[arg(long, global = true, value_name = "PATH", env = "VANTAGE_WORKSPACE")]
     pub workspace: Option<PathBuf>,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Subcommand)]
