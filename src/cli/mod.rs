@@ -37,6 +37,7 @@ mod track_set;
 mod track_travel;
 mod track_trends;
 mod usage;
+mod waiting;
 
 pub use ai::AiArgs;
 pub use brands::BrandArgs;
@@ -289,6 +290,18 @@ pub(super) fn progress_shown() -> bool {
     std::io::stderr().is_terminal()
 }
 
+/// Clears the progress line, when one is on stderr.
+pub(super) fn clear_progress() {
+    if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        write_stderr(&blank_line());
+    }
+}
+
+/// Whether a retry's countdown holds the progress line now.
+pub(super) fn retry_on_screen() -> bool {
+    RETRY_COUNTING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 fn write_stderr(text: &str) {
     let mut stderr = std::io::stderr().lock();
     let _ = stderr.write_all(text.as_bytes());
@@ -314,6 +327,9 @@ fn blank_line() -> String {
 /// Whether a countdown line is on stderr now, to be cleared before anything else goes there.
 static COUNTDOWN_SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Whether a retry's countdown is running (a waiting spinner then leaves the line to it).
+static RETRY_COUNTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The wait before an automatic retry, counted down on one line of stderr (a terminal's
 /// only) and rewritten each second; [`Countdown::clear`] erases it when the call ends.
 #[derive(Clone, Default)]
@@ -326,6 +342,7 @@ impl Countdown {
         let reason = sanitize::one_line(&notice.error.to_string()).into_owned();
         let attempt = notice.attempt;
         let seconds = notice.wait.as_secs().max(1);
+        RETRY_COUNTING.store(true, std::sync::atomic::Ordering::Relaxed);
         let ticker = tokio::spawn(async move {
             for left in (1..=seconds).rev() {
                 write_stderr(&rewrite_line(&format!(
@@ -334,6 +351,7 @@ impl Countdown {
                 COUNTDOWN_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
             }
+            RETRY_COUNTING.store(false, std::sync::atomic::Ordering::Relaxed);
         });
         if let Ok(mut slot) = self.ticker.lock()
             && let Some(previous) = slot.replace(ticker)
@@ -348,9 +366,8 @@ impl Countdown {
         {
             ticker.abort();
         }
-        if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
-            write_stderr(&blank_line());
-        }
+        RETRY_COUNTING.store(false, std::sync::atomic::Ordering::Relaxed);
+        clear_progress();
     }
 }
 

@@ -59,7 +59,8 @@ pub(super) async fn run_page(config: &Config, client: &Client, args: PageArgs) -
         return remember_submitted(config, submitted, params).await;
     }
     let kept = super::record::Kept::start(config, params);
-    let result = client.browser(&request).await;
+    let result =
+        super::waiting::while_waiting("Fetching the page", None, client.browser(&request)).await;
     let kept = kept.finish(&result).await;
     let fetched = match result {
         Ok(fetched) => fetched,

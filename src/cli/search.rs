@@ -94,7 +94,7 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
         return remember_submitted(config, submitted, RequestParams::Search(request)).await;
     }
     let kept = super::record::Kept::start(config, RequestParams::Search(request.clone()));
-    let result = client.search(&request).await;
+    let result = super::waiting::while_waiting("Searching", None, client.search(&request)).await;
     let kept = kept.finish(&result).await;
     let code = match result {
         Ok(fetched) if args.ai_overview => {
