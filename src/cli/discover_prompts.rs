@@ -93,11 +93,16 @@ async fn run_round(
     pool: &mut PromptPool,
     depth: u8,
 ) -> Vec<ApiError> {
-    let results: Vec<(Result<Found, ApiError>, String)> = futures_util::stream::iter(asks)
+    let doing = format!(
+        "Asking around the topic: {}",
+        crate::plural::count(asks.len() as u64, "call", "calls")
+    );
+    let made = futures_util::stream::iter(asks)
         .map(|(ask, place)| async move { (make(config, client, ask).await, place) })
         .buffered(MAX_IN_FLIGHT)
-        .collect()
-        .await;
+        .collect();
+    let results: Vec<(Result<Found, ApiError>, String)> =
+        super::waiting::while_waiting(&doing, None, made).await;
     let mut errors = Vec::new();
     for (result, place) in results {
         match result {

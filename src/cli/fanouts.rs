@@ -89,7 +89,9 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
         return super::refuse(&invalid.to_string());
     }
     let kept = Kept::start(config, RequestParams::Ai(request.clone()));
-    let result = client.ai(&request).await;
+    let model = request.effective_model();
+    let asking = format!("Asking {}", model.display_name());
+    let result = super::waiting::while_waiting(&asking, Some(model), client.ai(&request)).await;
     let kept = kept.finish(&result).await;
     let fetched = match result {
         Ok(fetched) => fetched,
@@ -144,11 +146,16 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
         .iter()
         .map(|query| fanout_request(query, &location, args.language.as_deref()))
         .collect();
-    let searches: Vec<Result<PreparedSearch, ApiError>> = futures_util::stream::iter(requests)
+    let searching = format!(
+        "Searching {}",
+        crate::plural::count(requests.len() as u64, "fanout", "fanouts")
+    );
+    let searched = futures_util::stream::iter(requests)
         .map(|request| search(config, client, request))
         .buffered(MAX_IN_FLIGHT)
-        .collect()
-        .await;
+        .collect();
+    let searches: Vec<Result<PreparedSearch, ApiError>> =
+        super::waiting::while_waiting(&searching, None, searched).await;
     let pages: Vec<Result<&PreparedSearch, String>> = searches
         .iter()
         .map(|r| r.as_ref().map_err(ToString::to_string))
