@@ -76,3 +76,54 @@ impl super::Command {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::Cli;
+
+    /// The flags in effect for a command line, as `main` reads them.
+    fn flags_of(args: &[&str]) -> ServiceFlags {
+        let cli = Cli::try_parse_from(args).unwrap();
+        let before = ServiceFlags {
+            demo: DemoFlag { demo: cli.demo },
+            render_url: cli.render_url,
+            search_url: cli.search_url,
+        };
+        cli.command.unwrap().service_flags().or(before)
+    }
+
+    #[test]
+    fn the_flags_work_before_or_after_the_subcommand_that_takes_them() {
+        assert!(flags_of(&["vantage", "--demo", "ai", "boots"]).demo.demo);
+        assert!(flags_of(&["vantage", "ai", "boots", "--demo"]).demo.demo);
+        assert!(
+            flags_of(&["vantage", "track", "run", "boots", "--demo"])
+                .demo
+                .demo
+        );
+        assert!(
+            flags_of(&["vantage", "history", "show", "ab12", "--demo"])
+                .demo
+                .demo
+        );
+        assert!(!flags_of(&["vantage", "ai", "boots"]).demo.demo);
+        let after = flags_of(&[
+            "vantage",
+            "--render-url",
+            "http://before",
+            "ai",
+            "boots",
+            "--render-url",
+            "http://after",
+        ]);
+        assert_eq!(after.render_url.as_deref(), Some("http://after"));
+        let before = flags_of(&["vantage", "--search-url", "http://before", "search", "b"]);
+        assert_eq!(before.search_url.as_deref(), Some("http://before"));
+        // Where they mean nothing they are not taken.
+        assert!(Cli::try_parse_from(["vantage", "man", "--demo"]).is_err());
+        assert!(Cli::try_parse_from(["vantage", "history", "--render-url", "x"]).is_err());
+    }
+}
