@@ -31,13 +31,24 @@ async fn dispatch(cli: Cli) -> i32 {
         Some(Command::Sim(args)) => return cli::run_sim(args).await,
         // Written from the flags alone: no config, token or store.
         Some(Command::Completions { shell }) => return cli::shell::completions(shell),
-        Some(Command::Man) => return cli::shell::man(),
+        Some(Command::Man { dir }) => return cli::shell::man(dir.as_deref()),
         Some(Command::Schema { file }) => return cli::shell::schema(file),
         _ => {}
     }
-    let overrides = Overrides {
+    // The flags after the subcommand, else those before it.
+    let before = cli::ServiceFlags {
+        demo: cli::DemoFlag { demo: cli.demo },
         render_url: cli.render_url,
         search_url: cli.search_url,
+    };
+    let flags = match &cli.command {
+        Some(command) => command.service_flags().or(before),
+        None => before,
+    };
+    let demo = flags.demo.demo;
+    let overrides = Overrides {
+        render_url: flags.render_url,
+        search_url: flags.search_url,
         theme: cli.theme,
     };
     let mut config = match Config::load(&overrides) {
@@ -48,7 +59,7 @@ async fn dispatch(cli: Cli) -> i32 {
         }
     };
     // The demo's history, jobs and runs are its own, never the live store's.
-    if cli.demo {
+    if demo {
         config.keep_demo_apart();
     }
     // The keys are the config folder's: nothing else is needed.
@@ -62,7 +73,7 @@ async fn dispatch(cli: Cli) -> i32 {
     {
         cli::err(warning);
     }
-    let simulator = if cli.demo {
+    let simulator = if demo {
         match vantage::sim::demo::start(&config.data_dir, config.prices).await {
             Ok(simulator) => {
                 config.use_simulator(&simulator.url(), simulator.token());

@@ -43,6 +43,55 @@ impl FileMistake {
     }
 }
 
+/// Every mistake of one file, in line order: a file is fixed in one go, not one mistake a
+/// look. Never empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileMistakes(Vec<FileMistake>);
+
+impl FileMistakes {
+    /// The mistakes sorted by line (those of one line in the order found); `None` for none.
+    pub fn in_line_order(mut mistakes: Vec<FileMistake>) -> Option<Self> {
+        mistakes.sort_by_key(|mistake| mistake.line);
+        (!mistakes.is_empty()).then_some(FileMistakes(mistakes))
+    }
+
+    /// Each mistake, in line order: a line of its own where there is room (the CLI).
+    pub fn all(&self) -> &[FileMistake] {
+        &self.0
+    }
+}
+
+impl From<FileMistake> for FileMistakes {
+    fn from(mistake: FileMistake) -> Self {
+        FileMistakes(vec![mistake])
+    }
+}
+
+/// One sentence, for a status line: the mistake's own, or the file's with each mistake by
+/// line.
+impl std::fmt::Display for FileMistakes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [first, ..] = self.0.as_slice() else {
+            return Ok(());
+        };
+        if self.0.len() == 1 {
+            return first.fmt(f);
+        }
+        let each: Vec<String> = self
+            .0
+            .iter()
+            .map(|m| format!("line {}{}: {}", m.line, at_key(&m.key), m.problem))
+            .collect();
+        write!(
+            f,
+            "{} has {} mistakes: {}.",
+            first.path.display(),
+            self.0.len(),
+            each.join("; ")
+        )
+    }
+}
+
 /// The 1-based line of a byte offset, clamped to the text's lines: an offset at the end
 /// of a file that ends with a newline is its last line, not one past it.
 pub fn line_of(text: &str, offset: usize) -> usize {
@@ -67,6 +116,31 @@ mod tests {
         // A file of two lines ending with a newline has no third line to name.
         assert_eq!(line_of("a\nb\n", 4), 2);
         assert_eq!(line_of("", 0), 1);
+    }
+
+    #[test]
+    fn several_mistakes_are_said_in_line_order_in_one_sentence() {
+        let text = "[normal]\nquit = 1\n\nup = 2";
+        let at = |offset: usize, key: &str| {
+            FileMistake::new(
+                Path::new("/c/keys.toml"),
+                text,
+                offset,
+                Some(key),
+                "no".into(),
+            )
+        };
+        let mistakes = FileMistakes::in_line_order(vec![at(19, "up"), at(9, "quit")]).unwrap();
+        assert_eq!(mistakes.all()[0].line, 2);
+        assert_eq!(
+            mistakes.to_string(),
+            "/c/keys.toml has 2 mistakes: line 2, at `quit`: no; line 4, at `up`: no."
+        );
+        assert_eq!(
+            FileMistakes::from(at(9, "quit")).to_string(),
+            at(9, "quit").to_string()
+        );
+        assert!(FileMistakes::in_line_order(Vec::new()).is_none());
     }
 
     #[test]

@@ -292,7 +292,7 @@ async fn watch_exits_with_the_failed_job_code_when_a_job_ends_failed() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(code), "{fail_share}: {stderr}");
         assert_eq!(
-            stderr.contains("2 job(s) ended without an answer"),
+            stderr.contains("2 jobs ended without an answer"),
             code != vantage::exit::OK,
             "{stderr}"
         );

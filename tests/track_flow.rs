@@ -402,7 +402,7 @@ fn a_run_killed_midway_resumes_with_nothing_lost_stored_or_sent_twice() {
     let listed = track(dir, sim, &["list"]).output().unwrap();
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(
-        text.contains("set boots: a run makes 60 calls (60 answers × 5 = 300 credits); 1 run(s)"),
+        text.contains("set boots: a run makes 60 calls (60 answers × 5 = 300 credits); 1 run"),
         "{text}"
     );
     // The run's credits: its 60 answered calls at 5 credits, by the price table.

@@ -154,7 +154,7 @@ fn an_export_imported_into_a_fresh_store_exports_the_same_rows_and_twice_stores_
     let laptop = folder();
     let said = import(laptop.path(), &text);
     assert!(said.contains("Read 63 rows"), "{said}");
-    assert!(said.contains("3 run(s) new here"), "{said}");
+    assert!(said.contains("3 runs new here"), "{said}");
     let again = ok(&vantage(laptop.path(), &["track", "export", "boots"]));
     assert_eq!(
         rows_of(&again),
@@ -173,7 +173,7 @@ fn an_export_imported_into_a_fresh_store_exports_the_same_rows_and_twice_stores_
     let before: Vec<i64> = tables.iter().map(|t| count(laptop.path(), t)).collect();
     assert_eq!(before, [3, 15, 15, 15, 15], "each job is a History entry");
     let said = import(laptop.path(), &text);
-    assert!(said.contains("0 run(s) new here"), "{said}");
+    assert!(said.contains("0 runs new here"), "{said}");
     let after: Vec<i64> = tables.iter().map(|t| count(laptop.path(), t)).collect();
     assert_eq!(after, before);
     assert_eq!(count(laptop.path(), "responses"), 15);
@@ -280,7 +280,7 @@ fn a_large_export_streams_out_and_back_in_whole() {
     let dir = laptop.path();
     let said = import(dir, &text);
     assert!(said.contains("Read 26250 rows"), "{said}");
-    assert!(said.contains("1250 run(s) new here"), "{said}");
+    assert!(said.contains("1250 runs new here"), "{said}");
     assert_eq!(count(dir, "job_results"), 5 * copies as i64);
     // History keeps its newest 5,000 entries, as it does for runs made here.
     assert_eq!(count(dir, "requests"), 5_000);
@@ -428,7 +428,7 @@ fn an_import_cut_short_shows_no_run_half_here_and_the_whole_file_completes_it_tr
         let output = vantage(dir, &["track", "import", &file.to_string_lossy()]);
         assert_eq!(output.status.code(), Some(code), "{output:?}");
         let said = String::from_utf8_lossy(&output.stderr);
-        assert!(said.contains("2 run(s) are only partly here"), "{said}");
+        assert!(said.contains("2 runs are only partly here"), "{said}");
         assert_eq!(count(dir, "track_runs"), 2, "the rows read are kept");
         assert_eq!(
             listed_runs(dir),
@@ -440,7 +440,7 @@ fn an_import_cut_short_shows_no_run_half_here_and_the_whole_file_completes_it_tr
 
         let said = import(dir, &text);
         assert!(
-            said.contains("0 run(s) new here, 2 completed"),
+            said.contains("0 runs new here, 2 completed"),
             "the completing import says what it did: {said}"
         );
         assert!(said.contains("0 already here"), "{said}");
@@ -455,7 +455,7 @@ fn an_import_cut_short_shows_no_run_half_here_and_the_whole_file_completes_it_tr
         }
         let said = import(dir, &text);
         assert!(
-            said.contains("0 run(s) new here, 0 completed") && said.contains("2 already here"),
+            said.contains("0 runs new here, 0 completed") && said.contains("2 already here"),
             "{said}"
         );
     }

@@ -660,7 +660,7 @@ fn a_set_s_history_travels_to_another_store_and_is_merged_once() {
     );
     assert_eq!(imported.status.code(), Some(0), "{imported:?}");
     assert!(
-        String::from_utf8_lossy(&imported.stderr).contains("2 run(s) new here"),
+        String::from_utf8_lossy(&imported.stderr).contains("2 runs new here"),
         "{imported:?}"
     );
     let store = Store::open_in(&laptop.path().join("data"), StoreOptions::default()).unwrap();
@@ -683,7 +683,7 @@ fn a_set_s_history_travels_to_another_store_and_is_merged_once() {
         &["import", &file.to_string_lossy()],
     );
     assert_eq!(again.status.code(), Some(0), "{again:?}");
-    assert!(String::from_utf8_lossy(&again.stderr).contains("0 run(s) new here"));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 runs new here"));
     assert_eq!(store.track_runs(Some("boots")).unwrap().len(), 3);
     assert_eq!(items(&store), before);
     // Trends read the three runs, the imported ones' answers included.

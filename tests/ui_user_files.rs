@@ -212,6 +212,44 @@ fn a_keys_toml_broken_while_the_app_runs_keeps_the_last_good_one() {
 }
 
 #[test]
+fn every_mistake_of_keys_toml_is_said_in_line_order_and_unsaid_once_fixed() {
+    let folder = tempfile::tempdir().unwrap();
+    let keys = folder.path().join("keys.toml");
+    std::fs::write(
+        &keys,
+        "[normal]\nquitt = \"Q\"\n[chat]\npick_model = \"ctrl-\"\n[global]\nquit = \"q\"\n",
+    )
+    .unwrap();
+    let (mut app, files) = started(&keys, ThemeChoice::default());
+    let sentence = flash(&app);
+    let at = |what: &str| {
+        sentence
+            .find(what)
+            .unwrap_or_else(|| panic!("{what} in {sentence}"))
+    };
+    assert!(sentence.contains("has 3 mistakes"), "{sentence}");
+    assert!(
+        at("line 2, at `quitt`") < at("line 4, at `pick_model`"),
+        "{sentence}"
+    );
+    assert!(
+        at("line 4, at `pick_model`") < at("line 6, at `quit`"),
+        "{sentence}"
+    );
+    assert_eq!(app.keys_problem.as_deref(), Some(sentence.as_str()));
+    // Fixed in the editor: the keys are used, and the app no longer says the mistakes.
+    std::fs::write(&keys, "[normal]\nquit = \"Q\"\n").unwrap();
+    for msg in files.read_changes() {
+        update(&mut app, msg);
+    }
+    assert!(app.flash.is_none(), "{:?}", flash(&app));
+    assert!(app.keys_problem.is_none());
+    assert_ne!(app.keys, Keymap::default());
+    let screen = draw(&mut app, 100, 40);
+    assert!(!screen.contains("mistake"), "{screen}");
+}
+
+#[test]
 fn a_theme_file_with_an_unknown_key_is_refused_with_file_and_line() {
     let folder = tempfile::tempdir().unwrap();
     let theme = folder.path().join("paper.toml");

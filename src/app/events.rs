@@ -63,7 +63,12 @@ pub(super) fn user_file_read(app: &mut App, file: UserFile) {
     match file {
         UserFile::Keys(Ok(keys)) => {
             app.keys = *keys;
-            app.keys_problem = None;
+            // The file's mistakes are no longer said once it reads well.
+            if let Some(said) = app.keys_problem.take()
+                && app.flash.as_ref().is_some_and(|flash| flash.text == said)
+            {
+                app.flash = None;
+            }
             name_keys_in_placeholders(app);
         }
         UserFile::Keys(Err(unusable)) => {

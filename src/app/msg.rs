@@ -155,7 +155,7 @@ pub enum UserFile {
 /// Why a user's file is not used: a mistake at a line, or it could not be read at all (its
 /// sentence).
 pub enum FileUnusable {
-    Mistake(crate::user_file::FileMistake),
+    Mistake(crate::user_file::FileMistakes),
     Unreadable(String),
 }
 

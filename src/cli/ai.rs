@@ -53,6 +53,8 @@ pub struct AiArgs {
     pub raw: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
@@ -83,7 +85,9 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
         }
     };
     let kept = Kept::start(config, RequestParams::Ai(request.clone()));
-    let result = client.ai(&request).await;
+    let model = request.effective_model();
+    let asking = format!("Asking {}", model.display_name());
+    let result = super::waiting::while_waiting(&asking, Some(model), client.ai(&request)).await;
     let kept = kept.finish(&result).await;
     let fetched = match result {
         Ok(fetched) => fetched,

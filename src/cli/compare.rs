@@ -69,6 +69,8 @@ pub struct CompareArgs {
     pub own: Option<String>,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Args)]
@@ -96,6 +98,8 @@ pub struct CompareSearchArgs {
     pub csv: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// A refusal before anything is sent: exit code 2.
@@ -288,8 +292,20 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         config,
         RequestParams::Compare(requests.iter().map(ColumnRequest::params).collect()),
     );
-    let results: Vec<Result<PreparedAnswer, ApiError>> =
-        run_columns(requests, |request| answer_column(client, request)).await;
+    let asking = format!(
+        "Asking {}",
+        crate::plural::count(requests.len() as u64, "column", "columns")
+    );
+    let slowest = super::waiting::slowest(requests.iter().filter_map(|request| match request {
+        ColumnRequest::Ai(ai) => Some(ai.effective_model()),
+        ColumnRequest::Overview(_) => None,
+    }));
+    let results: Vec<Result<PreparedAnswer, ApiError>> = super::waiting::while_waiting(
+        &asking,
+        slowest,
+        run_columns(requests, |request| answer_column(client, request)),
+    )
+    .await;
     let kept = kept
         .finish_columns(&results, |a| (a.body.as_str(), a.header.elapsed))
         .await;
@@ -527,17 +543,21 @@ pub async fn run_compare_search(config: &Config, client: &Client, args: CompareS
                 .collect(),
         ),
     );
+    let searching = format!(
+        "Searching from {}",
+        crate::plural::count(requests.len() as u64, "place", "places")
+    );
+    let columns = run_columns(requests, |request| async move {
+        let fetched = client.search(&request).await;
+        prepared(
+            fetched,
+            move |f| search_page::prepare(request, f),
+            "results",
+        )
+        .await
+    });
     let results: Vec<Result<PreparedSearch, ApiError>> =
-        run_columns(requests, |request| async move {
-            let fetched = client.search(&request).await;
-            prepared(
-                fetched,
-                move |f| search_page::prepare(request, f),
-                "results",
-            )
-            .await
-        })
-        .await;
+        super::waiting::while_waiting(&searching, None, columns).await;
     let kept = kept
         .finish_columns(&results, |page| (page.body.as_str(), page.header.elapsed))
         .await;
@@ -548,9 +568,9 @@ pub async fn run_compare_search(config: &Config, client: &Client, args: CompareS
             let label = v.label(CompareMode::Search);
             match r {
                 Ok(page) => format!(
-                    "{label} · {:.1} s · {} results",
+                    "{label} · {:.1} s · {}",
                     page.header.elapsed.as_secs_f64(),
-                    compare::ranked_results(page).len()
+                    super::text::results_count(compare::ranked_results(page).len() as u64)
                 ),
                 Err(e) => format!("{label} · failed: {e}"),
             }

@@ -15,6 +15,8 @@ use crate::store::{DB_FILE, Store, StoreOptions, now_ms};
 pub struct BrandsArgs {
     #[command(subcommand)]
     pub command: BrandsCommand,
+    #[command(flatten)]
+    pub demo: super::DemoFlag,
 }
 
 #[derive(Debug, Subcommand)]

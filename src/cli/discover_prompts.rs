@@ -47,6 +47,8 @@ pub struct DiscoverArgs {
     /// Ask even when the balance cannot cover every call
     #[arg(long)]
     pub yes: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// What one call gave the pool.
@@ -91,11 +93,16 @@ async fn run_round(
     pool: &mut PromptPool,
     depth: u8,
 ) -> Vec<ApiError> {
-    let results: Vec<(Result<Found, ApiError>, String)> = futures_util::stream::iter(asks)
+    let doing = format!(
+        "Asking around the topic: {}",
+        crate::plural::count(asks.len() as u64, "call", "calls")
+    );
+    let made = futures_util::stream::iter(asks)
         .map(|(ask, place)| async move { (make(config, client, ask).await, place) })
         .buffered(MAX_IN_FLIGHT)
-        .collect()
-        .await;
+        .collect();
+    let results: Vec<(Result<Found, ApiError>, String)> =
+        super::waiting::while_waiting(&doing, None, made).await;
     let mut errors = Vec::new();
     for (result, place) in results {
         match result {
@@ -141,7 +148,9 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
     );
     let most = first_calls.credits(prices) + more_calls.credits(prices);
     let credits = client.account().await.ok().and_then(|a| a.credits);
-    let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+    let balance = credits.map_or(String::new(), |c| {
+        format!("; {} left", crate::plural::count(c, "credit", "credits"))
+    });
     let cost = if args.depth > 1 {
         format!(
             "Discovering around {topic:?}: {}, then up to {} more for the {EXPANDED} strongest prompts{balance}.",
@@ -160,7 +169,8 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
     }
     if !covers(credits, most) && !args.yes {
         err(&format!(
-            "{cost} Not sent: the balance cannot cover up to {most} credits. Top up, or run with --yes."
+            "{cost} Not sent: the balance cannot cover up to {}. Top up, or run with --yes.",
+            crate::plural::count(most, "credit", "credits")
         ));
         return exit::CREDENTIALS;
     }
@@ -195,8 +205,8 @@ pub(super) async fn run_discover(config: &Config, client: &Client, args: Discove
         None => exit::OK,
         Some(first) => {
             err(&format!(
-                "{} calls failed; the first: {first}",
-                errors.len()
+                "{} failed; the first: {first}",
+                crate::plural::count(errors.len() as u64, "call", "calls")
             ));
             first.exit_code()
         }

@@ -60,6 +60,8 @@ pub struct FanoutsArgs {
     pub yes: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsArgs) -> i32 {
@@ -87,7 +89,9 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
         return super::refuse(&invalid.to_string());
     }
     let kept = Kept::start(config, RequestParams::Ai(request.clone()));
-    let result = client.ai(&request).await;
+    let model = request.effective_model();
+    let asking = format!("Asking {}", model.display_name());
+    let result = super::waiting::while_waiting(&asking, Some(model), client.ai(&request)).await;
     let kept = kept.finish(&result).await;
     let fetched = match result {
         Ok(fetched) => fetched,
@@ -110,7 +114,9 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
     let searches = Calls::searches(calls);
     let cost = searches.in_words(&config.prices);
     let credits = client.account().await.ok().and_then(|a| a.credits);
-    let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+    let balance = credits.map_or(String::new(), |c| {
+        format!("; {} left", crate::plural::count(c, "credit", "credits"))
+    });
     let place = crate::present::compare::summary::location_label(&location);
     if args.dry_run {
         out(&format!(
@@ -126,23 +132,30 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
     }
     if !covers(credits, searches.credits(&config.prices)) && !args.yes {
         err(&format!(
-            "Not searched: the answer's {calls} fanouts take {cost}{balance}. Top up, or run with --yes to search what the balance allows."
+            "Not searched: the answer's {} take {cost}{balance}. Top up, or run with --yes to search what the balance allows.",
+            crate::plural::count(calls as u64, "fanout", "fanouts")
         ));
         return with_history(exit::CREDENTIALS, kept);
     }
     err(&format!(
-        "Searching the answer's {calls} fanouts from {place}: {cost}{balance}."
+        "Searching the answer's {} from {place}: {cost}{balance}.",
+        crate::plural::count(calls as u64, "fanout", "fanouts")
     ));
     let requests: Vec<_> = prepared
         .fanouts
         .iter()
         .map(|query| fanout_request(query, &location, args.language.as_deref()))
         .collect();
-    let searches: Vec<Result<PreparedSearch, ApiError>> = futures_util::stream::iter(requests)
+    let searching = format!(
+        "Searching {}",
+        crate::plural::count(requests.len() as u64, "fanout", "fanouts")
+    );
+    let searched = futures_util::stream::iter(requests)
         .map(|request| search(config, client, request))
         .buffered(MAX_IN_FLIGHT)
-        .collect()
-        .await;
+        .collect();
+    let searches: Vec<Result<PreparedSearch, ApiError>> =
+        super::waiting::while_waiting(&searching, None, searched).await;
     let pages: Vec<Result<&PreparedSearch, String>> = searches
         .iter()
         .map(|r| r.as_ref().map_err(ToString::to_string))
@@ -172,8 +185,9 @@ pub(super) async fn run_fanouts(config: &Config, client: &Client, args: FanoutsA
         None => exit::OK,
         Some(first) => {
             err(&format!(
-                "{} of the {calls} searches failed; the first: {first}",
-                failed.len()
+                "{} of the {} failed; the first: {first}",
+                failed.len(),
+                crate::plural::count(calls as u64, "search", "searches")
             ));
             first.exit_code()
         }

@@ -1,8 +1,10 @@
-//! `vantage history` (a page of the stored requests, newest first) and `vantage history
-//! search` (the entries whose request or answer holds every word of a query).
+//! `vantage history` (a page of the stored requests, newest first), `vantage history
+//! search` (the entries whose request or answer holds every word of a query) and `vantage
+//! history show` (one entry, `history_show.rs`).
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use super::history_show::SHOWN_ID;
 use super::jobs::{age, human_size};
 use super::{err, out, out_as_received, with_newline};
 use crate::config::Config;
@@ -16,6 +18,8 @@ pub struct HistoryArgs {
     pub command: Option<HistoryCommand>,
     #[command(flatten)]
     pub page: PagingArgs,
+    #[command(flatten)]
+    pub demo: super::DemoFlag,
 }
 
 #[derive(Debug, Args)]
@@ -44,6 +48,8 @@ pub enum HistoryCommand {
         #[command(flatten)]
         page: PagingArgs,
     },
+    /// Print one stored entry: its request, model, place, status, time and answer
+    Show(super::history_show::ShowArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -63,7 +69,12 @@ impl From<KindArg> for RequestKind {
 
 /// Runs `history` or `history search`; returns the exit code.
 pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
+    let showing = matches!(args.command, Some(HistoryCommand::Show(_)));
     if !config.data_dir.join(DB_FILE).is_file() {
+        if showing {
+            err("No history is stored yet, so no entry has that id.");
+            return exit::INVALID_INPUT;
+        }
         err(
             "No history is stored yet: the app (vantage with no command) saves every call it makes, and they are listed here.",
         );
@@ -77,6 +88,7 @@ pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
         }
     };
     let (found, page, query) = match &args.command {
+        Some(HistoryCommand::Show(show)) => return super::history_show::run_show(&store, show),
         None => (
             store.history(args.page.limit, args.page.offset),
             &args.page,
@@ -121,7 +133,10 @@ pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
             ),
             (_, 0) => "The history is empty.".to_string(),
             (_, offset) => {
-                format!("Nothing after the first {offset} entries; try a smaller --offset.")
+                format!(
+                    "Nothing after the first {}; try a smaller --offset.",
+                    crate::plural::count(offset as u64, "entry", "entries")
+                )
             }
         });
     } else {
@@ -130,16 +145,19 @@ pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
     exit::OK
 }
 
-/// The entries as aligned columns: kind, where from, age, status, size, summary.
+/// The entries as aligned columns, as `vantage jobs` lists jobs: kind, the start of the id
+/// (for `history show`), where from, age, status, size, summary.
 pub fn history_table(items: &[HistoryItem], now: i64) -> String {
     let mut text = format!(
-        "{:<7} {:<5} {:>5} {:>9} {:>9}  {}\n",
-        "KIND", "FROM", "AGE", "STATUS", "SIZE", "SUMMARY"
+        "{:<7} {:<8} {:<5} {:>5} {:>9} {:>9}  {}\n",
+        "KIND", "ID", "FROM", "AGE", "STATUS", "SIZE", "SUMMARY"
     );
     for item in items {
+        let id = item.id.as_str();
         text.push_str(&format!(
-            "{:<7} {:<5} {:>5} {:>9} {:>9}  {}\n",
+            "{:<7} {:<8} {:<5} {:>5} {:>9} {:>9}  {}\n",
             item.kind.as_str(),
+            id.get(..SHOWN_ID).unwrap_or(id),
             item.origin.as_str(),
             age(now - item.created_at),
             item.status_word().unwrap_or_else(|| "-".to_string()),
@@ -177,7 +195,7 @@ mod tests {
         let statuses: Vec<&str> = table
             .lines()
             .skip(1)
-            .map(|line| line.split_whitespace().nth(3).unwrap())
+            .map(|line| line.split_whitespace().nth(4).unwrap())
             .collect();
         assert_eq!(statuses, ["cancelled", "error", "200", "-"]);
         assert!(!table.contains("499"), "{table}");

@@ -29,6 +29,8 @@ pub struct JobArgs {
     /// Print the service's JSON as received
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Args)]
@@ -38,6 +40,8 @@ pub struct JobsArgs {
     /// Print the jobs as JSON
     #[arg(long, global = true)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
@@ -445,8 +449,8 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
         scheduler.insert(job.tracked(now));
     }
     err(&format!(
-        "Watching {} job(s), at most {MAX_IN_FLIGHT} polls at once. Ctrl+C stops; pending jobs stay stored.",
-        open.len()
+        "Watching {}, at most {MAX_IN_FLIGHT} polls at once. Ctrl+C stops; pending jobs stay stored.",
+        crate::plural::count(open.len() as u64, "job", "jobs")
     ));
     let client = client.clone();
     let poll = move |kind: JobKind, id: JobId| {
@@ -464,7 +468,10 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
     let counts = scheduler.counts();
     match ended {
         Ok(WatchEnd::Settled) => {
-            err(&format!("{} job(s): {counts}.", counts.total()));
+            err(&format!(
+                "{}: {counts}.",
+                crate::plural::count(counts.total() as u64, "job", "jobs")
+            ));
             watch_exit(&counts)
         }
         Ok(WatchEnd::Stopped) => {
@@ -486,7 +493,8 @@ fn watch_exit(counts: &StateCounts) -> i32 {
         return exit::OK;
     }
     err(&format!(
-        "{unanswered} job(s) ended without an answer (`vantage jobs` lists them): the next `vantage jobs watch` polls those in error again; the app's Jobs tab re-submits a failed or expired one (R)."
+        "{} ended without an answer (`vantage jobs` lists them): the next `vantage jobs watch` polls those in error again; the app's Jobs tab re-submits a failed or expired one (R).",
+        crate::plural::count(unanswered as u64, "job", "jobs")
     ));
     ApiError::JobFailed(None).exit_code()
 }

@@ -17,12 +17,14 @@ mod discover;
 mod discover_prompts;
 mod fanouts;
 mod history;
+mod history_show;
 mod jobs;
 mod man;
 mod page;
 mod proxy;
 mod record;
 mod search;
+mod service_flags;
 pub mod shell;
 mod sim;
 mod store;
@@ -35,6 +37,7 @@ mod track_set;
 mod track_travel;
 mod track_trends;
 mod usage;
+mod waiting;
 
 pub use ai::AiArgs;
 pub use brands::BrandArgs;
@@ -45,6 +48,7 @@ pub use jobs::{JobArgs, JobsArgs, JobsCommand, WatchEnd, drive_jobs};
 pub use page::PageArgs;
 pub use proxy::{ProxyArgs, run_proxy};
 pub use search::SearchArgs;
+pub use service_flags::{DemoFlag, ServiceFlags};
 pub use sim::{SimArgs, run_sim, wait_for_shutdown_signal};
 pub use store::StoreCommand;
 pub use text::{ai_text, search_text};
@@ -64,14 +68,15 @@ use crate::sanitize;
     after_help = "With no command, opens the app. Token: VANTAGE_TOKEN (else MASSIVE_TOKEN), else `token` in the config file."
 )]
 pub struct Cli {
+    // Not global: a subcommand that takes these lists them itself (`ServiceFlags`).
     /// Base URL of the rendering service (/ai, /ai/devices, /browser)
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, value_name = "URL")]
     pub render_url: Option<String>,
     /// Base URL of the search service (/search, /search/results)
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, value_name = "URL")]
     pub search_url: Option<String>,
     /// Use the embedded simulator: no token, no network
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub demo: bool,
     /// The app's workspace file: tracked brands and sets (default: the nearest vantage.toml
     /// in this folder or a parent)
@@ -94,6 +99,8 @@ pub enum Command {
         /// Print the service's JSON as received
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        flags: ServiceFlags,
     },
     /// Search, as seen from a location and IP type
     Search(SearchArgs),
@@ -117,8 +124,12 @@ pub enum Command {
     /// same place: who ranks there, and each brand's coverage of those searches
     Fanouts(fanouts::FanoutsArgs),
     /// Check the history database for damage, or copy what can be read into a new file
-    #[command(subcommand)]
-    Store(StoreCommand),
+    Store {
+        #[command(subcommand)]
+        command: StoreCommand,
+        #[command(flatten)]
+        demo: DemoFlag,
+    },
     /// List the stored requests, newest first, or search every request and answer
     History(HistoryArgs),
     /// Run a set of the workspace file through the service's queue; list, export and
@@ -138,8 +149,14 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff): `vantage man > vantage.1`
-    Man,
+    /// Print the manual's top page (roff): `vantage man > vantage.1`; with --dir, write it
+    /// and a page for every subcommand
+    Man {
+        /// Write every page into this folder (made if missing): vantage.1, vantage-ai.1,
+        /// vantage-track-report.1…
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
     /// Print the JSON Schema of a file, for editors that check TOML
     Schema {
         #[arg(value_enum)]
@@ -273,6 +290,18 @@ pub(super) fn progress_shown() -> bool {
     std::io::stderr().is_terminal()
 }
 
+/// Clears the progress line, when one is on stderr.
+pub(super) fn clear_progress() {
+    if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
+        write_stderr(&blank_line());
+    }
+}
+
+/// Whether a retry's countdown holds the progress line now.
+pub(super) fn retry_on_screen() -> bool {
+    RETRY_COUNTING.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 fn write_stderr(text: &str) {
     let mut stderr = std::io::stderr().lock();
     let _ = stderr.write_all(text.as_bytes());
@@ -298,6 +327,9 @@ fn blank_line() -> String {
 /// Whether a countdown line is on stderr now, to be cleared before anything else goes there.
 static COUNTDOWN_SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Whether a retry's countdown is running (a waiting spinner then leaves the line to it).
+static RETRY_COUNTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The wait before an automatic retry, counted down on one line of stderr (a terminal's
 /// only) and rewritten each second; [`Countdown::clear`] erases it when the call ends.
 #[derive(Clone, Default)]
@@ -310,6 +342,7 @@ impl Countdown {
         let reason = sanitize::one_line(&notice.error.to_string()).into_owned();
         let attempt = notice.attempt;
         let seconds = notice.wait.as_secs().max(1);
+        RETRY_COUNTING.store(true, std::sync::atomic::Ordering::Relaxed);
         let ticker = tokio::spawn(async move {
             for left in (1..=seconds).rev() {
                 write_stderr(&rewrite_line(&format!(
@@ -318,6 +351,7 @@ impl Countdown {
                 COUNTDOWN_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
             }
+            RETRY_COUNTING.store(false, std::sync::atomic::Ordering::Relaxed);
         });
         if let Ok(mut slot) = self.ticker.lock()
             && let Some(previous) = slot.replace(ticker)
@@ -332,9 +366,8 @@ impl Countdown {
         {
             ticker.abort();
         }
-        if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
-            write_stderr(&blank_line());
-        }
+        RETRY_COUNTING.store(false, std::sync::atomic::Ordering::Relaxed);
+        clear_progress();
     }
 }
 
@@ -376,7 +409,7 @@ pub async fn run(config: &Config, client: &Client, command: Command) -> i32 {
 async fn run_command(config: &Config, client: &Client, command: Command) -> i32 {
     let result = match command {
         Command::Ai(args) => return ai::run_ai(config, client, args).await,
-        Command::Devices { json } => ai::run_devices(client, json).await,
+        Command::Devices { json, .. } => ai::run_devices(client, json).await,
         Command::Search(args) => return search::run_search(config, client, args).await,
         Command::Page(args) => return page::run_page(config, client, args).await,
         Command::Usage(args) => usage::run_usage(client, args).await,
@@ -387,7 +420,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
             return compare::run_compare_search(config, client, args).await;
         }
         Command::Fanouts(args) => return fanouts::run_fanouts(config, client, args).await,
-        Command::Store(command) => return store::run_store(config, command),
+        Command::Store { command, .. } => return store::run_store(config, command),
         Command::History(args) => return history::run_history(config, args),
         Command::Brands(args) => return discover::run_brands(config, args),
         Command::Discover(args) => {
@@ -396,7 +429,7 @@ async fn run_command(config: &Config, client: &Client, command: Command) -> i32 
         Command::Track(args) => return track::run_track(config, client, args).await,
         Command::Sim(_) | Command::Proxy(_) => unreachable_sim(),
         Command::Completions { shell } => return shell::completions(shell),
-        Command::Man => return shell::man(),
+        Command::Man { dir } => return shell::man(dir.as_deref()),
         Command::Schema { file } => return shell::schema(file),
         Command::Keys { template } => return shell::keys(config, template),
     };

@@ -32,6 +32,8 @@ pub struct PageArgs {
     /// Print the page as received, in a JSON object with where it was seen from
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
@@ -57,7 +59,8 @@ pub(super) async fn run_page(config: &Config, client: &Client, args: PageArgs) -
         return remember_submitted(config, submitted, params).await;
     }
     let kept = super::record::Kept::start(config, params);
-    let result = client.browser(&request).await;
+    let result =
+        super::waiting::while_waiting("Fetching the page", None, client.browser(&request)).await;
     let kept = kept.finish(&result).await;
     let fetched = match result {
         Ok(fetched) => fetched,

@@ -65,6 +65,8 @@ pub struct ProxyArgs {
     /// Print the answer as a JSON object
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub demo: super::DemoFlag,
 }
 
 impl ProxyArgs {

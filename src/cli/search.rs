@@ -58,6 +58,8 @@ pub struct SearchArgs {
     /// Print the service's JSON as received
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 /// Returns the exit code: a queued job whose id could not be stored exits 6 after printing it.
@@ -92,7 +94,7 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
         return remember_submitted(config, submitted, RequestParams::Search(request)).await;
     }
     let kept = super::record::Kept::start(config, RequestParams::Search(request.clone()));
-    let result = client.search(&request).await;
+    let result = super::waiting::while_waiting("Searching", None, client.search(&request)).await;
     let kept = kept.finish(&result).await;
     let code = match result {
         Ok(fetched) if args.ai_overview => {

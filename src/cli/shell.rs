@@ -112,7 +112,16 @@ pub fn keys(config: &Config, template: bool) -> i32 {
     let (keymap, mistake) = match std::fs::read_to_string(&path) {
         Ok(text) => match keys_file::keymap_from(&text, &path) {
             Ok(keymap) => (keymap, None),
-            Err(mistake) => (Keymap::default(), Some(mistake.to_string())),
+            // Each mistake on a line of its own, in line order.
+            Err(mistakes) => {
+                let mut lines: Vec<String> =
+                    mistakes.all().iter().map(ToString::to_string).collect();
+                // Said after them all, not as if of the last one alone.
+                if lines.len() > 1 {
+                    lines.push(String::new());
+                }
+                (Keymap::default(), Some(lines.join("\n")))
+            }
         },
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => (Keymap::default(), None),
         Err(error) => (
@@ -130,8 +139,9 @@ pub fn keys(config: &Config, template: bool) -> i32 {
     out_as_received(&format!("{source}\n\n{}", keys_file::tables(&keymap)));
     match mistake {
         Some(sentence) => {
+            let gap = if sentence.ends_with('\n') { "" } else { " " };
             err(&format!(
-                "{sentence} The default keys are in use until it is fixed."
+                "{sentence}{gap}The default keys are in use until it is fixed."
             ));
             exit::INVALID_INPUT
         }
@@ -139,12 +149,39 @@ pub fn keys(config: &Config, template: bool) -> i32 {
     }
 }
 
-/// The man page (roff) on stdout.
-pub fn man() -> i32 {
-    match super::man::page() {
-        Ok(page) => write_out(&page),
+/// The manual's top page (roff) on stdout; with `dir`, every page written into it.
+pub fn man(dir: Option<&std::path::Path>) -> i32 {
+    let Some(dir) = dir else {
+        return match super::man::page() {
+            Ok(page) => write_out(&page),
+            Err(error) => {
+                err(&format!("The man page could not be written: {error}."));
+                exit::FAILURE
+            }
+        };
+    };
+    let written = super::man::pages().and_then(|pages| {
+        std::fs::create_dir_all(dir)?;
+        for (name, page) in &pages {
+            std::fs::write(dir.join(name), page)?;
+        }
+        Ok(pages.len())
+    });
+    match written {
+        Ok(count) => {
+            err(&format!(
+                "Wrote {} into {}: man -l {} opens the first.",
+                crate::plural::count(count as u64, "page", "pages"),
+                dir.display(),
+                dir.join("vantage.1").display()
+            ));
+            exit::OK
+        }
         Err(error) => {
-            err(&format!("The man page could not be written: {error}."));
+            err(&format!(
+                "The manual could not be written into {}: {error}. Give a folder you can write to.",
+                dir.display()
+            ));
             exit::FAILURE
         }
     }

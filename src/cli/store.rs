@@ -50,9 +50,9 @@ fn print_check(report: &CheckReport) -> i32 {
         return exit::OK;
     }
     let mut text = format!(
-        "The history database {} is damaged: {} problem(s).\n",
+        "The history database {} is damaged: {}.\n",
         report.path.display(),
-        report.problems.len()
+        crate::plural::count(report.problems.len() as u64, "problem", "problems")
     );
     for problem in &report.problems {
         text.push_str(&format!("  {}\n", crate::sanitize::one_line(problem)));

@@ -127,6 +127,15 @@ pub(super) fn quoted_once(terms: &str) -> String {
     }
 }
 
+/// "1 result", "12,400 results".
+pub(super) fn results_count(n: u64) -> String {
+    format!(
+        "{} {}",
+        thousands(n),
+        crate::plural::noun(n, "result", "results")
+    )
+}
+
 /// Results as a ranked list, grouped by page, with sitelinks under each result.
 pub fn search_text(results: &SearchResults) -> String {
     let mut text = String::new();
@@ -137,14 +146,14 @@ pub fn search_text(results: &SearchResults) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     text.push_str(&format!(
-        "{} · {} · {} results",
+        "{} · {} · {}",
         if results.engine.is_empty() {
             "search".into()
         } else {
             one_line(&results.engine)
         },
         quoted_once(&one_line(&results.terms)),
-        thousands(
+        results_count(
             results
                 .results_count
                 .unwrap_or(results.results.len() as u64)
@@ -154,7 +163,10 @@ pub fn search_text(results: &SearchResults) -> String {
         text.push_str(&format!(" (about {})", thousands(approx)));
     }
     if let Some(pages) = results.page_count {
-        text.push_str(&format!(" · {pages} page(s)"));
+        text.push_str(&format!(
+            " · {}",
+            crate::plural::count(u64::from(pages), "page", "pages")
+        ));
     }
     if !location.is_empty() {
         text.push_str(&format!(" · from {location}"));

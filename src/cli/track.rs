@@ -31,6 +31,8 @@ pub struct TrackArgs {
     /// or a parent)
     #[arg(long, global = true, value_name = "PATH", env = "VANTAGE_WORKSPACE")]
     pub workspace: Option<PathBuf>,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 #[derive(Debug, Subcommand)]
@@ -301,7 +303,7 @@ async fn cost_before_spend(
     let credits = set.calls_by_kind().credits(prices);
     let balance = client.account().await.ok().and_then(|a| a.credits);
     let left = balance.map_or(" (the balance could not be read)".to_string(), |c| {
-        format!("; {c} credits left")
+        format!("; {} left", crate::plural::count(c, "credit", "credits"))
     });
     let sentence = format!(
         "A run of {} makes {}{left}.",
@@ -312,7 +314,8 @@ async fn cost_before_spend(
         Ok(sentence)
     } else {
         Err(format!(
-            "{sentence} Not sent: the balance cannot cover its {credits} credits. Top up, or run with --yes to send what it allows."
+            "{sentence} Not sent: the balance cannot cover its {}. Top up, or run with --yes to send what it allows.",
+            crate::plural::count(credits, "credit", "credits")
         ))
     }
 }
@@ -373,24 +376,24 @@ async fn run_set(
     if begun.resumed {
         let doubt = if begun.in_doubt > 0 {
             format!(
-                " {} call(s) went out without their id being stored and are sent again (the service may bill them twice).",
-                begun.in_doubt
+                " {} went out without their id being stored and are sent again (the service may bill them twice).",
+                crate::plural::count(begun.in_doubt as u64, "call", "calls")
             )
         } else {
             String::new()
         };
         err(&format!(
-            "Going on with run {} of {}, cut short before all {} calls were sent.{doubt}",
+            "Going on with run {} of {}, cut short before all {} were sent.{doubt}",
             begun.run.short(),
             set.name,
-            begun.planned
+            crate::plural::count(begun.planned as u64, "call", "calls")
         ));
     } else {
         err(&format!(
-            "Run {} of {}: {} calls.",
+            "Run {} of {}: {}.",
             begun.run.short(),
             set.name,
-            begun.planned
+            crate::plural::count(begun.planned as u64, "call", "calls")
         ));
     }
     let progress = Progress::new();
@@ -427,37 +430,41 @@ async fn run_set(
             err(&format!("{sentence}\n  {}", commands.join("\n  ")));
         }
         err(&format!(
-            "Submitting stopped: {} call(s) not sent; run `vantage track run {}` again to send them.",
-            tally.later, set.name
+            "Submitting stopped: {} not sent; run `vantage track run {}` again to send them.",
+            crate::plural::count(tally.later as u64, "call", "calls"),
+            set.name
         ));
         return halt.exit_code;
     }
     if tally.stopped {
         err(&format!(
-            "Stopped: {} call(s) queued, {} not sent yet; run `vantage track run {}` again to go on.",
-            tally.queued, tally.later, set.name
+            "Stopped: {} queued, {} not sent yet; run `vantage track run {}` again to go on.",
+            crate::plural::count(tally.queued as u64, "call", "calls"),
+            tally.later,
+            set.name
         ));
         return exit::CANCELLED;
     }
     let mut code = exit::OK;
     if tally.later > 0 {
         err(&format!(
-            "{} call(s) could not be sent now; run `vantage track run {}` again to send them.",
-            tally.later, set.name
+            "{} could not be sent now; run `vantage track run {}` again to send them.",
+            crate::plural::count(tally.later as u64, "call", "calls"),
+            set.name
         ));
         code = exit::SERVICE;
     }
     if tally.refused > 0 {
         err(&format!(
-            "The service refused {} call(s) of the set; fix them in the workspace file.",
-            tally.refused
+            "The service refused {} of the set; fix them in the workspace file.",
+            crate::plural::count(tally.refused as u64, "call", "calls")
         ));
         code = exit::SERVICE;
     }
     if !wait {
         err(&format!(
-            "{} job(s) queued this time. `vantage jobs watch` or the app collect the results; `vantage track list` shows the run.",
-            tally.queued
+            "{} queued this time. `vantage jobs watch` or the app collect the results; `vantage track list` shows the run.",
+            crate::plural::count(tally.queued as u64, "job", "jobs")
         ));
         return code;
     }
@@ -496,9 +503,10 @@ async fn run_set(
         let incomplete = summary.failed + summary.refused;
         if incomplete > 0 {
             err(&format!(
-                "{incomplete} of {} calls gave no answer: the run's figures cover {} answers. \
+                "{incomplete} of {} gave no answer: the run's figures cover {}. \
                  Re-submit a failed job with R in the app's Jobs tab, or run the set again.",
-                summary.planned, summary.done
+                crate::plural::count(summary.planned as u64, "call", "calls"),
+                crate::plural::count(summary.done as u64, "answer", "answers")
             ));
             if code == exit::OK {
                 code = exit::RUN_INCOMPLETE;
@@ -534,7 +542,8 @@ async fn wait_for_jobs(store: &Store, client: &Client, set: &str, progress: &Pro
     }
     let total = open.len();
     let mut ended = 0usize;
-    progress.show(&format!("Waiting: 0 of {total} jobs ended"));
+    let jobs = crate::plural::noun(total as u64, "job", "jobs");
+    progress.show(&format!("Waiting: 0 of {total} {jobs} ended"));
     let client = client.clone();
     let poll = move |kind: JobKind, id: JobId| {
         let client = client.clone();
@@ -551,7 +560,7 @@ async fn wait_for_jobs(store: &Store, client: &Client, set: &str, progress: &Pro
             }
             if progress.shown {
                 progress.show(&format!(
-                    "Waiting: {ended} of {total} jobs ended, at most {MAX_IN_FLIGHT} polls at once"
+                    "Waiting: {ended} of {total} {jobs} ended, at most {MAX_IN_FLIGHT} polls at once"
                 ));
             } else if transition.parked {
                 err(&transition_line(transition, size));
@@ -641,9 +650,10 @@ fn list(config: &Config, workspace: Option<&std::path::Path>, json: bool) -> i32
                 .filter(|r| r.set_name.eq_ignore_ascii_case(&set.name))
                 .count();
             out(&format!(
-                "set {}: a run makes {}; {count} run(s)\n",
+                "set {}: a run makes {}; {}\n",
                 set.name,
-                set.cost_in_words(&config.prices)
+                set.cost_in_words(&config.prices),
+                crate::plural::count(count as u64, "run", "runs")
             ));
         }
     }

@@ -58,11 +58,11 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
     if run.done == 0 {
         // Nothing answered: no alert can fire, and saying none did would read as all clear.
         err(&format!(
-            "The newest run of {} ({}) has no answers ({} of {} calls failed or expired, {} refused), so its alerts were not checked. `vantage track run {} --wait` runs the set again.",
+            "The newest run of {} ({}) has no answers ({} of {} failed or expired, {} refused), so its alerts were not checked. `vantage track run {} --wait` runs the set again.",
             set.name,
             run.id.short(),
             run.failed,
-            run.planned,
+            crate::plural::count(run.planned as u64, "call", "calls"),
             run.refused,
             set.name
         ));
@@ -120,7 +120,11 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
 fn payload(set: &str, run: &RunSummary, fired: &[Fired]) -> String {
     let lines: Vec<&str> = fired.iter().map(|f| f.text.as_str()).collect();
     serde_json::json!({
-        "text": format!("vantage: {} alert(s) fired on {set}\n{}", fired.len(), lines.join("\n")),
+        "text": format!(
+            "vantage: {} fired on {set}\n{}",
+            crate::plural::count(fired.len() as u64, "alert", "alerts"),
+            lines.join("\n")
+        ),
         "set": set,
         "run": run.id.as_str(),
         "run_started_at": timestamp(run.started_at),
@@ -146,7 +150,10 @@ async fn deliver(store: &Store, url: &str, set: &str, run: &RunSummary, fired: &
     let body = payload(set, run, fired);
     let result = crate::api::webhook::post(url, &body, retry_pause()).await;
     match &result {
-        Ok(()) => err(&format!("Posted {} alert(s) to the webhook.", fired.len())),
+        Ok(()) => err(&format!(
+            "Posted {} to the webhook.",
+            crate::plural::count(fired.len() as u64, "alert", "alerts")
+        )),
         Err(problem) => err(&format!(
             "The alerts could not be posted: {problem}. They are kept and posted again by the next run or `vantage track check {set}`."
         )),
@@ -170,9 +177,9 @@ async fn retry_kept(store: &Store, url: &str, set: &str) {
                 delivery.run.short()
             )),
             Err(problem) => err(&format!(
-                "The alerts of run {} are still not posted ({} tries so far): {problem}.",
+                "The alerts of run {} are still not posted ({} so far): {problem}.",
                 delivery.run.short(),
-                delivery.attempts + 1
+                crate::plural::count(u64::from(delivery.attempts) + 1, "try", "tries")
             )),
         }
         record(store, delivery.run, set, delivery.payload, result.err()).await;

@@ -38,8 +38,9 @@ pub(super) fn shown_progress() -> impl FnMut(Progress) {
             progress(&bar(done));
         } else if done.read >= next_line || (done.read == done.total && done.total >= LINE_EVERY) {
             err(&format!(
-                "Read {} of {} answers by the current reading rules.",
-                done.read, done.total
+                "Read {} of {} by the current reading rules.",
+                done.read,
+                crate::plural::count(done.total as u64, "answer", "answers")
             ));
             next_line = (done.read / LINE_EVERY + 1) * LINE_EVERY;
         }
@@ -68,8 +69,8 @@ pub(super) fn set_readings(
         Ok(Ok(Some(readings))) => {
             if readings.read_in_memory() > 0 {
                 err(&format!(
-                    "The store could not keep the readings of {} run(s), so their answers were read again this time.",
-                    readings.read_in_memory()
+                    "The store could not keep the readings of {}, so their answers were read again this time.",
+                    crate::plural::count(readings.read_in_memory() as u64, "run", "runs")
                 ));
             }
             Ok(readings)

@@ -70,11 +70,14 @@ pub(super) fn report_page(
         Ok(()) => {
             let extra = match charts.len() {
                 0 => String::new(),
-                n => format!(" and {n} charts beside it"),
+                n => format!(
+                    " and {} beside it",
+                    crate::plural::count(n as u64, "chart", "charts")
+                ),
             };
             err(&format!(
-                "Wrote the report of {set} ({} runs) to {}{extra}.",
-                input.trends.runs.len(),
+                "Wrote the report of {set} ({}) to {}{extra}.",
+                crate::plural::count(input.trends.runs.len() as u64, "run", "runs"),
                 path.display()
             ));
             exit::OK

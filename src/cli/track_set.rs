@@ -240,7 +240,12 @@ pub(super) fn run_set_command(explicit: Option<&Path>, mut command: SetCommand) 
     }
     let cost = checked
         .set(&name)
-        .map(|s| format!(": {} calls a run", s.combinations()))
+        .map(|s| {
+            format!(
+                ": {} a run",
+                crate::plural::count(s.combinations() as u64, "call", "calls")
+            )
+        })
         .unwrap_or_default();
     out(&with_newline(format!(
         "{done} the set {name} in {}{cost}.",

@@ -81,20 +81,23 @@ pub(super) fn export(config: &Config, set: &str, since: Option<&str>) -> i32 {
         }
         Ok(tally) => {
             err(&format!(
-                "Exported {} run(s) of {set}, {} rows.",
-                tally.runs, tally.rows
+                "Exported {} of {set}, {}.",
+                crate::plural::count(tally.runs as u64, "run", "runs"),
+                crate::plural::count(tally.rows as u64, "row", "rows")
             ));
             exit::OK
         }
         Err(ExportError::Write { error, written }) => {
             err(&format!(
-                "The export is incomplete: its output could not be written ({error}) once {written} line(s) were read. Write it where there is room, to a file or a program that reads it all."
+                "The export is incomplete: its output could not be written ({error}) once {} read. Write it where there is room, to a file or a program that reads it all.",
+                line_count(written)
             ));
             exit::FAILURE
         }
         Err(ExportError::Store { error, written }) => {
             err(&format!(
-                "The export is incomplete: it stopped once {written} line(s) were read. {error}"
+                "The export is incomplete: it stopped once {} read. {error}",
+                line_count(written)
             ));
             error.exit_code()
         }
@@ -134,10 +137,12 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
                 }
                 let parts = runs.tally(&store).map_or(0, |tally| tally.parts);
                 err(&format!(
-                    "{}, line {}: {}. Nothing from it on was imported; the {rows} rows before it are kept.{}",
+                    "{}, line {}: {}. Nothing from it on was imported; the {} before it {} kept.{}",
                     file.display(),
                     bad.line,
                     bad.problem,
+                    crate::plural::count(rows as u64, "row", "rows"),
+                    crate::plural::noun(rows as u64, "is", "are"),
                     parts_sentence(parts)
                 ));
                 return exit::INVALID_INPUT;
@@ -147,7 +152,11 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
             return code;
         }
         if rows > 0 {
-            progress(&format!("Importing {}: {rows} rows…", file.display()));
+            progress(&format!(
+                "Importing {}: {}…",
+                file.display(),
+                crate::plural::count(rows as u64, "row", "rows")
+            ));
         }
         rows += batch.rows.len();
         let mut ids = Vec::new();
@@ -181,9 +190,10 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
         }
     };
     err(&format!(
-        "Read {rows} rows of {}: {} run(s) new here, {} completed (an earlier import had brought only part of them), {} already here and kept as they were.{}",
+        "Read {} of {}: {} new here, {} completed (an earlier import had brought only part of them), {} already here and kept as they were.{}",
+        crate::plural::count(rows as u64, "row", "rows"),
         file.display(),
-        tally.new,
+        crate::plural::count(tally.new as u64, "run", "runs"),
         tally.completed,
         tally.already,
         parts_sentence(tally.parts)
@@ -250,7 +260,9 @@ fn parts_sentence(parts: usize) -> String {
     match parts {
         0 => String::new(),
         n => format!(
-            " {n} run(s) are only partly here (their calls are not all in what was read): they are left out of every view until an import of the whole file brings the rest."
+            " {} only partly here (their calls are not all in what was read): {} left out of every view until an import of the whole file brings the rest.",
+            crate::plural::count(n as u64, "run is", "runs are"),
+            crate::plural::noun(n as u64, "it is", "they are")
         ),
     }
 }
@@ -267,4 +279,14 @@ async fn written(file: &Path, writing: Option<(Ack, (usize, usize))>) -> Result<
         ));
         error.exit_code()
     })
+}
+
+/// "1 line was", "12 lines were".
+fn line_count(n: usize) -> String {
+    let n = n as u64;
+    format!(
+        "{} {}",
+        crate::plural::count(n, "line", "lines"),
+        crate::plural::noun(n, "was", "were")
+    )
 }

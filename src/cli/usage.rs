@@ -25,6 +25,8 @@ pub struct UsageArgs {
     /// Print the service's JSON as received
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub flags: super::ServiceFlags,
 }
 
 pub(super) async fn run_usage(client: &Client, args: UsageArgs) -> Result<(), ApiError> {

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::keymap::{Action, Binding, Context, DEFAULTS, Key, Keymap};
-use crate::user_file::FileMistake;
+use crate::user_file::{FileMistake, FileMistakes};
 
 /// Where a key without Ctrl or Alt would be taken from the text a user types.
 const TYPING: [Context; 5] = [
@@ -241,9 +241,10 @@ enum KeysValue {
 
 type KeysTable = BTreeMap<Spanned<String>, BTreeMap<Spanned<String>, Spanned<KeysValue>>>;
 
-/// The keymap with the file's keys in place of the defaults they name, or the first mistake
-/// of the file (then nothing of it is used).
-pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
+/// The keymap with the file's keys in place of the defaults they name, or every mistake of
+/// the file in line order (then nothing of it is used). A line TOML cannot read ends the
+/// reading: it is the one mistake said.
+pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistakes> {
     let table: KeysTable = toml::from_str(text).map_err(|error| {
         let mut mistake = FileMistake::from_toml(path, text, &error);
         if mistake.problem.contains("did not match any variant") {
@@ -251,8 +252,9 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
         } else if mistake.problem.contains("expected a map") {
             mistake.problem = "keys go under a context, as `[normal]` then `quit = \"Q\"`".into();
         }
-        mistake
+        FileMistakes::from(mistake)
     })?;
+    let mut mistakes = Vec::new();
     let known = contexts();
     let mut bindings = Keymap::default().all().to_vec();
     // Which line moved each binding, to name it when two end up on one key.
@@ -271,7 +273,7 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                 .filter(|c| **c != Context::TextField)
                 .map(|c| context_name(*c))
                 .collect();
-            return Err(mistake(
+            mistakes.push(mistake(
                 context_key.span().start,
                 context_key.get_ref(),
                 format!(
@@ -280,15 +282,17 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                     names.join(", ")
                 ),
             ));
+            continue;
         };
         if context == Context::TextField {
-            return Err(mistake(
+            mistakes.push(mistake(
                 context_key.span().start,
                 context_key.get_ref(),
                 "a text field's editing keys are its own and cannot be moved".into(),
             ));
+            continue;
         }
-        for (action_key, value) in actions {
+        'action: for (action_key, value) in actions {
             let at = action_key.span().start;
             let name = action_key.get_ref();
             let own = bindings
@@ -339,7 +343,8 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                         elsewhere.join(", ")
                     )
                 };
-                return Err(mistake(at, name, problem));
+                mistakes.push(mistake(at, name, problem));
+                continue;
             };
             let written: Vec<&str> = match value.get_ref() {
                 KeysValue::One(one) => vec![one.as_str()],
@@ -347,13 +352,19 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
             };
             let mut keys = Vec::with_capacity(written.len());
             for key_text in written {
-                let key = parse_key(key_text).map_err(|problem| mistake(at, name, problem))?;
+                let key = match parse_key(key_text) {
+                    Ok(key) => key,
+                    Err(problem) => {
+                        mistakes.push(mistake(at, name, problem));
+                        continue 'action;
+                    }
+                };
                 let plain = matches!(key.code, KeyCode::Char(_))
                     && !key
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
                 if plain && TYPING.contains(&context) {
-                    return Err(mistake(
+                    mistakes.push(mistake(
                         at,
                         name,
                         format!(
@@ -361,6 +372,7 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                             context_name(context)
                         ),
                     ));
+                    continue 'action;
                 }
                 if !keys.contains(&key) {
                     keys.push(key);
@@ -391,7 +403,7 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                 (Some(x), None) | (None, Some(x)) => x.clone(),
                 (None, None) => continue,
             };
-            return Err(FileMistake::new(
+            mistakes.push(FileMistake::new(
                 path,
                 text,
                 at,
@@ -405,6 +417,9 @@ pub fn keymap_from(text: &str, path: &Path) -> Result<Keymap, FileMistake> {
                 ),
             ));
         }
+    }
+    if let Some(mistakes) = FileMistakes::in_line_order(mistakes) {
+        return Err(mistakes);
     }
     bindings.retain(|b| !b.keys.is_empty());
     Ok(Keymap::from_bindings(bindings))
@@ -588,7 +603,7 @@ mod tests {
         assert_eq!(keys.label_of(Context::Chat, Action::Send, ""), "Ctrl+S");
         // A key the form gives another action is refused in the tab's context as well.
         let clash = keymap_from("[chat]\nsend = \"m\"\n", path()).unwrap_err();
-        assert!(clash.problem.contains("both"), "{clash}");
+        assert!(clash.all()[0].problem.contains("both"), "{clash}");
     }
 
     #[test]
@@ -640,7 +655,9 @@ mod tests {
             ),
         ];
         for (text, line, key, problem) in cases {
-            let mistake = keymap_from(text, path()).unwrap_err();
+            let mistakes = keymap_from(text, path()).unwrap_err();
+            assert_eq!(mistakes.all().len(), 1, "{text:?}: {mistakes}");
+            let mistake = &mistakes.all()[0];
             assert_eq!(mistake.line, line, "{text:?}: {mistake}");
             assert_eq!(mistake.key.as_deref(), Some(key), "{text:?}: {mistake}");
             assert!(mistake.problem.contains(problem), "{text:?}: {mistake}");
@@ -652,8 +669,36 @@ mod tests {
             ("[normal\n", 1),
         ] {
             let mistake = keymap_from(text, path()).unwrap_err();
-            assert_eq!(mistake.line, line, "{text:?}: {mistake}");
+            assert_eq!(mistake.all()[0].line, line, "{text:?}: {mistake}");
         }
+    }
+
+    #[test]
+    fn every_mistake_of_a_file_is_said_in_line_order() {
+        // The contexts are read in name order (alpha, chat, global, normal): the lines not.
+        let text = "[normal]\nquitt = \"Q\"\n[chat]\nsend = \"hyper-x\"\n[alpha]\nx = \"y\"\n\
+                    [global]\nquit = \"q\"\n";
+        let mistakes = keymap_from(text, path()).unwrap_err();
+        let lines: Vec<(usize, Option<&str>)> = mistakes
+            .all()
+            .iter()
+            .map(|m| (m.line, m.key.as_deref()))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (2, Some("quitt")),
+                (4, Some("send")),
+                (5, Some("alpha")),
+                (8, Some("quit"))
+            ],
+            "{mistakes}"
+        );
+        let sentence = mistakes.to_string();
+        assert!(
+            sentence.contains("has 4 mistakes: line 2, at `quitt`"),
+            "{sentence}"
+        );
     }
 
     #[test]

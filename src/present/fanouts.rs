@@ -208,9 +208,9 @@ impl BrandCoverage {
             return "no domains listed in the workspace file, so its rank is not known".to_string();
         }
         format!(
-            "{} of {} fanouts ({:.0} %), best rank {}",
+            "{} of {} ({:.0} %), best rank {}",
             self.covered,
-            self.searched,
+            crate::plural::count(self.searched as u64, "fanout", "fanouts"),
             self.share,
             self.best_rank.map_or("–".to_string(), |r| r.to_string())
         )
@@ -221,10 +221,10 @@ impl Coverage {
     /// The coverage as text: per brand its share, then each fanout with its top results.
     pub fn text(&self, shown_results: usize) -> String {
         let mut out = format!(
-            "Fan-out coverage of {} from {}: {} fanouts searched from the same place (top {})\n",
+            "Fan-out coverage of {} from {}: {} searched from the same place (top {})\n",
             self.model,
             self.place,
-            self.rows.len(),
+            crate::plural::count(self.rows.len() as u64, "fanout", "fanouts"),
             self.top
         );
         if !self.brands.is_empty() {

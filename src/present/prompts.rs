@@ -215,17 +215,21 @@ impl PromptPool {
     }
 }
 
-/// The prompts as aligned text: count, prompt, who raised it.
+/// The prompt column's width at most; longer prompts are printed whole past it.
+const PROMPT_COLUMN: usize = 48;
+
+/// The prompts as aligned text: count, prompt, who raised it. Each prompt is whole, as it
+/// is pasted into `--prompt`: one longer than the column pushes its raisers along.
 pub fn prompts_text(prompts: &[FoundPrompt]) -> String {
     let width = prompts
         .iter()
         .map(|p| p.prompt.chars().count())
         .max()
         .unwrap_or(6)
-        .clamp(6, 48);
+        .clamp(6, PROMPT_COLUMN);
     let mut out = format!("{:>5}  {:<width$}  RAISED BY\n", "COUNT", "PROMPT");
     for p in prompts {
-        let prompt: String = p.prompt.chars().take(width).collect();
+        let prompt = &p.prompt;
         let by: Vec<String> = p
             .raised_by
             .iter()
@@ -271,5 +275,18 @@ mod tests {
             text.contains("ChatGPT fanout (DE); ChatGPT fanout (US)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_prompt_longer_than_the_column_is_printed_whole() {
+        let long = "which waterproof hiking boots last longest on rocky alpine trails in winter";
+        let mut pool = PromptPool::default();
+        pool.add(long, "ChatGPT fanout", "US", 1);
+        pool.add("short one", "ChatGPT fanout", "US", 1);
+        let text = prompts_text(&pool.ranked("boots"));
+        let line = text.lines().find(|line| line.contains("alpine")).unwrap();
+        assert!(line.contains(long), "{text}");
+        assert!(line.ends_with("ChatGPT fanout (US)"), "{text}");
+        assert!(!text.contains('…'), "{text}");
     }
 }

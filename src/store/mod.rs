@@ -705,6 +705,16 @@ impl Store {
         self.with_reader(|c| read::history_entry(c, id))
     }
 
+    /// The ids of the entries whose id starts with `prefix` (at most `max`), for an id typed
+    /// in part.
+    pub fn history_ids_starting(
+        &self,
+        prefix: &str,
+        max: usize,
+    ) -> Result<Vec<EntryId>, StoreError> {
+        self.with_reader(|c| read::history_ids_starting(c, prefix, max))
+    }
+
     /// The AI answers stored, newest first: each answered AI entry's request and body, and
     /// each answered column of a stored comparison; those stored before `since_ms` are left
     /// out, and at most `max` are read (a bound on the work whatever is stored).

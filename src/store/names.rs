@@ -149,8 +149,9 @@ impl AnswersRead {
     pub fn as_text_note(&self) -> Option<String> {
         (self.as_text > 0).then(|| {
             format!(
-                "{} of the {} answers were too large to read in their shape (lists, headings, bold names) and were read as plain text: the names they put forward are not listed.",
-                self.as_text, self.answers
+                "Answers too large to read in their shape (lists, headings, bold names) were read as plain text, and the names they put forward are not listed: {} of {}.",
+                self.as_text,
+                crate::plural::count(self.answers as u64, "answer", "answers")
             )
         })
     }

@@ -300,6 +300,25 @@ pub fn history_entry(conn: &Connection, id: &EntryId) -> Result<Option<HistoryEn
     }))
 }
 
+/// The ids of the entries whose id starts with `prefix`, at most `max`, in id order. The
+/// range on the primary key reads only the matching ids, however many entries are stored.
+pub fn history_ids_starting(
+    conn: &Connection,
+    prefix: &str,
+    max: usize,
+) -> Result<Vec<EntryId>, StoreError> {
+    // Every id that starts with the prefix sorts before the prefix followed by the last char.
+    let end = format!("{prefix}\u{10FFFF}");
+    let mut statement = conn.prepare_cached(
+        "SELECT id FROM requests WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3",
+    )?;
+    let max = i64::try_from(max).unwrap_or(i64::MAX);
+    let ids = statement
+        .query_map(rusqlite::params![prefix, end, max], |row| row.get(0))?
+        .collect::<Result<Vec<String>, _>>()?;
+    Ok(ids.into_iter().map(EntryId).collect())
+}
+
 pub fn devices(conn: &Connection) -> Result<Option<Devices>, StoreError> {
     let row: Option<(String, i64)> = conn
         .query_row(

@@ -86,7 +86,7 @@ impl UserFiles {
                 let theme = match (read, text.as_deref()) {
                     (Ok(_), Some(text)) => theme_from(text, path)
                         .map(Box::new)
-                        .map_err(FileUnusable::Mistake),
+                        .map_err(|mistake| FileUnusable::Mistake(mistake.into())),
                     (Ok(_), None) => Err(FileUnusable::Unreadable(format!(
                         "There is no theme file at {} (a relative path is looked for from the current folder when given with --theme, beside the config file when given in it), so the theme in use stays (at start, dark). Give `theme` in the config file (or --theme) dark, light, high-contrast or the path of a theme file.",
                         path.display()

@@ -9,6 +9,8 @@
 mod ai_reading_cli;
 #[path = "../cli.rs"]
 mod cli;
+#[path = "../cli_manual.rs"]
+mod cli_manual;
 #[path = "../compare_cli.rs"]
 mod compare_cli;
 #[path = "../demo_apart.rs"]

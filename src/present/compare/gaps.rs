@@ -139,7 +139,10 @@ impl Gaps {
         for gap in &self.columns {
             let share = match (gap.missing_in, gap.answers) {
                 (Some(missing), Some(answers)) => {
-                    format!(" (in {missing} of {answers} answers)")
+                    format!(
+                        " (in {missing} of {})",
+                        crate::plural::count(answers as u64, "answer", "answers")
+                    )
                 }
                 _ => String::new(),
             };

@@ -365,8 +365,8 @@ impl AnswerSummary {
             let (time, length, sources) = match (&c.elapsed, &c.error) {
                 (Some(e), _) => (
                     crate::measure::duration(*e),
-                    format!("{} chars", c.chars),
-                    format!("{} sources", c.domains.len()),
+                    crate::plural::count(c.chars as u64, "char", "chars"),
+                    crate::plural::count(c.domains.len() as u64, "source", "sources"),
                 ),
                 (None, Some(error)) => (
                     format!("failed: {}", shown(&error.to_string())),
