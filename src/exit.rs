@@ -1,4 +1,4 @@
-//! The process exit codes, in one place: the README's table lists exactly these.
+//! The process exit codes, in one place: docs/exit-codes.md and the manual list exactly these.
 
 /// Done as asked.
 pub const OK: i32 = 0;

@@ -99,7 +99,7 @@ pub async fn run_proxy(args: ProxyArgs, config: &Config, simulator: Option<&Simu
     }
 }
 
-/// The README's table: a SOCKS5 refusal gave no answer from the target (5), whatever kind
+/// The exit codes' table: a SOCKS5 refusal gave no answer from the target (5), whatever kind
 /// of refusal the proxy error calls it.
 fn proxy_exit_code(error: &proxy::ProxyError) -> i32 {
     match error {

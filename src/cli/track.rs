@@ -1,6 +1,6 @@
 //! `vantage track`: run a set of the workspace file through the service's queue, list the
 //! runs, export them, and read their trends (`track_trends`). Scheduler-friendly: a lock per
-//! set, progress on stderr only when it is a terminal, exit codes as the README's table.
+//! set, progress on stderr only when it is a terminal, exit codes as docs/exit-codes.md lists them.
 
 use std::path::PathBuf;
 
@@ -142,7 +142,7 @@ pub(super) fn located_workspace(
 pub(super) fn load_workspace(explicit: Option<&std::path::Path>) -> Result<Workspace, String> {
     located_workspace(explicit)?.ok_or_else(|| {
         format!(
-            "There is no {} in this folder, so there are no sets to track. Write one with a [[sets]] table (see the README's Tracking section), or give its path with --workspace.",
+            "There is no {} in this folder, so there are no sets to track. Make a set with `vantage track set new NAME --prompt …` (or `n` in the app's Track tab; docs/tracking.md says how), or give the file's path with --workspace.",
             workspace::WORKSPACE_FILE
         )
     })

@@ -478,7 +478,7 @@ pub fn template() -> String {
 }
 
 /// The keymap as Markdown tables, a table per context: what `vantage keys` prints and the
-/// README shows.
+/// keys reference (docs/keys.md) shows.
 pub fn tables(keymap: &Keymap) -> String {
     let mut out = String::new();
     for context in contexts() {

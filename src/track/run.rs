@@ -123,8 +123,8 @@ pub struct Unstored {
 /// their answers (one each), for the CLI to list and the app to join.
 pub fn unstored_sentence(unstored: &[Unstored]) -> (String, Vec<String>) {
     let sentence = format!(
-        "{} job(s) were queued (and billed) but their ids could not be stored, so the run does not know them and its next `track run` sends their calls again. Their answers can be fetched now with:",
-        unstored.len()
+        "{} queued (and billed) but their ids could not be stored, so the run does not know them and its next `track run` sends their calls again. Their answers can be fetched now with:",
+        crate::plural::count(unstored.len() as u64, "job was", "jobs were")
     );
     let commands = unstored
         .iter()
