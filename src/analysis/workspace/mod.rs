@@ -589,13 +589,14 @@ impl Workspace {
         {
             self.own = Some(brand.name.clone());
         }
+        // Keys set in place keep the comments after them.
         if let Some(table) = table {
-            table.insert("name", value(brand.name.as_str()));
+            tables::set_value(table, "name", value(brand.name.as_str()));
             for (key, items) in [("aliases", &brand.aliases), ("domains", &brand.domains)] {
                 if items.is_empty() {
                     table.remove(key);
                 } else {
-                    table.insert(key, value(string_array(items)));
+                    tables::set_value(table, key, value(string_array(items)));
                 }
             }
         }
