@@ -35,7 +35,7 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
     }
     if set.alerts.is_empty() {
         err(&format!(
-            "The set {} has no alerts: add [[sets.alerts]] to {} (see the README's Alerts).",
+            "The set {} has no alerts: add them in the app's Track tab (e opens the set's form) or as [[sets.alerts]] in {} (see the README's Alerts).",
             set.name,
             workspace.path().display()
         ));
