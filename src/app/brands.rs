@@ -374,7 +374,7 @@ fn save_editor(app: &mut App) -> Vec<Effect> {
 fn say_own_change(app: &mut App, name: &str, own: bool, was_own: bool, before: Option<&str>) {
     let sentence = match (own, was_own, before) {
         (true, false, Some(other)) => {
-            format!("{name} is your brand now; {other} no longer is, as only one brand is yours.")
+            format!("{name} is your brand now ({other} no longer is: one brand is yours).")
         }
         (true, false, None) => format!("{name} is your brand now."),
         (false, true, _) => format!("{name} is no longer marked as your brand."),

@@ -434,7 +434,7 @@ fn the_form_marks_one_brand_as_yours_and_moving_the_mark_is_said() {
     let flash = app.flash.as_ref().unwrap().text.clone();
     assert_eq!(
         flash,
-        "Lowa is your brand now; Merrell no longer is, as only one brand is yours."
+        "Lowa is your brand now (Merrell no longer is: one brand is yours)."
     );
     let reread = Workspace::parse(Path::new("/w/vantage.toml"), &text).unwrap();
     assert_eq!(reread.own(), Some("Lowa"));

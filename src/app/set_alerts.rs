@@ -331,3 +331,220 @@ fn keep(app: &mut App) {
     ));
     super::sets::recheck(app);
 }
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::analysis::workspace::Workspace;
+    use crate::app::test_support::{demo_app, key};
+    use crate::app::{Msg, StoreEffect, Tab, update};
+
+    const FILE: &str = "[[brands]]\nname = \"Lowa\"\n[[brands]]\nname = \"Hoka\"\ndomains = [\"hoka.com\"]\n\n[[sets]]\nname = \"boots\"\nprompts = [\"best boots\"]\n\n# Ours.\n[[sets.alerts]]\nbrand = \"lowa\"\nmeasure = \"visibility\"\nbelow = 30\n";
+
+    fn on_the_set_form() -> App {
+        let mut app = demo_app();
+        app.tab = Tab::Track;
+        let workspace = Workspace::parse(std::path::Path::new("/w/vantage.toml"), FILE).unwrap();
+        super::super::brands::set_brands(&mut app, workspace.brands().to_vec());
+        app.brands_pane.workspace = Some(workspace);
+        app.brands_pane.exists = true;
+        super::super::sets::open(&mut app, "boots");
+        app
+    }
+
+    fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+        update(app, key(code))
+    }
+
+    fn ctrl_s(app: &mut App) -> Vec<Effect> {
+        update(
+            app,
+            Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+        )
+    }
+
+    fn to_row(app: &mut App, row: SetRow) {
+        let editor = app.track.editor.as_mut().unwrap();
+        editor.go_to(row);
+        assert_eq!(editor.current(), row);
+    }
+
+    fn alerts(app: &App) -> Vec<String> {
+        let editor = app.track.editor.as_ref().unwrap();
+        editor.set.alerts.iter().map(ToString::to_string).collect()
+    }
+
+    fn flash(app: &App) -> String {
+        app.flash
+            .as_ref()
+            .map(|f| f.text.clone())
+            .unwrap_or_default()
+    }
+
+    /// Made, changed and removed in the form, written with the set by Ctrl+S: the file
+    /// holds them, reads back to them, and keeps the untouched alert's comment.
+    #[test]
+    fn an_alert_is_added_edited_and_removed_and_written_with_the_set() {
+        let mut app = on_the_set_form();
+        assert_eq!(alerts(&app), ["Lowa visibility below 30 %"]);
+        // Added: Hoka's share of voice drops by 5 points.
+        to_row(&mut app, SetRow::AddAlert);
+        press(&mut app, KeyCode::Enter);
+        let draft = app.track.editor.as_ref().unwrap().alert.clone().unwrap();
+        assert_eq!(
+            draft.alert.to_string(),
+            "Lowa visibility drops by 10 points"
+        );
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(draft_of(&app).subject(), "Hoka");
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(draft_of(&app).measure, Measure::ShareOfVoice);
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+        for _ in 0..2 {
+            press(&mut app, KeyCode::Backspace);
+        }
+        update(&mut app, key(KeyCode::Char('5')));
+        press(&mut app, KeyCode::Enter);
+        assert!(ctrl_s(&mut app).is_empty(), "kept in the form, not written");
+        assert_eq!(
+            alerts(&app),
+            [
+                "Lowa visibility below 30 %",
+                "Hoka share of voice drops by 5 points"
+            ]
+        );
+        assert!(flash(&app).contains("is in the form"), "{}", flash(&app));
+        // Edited: the first one's change stepped from below to above.
+        to_row(&mut app, SetRow::Alert(0));
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+        ctrl_s(&mut app);
+        assert_eq!(alerts(&app)[0], "Lowa visibility above 30 %");
+        // Written with the set: read back as the form had them.
+        let effects = ctrl_s(&mut app);
+        let text = saved(&effects);
+        let again = Workspace::parse(std::path::Path::new("/w/vantage.toml"), &text).unwrap();
+        let read: Vec<String> = again
+            .set("boots")
+            .unwrap()
+            .alerts
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            read,
+            [
+                "Lowa visibility above 30 %",
+                "Hoka share of voice drops by 5 points"
+            ]
+        );
+        assert!(
+            text.contains("measure = \"share_of_voice\"\ndrops_by = 5\n"),
+            "{text}"
+        );
+        // Removed with d, and written without it; the other keeps its comment.
+        super::super::sets::open(&mut app, "boots");
+        to_row(&mut app, SetRow::Alert(0));
+        press(&mut app, KeyCode::Char('d'));
+        assert_eq!(alerts(&app), ["Hoka share of voice drops by 5 points"]);
+        assert!(
+            flash(&app).starts_with("Removed the alert"),
+            "{}",
+            flash(&app)
+        );
+        let text = saved(&ctrl_s(&mut app));
+        assert!(!text.contains("lowa"), "{text}");
+        let again = Workspace::parse(std::path::Path::new("/w/vantage.toml"), &text).unwrap();
+        assert_eq!(again.set("boots").unwrap().alerts.len(), 1);
+    }
+
+    fn draft_of(app: &App) -> Alert {
+        app.track
+            .editor
+            .as_ref()
+            .unwrap()
+            .alert
+            .as_ref()
+            .unwrap()
+            .alert
+            .clone()
+    }
+
+    fn saved(effects: &[Effect]) -> String {
+        effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Store(StoreEffect::SaveWorkspace { text, .. }) => Some(text.clone()),
+                _ => None,
+            })
+            .expect("Ctrl+S writes the workspace file")
+    }
+
+    /// What the file's reader refuses is refused in the form with its sentence: a rank of a
+    /// brand with no domains, a negative threshold; a threshold that is not a number keeps
+    /// the field open.
+    #[test]
+    fn an_invalid_alert_is_refused_with_the_files_sentence() {
+        let mut app = on_the_set_form();
+        to_row(&mut app, SetRow::AddAlert);
+        press(&mut app, KeyCode::Enter);
+        // Lowa's best rank: Lowa has no domains.
+        press(&mut app, KeyCode::Down);
+        for _ in 0..3 {
+            press(&mut app, KeyCode::Enter);
+        }
+        assert_eq!(draft_of(&app).measure, Measure::BestRank);
+        let problem = app
+            .track
+            .editor
+            .as_ref()
+            .unwrap()
+            .alert
+            .as_ref()
+            .unwrap()
+            .problem
+            .clone();
+        assert_eq!(
+            problem.as_deref(),
+            Some(
+                "brand: Lowa has no domains in [[brands]], so it has no rank to watch; add its domains"
+            )
+        );
+        assert!(ctrl_s(&mut app).is_empty());
+        assert!(
+            flash(&app).starts_with("The alert is refused: brand: Lowa has no domains"),
+            "{}",
+            flash(&app)
+        );
+        assert_eq!(alerts(&app).len(), 1, "not added");
+        // Back to visibility; a negative threshold is refused by the same check.
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(draft_of(&app).measure, Measure::Visibility);
+        assert_eq!(apply_threshold(&mut app, "-5"), Ok(()));
+        assert!(ctrl_s(&mut app).is_empty());
+        assert_eq!(
+            flash(&app),
+            "The alert is refused: below: should be a number, not negative, like 30 or 2.5."
+                .replace("below", "drops_by")
+        );
+        assert_eq!(
+            apply_threshold(&mut app, "ten"),
+            Err("\"ten\" is not a number; type one like 10 or 2.5.".to_string())
+        );
+        // Esc drops the draft; the set is as it was.
+        press(&mut app, KeyCode::Esc);
+        let editor = app.track.editor.as_ref().unwrap();
+        assert!(editor.alert.is_none());
+        assert!(!editor.changed);
+    }
+}

@@ -230,7 +230,7 @@ fn draw_editor(editor: &BrandEditor, frame: &mut Frame, area: Rect) {
             None if i == OWN_FIELD => spans.extend(own_spans(editor.own, focused)),
             None => {}
         }
-        lines.push(Line::from(spans));
+        lines.push(fit_line(Line::from(spans), area.width));
     }
     frame.render_widget(Paragraph::new(lines), area);
 }
@@ -240,7 +240,7 @@ fn own_spans(own: bool, focused: bool) -> Vec<Span<'static>> {
     let (mark, meaning) = if own {
         (
             "[x] ",
-            "your brand: its site cited is \"own\"; only one brand is",
+            "your brand (only one is; its site cited is \"own\")",
         )
     } else {
         ("[ ] ", "a brand you watch")
@@ -257,7 +257,7 @@ fn own_spans(own: bool, focused: bool) -> Vec<Span<'static>> {
         Span::styled(meaning, theme::muted()),
     ];
     if focused {
-        spans.push(Span::styled("  (Space toggles)", theme::dim()));
+        spans.push(Span::styled("  Space toggles", theme::dim()));
     }
     spans
 }

@@ -2,7 +2,7 @@
 //! row each, what each means, the alert as it reads, and what the file's check refuses.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
@@ -32,7 +32,7 @@ pub(super) fn draw(
         "A new alert"
     };
     let title = format!(
-        " {what} of the set {} · {} changes a row · {} keeps it · {} drops it ",
+        " {what} of {} · {} changes a row · {} keeps it · {} drops it ",
         editor.set.name,
         key(Action::Accept),
         key(Action::Send),
@@ -48,28 +48,20 @@ pub(super) fn draw(
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let alert = &draft.alert;
-    let mut lines: Vec<Line> = ALERT_ROWS
+    let mut rows: Vec<Line> = ALERT_ROWS
         .iter()
         .enumerate()
         .map(|(i, row)| {
-            let (label, value) = row_text(alert, *row);
-            let style = if i == draft.row {
-                theme::selected()
-            } else {
-                theme::accent()
-            };
-            fit_line(
-                Line::from(vec![
-                    Span::styled(format!(" {label:<LABEL_WIDTH$}"), theme::dim()),
-                    Span::styled(value, style),
-                    Span::styled(format!("  {}", row_note(alert, *row)), theme::dim()),
-                ]),
-                inner.width,
-            )
+            let mut spans = vec![Span::styled(
+                format!(" {:<LABEL_WIDTH$}", label(alert, *row)),
+                theme::dim(),
+            )];
+            spans.extend(value_spans(alert, *row, i == draft.row));
+            fit_line(Line::from(spans), inner.width)
         })
         .collect();
     if let Some(scope) = scope(alert) {
-        lines.push(fit_line(
+        rows.push(fit_line(
             Line::from(vec![
                 Span::styled(format!(" {:<LABEL_WIDTH$}", "only"), theme::dim()),
                 Span::raw(scope),
@@ -78,68 +70,98 @@ pub(super) fn draw(
             inner.width,
         ));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::from(vec![
-        Span::styled(" Reads: ", theme::dim()),
-        Span::styled(alert.to_string(), theme::title()),
-    ]));
-    lines.push(Line::styled(
-        format!(" Fires {}.", meaning(alert)),
-        theme::dim(),
-    ));
+    let mut text = vec![
+        Line::from(vec![
+            Span::styled("Reads: ", theme::dim()),
+            Span::styled(alert.to_string(), theme::title()),
+        ]),
+        Line::styled(format!("Fires {}.", meaning(alert)), theme::dim()),
+    ];
     match &draft.problem {
-        Some(problem) => lines.push(Line::styled(
-            format!(" Refused: {problem}."),
-            theme::error(),
-        )),
-        None => lines.push(Line::styled(
+        Some(problem) => text.push(Line::styled(format!("Refused: {problem}."), theme::error())),
+        None => text.push(Line::styled(
             format!(
-                " {} keeps it in the set; the set's {} then writes the file. `vantage track check {}` checks a set's alerts from a schedule.",
+                "{} picks the brand, steps through a row's choices or types the threshold; {} keeps the alert in the set, whose {} then writes the file.",
+                key(Action::Accept),
                 key(Action::Send),
                 key(Action::Send),
-                editor.set.name
             ),
             theme::dim(),
         )),
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    let rows_height = u16::try_from(rows.len()).unwrap_or(u16::MAX);
+    let [rows_area, _, text_area] = Layout::vertical([
+        Constraint::Length(rows_height),
+        Constraint::Length(1),
+        Constraint::Min(1),
+    ])
+    .areas(inner);
+    frame.render_widget(Paragraph::new(rows), rows_area);
+    frame.render_widget(
+        Paragraph::new(text).wrap(Wrap { trim: true }),
+        // One column in, as the rows' labels.
+        Rect {
+            x: text_area.x + 1,
+            width: text_area.width.saturating_sub(1),
+            ..text_area
+        },
+    );
 }
 
-/// A row's label and value.
-fn row_text(alert: &Alert, row: AlertRow) -> (&'static str, String) {
+fn label(alert: &Alert, row: AlertRow) -> &'static str {
     match row {
-        AlertRow::Subject if alert.brand.is_none() => ("domain", alert.subject().to_string()),
-        AlertRow::Subject => ("brand", alert.subject().to_string()),
-        AlertRow::Measure => ("measure", alert.measure.words().to_string()),
-        AlertRow::Change => ("change", change_words(alert.condition).to_string()),
+        AlertRow::Subject if alert.brand.is_none() => "domain",
+        AlertRow::Subject => "brand",
+        AlertRow::Measure => "measure",
+        AlertRow::Change => "change",
+        AlertRow::Threshold => "threshold",
+    }
+}
+
+/// A row's value: the brand and threshold as they are, the measure and change among their
+/// choices, the one chosen marked.
+fn value_spans(alert: &Alert, row: AlertRow, focused: bool) -> Vec<Span<'static>> {
+    let chosen = if focused {
+        theme::selected()
+    } else {
+        theme::accent()
+    };
+    let choices = |all: Vec<&'static str>, current: &str| -> Vec<Span<'static>> {
+        let mut spans = Vec::new();
+        for (i, choice) in all.into_iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::styled(" · ", theme::dim()));
+            }
+            // Marked without colour too.
+            if choice == current {
+                spans.push(Span::styled(format!("[{choice}]"), chosen));
+            } else {
+                spans.push(Span::styled(choice, theme::dim()));
+            }
+        }
+        spans
+    };
+    match row {
+        AlertRow::Subject => vec![Span::styled(alert.subject().to_string(), chosen)],
+        AlertRow::Measure => choices(
+            MEASURES.iter().map(|m| m.words()).collect(),
+            alert.measure.words(),
+        ),
+        AlertRow::Change => choices(
+            vec!["below", "above", "drops by"],
+            change_words(alert.condition),
+        ),
         AlertRow::Threshold => {
             let unit = match (alert.measure.is_percent(), alert.condition) {
                 (true, Condition::DropsBy(_)) => " points",
                 (true, _) => " %",
                 (false, _) => "",
             };
-            (
-                "threshold",
+            vec![Span::styled(
                 format!("{}{unit}", number(alert.condition.threshold())),
-            )
+                chosen,
+            )]
         }
-    }
-}
-
-/// What Enter does on the row, or what the value means.
-fn row_note(alert: &Alert, row: AlertRow) -> String {
-    match row {
-        AlertRow::Subject => "(Enter picks a tracked brand)".to_string(),
-        AlertRow::Measure => {
-            let others: Vec<&str> = MEASURES
-                .iter()
-                .filter(|m| **m != alert.measure)
-                .map(|m| m.words())
-                .collect();
-            format!("(Enter: {})", others.join(", "))
-        }
-        AlertRow::Change => "(Enter: below, above, drops by)".to_string(),
-        AlertRow::Threshold => "(Enter types it)".to_string(),
     }
 }
 
