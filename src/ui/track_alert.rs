@@ -184,16 +184,18 @@ fn meaning(alert: &Alert) -> String {
         Measure::BestRank => "the best Google rank of its domains over the set's terms",
         Measure::MeanRank => "the mean Google rank of its domains over the set's terms",
     };
+    let points = if alert.measure.is_percent() {
+        " points"
+    } else {
+        ""
+    };
     let threshold = number(alert.condition.threshold());
     let when = match alert.condition {
         Condition::Below(_) => format!("when it is below {threshold}"),
         Condition::Above(_) => format!("when it is above {threshold}"),
         Condition::DropsBy(_) => {
-            format!("when a run is worse than the run before by {threshold} or more")
+            format!("when it is worse than in the run before by {threshold}{points} or more")
         }
     };
-    format!(
-        "{when}, after a run; {} is {measure}",
-        alert.measure.words()
-    )
+    format!("after a run {when}; {} is {measure}", alert.measure.words())
 }
