@@ -5,6 +5,7 @@
 //! `track check` and the loader refuse, in their words; it is written with the set (Ctrl+S).
 
 use crate::analysis::alerts::{Alert, Condition, Measure, number};
+use crate::present::compare::overview::AnswerSource;
 
 use super::keymap::{Action, Context};
 use super::picker::{PickItem, Picker, PickerKind};
@@ -20,13 +21,15 @@ pub enum AlertRow {
     Measure,
     Change,
     Threshold,
+    Models,
 }
 
-pub const ALERT_ROWS: [AlertRow; 4] = [
+pub const ALERT_ROWS: [AlertRow; 5] = [
     AlertRow::Subject,
     AlertRow::Measure,
     AlertRow::Change,
     AlertRow::Threshold,
+    AlertRow::Models,
 ];
 
 /// The measures in the order Enter steps through them.
@@ -223,7 +226,34 @@ fn change_row(app: &mut App) {
             ));
             return;
         }
+        AlertRow::Models => {
+            app.popup = Some(Popup::Picker(models_picker(alert, None)));
+            return;
+        }
     }
+    recheck(app);
+}
+
+/// The models the alert is kept to, checked (none: every model's answers).
+fn models_picker(alert: &Alert, at: Option<AnswerSource>) -> Picker {
+    let checked: Vec<AnswerSource> = alert.models.iter().filter_map(|m| m.parse().ok()).collect();
+    super::pickers::sources(&checked, at).with_note(
+        "Enter adds or removes a model the alert reads; none checked reads every model; Esc when done.",
+    )
+}
+
+/// The models picker of the alert chose: the model in or out, the picker open again.
+pub(crate) fn toggle_model(app: &mut App, value: Option<String>) {
+    let Some(editing) = draft_mut(app) else {
+        return;
+    };
+    let source = value
+        .as_deref()
+        .and_then(|v| v.parse::<AnswerSource>().ok());
+    if let Some(value) = value {
+        super::pickers::toggle(&mut editing.alert.models, value.to_ascii_lowercase());
+    }
+    app.popup = draft(app).map(|d| Popup::Picker(models_picker(&d.alert, source)));
     recheck(app);
 }
 
@@ -412,12 +442,19 @@ mod tests {
         }
         update(&mut app, key(KeyCode::Char('5')));
         press(&mut app, KeyCode::Enter);
+        // Kept to ChatGPT's answers: the models picker, after its "default" row.
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Enter);
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(draft_of(&app).models, ["chatgpt"]);
         assert!(ctrl_s(&mut app).is_empty(), "kept in the form, not written");
         assert_eq!(
             alerts(&app),
             [
                 "Lowa visibility below 30 %",
-                "Hoka share of voice drops by 5 points"
+                "Hoka share of voice drops by 5 points (chatgpt)"
             ]
         );
         assert!(flash(&app).contains("is in the form"), "{}", flash(&app));
@@ -444,18 +481,21 @@ mod tests {
             read,
             [
                 "Lowa visibility above 30 %",
-                "Hoka share of voice drops by 5 points"
+                "Hoka share of voice drops by 5 points (chatgpt)"
             ]
         );
         assert!(
-            text.contains("measure = \"share_of_voice\"\ndrops_by = 5\n"),
+            text.contains("measure = \"share_of_voice\"\ndrops_by = 5\nmodels = [\"chatgpt\"]\n"),
             "{text}"
         );
         // Removed with d, and written without it; the other keeps its comment.
         super::super::sets::open(&mut app, "boots");
         to_row(&mut app, SetRow::Alert(0));
         press(&mut app, KeyCode::Char('d'));
-        assert_eq!(alerts(&app), ["Hoka share of voice drops by 5 points"]);
+        assert_eq!(
+            alerts(&app),
+            ["Hoka share of voice drops by 5 points (chatgpt)"]
+        );
         assert!(
             flash(&app).starts_with("Removed the alert"),
             "{}",

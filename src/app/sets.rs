@@ -292,8 +292,10 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         return;
     }
     if app.track.editor.as_ref().is_some_and(|e| e.alert.is_some()) {
-        if kind == PickerKind::Brand {
-            super::set_alerts::choose_subject(app, value);
+        match kind {
+            PickerKind::Brand => super::set_alerts::choose_subject(app, value),
+            PickerKind::Model => super::set_alerts::toggle_model(app, value),
+            _ => {}
         }
         return;
     }

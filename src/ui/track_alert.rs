@@ -60,12 +60,13 @@ pub(super) fn draw(
             fit_line(Line::from(spans), inner.width)
         })
         .collect();
-    if let Some(scope) = scope(alert) {
+    if !alert.locations.is_empty() {
+        let places: Vec<String> = alert.locations.iter().map(location_spec).collect();
         rows.push(fit_line(
             Line::from(vec![
-                Span::styled(format!(" {:<LABEL_WIDTH$}", "only"), theme::dim()),
-                Span::raw(scope),
-                Span::styled("  as the file has it", theme::dim()),
+                Span::styled(format!(" {:<LABEL_WIDTH$}", "places"), theme::dim()),
+                Span::raw(places.join(", ")),
+                Span::styled("  as the file has them", theme::dim()),
             ]),
             inner.width,
         ));
@@ -81,7 +82,7 @@ pub(super) fn draw(
         Some(problem) => text.push(Line::styled(format!("Refused: {problem}."), theme::error())),
         None => text.push(Line::styled(
             format!(
-                "{} picks the brand, steps through a row's choices or types the threshold; {} keeps the alert in the set, whose {} then writes the file.",
+                "{} picks the brand or models, steps through a row's choices or types the threshold; {} keeps the alert in the set, whose {} then writes the file.",
                 key(Action::Accept),
                 key(Action::Send),
                 key(Action::Send),
@@ -115,6 +116,7 @@ fn label(alert: &Alert, row: AlertRow) -> &'static str {
         AlertRow::Measure => "measure",
         AlertRow::Change => "change",
         AlertRow::Threshold => "threshold",
+        AlertRow::Models => "models",
     }
 }
 
@@ -162,17 +164,12 @@ fn value_spans(alert: &Alert, row: AlertRow, focused: bool) -> Vec<Span<'static>
                 chosen,
             )]
         }
+        AlertRow::Models if alert.models.is_empty() => {
+            let style = if focused { chosen } else { theme::dim() };
+            vec![Span::styled("every model's answers", style)]
+        }
+        AlertRow::Models => vec![Span::styled(alert.models.join(", "), chosen)],
     }
-}
-
-/// The models and places the alert is kept to, when it is.
-fn scope(alert: &Alert) -> Option<String> {
-    let places: Vec<String> = alert.locations.iter().map(location_spec).collect();
-    let parts: Vec<String> = [alert.models.join(", "), places.join(", ")]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect();
-    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// When the alert fires, in words.
