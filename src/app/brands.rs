@@ -304,6 +304,15 @@ fn change(app: &mut App, edit: impl FnOnce(&mut Workspace) -> Result<(), String>
         app.flash_error(e);
         return Vec::new();
     }
+    // Read back as the loader will read it: a brand a set or an alert still names is not
+    // taken out from under it.
+    if let Err(e) = Workspace::parse(edited.path(), &edited.to_text()) {
+        app.flash_error(format!(
+            "Not written, as the file would not read back: {}.",
+            e.problem().trim_end_matches('.')
+        ));
+        return Vec::new();
+    }
     let effect = Effect::Store(StoreEffect::SaveWorkspace {
         path: edited.path().to_path_buf(),
         text: edited.to_text(),

@@ -460,3 +460,27 @@ fn the_form_marks_one_brand_as_yours_and_moving_the_mark_is_said() {
     assert!(!text.contains("own"), "{text}");
     assert_eq!(app.brands_pane.own(), None);
 }
+
+/// A brand an alert (or a set) still names is not removed from under it: the change is
+/// read back as the loader reads the file, and refused with its sentence.
+#[test]
+fn a_brand_an_alert_watches_is_not_removed_from_under_it() {
+    let mut app = app();
+    loaded(
+        &mut app,
+        Some(
+            "[[brands]]\nname = \"Lowa\"\n[[brands]]\nname = \"Hoka\"\n[[sets]]\nname = \"boots\"\nprompts = [\"a\"]\n[[sets.alerts]]\nbrand = \"Hoka\"\nmeasure = \"visibility\"\nbelow = 30\n",
+        ),
+    );
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('b')));
+    update(&mut app, key(KeyCode::Down));
+    assert!(update(&mut app, key(KeyCode::Char('d'))).is_empty());
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(flash.starts_with("Not written"), "{flash}");
+    assert!(
+        flash.contains("Hoka is not one of the [[brands]]"),
+        "{flash}"
+    );
+    assert_eq!(app.brands.len(), 2);
+}

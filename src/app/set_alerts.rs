@@ -121,9 +121,10 @@ pub(crate) fn open(app: &mut App, index: Option<usize>) {
             let own = workspace.and_then(|w| w.own()).map(str::to_string);
             let first = app.brands.first().map(|b| b.name.clone());
             let Some(brand) = editor.set.brands.first().cloned().or(own).or(first) else {
-                app.flash_error(
-                    "An alert watches a tracked brand, and none is tracked: add one in Chat's Brands pane (b) first.",
-                );
+                let brands = app.key_of(Context::Chat, Action::OpenBrands);
+                app.flash_error(format!(
+                    "An alert watches a tracked brand, and none is tracked: add one in Chat's Brands pane ({brands}) first."
+                ));
                 return;
             };
             Alert {
@@ -267,8 +268,10 @@ fn subject_picker(app: &App) -> Picker {
         .map(|b| PickItem::new(b.name.clone(), Some(b.name.clone()), ""))
         .chain(domain.map(|d| PickItem::new(d.clone(), Some(d), "a domain, by its rank")))
         .collect();
-    Picker::new(PickerKind::Brand, items, current.as_deref())
-        .with_note("The tracked brand the alert watches (Chat's Brands pane, b, adds one).")
+    let brands = app.key_of(Context::Chat, Action::OpenBrands);
+    Picker::new(PickerKind::Brand, items, current.as_deref()).with_note(format!(
+        "The tracked brand the alert watches (Chat's Brands pane, {brands}, adds one)."
+    ))
 }
 
 /// The picker of the alert's brand chose.
@@ -574,8 +577,7 @@ mod tests {
         assert!(ctrl_s(&mut app).is_empty());
         assert_eq!(
             flash(&app),
-            "The alert is refused: below: should be a number, not negative, like 30 or 2.5."
-                .replace("below", "drops_by")
+            "The alert is refused: drops_by: should be a number, not negative, like 30 or 2.5."
         );
         assert_eq!(
             apply_threshold(&mut app, "ten"),
