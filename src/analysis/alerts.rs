@@ -99,6 +99,15 @@ impl Condition {
             Condition::Below(t) | Condition::Above(t) | Condition::DropsBy(t) => t,
         }
     }
+
+    /// The same kind of condition with another threshold.
+    pub fn with_threshold(self, threshold: f64) -> Condition {
+        match self {
+            Condition::Below(_) => Condition::Below(threshold),
+            Condition::Above(_) => Condition::Above(threshold),
+            Condition::DropsBy(_) => Condition::DropsBy(threshold),
+        }
+    }
 }
 
 /// One alert of a set.

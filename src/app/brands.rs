@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::analysis::mentions::Brand;
 use crate::analysis::products::Suggested;
@@ -22,8 +22,11 @@ pub struct LoadedWorkspace {
     pub existed: bool,
 }
 
-/// The fields of a brand, in the editor's order.
-pub const FIELDS: [&str; 3] = ["name", "aliases", "domains"];
+/// The fields of a brand, in the editor's order: three typed, then the own mark.
+pub const FIELDS: [&str; 4] = ["name", "aliases", "domains", "yours"];
+
+/// The field of the own mark, toggled rather than typed.
+pub const OWN_FIELD: usize = 3;
 
 /// A brand being added or edited: each field as typed, lists comma-separated.
 #[derive(Clone, Debug, Default)]
@@ -31,12 +34,14 @@ pub struct BrandEditor {
     /// The name of the brand edited; none when adding.
     pub original: Option<String>,
     pub values: [String; 3],
+    /// The brand is the user's own (`own = true`): its site cited is "own", its gaps shown.
+    pub own: bool,
     pub field: usize,
     pub edit: EditState,
 }
 
 impl BrandEditor {
-    fn of(brand: &Brand) -> BrandEditor {
+    fn of(brand: &Brand, own: bool) -> BrandEditor {
         BrandEditor {
             original: Some(brand.name.clone()),
             values: [
@@ -44,6 +49,7 @@ impl BrandEditor {
                 brand.aliases.join(", "),
                 brand.domains.join(", "),
             ],
+            own,
             ..BrandEditor::default()
         }
     }
@@ -107,6 +113,16 @@ impl BrandsState {
     /// The file's path as it will be written.
     pub fn path(&self) -> Option<&Path> {
         self.workspace.as_ref().map(Workspace::path)
+    }
+
+    /// The brand marked as the user's own, if any.
+    pub fn own(&self) -> Option<&str> {
+        self.workspace.as_ref().and_then(Workspace::own)
+    }
+
+    /// Whether this tracked brand is the user's own.
+    pub fn is_own(&self, name: &str) -> bool {
+        self.own().is_some_and(|own| own.eq_ignore_ascii_case(name))
     }
 }
 
@@ -288,6 +304,15 @@ fn change(app: &mut App, edit: impl FnOnce(&mut Workspace) -> Result<(), String>
         app.flash_error(e);
         return Vec::new();
     }
+    // Read back as the loader will read it: a brand a set or an alert still names is not
+    // taken out from under it.
+    if let Err(e) = Workspace::parse(edited.path(), &edited.to_text()) {
+        app.flash_error(format!(
+            "Not written, as the file would not read back: {}.",
+            e.problem().trim_end_matches('.')
+        ));
+        return Vec::new();
+    }
     let effect = Effect::Store(StoreEffect::SaveWorkspace {
         path: edited.path().to_path_buf(),
         text: edited.to_text(),
@@ -324,17 +349,47 @@ fn save_editor(app: &mut App) -> Vec<Effect> {
         return Vec::new();
     }
     let name = brand.name.clone();
+    let own_before = app.brands_pane.own().map(str::to_string);
+    let was_own = own_before.as_deref().is_some_and(|own| {
+        editor
+            .original
+            .as_deref()
+            .is_some_and(|o| o.eq_ignore_ascii_case(own))
+    });
     let effects = change(app, |workspace| {
         match &editor.original {
             Some(original) => workspace.replace_brand(original, brand),
             None => workspace.add_brand(brand),
         }
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        // Only one brand is yours: the mark moves here, or leaves this one.
+        if editor.own {
+            workspace.set_own(Some(&name));
+        } else if was_own {
+            workspace.set_own(None);
+        }
+        Ok(())
     });
+    if !effects.is_empty() {
+        say_own_change(app, &name, editor.own, was_own, own_before.as_deref());
+    }
     if let Some(at) = app.brands.iter().position(|b| b.name == name) {
         app.brands_pane.selected = at;
     }
     effects
+}
+
+/// What the save did to the own mark, said on screen (the write's place follows it).
+fn say_own_change(app: &mut App, name: &str, own: bool, was_own: bool, before: Option<&str>) {
+    let sentence = match (own, was_own, before) {
+        (true, false, Some(other)) => {
+            format!("{name} is your brand now ({other} no longer is: one brand is yours).")
+        }
+        (true, false, None) => format!("{name} is your brand now."),
+        (false, true, _) => format!("{name} is no longer marked as your brand."),
+        _ => return,
+    };
+    app.flash_info(sentence);
 }
 
 /// Tracks a suggested name; the selection follows it into the tracked brands.
@@ -396,7 +451,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Accept => {
             let selected = pane.selected;
             if let Some(brand) = app.brands.get(selected) {
-                app.brands_pane.editor = Some(BrandEditor::of(brand));
+                let own = app.brands_pane.is_own(&brand.name);
+                app.brands_pane.editor = Some(BrandEditor::of(brand, own));
             } else if let Some(name) = suggestions(app)
                 .get(selected - tracked)
                 .map(|s| s.name.clone())
@@ -436,10 +492,19 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// A key typed into the editor's field.
+/// A key typed into the editor's field; on the own mark, Space toggles it and y or n set it.
 pub(crate) fn edit(app: &mut App, key: KeyEvent) {
     if let Some(editor) = app.brands_pane.editor.as_mut() {
         let field = editor.field;
+        if field == OWN_FIELD {
+            match key.code {
+                KeyCode::Char(' ') => editor.own = !editor.own,
+                KeyCode::Char('y' | 'Y') => editor.own = true,
+                KeyCode::Char('n' | 'N') => editor.own = false,
+                _ => {}
+            }
+            return;
+        }
         super::input::edit_line(&mut editor.values[field], &mut editor.edit, key);
     }
 }
@@ -447,7 +512,9 @@ pub(crate) fn edit(app: &mut App, key: KeyEvent) {
 pub(crate) fn paste(app: &mut App, text: &str) {
     if let Some(editor) = app.brands_pane.editor.as_mut() {
         let field = editor.field;
-        editor.values[field].push_str(text.replace(['\n', '\r'], " ").trim());
+        if let Some(value) = editor.values.get_mut(field) {
+            value.push_str(text.replace(['\n', '\r'], " ").trim());
+        }
     }
 }
 

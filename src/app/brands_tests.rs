@@ -398,3 +398,89 @@ fn a_workspace_broken_while_the_app_runs_keeps_the_last_good_one() {
     assert_eq!(app.brands.len(), 1);
     assert!(app.brands_pane.problem.is_none());
 }
+
+/// The form's last field marks the brand as yours (`own = true`): marking another takes
+/// the mark from the first, said on screen, written through the form's one save and read
+/// back; the list shows which brand is yours.
+#[test]
+fn the_form_marks_one_brand_as_yours_and_moving_the_mark_is_said() {
+    let mut app = app();
+    loaded(&mut app, Some(FILE));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('b')));
+    // Merrell: to the own field, Space marks it.
+    update(&mut app, key(KeyCode::Enter));
+    for _ in 0..3 {
+        update(&mut app, key(KeyCode::Tab));
+    }
+    update(&mut app, key(KeyCode::Char(' ')));
+    let (text, _) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert!(
+        text.contains("name = \"Merrell\" # the Moab\nown = true"),
+        "{text}"
+    );
+    assert!(app.brands_pane.is_own("Merrell"));
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert_eq!(flash, "Merrell is your brand now.");
+    // Lowa marked next: Merrell loses the mark, and the sentence says so.
+    update(&mut app, key(KeyCode::Down));
+    update(&mut app, key(KeyCode::Enter));
+    assert!(!app.brands_pane.editor.as_ref().unwrap().own);
+    update(&mut app, key(KeyCode::BackTab));
+    update(&mut app, key(KeyCode::Char('y')));
+    let (text, _) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert_eq!(text.matches("own = true").count(), 1, "{text}");
+    assert!(text.contains("name = \"Lowa\"\nown = true"), "{text}");
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert_eq!(
+        flash,
+        "Lowa is your brand now (Merrell no longer is: one brand is yours)."
+    );
+    let reread = Workspace::parse(Path::new("/w/vantage.toml"), &text).unwrap();
+    assert_eq!(reread.own(), Some("Lowa"));
+    // The write lands: the place follows the sentence.
+    update(
+        &mut app,
+        Msg::WorkspaceSaved {
+            path: "/work/shop/vantage.toml".into(),
+            created: false,
+            result: Ok(()),
+        },
+    );
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(
+        flash.ends_with("Written to /work/shop/vantage.toml."),
+        "{flash}"
+    );
+    // Unmarked with n.
+    update(&mut app, key(KeyCode::Enter));
+    update(&mut app, key(KeyCode::BackTab));
+    update(&mut app, key(KeyCode::Char('n')));
+    let (text, _) = saved_text(&update(&mut app, key(KeyCode::Enter)));
+    assert!(!text.contains("own"), "{text}");
+    assert_eq!(app.brands_pane.own(), None);
+}
+
+/// A brand an alert (or a set) still names is not removed from under it: the change is
+/// read back as the loader reads the file, and refused with its sentence.
+#[test]
+fn a_brand_an_alert_watches_is_not_removed_from_under_it() {
+    let mut app = app();
+    loaded(
+        &mut app,
+        Some(
+            "[[brands]]\nname = \"Lowa\"\n[[brands]]\nname = \"Hoka\"\n[[sets]]\nname = \"boots\"\nprompts = [\"a\"]\n[[sets.alerts]]\nbrand = \"Hoka\"\nmeasure = \"visibility\"\nbelow = 30\n",
+        ),
+    );
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('b')));
+    update(&mut app, key(KeyCode::Down));
+    assert!(update(&mut app, key(KeyCode::Char('d'))).is_empty());
+    let flash = app.flash.as_ref().unwrap().text.clone();
+    assert!(flash.starts_with("Not written"), "{flash}");
+    assert!(
+        flash.contains("Hoka is not one of the [[brands]]"),
+        "{flash}"
+    );
+    assert_eq!(app.brands.len(), 2);
+}

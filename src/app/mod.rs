@@ -29,6 +29,7 @@ pub(crate) mod pickers;
 mod popup;
 pub mod proxy;
 pub mod search;
+pub mod set_alerts;
 pub mod sets;
 pub mod settings_memory;
 pub mod stored;

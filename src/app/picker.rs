@@ -34,7 +34,7 @@ impl PickerKind {
             PickerKind::Display => "Display language",
             PickerKind::AxisLocation => "Remove a location",
             PickerKind::TrackSet => "Edit a set",
-            PickerKind::Brand => "Brands the set watches",
+            PickerKind::Brand => "Tracked brands",
         }
     }
 }

@@ -28,6 +28,8 @@ pub enum SetRow {
     AddLocation,
     Brands,
     Samples,
+    Alert(usize),
+    AddAlert,
 }
 
 /// Which value a text field of the form sets.
@@ -38,6 +40,8 @@ pub enum SetField {
     Prompt(Option<usize>),
     Term(Option<usize>),
     Samples,
+    /// The threshold of the alert being made or changed.
+    AlertThreshold,
 }
 
 /// A set being made or edited.
@@ -52,6 +56,8 @@ pub struct SetEditor {
     pub changed: bool,
     /// What `track run` would refuse in the set as it stands.
     pub problem: Option<String>,
+    /// An alert of the set being made or changed, shown in place of the set's rows.
+    pub alert: Option<super::set_alerts::AlertDraft>,
 }
 
 impl SetEditor {
@@ -62,6 +68,7 @@ impl SetEditor {
             row: 0,
             changed: false,
             problem: None,
+            alert: None,
         }
     }
 
@@ -74,6 +81,8 @@ impl SetEditor {
         rows.extend([SetRow::Models, SetRow::Devices]);
         rows.extend((0..self.set.locations.len()).map(SetRow::Location));
         rows.extend([SetRow::AddLocation, SetRow::Brands, SetRow::Samples]);
+        rows.extend((0..self.set.alerts.len()).map(SetRow::Alert));
+        rows.push(SetRow::AddAlert);
         rows
     }
 
@@ -91,6 +100,8 @@ impl SetEditor {
             SetRow::AddLocation if self.set.locations.is_empty() => "locations",
             SetRow::Brands => "brands",
             SetRow::Samples => "samples",
+            SetRow::Alert(0) => "alerts",
+            SetRow::AddAlert if self.set.alerts.is_empty() => "alerts",
             _ => "",
         }
     }
@@ -102,7 +113,7 @@ impl SetEditor {
             .unwrap_or(SetRow::Name)
     }
 
-    fn go_to(&mut self, target: SetRow) {
+    pub(crate) fn go_to(&mut self, target: SetRow) {
         if let Some(at) = self.rows().iter().position(|r| *r == target) {
             self.row = at;
         }
@@ -154,7 +165,7 @@ fn checked(workspace: &Workspace, editor: &SetEditor) -> Result<Workspace, Strin
 }
 
 /// Reads the form's set again after a change: what is wrong with it, if anything.
-fn recheck(app: &mut App) {
+pub(crate) fn recheck(app: &mut App) {
     let Some(workspace) = app.brands_pane.workspace.as_ref() else {
         return;
     };
@@ -280,6 +291,14 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         }
         return;
     }
+    if app.track.editor.as_ref().is_some_and(|e| e.alert.is_some()) {
+        match kind {
+            PickerKind::Brand => super::set_alerts::choose_subject(app, value),
+            PickerKind::Model => super::set_alerts::toggle_model(app, value),
+            _ => {}
+        }
+        return;
+    }
     let devices = &app.devices;
     let Some(editor) = app.track.editor.as_mut() else {
         return;
@@ -371,6 +390,9 @@ fn brand_picker(all: Vec<String>, editor: &SetEditor, at: Option<&str>) -> Picke
 
 /// A text field of the form accepted: the set changes, or the sentence says why not.
 pub(crate) fn apply_input(app: &mut App, field: SetField, value: &str) -> Result<(), String> {
+    if field == SetField::AlertThreshold {
+        return super::set_alerts::apply_threshold(app, value);
+    }
     let Some(editor) = app.track.editor.as_mut() else {
         return Ok(());
     };
@@ -439,6 +461,7 @@ pub(crate) fn apply_input(app: &mut App, field: SetField, value: &str) -> Result
                 .ok_or_else(|| format!("Samples are a whole number from 1 to {MAX_SAMPLES}."))?;
             set.samples = samples;
         }
+        SetField::AlertThreshold => {}
     }
     editor.changed = true;
     recheck(app);
@@ -521,12 +544,22 @@ fn change_row(app: &mut App) {
             set.samples.to_string(),
             "1 to 20; more than 1 turns the cache off and gives each share its interval.",
         ),
+        SetRow::Alert(i) => return super::set_alerts::open(app, Some(i)),
+        SetRow::AddAlert => return super::set_alerts::open(app, None),
     };
     app.popup = Some(popup);
 }
 
 /// `d`: the row's prompt, term or location taken out.
 fn remove_item(app: &mut App) {
+    if let Some(SetRow::Alert(i)) = app.track.editor.as_ref().map(SetEditor::current) {
+        super::set_alerts::remove(app, i);
+        if let Some(editor) = app.track.editor.as_mut() {
+            editor.row = editor.row.min(editor.rows().len() - 1);
+        }
+        recheck(app);
+        return;
+    }
     let Some(editor) = app.track.editor.as_mut() else {
         return;
     };
@@ -548,7 +581,7 @@ fn remove_item(app: &mut App) {
                 app.key_of(Context::SetEditor, Action::Accept),
             );
             app.flash_info(format!(
-                "{remove} removes a prompt, a term or a location; {change} changes this row."
+                "{remove} removes a prompt, a term, a location or an alert; {change} changes this row."
             ));
             return;
         }
@@ -600,6 +633,9 @@ fn save(app: &mut App) -> Vec<Effect> {
 
 /// The keys of the form.
 pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
+    if app.track.editor.as_ref().is_some_and(|e| e.alert.is_some()) {
+        return super::set_alerts::on_action(app, action);
+    }
     let Some(editor) = app.track.editor.as_mut() else {
         return Vec::new();
     };

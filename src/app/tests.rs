@@ -581,3 +581,60 @@ fn r_asks_before_running_the_shown_set_and_refuses_what_the_credits_cannot_cover
     };
     assert!(confirm.question().contains("12 answers × 1 = 12 credits"));
 }
+
+/// Enter in Track before the runs are read says they are being read, not that there are
+/// none; once they land that sentence goes, and Enter shows the selected run's set. "No
+/// runs yet" is said only when the read found none.
+#[test]
+fn enter_before_the_runs_are_read_says_they_are_being_read() {
+    use crate::store::{RunId, RunSummary};
+    use crate::track::view::TrackView;
+    let mut app = demo_app();
+    app.tab = Tab::Track;
+    app.track.loading = true;
+    assert!(update(&mut app, key(KeyCode::Enter)).is_empty());
+    let said = app
+        .flash
+        .as_ref()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("still being read"), "{said}");
+    assert!(!said.contains("No runs"), "{said}");
+    let run = RunSummary {
+        id: RunId("00000001-0000-4000-8000-000000000000".to_string()),
+        set_name: "boots".to_string(),
+        started_at: 1_700_000_000_000,
+        planned: 2,
+        queued: 2,
+        unsent: 0,
+        refused: 0,
+        done: 2,
+        failed: 0,
+        pending: 0,
+        done_answers: 2,
+    };
+    let listed = TrackView {
+        runs: vec![run],
+        ..Default::default()
+    };
+    update(&mut app, Msg::TrackLoaded(Ok(Box::new(listed))));
+    assert!(app.flash.is_none(), "{:?}", app.flash);
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::Store(StoreEffect::LoadTrack {
+            set: Some("boots".to_string())
+        })]
+    );
+    // A read that found no runs says so.
+    let mut empty = demo_app();
+    empty.tab = Tab::Track;
+    update(&mut empty, Msg::TrackLoaded(Ok(Box::default())));
+    update(&mut empty, key(KeyCode::Enter));
+    let said = empty
+        .flash
+        .as_ref()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    assert!(said.starts_with("No runs yet"), "{said}");
+}

@@ -143,7 +143,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Bottom => app.track.selected = count.saturating_sub(1),
         Action::Accept => {
             let Some(set) = app.track.selected_set().map(str::to_string) else {
-                app.flash_info("No runs yet: `vantage track run SET` starts one.");
+                say_no_set_selected(app);
                 return Vec::new();
             };
             app.track.loading = true;
@@ -202,6 +202,14 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
 pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) -> Vec<Effect> {
     match result {
         Ok(view) => {
+            // "Still being read" is no longer true once they are.
+            if app
+                .flash
+                .as_ref()
+                .is_some_and(|f| f.text == RUNS_BEING_READ)
+            {
+                app.flash = None;
+            }
             // The first look leaves the reading under way.
             app.track.loading = view.reading.is_some();
             let first_read = app.track.view.is_none();
@@ -228,6 +236,21 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<Box<TrackView>, String>) -
         return load(app);
     }
     Vec::new()
+}
+
+/// Enter on no run: the runs still being read, not read, or none.
+const RUNS_BEING_READ: &str =
+    "The runs are still being read; Enter shows a run's set once they are listed.";
+
+fn say_no_set_selected(app: &mut App) {
+    match &app.track.view {
+        None if app.track.loading => app.flash_info(RUNS_BEING_READ),
+        None => {
+            let read = app.key_of(Context::Track, Action::Rerun);
+            app.flash_info(format!("The runs are not read yet; {read} reads them."));
+        }
+        Some(_) => app.flash_info("No runs yet: `vantage track run SET` starts one."),
+    }
 }
 
 /// The reading under way got further.

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::App;
-use crate::app::brands::{self, BrandEditor, FIELDS};
+use crate::app::brands::{self, BrandEditor, FIELDS, OWN_FIELD};
 
 use super::chat::brand_style;
 use super::fit::fit_line;
@@ -28,7 +28,7 @@ pub(super) fn draw(app: &App, frame: &mut Frame, area: Rect) {
     if inner.height < 2 {
         return;
     }
-    let editor_height = if pane_state.editor.is_some() { 5 } else { 0 };
+    let editor_height = if pane_state.editor.is_some() { 6 } else { 0 };
     let [list_area, editor_area, hint_area] = Layout::vertical([
         Constraint::Min(1),
         Constraint::Length(editor_height),
@@ -97,6 +97,9 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
                 },
             ),
         ];
+        if app.brands_pane.is_own(&brand.name) {
+            spans.push(Span::styled("  (yours)", theme::accent()));
+        }
         if !brand.aliases.is_empty() {
             spans.push(Span::styled(
                 format!("  aka {}", brand.aliases.join(", ")),
@@ -214,7 +217,6 @@ fn draw_editor(editor: &BrandEditor, frame: &mut Frame, area: Rect) {
     let mut lines = vec![Line::styled(title, theme::title())];
     for (i, label) in FIELDS.iter().enumerate() {
         let focused = i == editor.field;
-        let value = &editor.values[i];
         let mut spans = vec![Span::styled(
             format!("{label:>8}: "),
             if focused {
@@ -223,8 +225,39 @@ fn draw_editor(editor: &BrandEditor, frame: &mut Frame, area: Rect) {
                 theme::dim()
             },
         )];
-        spans.extend(field_spans(value, editor.edit.cursor_in(value), focused));
-        lines.push(Line::from(spans));
+        match editor.values.get(i) {
+            Some(value) => spans.extend(field_spans(value, editor.edit.cursor_in(value), focused)),
+            None if i == OWN_FIELD => spans.extend(own_spans(editor.own, focused)),
+            None => {}
+        }
+        lines.push(fit_line(Line::from(spans), area.width));
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The own mark in the form: what it means, and how to change it where focused.
+fn own_spans(own: bool, focused: bool) -> Vec<Span<'static>> {
+    let (mark, meaning) = if own {
+        (
+            "[x] ",
+            "your brand (only one is; its site cited is \"own\")",
+        )
+    } else {
+        ("[ ] ", "a brand you watch")
+    };
+    let mut spans = vec![
+        Span::styled(
+            mark,
+            if focused {
+                theme::selected()
+            } else {
+                theme::accent()
+            },
+        ),
+        Span::styled(meaning, theme::muted()),
+    ];
+    if focused {
+        spans.push(Span::styled("  Space toggles", theme::dim()));
+    }
+    spans
 }

@@ -21,6 +21,7 @@ mod status;
 mod text_view;
 pub(crate) mod theme;
 mod track;
+mod track_alert;
 mod track_chart;
 mod track_map;
 mod track_runs;

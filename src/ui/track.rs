@@ -209,7 +209,7 @@ fn draw_trend(app: &App, frame: &mut Frame, area: Rect, view: &TrackView) {
     if state.show_map {
         super::track_map::draw(frame, area, view, state.brand);
     } else if state.show_readings {
-        draw_readings(frame, area, view);
+        draw_readings(app, frame, area, view);
     } else {
         let keys = ChartKeys {
             split: app.key_of(Context::Track, Action::SplitChart),
@@ -322,7 +322,7 @@ fn titled_block(title: String, width: u16) -> Block<'static> {
 }
 
 /// The last run's sources by kind, per model and place, and where the own brand is missing.
-fn draw_readings(frame: &mut Frame, area: Rect, view: &TrackView) {
+fn draw_readings(app: &App, frame: &mut Frame, area: Rect, view: &TrackView) {
     let set = view.set.as_deref().unwrap_or("");
     let block = titled_block(
         format!(" Sources and gaps in the last run of {set} · s back to the chart "),
@@ -355,7 +355,10 @@ fn draw_readings(frame: &mut Frame, area: Rect, view: &TrackView) {
                     }
                 }
                 None => lines.push(Line::styled(
-                    "Mark your brand own = true in vantage.toml to see where it is missing.",
+                    format!(
+                        "Mark your brand as yours in the Brands pane ({} in Chat, then its form) to see where it is missing.",
+                        app.key_of(Context::Chat, Action::OpenBrands)
+                    ),
                     theme::dim(),
                 )),
             }

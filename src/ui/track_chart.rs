@@ -194,7 +194,7 @@ pub(super) fn draw_chart(
             area.width,
         );
         frame.render_widget(
-            Paragraph::new("No brands are watched: add [[brands]] to vantage.toml.")
+            Paragraph::new("No brands are watched: track some in Chat's Brands pane.")
                 .style(theme::dim())
                 .block(block),
             area,

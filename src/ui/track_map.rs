@@ -35,7 +35,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, view: &TrackView, brand: usize
             .border_style(theme::border())
             .title(Span::styled(format!(" Map of {set} "), theme::title()));
         frame.render_widget(
-            Paragraph::new("No brands are watched: add [[brands]] to vantage.toml.")
+            Paragraph::new("No brands are watched: track some in Chat's Brands pane.")
                 .style(theme::dim())
                 .block(block),
             area,

@@ -1,6 +1,6 @@
 //! The Track tab's form of one set: its name, prompts, terms, models, devices, locations,
-//! brands and samples, one row each (a row per prompt, term and location), then what a run
-//! of it costs and what `track run` would refuse.
+//! brands, samples and alerts, one row each (a row per prompt, term, location and alert),
+//! then what a run of it costs and what `track run` would refuse.
 
 use crate::app::keymap::{Action, Context};
 use ratatui::Frame;
@@ -22,6 +22,10 @@ use super::theme;
 const LABEL_WIDTH: usize = 11;
 
 pub(super) fn draw(app: &App, editor: &SetEditor, frame: &mut Frame, area: Rect) {
+    if let Some(draft) = &editor.alert {
+        super::track_alert::draw(app, editor, draft, frame, area);
+        return;
+    }
     let key = |action| app.key_of(Context::SetEditor, action);
     let (change, write, close) = (key(Action::Accept), key(Action::Send), key(Action::Back));
     let title = match &editor.original {
@@ -132,6 +136,11 @@ fn value_of(app: &App, editor: &SetEditor, row: SetRow) -> (String, Style) {
         }
         SetRow::Brands => (set.brands.join(", "), theme::accent()),
         SetRow::Samples => (set.samples.to_string(), theme::accent()),
+        SetRow::Alert(i) => (set.alerts[i].to_string(), plain),
+        SetRow::AddAlert => (
+            "+ add an alert (a brand's visibility, share, position or rank)".to_string(),
+            theme::dim(),
+        ),
     }
 }
 

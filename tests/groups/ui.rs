@@ -21,6 +21,8 @@ mod ui_keys;
 mod ui_lists;
 #[path = "../ui_narrow.rs"]
 mod ui_narrow;
+#[path = "../ui_own_alerts.rs"]
+mod ui_own_alerts;
 #[path = "../ui_page.rs"]
 mod ui_page;
 #[path = "../ui_proxy.rs"]

@@ -40,6 +40,7 @@ use super::mentions::Brand;
 use super::sources::{Classifier, SourceKind};
 use crate::api::{Location, Model};
 
+mod alert_tables;
 mod check;
 mod tables;
 
@@ -77,8 +78,8 @@ pub struct TrackSet {
     /// How many times a run asks each prompt from each vantage point (searches once), with
     /// the cache off when more than one: 1 to [`samples::MAX_SAMPLES`].
     pub samples: usize,
-    /// What to watch for in each run (`[[sets.alerts]]`); written by hand, kept as written
-    /// when the app or `track set` change the set.
+    /// What to watch for in each run (`[[sets.alerts]]`), made in the file or the Track
+    /// tab's set form; those not changed keep their tables as written.
     pub alerts: Vec<Alert>,
 }
 
@@ -375,7 +376,7 @@ impl Workspace {
             });
         }
         let mut table = Table::new();
-        write_set(&mut table, &set);
+        write_set(&mut table, &set, &[]);
         let item = self
             .doc
             .as_table_mut()
@@ -411,8 +412,9 @@ impl Workspace {
                 name: set.name,
             });
         }
+        let before = self.sets[index].alerts.clone();
         if let Some(table) = self.set_table(original) {
-            write_set(table, &set);
+            write_set(table, &set, &before);
         }
         self.sets[index] = set;
         Ok(())
@@ -474,8 +476,44 @@ impl Workspace {
         Ok(())
     }
 
+    /// Marks the brand of this name (ignoring case) as the user's own (`own = true`), and
+    /// takes the mark from any other, since only one brand is yours; none takes it from all.
+    /// The brand's table keeps its other keys and comments.
+    pub fn set_own(&mut self, name: Option<&str>) {
+        let Some(list) = self
+            .doc
+            .get_mut(BRANDS_KEY)
+            .and_then(Item::as_array_of_tables_mut)
+        else {
+            self.own = None;
+            return;
+        };
+        let mut found = false;
+        for table in list.iter_mut() {
+            if name.is_some_and(|name| named(table, name)) {
+                tables::set_value(table, "own", value(true));
+                found = true;
+            } else {
+                table.remove("own");
+            }
+        }
+        self.own = name.filter(|_| found).and_then(|name| {
+            self.brands
+                .iter()
+                .find(|b| b.name.eq_ignore_ascii_case(name))
+                .map(|b| b.name.clone())
+        });
+    }
+
     /// Removes the brand of this name (ignoring case); false when none is tracked.
     pub fn remove_brand(&mut self, name: &str) -> bool {
+        if self
+            .own
+            .as_deref()
+            .is_some_and(|o| o.eq_ignore_ascii_case(name))
+        {
+            self.own = None;
+        }
         let before = self.brands.len();
         self.brands.retain(|b| !b.name.eq_ignore_ascii_case(name));
         if let Some(list) = self
@@ -543,13 +581,22 @@ impl Workspace {
                         .is_some_and(|n| n.trim().eq_ignore_ascii_case(original))
                 })
             });
+        // The own brand renamed stays the own brand (its table keeps `own = true`).
+        if self
+            .own
+            .as_deref()
+            .is_some_and(|o| o.eq_ignore_ascii_case(original))
+        {
+            self.own = Some(brand.name.clone());
+        }
+        // Keys set in place keep the comments after them.
         if let Some(table) = table {
-            table.insert("name", value(brand.name.as_str()));
+            tables::set_value(table, "name", value(brand.name.as_str()));
             for (key, items) in [("aliases", &brand.aliases), ("domains", &brand.domains)] {
                 if items.is_empty() {
                     table.remove(key);
                 } else {
-                    table.insert(key, value(string_array(items)));
+                    tables::set_value(table, key, value(string_array(items)));
                 }
             }
         }

@@ -379,8 +379,9 @@ pub(super) fn named(table: &Table, name: &str) -> bool {
 }
 
 /// Writes a set's fields into its table: keys already there keep their place and comments,
-/// an emptied list goes, a new one comes last.
-pub(super) fn write_set(table: &mut Table, set: &TrackSet) {
+/// an emptied list goes, a new one comes last; its alerts as [`write_alerts`] writes them
+/// over those it had (`alerts_before`).
+pub(super) fn write_set(table: &mut Table, set: &TrackSet, alerts_before: &[Alert]) {
     set_value(table, "name", value(set.name.as_str()));
     let lists: [(&str, Vec<String>); 6] = [
         ("prompts", set.prompts.clone()),
@@ -412,6 +413,7 @@ pub(super) fn write_set(table: &mut Table, set: &TrackSet) {
     } else {
         table.remove("samples");
     }
+    super::alert_tables::write_alerts(table, &set.alerts, alerts_before);
 }
 
 /// Sets a key's value keeping the comment after it on its line.

@@ -417,3 +417,99 @@ fn the_nearest_workspace_file_above_a_folder_is_found() {
         "an explicit file wins"
     );
 }
+
+/// One brand is yours: marking another takes the mark from the first, in the file as in
+/// the reading; a rename keeps it, a removal drops it; comments stay.
+#[test]
+fn the_own_brand_is_one_and_moves_with_set_own() {
+    let mut workspace = Workspace::parse(&path(), FILE).unwrap();
+    assert_eq!(workspace.own(), None);
+    workspace.set_own(Some("salomon"));
+    assert_eq!(workspace.own(), Some("Salomon"));
+    workspace.set_own(Some("Merrell"));
+    let text = workspace.to_text();
+    assert_eq!(text.matches("own = true").count(), 1, "{text}");
+    assert!(text.contains("# the French one"), "{text}");
+    let again = Workspace::parse(&path(), &text).unwrap();
+    assert_eq!(again.own(), Some("Merrell"));
+    let mut renamed = again.clone();
+    let mut brand = renamed.brands()[1].clone();
+    brand.name = "Merrell Boots".to_string();
+    renamed.replace_brand("Merrell", brand).unwrap();
+    assert_eq!(renamed.own(), Some("Merrell Boots"));
+    let reread = Workspace::parse(&path(), &renamed.to_text()).unwrap();
+    assert_eq!(reread.own(), Some("Merrell Boots"));
+    renamed.remove_brand("merrell boots");
+    assert_eq!(renamed.own(), None);
+    let mut none = again;
+    none.set_own(None);
+    assert!(!none.to_text().contains("own"), "{}", none.to_text());
+}
+
+/// Alerts made, changed and removed with the set are written as `[[sets.alerts]]` and read
+/// back the same; those untouched keep their text and comments; a wrong one is refused by
+/// the file's own check, in its words.
+#[test]
+fn alerts_written_with_the_set_read_back_and_a_wrong_one_is_refused() {
+    use crate::analysis::alerts::{Condition, Measure};
+    let file = "[[brands]]\nname = \"Lowa\"\ndomains = [\"lowa.com\"]\n[[brands]]\nname = \"Hoka\"\n\n[[sets]]\nname = \"boots\"\nprompts = [\"best boots\"]\n\n# Keep this one.\n[[sets.alerts]]\nbrand = \"lowa\"\nmeasure = \"visibility\"\nbelow = 30\n\n[[sets]]\nname = \"after\"\nterms = [\"boots\"]\n";
+    let workspace = Workspace::parse(&path(), file).unwrap();
+    let mut set = workspace.set("boots").unwrap().clone();
+    let drop = workspace
+        .check_alert(&Alert {
+            brand: Some("hoka".into()),
+            domain: None,
+            measure: Measure::ShareOfVoice,
+            condition: Condition::DropsBy(10.0),
+            models: vec!["chatgpt".into()],
+            locations: Vec::new(),
+        })
+        .unwrap();
+    assert_eq!(
+        drop.to_string(),
+        "Hoka share of voice drops by 10 points (chatgpt)"
+    );
+    set.alerts.push(drop.clone());
+    let mut edited = workspace.clone();
+    edited.replace_set("boots", set.clone()).unwrap();
+    let text = edited.to_text();
+    assert!(
+        text.contains("# Keep this one.\n[[sets.alerts]]\nbrand = \"lowa\""),
+        "{text}"
+    );
+    assert!(text.contains("drops_by = 10\n"), "{text}");
+    let again = Workspace::parse(&path(), &text).unwrap();
+    assert_eq!(again.set("boots").unwrap().alerts, set.alerts);
+    assert_eq!(again.set("after").unwrap().terms, ["boots"]);
+    // Changed, then removed.
+    set.alerts[1].condition = Condition::Below(2.5);
+    set.alerts.remove(0);
+    let mut edited = again.clone();
+    edited.replace_set("boots", set.clone()).unwrap();
+    let again = Workspace::parse(&path(), &edited.to_text()).unwrap();
+    assert_eq!(again.set("boots").unwrap().alerts, set.alerts);
+    set.alerts.clear();
+    edited.replace_set("boots", set).unwrap();
+    assert!(!edited.to_text().contains("alerts"), "{}", edited.to_text());
+    // Refused as a hand-written file is: a rank of a brand with no domains, a negative
+    // threshold, a brand not tracked.
+    let refused = |alert: Alert| workspace.check_alert(&alert).unwrap_err();
+    let rank = Alert {
+        measure: Measure::BestRank,
+        ..drop.clone()
+    };
+    assert!(refused(rank).contains("Hoka has no domains"));
+    let negative = Alert {
+        condition: Condition::Below(-1.0),
+        ..drop.clone()
+    };
+    assert_eq!(
+        refused(negative),
+        "alerts.below: should be a number, not negative, like 30 or 2.5"
+    );
+    let unknown = Alert {
+        brand: Some("Asics".into()),
+        ..drop
+    };
+    assert!(refused(unknown).contains("Asics is not one of the [[brands]]"));
+}
