@@ -137,12 +137,12 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
             "In stored answers: D lists the names they put forward that nobody tracks".to_string()
         }
         Some(found) if discovered.is_empty() => format!(
-            "In the {} stored answers: no name left untracked (D reads them again)",
-            found.read.answers
+            "In the {} stored: no name left untracked (D reads them again)",
+            crate::plural::count(found.read.answers as u64, "answer", "answers")
         ),
         Some(found) => format!(
-            "In the {} stored answers (answers naming it, recommending it; models; places)",
-            found.read.answers
+            "In the {} stored (answers naming it, recommending it; models; places)",
+            crate::plural::count(found.read.answers as u64, "answer", "answers")
         ),
     };
     rows.push((None, Line::styled(heading, theme::title())));
@@ -153,9 +153,9 @@ fn draw_rows(app: &App, frame: &mut Frame, area: Rect) {
         let mut spans = name_to_track(&name.name, is_selected);
         spans.extend(products_note(&name.products));
         spans.push(Span::raw(format!(
-            "  {} answers, {} recommend · {} · {}",
-            name.answers,
-            name.recommended,
+            "  {}, {} · {} · {}",
+            crate::plural::count(name.answers as u64, "answer", "answers"),
+            crate::plural::count(name.recommended as u64, "recommends", "recommend"),
             name.models.join(", "),
             name.places.join("; ")
         )));

@@ -116,7 +116,10 @@ pub(super) fn draw(
             theme::accent(),
         )),
         (Some(_), stale) | (None, stale @ 1..) => title.push(Span::styled(
-            format!("· {stale} run(s) shown as last read, reading again "),
+            format!(
+                "· {} shown as last read, reading again ",
+                crate::plural::count(stale as u64, "run", "runs")
+            ),
             theme::accent(),
         )),
         _ => {}
