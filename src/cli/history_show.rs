@@ -371,7 +371,7 @@ mod tests {
             "Status   error",
             "When     1970-01-01 00:00:00 UTC (1m ago)",
             "Took     2.3 s",
-            "Size     7.6 KB",
+            "Size     7.6 kB",
             "No answer, only an error: The service could not be reached.",
         ] {
             assert!(text.contains(shown), "{shown:?} in:\n{text}");
