@@ -1,0 +1,185 @@
+//! A cell's answers read from the store: what each run's answer named and cited comes from
+//! the kept readings (`track::stored`: brought up to date before), its words from the one
+//! stored answer of the cell in that run — never the run's other answers. Blocking: off the
+//! UI task.
+
+use std::time::Duration;
+
+use crate::analysis::mentions::Brand;
+use crate::present::answer;
+use crate::present::compare::overview::{is_overview_request, stored_overview};
+use crate::store::readings::{ANSWER, CellKey, StoredReading};
+use crate::store::{RequestParams, RunItem, Store, StoreError};
+
+use super::answers::{Cell, CellAnswer, CellChanges, CellHistory, CellRun, CellStatus, compare};
+use super::stored::{SetReadings, read_item};
+
+impl Cell {
+    fn key(&self) -> CellKey<'_> {
+        CellKey {
+            query: &self.prompt,
+            model: &self.model,
+            place: &self.place,
+        }
+    }
+}
+
+/// An answer's words as Compare reads them (the outline's text); none for a body with no
+/// answer in it.
+pub fn answer_text(item: &RunItem) -> Option<String> {
+    let body = item.body.as_deref()?;
+    match &item.request {
+        RequestParams::Ai(request) => {
+            answer::prepare_to_read(request.clone(), body).map(|a| a.plain_text)
+        }
+        RequestParams::Search(request) if is_overview_request(request) => {
+            Some(stored_overview(request.clone(), body.to_owned(), Duration::ZERO).plain_text)
+        }
+        _ => None,
+    }
+}
+
+/// The cell's answer from its reading and its call's stored body (read for this call only).
+fn answer_of(
+    store: &Store,
+    run: &crate::store::RunId,
+    reading: &StoredReading,
+) -> Result<CellAnswer, StoreError> {
+    let item = store.track_items_between(run, reading.seq, reading.seq, true)?;
+    let text = item.first().and_then(answer_text).unwrap_or_default();
+    let sources = serde_json::from_str(&reading.detail).unwrap_or_default();
+    Ok(CellAnswer::from_reading(&reading.brands, sources, text))
+}
+
+/// The cell in run `index` of `read`.
+fn cell_run(
+    store: &Store,
+    read: &SetReadings,
+    index: usize,
+    brands: &[Brand],
+    cell: &Cell,
+) -> Result<CellRun, StoreError> {
+    let summary = &read.runs[index];
+    let mut run = CellRun {
+        run: summary.id.as_str().to_string(),
+        started_at: summary.started_at,
+        status: CellStatus::NotAsked,
+        answer: None,
+    };
+    let kept = read.cell_stored(store, index, cell.key())?;
+    if let Some(reading) = kept.iter().flatten().find(|r| r.kind == ANSWER) {
+        run.status = CellStatus::Answered;
+        run.answer = Some(answer_of(store, &summary.id, reading)?);
+        return Ok(run);
+    }
+    // Not answered (or read in memory): the run's calls, without their answers, say why.
+    let calls: Vec<RunItem> = store
+        .track_items_between(&summary.id, 0, u32::MAX, false)?
+        .into_iter()
+        .filter(|item| Cell::of(&item.request).as_ref() == Some(cell))
+        .collect();
+    let Some(first) = calls.first() else {
+        return Ok(run);
+    };
+    if kept.is_none() {
+        // Read in memory: the store could not keep readings, so the answer is read here.
+        for call in calls
+            .iter()
+            .filter(|c| c.state == Some(crate::jobs::JobState::Done))
+        {
+            let with_body = store.track_items_between(&summary.id, call.seq, call.seq, true)?;
+            let Some(item) = with_body.first() else {
+                continue;
+            };
+            if let Some(reading) = read_item(item, brands).filter(|r| r.kind == ANSWER) {
+                let sources = serde_json::from_str(&reading.detail).unwrap_or_default();
+                let text = answer_text(item).unwrap_or_default();
+                run.status = CellStatus::Answered;
+                run.answer = Some(CellAnswer::from_reading(&reading.brands, sources, text));
+                return Ok(run);
+            }
+        }
+    }
+    run.status = CellStatus::of_call(first.state, first.refused.is_some(), false);
+    Ok(run)
+}
+
+/// The cell's answer in every run of `read` (brought up to date for `brands`), newest first.
+pub fn read_cell(
+    store: &Store,
+    set: &str,
+    read: &SetReadings,
+    brands: &[Brand],
+    cell: &Cell,
+) -> Result<CellHistory, StoreError> {
+    let runs = (0..read.runs.len())
+        .rev()
+        .map(|i| cell_run(store, read, i, brands, cell))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CellHistory {
+        set: set.to_string(),
+        cell: cell.clone(),
+        runs,
+    })
+}
+
+/// What changed in one cell from the run before last to the last.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CellChanged {
+    pub cell: Cell,
+    pub changes: CellChanges,
+}
+
+/// Every cell answered in both of the last two runs whose brands, order, stances or
+/// sources changed, with the word diff of those only (their two answers read again);
+/// the cells in the set's order of prompts. Empty with fewer than two runs.
+pub fn last_two_changed(store: &Store, read: &SetReadings) -> Result<Vec<CellChanged>, StoreError> {
+    let n = read.runs.len();
+    if n < 2 {
+        return Ok(Vec::new());
+    }
+    let (Some(before), Some(last)) = (read.stored(store, n - 2)?, read.stored(store, n - 1)?)
+    else {
+        // Read in memory: the report says nothing rather than read every answer again.
+        return Ok(Vec::new());
+    };
+    let answers = |readings: &[StoredReading]| -> Vec<(Cell, StoredReading)> {
+        let mut seen = std::collections::BTreeSet::new();
+        readings
+            .iter()
+            .filter(|r| r.kind == ANSWER)
+            .map(|r| {
+                let cell = Cell {
+                    prompt: r.query.clone(),
+                    model: r.model.clone(),
+                    place: r.place.clone(),
+                };
+                (cell, r.clone())
+            })
+            // A cell's first sample stands for it, as in the cell's own view.
+            .filter(|(cell, _)| seen.insert(cell.clone()))
+            .collect()
+    };
+    let before: std::collections::HashMap<Cell, StoredReading> =
+        answers(&before).into_iter().collect();
+    let mut changed = Vec::new();
+    for (cell, now) in answers(&last) {
+        let Some(was) = before.get(&cell) else {
+            continue;
+        };
+        let domains = |r: &StoredReading| serde_json::from_str(&r.detail).unwrap_or_default();
+        let old = CellAnswer::from_reading(&was.brands, domains(was), String::new());
+        let new = CellAnswer::from_reading(&now.brands, domains(&now), String::new());
+        let mut changes = compare(&old, &new, false);
+        if changes.same_readings() {
+            continue;
+        }
+        let old = answer_of(store, &read.runs[n - 2].id, was)?;
+        let new = answer_of(store, &read.runs[n - 1].id, &now)?;
+        changes = compare(&old, &new, true);
+        changes.from = read.runs[n - 2].id.as_str().to_string();
+        changes.to = read.runs[n - 1].id.as_str().to_string();
+        changed.push(CellChanged { cell, changes });
+    }
+    Ok(changed)
+}
