@@ -6,14 +6,14 @@
 use clap::Args;
 use clap_complete::engine::ArgValueCandidates;
 
-use super::track::{find_set, invalid, load_workspace, started};
+use super::track::{find_set, invalid, load_workspace};
 use super::{err, out, out_as_received, with_newline};
 use crate::analysis::workspace::{TrackSet, location_spec};
 use crate::config::Config;
 use crate::exit;
 use crate::present::compare::overview::AnswerSource;
 use crate::present::compare::summary::location_label;
-use crate::track::answers::{Cell, CellChanges, CellHistory, cells_of};
+use crate::track::answers::{Cell, CellChanges, CellHistory, cells_of, run_time};
 use crate::track::answers_read::read_cell;
 
 #[derive(Debug, Args)]
@@ -372,7 +372,7 @@ fn text(history: &CellHistory, changes: Option<&CellChanges>) -> String {
 }
 
 fn run_label(started_at: i64, id: &str) -> String {
-    format!("{} ({})", started(started_at), id.get(..8).unwrap_or(id))
+    format!("{} ({})", run_time(started_at), id.get(..8).unwrap_or(id))
 }
 
 fn none_or(list: &str) -> &str {

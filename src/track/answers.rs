@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::analysis::diff::{self, WordDiff};
+use crate::analysis::diff::{self, Change, Piece, WordDiff};
 use crate::analysis::overview::AI_OVERVIEW;
 use crate::analysis::workspace::TrackSet;
 use crate::jobs::JobState;
@@ -47,6 +47,16 @@ impl Cell {
     /// "chatgpt · US/NY/New York", for a row of a list.
     pub fn vantage(&self) -> String {
         format!("{} · {}", self.model, self.place)
+    }
+}
+
+/// A run's start to the second, "2026-11-27 21:23:26Z": several runs of a day, even of a
+/// minute, are told apart.
+pub fn run_time(started_at: i64) -> String {
+    let stamp = super::report::timestamp(started_at);
+    match (stamp.get(..10), stamp.get(11..19)) {
+        (Some(day), Some(time)) => format!("{day} {time}Z"),
+        _ => stamp,
     }
 }
 
@@ -293,41 +303,65 @@ pub fn words_line(words: &WordDiff) -> String {
     )
 }
 
-/// The word diff cut to about `max_chars` of changed text around its changes, for the
-/// report: `[-removed-]{+added+}` with "…" where unchanged text was left out.
-pub fn short_diff(words: &WordDiff, max_chars: usize) -> String {
-    use crate::analysis::diff::Change;
+/// The word diff cut short for the report: its changes whole, the unchanged text between
+/// them kept to a few words either side ("…" for what is left out), and no more than about
+/// `max_chars` in all.
+pub fn short_pieces(words: &WordDiff, max_chars: usize) -> Vec<Piece> {
     // A few unchanged words either side of a change say where it is.
     const AROUND: usize = 3;
-    let mut out = String::new();
+    let mut out: Vec<Piece> = Vec::new();
+    let mut length = 0;
     let last = words.pieces.len().saturating_sub(1);
     for (i, piece) in words.pieces.iter().enumerate() {
-        if out.chars().count() >= max_chars {
-            out.push_str(" …");
+        if length >= max_chars {
+            out.push(same(" …".to_string()));
             break;
         }
         let text = piece.text.replace('\n', " ");
-        match piece.change {
+        let kept = match piece.change {
             Change::Same => {
-                let kept: Vec<&str> = text.split_whitespace().collect();
-                if kept.len() <= 2 * AROUND {
-                    out.push_str(&text);
-                    continue;
-                }
-                if i > 0 {
-                    out.push_str(&format!(" {}", kept[..AROUND].join(" ")));
-                }
-                out.push_str(" …");
-                if i < last {
-                    out.push_str(&format!(" {} ", kept[kept.len() - AROUND..].join(" ")));
+                let words: Vec<&str> = text.split_whitespace().collect();
+                if words.len() <= 2 * AROUND {
+                    same(text)
+                } else {
+                    let mut short = String::new();
+                    if i > 0 {
+                        short.push_str(&format!(" {}", words[..AROUND].join(" ")));
+                    }
+                    short.push_str(" …");
+                    if i < last {
+                        short.push_str(&format!(" {} ", words[words.len() - AROUND..].join(" ")));
+                    }
+                    same(short)
                 }
             }
-            _ if piece.is_blank() => out.push(' '),
-            Change::Removed => out.push_str(&format!("[-{}-]", text.trim())),
-            Change::Added => out.push_str(&format!("{{+{}+}}", text.trim())),
-        }
+            _ if piece.is_blank() => same(" ".to_string()),
+            change => Piece {
+                change,
+                text: text.trim().to_string(),
+            },
+        };
+        length += kept.text.chars().count();
+        out.push(kept);
     }
-    out.trim().to_string()
+    out
+}
+
+fn same(text: String) -> Piece {
+    Piece {
+        change: Change::Same,
+        text,
+    }
+}
+
+/// [`short_pieces`] as text: `[-removed-]{+added+}`, as `git diff --word-diff` writes them.
+pub fn short_diff(words: &WordDiff, max_chars: usize) -> String {
+    let pieces = short_pieces(words, max_chars);
+    let short = WordDiff {
+        pieces,
+        ..WordDiff::default()
+    };
+    short.marked_text().trim().to_string()
 }
 
 /// The changes from `old` to `new`; the word diff only when `with_words` (it is the costly

@@ -123,6 +123,30 @@ pub fn read_cell(
     })
 }
 
+/// The cell's answer in every run of `set`, its readings brought up to date for `brands`
+/// first: what the Track tab's cell view reads. The error is a sentence.
+pub fn read_set_cell(
+    store: &Store,
+    set: &str,
+    brands: &[Brand],
+    cell: &Cell,
+) -> Result<CellHistory, String> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let runs = store.track_runs(Some(set)).map_err(|e| e.to_string())?;
+    let read = super::stored::bring_up_to_date(
+        store,
+        set,
+        runs,
+        brands,
+        super::stored::READING_RULES,
+        &mut |_| {},
+        &never,
+    )
+    .map_err(|e| e.to_string())?
+    .unwrap_or_default();
+    read_cell(store, set, &read, brands, cell).map_err(|e| e.to_string())
+}
+
 /// What changed in one cell from the run before last to the last.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CellChanged {

@@ -20,10 +20,12 @@ mod status;
 mod text_view;
 pub(crate) mod theme;
 mod track;
+mod track_answers;
 mod track_map;
 mod track_runs;
 mod track_set;
 mod usage;
+mod word_diff;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;

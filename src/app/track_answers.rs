@@ -1,0 +1,314 @@
+//! Track's answers of one cell: `a` lists the shown set's cells (prompt × model × place);
+//! `Enter` reads the cell's runs off the UI task (`StoreEffect::LoadCellAnswers`), newest
+//! first, with the selected run's answer; the newest two answered runs are marked, and
+//! `Space` marks others, to show what changed between the two marked (`track::answers`).
+
+use crate::track::answers::{Cell, CellChanges, CellHistory, cells_of};
+
+use super::keymap::{Action, Context};
+use super::{App, Effect, StoreEffect};
+
+/// What the pane beside the runs shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CellPane {
+    /// The selected run's answer.
+    #[default]
+    Answer,
+    /// What changed between the two marked runs.
+    Changes,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CellAnswersState {
+    pub set: String,
+    /// The set's cells, in the order a run asks them.
+    pub cells: Vec<Cell>,
+    pub cell_selected: usize,
+    /// The opened cell's runs, once read.
+    pub history: Option<CellHistory>,
+    /// The cell being read.
+    pub loading: Option<Cell>,
+    /// The selected run, an index into `history.runs` (newest first).
+    pub run_selected: usize,
+    /// The runs compared (at most two), indices into `history.runs`.
+    pub marked: Vec<usize>,
+    /// Between the marked runs, older to newer.
+    pub changes: Option<CellChanges>,
+    pub pane: CellPane,
+    pub scroll: u16,
+}
+
+impl CellAnswersState {
+    /// The marked runs, older first.
+    pub fn pair(&self) -> Option<(usize, usize)> {
+        match self.marked.as_slice() {
+            [a, b] => Some((*a.max(b), *a.min(b))),
+            _ => None,
+        }
+    }
+
+    fn compare_marked(&mut self) {
+        self.changes = match (&self.history, self.pair()) {
+            (Some(history), Some((older, newer))) => history.changes(older, newer),
+            _ => None,
+        };
+    }
+}
+
+/// `a`: the shown set's cells.
+pub(crate) fn open(app: &mut App) -> Vec<Effect> {
+    let set = match super::track::shown_set(app) {
+        Ok(set) => set,
+        Err(sentence) => {
+            app.flash_info(sentence);
+            return Vec::new();
+        }
+    };
+    let cells = cells_of(&set);
+    if cells.is_empty() {
+        app.flash_info(format!(
+            "The set {} asks no prompt of a model, so it has no answers to show.",
+            set.name
+        ));
+        return Vec::new();
+    }
+    app.track.answers = Some(CellAnswersState {
+        set: set.name,
+        cells,
+        ..CellAnswersState::default()
+    });
+    Vec::new()
+}
+
+/// Keys while the cell's answers show; `None` leaves the key to the Track tab.
+pub(crate) fn on_action(app: &mut App, action: Action) -> Option<Vec<Effect>> {
+    let state = app.track.answers.as_mut()?;
+    let opened = state.history.is_some();
+    match action {
+        Action::Up if opened => {
+            state.run_selected = state.run_selected.saturating_sub(1);
+            state.scroll = 0;
+        }
+        Action::Down if opened => {
+            let last = state
+                .history
+                .as_ref()
+                .map_or(0, |h| h.runs.len())
+                .saturating_sub(1);
+            state.run_selected = (state.run_selected + 1).min(last);
+            state.scroll = 0;
+        }
+        Action::Up => state.cell_selected = state.cell_selected.saturating_sub(1),
+        Action::Down => {
+            state.cell_selected =
+                (state.cell_selected + 1).min(state.cells.len().saturating_sub(1));
+        }
+        Action::Accept if !opened => {
+            let Some(cell) = state.cells.get(state.cell_selected).cloned() else {
+                return Some(Vec::new());
+            };
+            let set = state.set.clone();
+            state.loading = Some(cell.clone());
+            let brands = app
+                .brands_pane
+                .workspace
+                .as_ref()
+                .map(|w| w.read_for(&set))
+                .unwrap_or_default();
+            return Some(vec![Effect::Store(StoreEffect::LoadCellAnswers {
+                set,
+                cell,
+                brands,
+            })]);
+        }
+        Action::ToggleMark if opened => toggle_mark(app),
+        Action::NextView | Action::PrevView if opened => {
+            state.pane = match state.pane {
+                CellPane::Answer => CellPane::Changes,
+                CellPane::Changes => CellPane::Answer,
+            };
+            state.scroll = 0;
+        }
+        Action::PageUp => state.scroll = state.scroll.saturating_sub(10),
+        Action::PageDown => state.scroll = state.scroll.saturating_add(10),
+        Action::Back if opened => {
+            state.history = None;
+            state.changes = None;
+            state.marked.clear();
+            state.scroll = 0;
+        }
+        Action::Back => app.track.answers = None,
+        // The rest of Track's keys act on the tab below.
+        _ => return None,
+    }
+    Some(Vec::new())
+}
+
+/// Space: mark the selected run (an answered one); a third mark replaces the older of the
+/// two.
+fn toggle_mark(app: &mut App) {
+    let Some(state) = app.track.answers.as_mut() else {
+        return;
+    };
+    let at = state.run_selected;
+    let answered = state
+        .history
+        .as_ref()
+        .and_then(|h| h.runs.get(at))
+        .is_some_and(|r| r.answer.is_some());
+    if let Some(i) = state.marked.iter().position(|&m| m == at) {
+        state.marked.remove(i);
+    } else if !answered {
+        app.flash_info("That run has no answer of this cell to compare: mark one that answered.");
+        return;
+    } else {
+        if state.marked.len() == 2 {
+            state.marked.remove(0);
+        }
+        state.marked.push(at);
+    }
+    state.compare_marked();
+    if state.changes.is_some() {
+        state.pane = CellPane::Changes;
+        state.scroll = 0;
+    }
+}
+
+/// The cell's runs were read.
+pub(crate) fn on_loaded(app: &mut App, result: Result<Box<CellHistory>, String>) -> Vec<Effect> {
+    let Some(state) = app.track.answers.as_mut() else {
+        return Vec::new();
+    };
+    match result {
+        // Only the cell still asked for (another may have been opened meanwhile).
+        Ok(history) if state.loading.as_ref() == Some(&history.cell) => {
+            state.loading = None;
+            state.marked = history
+                .newest_pair()
+                .map_or_else(Vec::new, |(older, newer)| vec![older, newer]);
+            // The newer of the two compared, else the newest run.
+            state.run_selected = state.marked.get(1).copied().unwrap_or(0);
+            state.scroll = 0;
+            state.pane = CellPane::Answer;
+            state.history = Some(*history);
+            state.compare_marked();
+        }
+        Ok(_) => {}
+        Err(sentence) => {
+            state.loading = None;
+            app.flash_error(format!("The cell's answers could not be read: {sentence}"));
+        }
+    }
+    Vec::new()
+}
+
+/// The keys the view names, as the keymap has them.
+pub(crate) fn key(app: &App, action: Action) -> String {
+    app.key_of(Context::CellAnswers, action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::answers::{CellAnswer, CellRun, CellStatus};
+
+    fn run(id: &str, text: Option<&str>) -> CellRun {
+        CellRun {
+            run: id.to_string(),
+            started_at: 0,
+            status: if text.is_some() {
+                CellStatus::Answered
+            } else {
+                CellStatus::Failed
+            },
+            answer: text.map(|t| CellAnswer {
+                text: t.to_string(),
+                ..CellAnswer::default()
+            }),
+        }
+    }
+
+    fn app() -> App {
+        App::new(
+            crate::app::Connection {
+                demo: true,
+                host: "127.0.0.1:4000".into(),
+                token: Some("demo".into()),
+                token_hint: "the config file".into(),
+            },
+            std::time::Instant::now(),
+        )
+    }
+
+    fn opened(app: &mut App) -> Cell {
+        let cell = Cell {
+            prompt: "best boots".into(),
+            model: "chatgpt".into(),
+            place: "US".into(),
+        };
+        app.track.answers = Some(CellAnswersState {
+            set: "boots".into(),
+            cells: vec![cell.clone()],
+            ..CellAnswersState::default()
+        });
+        let effects = on_action(app, Action::Accept).expect("handled");
+        assert!(
+            matches!(&effects[..], [Effect::Store(StoreEffect::LoadCellAnswers { set, .. })] if set == "boots"),
+            "{effects:?}"
+        );
+        cell
+    }
+
+    #[test]
+    fn a_cell_read_marks_its_newest_two_answers_and_compares_them() {
+        let mut app = app();
+        let cell = opened(&mut app);
+        let history = CellHistory {
+            set: "boots".into(),
+            cell,
+            runs: vec![
+                run("c", Some("new words")),
+                run("b", None),
+                run("a", Some("old words")),
+            ],
+        };
+        on_loaded(&mut app, Ok(Box::new(history)));
+        let state = app.track.answers.as_ref().unwrap();
+        assert_eq!(state.marked, [2, 0]);
+        let changes = state.changes.as_ref().expect("two answered runs");
+        assert_eq!((changes.from.as_str(), changes.to.as_str()), ("a", "c"));
+
+        // A failed run cannot be marked; unmarking one leaves nothing compared.
+        on_action(&mut app, Action::Down);
+        on_action(&mut app, Action::ToggleMark);
+        assert_eq!(app.track.answers.as_ref().unwrap().marked, [2, 0]);
+        on_action(&mut app, Action::Up);
+        on_action(&mut app, Action::ToggleMark);
+        let state = app.track.answers.as_ref().unwrap();
+        assert_eq!(state.marked, [2]);
+        assert!(state.changes.is_none());
+
+        // Esc goes back to the cells, then closes.
+        on_action(&mut app, Action::Back);
+        assert!(app.track.answers.as_ref().unwrap().history.is_none());
+        on_action(&mut app, Action::Back);
+        assert!(app.track.answers.is_none());
+    }
+
+    #[test]
+    fn an_answer_for_a_cell_no_longer_asked_is_dropped() {
+        let mut app = app();
+        opened(&mut app);
+        let other = CellHistory {
+            cell: Cell {
+                prompt: "other".into(),
+                ..Cell::default()
+            },
+            ..CellHistory::default()
+        };
+        on_loaded(&mut app, Ok(Box::new(other)));
+        let state = app.track.answers.as_ref().unwrap();
+        assert!(state.history.is_none());
+        assert!(state.loading.is_some());
+    }
+}
