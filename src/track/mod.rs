@@ -28,6 +28,7 @@ pub mod observe;
 pub mod plan;
 pub mod readings;
 pub mod report;
+pub mod report_answers;
 pub mod report_charts;
 pub mod report_page;
 pub mod run;
