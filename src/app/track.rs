@@ -264,11 +264,13 @@ pub(crate) fn forget_read(app: &mut App) {
 
 /// Another write to the store: read again, or once the read under way is done.
 pub(crate) fn on_store_changed(app: &mut App) -> Vec<Effect> {
+    let mut effects = super::track_answers::reload(app);
     if app.track.loading {
         app.track.changed_while_loading = true;
-        return Vec::new();
+        return effects;
     }
-    load(app)
+    effects.extend(load(app));
+    effects
 }
 
 /// The set the tab shows (with no runs yet, the workspace's only set), as the workspace

@@ -107,19 +107,8 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Option<Vec<Effect>> {
             let Some(cell) = state.cells.get(state.cell_selected).cloned() else {
                 return Some(Vec::new());
             };
-            let set = state.set.clone();
             state.loading = Some(cell.clone());
-            let brands = app
-                .brands_pane
-                .workspace
-                .as_ref()
-                .map(|w| w.read_for(&set))
-                .unwrap_or_default();
-            return Some(vec![Effect::Store(StoreEffect::LoadCellAnswers {
-                set,
-                cell,
-                brands,
-            })]);
+            return Some(vec![read(app, cell)]);
         }
         Action::ToggleMark if opened => toggle_mark(app),
         Action::NextView | Action::PrevView if opened => {
@@ -183,13 +172,29 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<Box<CellHistory>, String>)
         // Only the cell still asked for (another may have been opened meanwhile).
         Ok(history) if state.loading.as_ref() == Some(&history.cell) => {
             state.loading = None;
-            state.marked = history
-                .newest_pair()
-                .map_or_else(Vec::new, |(older, newer)| vec![older, newer]);
-            // The newer of the two compared, else the newest run.
-            state.run_selected = state.marked.get(1).copied().unwrap_or(0);
-            state.scroll = 0;
-            state.pane = CellPane::Answer;
+            match state.history.take().filter(|h| h.cell == history.cell) {
+                // Read again (a run landed): the same runs stay selected and marked.
+                Some(before) => {
+                    let id = |i: usize| before.runs.get(i).map(|r| r.run.clone());
+                    let at = |id: Option<String>| {
+                        history
+                            .runs
+                            .iter()
+                            .position(|r| Some(&r.run) == id.as_ref())
+                    };
+                    state.run_selected = at(id(state.run_selected)).unwrap_or(0);
+                    state.marked = state.marked.iter().filter_map(|&m| at(id(m))).collect();
+                }
+                None => {
+                    state.marked = history
+                        .newest_pair()
+                        .map_or_else(Vec::new, |(older, newer)| vec![older, newer]);
+                    // The newer of the two compared, else the newest run.
+                    state.run_selected = state.marked.get(1).copied().unwrap_or(0);
+                    state.scroll = 0;
+                    state.pane = CellPane::Answer;
+                }
+            }
             state.history = Some(*history);
             state.compare_marked();
         }
@@ -200,6 +205,38 @@ pub(crate) fn on_loaded(app: &mut App, result: Result<Box<CellHistory>, String>)
         }
     }
     Vec::new()
+}
+
+/// The store changed (a run's answers landed): the open cell is read again.
+pub(crate) fn reload(app: &mut App) -> Vec<Effect> {
+    let Some(state) = app.track.answers.as_mut() else {
+        return Vec::new();
+    };
+    let Some(cell) = state.history.as_ref().map(|h| h.cell.clone()) else {
+        return Vec::new();
+    };
+    if state.loading.is_some() {
+        return Vec::new();
+    }
+    state.loading = Some(cell.clone());
+    vec![read(app, cell)]
+}
+
+/// The read of `cell`'s runs, off the UI task, for the brands its set watches.
+fn read(app: &App, cell: Cell) -> Effect {
+    let set = app
+        .track
+        .answers
+        .as_ref()
+        .map(|s| s.set.clone())
+        .unwrap_or_default();
+    let brands = app
+        .brands_pane
+        .workspace
+        .as_ref()
+        .map(|w| w.read_for(&set))
+        .unwrap_or_default();
+    Effect::Store(StoreEffect::LoadCellAnswers { set, cell, brands })
 }
 
 /// The keys the view names, as the keymap has them.
@@ -293,6 +330,38 @@ mod tests {
         assert!(app.track.answers.as_ref().unwrap().history.is_none());
         on_action(&mut app, Action::Back);
         assert!(app.track.answers.is_none());
+    }
+
+    #[test]
+    fn a_cell_read_again_keeps_its_selected_and_marked_runs() {
+        let mut app = app();
+        let cell = opened(&mut app);
+        let history = |runs: Vec<CellRun>| CellHistory {
+            set: "boots".into(),
+            cell: cell.clone(),
+            runs,
+        };
+        let first = history(vec![run("b", Some("two")), run("a", Some("one"))]);
+        on_loaded(&mut app, Ok(Box::new(first)));
+        on_action(&mut app, Action::Down);
+        assert_eq!(app.track.answers.as_ref().unwrap().run_selected, 1);
+        let effects = reload(&mut app);
+        assert!(matches!(
+            &effects[..],
+            [Effect::Store(StoreEffect::LoadCellAnswers { .. })]
+        ));
+        // A newer run landed: the runs shift down one, the selection and marks follow them.
+        let again = history(vec![
+            run("c", Some("three")),
+            run("b", Some("two")),
+            run("a", Some("one")),
+        ]);
+        on_loaded(&mut app, Ok(Box::new(again)));
+        let state = app.track.answers.as_ref().unwrap();
+        assert_eq!(state.run_selected, 2);
+        assert_eq!(state.marked, [2, 1]);
+        let changes = state.changes.as_ref().unwrap();
+        assert_eq!((changes.from.as_str(), changes.to.as_str()), ("a", "b"));
     }
 
     #[test]

@@ -336,10 +336,23 @@ pub fn short_pieces(words: &WordDiff, max_chars: usize) -> Vec<Piece> {
                 }
             }
             _ if piece.is_blank() => same(" ".to_string()),
-            change => Piece {
-                change,
-                text: text.trim().to_string(),
-            },
+            change => {
+                // The spaces around a change stay outside its marks.
+                let core = text.trim();
+                let (lead, trail) = (text.len() - text.trim_start().len(), text.trim_end().len());
+                if lead > 0 {
+                    out.push(same(" ".to_string()));
+                }
+                length += core.chars().count();
+                out.push(Piece {
+                    change,
+                    text: core.to_string(),
+                });
+                if trail < text.len() {
+                    out.push(same(" ".to_string()));
+                }
+                continue;
+            }
         };
         length += kept.text.chars().count();
         out.push(kept);
@@ -567,5 +580,10 @@ mod tests {
         );
         assert!(short.contains('…'), "{short}");
         assert!(!short.contains("four five six"), "{short}");
+        let spaced = short_diff(
+            &diff::words("keep the grip here", "keep the weight here"),
+            200,
+        );
+        assert_eq!(spaced, "keep the [-grip-]{+weight+} here");
     }
 }
