@@ -98,6 +98,18 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Option<Vec<Effect>> {
             state.run_selected = (state.run_selected + 1).min(last);
             state.scroll = 0;
         }
+        Action::Top if opened => state.run_selected = 0,
+        Action::Bottom if opened => {
+            state.run_selected = state
+                .history
+                .as_ref()
+                .map_or(0, |h| h.runs.len())
+                .saturating_sub(1);
+        }
+        Action::Top => state.cell_selected = 0,
+        Action::Bottom => state.cell_selected = state.cells.len().saturating_sub(1),
+        // The brand Track's chart follows: nothing to move here.
+        Action::Left | Action::Right => {}
         Action::Up => state.cell_selected = state.cell_selected.saturating_sub(1),
         Action::Down => {
             state.cell_selected =
@@ -127,8 +139,13 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Option<Vec<Effect>> {
             state.scroll = 0;
         }
         Action::Back => app.track.answers = None,
-        // The rest of Track's keys act on the tab below.
-        _ => return None,
+        // A run of the set asks over this view; `a` starts again from the cells.
+        Action::RunSet | Action::CellAnswers => return None,
+        // Track's other keys show another view of the tab: this one closes for it.
+        _ => {
+            app.track.answers = None;
+            return None;
+        }
     }
     Some(Vec::new())
 }
@@ -324,6 +341,19 @@ mod tests {
         let state = app.track.answers.as_ref().unwrap();
         assert_eq!(state.marked, [2]);
         assert!(state.changes.is_none());
+
+        // Another view of the tab (m, the map) closes this one.
+        on_action(&mut app, Action::ToggleMode);
+        assert!(app.track.answers.is_none());
+        let cell = opened(&mut app);
+        on_loaded(
+            &mut app,
+            Ok(Box::new(CellHistory {
+                set: "boots".into(),
+                cell,
+                runs: vec![run("a", Some("one"))],
+            })),
+        );
 
         // Esc goes back to the cells, then closes.
         on_action(&mut app, Action::Back);
