@@ -554,6 +554,8 @@ fn hostile_cell_changes(names: &[String]) -> CellChanged {
             "Boots <script>alert(1)</script> [x](javascript:alert(2)) {}",
             names.join(" ")
         ),
+        text_read: true,
+        seq: 0,
     };
     CellChanged {
         cell: Cell {

@@ -76,6 +76,8 @@ fn history(cell: Cell) -> CellHistory {
         text:
             "Top picks\n1. Merrell Moab 3 Mid: the safe choice.\n2. Salomon X Ultra 4 GTX: light."
                 .into(),
+        text_read: true,
+        seq: 0,
     };
     let new = CellAnswer {
         brands: vec![
@@ -86,6 +88,8 @@ fn history(cell: Cell) -> CellHistory {
         sources: vec!["rei.com".into(), "reddit.com".into()],
         text: "Top picks\n1. Salomon X Ultra 4 GTX: light and dry.\n2. Merrell Moab 3 Mid: the safe choice.\n3. Keen Targhee IV: runs wide, but heavy."
             .into(),
+        text_read: true,
+        seq: 0,
     };
     CellHistory {
         set: "boots".into(),
@@ -108,7 +112,11 @@ fn a_cells_runs_show_newest_first_and_what_changed_between_the_newest_two() {
     press(&mut app, KeyCode::Down);
     let effects = press(&mut app, KeyCode::Enter);
     let cell = match &effects[..] {
-        [Effect::Store(StoreEffect::LoadCellAnswers { set, cell, brands })] => {
+        [
+            Effect::Store(StoreEffect::LoadCellAnswers {
+                set, cell, brands, ..
+            }),
+        ] => {
             assert_eq!(set, "boots");
             assert_eq!(brands.len(), 3, "the set's brands are read");
             cell.clone()

@@ -122,7 +122,10 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Option<Vec<Effect>> {
             state.loading = Some(cell.clone());
             return Some(vec![read(app, cell)]);
         }
-        Action::ToggleMark if opened => toggle_mark(app),
+        Action::ToggleMark if opened => {
+            toggle_mark(app);
+            return Some(words_wanted(app));
+        }
         Action::NextView | Action::PrevView if opened => {
             state.pane = match state.pane {
                 CellPane::Answer => CellPane::Changes,
@@ -147,7 +150,11 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Option<Vec<Effect>> {
             return None;
         }
     }
-    Some(Vec::new())
+    Some(if opened {
+        words_wanted(app)
+    } else {
+        Vec::new()
+    })
 }
 
 /// Space: mark the selected run (an answered one); a third mark replaces the older of the
@@ -253,7 +260,57 @@ fn read(app: &App, cell: Cell) -> Effect {
         .as_ref()
         .map(|w| w.read_for(&set))
         .unwrap_or_default();
-    Effect::Store(StoreEffect::LoadCellAnswers { set, cell, brands })
+    // The words already read, and the selected run's: the others stay unread.
+    let texts = app
+        .track
+        .answers
+        .as_ref()
+        .and_then(|s| {
+            let history = s.history.as_ref()?;
+            let shown = std::iter::once(s.run_selected)
+                .chain(s.marked.iter().copied())
+                .filter_map(|i| history.runs.get(i));
+            Some(
+                history
+                    .runs
+                    .iter()
+                    .filter(|r| r.answer.as_ref().is_some_and(|a| a.text_read))
+                    .chain(shown)
+                    .map(|r| r.run.clone())
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    Effect::Store(StoreEffect::LoadCellAnswers {
+        set,
+        cell,
+        brands,
+        texts,
+    })
+}
+
+/// The selected or a marked run's words are not read yet: they are read (with the cell's
+/// runs, read again), unless a read is under way.
+fn words_wanted(app: &mut App) -> Vec<Effect> {
+    let Some(state) = app.track.answers.as_ref() else {
+        return Vec::new();
+    };
+    let Some(history) = &state.history else {
+        return Vec::new();
+    };
+    let unread = |i: &usize| {
+        history
+            .runs
+            .get(*i)
+            .and_then(|r| r.answer.as_ref())
+            .is_some_and(|a| !a.text_read)
+    };
+    let wanted = unread(&state.run_selected) || state.marked.iter().any(unread);
+    if wanted && state.loading.is_none() {
+        reload(app)
+    } else {
+        Vec::new()
+    }
 }
 
 /// The keys the view names, as the keymap has them.
@@ -277,6 +334,7 @@ mod tests {
             },
             answer: text.map(|t| CellAnswer {
                 text: t.to_string(),
+                text_read: true,
                 ..CellAnswer::default()
             }),
         }
@@ -392,6 +450,36 @@ mod tests {
         assert_eq!(state.marked, [2, 1]);
         let changes = state.changes.as_ref().unwrap();
         assert_eq!((changes.from.as_str(), changes.to.as_str()), ("a", "b"));
+    }
+
+    #[test]
+    fn the_words_of_a_run_are_read_only_when_it_is_shown() {
+        let mut app = app();
+        let cell = opened(&mut app);
+        let mut unread = run("a", Some(""));
+        if let Some(answer) = unread.answer.as_mut() {
+            answer.text_read = false;
+        }
+        let history = CellHistory {
+            set: "boots".into(),
+            cell,
+            runs: vec![run("c", Some("three")), run("b", Some("two")), unread],
+        };
+        on_loaded(&mut app, Ok(Box::new(history)));
+        // The newest two are read and compared: nothing to ask.
+        assert!(on_action(&mut app, Action::Up).unwrap().is_empty());
+        assert!(on_action(&mut app, Action::Down).unwrap().is_empty());
+        // The oldest is not: shown, its words are asked for, with those read before.
+        let effects = on_action(&mut app, Action::Down).unwrap();
+        match &effects[..] {
+            [Effect::Store(StoreEffect::LoadCellAnswers { texts, .. })] => {
+                assert!(texts.contains(&"a".to_string()), "{texts:?}");
+                assert!(texts.contains(&"c".to_string()) && texts.contains(&"b".to_string()));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Asked once while the read is under way.
+        assert!(on_action(&mut app, Action::Up).unwrap().is_empty());
     }
 
     #[test]

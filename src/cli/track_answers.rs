@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::exit;
 use crate::present::compare::overview::AnswerSource;
 use crate::present::compare::summary::location_label;
-use crate::track::answers::{Cell, CellChanges, CellHistory, cells_of, run_time};
+use crate::track::answers::{Cell, CellChanges, CellHistory, TextsOf, cells_of, run_time};
 use crate::track::answers_read::read_cell;
 
 #[derive(Debug, Args)]
@@ -32,8 +32,8 @@ pub struct AnswersArgs {
     /// one place
     #[arg(long, value_name = "PLACE")]
     pub place: Option<String>,
-    /// The two runs to compare (their ids, or the first characters `track list` shows),
-    /// older first; default: the last two that answered
+    /// The two runs to compare, in either order (their ids, or the first characters `track
+    /// list` shows); default: the last two that answered
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub runs: Vec<String>,
     /// Print the runs and the changes as one JSON object
@@ -64,7 +64,7 @@ pub(super) fn answers(
         Ok(opened) => opened,
         Err(code) => return code,
     };
-    let history = match read_cell(&store, &set.name, &read, &brands, &cell) {
+    let history = match read_cell(&store, &set.name, &read, &brands, &cell, &TextsOf::All) {
         Ok(history) => history,
         Err(error) => {
             err(&error.to_string());

@@ -124,6 +124,12 @@ pub struct CellAnswer {
     pub sources: Vec<String>,
     /// The answer's words as Compare reads them (the outline's text).
     pub text: String,
+    /// Whether `text` was read: a view reads the words of the runs it shows or compares only.
+    #[serde(skip)]
+    pub text_read: bool,
+    /// The call of the run that answered (its first sample), to read its words later.
+    #[serde(skip)]
+    pub seq: u32,
 }
 
 /// A brand in one answer.
@@ -156,6 +162,8 @@ impl CellAnswer {
             brands: named,
             sources,
             text,
+            text_read: true,
+            seq: 0,
         }
     }
 
@@ -173,6 +181,16 @@ pub struct CellRun {
     pub status: CellStatus,
     /// Present when answered.
     pub answer: Option<CellAnswer>,
+}
+
+/// Whose words a read of a cell's runs reads (what each answer names and cites is always
+/// read, from the kept readings).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextsOf {
+    /// Every run's (the CLI prints them all).
+    All,
+    /// These runs' (ids), and the newest two answered: what a view shows and compares.
+    These(Vec<String>),
 }
 
 /// A cell's runs, newest first.
@@ -453,6 +471,8 @@ mod tests {
             brands,
             sources: sources.iter().map(|s| s.to_string()).collect(),
             text: text.to_string(),
+            text_read: true,
+            seq: 0,
         }
     }
 

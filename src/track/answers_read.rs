@@ -9,9 +9,11 @@ use crate::analysis::mentions::Brand;
 use crate::present::answer;
 use crate::present::compare::overview::{is_overview_request, stored_overview};
 use crate::store::readings::{ANSWER, CellKey, StoredReading};
-use crate::store::{RequestParams, RunItem, Store, StoreError};
+use crate::store::{RequestParams, RunId, RunItem, Store, StoreError};
 
-use super::answers::{Cell, CellAnswer, CellChanges, CellHistory, CellRun, CellStatus, compare};
+use super::answers::{
+    Cell, CellAnswer, CellChanges, CellHistory, CellRun, CellStatus, TextsOf, compare,
+};
 use super::stored::{SetReadings, read_item};
 
 impl Cell {
@@ -39,16 +41,29 @@ pub fn answer_text(item: &RunItem) -> Option<String> {
     }
 }
 
-/// The cell's answer from its reading and its call's stored body (read for this call only).
+/// The words of the call `seq` of `run`, read from its stored body (this call's only).
+fn words_of(store: &Store, run: &RunId, seq: u32) -> Result<String, StoreError> {
+    let item = store.track_items_between(run, seq, seq, true)?;
+    Ok(item.first().and_then(answer_text).unwrap_or_default())
+}
+
+/// The cell's answer from its reading, with its words when `with_text`.
 fn answer_of(
     store: &Store,
-    run: &crate::store::RunId,
+    run: &RunId,
     reading: &StoredReading,
+    with_text: bool,
 ) -> Result<CellAnswer, StoreError> {
-    let item = store.track_items_between(run, reading.seq, reading.seq, true)?;
-    let text = item.first().and_then(answer_text).unwrap_or_default();
+    let text = if with_text {
+        words_of(store, run, reading.seq)?
+    } else {
+        String::new()
+    };
     let sources = serde_json::from_str(&reading.detail).unwrap_or_default();
-    Ok(CellAnswer::from_reading(&reading.brands, sources, text))
+    let mut answer = CellAnswer::from_reading(&reading.brands, sources, text);
+    answer.text_read = with_text;
+    answer.seq = reading.seq;
+    Ok(answer)
 }
 
 /// The cell in run `index` of `read`.
@@ -58,6 +73,7 @@ fn cell_run(
     index: usize,
     brands: &[Brand],
     cell: &Cell,
+    with_text: bool,
 ) -> Result<CellRun, StoreError> {
     let summary = &read.runs[index];
     let mut run = CellRun {
@@ -69,7 +85,7 @@ fn cell_run(
     let kept = read.cell_stored(store, index, cell.key())?;
     if let Some(reading) = kept.iter().flatten().find(|r| r.kind == ANSWER) {
         run.status = CellStatus::Answered;
-        run.answer = Some(answer_of(store, &summary.id, reading)?);
+        run.answer = Some(answer_of(store, &summary.id, reading, with_text)?);
         return Ok(run);
     }
     // Not answered (or read in memory): the run's calls, without their answers, say why.
@@ -95,7 +111,9 @@ fn cell_run(
                 let sources = serde_json::from_str(&reading.detail).unwrap_or_default();
                 let text = answer_text(item).unwrap_or_default();
                 run.status = CellStatus::Answered;
-                run.answer = Some(CellAnswer::from_reading(&reading.brands, sources, text));
+                let mut answer = CellAnswer::from_reading(&reading.brands, sources, text);
+                answer.seq = call.seq;
+                run.answer = Some(answer);
                 return Ok(run);
             }
         }
@@ -104,23 +122,48 @@ fn cell_run(
     Ok(run)
 }
 
-/// The cell's answer in every run of `read` (brought up to date for `brands`), newest first.
+/// The cell's answer in every run of `read` (brought up to date for `brands`), newest
+/// first; the words of the runs `texts` names only.
 pub fn read_cell(
     store: &Store,
     set: &str,
     read: &SetReadings,
     brands: &[Brand],
     cell: &Cell,
+    texts: &TextsOf,
 ) -> Result<CellHistory, StoreError> {
+    let all = *texts == TextsOf::All;
     let runs = (0..read.runs.len())
         .rev()
-        .map(|i| cell_run(store, read, i, brands, cell))
+        .map(|i| cell_run(store, read, i, brands, cell, all))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(CellHistory {
+    let mut history = CellHistory {
         set: set.to_string(),
         cell: cell.clone(),
         runs,
-    })
+    };
+    if let TextsOf::These(ids) = texts {
+        let mut wanted: Vec<usize> = history
+            .newest_pair()
+            .map_or_else(Vec::new, |(a, b)| vec![a, b]);
+        wanted.extend(
+            history
+                .runs
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| ids.contains(&r.run))
+                .map(|(i, _)| i),
+        );
+        for i in wanted {
+            let run = &mut history.runs[i];
+            let id = RunId(run.run.clone());
+            if let Some(answer) = run.answer.as_mut().filter(|a| !a.text_read) {
+                answer.text = words_of(store, &id, answer.seq)?;
+                answer.text_read = true;
+            }
+        }
+    }
+    Ok(history)
 }
 
 /// The cell's answer in every run of `set`, its readings brought up to date for `brands`
@@ -130,6 +173,7 @@ pub fn read_set_cell(
     set: &str,
     brands: &[Brand],
     cell: &Cell,
+    texts: &TextsOf,
 ) -> Result<CellHistory, String> {
     let never = std::sync::atomic::AtomicBool::new(false);
     let runs = store.track_runs(Some(set)).map_err(|e| e.to_string())?;
@@ -144,7 +188,7 @@ pub fn read_set_cell(
     )
     .map_err(|e| e.to_string())?
     .unwrap_or_default();
-    read_cell(store, set, &read, brands, cell).map_err(|e| e.to_string())
+    read_cell(store, set, &read, brands, cell, texts).map_err(|e| e.to_string())
 }
 
 /// What changed in one cell from the run before last to the last.
@@ -198,8 +242,8 @@ pub fn last_two_changed(store: &Store, read: &SetReadings) -> Result<Vec<CellCha
         if changes.same_readings() {
             continue;
         }
-        let old = answer_of(store, &read.runs[n - 2].id, was)?;
-        let new = answer_of(store, &read.runs[n - 1].id, &now)?;
+        let old = answer_of(store, &read.runs[n - 2].id, was, true)?;
+        let new = answer_of(store, &read.runs[n - 1].id, &now, true)?;
         changes = compare(&old, &new, true);
         changes.from = read.runs[n - 2].id.as_str().to_string();
         changes.to = read.runs[n - 1].id.as_str().to_string();

@@ -124,11 +124,15 @@ mod tests {
             brands: vec![brand("Acme", 1)],
             sources: vec!["a.com".into()],
             text: "Acme is good.".into(),
+            text_read: true,
+            seq: 0,
         };
         let new = CellAnswer {
             brands: vec![brand(hostile, 1), brand("Acme", 2)],
             sources: vec!["a.com".into()],
             text: format!("{hostile} is good. Acme too."),
+            text_read: true,
+            seq: 0,
         };
         CellChanged {
             cell: Cell {

@@ -203,6 +203,10 @@ fn answer_lines(run: Option<&CellRun>) -> Vec<Line<'static>> {
     };
     lines.extend(reading_lines(answer));
     lines.push(Line::raw(""));
+    if !answer.text_read {
+        lines.push(Line::styled("Reading the answer's words…", theme::dim()));
+        return lines;
+    }
     lines.extend(
         answer
             .text
@@ -265,6 +269,18 @@ fn changes_lines(state: &CellAnswersState, history: &CellHistory) -> Vec<Line<'s
             continue;
         }
         lines.push(Line::raw(format!("• {line}")));
+    }
+    let unread = [older, newer].iter().any(|&i| {
+        history
+            .runs
+            .get(i)
+            .and_then(|r| r.answer.as_ref())
+            .is_some_and(|a| !a.text_read)
+    });
+    if unread {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("Reading the answers' words…", theme::dim()));
+        return lines;
     }
     if let Some(words) = words {
         lines.push(Line::raw(""));

@@ -164,7 +164,12 @@ impl EffectRunner {
                 });
                 None
             }
-            StoreEffect::LoadCellAnswers { set, cell, brands } => {
+            StoreEffect::LoadCellAnswers {
+                set,
+                cell,
+                brands,
+                texts,
+            } => {
                 let Some(store) = store else {
                     return Some(Msg::CellAnswersLoaded(Err(
                         "the store could not be opened this session, so there are no runs to read"
@@ -172,9 +177,14 @@ impl EffectRunner {
                     )));
                 };
                 tokio::task::spawn_blocking(move || {
-                    let result =
-                        crate::track::answers_read::read_set_cell(&store, &set, &brands, &cell)
-                            .map(Box::new);
+                    let result = crate::track::answers_read::read_set_cell(
+                        &store,
+                        &set,
+                        &brands,
+                        &cell,
+                        &crate::track::answers::TextsOf::These(texts),
+                    )
+                    .map(Box::new);
                     let _ = tx.send(Msg::CellAnswersLoaded(result));
                 });
                 None
