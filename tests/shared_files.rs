@@ -25,6 +25,8 @@ use vantage::app::{App, Credits, Msg, Tab, update};
 use vantage::present::compare::summary::parse_location;
 use vantage::present::{answer, search_page};
 use vantage::sanitize::is_unsafe;
+use vantage::track::answers::{Cell, CellAnswer, NamedBrand, compare};
+use vantage::track::answers_read::CellChanged;
 use vantage::track::diff::{MentionChange, RunDiff};
 use vantage::track::map::{Band, BrandMap, MapPoint};
 use vantage::track::report::{self, ReportFormat, ReportRow};
@@ -524,6 +526,44 @@ fn hostile_report() -> ReportInput {
                 }],
             })
             .collect(),
+        cell_changes: vec![hostile_cell_changes(&names)],
+    }
+}
+
+/// A cell of the report whose answer names every hostile name now, cites a hostile site and
+/// whose words are hostile.
+fn hostile_cell_changes(names: &[String]) -> CellChanged {
+    let named = |i: usize, name: &String| NamedBrand {
+        brand: name.clone(),
+        position: Some(i as u32 + 1),
+        stance: "recommended".into(),
+        count: 1,
+        cited: false,
+    };
+    let old = CellAnswer {
+        text: "Boots <b>are</b> fine.".into(),
+        ..CellAnswer::default()
+    };
+    let new = CellAnswer {
+        brands: names.iter().enumerate().map(|(i, n)| named(i, n)).collect(),
+        sources: vec![
+            "javascript:alert(1)".into(),
+            "<script>x</script>.example".into(),
+        ],
+        text: format!(
+            "Boots <script>alert(1)</script> [x](javascript:alert(2)) {}",
+            names.join(" ")
+        ),
+        text_read: true,
+        seq: 0,
+    };
+    CellChanged {
+        cell: Cell {
+            prompt: "best boots <img src=x onerror=alert(1)>".into(),
+            model: format!("chatgpt{CONTROLS}"),
+            place: "US/CO/Denver<script>".into(),
+        },
+        changes: compare(&old, &new, true),
     }
 }
 
@@ -574,6 +614,11 @@ fn a_set_report_as_a_page_runs_nothing() {
     let text = page_text(&page);
     assert!(
         text.contains("Pick @SUM(A1) <script>alert(1)</script>"),
+        "{text}"
+    );
+    // Each prompt's section quotes the answer's changes as text.
+    assert!(
+        text.contains("Sources cited now: javascript:alert(1)"),
         "{text}"
     );
     // The brand's name is marked in the sentence quoted.

@@ -121,6 +121,14 @@ pub enum StoreEffect {
     LoadTrack {
         set: Option<String>,
     },
+    /// Reads one cell's answers over the set's runs (its readings brought up to date for
+    /// `brands` first), the words of the runs `texts` names and of the newest two answered.
+    LoadCellAnswers {
+        set: String,
+        cell: crate::track::answers::Cell,
+        brands: Vec<crate::analysis::mentions::Brand>,
+        texts: Vec<String>,
+    },
     /// Writes a set's report as one HTML page (`track report --format html`), off the UI
     /// task: the set as the workspace file has it, and the brands it watches.
     WriteReport {

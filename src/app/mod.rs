@@ -36,6 +36,7 @@ pub mod stored;
 mod tabs;
 pub(crate) mod text_search;
 pub(crate) mod track;
+pub mod track_answers;
 pub mod usage;
 
 pub use effect::{CallEffect, Effect, OsEffect, StoreEffect};
@@ -683,6 +684,7 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::TrackLoaded(result) => track::on_loaded(app, result),
+        Msg::CellAnswersLoaded(result) => track_answers::on_loaded(app, result),
         Msg::TrackReading(progress) => {
             track::on_reading(app, progress);
             Vec::new()

@@ -115,6 +115,8 @@ pub enum Msg {
     },
     /// The tracking runs and one set's trends.
     TrackLoaded(Result<Box<crate::track::view::TrackView>, String>),
+    /// One cell's answers over the runs, read for Track's cell view.
+    CellAnswersLoaded(Result<Box<crate::track::answers::CellHistory>, String>),
     /// How far the Track tab's reading of its set's answers by the current rules has got.
     TrackReading(crate::track::stored::Progress),
     /// The names stored answers put forward that no tracked brand covers.

@@ -308,7 +308,12 @@ static PROXY: TabSpec = TabSpec {
 
 static TRACK: TabSpec = TabSpec {
     title: "Track",
-    help: &[Context::Track, Context::Discover, Context::SetEditor],
+    help: &[
+        Context::Track,
+        Context::CellAnswers,
+        Context::Discover,
+        Context::SetEditor,
+    ],
     hints: Some(&[Action::Accept, Action::RunSet, Action::Help]),
     // Read again when the tab shows if the store changed: runs go on in other processes.
     on_enter: track::enter,

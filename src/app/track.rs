@@ -63,6 +63,8 @@ pub struct TrackState {
     pub sending: Option<String>,
     /// A set being made or edited (`n`, `e`), shown in place of the tab.
     pub editor: Option<super::sets::SetEditor>,
+    /// A cell's answers over the runs (`a`), shown in place of the tab.
+    pub answers: Option<super::track_answers::CellAnswersState>,
     /// The store's version when the view was last read: coming back to the tab reads it
     /// again only when the store (or the workspace file) changed since.
     pub read_at: Option<i64>,
@@ -72,6 +74,9 @@ impl TrackState {
     pub fn key_contexts(&self) -> Vec<Context> {
         if self.editor.is_some() {
             return vec![Context::SetEditor];
+        }
+        if self.answers.is_some() {
+            return vec![Context::CellAnswers, Context::Track];
         }
         if self.discover.is_some() {
             return vec![Context::Discover, Context::Track];
@@ -109,6 +114,9 @@ pub(crate) fn load(app: &mut App) -> Vec<Effect> {
 pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
     if app.track.editor.is_some() {
         return super::sets::on_action(app, action);
+    }
+    if let Some(effects) = super::track_answers::on_action(app, action) {
+        return effects;
     }
     if let Some(discover) = app.track.discover.as_mut() {
         let rows = discover.rows.len();
@@ -177,6 +185,7 @@ pub(crate) fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::EditSet => return super::sets::ask_which(app),
         Action::NewSet => super::sets::open_new(app),
         Action::RunSet => ask_run(app),
+        Action::CellAnswers => return super::track_answers::open(app),
         Action::Export => match app.track.view.as_ref().and_then(|v| v.set.clone()) {
             Some(set) => {
                 app.popup = Some(Popup::Input(super::export_prompt(
@@ -278,16 +287,18 @@ pub(crate) fn forget_read(app: &mut App) {
 
 /// Another write to the store: read again, or once the read under way is done.
 pub(crate) fn on_store_changed(app: &mut App) -> Vec<Effect> {
+    let mut effects = super::track_answers::reload(app);
     if app.track.loading {
         app.track.changed_while_loading = true;
-        return Vec::new();
+        return effects;
     }
-    load(app)
+    effects.extend(load(app));
+    effects
 }
 
 /// The set the tab shows (with no runs yet, the workspace's only set), as the workspace
 /// file has it now.
-fn shown_set(app: &App) -> Result<TrackSet, String> {
+pub(crate) fn shown_set(app: &App) -> Result<TrackSet, String> {
     let Some(workspace) = app.brands_pane.workspace.as_ref() else {
         return Err("The workspace file is still being read; try again in a moment.".to_string());
     };

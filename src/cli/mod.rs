@@ -31,6 +31,7 @@ mod store;
 mod text;
 mod track;
 mod track_alerts;
+mod track_answers;
 mod track_read;
 mod track_report;
 mod track_set;

@@ -104,6 +104,9 @@ pub enum TrackCommand {
         #[arg(long)]
         json: bool,
     },
+    /// One prompt × model × place of a set over its runs: each run's answer, newest first,
+    /// and what changed between the last two (brands, order, stance, sources, words)
+    Answers(super::track_answers::AnswersArgs),
     /// Visibility, positions, sources and ranks over a set's runs; what the last run changed
     Trends {
         #[arg(add = ArgValueCandidates::new(super::shell::set_candidates))]
@@ -148,7 +151,7 @@ pub(super) fn load_workspace(explicit: Option<&std::path::Path>) -> Result<Works
     })
 }
 
-fn find_set<'a>(workspace: &'a Workspace, name: &str) -> Result<&'a TrackSet, String> {
+pub(super) fn find_set<'a>(workspace: &'a Workspace, name: &str) -> Result<&'a TrackSet, String> {
     workspace.set(name).ok_or_else(|| {
         let names: Vec<&str> = workspace.sets().iter().map(|s| s.name.as_str()).collect();
         if names.is_empty() {
@@ -241,6 +244,7 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             output.as_deref(),
         ),
         TrackCommand::Check { set, json } => check_set(config, workspace, &set, json).await,
+        TrackCommand::Answers(args) => super::track_answers::answers(config, workspace, &args),
         TrackCommand::Export { set, since } => {
             // The export reads the store alone; a path given that is not a workspace file
             // is still a mistake to say.

@@ -54,6 +54,8 @@ pub enum Context {
     Discover,
     /// Track's form of one set.
     SetEditor,
+    /// Track's answers of one cell (prompt × model × place) over its runs.
+    CellAnswers,
     /// A list view of Chat's answer (Sources, Mentions, Fanouts): Enter acts on the row.
     AnswerList,
 }
@@ -85,6 +87,7 @@ impl Context {
             Context::AnswerList => "Chat's Sources, Mentions and Fanouts",
             Context::Discover => "Discover (D in Track)",
             Context::SetEditor => "A set's form (e or n in Track)",
+            Context::CellAnswers => "A cell's answers (a in Track)",
         }
     }
 }
@@ -145,6 +148,8 @@ pub enum Action {
     ChartShare,
     /// Track: run the shown set now (after a yes to its calls).
     RunSet,
+    /// Track: one prompt × model × place's answers over the runs, and what changed.
+    CellAnswers,
     /// Track's set form: delete the set from the file.
     RemoveSet,
     NextView,
@@ -403,6 +408,15 @@ pub(crate) static DEFAULTS: &[DefaultBinding] = &[
     bind!(Track, [ch('e')], "e", Action::EditSet, "edit a set: rename, prompts, models, places, brands"),
     bind!(Track, [ch('n')], "n", Action::NewSet, "make a new set"),
     bind!(Track, [ch('R')], "R", Action::RunSet, "run the shown set now (asks first, billed)"),
+    bind!(Track, [ch('a')], "a", Action::CellAnswers, "a cell's answers over the runs (prompt × model × place)"),
+    bind!(CellAnswers, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous cell or run"),
+    bind!(CellAnswers, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next cell or run"),
+    bind!(CellAnswers, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the cell's runs"),
+    bind!(CellAnswers, [ch(' ')], "Space", Action::ToggleMark, "mark the run to compare (two at most)"),
+    bind!(CellAnswers, [key(KeyCode::Tab)], "Tab", Action::NextView, "the selected run's answer / the changes"),
+    bind!(CellAnswers, [key(KeyCode::PageUp)], "PgUp", Action::PageUp, "scroll up"),
+    bind!(CellAnswers, [key(KeyCode::PageDown)], "PgDn", Action::PageDown, "scroll down"),
+    bind!(CellAnswers, [key(KeyCode::Esc)], "Esc", Action::Back, "back to the cells, or close"),
     bind!(SetEditor, [key(KeyCode::Up), ch('k')], "↑ k", Action::Up, "previous row"),
     bind!(SetEditor, [key(KeyCode::Down), ch('j')], "↓ j", Action::Down, "next row"),
     bind!(SetEditor, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first row"),

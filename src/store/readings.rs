@@ -310,36 +310,63 @@ pub(super) fn unread(
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
-/// The readings of a run made by these rules for these brands, by call.
+/// A prompt × model × place, as readings name them (`track::answers::Cell`).
+#[derive(Clone, Copy, Debug)]
+pub struct CellKey<'a> {
+    pub query: &'a str,
+    pub model: &'a str,
+    pub place: &'a str,
+}
+
+/// The readings of a run made by these rules for these brands, by call; of one cell only
+/// when `cell` is given (found through the readings' index by model and place).
 pub(super) fn run_readings(
     conn: &Connection,
     run: &RunId,
     list: i64,
     version: u32,
+    cell: Option<CellKey<'_>>,
 ) -> Result<Vec<StoredReading>, StoreError> {
     let mut statement = conn.prepare_cached(
         "SELECT seq, kind, model, place, query, device, detail FROM track_readings
-         WHERE run_id = ?1 AND list = ?2 AND version = ?3 ORDER BY seq",
+         WHERE run_id = ?1 AND list = ?2 AND version = ?3
+             AND (?4 IS NULL OR (model = ?4 AND place = ?5 AND query = ?6))
+         ORDER BY seq",
     )?;
+    let (model, place, query) = match cell {
+        Some(c) => (Some(c.model), Some(c.place), Some(c.query)),
+        None => (None, None, None),
+    };
     let mut readings = statement
-        .query_map(params![run.as_str(), list, version], |row| {
-            Ok(StoredReading {
-                seq: row.get(0)?,
-                kind: row.get(1)?,
-                model: row.get(2)?,
-                place: row.get(3)?,
-                query: row.get(4)?,
-                device: row.get(5)?,
-                detail: row.get(6)?,
-                brands: Vec::new(),
-            })
-        })?
+        .query_map(
+            params![run.as_str(), list, version, model, place, query],
+            |row| {
+                Ok(StoredReading {
+                    seq: row.get(0)?,
+                    kind: row.get(1)?,
+                    model: row.get(2)?,
+                    place: row.get(3)?,
+                    query: row.get(4)?,
+                    device: row.get(5)?,
+                    detail: row.get(6)?,
+                    brands: Vec::new(),
+                })
+            },
+        )?
         .collect::<Result<Vec<_>, _>>()?;
+    if cell.is_some() && readings.is_empty() {
+        return Ok(readings);
+    }
+    // A cell's few calls are looked up by their numbers rather than reading the run's brands.
+    let (first, last) = match (cell, readings.first(), readings.last()) {
+        (Some(_), Some(first), Some(last)) => (first.seq, last.seq),
+        _ => (0, u32::MAX),
+    };
     let mut statement = conn.prepare_cached(
         "SELECT seq, brand, position, count, stance, cited, rank FROM track_reading_brands
-         WHERE run_id = ?1 ORDER BY seq",
+         WHERE run_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
     )?;
-    let brands = statement.query_map([run.as_str()], |row| {
+    let brands = statement.query_map(params![run.as_str(), first, last], |row| {
         Ok((
             row.get::<_, u32>(0)?,
             StoredBrand {
@@ -418,6 +445,17 @@ impl Store {
         list: i64,
         version: u32,
     ) -> Result<Vec<StoredReading>, StoreError> {
-        self.with_reader(|c| run_readings(c, run, list, version))
+        self.with_reader(|c| run_readings(c, run, list, version, None))
+    }
+
+    /// A run's readings of one cell (its samples, when it has several).
+    pub fn track_cell_readings(
+        &self,
+        run: &RunId,
+        list: i64,
+        version: u32,
+        cell: CellKey<'_>,
+    ) -> Result<Vec<StoredReading>, StoreError> {
+        self.with_reader(|c| run_readings(c, run, list, version, Some(cell)))
     }
 }

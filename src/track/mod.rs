@@ -14,8 +14,12 @@
 //!   run to the next and [`changes`] its lines, the same in every view (pure);
 //!   [`report`] writes runs as CSV or JSON Lines; [`readings`] reads a run for the kinds
 //!   of the sites cited and the gaps of the own brand.
+//! - [`answers`] compares one cell's answers (prompt × model × place) across runs (pure);
+//!   [`answers_read`] reads them from the readings and the stored answers.
 
 pub mod alerts;
+pub mod answers;
+pub mod answers_read;
 pub mod changes;
 pub mod chart_scale;
 pub mod diff;
@@ -26,6 +30,7 @@ pub mod observe;
 pub mod plan;
 pub mod readings;
 pub mod report;
+pub mod report_answers;
 pub mod report_charts;
 pub mod report_page;
 pub mod run;

@@ -259,6 +259,11 @@ pub fn gather(
     } else {
         None
     };
+    let cell_changes = if count >= 2 {
+        super::answers_read::last_two_changed(store, read)?
+    } else {
+        Vec::new()
+    };
     let examples = match read.runs.len().checked_sub(1) {
         Some(last) if count > 0 => examples(store, read, last, brands)?,
         _ => Vec::new(),
@@ -288,6 +293,7 @@ pub fn gather(
         trends,
         diff,
         examples,
+        cell_changes,
     })
 }
 

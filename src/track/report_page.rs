@@ -51,6 +51,8 @@ pub struct ReportInput {
     pub diff: Option<RunDiff>,
     pub maps: Vec<BrandMap>,
     pub examples: Vec<BrandExamples>,
+    /// The cells whose answer changed from the run before last to the last.
+    pub cell_changes: Vec<crate::track::answers_read::CellChanged>,
 }
 
 /// Share of voice in the last run within each group (model or place): of every time a
@@ -374,6 +376,11 @@ pub fn html(input: &ReportInput) -> String {
     }
     page.push_str("</section>");
 
+    page.push_str(&crate::track::report_answers::html(
+        &input.cell_changes,
+        &input.prompts,
+        trends.runs.len(),
+    ));
     page.push_str(r#"<section id="answers"><h2>What the answers said</h2>"#);
     for brand in &input.examples {
         let _ = write!(page, "<h3>{}</h3>", text(&brand.brand));
@@ -592,6 +599,11 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
             }
         }
     }
+    md.push_str(&crate::track::report_answers::markdown(
+        &input.cell_changes,
+        &input.prompts,
+        trends.runs.len(),
+    ));
     md.push_str("\n## What the answers said\n");
     for brand in &input.examples {
         let _ = writeln!(md, "\n### {}\n", cell(&brand.brand));

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analysis::mentions::Brand;
 use crate::analysis::stance::Stance;
-use crate::store::readings::{ANSWER, NOTHING, RESULTS, StoredBrand, StoredReading};
+use crate::store::readings::{ANSWER, CellKey, NOTHING, RESULTS, StoredBrand, StoredReading};
 use crate::store::{RunItem, RunSummary, Store, StoreError, TrackWrite};
 
 use super::observe::{Observed, observe, observe_run};
@@ -229,6 +229,25 @@ impl SetReadings {
                 &self.runs[index].id,
                 list,
                 self.version,
+            )?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The stored readings of one cell in run `index`; none when the run was read in
+    /// memory.
+    pub fn cell_stored(
+        &self,
+        store: &Store,
+        index: usize,
+        cell: CellKey<'_>,
+    ) -> Result<Option<Vec<StoredReading>>, StoreError> {
+        match self.list {
+            Some(list) if !self.in_memory.contains(&index) => Ok(Some(store.track_cell_readings(
+                &self.runs[index].id,
+                list,
+                self.version,
+                cell,
             )?)),
             _ => Ok(None),
         }

@@ -22,11 +22,13 @@ mod text_view;
 pub(crate) mod theme;
 mod track;
 mod track_alert;
+mod track_answers;
 mod track_chart;
 mod track_map;
 mod track_runs;
 mod track_set;
 mod usage;
+mod word_diff;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;

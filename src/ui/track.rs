@@ -25,6 +25,10 @@ pub(super) fn draw(app: &App, frame: &mut Frame, body: Rect) {
         super::track_set::draw(app, editor, frame, body);
         return;
     }
+    if let Some(answers) = &state.answers {
+        super::track_answers::draw(app, answers, frame, body);
+        return;
+    }
     // Discover takes the tab below the runs while it is open.
     if let Some(discover) = &state.discover {
         let runs = state.view.as_ref().filter(|v| !v.runs.is_empty());

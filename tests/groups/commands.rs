@@ -61,6 +61,8 @@ mod refused_input_cli;
 mod secrets_kept;
 #[path = "../stance_cli.rs"]
 mod stance_cli;
+#[path = "../track_answers_cli.rs"]
+mod track_answers_cli;
 #[path = "../track_changes.rs"]
 mod track_changes;
 #[path = "../track_truth.rs"]

@@ -31,6 +31,8 @@ mod ui_proxy;
 mod ui_search;
 #[path = "../ui_track.rs"]
 mod ui_track;
+#[path = "../ui_track_answers.rs"]
+mod ui_track_answers;
 #[path = "../ui_track_chart.rs"]
 mod ui_track_chart;
 #[path = "../ui_track_series.rs"]

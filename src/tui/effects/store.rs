@@ -164,6 +164,31 @@ impl EffectRunner {
                 });
                 None
             }
+            StoreEffect::LoadCellAnswers {
+                set,
+                cell,
+                brands,
+                texts,
+            } => {
+                let Some(store) = store else {
+                    return Some(Msg::CellAnswersLoaded(Err(
+                        "the store could not be opened this session, so there are no runs to read"
+                            .to_string(),
+                    )));
+                };
+                tokio::task::spawn_blocking(move || {
+                    let result = crate::track::answers_read::read_set_cell(
+                        &store,
+                        &set,
+                        &brands,
+                        &cell,
+                        &crate::track::answers::TextsOf::These(texts),
+                    )
+                    .map(Box::new);
+                    let _ = tx.send(Msg::CellAnswersLoaded(result));
+                });
+                None
+            }
             StoreEffect::WriteReport {
                 set,
                 definition,

@@ -9,7 +9,6 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::analysis::diff::Change;
 use crate::analysis::mentions::{Mention, on_domain};
 use crate::analysis::samples::{self, SampledBrand};
 use crate::analysis::stance::Stance;
@@ -465,11 +464,11 @@ pub(super) fn draw_diff(app: &App, frame: &mut Frame, area: Rect) {
     let diff = &cache.diff;
     let mut lines = vec![
         Line::from(vec![
-            Span::styled("[- ", theme::error().add_modifier(Modifier::CROSSED_OUT)),
+            Span::styled("[- ", crate::ui::word_diff::removed()),
             Span::raw(format!("#{} {}", base + 1, label(base))),
         ]),
         Line::from(vec![
-            Span::styled("{+ ", theme::ok().add_modifier(Modifier::UNDERLINED)),
+            Span::styled("{+ ", crate::ui::word_diff::added()),
             Span::raw(format!("#{} {}", other + 1, label(other))),
         ]),
         Line::styled(
@@ -484,29 +483,7 @@ pub(super) fn draw_diff(app: &App, frame: &mut Frame, area: Rect) {
         ),
         Line::raw(""),
     ];
-    let mut current: Vec<Span<'static>> = Vec::new();
-    for piece in &diff.pieces {
-        let (style, open, close) = match piece.change {
-            Change::Same => (Style::default(), "", ""),
-            _ if piece.is_blank() => (Style::default(), "", ""),
-            Change::Removed => (
-                theme::error().add_modifier(Modifier::CROSSED_OUT),
-                "[-",
-                "-]",
-            ),
-            Change::Added => (theme::ok().add_modifier(Modifier::UNDERLINED), "{+", "+}"),
-        };
-        let mut parts = piece.text.split('\n').peekable();
-        while let Some(part) = parts.next() {
-            if !part.is_empty() {
-                current.push(Span::styled(format!("{open}{part}{close}"), style));
-            }
-            if parts.peek().is_some() {
-                lines.push(Line::from(std::mem::take(&mut current)));
-            }
-        }
-    }
-    lines.push(Line::from(current));
+    lines.extend(crate::ui::word_diff::lines(diff));
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
