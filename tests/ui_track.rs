@@ -130,7 +130,7 @@ fn a_reading_under_way_is_said_whole_in_the_runs_title_at_80_columns() {
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(shown.clone()))));
     let screen = draw(&mut app, 80, 24);
     assert!(
-        screen.contains("1000 run(s) shown as last read, reading again"),
+        screen.contains("1000 runs shown as last read, reading again"),
         "{screen}"
     );
     shown.reading = Some(vantage::track::stored::Progress {
