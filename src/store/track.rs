@@ -584,3 +584,35 @@ pub(super) fn run(conn: &Connection, id: &RunId) -> Result<Option<RunSummary>, S
     let Some(set) = set else { return Ok(None) };
     Ok(runs(conn, Some(&set))?.into_iter().find(|r| &r.id == id))
 }
+
+/// A set's runs as the store reads them, for every view of tracking (off the UI task).
+impl super::Store {
+    /// Tracking runs with their counts, oldest first: of one set (any case), or of all.
+    pub fn track_runs(&self, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+        self.with_reader(|c| runs(c, set))
+    }
+
+    /// The posts of alerts to the webhook, delivered or waiting to be tried again.
+    pub fn webhook_deliveries(&self, set: Option<&str>) -> Result<Vec<Delivery>, StoreError> {
+        self.with_reader(|c| deliveries(c, set))
+    }
+
+    pub fn track_run(&self, id: &RunId) -> Result<Option<RunSummary>, StoreError> {
+        self.with_reader(|c| run(c, id))
+    }
+
+    /// The calls of a run not sent yet, by number.
+    pub fn track_unsent(&self, run: &RunId) -> Result<Vec<(u32, RequestParams)>, StoreError> {
+        self.with_reader(|c| unsent(c, run))
+    }
+
+    /// The jobs of a set's runs still to poll.
+    pub fn track_open_jobs(&self, set: &str) -> Result<Vec<JobRecord>, StoreError> {
+        self.with_reader(|c| open_jobs(c, set))
+    }
+
+    /// Every call of a run with its job's state and result.
+    pub fn track_items(&self, run: &RunId) -> Result<Vec<RunItem>, StoreError> {
+        self.with_reader(|c| items(c, run))
+    }
+}

@@ -1,5 +1,7 @@
 //! Plain HTTP calls of the simulator, for tests that check what it answers on the wire.
 
+use std::time::{Duration, Instant};
+
 use serde_json::Value;
 use vantage::sim::{DEMO_TOKEN, Simulator};
 
@@ -57,5 +59,17 @@ pub async fn get_as(
         content_type,
         retry_after,
         body,
+    }
+}
+
+/// A queued call's answer once it is no longer "retrieving" (or after 3 s, as it is then).
+pub async fn wait_ready(sim: &Simulator, path: &str, id: &str) -> Answer {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let answer = get(sim, path, &[("id", id)]).await;
+        if !answer.body.contains("\"retrieving\"") || Instant::now() > deadline {
+            return answer;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

@@ -11,6 +11,8 @@ mod ai_reading_cli;
 mod cli;
 #[path = "../cli_manual.rs"]
 mod cli_manual;
+#[path = "../cli_schemas.rs"]
+mod cli_schemas;
 #[path = "../compare_cli.rs"]
 mod compare_cli;
 #[path = "../demo_apart.rs"]

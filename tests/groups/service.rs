@@ -35,6 +35,8 @@ mod sim_as_live;
 mod sim_conformance;
 #[path = "../sim_http.rs"]
 mod sim_http;
+#[path = "../sim_lasting.rs"]
+mod sim_lasting;
 #[path = "../sim_live_paths.rs"]
 mod sim_live_paths;
 #[path = "../sim_validation.rs"]
