@@ -56,12 +56,9 @@ pub(super) fn trends_of(
         Err(code) => return code,
     };
     let names = readings.names.clone();
-    let labels = readings
-        .runs
-        .iter()
-        .map(|r| started(r.started_at))
-        .collect();
-    let trends = trends::trends_of(labels, &readings.tallies, &names);
+    // Each run by its start time as stored (RFC 3339), as the Track tab and the report
+    // have them: the text names them at the resolution that tells them apart.
+    let trends = trends::trends_of(readings.labels(), &readings.tallies, &names);
     // The changes and the gaps read the last two runs' answers, from their readings.
     let (before, after) = match readings.last_two(&store, &brands) {
         Ok(two) => two,
@@ -147,13 +144,27 @@ fn rank_cell(best: Option<u32>, mean: Option<f64>) -> String {
 pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
     let shown = trends.runs.len().min(6);
     let skip = trends.runs.len() - shown;
-    let width = 16;
-    // "#3 11-23 06:15": the run's number, then its month, day and time.
+    // "#3 23 Nov": the run's number, then its date as the charts name it, with the time of
+    // day when two runs share a date and the second when they share a minute.
+    let titles: Vec<String> = crate::track::chart_scale::run_dates(&trends.runs)
+        .into_iter()
+        .enumerate()
+        .map(|(n, date)| match date.starts_with('#') {
+            true => date,
+            false => format!("#{} {date}", n + 1),
+        })
+        .collect();
+    let width = titles
+        .iter()
+        .skip(skip)
+        .map(|title| title.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
     let header = |title: &str| {
         let mut line = format!("{title:<28}");
-        for (n, label) in trends.runs.iter().enumerate().skip(skip) {
-            let when = label.get(5..16).unwrap_or(label);
-            line.push_str(&format!(" {:>width$}", format!("#{} {when}", n + 1)));
+        for run_title in titles.iter().skip(skip) {
+            line.push_str(&format!(" {run_title:>width$}"));
         }
         line.push('\n');
         line
