@@ -8,24 +8,9 @@ use std::process::{Command, Output};
 use vantage::api::{AiRequest, SearchRequest};
 use vantage::store::{RequestParams, Store, StoreOptions};
 
-/// `vantage` with its data and config in `dir`, no token, run from `dir`.
-fn vantage(dir: &Path, args: &[&str]) -> Output {
-    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
-        .current_dir(dir)
-        .env("VANTAGE_DATA_DIR", dir.join("data"))
-        .env("VANTAGE_CONFIG", dir.join("none.toml"))
-        .env_remove("VANTAGE_TOKEN")
-        .env_remove("MASSIVE_TOKEN")
-        .env_remove("VANTAGE_WORKSPACE")
-        .args(args)
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
+mod common;
 
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use common::cli::{stdout, vantage};
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()

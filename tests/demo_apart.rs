@@ -2,25 +2,9 @@
 //! set is run with `--demo`, its trends hold no simulated answer, and each History shows only
 //! its own entries.
 
-use std::path::Path;
-use std::process::Output;
+mod common;
 
-fn vantage(dir: &Path, args: &[&str]) -> Output {
-    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
-        .current_dir(dir)
-        .env("VANTAGE_DATA_DIR", dir.join("data"))
-        .env("VANTAGE_CONFIG", dir.join("none.toml"))
-        .env_remove("VANTAGE_TOKEN")
-        .env_remove("MASSIVE_TOKEN")
-        .args(args)
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::cli::{stdout, vantage};
 
 const WORKSPACE: &str = r#"[[brands]]
 name = "Merrell"

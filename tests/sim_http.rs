@@ -13,12 +13,11 @@ mod common;
 use common::http::{get, get_as, wait_ready};
 use common::start;
 
+/// The shared quick simulator with jobs pending a little longer, to be seen retrieving.
 fn quick() -> SimConfig {
     SimConfig {
-        latency_scale: 0.0,
         job_pending: Duration::from_millis(200),
-        job_fail_share: 0.0,
-        ..SimConfig::default()
+        ..common::quick()
     }
 }
 

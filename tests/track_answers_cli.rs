@@ -3,24 +3,10 @@
 //! does not ask is refused with what it does ask (exit 2).
 
 use std::path::Path;
-use std::process::Output;
 
-fn vantage(dir: &Path, args: &[&str]) -> Output {
-    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
-        .current_dir(dir)
-        .env("VANTAGE_DATA_DIR", dir.join("data"))
-        .env("VANTAGE_CONFIG", dir.join("none.toml"))
-        .env_remove("VANTAGE_TOKEN")
-        .env_remove("MASSIVE_TOKEN")
-        .args(args)
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
+mod common;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::cli::{stdout, vantage};
 
 // Two samples a cell: each run asks afresh, so the answers of two runs may differ.
 const WORKSPACE: &str = r#"[[brands]]

@@ -27,3 +27,15 @@ pub(super) fn line(app: &App, hints: &[Hint]) -> Line<'static> {
     }
     Line::from(spans)
 }
+
+/// A popup's own keys ("↑↓ choose  Enter run  Esc close"), the keys highlighted and the words
+/// dim, cut to `width`.
+pub(super) fn popup_line(keys: &[(&str, &str)], width: u16) -> Line<'static> {
+    let mut spans = Vec::with_capacity(keys.len() * 2);
+    for (i, (key, what)) in keys.iter().enumerate() {
+        let gap = if i + 1 < keys.len() { "  " } else { "" };
+        spans.push(Span::styled(key.to_string(), theme::key_hint()));
+        spans.push(Span::styled(format!(" {what}{gap}"), theme::dim()));
+    }
+    super::fit::fit_line(Line::from(spans), width)
+}

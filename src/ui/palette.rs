@@ -71,15 +71,8 @@ pub(super) fn draw(palette: &Palette, frame: &mut Frame, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), list_area);
     frame.render_widget(
-        Paragraph::new(fit_line(
-            Line::from(vec![
-                Span::styled("↑↓", theme::key_hint()),
-                Span::styled(" choose  ", theme::dim()),
-                Span::styled("Enter", theme::key_hint()),
-                Span::styled(" run  ", theme::dim()),
-                Span::styled("Esc", theme::key_hint()),
-                Span::styled(" close", theme::dim()),
-            ]),
+        Paragraph::new(super::hints::popup_line(
+            &[("↑↓", "choose"), ("Enter", "run"), ("Esc", "close")],
             hint_area.width,
         )),
         hint_area,

@@ -100,15 +100,12 @@ pub(super) fn draw(picker: &Picker, frame: &mut Frame, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), list_area);
     frame.render_widget(
-        Paragraph::new(fit_line(
-            Line::from(vec![
-                Span::styled("↑↓", theme::key_hint()),
-                Span::styled(" move  ", theme::dim()),
-                Span::styled("Enter", theme::key_hint()),
-                Span::styled(" choose  ", theme::dim()),
-                Span::styled("Esc", theme::key_hint()),
-                Span::styled(" close  type to filter", theme::dim()),
-            ]),
+        Paragraph::new(super::hints::popup_line(
+            &[
+                ("↑↓", "move"),
+                ("Enter", "choose"),
+                ("Esc", "close  type to filter"),
+            ],
             hint_area.width,
         )),
         hint_area,

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: a quick simulator and a client pointed at it.
 #![allow(dead_code)]
 
+pub mod cli;
 pub mod http;
 pub mod pty;
 pub mod view;

@@ -1,0 +1,26 @@
+//! The installed binary as a user runs it from a folder of their own: its data and config in
+//! that folder, no token, no workspace but the folder's.
+
+use std::path::Path;
+use std::process::Output;
+
+/// `vantage ARGS` run in `dir`, with its data in `dir/data` and no config file, token or
+/// workspace from the environment; at most two minutes.
+pub fn vantage(dir: &Path, args: &[&str]) -> Output {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir)
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("none.toml"))
+        .env_remove("VANTAGE_TOKEN")
+        .env_remove("MASSIVE_TOKEN")
+        .env_remove("VANTAGE_WORKSPACE")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+/// What a command printed on stdout, as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
