@@ -204,6 +204,18 @@ pub(crate) fn wrap_str(text: &str, width: usize, rows: usize) -> Vec<String> {
         .collect()
 }
 
+/// A bordered pane whose title is cut to the pane's `width` (with `…` at a word), so a long
+/// title never runs over the corner.
+pub(crate) fn titled_block(title: String, width: u16) -> ratatui::widgets::Block<'static> {
+    ratatui::widgets::Block::default()
+        .borders(ratatui::widgets::Borders::ALL)
+        .border_style(super::theme::border())
+        .title(fit_line(
+            Line::styled(title, super::theme::title()),
+            width.saturating_sub(2),
+        ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -231,7 +231,7 @@ fn draw_discover(discover: &crate::app::discover::DiscoverState, frame: &mut Fra
         0 => String::new(),
         n => format!(" · {n} calls out"),
     };
-    let block = titled_block(
+    let block = crate::ui::fit::titled_block(
         format!(
             " Prompts around \"{}\"{status} · Space marks · a adds to a set · Esc closes ",
             discover.topic
@@ -314,21 +314,10 @@ fn draw_discover(discover: &crate::app::discover::DiscoverState, frame: &mut Fra
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// A bordered block whose title fits `width` (ending in `…` when cut).
-fn titled_block(title: String, width: u16) -> Block<'static> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme::border())
-        .title(crate::ui::fit::fit_line(
-            Line::styled(title, theme::title()),
-            width.saturating_sub(2),
-        ))
-}
-
 /// The last run's sources by kind, per model and place, and where the own brand is missing.
 fn draw_readings(app: &App, frame: &mut Frame, area: Rect, view: &TrackView) {
     let set = view.set.as_deref().unwrap_or("");
-    let block = titled_block(
+    let block = crate::ui::fit::titled_block(
         format!(" Sources and gaps in the last run of {set} · s back to the chart "),
         area.width,
     );

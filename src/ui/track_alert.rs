@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::analysis::alerts::{Alert, Condition, Measure, number};
 use crate::analysis::workspace::location_spec;
@@ -38,13 +38,7 @@ pub(super) fn draw(
         key(Action::Send),
         key(Action::Back)
     );
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme::border())
-        .title(fit_line(
-            Line::styled(title, theme::title()),
-            area.width.saturating_sub(2),
-        ));
+    let block = crate::ui::fit::titled_block(title, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let alert = &draft.alert;

@@ -26,16 +26,6 @@ pub(super) fn draw(app: &App, state: &CellAnswersState, frame: &mut Frame, area:
     }
 }
 
-fn block(title: String, width: u16) -> Block<'static> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme::border())
-        .title(fit_line(
-            Line::styled(title, theme::title()),
-            width.saturating_sub(2),
-        ))
-}
-
 fn draw_cells(app: &App, state: &CellAnswersState, frame: &mut Frame, area: Rect) {
     let title = format!(
         " Answers of {} · pick a prompt × model × place · {} opens · {} closes ",
@@ -43,7 +33,7 @@ fn draw_cells(app: &App, state: &CellAnswersState, frame: &mut Frame, area: Rect
         key(app, Action::Accept),
         key(app, Action::Back)
     );
-    let outer = block(title, area.width);
+    let outer = crate::ui::fit::titled_block(title, area.width);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
     if let Some(cell) = &state.loading {
@@ -122,7 +112,7 @@ fn draw_runs(
         key(app, Action::NextView),
         key(app, Action::Back)
     );
-    let outer = block(title, area.width).title_bottom(fit_line(
+    let outer = crate::ui::fit::titled_block(title, area.width).title_bottom(fit_line(
         Line::styled(keys, theme::dim()),
         area.width.saturating_sub(2),
     ));

@@ -27,17 +27,6 @@ pub(super) struct ChartKeys {
     pub share: String,
 }
 
-/// A bordered block whose title fits `width` (ending in `…` when cut).
-fn titled_block(title: String, width: u16) -> Block<'static> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme::border())
-        .title(fit_line(
-            Line::styled(title, theme::title()),
-            width.saturating_sub(2),
-        ))
-}
-
 /// The width the brand list takes beside the chart: its longest name whole where the body
 /// has room (a third of it), 40 columns at least.
 pub(super) fn brand_list_width(view: &TrackView, body_width: u16) -> u16 {
@@ -186,7 +175,7 @@ pub(super) fn draw_chart(
     let set = view.set.as_deref().unwrap_or("");
     let trends = &view.trends;
     if trends.brands.is_empty() {
-        let block = titled_block(
+        let block = crate::ui::fit::titled_block(
             format!(
                 " {} of each brand over the runs of {set} (%) ",
                 state.share.title()
@@ -279,7 +268,7 @@ pub(super) fn draw_chart(
         .or(titles.last())
         .cloned()
         .unwrap_or_default();
-    let block = titled_block(title, area.width);
+    let block = crate::ui::fit::titled_block(title, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let points: Vec<Vec<(f64, f64)>> = series

@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::analysis::workspace::location_spec;
 use crate::api::Location;
@@ -37,13 +37,7 @@ pub(super) fn draw(app: &App, editor: &SetEditor, frame: &mut Frame, area: Rect)
             key(Action::RemoveSet)
         ),
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme::border())
-        .title(fit_line(
-            Line::styled(title, theme::title()),
-            area.width.saturating_sub(2),
-        ));
+    let block = crate::ui::fit::titled_block(title, area.width);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let footer = footer_lines(app, editor);
