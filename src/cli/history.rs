@@ -5,10 +5,11 @@
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::history_show::SHOWN_ID;
-use super::jobs::{age, human_size};
+use super::jobs::age;
 use super::{err, out, out_as_received, with_newline};
 use crate::config::Config;
 use crate::exit;
+use crate::measure;
 use crate::sanitize::one_line;
 use crate::store::{DB_FILE, HistoryItem, RequestKind, Store, StoreOptions, now_ms};
 
@@ -161,7 +162,7 @@ pub fn history_table(items: &[HistoryItem], now: i64) -> String {
             item.origin.as_str(),
             age(now - item.created_at),
             item.status_word().unwrap_or_else(|| "-".to_string()),
-            item.size.map_or("-".to_string(), human_size),
+            item.size.map_or("-".to_string(), measure::size),
             one_line(&item.summary)
         ));
     }

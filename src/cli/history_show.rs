@@ -6,12 +6,13 @@
 use clap::Args;
 
 use super::brands::{BrandArgs, tracked_brands};
-use super::jobs::{age, human_size};
+use super::jobs::age;
 use super::text::{ai_text, job_text};
 use super::{err, out, out_as_received, with_newline};
 use crate::api::decode::{RawResponse, decode_ai, decode_search};
 use crate::api::{JobAnswer, Location};
 use crate::exit;
+use crate::measure;
 use crate::plural;
 use crate::present::answer::prepare_stored;
 use crate::present::compare::mentions::answer_mentions;
@@ -213,7 +214,7 @@ pub fn entry_text(entry: &HistoryEntry, now: i64) -> String {
         rows.push(("Took", format!("{:.1} s", ms as f64 / 1000.0)));
     }
     if let Some(size) = item.size {
-        rows.push(("Size", human_size(size)));
+        rows.push(("Size", measure::size(size)));
     }
     let mut text: String = rows
         .iter()

@@ -314,14 +314,11 @@ pub fn age(millis: i64) -> String {
     }
 }
 
-/// Sizes as the app writes them: "830 B", "12.3 kB", "1.4 MB".
-pub use crate::measure::size as human_size;
-
 /// One line per state change: `<id> ai pending → done (12.3 kB)`.
 pub fn transition_line(t: &Transition, size: Option<u64>) -> String {
     let mut line = format!("{} {} {} → {}", t.id, t.kind, t.from, t.to);
     if let Some(size) = size {
-        line.push_str(&format!(" ({})", human_size(size)));
+        line.push_str(&format!(" ({})", crate::measure::size(size)));
     }
     if let Some(error) = &t.error {
         line.push_str(&format!(": {}", one_line(error)));
