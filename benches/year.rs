@@ -27,7 +27,7 @@ use vantage::analysis::mentions::Brand;
 use vantage::analysis::workspace::{TrackSet, Workspace};
 use vantage::store::Store;
 use vantage::track::stored::{READING_RULES, SetReadings, bring_up_to_date};
-use vantage::track::{alerts, diff, readings, report, report_page, trends, view};
+use vantage::track::{alerts, paired, readings, report, report_page, trends, view};
 
 use year::{SET, YearStore};
 
@@ -49,9 +49,11 @@ fn up_to_date(
 fn trends_of(store: &Store, workspace: &Workspace, brands: &[Brand]) -> usize {
     let read = up_to_date(store, store.track_runs(Some(SET)).unwrap(), brands);
     let names = read.names.clone();
-    let trends = trends::trends_of(read.labels(), &read.tallies, &names);
     let (before, after) = read.last_two(store, brands).unwrap();
-    let changes = diff::diff(before.as_ref().unwrap(), after.as_ref().unwrap(), &names);
+    // The last run against the one before over the cells both answered, as the CLI reads it.
+    let compared = paired::compare(before.as_ref().unwrap(), after.as_ref().unwrap(), &names);
+    let trends = trends::trends_of(read.labels(), &read.tallies, &names).with_compared(&compared);
+    let changes = compared.diff;
     let last = readings::readings(
         after.as_ref().unwrap(),
         brands,
@@ -69,15 +71,22 @@ fn check(store: &Store, workspace: &Workspace, set: &TrackSet) -> usize {
     let run = runs[at].clone();
     let brands = workspace.brands_of(set);
     let read = up_to_date(store, runs[at.saturating_sub(1)..=at].to_vec(), &brands);
-    let [earlier, now] = read.tallies.as_slice() else {
+    let [_, now] = read.tallies.as_slice() else {
         panic!("two runs")
     };
+    // A drop is read over the cells both runs answered, as `track check` reads it.
+    let (before, after) = read.last_two(store, &brands).unwrap();
+    let compared = paired::compare(
+        before.as_ref().unwrap(),
+        after.as_ref().unwrap(),
+        &read.names,
+    );
     let fired = alerts::evaluate(
         &set.name,
         &set.alerts,
         run.id.as_str(),
         now,
-        Some(earlier),
+        Some((&compared.before, &compared.after)),
         workspace.brands(),
     );
     fired.len()

@@ -71,7 +71,8 @@ fn the_app_and_a_demo_run_at_once_see_one_service_and_no_job_expires() {
 
     let listed = vantage(home).args(["jobs", "--json"]).output().unwrap();
     let jobs: Vec<serde_json::Value> = serde_json::from_slice(&listed.stdout).unwrap();
-    assert_eq!(jobs.len(), 8, "{jobs:?}");
+    // Eight calls, and a call that failed is asked again within the run, twice at most.
+    assert!((8..=24).contains(&jobs.len()), "{jobs:?}");
     for job in &jobs {
         let state = job["state"].as_str().unwrap_or_default();
         assert!(matches!(state, "done" | "failed"), "{job}");

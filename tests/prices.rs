@@ -155,7 +155,8 @@ fn the_config_files_prices_say_the_cost_and_a_wrong_price_is_refused() {
     assert!(dry.status.success(), "{dry:?}");
     assert_eq!(
         String::from_utf8_lossy(&dry.stdout).trim(),
-        "A run of b makes 10 calls (8 answers × 5 + 2 searches × 1 = 42 credits); 1000 credits left."
+        "A run of b makes 10 calls (8 answers × 5 + 2 searches × 1 = 42 credits); 1000 credits left. \
+         With --wait, a call that fails or expires is asked again within the run, up to 2 more times, each priced as any call."
     );
     std::fs::write(
         host.dir.path().join("config.toml"),

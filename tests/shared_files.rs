@@ -454,6 +454,9 @@ fn hostile_report() -> ReportInput {
             change: Some(RunChange {
                 before: stat(1),
                 after: stat(3),
+                cells: 4,
+                lost: 0,
+                gained: 2,
                 p: 0.01,
                 different: true,
             }),
@@ -482,6 +485,7 @@ fn hostile_report() -> ReportInput {
         places: vec![format!("US/CO/Denver{CONTROLS}")],
         trends: Trends {
             runs: vec!["2026-11-26".into(), "2026-11-27".into()],
+            held: Vec::new(),
             brands,
             sources: vec![DomainShare {
                 domain: "<script>alert(1)</script>.example".into(),

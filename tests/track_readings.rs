@@ -123,7 +123,7 @@ fn trends_of(read: &SetReadings) -> Trends {
     trends::trends_of(read.labels(), &read.tallies, &read.names)
 }
 
-/// The trends of the answers read whole, as before readings were kept.
+/// The trends of the answers read whole, as before readings were kept: each run's figures.
 fn read_whole(store: &Store, brands: &[Brand]) -> Trends {
     let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
     let runs = store.track_runs(Some(SET)).unwrap();
@@ -138,7 +138,14 @@ fn read_whole(store: &Store, brands: &[Brand]) -> Trends {
             )
         })
         .collect();
-    trends::trends(&observed, &names)
+    // The runs' figures as their tallies give them; the last two runs' paired changes are
+    // read from the answers (`paired::compare`) and tested apart.
+    let tallies: Vec<vantage::track::tally::RunTally> = observed
+        .iter()
+        .map(|o| vantage::track::tally::RunTally::of(o, &names))
+        .collect();
+    let labels = observed.iter().map(|o| o.label.clone()).collect();
+    trends::trends_of(labels, &tallies, &names)
 }
 
 fn open(dir: &tempfile::TempDir) -> Store {

@@ -97,6 +97,7 @@ fn view() -> TrackView {
         readings: None,
         calls_per_run: None,
         stale: 0,
+        complete: 90,
         reading: None,
         fired: Vec::new(),
     }
@@ -158,7 +159,11 @@ fn the_track_tab_shows_runs_a_chart_and_the_changes() {
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(view()))));
     let screen = draw(&mut app, 100, 32);
     assert!(screen.contains("Merrell"), "{screen}");
-    assert!(screen.contains("+ Lowa named by gemini"), "{screen}");
+    // Two paired cells tell no change: the brands that moved are folded into one line.
+    assert!(
+        screen.contains("3 brands: no clear difference in 2 paired cells"),
+        "{screen}"
+    );
     insta::assert_snapshot!("track_runs_chart_diff", screen);
 }
 
@@ -236,6 +241,7 @@ fn world_view() -> TrackView {
         readings: None,
         calls_per_run: None,
         stale: 0,
+        complete: 90,
         reading: None,
         fired: Vec::new(),
     }
@@ -361,15 +367,34 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
             ..diff::MentionChange::default()
         })
         .collect();
+    // Lowa gained in 12 paired cells: a change McNemar's test calls one, so its vantage
+    // points are listed.
+    let after = |named| vantage::track::stat::RunStat {
+        answers: 12,
+        named,
+        position_sum: u64::from(named),
+        mentions: u64::from(named),
+        all_mentions: 12,
+        recommended: 0,
+    };
+    if let Some(lowa) = view.trends.brands.iter_mut().find(|b| b.brand == "Lowa") {
+        lowa.change = Some(vantage::track::stat::RunChange {
+            before: after(0),
+            after: after(12),
+            cells: 12,
+            lost: 0,
+            gained: 12,
+            p: 0.000_488,
+            different: true,
+        });
+    }
     let mut app = app_on_track();
     update(&mut app, Msg::TrackLoaded(Ok(Box::new(view))));
     // The chart leaves the changes eight lines: what they are over and what was not
     // compared first, each brand against the run before, then three shown and nine counted.
     let screen = draw(&mut app, 100, 32);
     assert!(
-        screen.contains(
-            "changes in the 2 answers both runs have: Merrell and Lowa moved, 12 mentions gained"
-        ),
+        screen.contains("Lowa moved clearly, 12 mentions gained"),
         "{screen}"
     );
     assert!(
@@ -377,19 +402,19 @@ fn changes_that_do_not_fit_are_counted_and_pointed_to() {
         "{screen}"
     );
     assert!(
-        screen.contains("Lowa: named in 0 of 2 (0–66 %) → 1 of 6 (3–56 %)"),
+        screen.contains("Lowa: named in 0 of 12 (0–24 %) → 12 of 12 (76–100 %) of the same"),
         "{screen}"
     );
-    assert!(screen.contains("boots 2\""), "{screen}");
+    assert!(screen.contains("boots 1\""), "{screen}");
     assert!(!screen.contains("boots 3\""), "{screen}");
     assert!(
-        screen.contains("… 9 more: `vantage track trends boots`"),
+        screen.contains("more: `vantage track trends boots`"),
         "{screen}"
     );
     // The map leaves them three: what they are over (two rows), and the rest counted.
     press(&mut app, KeyCode::Char('m'));
     let screen = draw(&mut app, 80, 24);
-    assert!(screen.contains("… 15 more"), "{screen}");
+    assert!(screen.contains(" more: `vantage track trends"), "{screen}");
 }
 
 /// An answer whose model searched these fanouts.

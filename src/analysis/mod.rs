@@ -14,6 +14,7 @@
 /// sources). Readings kept in the store carry it; moving it has every one made again.
 pub const READING_RULES: u32 = 1;
 
+pub mod adaptive;
 pub mod alerts;
 pub mod diff;
 pub mod mentions;
@@ -23,6 +24,7 @@ pub mod overview;
 pub mod products;
 pub mod samples;
 pub mod serp_pages;
+pub mod significance;
 pub mod sources;
 pub mod stance;
 pub mod workspace;

@@ -64,6 +64,12 @@ pub enum CallEffect {
         set: String,
         calls: Vec<RequestParams>,
     },
+    /// Asks again, into a past run of the set, the calls it lacks (jobs failed or expired,
+    /// calls not sent), as `vantage track run SET --retry-failed RUN` does.
+    FillRun {
+        set: String,
+        run: crate::store::RunId,
+    },
     /// Submits a request in async mode and records its job before anything else.
     SubmitJob {
         request: RequestParams,

@@ -24,6 +24,8 @@ pub struct TrackRunSent {
     pub run: String,
     /// An earlier run of the set, cut short, went on instead of a new one.
     pub resumed: bool,
+    /// A past run's missing calls were asked again into it (`R` on a run that lacks cells).
+    pub filled: bool,
     pub planned: usize,
     pub queued: usize,
     pub refused: usize,

@@ -44,6 +44,17 @@ pub enum Confirm {
         cost: String,
         credits: Option<u64>,
     },
+    /// A past run lacks cells: fill it (yes), make a new run instead (r), or neither.
+    TrackFill {
+        set: String,
+        run: crate::store::RunId,
+        /// "9 of 12 cells".
+        held: String,
+        missing: u32,
+        /// Its calls and credits in words, at most (each priced as an answer).
+        cost: String,
+        credits: Option<u64>,
+    },
     /// A set out of the workspace file (its runs stay in the store).
     DeleteSet {
         name: String,
@@ -92,6 +103,21 @@ impl Confirm {
                 let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
                 format!(
                     "Run the set {set} now? {cost}{balance}, queued as jobs; the Track tab charts the run as its answers land."
+                )
+            }
+            Confirm::TrackFill {
+                set,
+                run,
+                held,
+                missing,
+                cost,
+                credits,
+            } => {
+                let balance = credits.map_or(String::new(), |c| format!("; {c} credits left"));
+                format!(
+                    "Run {} of {set} holds {held}. Ask its {} again into it? {cost}{balance}. y fills the run · r makes a new run instead · n neither",
+                    run.short(),
+                    crate::plural::count(u64::from(*missing), "missing call", "missing calls")
                 )
             }
             Confirm::CompareRun {
@@ -154,6 +180,12 @@ fn on_confirm_key(
     key: KeyEvent,
     action: Option<Action>,
 ) -> Vec<Effect> {
+    if let Confirm::TrackFill { .. } = confirm
+        && matches!(key.code, KeyCode::Char('r' | 'R'))
+    {
+        super::track::ask_new_run(app);
+        return Vec::new();
+    }
     let yes = action == Some(Action::Accept) || matches!(key.code, KeyCode::Char('y' | 'Y'));
     let no = action == Some(Action::Back) || matches!(key.code, KeyCode::Char('n' | 'N'));
     if no {
@@ -185,6 +217,7 @@ fn on_confirm_key(
         Confirm::CompareRun { column, .. } => super::compare::run_confirmed(app, column),
         Confirm::DeleteSet { name } => super::sets::delete(app, &name),
         Confirm::TrackRun { set, .. } => super::track::run(app, &set),
+        Confirm::TrackFill { set, run, .. } => super::track::fill(app, set, run),
         Confirm::DiscardSet { .. } => super::sets::close(app),
     }
 }

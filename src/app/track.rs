@@ -321,12 +321,63 @@ pub(crate) fn shown_set(app: &App) -> Result<TrackSet, String> {
     })
 }
 
-/// `R`: the calls a run of the shown set makes, against the balance, before a yes.
+/// `R`: on a run of the shown set that lacks cells, the offer to fill it (or make a new
+/// run); else the calls a run of the shown set makes, against the balance, before a yes.
 fn ask_run(app: &mut App) {
     if app.track.sending.is_some() {
         app.flash_info("A run is being sent; wait for it to be queued.");
         return;
     }
+    if let Some(offer) = fill_offer(app) {
+        app.popup = Some(Popup::Confirm(offer));
+        return;
+    }
+    ask_new_run(app);
+}
+
+/// The selected run, when it is of the shown set, has ended and lacks cells: what filling
+/// it asks (each missing call priced as an answer, the dearer kind, so the cost is at most).
+fn fill_offer(app: &App) -> Option<Confirm> {
+    let set = shown_set(app).ok()?;
+    let view = app.track.view.as_ref()?;
+    let run = view
+        .runs
+        .get(app.track.selected)
+        .filter(|r| r.set_name.eq_ignore_ascii_case(&set.name))?;
+    let missing = run.failed + run.unsent;
+    if run.pending > 0 || missing == 0 {
+        return None;
+    }
+    let calls = crate::price::Calls {
+        answers: u64::from(missing),
+        ..crate::price::Calls::default()
+    };
+    let credits = match app.credits {
+        Credits::Known(n) => Some(n),
+        _ => None,
+    };
+    Some(Confirm::TrackFill {
+        set: set.name,
+        run: run.id.clone(),
+        held: crate::track::trends::Held::of(run, set.complete).text(),
+        missing,
+        cost: format!("At most {}", calls.in_words(&app.prices)),
+        credits,
+    })
+}
+
+/// After the yes to fill a run: its missing calls asked again off the UI task.
+pub(crate) fn fill(app: &mut App, set: String, run: crate::store::RunId) -> Vec<Effect> {
+    app.track.sending = Some(set.clone());
+    app.flash_info(format!(
+        "Asking the missing calls of run {} again…",
+        run.short()
+    ));
+    vec![Effect::Call(CallEffect::FillRun { set, run })]
+}
+
+/// A new run of the shown set: its calls against the balance, before a yes.
+pub(crate) fn ask_new_run(app: &mut App) {
     let set = match shown_set(app) {
         Ok(set) => set,
         Err(sentence) => {
@@ -336,6 +387,14 @@ fn ask_run(app: &mut App) {
     };
     if let Err(problem) = crate::track::plan::expand(&set) {
         app.flash_error(format!("The set {} cannot run: {problem}.", set.name));
+        return;
+    }
+    if set.auto.is_some() {
+        // Its rounds read each round's answers before asking more: a waiting command does.
+        app.flash_info(format!(
+            "The set {0} spends its samples round by round (samples = \"auto\"): run it with `vantage track run {0} --wait`, which reads each round's answers before asking more; its runs show here as they land.",
+            set.name
+        ));
         return;
     }
     let credits = match app.credits {
@@ -394,10 +453,16 @@ pub(crate) fn on_run_sent(app: &mut App, result: Result<TrackRunSent, String>) -
             return Vec::new();
         }
     };
-    let mut sentence = format!(
-        "Run {} of {}: {} of {} calls queued",
-        sent.run, sent.set, sent.queued, sent.planned
-    );
+    let mut sentence = match sent.filled {
+        true => format!(
+            "Asked again into run {} of {}: {} of {} calls queued",
+            sent.run, sent.set, sent.queued, sent.planned
+        ),
+        false => format!(
+            "Run {} of {}: {} of {} calls queued",
+            sent.run, sent.set, sent.queued, sent.planned
+        ),
+    };
     if sent.resumed {
         sentence = format!("Went on with an earlier run cut short. {sentence}");
     }

@@ -49,10 +49,11 @@ pub struct CompareArgs {
     /// 1 allows cached answers (default), 0 asks for fresh ones
     #[arg(long, value_name = "0|1")]
     pub expiration: Option<u32>,
-    /// Ask every column N times afresh (the cache off) and read each brand as a count of
-    /// the answers naming it, with its 95 % interval (1 to 20)
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub samples: usize,
+    /// How often each column is asked afresh (the cache off): N times (1 to 20), or auto;
+    /// each brand is then read as a count of the answers naming it with its 95 % interval,
+    /// and the columns pooled by model, place and device
+    #[command(flatten)]
+    pub sampling: super::SamplingFlags,
     /// Print the comparison as JSON
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
@@ -159,7 +160,7 @@ where
 }
 
 /// Runs every column's call, at most `MAX_IN_FLIGHT` at once, results in column order.
-async fn run_columns<R, P, Call>(requests: Vec<R>, call: impl Fn(R) -> Call) -> Vec<P>
+pub(super) async fn run_columns<R, P, Call>(requests: Vec<R>, call: impl Fn(R) -> Call) -> Vec<P>
 where
     Call: Future<Output = P>,
 {
@@ -172,7 +173,7 @@ where
 
 /// What one answer column asks: a model, or a search for its AI Overview.
 #[derive(Clone)]
-enum ColumnRequest {
+pub(super) enum ColumnRequest {
     Ai(AiRequest),
     Overview(SearchRequest),
 }
@@ -186,7 +187,7 @@ impl ColumnRequest {
     }
 
     /// What History keeps of the column.
-    fn params(&self) -> RequestParams {
+    pub(super) fn params(&self) -> RequestParams {
         match self {
             ColumnRequest::Ai(request) => RequestParams::Ai(request.clone()),
             ColumnRequest::Overview(request) => RequestParams::Search(request.clone()),
@@ -194,7 +195,7 @@ impl ColumnRequest {
     }
 }
 
-async fn answer_column(
+pub(super) async fn answer_column(
     client: &Client,
     request: ColumnRequest,
 ) -> Result<PreparedAnswer, ApiError> {
@@ -235,8 +236,15 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         Ok(own) => own,
         Err(sentence) => return invalid(sentence),
     };
-    let samples = args.samples;
-    if let Err(sentence) = samples::check_sampled_comparison(samples, vantages.len()) {
+    let sampling = match args.sampling.read() {
+        Ok(sampling) => sampling.unwrap_or(super::Sampling::Fixed(1)),
+        Err(sentence) => return invalid(sentence),
+    };
+    let (samples, most) = match sampling {
+        super::Sampling::Fixed(n) => (n, n),
+        super::Sampling::Auto(plan) => (plan.first, plan.most),
+    };
+    if let Err(sentence) = samples::check_sampled_comparison(most, vantages.len()) {
         return invalid(format!("Not sent: {sentence}"));
     }
     if samples > 1 && args.expiration == Some(1) {
@@ -276,8 +284,7 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
             ));
             return error.exit_code();
         }
-        // The samples of a column follow each other.
-        requests.extend(std::iter::repeat_n(request, samples));
+        requests.push(request);
     }
     let overviews = vantages.iter().filter(|v| v.overview).count();
     if overviews > 0 {
@@ -287,30 +294,42 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
             if overviews == 1 { "" } else { "s" }
         ));
     }
-    // The whole comparison is one History entry: every column's request, then its answer.
-    let kept = Kept::start(
-        config,
-        RequestParams::Compare(requests.iter().map(ColumnRequest::params).collect()),
-    );
     let asking = format!(
         "Asking {}",
-        crate::plural::count(requests.len() as u64, "column", "columns")
+        crate::plural::count((requests.len() * samples) as u64, "column", "columns")
     );
     let slowest = super::waiting::slowest(requests.iter().filter_map(|request| match request {
         ColumnRequest::Ai(ai) => Some(ai.effective_model()),
         ColumnRequest::Overview(_) => None,
     }));
-    let results: Vec<Result<PreparedAnswer, ApiError>> = super::waiting::while_waiting(
+    // Each round is one History entry: every ask's request, then its answer.
+    let asked = super::waiting::while_waiting(
         &asking,
         slowest,
-        run_columns(requests, |request| answer_column(client, request)),
+        super::compare_rounds::ask(config, client, &vantages, &requests, sampling, &brands),
     )
     .await;
-    let kept = kept
-        .finish_columns(&results, |a| (a.body.as_str(), a.header.elapsed))
-        .await;
+    let kept = asked
+        .kept
+        .iter()
+        .find(|k| k.is_err())
+        .cloned()
+        .unwrap_or(Ok(()));
     // Per column, its samples' results; the summary reads each column's first answer.
-    let columns: Vec<&[Result<PreparedAnswer, ApiError>]> = results.chunks(samples).collect();
+    let columns: Vec<&[Result<PreparedAnswer, ApiError>]> =
+        asked.columns.iter().map(Vec::as_slice).collect();
+    // With --samples auto and no brand tracked, the names the answers put forward.
+    let brands = match brands.is_empty() {
+        true => asked.brands.clone(),
+        false => brands,
+    };
+    let sampled_more = asked.columns.iter().any(|c| c.len() > 1);
+    let roll_up = (!brands.is_empty() && sampled_more)
+        .then(|| super::compare_rounds::roll_up(&vantages, &asked.columns, &brands));
+    let plan = match sampling {
+        super::Sampling::Auto(plan) => Some(plan),
+        super::Sampling::Fixed(_) => None,
+    };
     let firsts: Vec<&Result<PreparedAnswer, ApiError>> = columns
         .iter()
         .filter_map(|column| column.iter().find(|r| r.is_ok()).or(column.first()))
@@ -344,8 +363,8 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         .map(|answers| samples::merged(answers))
         .collect();
     let labels: Vec<String> = summary.columns.iter().map(|c| c.label.clone()).collect();
-    let rows = (!brands.is_empty() && samples == 1).then(|| mentions::summarize(&found));
-    let sampled = (!brands.is_empty() && samples > 1).then(|| samples::summarize(&sampled_found));
+    let rows = (!brands.is_empty() && !sampled_more).then(|| mentions::summarize(&found));
+    let sampled = (!brands.is_empty() && sampled_more).then(|| samples::summarize(&sampled_found));
     let gaps = own.map(|own| {
         let domains: Vec<Vec<String>> = columns
             .iter()
@@ -369,14 +388,17 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
                 ))
             })
             .collect();
-        print_json(&CompareJson::new(
+        let mut json = CompareJson::new(
             &summary,
             readings,
             samples,
             rows.as_deref(),
             sampled.as_deref(),
             gaps.as_ref(),
-        ));
+        );
+        json.samples_per_column = asked.columns.iter().map(Vec::len).collect();
+        json.roll_up = roll_up.as_deref();
+        print_json(&json);
     } else if args.csv {
         match (&sampled, &rows) {
             (Some(sampled), _) => out(&samples::matrix_csv(&labels, sampled)),
@@ -389,10 +411,24 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
             text = format!("{}\n{}", with_newline(text), matrix_text(rows));
         }
         if let Some(sampled) = &sampled {
+            let asked_how = match &plan {
+                Some(plan) => format!(
+                    "Each column was asked {} times afresh, then again where its answers split, until every brand's visibility by model and by place was within ±{} points (at most {} times)",
+                    plan.first, plan.precision, plan.most
+                ),
+                None => format!("Each column was asked {samples} times afresh"),
+            };
             text = format!(
-                "{}\nEach column was asked {samples} times afresh; the summary above reads its first answer, the brands below every answer.\n{}",
+                "{}\n{asked_how}; the summary above reads its first answer, the brands below every answer.\n{}",
                 with_newline(text),
                 samples::matrix_text(&labels, sampled)
+            );
+        }
+        if let Some(roll_up) = &roll_up {
+            text = format!(
+                "{}\n{}",
+                with_newline(text),
+                super::compare_rounds::text(&vantages, &asked.columns, roll_up, plan.as_ref())
             );
         }
         if let Some(gaps) = &gaps {
@@ -411,7 +447,12 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
             ));
         }
     }
-    let errors: Vec<&ApiError> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    let errors: Vec<&ApiError> = asked
+        .columns
+        .iter()
+        .flatten()
+        .filter_map(|r| r.as_ref().err())
+        .collect();
     with_history(finish(&errors), kept)
 }
 
@@ -423,8 +464,14 @@ struct CompareJson<'a> {
     shared: &'a [summary::SharedDomain],
     similarity: &'a [Vec<Option<f64>>],
     sources_by_kind: &'a [KindCounts],
-    /// How many times each column was asked.
+    /// How many times each column was asked first.
     samples: usize,
+    /// How many times each column was asked in all (with --samples auto, as its answers
+    /// split).
+    samples_per_column: Vec<usize>,
+    /// With samples: each brand pooled by model, place and device.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    roll_up: Option<&'a [super::compare_rounds::RollRow]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mentions: Option<&'a [mentions::BrandSummary]>,
     /// With several samples: each brand's count and interval per column and overall.
@@ -469,6 +516,8 @@ impl<'a> CompareJson<'a> {
             similarity,
             sources_by_kind,
             samples,
+            samples_per_column: Vec::new(),
+            roll_up: None,
             mentions,
             sampled,
             gaps,

@@ -44,12 +44,21 @@ pub struct JobsArgs {
     pub flags: super::ServiceFlags,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
 pub enum JobsCommand {
     /// Stored jobs, newest first: kind, id, state, age, attempts, summary (the default)
     List,
     /// Poll the pending jobs (at most 8 at once) until each has ended, storing results
     Watch,
+    /// Ask failed or expired jobs again with their stored requests, as the app's Jobs tab
+    /// does with R: each new job takes the old one's place (in a tracking run too) and is
+    /// printed as "OLD NEW"; billed as any call
+    Resubmit {
+        /// The jobs' ids, or their starts as `vantage jobs` prints them (at least 4
+        /// characters)
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<String>,
+    },
 }
 
 pub(super) async fn run_job(
@@ -106,7 +115,7 @@ pub(super) async fn run_job(
 
 /// The shortest start of an id `resolve_id` takes: four hex digits already pick one job of
 /// tens of thousands most of the time, and fewer would match by chance.
-const MIN_ID_PREFIX: usize = 4;
+pub(super) const MIN_ID_PREFIX: usize = 4;
 
 /// The job a typed id names: a whole UUID as is; the start of one (as `vantage jobs` prints
 /// it) when exactly one stored job of that kind begins so. None or several is refused with a
@@ -249,6 +258,9 @@ pub(super) async fn run_jobs(config: &Config, client: &Client, args: JobsArgs) -
     match args.command.unwrap_or(JobsCommand::List) {
         JobsCommand::List => list_jobs(&store, args.json),
         JobsCommand::Watch => watch_jobs(&store, client).await,
+        JobsCommand::Resubmit { ids } => {
+            super::jobs_resubmit::resubmit(&store, client, config, &ids, args.json).await
+        }
     }
 }
 

@@ -7,17 +7,15 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use clap_complete::engine::ArgValueCandidates;
 
-use super::jobs::{WatchEnd, drive_jobs, transition_line};
 use super::sim::wait_for_shutdown_signal;
 use super::{err, out, out_as_received, progress_shown, with_newline};
 use crate::analysis::mentions::Brand;
 use crate::analysis::workspace::{self, TrackSet, Workspace};
-use crate::api::{Client, JobId, JobKind};
+use crate::api::Client;
 use crate::config::Config;
 use crate::exit;
-use crate::jobs::{MAX_IN_FLIGHT, Scheduler};
 use crate::price::{Prices, covers};
-use crate::store::{RunSummary, Store, StoreOptions, now_ms};
+use crate::store::{RunSummary, Store, StoreOptions};
 use crate::track::lock::{self, LockError};
 use crate::track::report::{self, ReportFormat};
 use crate::track::run::{self, SubmitEvent};
@@ -54,6 +52,13 @@ pub enum TrackCommand {
         /// Send even when the balance cannot cover every call
         #[arg(long)]
         yes: bool,
+        /// Ask again, into a past run (its id or the id's start; the set's last run when
+        /// none is given), only the calls it lacks: those whose job failed or expired, and
+        /// any not sent. No new run is made
+        #[arg(long, value_name = "RUN", num_args = 0..=1, default_missing_value = "last")]
+        retry_failed: Option<String>,
+        #[command(flatten)]
+        sampling: super::SamplingFlags,
     },
     /// The sets of the workspace file and their runs
     List {
@@ -176,19 +181,25 @@ async fn check_set(
     name: &str,
     json: bool,
 ) -> i32 {
-    let workspace = match load_workspace(workspace) {
-        Ok(w) => w,
-        Err(sentence) => return invalid(&sentence),
-    };
-    let set = match find_set(&workspace, name) {
-        Ok(set) => set.clone(),
-        Err(sentence) => return invalid(&sentence),
-    };
-    let store = match open_store(config) {
-        Ok(store) => store,
+    let (workspace, set, store) = match set_and_store(config, workspace, name) {
+        Ok(opened) => opened,
         Err(code) => return code,
     };
     super::track_alerts::check(&store, &workspace, &set, json).await
+}
+
+/// The workspace, its set `name` and the store, or the exit code of what stopped it (said).
+pub(super) fn set_and_store(
+    config: &Config,
+    workspace: Option<&std::path::Path>,
+    name: &str,
+) -> Result<(Workspace, TrackSet, Store), i32> {
+    let workspace = load_workspace(workspace).map_err(|sentence| invalid(&sentence))?;
+    let set = find_set(&workspace, name)
+        .map_err(|sentence| invalid(&sentence))?
+        .clone();
+    let store = open_store(config)?;
+    Ok((workspace, set, store))
 }
 
 pub(super) fn open_store(config: &Config) -> Result<Store, i32> {
@@ -206,9 +217,23 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
             wait,
             dry_run,
             yes,
+            retry_failed,
+            sampling,
         } => {
             let spend = Spend { dry_run, yes };
-            run_set(config, client, workspace, &set, wait, spend).await
+            let sampling = match sampling.read() {
+                Ok(sampling) => sampling,
+                Err(sentence) => return invalid(&sentence),
+            };
+            match retry_failed {
+                Some(run) => {
+                    super::track_retry::retry_run(
+                        config, client, workspace, &set, &run, wait, spend,
+                    )
+                    .await
+                }
+                None => run_set(config, client, workspace, &set, wait, spend, sampling).await,
+            }
         }
         TrackCommand::List { json } => list(config, workspace, json),
         TrackCommand::Set(command) => super::track_set::run_set_command(workspace, command),
@@ -269,18 +294,18 @@ pub(super) async fn run_track(config: &Config, client: &Client, args: TrackArgs)
 }
 
 /// One line of progress on stderr, only when it is a terminal (`cli::progress`).
-struct Progress {
-    shown: bool,
+pub(super) struct Progress {
+    pub(super) shown: bool,
 }
 
 impl Progress {
-    fn new() -> Progress {
+    pub(super) fn new() -> Progress {
         Progress {
             shown: progress_shown(),
         }
     }
 
-    fn show(&self, text: &str) {
+    pub(super) fn show(&self, text: &str) {
         if self.shown {
             super::progress(text);
         }
@@ -289,12 +314,15 @@ impl Progress {
 
 /// What to do about the cost before anything is sent.
 #[derive(Clone, Copy, Debug, Default)]
-struct Spend {
+pub(super) struct Spend {
     /// Say the cost and send nothing.
-    dry_run: bool,
+    pub(super) dry_run: bool,
     /// Send even when the balance falls short.
-    yes: bool,
+    pub(super) yes: bool,
 }
+
+/// What the cost line says of re-asks: a waiting run asks a failed call again by itself.
+pub(super) const REASKS_PRICED: &str = "With --wait, a call that fails or expires is asked again within the run, up to 2 more times, each priced as any call.";
 
 /// The cost of one run of `set` against the balance, as a sentence; an error (exit 3) when
 /// the balance cannot cover its credits (by the price table) and `--yes` was not given.
@@ -304,15 +332,16 @@ async fn cost_before_spend(
     set: &crate::analysis::workspace::TrackSet,
     spend: Spend,
 ) -> Result<String, String> {
-    let credits = set.calls_by_kind().credits(prices);
+    let credits = set.most_credits(prices);
     let balance = client.account().await.ok().and_then(|a| a.credits);
     let left = balance.map_or(" (the balance could not be read)".to_string(), |c| {
         format!("; {} left", crate::plural::count(c, "credit", "credits"))
     });
     let sentence = format!(
-        "A run of {} makes {}{left}.",
+        "A run of {} makes {}{left}. {}",
         set.name,
-        set.cost_in_words(prices)
+        set.cost_in_words(prices),
+        REASKS_PRICED
     );
     if covers(balance, credits) || spend.yes || spend.dry_run {
         Ok(sentence)
@@ -331,15 +360,26 @@ async fn run_set(
     name: &str,
     wait: bool,
     spend: Spend,
+    sampling: Option<super::Sampling>,
 ) -> i32 {
     let workspace = match load_workspace(workspace) {
         Ok(w) => w,
         Err(sentence) => return invalid(&sentence),
     };
-    let set = match find_set(&workspace, name) {
-        Ok(set) => set,
+    let mut set = match find_set(&workspace, name) {
+        Ok(set) => set.clone(),
         Err(sentence) => return invalid(&sentence),
     };
+    if let Some(sampling) = sampling {
+        sampling.apply(&mut set);
+    }
+    let set = &set;
+    if set.auto.is_some() && !wait && !spend.dry_run {
+        return invalid(&format!(
+            "The set {} spends its samples round by round (samples = \"auto\"), reading each round's answers before the next: run it with --wait.",
+            set.name
+        ));
+    }
     let calls = match crate::track::plan::expand(set) {
         Ok(calls) => calls,
         Err(problem) => return invalid(&format!("Nothing was sent: {problem}.")),
@@ -472,117 +512,16 @@ async fn run_set(
         ));
         return code;
     }
-    match wait_for_jobs(&store, client, &set.name, &progress).await {
-        exit::OK => {}
-        other => return other,
-    }
-    // The answers just landed are read once and kept, for every view of the set.
-    if let Ok(runs) = store.track_runs(Some(&set.name)) {
-        let brands = workspace.read_for(&set.name);
-        if let Err(stopped) = super::track_read::set_readings(&store, &set.name, runs, &brands) {
-            return stopped;
-        }
-    }
-    if let Ok(Some(summary)) = store.track_run(&begun.run) {
-        err(&format!(
-            "Run {}: {} done, {} failed, {} refused, {} pending, {} not sent.",
-            summary.id.short(),
-            summary.done,
-            summary.failed,
-            summary.refused,
-            summary.pending,
-            summary.unsent
-        ));
-        // Why, in the service's words (or that it gave none), each reason once.
-        for (why, jobs) in store.track_failures(&begun.run).unwrap_or_default() {
-            let why = match why.is_empty() {
-                true => crate::jobs::failure_sentence(None),
-                false => why,
-            };
-            err(&format!(
-                "{jobs} failed: {}",
-                crate::sanitize::one_line(&why)
-            ));
-        }
-        let incomplete = summary.failed + summary.refused;
-        if incomplete > 0 {
-            err(&format!(
-                "{incomplete} of {} gave no answer: the run's figures cover {}. \
-                 Re-submit a failed job with R in the app's Jobs tab, or run the set again.",
-                crate::plural::count(summary.planned as u64, "call", "calls"),
-                crate::plural::count(summary.done as u64, "answer", "answers")
-            ));
-            if code == exit::OK {
-                code = exit::RUN_INCOMPLETE;
-            }
-        }
-    }
-    // The alerts, on the run just ended (or the newest one that did).
-    if !set.alerts.is_empty() {
-        let checked = super::track_alerts::check(&store, &workspace, set, false).await;
-        if checked == exit::ALERTS && matches!(code, exit::OK | exit::RUN_INCOMPLETE) {
-            code = exit::ALERTS;
-        }
-    }
-    code
-}
-
-/// Polls every open job of the set's runs until each has ended, at most 8 at once.
-async fn wait_for_jobs(store: &Store, client: &Client, set: &str, progress: &Progress) -> i32 {
-    let open = match store.track_open_jobs(set) {
-        Ok(jobs) => jobs,
-        Err(error) => {
-            err(&error.to_string());
-            return error.exit_code();
-        }
-    };
-    if open.is_empty() {
-        return exit::OK;
-    }
-    let now = now_ms();
-    let mut scheduler = Scheduler::new().with_error_limit(6);
-    for job in &open {
-        scheduler.insert(job.tracked(now));
-    }
-    let total = open.len();
-    let mut ended = 0usize;
-    let jobs = crate::plural::noun(total as u64, "job", "jobs");
-    progress.show(&format!("Waiting: 0 of {total} {jobs} ended"));
-    let client = client.clone();
-    let poll = move |kind: JobKind, id: JobId| {
-        let client = client.clone();
-        async move { client.job(kind, &id).await }
-    };
-    let result = drive_jobs(
-        store,
-        &mut scheduler,
-        poll,
-        wait_for_shutdown_signal(),
-        |transition, size| {
-            if transition.changed() && transition.to.is_terminal() {
-                ended += 1;
-            }
-            if progress.shown {
-                progress.show(&format!(
-                    "Waiting: {ended} of {total} {jobs} ended, at most {MAX_IN_FLIGHT} polls at once"
-                ));
-            } else if transition.parked {
-                err(&transition_line(transition, size));
-            }
-        },
+    super::track_settle::settle(
+        &store,
+        client,
+        &workspace,
+        set,
+        &begun.run,
+        &config.prices,
+        code,
     )
-    .await;
-    match result {
-        Ok(WatchEnd::Settled) => exit::OK,
-        Ok(WatchEnd::Stopped) => {
-            err(&format!(
-                "Stopped waiting; the jobs stay stored. `vantage track run {set} --wait` or `vantage jobs watch` go on."
-            ));
-            exit::CANCELLED
-        }
-        Ok(WatchEnd::Unreachable(message)) => super::jobs::unreachable(&message),
-        Err(error) => super::jobs::store_failed(&error),
-    }
+    .await
 }
 
 /// "2026-11-23 13:40Z".

@@ -10,7 +10,9 @@ use crate::analysis::workspace::{TrackSet, Workspace};
 use crate::exit;
 use crate::store::{RunSummary, Store, TrackWrite, now_ms};
 use crate::track::alerts::{Fired, evaluate};
+use crate::track::paired::compare;
 use crate::track::report::timestamp;
+use crate::track::trends::Held;
 
 /// Between the retries of one post; tests shorten it.
 fn retry_pause() -> Duration {
@@ -77,17 +79,39 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
         Ok(readings) => readings,
         Err(code) => return code,
     };
-    let (now, earlier) = match readings.tallies.as_slice() {
-        [earlier, now] if before.is_some() => (now, Some(earlier)),
-        [.., now] => (now, None),
-        [] => return code,
+    let held = Held::of(&run, set.complete);
+    if !held.complete {
+        // A run that lacks its cells says little alone: its alerts wait for the cells.
+        err(&format!(
+            "The newest run of {} ({}) holds {}, fewer than the {} % a run must hold to be complete, so its alerts were not checked. `vantage track run {} --retry-failed --wait` asks the missing cells again into that run.",
+            set.name,
+            run.id.short(),
+            held.text(),
+            set.complete,
+            set.name
+        ));
+        return exit::RUN_INCOMPLETE;
+    }
+    let Some(now) = readings.tallies.last() else {
+        return code;
+    };
+    // A drop is read over the cells this run and the one before both answered.
+    let compared = match readings.last_two(store, &brands) {
+        Ok((Some(earlier), Some(last))) if before.is_some() => {
+            Some(compare(&earlier, &last, &readings.names))
+        }
+        Ok(_) => None,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
     };
     let fired = evaluate(
         &set.name,
         &set.alerts,
         run.id.as_str(),
         now,
-        earlier,
+        compared.as_ref().map(|c| (&c.before, &c.after)),
         workspace.brands(),
     );
     if json {

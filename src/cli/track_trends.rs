@@ -4,11 +4,13 @@
 
 use super::track::{invalid, located_workspace, started};
 use super::{err, out, out_as_received, with_newline};
+use crate::analysis::workspace::DEFAULT_COMPLETE;
 use crate::config::Config;
 use crate::exit;
 use crate::track::changes::{self, ChangeKind};
-use crate::track::diff::{self, RunDiff};
+use crate::track::diff::RunDiff;
 use crate::track::observe::observe_run;
+use crate::track::paired;
 use crate::track::readings;
 use crate::track::stat::{RunStat, Share};
 use crate::track::trends::{self, Trends};
@@ -58,8 +60,14 @@ pub(super) fn trends_of(
     let names = readings.names.clone();
     // Each run by its start time as stored (RFC 3339), as the Track tab and the report
     // have them: the text names them at the resolution that tells them apart.
-    let trends = trends::trends_of(readings.labels(), &readings.tallies, &names);
-    // The changes and the gaps read the last two runs' answers, from their readings.
+    let complete = loaded
+        .as_ref()
+        .and_then(|w| w.set(set))
+        .map_or(DEFAULT_COMPLETE, |s| s.complete);
+    let mut trends = trends::trends_of(readings.labels(), &readings.tallies, &names)
+        .with_held(trends::held_of(&readings.runs, complete));
+    // The changes and the gaps read the last two runs' answers, from their readings; the
+    // changes over the cells both answered.
     let (before, after) = match readings.last_two(&store, &brands) {
         Ok(two) => two,
         Err(error) => {
@@ -68,7 +76,11 @@ pub(super) fn trends_of(
         }
     };
     let diff = match (&before, &after) {
-        (Some(before), Some(after)) => Some(diff::diff(before, after, &names)),
+        (Some(before), Some(after)) => {
+            let compared = paired::compare(before, after, &names);
+            trends = trends.with_compared(&compared);
+            Some(compared.diff)
+        }
         _ => None,
     };
     let after = if gap_brands.len() > brands.len()
@@ -93,11 +105,28 @@ pub(super) fn trends_of(
         return exit::OK;
     }
     let mut text = trends_text(&trends, diff.as_ref());
+    text.push_str(&incomplete_text(&trends, set, complete));
     if let Some(last) = &last {
         text.push_str(&readings_text(last));
     }
     out(&text);
     exit::OK
+}
+
+/// What the runs that hold too few of their cells are, and how to fill them.
+pub fn incomplete_text(trends: &Trends, set: &str, complete: u8) -> String {
+    let titles = crate::track::chart_scale::run_dates(&trends.runs);
+    let mut text = String::new();
+    for (r, held) in trends.incomplete() {
+        let title = titles.get(r).cloned().unwrap_or_default();
+        text.push_str(&format!(
+            "\nRun #{} ({title}) holds {}, fewer than the {complete} % a complete run holds: it is drawn as incomplete, and no alert fires from it alone. `vantage track run {} --retry-failed --wait` asks its missing cells again into it.\n",
+            r + 1,
+            held.text(),
+            crate::sanitize::one_line(set)
+        ));
+    }
+    text
 }
 
 /// The last run's sources by kind, and its gaps when asked.
@@ -160,7 +189,15 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
         .map(|title| title.chars().count())
         .max()
         .unwrap_or(0)
-        .max(16);
+        .max(16)
+        .max(
+            trends
+                .held
+                .iter()
+                .map(|h| format!("{} of {} incomplete", h.answered, h.planned).len())
+                .max()
+                .unwrap_or(0),
+        );
     let header = |title: &str| {
         let mut line = format!("{title:<28}");
         for run_title in titles.iter().skip(skip) {
@@ -178,6 +215,21 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
         line
     };
     let mut text = String::new();
+    if !trends.held.is_empty() {
+        text.push_str(&header("RUNS: CELLS ANSWERED OF PLANNED"));
+        text.push_str(&row(
+            "held",
+            trends
+                .held
+                .iter()
+                .map(|h| match h.complete {
+                    true => format!("{} of {}", h.answered, h.planned),
+                    false => format!("{} of {} incomplete", h.answered, h.planned),
+                })
+                .collect(),
+        ));
+        text.push('\n');
+    }
     if trends.brands.is_empty() {
         text.push_str("No brands are watched: add [[brands]] to the workspace file.\n");
     } else {
@@ -259,8 +311,8 @@ pub fn trends_text(trends: &Trends, diff: Option<&RunDiff>) -> String {
     }
     if let Some(diff) = diff {
         text.push_str(&format!(
-            "\nCHANGES IN THE LAST RUN, AGAINST THE ONE BEFORE ({})\n",
-            crate::analysis::samples::TEST
+            "\nCHANGES IN THE LAST RUN, AGAINST THE ONE BEFORE, OVER THE CELLS BOTH ANSWERED ({})\n",
+            crate::analysis::significance::PAIRED_TEST
         ));
         for line in changes::change_lines(diff, trends) {
             let sign = match line.kind {

@@ -121,6 +121,12 @@ pub enum TrackWrite {
         seq: u32,
         job: Box<NewJob>,
     },
+    /// More calls for a run under way (the next round of `samples = "auto"`): numbered after
+    /// its last, counted in its plan, sent as any unsent call.
+    Extend {
+        run: RunId,
+        calls: Vec<RequestParams>,
+    },
     /// The service refused the call for good (a parameter, say); it is not sent again.
     Refused {
         run: RunId,
@@ -249,6 +255,33 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
                     call.to_json()
                 ])?;
             }
+        }
+        TrackWrite::Extend { run, calls } => {
+            readings::unsettle(tx, run)?;
+            let next: i64 = tx.query_row(
+                "SELECT coalesce(max(seq) + 1, 0) FROM track_items WHERE run_id = ?1",
+                [run.as_str()],
+                |r| r.get(0),
+            )?;
+            let mut statement = tx.prepare_cached(
+                "INSERT INTO track_items (run_id, seq, kind, request) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (i, call) in calls.iter().enumerate() {
+                statement.execute(params![
+                    run.as_str(),
+                    next + i as i64,
+                    call.kind().as_str(),
+                    call.to_json()
+                ])?;
+            }
+            tx.execute(
+                "UPDATE track_runs SET planned = planned + ?2 WHERE id = ?1",
+                params![run.as_str(), calls.len() as i64],
+            )?;
+            tx.execute(
+                "DELETE FROM track_tallies WHERE run_id = ?1",
+                [run.as_str()],
+            )?;
         }
         TrackWrite::NotSent { run, seq } => {
             tx.execute(

@@ -138,14 +138,15 @@ fn shown(measure: Measure, value: Option<f64>) -> String {
     }
 }
 
-/// The alerts of `set` that fire on `run`, against `before` for the drops. `tracked` gives
-/// a brand's domains.
+/// The alerts of `set` that fire on `run`; a drop is read from `against`, the run before
+/// and this one over the cells both answered (`paired::Compared`), so a failed call is never
+/// a drop. `tracked` gives a brand's domains.
 pub fn evaluate(
     set: &str,
     alerts: &[Alert],
     run_id: &str,
     run: &RunTally,
-    before: Option<&RunTally>,
+    against: Option<(&RunTally, &RunTally)>,
     tracked: &[Brand],
 ) -> Vec<Fired> {
     let mut fired = Vec::new();
@@ -159,11 +160,15 @@ pub fn evaluate(
                 .unwrap_or_default(),
             (None, None) => Vec::new(),
         };
-        let (now, in_scope) = measure(alert, run, &domains);
+        let (mut now, in_scope) = measure(alert, run, &domains);
         if !in_scope {
             continue;
         }
-        let previous = before.and_then(|b| measure(alert, b, &domains).0);
+        let mut previous = None;
+        if let (Condition::DropsBy(_), Some((before, after))) = (alert.condition, against) {
+            previous = measure(alert, before, &domains).0;
+            now = measure(alert, after, &domains).0;
+        }
         if !fires(alert, now, previous) {
             continue;
         }
@@ -244,9 +249,10 @@ mod tests {
         brands: &[String],
         tracked: &[Brand],
     ) -> Vec<Fired> {
-        let before = before.map(|b| RunTally::of(b, brands));
         let now = RunTally::of(run, brands);
-        super::evaluate(set, alerts, run_id, &now, before.as_ref(), tracked)
+        let compared = before.map(|b| crate::track::paired::compare(b, run, brands));
+        let against = compared.as_ref().map(|c| (&c.before, &c.after));
+        super::evaluate(set, alerts, run_id, &now, against, tracked)
     }
 
     fn run(answers: Vec<AnswerObservation>) -> RunObservations {

@@ -257,12 +257,55 @@ pub struct CellChanges {
     pub sources_dropped: Vec<String>,
     /// The word diff of the two texts (the one Compare shows); none when not asked for.
     pub words: Option<WordDiff>,
+    /// With samples: each brand whose answers naming it changed by more than chance, its
+    /// counts in each run (a cell asked several times is read by its counts, not by one
+    /// answer's words).
+    pub counted: Vec<CountMove>,
+}
+
+/// A brand named in `before` of `asked_before` answers of a cell, then `after` of
+/// `asked_after`, with Fisher's exact test's p.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CountMove {
+    pub brand: String,
+    pub before: usize,
+    pub asked_before: usize,
+    pub after: usize,
+    pub asked_after: usize,
+    pub p: f64,
+}
+
+/// The brands whose counts differ between a cell's sampled answers of two runs, by
+/// Fisher's exact test at 95 % (each answer a list of the brands it names).
+pub fn counted_moves(before: &[Vec<String>], after: &[Vec<String>]) -> Vec<CountMove> {
+    let mut brands: Vec<&String> = before.iter().chain(after).flatten().collect();
+    brands.sort();
+    brands.dedup();
+    let count = |answers: &[Vec<String>], brand: &String| {
+        answers.iter().filter(|a| a.contains(brand)).count()
+    };
+    brands
+        .into_iter()
+        .filter_map(|brand| {
+            let (was, is) = (count(before, brand), count(after, brand));
+            let p = crate::analysis::samples::differ((was, before.len()), (is, after.len()), 1)?;
+            Some(CountMove {
+                brand: brand.clone(),
+                before: was,
+                asked_before: before.len(),
+                after: is,
+                asked_after: after.len(),
+                p,
+            })
+        })
+        .collect()
 }
 
 impl CellChanges {
     /// Nothing changed in what the answers name and cite (the words may still differ).
     pub fn same_readings(&self) -> bool {
-        self.brands_added.is_empty()
+        self.counted.is_empty()
+            && self.brands_added.is_empty()
             && self.brands_dropped.is_empty()
             && self.moved.is_empty()
             && self.stance.is_empty()
@@ -295,6 +338,17 @@ impl CellChanges {
             lines.push(format!(
                 "Sources no longer cited: {}",
                 list(&self.sources_dropped)
+            ));
+        }
+        for c in &self.counted {
+            let way = if c.after * c.asked_before > c.before * c.asked_after {
+                "more often"
+            } else {
+                "less often"
+            };
+            lines.push(format!(
+                "{} named {way}: in {} of {} answers → {} of {} (p = {:.3})",
+                c.brand, c.before, c.asked_before, c.after, c.asked_after, c.p
             ));
         }
         if self.same_readings() {

@@ -228,10 +228,48 @@ pub fn last_two_changed(store: &Store, read: &SetReadings) -> Result<Vec<CellCha
             .filter(|(cell, _)| seen.insert(cell.clone()))
             .collect()
     };
+    // A cell asked several times in either run is read by its counts: each brand's answers
+    // naming it, tested, never one sample's words against another's.
+    let named = |readings: &[StoredReading]| -> std::collections::HashMap<Cell, Vec<Vec<String>>> {
+        let mut cells: std::collections::HashMap<Cell, Vec<Vec<String>>> = Default::default();
+        for r in readings.iter().filter(|r| r.kind == ANSWER) {
+            let cell = Cell {
+                prompt: r.query.clone(),
+                model: r.model.clone(),
+                place: r.place.clone(),
+            };
+            let brands = r
+                .brands
+                .iter()
+                .filter(|b| b.position.is_some())
+                .map(|b| b.brand.clone())
+                .collect();
+            cells.entry(cell).or_default().push(brands);
+        }
+        cells
+    };
+    let (named_before, named_last) = (named(&before), named(&last));
     let before: std::collections::HashMap<Cell, StoredReading> =
         answers(&before).into_iter().collect();
     let mut changed = Vec::new();
     for (cell, now) in answers(&last) {
+        if let (Some(then), Some(lately)) = (named_before.get(&cell), named_last.get(&cell))
+            && (then.len() > 1 || lately.len() > 1)
+        {
+            let counted = super::answers::counted_moves(then, lately);
+            if !counted.is_empty() {
+                changed.push(CellChanged {
+                    cell,
+                    changes: CellChanges {
+                        from: read.runs[n - 2].id.as_str().to_string(),
+                        to: read.runs[n - 1].id.as_str().to_string(),
+                        counted,
+                        ..CellChanges::default()
+                    },
+                });
+            }
+            continue;
+        }
         let Some(was) = before.get(&cell) else {
             continue;
         };

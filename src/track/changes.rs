@@ -17,6 +17,9 @@ pub enum ChangeKind {
     /// A brand against the run before: its answers, share of voice and recommendations,
     /// with the test's verdict on its visibility. `moved` when any number it shows moved.
     Brand { different: bool, moved: bool },
+    /// Brands whose change the test does not call one, folded into one line (how many of
+    /// them moved at all, within chance).
+    Unclear(usize),
     /// A brand named at a vantage point where it was not.
     Gained,
     /// A brand no longer named at a vantage point.
@@ -39,8 +42,10 @@ pub struct ChangeLine {
 }
 
 /// The changes of the last run as lines, in the order every view shows them: the headline,
-/// what was left out, each brand against the run before, mentions gained and lost, sources
-/// gained and lost, ranks moved. The headline is [`headline`] of the lines under it.
+/// what was left out, each brand whose change the test calls one (the rest folded into one
+/// line, with what it would take to tell a change when the cells are too few), mentions
+/// gained and lost at a vantage point for those brands, sources gained and lost, ranks
+/// moved. The headline is [`headline`] of the lines under it.
 pub fn change_lines(diff: &RunDiff, trends: &Trends) -> Vec<ChangeLine> {
     let line = |kind, text: String| ChangeLine {
         kind,
@@ -51,23 +56,48 @@ pub fn change_lines(diff: &RunDiff, trends: &Trends) -> Vec<ChangeLine> {
     if let Some(left_out) = diff.not_compared() {
         lines.push(line(ChangeKind::LeftOut, left_out));
     }
+    let mut clear: Vec<&str> = Vec::new();
+    let mut unclear: Vec<&str> = Vec::new();
+    let mut cells = 0u32;
+    let mut unclear_moved = 0usize;
     for brand in &trends.brands {
-        if let Some(change) = brand.change {
+        let Some(change) = brand.change else { continue };
+        cells = cells.max(change.cells);
+        if change.different {
+            clear.push(&brand.brand);
             lines.push(ChangeLine {
                 kind: ChangeKind::Brand {
-                    different: change.different,
-                    moved: change.moved(),
+                    different: true,
+                    moved: true,
                 },
                 brand: brand.brand.clone(),
                 text: change.text(),
             });
+        } else {
+            unclear.push(&brand.brand);
+            unclear_moved += usize::from(change.moved());
         }
     }
+    // A vantage point's gain or loss of a brand the test does not call changed is one of
+    // its chance moves: counted in the folded line, not listed as a change.
+    let (mut chance_gained, mut chance_lost) = (0usize, 0usize);
     for (kind, changes) in [
         (ChangeKind::Gained, &diff.mentions_gained),
         (ChangeKind::Lost, &diff.mentions_lost),
     ] {
         for c in changes {
+            let told = clear.contains(&c.brand.as_str())
+                || trends
+                    .brands
+                    .iter()
+                    .all(|b| b.brand != c.brand || b.change.is_none());
+            if !told {
+                match kind {
+                    ChangeKind::Gained => chance_gained += 1,
+                    _ => chance_lost += 1,
+                }
+                continue;
+            }
             lines.push(line(
                 kind,
                 format!(
@@ -80,6 +110,27 @@ pub fn change_lines(diff: &RunDiff, trends: &Trends) -> Vec<ChangeLine> {
                 ),
             ));
         }
+    }
+    if !unclear.is_empty() {
+        let mut text = format!(
+            "{}: no clear difference in {} ({})",
+            crate::plural::count(unclear.len() as u64, "brand", "brands"),
+            crate::plural::count(u64::from(cells), "paired cell", "paired cells"),
+            unclear.join(", ")
+        );
+        if chance_gained + chance_lost > 0 {
+            text.push_str(&format!(
+                "; {chance_gained} named where they were not and {chance_lost} no longer, within chance"
+            ));
+        }
+        if let Some(too_few) = crate::analysis::significance::too_few(cells as usize) {
+            text.push_str(&format!("; {too_few}"));
+        }
+        let at = lines
+            .iter()
+            .position(|l| matches!(l.kind, ChangeKind::Gained | ChangeKind::Lost))
+            .unwrap_or(lines.len());
+        lines.insert(at, line(ChangeKind::Unclear(unclear_moved), text));
     }
     if !diff.sources_gained.is_empty() {
         lines.push(line(
@@ -114,25 +165,22 @@ pub fn change_lines(diff: &RunDiff, trends: &Trends) -> Vec<ChangeLine> {
 
 /// "1 mention", "3 mentions".
 fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
+    crate::plural::count(n as u64, one, many)
 }
 
-/// The sentence over `lines`, read from them: what moved (brands by name, mentions gained
-/// and lost, sources, ranks) over the answers and searches both runs have; "nothing
-/// changed" only when no line shows a number that moved.
+/// The sentence over `lines`, read from them: what moved by a test's verdict (brands by
+/// name, their mentions gained and lost, sources, ranks) over the cells both runs answered;
+/// brands that moved within chance are "no clear change", never counted as moved.
 pub fn headline(diff: &RunDiff, lines: &[ChangeLine]) -> String {
-    let mut moved_brands: Vec<(&str, bool)> = Vec::new();
+    let mut moved_brands: Vec<&str> = Vec::new();
+    let mut unclear = 0;
     let (mut gained, mut lost, mut sources_gained, mut sources_lost, mut ranks) = (0, 0, 0, 0, 0);
     for line in lines {
         match line.kind {
             ChangeKind::Brand {
-                moved: true,
-                different,
-            } => moved_brands.push((&line.brand, different)),
+                different: true, ..
+            } => moved_brands.push(&line.brand),
+            ChangeKind::Unclear(n) => unclear += n,
             ChangeKind::Gained => gained += 1,
             ChangeKind::Lost => lost += 1,
             ChangeKind::SourcesGained(n) => sources_gained += n,
@@ -142,27 +190,11 @@ pub fn headline(diff: &RunDiff, lines: &[ChangeLine]) -> String {
         }
     }
     let mut moves = Vec::new();
-    let clear: Vec<&str> = moved_brands
-        .iter()
-        .filter(|(_, different)| *different)
-        .map(|(name, _)| *name)
-        .collect();
     match moved_brands.as_slice() {
         [] => {}
-        [(name, different)] => moves.push(if *different {
-            format!("{name} moved clearly")
-        } else {
-            format!("{name} moved")
-        }),
-        [(a, _), (b, _)] => moves.push(match clear.as_slice() {
-            [] => format!("{a} and {b} moved"),
-            [one] => format!("{a} and {b} moved ({one} clearly)"),
-            _ => format!("{a} and {b} moved clearly"),
-        }),
-        many => moves.push(match clear.len() {
-            0 => format!("{} brands moved", many.len()),
-            n => format!("{} brands moved ({n} clearly)", many.len()),
-        }),
+        [name] => moves.push(format!("{name} moved clearly")),
+        [a, b] => moves.push(format!("{a} and {b} moved clearly")),
+        many => moves.push(format!("{} brands moved clearly", many.len())),
     }
     for (gained, lost, one, many) in [
         (gained, lost, "mention", "mentions"),
@@ -183,23 +215,31 @@ pub fn headline(diff: &RunDiff, lines: &[ChangeLine]) -> String {
     }
     let over = match (diff.answers_compared, diff.searches_compared) {
         (0, 0) => None,
-        (answers, 0) => Some(counted(answers, "answer", "answers")),
+        (answers, 0) => Some(counted(answers, "cell", "cells")),
         (0, searches) => Some(counted(searches, "search", "searches")),
         (answers, searches) => Some(format!(
             "{} and {}",
-            counted(answers, "answer", "answers"),
+            counted(answers, "cell", "cells"),
             counted(searches, "search", "searches")
         )),
     };
-    let over = over.map(|over| format!("the {over} both runs have"));
+    let over = over.map(|over| format!("the {over} both runs answered"));
+    let within_chance = match unclear {
+        0 => String::new(),
+        n => format!(
+            " ({} within chance)",
+            crate::plural::count(n as u64, "brand moved", "brands moved")
+        ),
+    };
     match (over, moves.is_empty()) {
         (None, true) => "nothing compared: no vantage point answered in both runs".to_string(),
         (None, false) => format!(
             "no vantage point answered in both runs; over all answers: {}",
             moves.join(", ")
         ),
+        (Some(over), true) if unclear > 0 => format!("no clear change in {over}{within_chance}"),
         (Some(over), true) => format!("nothing changed in {over}"),
-        (Some(over), false) => format!("changes in {over}: {}", moves.join(", ")),
+        (Some(over), false) => format!("changes in {over}: {}{within_chance}", moves.join(", ")),
     }
 }
 
@@ -217,27 +257,35 @@ mod tests {
     }
 
     #[test]
-    fn the_headline_names_what_the_lines_under_it_show_moved() {
+    fn the_headline_counts_only_what_a_test_calls_a_change() {
         let lines = lines_of(&two_runs(), &brands());
         assert_eq!(lines[0].kind, ChangeKind::Headline);
         assert_eq!(
             lines[0].text,
-            "changes in the 3 answers and 2 searches both runs have: Merrell and Salomon moved, \
-             1 mention gained, 1 lost, 1 source gained, 1 lost, 2 ranks moved"
+            "changes in the 3 cells and 2 searches both runs answered: 1 source gained, 1 lost, \
+             2 ranks moved (2 brands moved within chance)"
         );
         assert_eq!(lines[1].kind, ChangeKind::LeftOut);
-        assert_eq!(lines[2].brand, "Merrell");
+        // Three paired cells can tell no change: the folded line says so, and what would.
+        assert_eq!(lines[2].kind, ChangeKind::Unclear(2));
         assert!(
             lines[2]
                 .text
-                .starts_with("named in 2 of 4 (15–85 %) → 3 of 3"),
+                .starts_with("2 brands: no clear difference in 3 paired cells (Merrell, Salomon); 1 named where they were not and 1 no longer, within chance; 3 paired cells are too few"),
             "{}",
             lines[2].text
+        );
+        // A vantage point's move of a brand within chance is not listed as a change.
+        assert!(
+            lines
+                .iter()
+                .all(|l| !matches!(l.kind, ChangeKind::Gained | ChangeKind::Lost)),
+            "{lines:?}"
         );
         let same = lines_of(&[two_runs()[1].clone(), two_runs()[1].clone()], &brands());
         assert_eq!(
             same[0].text,
-            "nothing changed in the 3 answers and 2 searches both runs have"
+            "nothing changed in the 3 cells and 2 searches both runs answered"
         );
         assert!(
             same.iter()
@@ -246,11 +294,59 @@ mod tests {
         );
     }
 
-    /// One vantage point asked 32 times in each run: Keen named in 7, then 11 (no test calls
-    /// that a difference, so no mention is gained there), and named three times an answer in
-    /// the second, so its share of voice moves. The headline said "nothing changed".
+    /// A brand that moved in 12 of 20 paired cells is a change, with its p-value, and its
+    /// vantage points are listed; one that moved in 2 is folded with the unmoved.
     #[test]
-    fn counts_and_shares_that_move_without_a_clear_difference_are_changes() {
+    fn a_clear_change_is_printed_with_its_p_value_and_the_rest_folded() {
+        let names = vec!["Keen".to_string(), "Lowa".to_string()];
+        let run = |keen: &dyn Fn(usize) -> bool, lowa: &dyn Fn(usize) -> bool| RunObservations {
+            label: String::new(),
+            answers: (0..20)
+                .map(|i| {
+                    let mut a = answer("chatgpt", &format!("P{i}"), &[], &[]);
+                    a.brands = vec![
+                        Seen::at(keen(i).then_some(1)),
+                        Seen::at(lowa(i).then_some(2)),
+                    ];
+                    a
+                })
+                .collect(),
+            results: Vec::new(),
+        };
+        let before = run(&|i| i < 4, &|i| i < 10);
+        let after = run(&|i| i < 16, &|i| i < 12);
+        let d = diff(&before, &after, &names);
+        let lines = change_lines(&d, &trends(&[before, after], &names));
+        let text: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            text[0],
+            "changes in the 20 cells both runs answered: Keen moved clearly, 12 mentions gained (1 brand moved within chance)",
+            "{text:#?}"
+        );
+        assert_eq!(lines[1].brand, "Keen");
+        assert!(
+            text[1].starts_with("named in 4 of 20 (8–42 %) → 16 of 20 (58–92 %) of the same cells, 0 lost, 12 gained: different (p < 0.001)"),
+            "{}",
+            text[1]
+        );
+        assert_eq!(
+            text[2],
+            "1 brand: no clear difference in 20 paired cells (Lowa); 2 named where they were not and 0 no longer, within chance"
+        );
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.kind == ChangeKind::Gained)
+                .count(),
+            12
+        );
+    }
+
+    /// One vantage point asked 32 times in each run: Keen named in 7, then 11, and named
+    /// three times an answer in the second, so its share of voice moves. No test calls that
+    /// a difference: the headline says no clear change, never "nothing changed".
+    #[test]
+    fn counts_and_shares_that_move_within_chance_are_no_clear_change() {
         let names = vec!["Keen".to_string(), "Merrell".to_string()];
         let run = |label: &str, keen: usize, keen_count: u32, merrell: usize| RunObservations {
             label: label.to_string(),
@@ -280,22 +376,19 @@ mod tests {
         let lines = change_lines(&d, &trends(&runs, &names));
         let text: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(
-            text[0], "changes in the 32 answers both runs have: Keen and Merrell moved",
+            text[0],
+            "no clear change in the 32 cells both runs answered (2 brands moved within chance)",
             "{text:#?}"
         );
         assert!(!text[0].contains("nothing changed"));
-        assert_eq!(lines[1].brand, "Keen");
-        assert!(
-            text[1].starts_with("named in 7 of 32 (11–39 %) → 11 of 32 (20–52 %): no clear difference; share of voice 22 % → 58 %"),
-            "{}",
-            text[1]
+        assert_eq!(
+            text[1],
+            "2 brands: no clear difference in 32 paired cells (Keen, Merrell)"
         );
-        // Nothing recommended it in either run: recommendations are not said.
-        assert!(!text[1].contains("recommended"), "{}", text[1]);
     }
 
     #[test]
-    fn recommendations_that_move_are_said_and_read_by_the_headline() {
+    fn recommendations_that_move_in_one_cell_are_within_chance() {
         let names = vec!["Keen".to_string()];
         let run = |recommended: bool| {
             let mut a = answer("chatgpt", "US", &[], &[]);
@@ -317,12 +410,12 @@ mod tests {
         let lines = lines_of(&[run(false), run(true)], &names);
         assert_eq!(
             lines[0].text,
-            "changes in the 1 answer both runs have: Keen moved"
+            "no clear change in the 1 cell both runs answered (1 brand moved within chance)"
         );
         assert!(
-            lines[1]
-                .text
-                .ends_with("no clear difference; recommended in 0 of 1 → 1 of 1"),
+            lines[1].text.starts_with(
+                "1 brand: no clear difference in 1 paired cell (Keen); 1 paired cell is too few"
+            ),
             "{}",
             lines[1].text
         );
@@ -338,13 +431,13 @@ mod tests {
         let lines = lines_of(&[run(3), run(1)], &brands());
         assert_eq!(
             lines[0].text,
-            "changes in the 1 search both runs have: 1 rank moved"
+            "changes in the 1 search both runs answered: 1 rank moved"
         );
         assert_eq!(lines[1].kind, ChangeKind::Rank);
         let still = lines_of(&[run(3), run(3)], &brands());
         assert_eq!(
             still[0].text,
-            "nothing changed in the 1 search both runs have"
+            "nothing changed in the 1 search both runs answered"
         );
         let none = lines_of(
             &[

@@ -57,7 +57,8 @@ pub struct RunDiff {
     pub sources_gained: Vec<String>,
     pub sources_lost: Vec<String>,
     pub ranks_moved: Vec<RankMove>,
-    /// Answers of the same vantage point in both runs: what the changes are over.
+    /// Cells both runs answered (a vantage point's answers paired in turn): what the
+    /// changes are over.
     pub answers_compared: usize,
     /// Searches (terms at a place) made in both runs: what the ranks moved are over.
     pub searches_compared: usize,
@@ -184,7 +185,17 @@ pub fn diff(before: &RunObservations, after: &RunObservations, brands: &[String]
             }
         }
     }
-    result.answers_compared = matched.iter().map(|(_, now)| now.len()).sum();
+    // The cells compared are those paired: a vantage point answered 3 times in one run and
+    // twice in the other pairs two, and its third answer is left out as not compared.
+    result.answers_compared = matched
+        .iter()
+        .map(|(then, now)| then.len().min(now.len()))
+        .sum();
+    for (then, now) in &matched {
+        let paired = then.len().min(now.len());
+        result.only_before += then.len() - paired;
+        result.only_after += now.len() - paired;
+    }
     // Sources over the answers both runs have: a failed call must not read as its sources lost.
     let domains = |answers: &mut dyn Iterator<Item = &AnswerObservation>| -> BTreeSet<String> {
         answers.flat_map(|a| a.domains.iter().cloned()).collect()

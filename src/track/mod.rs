@@ -20,6 +20,7 @@
 pub mod alerts;
 pub mod answers;
 pub mod answers_read;
+pub mod auto;
 pub mod changes;
 pub mod chart_scale;
 pub mod diff;
@@ -27,8 +28,10 @@ pub mod local_time;
 pub mod lock;
 pub mod map;
 pub mod observe;
+pub mod paired;
 pub mod plan;
 pub mod readings;
+pub mod reask;
 pub mod report;
 pub mod report_answers;
 pub mod report_charts;

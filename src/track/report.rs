@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::analysis::mentions::{Brand, Mention};
 use crate::analysis::stance::Stance;
-use crate::analysis::workspace::TrackSet;
+use crate::analysis::workspace::{DEFAULT_COMPLETE, TrackSet};
 use crate::present::answer::prepare_stored;
 use crate::present::compare::overview::{is_overview_request, stored_overview};
 use crate::present::compare::summary::location_label;
@@ -24,7 +24,7 @@ use super::map::brand_maps;
 use super::observe::{Observed, ObservedAnswer, observe};
 use super::report_page::{BrandExamples, Example, ReportInput};
 use super::stored::{self, SetReadings};
-use super::{diff, trends};
+use super::{paired, trends};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
@@ -250,12 +250,17 @@ pub fn gather(
         .skip(skip)
         .map(|r| local_stamp(r.started_at))
         .collect();
-    let trends = trends::trends_of(labels, &read.tallies[skip..], &names);
+    let complete = set.map_or(DEFAULT_COMPLETE, |s| s.complete);
+    let mut trends = trends::trends_of(labels, &read.tallies[skip..], &names)
+        .with_held(trends::held_of(&read.runs[skip..], complete));
     let count = read.runs.len() - skip;
     let observed = |i: usize| read.observations(store, i, brands);
+    // The last run against the one before, over the cells both answered.
     let diff = if count >= 2 {
         let n = read.runs.len();
-        Some(diff::diff(&observed(n - 2)?, &observed(n - 1)?, &names))
+        let compared = paired::compare(&observed(n - 2)?, &observed(n - 1)?, &names);
+        trends = trends.with_compared(&compared);
+        Some(compared.diff)
     } else {
         None
     };

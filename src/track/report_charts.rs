@@ -117,9 +117,17 @@ pub fn how_to_read(trends: &Trends, share: Share) -> String {
             "the share of that run's answers that recommended the brand, not only named it"
         }
     };
-    format!(
+    let mut sentence = format!(
         "Each line is a brand and each point a run, oldest on the left; a point's height is {height}, on a scale of 0 to {top:.0} %. Lines differ by marker and dash as well as colour."
-    )
+    );
+    for (r, held) in trends.incomplete() {
+        sentence.push_str(&format!(
+            " Run #{} holds only {}, too few to read alone: the lines leave it out.",
+            r + 1,
+            held.text()
+        ));
+    }
+    sentence
 }
 
 /// The chart of each brand's `share` over the runs (visibility, share of voice or
@@ -211,8 +219,9 @@ pub fn share_svg(trends: &Trends, share: Share) -> String {
         // A run without an answer breaks the line rather than drawing it to zero.
         let mut segment: Vec<(f64, f64)> = Vec::new();
         let mut segments = Vec::new();
+        // A run without an answer, or holding too few of its cells, breaks the line.
         for (i, stat) in brand.overall.iter().enumerate() {
-            match share.of(stat) {
+            match share.of(stat).filter(|_| trends.complete(i)) {
                 Some(v) => segment.push((x(i), y(v))),
                 None => segments.push(std::mem::take(&mut segment)),
             }
@@ -230,7 +239,7 @@ pub fn share_svg(trends: &Trends, share: Share) -> String {
             );
         }
         for (i, stat) in brand.overall.iter().enumerate() {
-            if let Some(v) = share.of(stat) {
+            if let Some(v) = share.of(stat).filter(|_| trends.complete(i)) {
                 svg.push_str(&marker.svg(x(i), y(v), colour));
                 let reading = match share {
                     Share::Visibility => stat_text(stat),

@@ -407,7 +407,7 @@ pub fn html(input: &ReportInput) -> String {
 }
 
 fn runs_sentence(trends: &Trends) -> String {
-    match trends.runs.as_slice() {
+    let mut sentence = match trends.runs.as_slice() {
         [] => "No runs yet".to_string(),
         [only] => format!("1 run, {}", reader_time(only)),
         [first, .., last] => format!(
@@ -416,7 +416,22 @@ fn runs_sentence(trends: &Trends) -> String {
             reader_time(first),
             reader_time(last)
         ),
+    };
+    // What the last run holds of its cells, and which runs hold too few to read alone.
+    if let Some(last) = trends.held.last() {
+        sentence.push_str(&format!("; the last holds {}", last.text()));
     }
+    let incomplete: Vec<String> = trends
+        .incomplete()
+        .map(|(r, _)| format!("#{}", r + 1))
+        .collect();
+    if !incomplete.is_empty() {
+        sentence.push_str(&format!(
+            "; incomplete, drawn apart: {}",
+            incomplete.join(", ")
+        ));
+    }
+    sentence
 }
 
 /// The sentence under a chart that says how to read it.

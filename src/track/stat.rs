@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::analysis::samples;
+use crate::analysis::{samples, significance};
 
 use super::trends::AnswerObservation;
 
@@ -169,12 +169,17 @@ impl Share {
     }
 }
 
-/// A brand in the last run against the run before, and whether Fisher's exact test calls
-/// the change in its visibility a difference at 95 %.
+/// A brand in the last run against the run before, over the cells both runs answered, and
+/// whether McNemar's exact test calls the change in its visibility a difference at 95 %.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RunChange {
     pub before: RunStat,
     pub after: RunStat,
+    /// The paired cells both are over.
+    pub cells: u32,
+    /// Of those, the cells that stopped naming the brand and those that started.
+    pub lost: u32,
+    pub gained: u32,
     pub p: f64,
     pub different: bool,
 }
@@ -184,23 +189,30 @@ fn percent(value: Option<f64>) -> String {
     value.map_or("–".to_string(), |v| format!("{v:.0} %"))
 }
 
+/// "p = 0.027", "p < 0.001".
+pub fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".to_string()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
 impl RunChange {
-    pub(crate) fn of(before: RunStat, after: RunStat) -> Option<RunChange> {
-        if before.answers == 0 || after.answers == 0 {
-            return None;
-        }
-        let p = samples::fisher(
-            before.named as usize,
-            before.answers as usize,
-            after.named as usize,
-            after.answers as usize,
-        );
-        Some(RunChange {
+    /// The brand over paired cells: `before` and `after` are over the same cells, of which
+    /// `lost` stopped naming it and `gained` started.
+    pub(crate) fn paired(before: RunStat, after: RunStat, lost: usize, gained: usize) -> Self {
+        let p = significance::mcnemar(lost, gained);
+        let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        RunChange {
             before,
             after,
+            cells: after.answers,
+            lost: as_u32(lost),
+            gained: as_u32(gained),
             p,
             different: p <= samples::ALPHA,
-        })
+        }
     }
 
     /// Whether its share of voice moved, as [`RunChange::text`] shows it.
@@ -217,25 +229,28 @@ impl RunChange {
     /// Whether any number [`RunChange::text`] shows moved: the answers naming the brand (or
     /// the answers they are of), its share of voice, the answers recommending it.
     pub fn moved(&self) -> bool {
-        (self.before.named, self.before.answers) != (self.after.named, self.after.answers)
+        self.lost + self.gained > 0
+            || (self.before.named, self.before.answers) != (self.after.named, self.after.answers)
             || self.voice_moved()
             || self.recommended_moved()
     }
 
-    /// "named in 13 of 20 (43–82 %) → 6 of 20 (14–52 %): different (p = 0.027)", then its
-    /// share of voice and the answers recommending it where they moved: "; share of voice
-    /// 22 % → 35 %; recommended in 1 of 20 → 4 of 20".
+    /// "named in 13 of 20 (43–82 %) → 6 of 20 (14–52 %) of the same cells, 7 lost, 0
+    /// gained: different (p = 0.016)", then its share of voice and the answers recommending
+    /// it where they moved: "; share of voice 22 % → 35 %; recommended in 1 of 20 → 4 of 20".
     pub fn text(&self) -> String {
         let count = |s: &RunStat| samples::count_text(s.named as usize, s.answers as usize);
         let verdict = if self.different {
-            format!("different (p = {:.3})", self.p)
+            format!("different ({})", p_text(self.p))
         } else {
             "no clear difference".to_string()
         };
         let mut text = format!(
-            "named in {} → {}: {verdict}",
+            "named in {} → {} of the same cells, {} lost, {} gained: {verdict}",
             count(&self.before),
-            count(&self.after)
+            count(&self.after),
+            self.lost,
+            self.gained
         );
         if self.voice_moved() {
             text.push_str(&format!(

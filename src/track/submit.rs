@@ -55,6 +55,26 @@ pub trait Submitter: Send + Sync {
     fn pause(&self) -> Option<Duration>;
 }
 
+/// Queues `call` as an async job: an answer, a search or a page (a comparison is not one
+/// call, and is refused).
+pub async fn queue(client: &Client, call: &RequestParams) -> Result<JobId, ApiError> {
+    match call {
+        RequestParams::Ai(request) => client.ai_submit(request).await,
+        RequestParams::Search(request) => client.search_submit(request).await,
+        RequestParams::Browser(value) => match serde_json::from_value(value.clone()) {
+            Ok(browse) => client.browser_submit(&browse).await,
+            Err(error) => Err(ApiError::BadBody {
+                what: format!("the stored page request could not be read ({error})"),
+                excerpt: String::new(),
+            }),
+        },
+        RequestParams::Compare(_) => Err(ApiError::BadBody {
+            what: "a comparison is several calls and is not queued as one job".to_string(),
+            excerpt: String::new(),
+        }),
+    }
+}
+
 /// Each call as its own async job, through the shared client (which retries 429 and 503
 /// after the wait they announce).
 #[derive(Clone)]
@@ -84,16 +104,7 @@ impl Submitter for JobSubmitter {
     fn submit(&self, call: &RequestParams) -> impl Future<Output = Result<JobId, ApiError>> + Send {
         let client = self.client.clone();
         let call = call.clone();
-        async move {
-            match &call {
-                RequestParams::Ai(request) => client.ai_submit(request).await,
-                RequestParams::Search(request) => client.search_submit(request).await,
-                RequestParams::Browser(_) | RequestParams::Compare(_) => Err(ApiError::BadBody {
-                    what: format!("a tracking run cannot queue a {} call", call.kind()),
-                    excerpt: String::new(),
-                }),
-            }
-        }
+        async move { queue(&client, &call).await }
     }
 
     fn pause(&self) -> Option<Duration> {

@@ -104,7 +104,8 @@ pub struct BrandTrend {
     pub overall: Vec<RunStat>,
     pub by_model: Vec<(String, Vec<RunStat>)>,
     pub by_location: Vec<(String, Vec<RunStat>)>,
-    /// The last run against the one before; none with fewer than two runs that answered.
+    /// The last run against the one before over the cells both answered; none with fewer
+    /// than two runs, or until their answers are compared (`paired::compare`).
     pub change: Option<RunChange>,
 }
 
@@ -126,14 +127,71 @@ pub struct RankTrend {
     pub mean: Vec<Option<f64>>,
 }
 
+/// How many of its planned cells a run holds, and whether that is enough to read it as
+/// complete (the set's `complete` share): an incomplete run is drawn apart and fires no
+/// alert by itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Held {
+    pub answered: u32,
+    pub planned: u32,
+    pub complete: bool,
+}
+
+impl Held {
+    /// What `run` holds, complete at `complete_percent` of its planned calls answered.
+    pub fn of(run: &crate::store::RunSummary, complete_percent: u8) -> Held {
+        let (answered, planned) = (run.done.min(run.planned), run.planned);
+        Held {
+            answered,
+            planned,
+            complete: u64::from(answered) * 100 >= u64::from(planned) * u64::from(complete_percent),
+        }
+    }
+
+    /// "9 of 12 cells".
+    pub fn text(&self) -> String {
+        format!(
+            "{} of {}",
+            self.answered,
+            crate::plural::count(u64::from(self.planned), "cell", "cells")
+        )
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Trends {
     pub runs: Vec<String>,
+    /// What each run holds of its planned cells, in the order of `runs`; empty when not
+    /// known (every run is then read as complete).
+    pub held: Vec<Held>,
     pub brands: Vec<BrandTrend>,
     /// Most cited first.
     pub sources: Vec<DomainShare>,
     /// By terms, then best mean rank first.
     pub ranks: Vec<RankTrend>,
+}
+
+impl Trends {
+    /// With what each run holds of its planned cells (one per run).
+    pub fn with_held(mut self, held: Vec<Held>) -> Trends {
+        self.held = held;
+        self
+    }
+
+    /// Whether run `r` holds enough of its cells to be read alone (true when not known).
+    pub fn complete(&self, r: usize) -> bool {
+        self.held.get(r).is_none_or(|h| h.complete)
+    }
+
+    /// The runs that hold too few of their cells, by index.
+    pub fn incomplete(&self) -> impl Iterator<Item = (usize, &Held)> {
+        self.held.iter().enumerate().filter(|(_, h)| !h.complete)
+    }
+}
+
+/// What each of `runs` holds, complete at `complete_percent`.
+pub fn held_of(runs: &[crate::store::RunSummary], complete_percent: u8) -> Vec<Held> {
+    runs.iter().map(|r| Held::of(r, complete_percent)).collect()
 }
 
 /// Interns names into indices, keeping first-seen order.
@@ -158,14 +216,19 @@ impl<'a> Names<'a> {
 /// places it ranks at, and the best of them.
 type RankSum = (u64, u32, Option<u32>);
 
-/// Trends over `runs` (oldest first) for the watched `brands`.
+/// Trends over `runs` (oldest first) for the watched `brands`, the last run against the
+/// one before over the cells both answered.
 pub fn trends(runs: &[RunObservations], brands: &[String]) -> Trends {
     let tallies: Vec<RunTally> = runs.iter().map(|r| RunTally::of(r, brands)).collect();
-    trends_of(
+    let trends = trends_of(
         runs.iter().map(|r| r.label.clone()).collect(),
         &tallies,
         brands,
-    )
+    );
+    match runs {
+        [.., before, after] => trends.with_compared(&super::paired::compare(before, after, brands)),
+        _ => trends,
+    }
 }
 
 /// Trends over the tallies of runs (oldest first, each named by its label) for the watched
@@ -209,10 +272,9 @@ pub fn trends_of(labels: Vec<String>, tallies: &[RunTally], brands: &[String]) -
             let overall = over(brand, &|_| true);
             BrandTrend {
                 brand: brand.clone(),
-                change: match overall.as_slice() {
-                    [.., before, after] => RunChange::of(*before, *after),
-                    _ => None,
-                },
+                // Over the cells both runs answered: the answers are needed
+                // (`paired::compare`, `Trends::with_compared`), not the tallies.
+                change: None,
                 overall,
                 by_model: models
                     .names
@@ -277,6 +339,7 @@ pub fn trends_of(labels: Vec<String>, tallies: &[RunTally], brands: &[String]) -
     });
     Trends {
         runs: labels,
+        held: Vec::new(),
         brands: brand_trends,
         sources: sources.into_iter().map(|(_, s)| s).collect(),
         ranks,

@@ -12,8 +12,9 @@ use crate::analysis::workspace::{self, TrackSet, Workspace};
 use crate::store::{RunSummary, Store};
 
 use super::alerts::{self, Fired};
-use super::diff::{self, RunDiff};
+use super::diff::RunDiff;
 use super::map::{BrandMap, brand_maps};
+use super::paired::{self, Compared};
 use super::readings::{self, RunReadings};
 use super::stored::{self, Progress, READING_RULES, SetReadings};
 use super::trends::{self, Trends};
@@ -42,6 +43,8 @@ pub struct TrackView {
     pub stale: usize,
     /// How far that reading has got.
     pub reading: Option<Progress>,
+    /// The percent of its planned cells a run of the set holds to be complete.
+    pub complete: u8,
 }
 
 impl TrackView {
@@ -64,6 +67,15 @@ struct SetReading {
     calls_per_run: Option<usize>,
     set: Option<TrackSet>,
     tracked: Vec<Brand>,
+}
+
+impl SetReading {
+    /// The share of its cells a run holds to be complete, by the set's `complete`.
+    fn complete(&self) -> u8 {
+        self.set
+            .as_ref()
+            .map_or(workspace::DEFAULT_COMPLETE, |s| s.complete)
+    }
 }
 
 fn reading_of(folder: &Path, explicit: Option<&Path>, set: &str) -> SetReading {
@@ -92,7 +104,7 @@ pub struct Loading {
     reading: SetReading,
     /// The set's runs as kept, when every one was read by the current rules for these
     /// brands: the first look's trends are then the whole view's, and only the last two
-    /// runs remain to read. Its tallies are dropped once the trends are made of them.
+    /// runs remain to read (their paired changes, and the alerts' drops over them).
     kept: Option<SetReadings>,
 }
 
@@ -118,19 +130,20 @@ pub fn first_look(
         runs: runs.clone(),
         set: set.clone(),
         calls_per_run: reading.calls_per_run,
+        complete: reading.complete(),
         ..TrackView::default()
     };
     let mut up_to_date = None;
     if let Some(set) = &set {
         let of_set = of_set(&runs, set);
-        let mut kept = stored::kept(store, set, of_set, &reading.brands, READING_RULES)
+        let kept = stored::kept(store, set, of_set, &reading.brands, READING_RULES)
             .map_err(|e| e.to_string())?;
         view.stale = kept.stale;
-        view.trends = trends::trends_of(kept.labels(), &kept.tallies, &kept.names);
+        view.trends = trends::trends_of(kept.labels(), &kept.tallies, &kept.names)
+            .with_held(trends::held_of(&kept.runs, reading.complete()));
         view.maps = brand_maps(&view.trends);
-        view.fired = fired(&kept, reading.set.as_ref(), &reading.tracked);
+        view.fired = fired(&kept, None, &reading);
         if kept.stale == 0 {
-            kept.tallies = Vec::new();
             up_to_date = Some(kept);
         }
     }
@@ -150,28 +163,40 @@ fn of_set(runs: &[RunSummary], set: &str) -> Vec<RunSummary> {
         .collect()
 }
 
-/// The alerts of the set that fired, on each run that has ended, from the runs' tallies.
+/// The alerts of the set that fired, on each run that has ended and holds enough of its
+/// cells, from the runs' tallies; the last run's drops over the cells it and the run before
+/// both answered (`compared`, once their answers are read).
 fn fired(
     readings: &SetReadings,
-    definition: Option<&TrackSet>,
-    tracked: &[Brand],
+    compared: Option<&Compared>,
+    reading: &SetReading,
 ) -> Vec<(String, Vec<Fired>)> {
-    let Some(definition) = definition.filter(|s| !s.alerts.is_empty()) else {
+    let Some(definition) = reading.set.as_ref().filter(|s| !s.alerts.is_empty()) else {
         return Vec::new();
     };
+    let held = trends::held_of(&readings.runs, definition.complete);
+    let last = readings.runs.len().checked_sub(1);
     let mut fired = Vec::new();
     for (i, run) in readings.runs.iter().enumerate() {
-        if !run.is_finished() {
+        if !run.is_finished() || !held[i].complete {
             continue;
         }
-        let before = i.checked_sub(1).map(|b| &readings.tallies[b]);
+        let against = match (Some(i) == last, compared) {
+            (true, Some(c)) => Some((&c.before, &c.after)),
+            // The last run's drops wait for its answers to be paired with the run before's.
+            (true, None) => None,
+            _ => i
+                .checked_sub(1)
+                .filter(|b| held[*b].complete)
+                .map(|b| (&readings.tallies[b], &readings.tallies[i])),
+        };
         let on_run = alerts::evaluate(
             &definition.name,
             &definition.alerts,
             run.id.as_str(),
             &readings.tallies[i],
-            before,
-            tracked,
+            against,
+            &reading.tracked,
         );
         if !on_run.is_empty() {
             fired.push((run.id.as_str().to_string(), on_run));
@@ -206,8 +231,12 @@ pub fn finish(
     };
     let brands = &reading.brands;
     if let (Some(mut view), Some(read)) = (first, kept) {
-        let (diff, readings) = last_changes(store, &read, &reading)?;
-        view.diff = diff;
+        let (compared, readings) = last_changes(store, &read, &reading)?;
+        if let Some(compared) = &compared {
+            view.trends = view.trends.with_compared(compared);
+            view.fired = fired(&read, Some(compared), &reading);
+        }
+        view.diff = compared.map(|c| c.diff);
         view.readings = readings;
         return Ok(Some(view));
     }
@@ -218,38 +247,44 @@ pub fn finish(
     else {
         return Ok(None);
     };
-    let (diff, readings) = last_changes(store, &read, &reading)?;
-    let trends = trends::trends_of(read.labels(), &read.tallies, &read.names);
+    let (compared, readings) = last_changes(store, &read, &reading)?;
+    let mut trends = trends::trends_of(read.labels(), &read.tallies, &read.names)
+        .with_held(trends::held_of(&read.runs, reading.complete()));
+    if let Some(compared) = &compared {
+        trends = trends.with_compared(compared);
+    }
     Ok(Some(TrackView {
-        fired: fired(&read, reading.set.as_ref(), &reading.tracked),
+        fired: fired(&read, compared.as_ref(), &reading),
         readings,
         calls_per_run: reading.calls_per_run,
         maps: brand_maps(&trends),
         trends,
         runs,
         set: Some(set),
-        diff,
+        diff: compared.map(|c| c.diff),
         stale: 0,
         reading: None,
+        complete: reading.complete(),
     }))
 }
 
-/// From the set's run before last to its last, and the last run's readings.
+/// From the set's run before last to its last, over the cells both answered, and the last
+/// run's readings.
 fn last_changes(
     store: &Store,
     read: &SetReadings,
     reading: &SetReading,
-) -> Result<(Option<RunDiff>, Option<RunReadings>), String> {
+) -> Result<(Option<Compared>, Option<RunReadings>), String> {
     let brands = &reading.brands;
     let (before, last) = read.last_two(store, brands).map_err(|e| e.to_string())?;
-    let diff = match (&before, &last) {
-        (Some(before), Some(last)) => Some(diff::diff(before, last, &read.names)),
+    let compared = match (&before, &last) {
+        (Some(before), Some(last)) => Some(paired::compare(before, last, &read.names)),
         _ => None,
     };
     let readings = last
         .as_ref()
         .map(|run| readings::readings(run, brands, reading.own.as_deref(), &reading.classifier));
-    Ok((diff, readings))
+    Ok((compared, readings))
 }
 
 /// The runs, and the trends of `set` (else of the newest run's set), every answer read by

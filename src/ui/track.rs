@@ -374,6 +374,7 @@ fn change_lines(diff: &RunDiff, trends: &Trends, width: u16) -> Vec<Line<'static
         .map(|line| match line.kind {
             ChangeKind::Headline => Line::styled(line.text, theme::dim()),
             ChangeKind::LeftOut => Line::styled(line.text, theme::error()),
+            ChangeKind::Unclear(_) => Line::styled(line.text, theme::dim()),
             ChangeKind::Brand { different, .. } => {
                 let style = if different {
                     theme::title()

@@ -277,6 +277,8 @@ pub(super) fn draw_chart(
             stats
                 .iter()
                 .enumerate()
+                // A run that holds too few of its cells is left out: its line breaks there.
+                .filter(|(i, _)| trends.complete(*i))
                 .filter_map(|(i, stat)| share.of(stat).map(|v| (i as f64, v)))
                 .collect()
         })

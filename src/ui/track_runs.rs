@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Row, Table, TableState};
 
 use crate::track::report::timestamp;
+use crate::track::trends::Held;
 use crate::track::view::TrackView;
 
 use super::theme;
@@ -50,7 +51,12 @@ pub(super) fn draw(
             Line::raw(run.id.short().to_string()),
             Line::raw(started),
             Line::raw(run.planned.to_string()),
-            Line::styled(run.done.to_string(), theme::ok()),
+            // A finished run holding too few of its cells reads as incomplete.
+            if run.is_finished() && !Held::of(run, view.complete).complete {
+                Line::styled(format!("{} ⚠", run.done), theme::error())
+            } else {
+                Line::styled(run.done.to_string(), theme::ok())
+            },
             Line::styled(
                 failed.to_string(),
                 if failed > 0 {

@@ -24,3 +24,22 @@ pub fn vantage(dir: &Path, args: &[&str]) -> Output {
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
+
+/// `vantage ARGS` run in `dir` against the simulator `sim` (its token and URLs), with its data
+/// in `dir/data`, no config file, and the pauses before re-asking a failed call cut to
+/// milliseconds; at most two minutes.
+pub fn on_sim(dir: &Path, sim: &vantage::sim::Simulator, args: &[&str]) -> Output {
+    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir)
+        .env("VANTAGE_TOKEN", sim.token())
+        .env_remove("MASSIVE_TOKEN")
+        .env_remove("VANTAGE_WORKSPACE")
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("no-config.toml"))
+        .env("VANTAGE_REASK_PAUSE_MS", "20")
+        .args(["--render-url", &sim.url(), "--search-url", &sim.url()])
+        .args(args)
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}

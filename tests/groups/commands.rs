@@ -43,6 +43,8 @@ mod hostile_output;
 mod hostile_reading;
 #[path = "../jobs_cli.rs"]
 mod jobs_cli;
+#[path = "../jobs_resubmit_cli.rs"]
+mod jobs_resubmit_cli;
 #[path = "../live_names_cli.rs"]
 mod live_names_cli;
 #[path = "../mentions_cli.rs"]
@@ -59,6 +61,8 @@ mod prices;
 mod proxy_cli;
 #[path = "../refused_input_cli.rs"]
 mod refused_input_cli;
+#[path = "../samples_auto.rs"]
+mod samples_auto;
 #[path = "../secrets_kept.rs"]
 mod secrets_kept;
 #[path = "../stance_cli.rs"]
@@ -67,6 +71,8 @@ mod stance_cli;
 mod track_answers_cli;
 #[path = "../track_changes.rs"]
 mod track_changes;
+#[path = "../track_like_with_like.rs"]
+mod track_like_with_like;
 #[path = "../track_truth.rs"]
 mod track_truth;
 #[path = "../workspace_paths.rs"]

@@ -59,6 +59,10 @@ const SETS_KEY: &str = "sets";
 const SOURCES_KEY: &str = "sources";
 const WEBHOOK_KEY: &str = "webhook";
 
+/// The share of its planned cells, in percent, a run holds to be complete when its set
+/// does not say (`complete = N`).
+pub const DEFAULT_COMPLETE: u8 = 90;
+
 /// A tracking set: what to ask or search, from which vantage points, watching which brands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrackSet {
@@ -78,6 +82,13 @@ pub struct TrackSet {
     /// How many times a run asks each prompt from each vantage point (searches once), with
     /// the cache off when more than one: 1 to [`samples::MAX_SAMPLES`].
     pub samples: usize,
+    /// The percent of its planned cells a run must hold to be read as complete
+    /// ([`DEFAULT_COMPLETE`] unless `complete = N`): a run that holds fewer is drawn as
+    /// incomplete, and no alert fires from it alone.
+    pub complete: u8,
+    /// `samples = "auto"`: each answer asked `samples` times first (the plan's first), then
+    /// again where the answers split, round by round (`analysis::adaptive`).
+    pub auto: Option<crate::analysis::adaptive::Plan>,
     /// What to watch for in each run (`[[sets.alerts]]`), made in the file or the Track
     /// tab's set form; those not changed keep their tables as written.
     pub alerts: Vec<Alert>,
@@ -95,6 +106,8 @@ impl Default for TrackSet {
             locations: Vec::new(),
             brands: Vec::new(),
             samples: 1,
+            complete: DEFAULT_COMPLETE,
+            auto: None,
             alerts: Vec::new(),
         }
     }
@@ -660,7 +673,17 @@ pub fn location_spec(location: &Location) -> String {
 pub const MAX_SET_COMBINATIONS: usize = 20_000;
 
 impl TrackSet {
-    /// How many calls one run of the set makes, samples included.
+    /// The most credits one run can spend: every answer asked the most times with
+    /// `samples = "auto"`, else what it makes.
+    pub fn most_credits(&self, prices: &crate::price::Prices) -> u64 {
+        match &self.auto {
+            Some(plan) => self.calls_at(plan.most).credits(prices),
+            None => self.calls_by_kind().credits(prices),
+        }
+    }
+
+    /// How many calls one run of the set makes, samples included (with `samples = "auto"`,
+    /// its first round).
     pub fn combinations(&self) -> usize {
         self.answer_cells() * self.samples.max(1) + self.terms.len() * self.locations.len().max(1)
     }
@@ -668,8 +691,13 @@ impl TrackSet {
     /// The calls of a run by kind: the chatbots' answers (each sample a call), and the
     /// searches (the AI Overviews, sampled too, and the tracked terms).
     pub fn calls_by_kind(&self) -> crate::price::Calls {
+        self.calls_at(self.samples)
+    }
+
+    /// The calls of a run by kind were each answer asked `samples` times.
+    pub fn calls_at(&self, samples: usize) -> crate::price::Calls {
         let factor = |n: usize| n.max(1);
-        let samples = factor(self.samples);
+        let samples = factor(samples);
         let overviews =
             usize::from(self.overview) * self.prompts.len() * factor(self.locations.len());
         let terms = self.terms.len() * factor(self.locations.len());
@@ -685,6 +713,15 @@ impl TrackSet {
     /// with "; each answer asked 3 times" when it has samples.
     pub fn cost_in_words(&self, prices: &crate::price::Prices) -> String {
         let words = self.calls_by_kind().in_words(prices);
+        if let Some(plan) = &self.auto {
+            return format!(
+                "{words} at fewest to {} at most: samples spent where they tell, each answer asked {} times first, then again where its answers split, until every brand's visibility by model and by place is within ±{} points, at most {} times",
+                self.calls_at(plan.most).in_words(prices),
+                plan.first,
+                plan.precision,
+                plan.most
+            );
+        }
         match self.samples {
             0 | 1 => words,
             samples => format!(

@@ -10,8 +10,8 @@ use toml_edit::{Array, Item, Table, value};
 use super::super::alerts::{Alert, Condition, Measure};
 use super::super::mentions::Brand;
 use super::super::overview::AI_OVERVIEW;
-use super::super::samples;
 use super::super::sources::SourceKind;
+use super::super::{adaptive, samples};
 use super::{
     BRANDS_KEY, MAX_SET_COMBINATIONS, SETS_KEY, SOURCES_KEY, TrackSet, WEBHOOK_KEY, WorkspaceError,
     line_of, location_spec,
@@ -126,16 +126,73 @@ pub(super) fn read_sets(
                 &format!("{unknown} is not one of the [[brands]] in this file; add it there first"),
             ));
         }
+        let mut auto = None;
         let samples = match table.get_key_value("samples") {
             None => 1,
             Some((key, item)) => {
                 let wrong = |problem: &str| field(key.span(), "sets.samples", problem);
-                let Some(n) = item.as_integer() else {
-                    return Err(wrong("should be a whole number, like samples = 5"));
-                };
-                let n = usize::try_from(n).unwrap_or(0);
-                samples::check_samples(n).map_err(|problem| wrong(&problem))?;
-                n
+                if item.as_str() == Some("auto") {
+                    let precision = match table.get_key_value("precision") {
+                        None => i64::from(adaptive::DEFAULT_PRECISION),
+                        Some((key, item)) => item.as_integer().ok_or_else(|| {
+                            field(
+                                key.span(),
+                                "sets.precision",
+                                "should be whole percentage points, like precision = 10",
+                            )
+                        })?,
+                    };
+                    let most = match table.get_key_value("most") {
+                        None => adaptive::DEFAULT_MOST,
+                        Some((key, item)) => item
+                            .as_integer()
+                            .and_then(|n| usize::try_from(n).ok())
+                            .ok_or_else(|| {
+                                field(
+                                    key.span(),
+                                    "sets.most",
+                                    "should be a whole number, like most = 10",
+                                )
+                            })?,
+                    };
+                    let plan = adaptive::Plan::checked(precision, most).map_err(|p| wrong(&p))?;
+                    auto = Some(plan);
+                    plan.first
+                } else {
+                    let Some(n) = item.as_integer() else {
+                        return Err(wrong(
+                            "should be a whole number, like samples = 5, or \"auto\"",
+                        ));
+                    };
+                    let n = usize::try_from(n).unwrap_or(0);
+                    samples::check_samples(n).map_err(|problem| wrong(&problem))?;
+                    n
+                }
+            }
+        };
+        for key in ["precision", "most"] {
+            if auto.is_none()
+                && let Some((key, _)) = table.get_key_value(key)
+            {
+                return Err(field(
+                    key.span(),
+                    &format!("sets.{}", key.get()),
+                    "applies to samples = \"auto\" only",
+                ));
+            }
+        }
+        let complete = match table.get_key_value("complete") {
+            None => super::DEFAULT_COMPLETE,
+            Some((key, item)) => {
+                let wrong = |problem: &str| field(key.span(), "sets.complete", problem);
+                match item.as_integer().and_then(|n| u8::try_from(n).ok()) {
+                    Some(n @ 1..=100) => n,
+                    _ => {
+                        return Err(wrong(
+                            "should be the percent of its planned cells a run must hold to be complete, 1 to 100, like complete = 90",
+                        ));
+                    }
+                }
             }
         };
         let alerts = read_alerts(table, &field, brands)?;
@@ -149,6 +206,8 @@ pub(super) fn read_sets(
             locations,
             brands: watched,
             samples,
+            complete,
+            auto,
             alerts,
         };
         if set.combinations() > MAX_SET_COMBINATIONS {
@@ -408,10 +467,34 @@ pub(super) fn write_set(table: &mut Table, set: &TrackSet, alerts_before: &[Aler
             set_value(table, key, value(string_array(&items)));
         }
     }
-    if set.samples > 1 {
-        set_value(table, "samples", value(set.samples as i64));
+    match &set.auto {
+        Some(plan) => {
+            set_value(table, "samples", value("auto"));
+            if plan.precision != adaptive::DEFAULT_PRECISION {
+                set_value(table, "precision", value(i64::from(plan.precision)));
+            } else {
+                table.remove("precision");
+            }
+            if plan.most != adaptive::DEFAULT_MOST {
+                set_value(table, "most", value(plan.most as i64));
+            } else {
+                table.remove("most");
+            }
+        }
+        None => {
+            table.remove("precision");
+            table.remove("most");
+            if set.samples > 1 {
+                set_value(table, "samples", value(set.samples as i64));
+            } else {
+                table.remove("samples");
+            }
+        }
+    }
+    if set.complete != super::DEFAULT_COMPLETE {
+        set_value(table, "complete", value(i64::from(set.complete)));
     } else {
-        table.remove("samples");
+        table.remove("complete");
     }
     super::alert_tables::write_alerts(table, &set.alerts, alerts_before);
 }

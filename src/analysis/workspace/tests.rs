@@ -513,3 +513,57 @@ fn alerts_written_with_the_set_read_back_and_a_wrong_one_is_refused() {
     };
     assert!(refused(unknown).contains("Asics is not one of the [[brands]]"));
 }
+
+#[test]
+fn samples_auto_and_a_complete_share_are_read_written_and_checked() {
+    let text = "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nmodels = [\"chatgpt\", \"gemini\"]\nsamples = \"auto\"\nprecision = 8\ncomplete = 80\n";
+    let mut workspace = Workspace::parse(&path(), text).unwrap();
+    let set = workspace.set("a").unwrap().clone();
+    let plan = set.auto.expect("samples = \"auto\"");
+    assert_eq!((plan.precision, plan.first, plan.most), (8, 3, 10));
+    assert_eq!(set.samples, 3, "the first round");
+    assert_eq!(set.complete, 80);
+    assert_eq!(set.combinations(), 6);
+    let prices = crate::price::Prices::default();
+    assert_eq!(set.most_credits(&prices), 2 * 10 * 5);
+    let cost = set.cost_in_words(&prices);
+    assert!(cost.starts_with("6 calls"), "{cost}");
+    assert!(cost.contains("at fewest to 20 calls"), "{cost}");
+    assert!(
+        cost.contains("within ±8 points, at most 10 times"),
+        "{cost}"
+    );
+    // Written back as it reads.
+    workspace.replace_set("a", set.clone()).unwrap();
+    let again = Workspace::parse(&path(), &workspace.to_text()).unwrap();
+    assert_eq!(again.set("a"), Some(&set));
+    // A fixed number again drops the automatic keys.
+    let mut fixed = set.clone();
+    fixed.auto = None;
+    fixed.samples = 4;
+    workspace.replace_set("a", fixed).unwrap();
+    let written = workspace.to_text();
+    assert!(written.contains("samples = 4"), "{written}");
+    assert!(!written.contains("precision"), "{written}");
+    for (text, expected) in [
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nsamples = \"auto\"\nmost = 2\n",
+            "key `sets.samples`: 2 at most: every cell is asked 3 times first",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nsamples = \"auto\"\nprecision = 0\n",
+            "key `sets.samples`: a precision of 0 points",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\nprecision = 5\n",
+            "key `sets.precision`: applies to samples = \"auto\" only",
+        ),
+        (
+            "[[sets]]\nname = \"a\"\nprompts = [\"x\"]\ncomplete = 0\n",
+            "key `sets.complete`: should be the percent",
+        ),
+    ] {
+        let error = Workspace::parse(&path(), text).unwrap_err().to_string();
+        assert!(error.contains(expected), "{text}\n→ {error}");
+    }
+}

@@ -124,9 +124,34 @@ impl EffectRunner {
                 let store = self.store.clone();
                 let data_dir = self.data_dir.clone();
                 tokio::spawn(async move {
+                    let Some(store) = store else {
+                        let _ = tx.send(Msg::TrackRunSent(Err("the store could not be opened, so a run has nowhere to keep its jobs; History says why.".to_string())));
+                        return;
+                    };
+                    let result =
+                        super::track_runs::run_set(&client, &store, &data_dir, &set, calls).await;
+                    let run = result.as_ref().ok().map(|(_, run)| run.clone());
+                    let _ = tx.send(Msg::TrackRunSent(result.map(|(sent, _)| sent)));
+                    // The run finishes what it asks: its failed calls asked again into it.
+                    if let Some(run) = run {
+                        super::track_runs::reask_when_ended(
+                            &client, &store, &data_dir, &set, run, &tx,
+                        )
+                        .await;
+                    }
+                });
+                None
+            }
+            CallEffect::FillRun { set, run } => {
+                let (client, tx) = (self.client.clone(), self.tx.clone());
+                let store = self.store.clone();
+                let data_dir = self.data_dir.clone();
+                tokio::spawn(async move {
                     let result = match store {
-                        Some(store) => run_set(&client, &store, &data_dir, &set, calls).await,
-                        None => Err("the store could not be opened, so a run has nowhere to keep its jobs; History says why.".to_string()),
+                        Some(store) => {
+                            super::track_runs::fill_run(&client, &store, &data_dir, &set, run).await
+                        }
+                        None => Err("the store could not be opened, so the run cannot be read; History says why.".to_string()),
                     };
                     let _ = tx.send(Msg::TrackRunSent(result));
                 });
@@ -332,48 +357,4 @@ async fn submit_job(
         tracing::warn!(%error, "a job could not be stored");
     }
     Ok(record)
-}
-
-/// A tracking run from the app, as `vantage track run` makes it: under the set's lock, planned
-/// in the store before anything is sent (or an earlier run cut short goes on), then each call
-/// submitted and its job id stored as it arrives. Polling is the app's jobs scheduler's.
-async fn run_set(
-    client: &Client,
-    store: &Store,
-    data_dir: &std::path::Path,
-    set: &str,
-    calls: Vec<RequestParams>,
-) -> Result<app::TrackRunSent, String> {
-    let _lock = crate::track::lock::acquire(data_dir, set).map_err(|e| e.to_string())?;
-    let begun = crate::track::run::begin(store, set, calls)
-        .await
-        .map_err(|e| e.to_string())?;
-    let submitter = crate::track::submit::JobSubmitter::new(client);
-    let tally = crate::track::run::submit_unsent(
-        store,
-        &submitter,
-        &begun.run,
-        std::future::pending::<()>(),
-        |_| {},
-    )
-    .await
-    .map_err(|e| e.to_string())?;
-    // Jobs queued whose ids the store could not keep are named with how to fetch them.
-    let halted = tally.halted.map(|halt| match tally.unstored.is_empty() {
-        true => halt.reason,
-        false => {
-            let (sentence, commands) = crate::track::run::unstored_sentence(&tally.unstored);
-            format!("{} {sentence} {}", halt.reason, commands.join("; "))
-        }
-    });
-    Ok(app::TrackRunSent {
-        set: set.to_string(),
-        run: begun.run.short().to_string(),
-        resumed: begun.resumed,
-        planned: begun.planned,
-        queued: tally.queued,
-        refused: tally.refused,
-        later: tally.later,
-        halted,
-    })
 }

@@ -6,6 +6,7 @@
 mod calls;
 mod os;
 mod store;
+mod track_runs;
 
 pub use os::restore_settings;
 
