@@ -117,7 +117,8 @@ pub enum Pool {
 }
 
 impl Pool {
-    fn takes(&self, cell: &CellCount) -> bool {
+    /// Whether `cell` is one of the pool's.
+    pub fn takes(&self, cell: &CellCount) -> bool {
         match self {
             Pool::Model(m) => &cell.model == m,
             Pool::Place(p) => &cell.place == p,

@@ -243,7 +243,7 @@ pub(super) fn roll_up(
             let positions: Vec<usize> = named
                 .iter()
                 .zip(&found)
-                .filter(|(cell, _)| in_pool(&pool, cell))
+                .filter(|(cell, _)| pool.takes(cell))
                 .flat_map(|(_, answers)| answers.iter())
                 .filter_map(|answer| {
                     answer
@@ -267,14 +267,6 @@ pub(super) fn roll_up(
         }
     }
     rows
-}
-
-fn in_pool(pool: &Pool, cell: &CellCount) -> bool {
-    match pool {
-        Pool::Model(m) => &cell.model == m,
-        Pool::Place(p) => &cell.place == p,
-        Pool::Device(d) => &cell.device == d,
-    }
 }
 
 /// Each column's samples, then the roll-up as aligned text: a block per model, place and

@@ -188,6 +188,18 @@ async fn check_set(
     super::track_alerts::check(&store, &workspace, &set, json).await
 }
 
+/// The lock of set `name` (two runs of one set never overlap), or the exit code of why not
+/// (said): 1 while another run holds it, 6 when it cannot be made.
+pub(super) fn set_lock(config: &Config, name: &str) -> Result<lock::RunLock, i32> {
+    lock::acquire(&config.data_dir, name).map_err(|error| {
+        err(&error.to_string());
+        match error {
+            LockError::Busy { .. } => exit::FAILURE,
+            _ => exit::STORAGE,
+        }
+    })
+}
+
 /// The workspace, its set `name` and the store, or the exit code of what stopped it (said).
 pub(super) fn set_and_store(
     config: &Config,
@@ -399,16 +411,9 @@ async fn run_set(
         Ok(store) => store,
         Err(code) => return code,
     };
-    let _lock = match lock::acquire(&config.data_dir, &set.name) {
+    let _lock = match set_lock(config, &set.name) {
         Ok(held) => held,
-        Err(error @ LockError::Busy { .. }) => {
-            err(&error.to_string());
-            return exit::FAILURE;
-        }
-        Err(error) => {
-            err(&error.to_string());
-            return exit::STORAGE;
-        }
+        Err(code) => return code,
     };
     let begun = match run::begin(&store, &set.name, calls).await {
         Ok(begun) => begun,

@@ -3,7 +3,7 @@
 //! lacks go out (a job that failed or expired, a call never sent); the cost is said first,
 //! against the balance, as for a run.
 
-use super::track::{Spend, invalid, set_and_store};
+use super::track::{Spend, invalid, set_and_store, set_lock};
 use super::track_settle::settle;
 use super::{err, out, with_newline};
 use crate::api::Client;
@@ -11,7 +11,6 @@ use crate::config::Config;
 use crate::exit;
 use crate::price::{Calls, covers};
 use crate::store::{RequestKind, RunSummary};
-use crate::track::lock::{self, LockError};
 use crate::track::reask;
 use crate::track::run::{self, SubmitEvent};
 use crate::track::submit::JobSubmitter;
@@ -67,16 +66,9 @@ pub(super) async fn retry_run(
         Ok(run) => run.clone(),
         Err(sentence) => return invalid(&sentence),
     };
-    let _lock = match lock::acquire(&config.data_dir, &set.name) {
+    let _lock = match set_lock(config, &set.name) {
         Ok(held) => held,
-        Err(error @ LockError::Busy { .. }) => {
-            err(&error.to_string());
-            return exit::FAILURE;
-        }
-        Err(error) => {
-            err(&error.to_string());
-            return exit::STORAGE;
-        }
+        Err(code) => return code,
     };
     let (missing, unsent) = match (reask::missing(&store, &run.id), store.track_unsent(&run.id)) {
         (Ok(missing), Ok(unsent)) => (missing, unsent),
