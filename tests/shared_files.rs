@@ -15,7 +15,9 @@ use crossterm::event::KeyCode;
 use pulldown_cmark::{Options, Parser};
 use scraper::{Html, Selector};
 
+use vantage::analysis::adaptive::Pool;
 use vantage::analysis::mentions::Brand;
+use vantage::analysis::roll_up::RollRow;
 use vantage::analysis::stance::Stance;
 use vantage::api::{
     AiAnswer, AiRequest, ApiError, Completion, Fetched, Model, SearchAnswer, SearchRequest,
@@ -531,6 +533,21 @@ fn hostile_report() -> ReportInput {
             })
             .collect(),
         cell_changes: vec![hostile_cell_changes(&names)],
+        roll_up: names
+            .iter()
+            .map(|name| RollRow {
+                brand: name.clone(),
+                pool: Pool::Place(format!("US/CO/Denver<script>{CONTROLS}")),
+                cells: 2,
+                answers: 3,
+                visibility: 50.0,
+                visibility_half: 20.0,
+                recommended: 25.0,
+                recommended_half: 20.0,
+                position: Some(1.5),
+                position_half: None,
+            })
+            .collect(),
     }
 }
 

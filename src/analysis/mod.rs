@@ -22,6 +22,7 @@ pub mod names;
 pub mod outline;
 pub mod overview;
 pub mod products;
+pub mod roll_up;
 pub mod samples;
 pub mod serp_pages;
 pub mod significance;

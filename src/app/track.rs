@@ -453,14 +453,15 @@ pub(crate) fn on_run_sent(app: &mut App, result: Result<TrackRunSent, String>) -
             return Vec::new();
         }
     };
+    let calls = crate::plural::count(sent.planned as u64, "call", "calls");
     let mut sentence = match sent.filled {
         true => format!(
-            "Asked again into run {} of {}: {} of {} calls queued",
-            sent.run, sent.set, sent.queued, sent.planned
+            "Asked again into run {} of {}: {} of {calls} queued",
+            sent.run, sent.set, sent.queued
         ),
         false => format!(
-            "Run {} of {}: {} of {} calls queued",
-            sent.run, sent.set, sent.queued, sent.planned
+            "Run {} of {}: {} of {calls} queued",
+            sent.run, sent.set, sent.queued
         ),
     };
     if sent.resumed {

@@ -471,7 +471,7 @@ struct CompareJson<'a> {
     samples_per_column: Vec<usize>,
     /// With samples: each brand pooled by model, place and device.
     #[serde(skip_serializing_if = "Option::is_none")]
-    roll_up: Option<&'a [super::compare_rounds::RollRow]>,
+    roll_up: Option<&'a [crate::analysis::roll_up::RollRow]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     mentions: Option<&'a [mentions::BrandSummary]>,
     /// With several samples: each brand's count and interval per column and overall.

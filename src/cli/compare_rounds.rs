@@ -8,6 +8,7 @@
 
 use crate::analysis::adaptive::{self, CellCount, Plan, Pool};
 use crate::analysis::mentions::{Brand, Mention};
+use crate::analysis::roll_up::{self, BrandRead, CellAnswers, RollRow};
 use crate::analysis::stance::Stance;
 use crate::api::ApiError;
 use crate::config::Config;
@@ -81,17 +82,11 @@ fn cell_of(
     brands: &[Brand],
     counts: impl Fn(&Mention) -> bool,
 ) -> CellCount {
+    let cell = column_cell(vantage);
     CellCount {
-        model: match vantage.overview {
-            true => crate::present::compare::overview::AI_OVERVIEW_NAME.to_string(),
-            false => vantage
-                .model
-                .unwrap_or(crate::api::Model::Chatgpt)
-                .display_name()
-                .to_string(),
-        },
-        device: vantage.device.clone().unwrap_or_default(),
-        place: crate::present::compare::summary::location_label(&vantage.location),
+        model: cell.model,
+        device: cell.device,
+        place: cell.place,
         answers: found.len(),
         named: brands
             .iter()
@@ -102,6 +97,23 @@ fn cell_of(
                     .count()
             })
             .collect(),
+    }
+}
+
+/// A column's model, device and place as the pools name them, with no answers yet.
+fn column_cell(vantage: &Vantage) -> CellAnswers {
+    CellAnswers {
+        model: match vantage.overview {
+            true => crate::present::compare::overview::AI_OVERVIEW_NAME.to_string(),
+            false => vantage
+                .model
+                .unwrap_or(crate::api::Model::Chatgpt)
+                .display_name()
+                .to_string(),
+        },
+        device: vantage.device.clone().unwrap_or_default(),
+        place: crate::present::compare::summary::location_label(&vantage.location),
+        answers: Vec::new(),
     }
 }
 
@@ -184,89 +196,41 @@ pub(super) async fn ask(
     asked
 }
 
-/// One brand pooled over the columns of one model, place or device.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub(super) struct RollRow {
-    pub brand: String,
-    pub pool: Pool,
-    pub cells: usize,
-    pub answers: usize,
-    /// Percent of answers naming it (the mean of the columns' shares), ± its half-width.
-    pub visibility: f64,
-    pub visibility_half: f64,
-    /// Percent of answers recommending it, ± its half-width.
-    pub recommended: f64,
-    pub recommended_half: f64,
-    /// Its average position where named.
-    pub position: Option<f64>,
-}
-
 /// Who the pooled columns name and recommend, by model, by place and by device.
 pub(super) fn roll_up(
     vantages: &[Vantage],
     columns: &[Vec<Result<PreparedAnswer, ApiError>>],
     brands: &[Brand],
 ) -> Vec<RollRow> {
-    let found: Vec<Vec<Vec<Mention>>> = columns
+    let cells: Vec<CellAnswers> = vantages
         .iter()
-        .map(|answers| {
-            answers
+        .zip(columns)
+        .map(|(vantage, answers)| CellAnswers {
+            answers: answers
                 .iter()
                 .filter_map(|r| r.as_ref().ok())
-                .map(|a| brand_mentions::answer_mentions(a, brands))
-                .collect()
-        })
-        .collect();
-    let named: Vec<CellCount> = vantages
-        .iter()
-        .zip(&found)
-        .map(|(v, f)| cell_of(v, f, brands, |m| m.position.is_some()))
-        .collect();
-    let recommended: Vec<CellCount> = vantages
-        .iter()
-        .zip(&found)
-        .map(|(v, f)| {
-            cell_of(v, f, brands, |m| {
-                m.position.is_some() && m.stance == Stance::Recommended
-            })
-        })
-        .collect();
-    let mut rows = Vec::new();
-    for pool in adaptive::pools(&named) {
-        for (b, brand) in brands.iter().enumerate() {
-            let (Some(seen), Some(liked)) = (
-                adaptive::pooled(&named, b, &pool),
-                adaptive::pooled(&recommended, b, &pool),
-            ) else {
-                continue;
-            };
-            let positions: Vec<usize> = named
-                .iter()
-                .zip(&found)
-                .filter(|(cell, _)| pool.takes(cell))
-                .flat_map(|(_, answers)| answers.iter())
-                .filter_map(|answer| {
-                    answer
+                .map(|a| {
+                    let found = brand_mentions::answer_mentions(a, brands);
+                    brands
                         .iter()
-                        .find(|m| m.brand == brand.name)
-                        .and_then(|m| m.position)
+                        .map(|b| {
+                            let mention = found.iter().find(|m| m.brand == b.name);
+                            BrandRead {
+                                position: mention
+                                    .and_then(|m| m.position)
+                                    .and_then(|p| u32::try_from(p).ok()),
+                                recommended: mention
+                                    .is_some_and(|m| m.stance == Stance::Recommended),
+                            }
+                        })
+                        .collect()
                 })
-                .collect();
-            rows.push(RollRow {
-                brand: brand.name.clone(),
-                pool: pool.clone(),
-                cells: seen.cells,
-                answers: seen.answers,
-                visibility: seen.visibility,
-                visibility_half: seen.half,
-                recommended: liked.visibility,
-                recommended_half: liked.half,
-                position: (!positions.is_empty())
-                    .then(|| positions.iter().sum::<usize>() as f64 / positions.len() as f64),
-            });
-        }
-    }
-    rows
+                .collect(),
+            ..column_cell(vantage)
+        })
+        .collect();
+    let names: Vec<String> = brands.iter().map(|b| b.name.clone()).collect();
+    roll_up::roll_up(&cells, &names)
 }
 
 /// Each column's samples, then the roll-up as aligned text: a block per model, place and
@@ -316,14 +280,11 @@ pub(super) fn text(
             last = Some(&row.pool);
         }
         text.push_str(&format!(
-            "    {:<24} named {:>3.0}% ±{:<4.1} recommended {:>3.0}% ±{:<4.1} {}\n",
+            "    {:<24} named {:>10} recommended {:>10} {}\n",
             crate::sanitize::one_line(&row.brand),
-            row.visibility,
-            row.visibility_half,
-            row.recommended,
-            row.recommended_half,
-            row.position
-                .map_or("not named".to_string(), |p| format!("@{p:.1}"))
+            row.named_text(),
+            row.recommended_text(),
+            row.position_text()
         ));
     }
     text

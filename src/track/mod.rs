@@ -36,6 +36,7 @@ pub mod report;
 pub mod report_answers;
 pub mod report_charts;
 pub mod report_page;
+pub mod report_roll_up;
 pub mod run;
 pub mod stat;
 pub mod stored;

@@ -255,15 +255,24 @@ pub fn gather(
         .with_held(trends::held_of(&read.runs[skip..], complete));
     let count = read.runs.len() - skip;
     let observed = |i: usize| read.observations(store, i, brands);
-    // The last run against the one before, over the cells both answered.
-    let diff = if count >= 2 {
-        let n = read.runs.len();
-        let compared = paired::compare(&observed(n - 2)?, &observed(n - 1)?, &names);
-        trends = trends.with_compared(&compared);
-        Some(compared.diff)
-    } else {
-        None
+    let n = read.runs.len();
+    let last = match count {
+        0 => None,
+        _ => Some(observed(n - 1)?),
     };
+    // The last run against the one before, over the cells both answered.
+    let diff = match &last {
+        Some(last) if count >= 2 => {
+            let compared = paired::compare(&observed(n - 2)?, last, &names);
+            trends = trends.with_compared(&compared);
+            Some(compared.diff)
+        }
+        _ => None,
+    };
+    let roll_up = last
+        .as_ref()
+        .map(|last| super::report_roll_up::of_run(last, &names))
+        .unwrap_or_default();
     let cell_changes = if count >= 2 {
         super::answers_read::last_two_changed(store, read)?
     } else {
@@ -299,6 +308,7 @@ pub fn gather(
         diff,
         examples,
         cell_changes,
+        roll_up,
     })
 }
 

@@ -53,6 +53,8 @@ pub struct ReportInput {
     pub examples: Vec<BrandExamples>,
     /// The cells whose answer changed from the run before last to the last.
     pub cell_changes: Vec<crate::track::answers_read::CellChanged>,
+    /// The last run's cells pooled by model, place and device.
+    pub roll_up: Vec<crate::analysis::roll_up::RollRow>,
 }
 
 /// Share of voice in the last run within each group (model or place): of every time a
@@ -280,6 +282,9 @@ pub fn html(input: &ReportInput) -> String {
     }
     page.push_str("</section>");
 
+    if !trends.brands.is_empty() {
+        page.push_str(&crate::track::report_roll_up::html(&input.roll_up));
+    }
     page.push_str(r#"<section id="map"><h2>Where each brand is named</h2><p class="legend">"#);
     for band in Band::ALL {
         let _ = write!(
@@ -561,6 +566,9 @@ pub fn markdown(input: &ReportInput, stem: &str) -> (String, Vec<ChartFile>) {
                 cell(&before)
             );
         }
+    }
+    if !trends.brands.is_empty() {
+        md.push_str(&crate::track::report_roll_up::markdown(&input.roll_up));
     }
     md.push_str("\n## Where each brand is named\n\n");
     for (i, map) in input.maps.iter().enumerate() {
