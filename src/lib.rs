@@ -17,6 +17,7 @@ pub mod app;
 pub mod bounds;
 pub mod cli;
 pub mod config;
+pub mod devices;
 pub mod discovery;
 pub mod exit;
 pub mod fuzzy;

@@ -720,7 +720,7 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
     let s = &mut app.chat.settings;
     match kind {
         PickerKind::Model => s.model = value.and_then(|v| v.parse().ok()),
-        PickerKind::Device => s.device = value,
+        PickerKind::Device => s.device = value.as_deref().and_then(crate::devices::emulated),
         PickerKind::Country | PickerKind::Subdivision | PickerKind::City => {
             pickers::apply_location(&mut s.location, kind, value)
         }

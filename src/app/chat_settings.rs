@@ -90,7 +90,10 @@ impl ChatSettings {
             Setting::Model => self
                 .model
                 .map_or_else(|| "chatgpt".to_string(), |m| m.as_str().to_string()),
-            Setting::Device => cut(self.device.clone().unwrap_or_else(|| "none".to_string())),
+            Setting::Device => cut(self
+                .device
+                .clone()
+                .unwrap_or_else(|| crate::devices::DESKTOP.to_string())),
             Setting::Country => or_random(&self.location.country),
             Setting::Subdivision => or_random(&self.location.subdivision),
             Setting::City => cut(or_random(&self.location.city)),

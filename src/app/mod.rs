@@ -93,6 +93,16 @@ pub enum Devices {
     Failed(String),
 }
 
+impl Devices {
+    /// The names listed, none while the list is not at hand (a name then passes as typed).
+    pub fn names(&self) -> &[String] {
+        match self {
+            Devices::Loaded(names) => names,
+            _ => &[],
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlashLevel {
     Info,

@@ -88,7 +88,7 @@ impl PageSettings {
             )
         };
         match setting {
-            PageSetting::Device => text(&self.device, "none"),
+            PageSetting::Device => text(&self.device, crate::devices::DESKTOP),
             PageSetting::Country => text(&self.location.country, "random"),
             PageSetting::Subdivision => text(&self.location.subdivision, "random"),
             PageSetting::City => text(&self.location.city, "random"),
@@ -641,7 +641,9 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
         return;
     }
     match kind {
-        PickerKind::Device => state.settings.device = value,
+        PickerKind::Device => {
+            state.settings.device = value.as_deref().and_then(crate::devices::emulated)
+        }
         PickerKind::Country | PickerKind::Subdivision | PickerKind::City => {
             pickers::apply_location(&mut state.settings.location, kind, value)
         }

@@ -2,9 +2,9 @@
 //! countries, first-level subdivisions and cities from the embedded data, languages.
 
 use crate::api::{Location, Model};
+use crate::devices::{self, DeviceKind};
 use crate::geo;
 use crate::present::compare::overview::{AI_OVERVIEW, AI_OVERVIEW_NAME, AnswerSource};
-use crate::present::devices::{self, DeviceKind};
 
 use super::Devices;
 use super::picker::{PickItem, Picker, PickerKind};
@@ -53,7 +53,16 @@ pub(crate) fn sources(checked: &[AnswerSource], at: Option<AnswerSource>) -> Pic
 /// The device picker: the service's list, or a note on why there is none; a name can always
 /// be typed.
 pub(crate) fn device(devices: &Devices, current: Option<&str>) -> Picker {
-    let mut items = vec![PickItem::new("none", None, "no device emulation")];
+    let mut items = vec![
+        PickItem::new(
+            devices::DESKTOP,
+            Some(devices::DESKTOP.to_string()),
+            "no device emulation",
+        )
+        .also_known_as(&["none", "computer"]),
+    ];
+    // No device is the desktop: that is the one highlighted then.
+    let current = Some(current.unwrap_or(devices::DESKTOP));
     let note = match devices {
         Devices::Loaded(list) if list.is_empty() => {
             Some("The service lists no devices right now; type a name and press Enter.".to_string())

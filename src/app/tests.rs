@@ -309,6 +309,38 @@ fn an_empty_device_list_says_so_and_takes_a_typed_name() {
 }
 
 #[test]
+fn a_typed_device_the_list_lacks_is_refused_and_desktop_sends_none() {
+    let mut app = demo_app();
+    let listed = vec!["iPhone 15".to_string(), "Nokia N9".to_string()];
+    update(&mut app, Msg::Devices(Ok(listed)));
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('d')));
+    type_text(&mut app, "Nokia 3310");
+    update(&mut app, key(KeyCode::Enter));
+    assert!(
+        matches!(&app.popup, Some(Popup::Picker(p)) if p.kind == PickerKind::Device),
+        "the picker stays open"
+    );
+    let flash = app
+        .flash
+        .as_ref()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    assert!(flash.contains("Nokia N9"), "{flash}");
+    assert_eq!(app.chat.settings.device, None);
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, key(KeyCode::Char('d')));
+    type_text(&mut app, "iphone 15");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.device.as_deref(), Some("iPhone 15"));
+    update(&mut app, key(KeyCode::Char('d')));
+    type_text(&mut app, "desktop");
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.chat.settings.device, None, "desktop is no emulation");
+    assert_eq!(app.chat.request().device, None);
+}
+
+#[test]
 fn format_and_cache_toggle_and_reach_the_request() {
     let mut app = demo_app();
     update(&mut app, key(KeyCode::Esc));

@@ -24,7 +24,7 @@ pub struct AiArgs {
     /// chatgpt (default), gemini, perplexity or copilot
     #[arg(long, value_name = "M", add = ArgValueCandidates::new(super::shell::model_candidates))]
     pub model: Option<Model>,
-    /// A device name from `vantage devices`
+    /// A device name from `vantage devices`, or desktop for no device emulation
     #[arg(long, value_name = "D")]
     pub device: Option<String>,
     #[command(flatten)]
@@ -63,10 +63,14 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
         Ok(location) => location,
         Err(sentence) => return super::refuse(&sentence),
     };
+    let device = match super::devices::checked_one(config, client, args.device).await {
+        Ok(device) => device,
+        Err(problem) => return super::refuse(&format!("{problem}.")),
+    };
     let request = AiRequest {
         prompt: args.prompt,
         model: args.model,
-        device: args.device,
+        device,
         location,
         language: args.language,
         display: args.display,
@@ -160,7 +164,7 @@ pub(super) async fn remember_submitted(
 /// The names grouped, phones then tablets, under a heading with their count; one name a
 /// line, indented, so a newline inside a name cannot pass for a second device.
 fn devices_text(names: &[String]) -> String {
-    let groups: Vec<String> = crate::present::devices::grouped(names)
+    let groups: Vec<String> = crate::devices::grouped(names)
         .into_iter()
         .map(|(kind, members)| {
             let mut group = format!("{} ({})", kind.plural(), members.len());

@@ -37,7 +37,8 @@ pub struct CompareArgs {
     /// AI Overview for the prompt as search terms, one column per location)
     #[arg(long, value_name = "M,…", value_delimiter = ',', add = ArgValueCandidates::new(super::shell::source_candidates))]
     pub models: Vec<AnswerSource>,
-    /// Device names, comma-separated (see `vantage devices`)
+    /// Device names, comma-separated (see `vantage devices`); desktop is a column with no
+    /// device emulation, beside phones and tablets
     #[arg(long, value_name = "D,…", value_delimiter = ',')]
     pub devices: Vec<String>,
     /// Locations, comma-separated, each cc:subdivision:city with + for spaces (de::Berlin)
@@ -216,8 +217,12 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         Ok(l) => l,
         Err(e) => return super::refuse(&e),
     };
+    let devices = match super::devices::checked(config, client, &args.devices).await {
+        Ok(devices) => devices,
+        Err(problem) => return invalid(format!("Not sent: {problem}.")),
+    };
     let mut axes = Axes {
-        devices: args.devices,
+        devices,
         locations,
         format: args.format,
         no_cache: args.expiration == Some(0),

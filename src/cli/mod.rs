@@ -14,6 +14,7 @@ mod ai;
 mod brands;
 mod compare;
 mod compare_rounds;
+mod devices;
 mod discover;
 mod discover_prompts;
 mod fanouts;

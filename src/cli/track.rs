@@ -392,6 +392,12 @@ async fn run_set(
             set.name
         ));
     }
+    if let Err(problem) = super::devices::checked(config, client, &set.devices).await {
+        return invalid(&format!(
+            "Nothing was sent: in the set {}, {problem}.",
+            set.name
+        ));
+    }
     let calls = match crate::track::plan::expand(set) {
         Ok(calls) => calls,
         Err(problem) => return invalid(&format!("Nothing was sent: {problem}.")),

@@ -141,7 +141,7 @@ impl AnswerHeader {
         format!(
             "{} · {} · {} · {} · {} · {}",
             self.model.display_name(),
-            self.device.as_deref().unwrap_or("no device"),
+            self.device.as_deref().unwrap_or(crate::devices::DESKTOP),
             self.location.describe(),
             crate::measure::duration(self.elapsed),
             crate::measure::size(self.bytes as u64),

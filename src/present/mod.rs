@@ -4,7 +4,6 @@
 
 pub mod answer;
 pub mod compare;
-pub mod devices;
 pub mod discover;
 pub mod fanouts;
 pub mod html_page;

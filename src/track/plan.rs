@@ -30,7 +30,11 @@ pub fn expand(set: &TrackSet) -> Result<Vec<RequestParams>, String> {
     let devices: Vec<_> = if set.devices.is_empty() {
         vec![None]
     } else {
-        set.devices.iter().cloned().map(Some).collect()
+        // Desktop beside phones: asked with no device emulation.
+        set.devices
+            .iter()
+            .map(|d| crate::devices::emulated(d))
+            .collect()
     };
     let locations = one_or_all(&set.locations);
     // The samples of one answer follow each other, each asked afresh.

@@ -179,7 +179,10 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
                     "chatgpt (default)",
                 ),
             );
-            spans.extend(labelled("devices", list(axes.devices.clone(), "none")));
+            spans.extend(labelled(
+                "devices",
+                list(axes.devices.clone(), crate::devices::DESKTOP),
+            ));
             spans.extend(labelled("format", axes.format.to_string()));
             spans.extend(labelled("cache", cache.to_string()));
             spans.extend(labelled("samples", axes.samples().to_string()));
@@ -339,7 +342,7 @@ fn draw_column(app: &App, index: usize, column: &Column, frame: &mut Frame, area
     let device = match &column.vantage.device {
         Some(device) => device.as_str(),
         None if column.vantage.overview => "Google",
-        None => "no device",
+        None => crate::devices::DESKTOP,
     };
     let place = summary::location_label(&column.vantage.location);
     let mut lines = vec![Line::styled(

@@ -43,7 +43,9 @@ pub(super) fn draw_cells(frame: &mut Frame, area: Rect, cells: &[Cell<'_>], widt
 }
 
 /// Values that mean "not chosen": a folded row leaves them out.
-const UNSET: &[&str] = &["random", "none", "–", "default", "on", "sync", "0", "1", ""];
+const UNSET: &[&str] = &[
+    "random", "none", "desktop", "–", "default", "on", "sync", "0", "1", "",
+];
 
 /// A form's settings row from the app's cells; the one under the cursor highlighted. When
 /// the row is folded to fewer lines than its cells need (a short screen, the focus on the

@@ -115,7 +115,7 @@ fn value_of(app: &App, editor: &SetEditor, row: SetRow) -> (String, Style) {
             }
         }
         SetRow::Devices if set.devices.is_empty() => {
-            ("none: no device emulation".to_string(), theme::dim())
+            ("desktop: no device emulation".to_string(), theme::dim())
         }
         SetRow::Devices => (set.devices.join(", "), theme::accent()),
         SetRow::Location(i) => (place_name(&set.locations[i]), plain),

@@ -19,6 +19,8 @@ mod compare_cli;
 mod demo_apart;
 #[path = "../demo_together.rs"]
 mod demo_together;
+#[path = "../devices_checked.rs"]
+mod devices_checked;
 #[path = "../discover_cli.rs"]
 mod discover_cli;
 #[path = "../docs_reference.rs"]

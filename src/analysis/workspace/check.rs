@@ -124,6 +124,10 @@ pub fn first_refused(items: SetItemsRef<'_>, tracked: &[Brand]) -> Option<Refusa
     })
     .or_else(|| {
         first_in(SetList::Devices, items.devices, |d| {
+            // The rule every device meets; the service's list is checked when the set runs.
+            if let Err(problem) = crate::devices::check(d, &[]) {
+                return Some(problem);
+            }
             let request = AiRequest {
                 device: Some(d.clone()),
                 ..AiRequest::new("a prompt")

@@ -61,7 +61,8 @@ impl Axes {
         AiRequest {
             prompt,
             model: vantage.model,
-            device: vantage.device.clone(),
+            // A desktop column beside phones is asked with no device emulation.
+            device: vantage.device.as_deref().and_then(crate::devices::emulated),
             location: vantage.location.clone(),
             language: None,
             display: None,
