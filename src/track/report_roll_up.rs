@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use crate::analysis::adaptive::Pool;
 use crate::analysis::roll_up::{self, BrandRead, CellAnswers, RollRow};
+use crate::api::Model;
 use crate::shareable::html::text;
 use crate::shareable::markdown;
 
@@ -14,6 +15,8 @@ use super::trends::RunObservations;
 
 /// Each watched brand of `run`'s answers pooled by model, by place and by device.
 pub fn of_run(run: &RunObservations, brands: &[String]) -> Vec<RollRow> {
+    // Beside phones, the answers asked with no device are the desktop's.
+    let some_device = run.answers.iter().any(|a| !a.device.is_empty());
     let mut cells: Vec<(String, CellAnswers)> = Vec::new();
     for answer in &run.answers {
         let reads: Vec<BrandRead> = (0..brands.len())
@@ -37,8 +40,14 @@ pub fn of_run(run: &RunObservations, brands: &[String]) -> Vec<RollRow> {
             None => cells.push((
                 key,
                 CellAnswers {
-                    model: answer.model.clone(),
-                    device: answer.device.clone(),
+                    model: answer
+                        .model
+                        .parse::<Model>()
+                        .map_or_else(|_| answer.model.clone(), |m| m.display_name().to_string()),
+                    device: match answer.device.is_empty() && some_device {
+                        true => crate::devices::DESKTOP.to_string(),
+                        false => answer.device.clone(),
+                    },
                     place: answer.location.clone(),
                     answers: vec![reads],
                 },
