@@ -70,10 +70,14 @@ pub struct ProxyArgs {
 }
 
 impl ProxyArgs {
-    fn options(&self) -> proxy::ProxyOptions {
-        proxy::ProxyOptions {
-            country: self.country.clone(),
-            subdivision: self.subdivision.clone(),
+    /// The targeting options, the place checked as every place is (a country and
+    /// subdivision the tables know, sent as their codes).
+    fn options(&self) -> Result<proxy::ProxyOptions, String> {
+        let (country, subdivision) =
+            crate::geo::check_place(self.country.as_deref(), self.subdivision.as_deref())?;
+        Ok(proxy::ProxyOptions {
+            country: country.map(str::to_string),
+            subdivision,
             city: self.city.clone(),
             zipcode: self.zipcode.clone(),
             asn: self.asn,
@@ -83,14 +87,18 @@ impl ProxyArgs {
             sessionmode: self.sessionmode,
             sessionerr: self.sessionerr.clone(),
             subaccount: self.subaccount.clone(),
-        }
+        })
     }
 }
 
 /// `vantage proxy`: fetches the URL through the chosen network and protocol; returns the
 /// exit code (2 invalid input, 3 credentials, 4 the proxy answered an error, 5 no answer).
 pub async fn run_proxy(args: ProxyArgs, config: &Config, simulator: Option<&Simulator>) -> i32 {
-    match proxy_call(args, config, simulator).await {
+    let options = match args.options() {
+        Ok(options) => options,
+        Err(sentence) => return super::refuse(&sentence),
+    };
+    match proxy_call(args, options, config, simulator).await {
         Ok(()) => crate::exit::OK,
         Err(error) => {
             err(&error.to_string());
@@ -110,6 +118,7 @@ fn proxy_exit_code(error: &proxy::ProxyError) -> i32 {
 
 async fn proxy_call(
     args: ProxyArgs,
+    options: proxy::ProxyOptions,
     config: &Config,
     simulator: Option<&Simulator>,
 ) -> Result<(), proxy::ProxyError> {
@@ -139,7 +148,7 @@ async fn proxy_call(
     request.network = args.network;
     request.protocol = args.protocol;
     request.use_fallback_port = args.fallback;
-    request.options = args.options();
+    request.options = options;
     if args.curl {
         request.validate()?;
         out(&format!(
