@@ -35,9 +35,19 @@ pub(crate) struct SearchRequest {
     pub language: Option<String>,
     pub display: Option<String>,
     pub awaiting: Vec<&'static str>,
+    /// The emulated device, as the catalogue spells it; none is the desktop.
+    pub device: Option<&'static str>,
 }
 
+/// Results a page holds on a phone when no size is asked: Google's mobile pages are shorter.
+const MOBILE_PAGE_SIZE: u32 = 7;
+
 impl SearchRequest {
+    /// Whether the page is laid out for a phone (one column, shorter pages).
+    pub(crate) fn on_phone(&self) -> bool {
+        crate::sim::devices::device_class(self.device) == crate::sim::devices::DeviceClass::Phone
+    }
+
     pub(crate) fn content_key(&self) -> String {
         let numbers = format!(
             "{}/{:?}/{:?}/{}",
@@ -56,14 +66,17 @@ impl SearchRequest {
             self.uule.as_deref().unwrap_or(""),
             self.language.as_deref().unwrap_or(""),
             self.display.as_deref().unwrap_or(""),
+            self.device.unwrap_or(""),
         ];
         parts.join("\u{1f}")
     }
 
-    /// Only what moves ranks: the query, the location and the IP type.
+    /// Only what moves ranks: the query, the location, the IP type and whether the page is
+    /// a phone's (mobile ranking differs a little from the desktop's).
     fn vantage_key(&self) -> String {
         [
             self.terms.as_str(),
+            if self.on_phone() { "phone" } else { "" },
             self.ip.unwrap_or(""),
             self.country.as_deref().unwrap_or(""),
             self.subdivision.as_deref().unwrap_or(""),
@@ -210,6 +223,7 @@ pub(crate) fn top_pages(
         language: None,
         display: None,
         awaiting: Vec::new(),
+        device: None,
     };
     let place = Place::new(country, subdivision, city);
     let topic = topic_of(&operators::read(terms).plain);
@@ -235,7 +249,10 @@ pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
         request.subdivision.as_deref(),
         request.city.as_deref(),
     );
-    let size = request.size.unwrap_or(DEFAULT_PAGE_SIZE) as usize;
+    let size = request.size.unwrap_or(match request.on_phone() {
+        true => MOBILE_PAGE_SIZE,
+        false => DEFAULT_PAGE_SIZE,
+    }) as usize;
     let offset = request.offset.unwrap_or(0) as usize;
     let serps = request.serps.max(1);
     let needed = offset + serps as usize * size;
@@ -292,7 +309,8 @@ pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
                 results.push(json!({
                     "type": "knowledge-panel",
                     "page": 1,
-                    "section": "right",
+                    // A phone's page has one column: the panel sits above the results.
+                    "section": if request.on_phone() { "top" } else { "right" },
                     "feature": 1,
                     "position": 1,
                     "title": topic.title(),
@@ -325,6 +343,7 @@ pub(crate) fn results_json(request: &SearchRequest, variation: u64) -> Value {
         "uule": request.uule,
         "language": request.language,
         "display": request.display,
+        "device": request.device,
     })
 }
 
@@ -346,7 +365,27 @@ mod tests {
             language: None,
             display: None,
             awaiting: Vec::new(),
+            device: None,
         }
+    }
+
+    #[test]
+    fn a_phone_gets_shorter_pages_and_its_own_ranks() {
+        let desktop = SearchRequest {
+            size: None,
+            offset: None,
+            serps: 1,
+            ..request(Some("US"))
+        };
+        let phone = SearchRequest {
+            device: crate::sim::devices::device_named("iPhone 15"),
+            ..desktop.clone()
+        };
+        let organic = |body: &Value| organic_urls(body).len();
+        assert_eq!(organic(&results_json(&desktop, 0)), 10);
+        assert_eq!(organic(&results_json(&phone, 0)), 7);
+        assert_ne!(desktop.content_key(), phone.content_key());
+        assert_eq!(results_json(&phone, 0)["device"], "iPhone 15");
     }
 
     fn organic_urls(body: &Value) -> Vec<(u64, u64, String)> {

@@ -229,6 +229,12 @@ pub(super) fn validate_search(query: &Query) -> Result<SearchSubmission, String>
     let ip = choice(query, "ip", "Ip", &["residential", "isp"])?;
     let place = location(query)?;
     let uule = query.optional("uule").map(str::to_string);
+    let device = match query.optional("device") {
+        None => None,
+        Some(name) => Some(device_named(name).ok_or_else(|| {
+            "Device must be one of the names listed by /search/devices".to_string()
+        })?),
+    };
     let html = choice(query, "format", "Format", &["html", "json"])? != Some("json");
     let mut awaiting = Vec::new();
     for value in query.all("awaiting") {
@@ -254,6 +260,7 @@ pub(super) fn validate_search(query: &Query) -> Result<SearchSubmission, String>
             language: place.language,
             display: place.display,
             awaiting,
+            device,
         },
         html,
         cache: expiration(query)?,
