@@ -66,24 +66,32 @@ impl SearchRequest {
             self.uule.as_deref().unwrap_or(""),
             self.language.as_deref().unwrap_or(""),
             self.display.as_deref().unwrap_or(""),
-            self.device.unwrap_or(""),
         ];
-        parts.join("\u{1f}")
+        let mut key = parts.join("\u{1f}");
+        // A device only where one is asked: the desktop's key is as it always was.
+        if let Some(device) = self.device {
+            key.push('\u{1f}');
+            key.push_str(device);
+        }
+        key
     }
 
     /// Only what moves ranks: the query, the location, the IP type and whether the page is
     /// a phone's (mobile ranking differs a little from the desktop's).
     fn vantage_key(&self) -> String {
-        [
+        let mut parts = vec![
             self.terms.as_str(),
-            if self.on_phone() { "phone" } else { "" },
             self.ip.unwrap_or(""),
             self.country.as_deref().unwrap_or(""),
             self.subdivision.as_deref().unwrap_or(""),
             self.city.as_deref().unwrap_or(""),
             self.uule.as_deref().unwrap_or(""),
-        ]
-        .join("\u{1f}")
+        ];
+        // The desktop's key is as it always was, so its ranks stay put.
+        if self.on_phone() {
+            parts.push("phone");
+        }
+        parts.join("\u{1f}")
     }
 }
 
