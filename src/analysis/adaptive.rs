@@ -16,8 +16,7 @@
 
 use serde::Serialize;
 
-/// The normal quantile of a two-sided 95 % interval.
-const Z95: f64 = 1.959_963_984_540_054;
+use super::samples::Z95;
 
 /// How many answers' worth a cell's share is drawn toward its pool's.
 const PRIOR: f64 = 0.5;

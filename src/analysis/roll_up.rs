@@ -7,9 +7,7 @@
 use serde::Serialize;
 
 use super::adaptive::{self, CellCount, Pool};
-
-/// The normal quantile of a two-sided 95 % interval.
-const Z95: f64 = 1.959_963_984_540_054;
+use super::samples::Z95;
 
 /// One brand in one answer, as the roll-up reads it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

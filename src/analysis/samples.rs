@@ -9,7 +9,7 @@ use super::mentions::Mention;
 use super::stance::Stance;
 
 /// The normal quantile of a two-sided 95 % interval.
-const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The level below which a difference is called one.
 pub const ALPHA: f64 = 0.05;

@@ -3,6 +3,7 @@
 //! cell is one prompt asked by one model on one device from one place, its samples
 //! together. Every value is written through `shareable`.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::analysis::adaptive::Pool;
@@ -17,7 +18,8 @@ use super::trends::RunObservations;
 pub fn of_run(run: &RunObservations, brands: &[String]) -> Vec<RollRow> {
     // Beside phones, the answers asked with no device are the desktop's.
     let some_device = run.answers.iter().any(|a| !a.device.is_empty());
-    let mut cells: Vec<(String, CellAnswers)> = Vec::new();
+    let mut index: HashMap<[&str; 4], usize> = HashMap::new();
+    let mut cells: Vec<CellAnswers> = Vec::new();
     for answer in &run.answers {
         let reads: Vec<BrandRead> = (0..brands.len())
             .map(|b| {
@@ -33,28 +35,24 @@ pub fn of_run(run: &RunObservations, brands: &[String]) -> Vec<RollRow> {
             &answer.model,
             &answer.device,
             &answer.location,
-        ]
-        .join("\u{1f}");
-        match cells.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, cell)) => cell.answers.push(reads),
-            None => cells.push((
-                key,
-                CellAnswers {
-                    model: answer
-                        .model
-                        .parse::<Model>()
-                        .map_or_else(|_| answer.model.clone(), |m| m.display_name().to_string()),
-                    device: match answer.device.is_empty() && some_device {
-                        true => crate::devices::DESKTOP.to_string(),
-                        false => answer.device.clone(),
-                    },
-                    place: answer.location.clone(),
-                    answers: vec![reads],
+        ];
+        let at = *index.entry(key).or_insert_with(|| {
+            cells.push(CellAnswers {
+                model: answer
+                    .model
+                    .parse::<Model>()
+                    .map_or_else(|_| answer.model.clone(), |m| m.display_name().to_string()),
+                device: match answer.device.is_empty() && some_device {
+                    true => crate::devices::DESKTOP.to_string(),
+                    false => answer.device.clone(),
                 },
-            )),
-        }
+                place: answer.location.clone(),
+                answers: Vec::new(),
+            });
+            cells.len() - 1
+        });
+        cells[at].answers.push(reads);
     }
-    let cells: Vec<CellAnswers> = cells.into_iter().map(|(_, cell)| cell).collect();
     roll_up::roll_up(&cells, brands)
 }
 
