@@ -33,13 +33,14 @@ pub fn emulated(name: &str) -> Option<String> {
 /// A device as typed, checked against the service's list (`catalogue`, as last fetched):
 /// desktop stays [`DESKTOP`]; a listed name is given as the list spells it (the service
 /// reads names case-insensitively); a generic word or an unlisted name is refused with the
-/// nearest listed names. With no list at hand (the service lists none, or it could not be
+/// nearest listed names (a clause: where the list is shown is the caller's to say). With no
+/// list at hand (the service lists none, or it could not be
 /// fetched) a name passes as typed, for the service to judge.
 pub fn check(typed: &str, catalogue: &[String]) -> Result<String, String> {
     let name = typed.trim();
     if name.is_empty() {
         return Err(format!(
-            "an empty device name: name one (vantage devices lists them), or {DESKTOP} for no emulation"
+            "an empty device name: name one, or {DESKTOP} for no emulation"
         ));
     }
     if is_desktop(name) {
@@ -53,10 +54,10 @@ pub fn check(typed: &str, catalogue: &[String]) -> Result<String, String> {
         let of_kind = newest_of_each_line(catalogue, *kind);
         return Err(match of_kind.is_empty() {
             true => format!(
-                "“{shown}” names no one device: name one the service emulates (vantage devices lists them), or {DESKTOP} for no emulation"
+                "“{shown}” names no one device: name one the service emulates, or {DESKTOP} for no emulation"
             ),
             false => format!(
-                "“{shown}” names no one device: name one the service emulates, such as {} (vantage devices lists them), or {DESKTOP} for no emulation",
+                "“{shown}” names no one device: name one the service emulates, such as {}, or {DESKTOP} for no emulation",
                 of_kind.join(", ")
             ),
         });
@@ -71,7 +72,7 @@ pub fn check(typed: &str, catalogue: &[String]) -> Result<String, String> {
         return Ok(listed.clone());
     }
     Err(format!(
-        "“{shown}” is not a device the service emulates; the nearest: {} (vantage devices lists them all, {DESKTOP} is no emulation)",
+        "“{shown}” is not a device the service emulates; the nearest: {}",
         nearest(name, catalogue).join(", ")
     ))
 }

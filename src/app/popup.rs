@@ -246,8 +246,10 @@ pub(super) fn on_popup_key(
                                 (app.tab.spec().on_choice)(app, picker.kind, Some(device))
                             }
                             Err(problem) => {
-                                app.flash_error(format!("Not chosen: {problem}."));
-                                app.popup = Some(Popup::Picker(picker));
+                                // In the picker's own note too: a long flash can sit under it.
+                                let sentence = format!("Not chosen: {problem}.");
+                                app.flash_error(sentence.clone());
+                                app.popup = Some(Popup::Picker(picker.with_note(sentence)));
                             }
                         }
                     }

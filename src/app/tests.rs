@@ -341,6 +341,30 @@ fn a_typed_device_the_list_lacks_is_refused_and_desktop_sends_none() {
 }
 
 #[test]
+fn a_set_whose_device_the_list_lacks_does_not_run() {
+    let mut app = demo_app();
+    update(&mut app, Msg::Devices(Ok(vec!["Nokia N9".to_string()])));
+    app.brands_pane.workspace = Some(
+        crate::analysis::workspace::Workspace::parse(
+            std::path::Path::new("/work/shop/vantage.toml"),
+            "[[sets]]\nname = \"boots\"\nprompts = [\"best hiking boots\"]\ndevices = [\"desktop\", \"Nokia 3310\"]\n",
+        )
+        .unwrap(),
+    );
+    let effects = super::track::run(&mut app, "boots");
+    assert!(effects.is_empty(), "nothing is sent");
+    let flash = app
+        .flash
+        .as_ref()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    assert!(
+        flash.contains("Nokia 3310") && flash.contains("Nokia N9"),
+        "{flash}"
+    );
+}
+
+#[test]
 fn format_and_cache_toggle_and_reach_the_request() {
     let mut app = demo_app();
     update(&mut app, key(KeyCode::Esc));

@@ -419,6 +419,16 @@ pub(crate) fn ask_new_run(app: &mut App) {
 
 /// After the yes: the run is planned and sent off the UI task.
 pub(crate) fn run(app: &mut App, name: &str) -> Vec<Effect> {
+    // The set's devices meet the one rule, against the service's list as the app has it.
+    let refused = shown_set(app).ok().and_then(|set| {
+        set.devices
+            .iter()
+            .find_map(|d| crate::devices::check(d, app.devices.names()).err())
+    });
+    if let Some(problem) = refused {
+        app.flash_error(format!("The set {name} cannot run: {problem}."));
+        return Vec::new();
+    }
     let planned = shown_set(app)
         .ok()
         .filter(|set| set.name == name)

@@ -38,7 +38,8 @@ async fn catalogue(config: &Config, client: &Client) -> Vec<String> {
 }
 
 /// Each typed device checked, as the list spells it (desktop as `desktop`); the first
-/// refused one's reason otherwise (a clause, for the caller's sentence). The list is fetched only when a name needs it.
+/// refused one's reason otherwise (a clause, for the caller's sentence). The list is
+/// fetched only when a name needs it.
 pub(super) async fn checked(
     config: &Config,
     client: &Client,
@@ -54,7 +55,12 @@ pub(super) async fn checked(
     };
     let mut out: Vec<String> = Vec::new();
     for device in typed {
-        let device = devices::check(device, &names)?;
+        let device = devices::check(device, &names).map_err(|problem| {
+            format!(
+                "{problem} (vantage devices lists them; {} is no emulation)",
+                devices::DESKTOP
+            )
+        })?;
         if !out.contains(&device) {
             out.push(device);
         }
