@@ -5,6 +5,35 @@
 //! are. "desktop" is no emulation at all: the service's default, a desktop browser, which
 //! can stand as a column beside phones.
 
+/// Which of the service's lists a device is chosen from: an AI answer's (`/ai/devices`) or a
+/// results page's (`/search/devices`). The live service keeps them apart; each is checked
+/// against its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeviceList {
+    Ai,
+    Search,
+}
+
+impl DeviceList {
+    pub const ALL: [DeviceList; 2] = [DeviceList::Ai, DeviceList::Search];
+
+    /// The service's path that lists it.
+    pub fn path(self) -> &'static str {
+        match self {
+            DeviceList::Ai => "/ai/devices",
+            DeviceList::Search => "/search/devices",
+        }
+    }
+
+    /// Its row in the store's cache.
+    pub fn key(self) -> i64 {
+        match self {
+            DeviceList::Ai => 1,
+            DeviceList::Search => 2,
+        }
+    }
+}
+
 /// The name of no device emulation: the request carries no `device`, and the service
 /// answers as to a desktop browser.
 pub const DESKTOP: &str = "desktop";

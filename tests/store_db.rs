@@ -297,21 +297,28 @@ async fn recent_jobs_are_the_open_ones_and_the_newest_others() {
 }
 
 #[test]
-fn devices_are_cached() {
+fn devices_are_cached_per_list() {
+    use vantage::devices::DeviceList;
     let dir = tempfile::tempdir().unwrap();
     let store = open(&dir);
-    assert!(store.load_devices().unwrap().is_none());
+    assert!(store.load_devices(DeviceList::Ai).unwrap().is_none());
     store
-        .save_devices(vec!["iPhone 15".into(), "Pixel 8".into()])
+        .save_devices(DeviceList::Ai, vec!["iPhone 15".into(), "Pixel 8".into()])
         .wait()
         .unwrap();
     store
-        .save_devices(vec!["Galaxy S24".into()])
+        .save_devices(DeviceList::Ai, vec!["Galaxy S24".into()])
         .wait()
         .unwrap();
-    let devices = store.load_devices().unwrap().unwrap();
+    store
+        .save_devices(DeviceList::Search, vec!["iPhone 15".into()])
+        .wait()
+        .unwrap();
+    let devices = store.load_devices(DeviceList::Ai).unwrap().unwrap();
     assert_eq!(devices.names, vec!["Galaxy S24"]);
     assert!(devices.fetched_at > 0);
+    let search = store.load_devices(DeviceList::Search).unwrap().unwrap();
+    assert_eq!(search.names, vec!["iPhone 15"]);
 }
 
 #[test]
@@ -468,7 +475,9 @@ async fn the_token_never_reaches_the_database() {
     let (entry, _) = store.add_request(RequestParams::Search(search.clone()));
     store.add_response(&entry, Body::of(&fetched)).detach();
     let devices = client.devices().await.unwrap();
-    store.save_devices(devices.value).detach();
+    store
+        .save_devices(vantage::devices::DeviceList::Ai, devices.value)
+        .detach();
 
     let id = client.ai_submit(&ai).await.unwrap();
     store

@@ -114,7 +114,10 @@ fn fill(folder: &Path) {
             .unwrap();
     }
     store
-        .save_devices(vec!["desktop".into(), "iphone".into()])
+        .save_devices(
+            vantage::devices::DeviceList::Ai,
+            vec!["desktop".into(), "iphone".into()],
+        )
         .wait()
         .unwrap();
     store

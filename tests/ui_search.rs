@@ -656,3 +656,43 @@ fn at_80_by_24_the_results_get_most_rows_and_the_settings_fold() {
     let areas = vantage::app::search::search_areas(&app.search, body);
     assert!(areas.settings.height >= 3);
 }
+
+/// The Search tab's device picker, from the results page's own list (`/search/devices`): a
+/// phone chosen is sent and shown in the settings row; desktop is none; a name the list
+/// lacks is refused in the picker.
+#[test]
+fn the_device_picker_reads_the_search_list_and_a_phone_is_sent() {
+    let mut app = app();
+    app.search_devices = vantage::app::Devices::Loaded(
+        ["iPad Mini", "iPhone 15", "iPhone 15 Pro", "Pixel 7"]
+            .map(String::from)
+            .to_vec(),
+    );
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('d'));
+    type_text(&mut app, "iphone 15");
+    insta::assert_snapshot!(draw(&mut app, 80, 24));
+    press(&mut app, KeyCode::Enter);
+    assert!(app.popup.is_none());
+    assert_eq!(app.search.settings.device.as_deref(), Some("iPhone 15"));
+    assert_eq!(app.search.request().device.as_deref(), Some("iPhone 15"));
+    let screen = draw(&mut app, 80, 24);
+    assert!(screen.contains("device iPhone 15"), "{screen}");
+
+    press(&mut app, KeyCode::Char('d'));
+    type_text(&mut app, "Nokia 3310");
+    press(&mut app, KeyCode::Enter);
+    let screen = draw(&mut app, 80, 24);
+    assert!(
+        screen.contains("Nokia N9") || screen.contains("nearest"),
+        "{screen}"
+    );
+    assert_eq!(app.search.settings.device.as_deref(), Some("iPhone 15"));
+
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('d'));
+    type_text(&mut app, "desktop");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.search.settings.device, None);
+    assert_eq!(app.search.request().device, None);
+}

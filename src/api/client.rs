@@ -271,7 +271,19 @@ impl Client {
 
     /// `GET /ai/devices`.
     pub async fn devices(&self) -> Result<Fetched<Vec<String>>, ApiError> {
-        let raw = self.get(Base::Render, "/ai/devices", &[]).await?;
+        self.device_list(crate::devices::DeviceList::Ai).await
+    }
+
+    /// `GET /ai/devices` or `GET /search/devices`: the names one kind of call emulates.
+    pub async fn device_list(
+        &self,
+        list: crate::devices::DeviceList,
+    ) -> Result<Fetched<Vec<String>>, ApiError> {
+        let base = match list {
+            crate::devices::DeviceList::Ai => Base::Render,
+            crate::devices::DeviceList::Search => Base::Search,
+        };
+        let raw = self.get(base, list.path(), &[]).await?;
         let value = decode_devices(&raw.body)?;
         Ok(raw.into_fetched(value))
     }

@@ -229,6 +229,8 @@ pub struct SearchRequest {
     pub size: Option<u32>,
     pub offset: Option<u32>,
     pub ip: Option<IpType>,
+    /// A device the results page is fetched as (`/search/devices`); none is a desktop.
+    pub device: Option<String>,
     #[serde(default, flatten)]
     pub location: Location,
     pub uule: Option<String>,
@@ -255,6 +257,9 @@ impl SearchRequest {
         check_range(Field::Serps, self.serps, SERPS_RANGE, &mut errors);
         check_range(Field::Size, self.size, SIZE_RANGE, &mut errors);
         check_range(Field::Offset, self.offset, OFFSET_RANGE, &mut errors);
+        if let Some(device) = &self.device {
+            check_name(Field::Device, device, &mut errors);
+        }
         self.location.check(&mut errors);
         if let Some(uule) = &self.uule {
             check_text(Field::Uule, uule, UULE_MAX_CHARS, &mut errors);
@@ -287,6 +292,7 @@ impl SearchRequest {
         if let Some(ip) = self.ip {
             pairs.push(("ip", ip.as_str().to_string()));
         }
+        push_opt(&mut pairs, "device", &self.device);
         push_location(&mut pairs, &self.location);
         push_opt(&mut pairs, "uule", &self.uule);
         push_opt(&mut pairs, "language", &self.language);
@@ -303,8 +309,13 @@ impl SearchRequest {
 
     pub fn summary(&self) -> String {
         let ip = self.ip.map(|ip| format!(" · {ip}")).unwrap_or_default();
+        let device = self
+            .device
+            .as_deref()
+            .map(|d| format!(" · {}", shorten(d, 40)))
+            .unwrap_or_default();
         format!(
-            "{} · {}{ip}",
+            "{} · {}{ip}{device}",
             shorten(&self.terms, 200),
             self.location.describe()
         )

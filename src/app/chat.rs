@@ -9,6 +9,7 @@ use ratatui_textarea::TextArea;
 
 use crate::api::request::PROMPT_MAX_CHARS;
 use crate::api::{AiFormat, AiRequest, ApiError};
+use crate::devices::DeviceList;
 
 use super::call::{CallState, mode_flash};
 pub use super::chat_settings::{ChatSettings, Setting};
@@ -685,7 +686,7 @@ fn open_picker(app: &mut App, action: Action) {
     let country = settings.location.country.clone();
     let picker = match action {
         Action::PickModel => pickers::model(settings.model),
-        Action::PickDevice => pickers::device(&app.devices, settings.device.as_deref()),
+        Action::PickDevice => pickers::device(app, DeviceList::Ai, settings.device.as_deref()),
         Action::PickCountry => pickers::location(PickerKind::Country, &settings.location),
         Action::PickSubdivision | Action::PickCity if country.is_none() => {
             app.flash_info("Choose a country first (c): subdivisions and cities belong to one.");
@@ -726,19 +727,10 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
         }
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
-        PickerKind::AxisLocation | PickerKind::TrackSet | PickerKind::Brand => {}
-    }
-}
-
-/// Rebuilds an open device picker when the list arrives, keeping what was typed.
-pub(crate) fn refresh_device_picker(app: &mut App) {
-    if let Some(Popup::Picker(picker)) = &mut app.popup
-        && picker.kind == PickerKind::Device
-    {
-        let filter = picker.filter.clone();
-        let mut fresh = pickers::device(&app.devices, app.chat.settings.device.as_deref());
-        fresh.set_filter(filter, &mut app.matcher);
-        *picker = fresh;
+        PickerKind::SearchDevice
+        | PickerKind::AxisLocation
+        | PickerKind::TrackSet
+        | PickerKind::Brand => {}
     }
 }
 

@@ -56,7 +56,8 @@ pub enum CallEffect {
     /// comparison is one entry (written when its last column lands).
     Column(Box<CallEffect>),
     Cancel(Tag),
-    FetchDevices,
+    /// Fetches one of the service's device lists.
+    FetchDevices(crate::devices::DeviceList),
     FetchAccount,
     /// Runs a tracking set: its calls planned in the store, then each submitted as a job and
     /// its id stored as it arrives (as `vantage track run`, under the set's lock).
@@ -154,8 +155,8 @@ pub enum StoreEffect {
     OpenHistory(EntryId),
     /// Reads a history entry's request back, to re-run it.
     LoadRerun(EntryId),
-    SaveDevices(Vec<String>),
-    /// Reads the device list saved last time, shown until a fresh one arrives.
+    SaveDevices(crate::devices::DeviceList, Vec<String>),
+    /// Reads the device lists saved last time, shown until fresh ones arrive.
     LoadDevices,
     /// Reads the workspace file (`explicit`, else `vantage.toml` in the current folder).
     LoadWorkspace {

@@ -50,6 +50,7 @@ use std::time::{Duration, Instant};
 use ratatui::layout::Rect;
 
 use crate::api::ApiError;
+use crate::devices::DeviceList;
 use crate::fuzzy::FuzzyMatcher;
 use crate::jobs::UnixMs;
 
@@ -84,7 +85,7 @@ pub enum Credits {
     },
 }
 
-/// The device list of `/ai/devices`, fetched once per session.
+/// A device list of the service (`/ai/devices`, `/search/devices`), fetched once per session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Devices {
     NotFetched,
@@ -135,7 +136,10 @@ pub struct App {
     pub credits: Credits,
     /// What each call costs: every cost said before a spend reads it (the config's table).
     pub prices: crate::price::Prices,
+    /// The devices an AI answer can be asked as (`/ai/devices`).
     pub devices: Devices,
+    /// The devices a results page can be fetched as (`/search/devices`).
+    pub search_devices: Devices,
     pub flash: Option<Flash>,
     /// The clock, set by the event loop before each batch of messages, so `update` and the
     /// views never read it themselves.
@@ -167,6 +171,21 @@ pub struct App {
 }
 
 impl App {
+    /// One of the service's device lists, as this session has it.
+    pub fn device_list(&self, list: DeviceList) -> &Devices {
+        match list {
+            DeviceList::Ai => &self.devices,
+            DeviceList::Search => &self.search_devices,
+        }
+    }
+
+    fn device_list_mut(&mut self, list: DeviceList) -> &mut Devices {
+        match list {
+            DeviceList::Ai => &mut self.devices,
+            DeviceList::Search => &mut self.search_devices,
+        }
+    }
+
     pub fn new(connection: Connection, now: Instant) -> App {
         let mut app = App {
             connection,
@@ -186,6 +205,7 @@ impl App {
             credits: Credits::Unknown,
             prices: crate::price::Prices::default(),
             devices: Devices::NotFetched,
+            search_devices: Devices::NotFetched,
             flash: None,
             now,
             wall: 0,
@@ -219,12 +239,14 @@ impl App {
             return stored.into_iter().chain([brands::load(self)]).collect();
         }
         self.devices = Devices::Loading;
+        self.search_devices = Devices::Loading;
         let usage = usage::refresh(self);
         vec![
             Effect::Call(CallEffect::FetchAccount),
             // The list saved last time shows until the fresh one arrives (or if it fails).
             Effect::Store(StoreEffect::LoadDevices),
-            Effect::Call(CallEffect::FetchDevices),
+            Effect::Call(CallEffect::FetchDevices(DeviceList::Ai)),
+            Effect::Call(CallEffect::FetchDevices(DeviceList::Search)),
             brands::load(self),
         ]
         .into_iter()
@@ -578,24 +600,26 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Msg::Devices(result) => {
+        Msg::Devices(list, result) => {
             let mut effects = Vec::new();
-            app.devices = match result {
-                Ok(list) => {
-                    effects.push(Effect::Store(StoreEffect::SaveDevices(list.clone())));
-                    Devices::Loaded(list)
+            let devices = app.device_list_mut(list);
+            *devices = match result {
+                Ok(names) => {
+                    effects.push(Effect::Store(StoreEffect::SaveDevices(list, names.clone())));
+                    Devices::Loaded(names)
                 }
                 // A cached list stays usable when the fresh one cannot be had.
-                Err(_) if matches!(app.devices, Devices::Loaded(_)) => return effects,
+                Err(_) if matches!(devices, Devices::Loaded(_)) => return effects,
                 Err(e) => Devices::Failed(e.to_string()),
             };
-            chat::refresh_device_picker(app);
+            pickers::refresh_device_picker(app);
             effects
         }
-        Msg::DevicesCached(list) => {
-            if matches!(app.devices, Devices::Loading | Devices::NotFetched) && !list.is_empty() {
-                app.devices = Devices::Loaded(list);
-                chat::refresh_device_picker(app);
+        Msg::DevicesCached(list, names) => {
+            let devices = app.device_list_mut(list);
+            if matches!(devices, Devices::Loading | Devices::NotFetched) && !names.is_empty() {
+                *devices = Devices::Loaded(names);
+                pickers::refresh_device_picker(app);
             }
             Vec::new()
         }

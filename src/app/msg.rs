@@ -71,9 +71,9 @@ pub enum Msg {
         tag: Tag,
         bytes: usize,
     },
-    Devices(Result<Vec<String>, ApiError>),
-    /// The device list saved in an earlier session.
-    DevicesCached(Vec<String>),
+    Devices(crate::devices::DeviceList, Result<Vec<String>, ApiError>),
+    /// A device list saved in an earlier session.
+    DevicesCached(crate::devices::DeviceList, Vec<String>),
     Account(Result<Account, ApiError>),
     /// The text of a copy, made off the UI task: now to the clipboard.
     CopyMade(String),

@@ -570,7 +570,10 @@ fn clear_setting(settings: &mut PageSettings, setting: PageSetting) {
 fn change_setting(app: &mut App, setting: PageSetting) -> Vec<Effect> {
     let settings = &mut app.page.settings;
     let picker = match setting {
-        PageSetting::Device => pickers::device(&app.devices, settings.device.as_deref()),
+        PageSetting::Device => {
+            let list = crate::devices::DeviceList::Ai;
+            pickers::devices_from(list, &app.devices, settings.device.as_deref())
+        }
         PageSetting::Country => pickers::location(PickerKind::Country, &settings.location),
         PageSetting::Subdivision | PageSetting::City if settings.location.country.is_none() => {
             app.flash_info("Choose a country first (c): subdivisions and cities belong to one.");
@@ -648,6 +651,7 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
             pickers::apply_location(&mut state.settings.location, kind, value)
         }
         PickerKind::Model
+        | PickerKind::SearchDevice
         | PickerKind::Language
         | PickerKind::Display
         | PickerKind::AxisLocation

@@ -8,7 +8,10 @@ use crate::fuzzy::FuzzyMatcher;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PickerKind {
     Model,
+    /// A device an AI answer is asked as (`/ai/devices`).
     Device,
+    /// A device a results page is fetched as (`/search/devices`).
+    SearchDevice,
     Country,
     Subdivision,
     City,
@@ -26,7 +29,7 @@ impl PickerKind {
     pub fn title(self) -> &'static str {
         match self {
             PickerKind::Model => "Model",
-            PickerKind::Device => "Device",
+            PickerKind::Device | PickerKind::SearchDevice => "Device",
             PickerKind::Country => "Country",
             PickerKind::Subdivision => "Subdivision",
             PickerKind::City => "City",

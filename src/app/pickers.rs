@@ -1,13 +1,13 @@
-//! Pickers built from data, shared by every form: models, devices from `/ai/devices`,
-//! countries, first-level subdivisions and cities from the embedded data, languages.
+//! Pickers built from data, shared by every form: models, devices from `/ai/devices` or
+//! `/search/devices`, countries, first-level subdivisions and cities from the embedded data, languages.
 
 use crate::api::{Location, Model};
-use crate::devices::{self, DeviceKind};
+use crate::devices::{self, DeviceKind, DeviceList};
 use crate::geo;
 use crate::present::compare::overview::{AI_OVERVIEW, AI_OVERVIEW_NAME, AnswerSource};
 
-use super::Devices;
 use super::picker::{PickItem, Picker, PickerKind};
+use super::{App, Devices, Popup};
 
 /// The model picker; unset means the service's default.
 pub(crate) fn model(current: Option<Model>) -> Picker {
@@ -50,9 +50,30 @@ pub(crate) fn sources(checked: &[AnswerSource], at: Option<AnswerSource>) -> Pic
         .with_checked(checked.iter().map(value))
 }
 
-/// The device picker: the service's list, or a note on why there is none; a name can always
-/// be typed.
-pub(crate) fn device(devices: &Devices, current: Option<&str>) -> Picker {
+/// The picker of a device list: the service's list, or a note on why there is none; a name
+/// can always be typed.
+pub(crate) fn device(app: &App, list: DeviceList, current: Option<&str>) -> Picker {
+    devices_from(list, app.device_list(list), current)
+}
+
+/// The kind of picker a device list is chosen in, and which list a picker's kind reads.
+pub(crate) fn device_kind(list: DeviceList) -> PickerKind {
+    match list {
+        DeviceList::Ai => PickerKind::Device,
+        DeviceList::Search => PickerKind::SearchDevice,
+    }
+}
+
+pub(crate) fn device_list_of(kind: PickerKind) -> Option<DeviceList> {
+    match kind {
+        PickerKind::Device => Some(DeviceList::Ai),
+        PickerKind::SearchDevice => Some(DeviceList::Search),
+        _ => None,
+    }
+}
+
+/// [`device`] from a list at hand (for a caller that holds part of the app).
+pub(crate) fn devices_from(list: DeviceList, devices: &Devices, current: Option<&str>) -> Picker {
     let mut items = vec![
         PickItem::new(
             devices::DESKTOP,
@@ -82,7 +103,7 @@ pub(crate) fn device(devices: &Devices, current: Option<&str>) -> Picker {
         }
         Devices::Failed(e) => Some(format!("The device list could not be loaded: {e}")),
     };
-    let picker = Picker::new(PickerKind::Device, items, current).with_custom();
+    let picker = Picker::new(device_kind(list), items, current).with_custom();
     match note {
         Some(note) => picker.with_note(note),
         None => picker,
@@ -97,8 +118,16 @@ fn kind_words(kind: DeviceKind) -> &'static [&'static str] {
 }
 
 /// The device picker as a multi-select over `checked`: it stays open, Enter toggles.
-pub(crate) fn devices_checked(devices: &Devices, checked: &[String], at: Option<&str>) -> Picker {
-    let picker = device(devices, at);
+pub(crate) fn devices_checked(
+    list: DeviceList,
+    devices: &Devices,
+    checked: &[String],
+    at: Option<&str>,
+) -> Picker {
+    checked_from(devices_from(list, devices, at), checked)
+}
+
+fn checked_from(picker: Picker, checked: &[String]) -> Picker {
     // The device picker's own note says why its list is empty; keep that one.
     let picker = if picker.note.is_some() {
         picker
@@ -106,6 +135,28 @@ pub(crate) fn devices_checked(devices: &Devices, checked: &[String], at: Option<
         picker.with_note("Enter adds or removes the highlighted device; Esc when done.")
     };
     picker.with_checked(checked.iter().cloned())
+}
+
+/// Rebuilds an open device picker when its list arrives, keeping what was typed, highlighted
+/// and checked.
+pub(crate) fn refresh_device_picker(app: &mut App) {
+    let Some(Popup::Picker(open)) = &app.popup else {
+        return;
+    };
+    let Some(list) = device_list_of(open.kind) else {
+        return;
+    };
+    let at = match open.choose() {
+        super::picker::Choice::Set(value) => value,
+        super::picker::Choice::Nothing => None,
+    };
+    let (filter, checked) = (open.filter.clone(), open.checked.clone());
+    let mut fresh = device(app, list, at.as_deref());
+    if let Some(checked) = checked {
+        fresh = checked_from(fresh, &checked);
+    }
+    fresh.set_filter(filter, &mut app.matcher);
+    app.popup = Some(Popup::Picker(fresh));
 }
 
 /// What a multi-select picker's Enter does to its list: takes the value out, or adds it.

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::input::{self, InputPrompt, InputTarget};
 use super::keymap::{Action, Context};
 use super::palette::{self, KeysHelp, Palette};
-use super::picker::{Choice, Picker, PickerKind};
+use super::picker::{Choice, Picker};
 use super::{App, Effect, OsEffect, StoreEffect, export, jobs_tab, proxy, search};
 use crate::api::JobId;
 use crate::store::EntryId;
@@ -240,8 +240,10 @@ pub(super) fn on_popup_key(
             match action {
                 Some(Action::Back) => {}
                 Some(Action::Accept) => match picker.choose() {
-                    Choice::Set(Some(typed)) if picker.kind == PickerKind::Device => {
-                        match crate::devices::check(&typed, app.devices.names()) {
+                    Choice::Set(Some(typed))
+                        if let Some(list) = super::pickers::device_list_of(picker.kind) =>
+                    {
+                        match crate::devices::check(&typed, app.device_list(list).names()) {
                             Ok(device) => {
                                 (app.tab.spec().on_choice)(app, picker.kind, Some(device))
                             }

@@ -368,7 +368,8 @@ pub(crate) fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String
 }
 
 fn device_picker(devices: &super::Devices, editor: &SetEditor, at: Option<&str>) -> Picker {
-    pickers::devices_checked(devices, &editor.set.devices, at)
+    let list = crate::devices::DeviceList::Ai;
+    pickers::devices_checked(list, devices, &editor.set.devices, at)
 }
 
 fn brand_picker(all: Vec<String>, editor: &SetEditor, at: Option<&str>) -> Picker {

@@ -1,6 +1,7 @@
 //! `update` without a terminal: keys in, state and effects out.
 
 use crate::app::{CallEffect, OsEffect, StoreEffect};
+use crate::devices::DeviceList;
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -110,24 +111,34 @@ fn the_saved_device_list_shows_until_a_fresh_one_and_outlives_a_failed_fetch() {
     let start = app.start();
     assert!(start.contains(&Effect::Store(StoreEffect::LoadDevices)));
     assert_eq!(app.devices, Devices::Loading);
-    update(&mut app, Msg::DevicesCached(vec!["iPhone 15".into()]));
+    update(
+        &mut app,
+        Msg::DevicesCached(DeviceList::Ai, vec!["iPhone 15".into()]),
+    );
     assert_eq!(app.devices, Devices::Loaded(vec!["iPhone 15".into()]));
     // The fetch failing keeps the saved list usable.
     let failed = ApiError::Transport {
         kind: crate::api::TransportKind::Connect,
         detail: "connection refused".into(),
     };
-    update(&mut app, Msg::Devices(Err(failed)));
+    update(&mut app, Msg::Devices(DeviceList::Ai, Err(failed)));
     assert_eq!(app.devices, Devices::Loaded(vec!["iPhone 15".into()]));
     // A fresh list replaces it and is saved; a late cached one does not overwrite it.
-    let effects = update(&mut app, Msg::Devices(Ok(vec!["Pixel 9".into()])));
+    let effects = update(
+        &mut app,
+        Msg::Devices(DeviceList::Ai, Ok(vec!["Pixel 9".into()])),
+    );
     assert_eq!(
         effects,
-        vec![Effect::Store(StoreEffect::SaveDevices(vec![
-            "Pixel 9".into()
-        ]))]
+        vec![Effect::Store(StoreEffect::SaveDevices(
+            DeviceList::Ai,
+            vec!["Pixel 9".into()]
+        ))]
     );
-    update(&mut app, Msg::DevicesCached(vec!["iPhone 15".into()]));
+    update(
+        &mut app,
+        Msg::DevicesCached(DeviceList::Ai, vec!["iPhone 15".into()]),
+    );
     assert_eq!(app.devices, Devices::Loaded(vec!["Pixel 9".into()]));
 }
 
@@ -293,7 +304,7 @@ fn the_model_picker_sets_the_model_and_esc_keeps_the_old_value() {
 #[test]
 fn an_empty_device_list_says_so_and_takes_a_typed_name() {
     let mut app = demo_app();
-    update(&mut app, Msg::Devices(Ok(Vec::new())));
+    update(&mut app, Msg::Devices(DeviceList::Ai, Ok(Vec::new())));
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, key(KeyCode::Char('d')));
     match &app.popup {
@@ -312,7 +323,7 @@ fn an_empty_device_list_says_so_and_takes_a_typed_name() {
 fn a_typed_device_the_list_lacks_is_refused_and_desktop_sends_none() {
     let mut app = demo_app();
     let listed = vec!["iPhone 15".to_string(), "Nokia N9".to_string()];
-    update(&mut app, Msg::Devices(Ok(listed)));
+    update(&mut app, Msg::Devices(DeviceList::Ai, Ok(listed)));
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, key(KeyCode::Char('d')));
     type_text(&mut app, "Nokia 3310");
@@ -343,7 +354,10 @@ fn a_typed_device_the_list_lacks_is_refused_and_desktop_sends_none() {
 #[test]
 fn a_set_whose_device_the_list_lacks_does_not_run() {
     let mut app = demo_app();
-    update(&mut app, Msg::Devices(Ok(vec!["Nokia N9".to_string()])));
+    update(
+        &mut app,
+        Msg::Devices(DeviceList::Ai, Ok(vec!["Nokia N9".to_string()])),
+    );
     app.brands_pane.workspace = Some(
         crate::analysis::workspace::Workspace::parse(
             std::path::Path::new("/work/shop/vantage.toml"),

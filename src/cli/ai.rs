@@ -63,7 +63,14 @@ pub(super) async fn run_ai(config: &Config, client: &Client, args: AiArgs) -> i3
         Ok(location) => location,
         Err(sentence) => return super::refuse(&sentence),
     };
-    let device = match super::devices::checked_one(config, client, args.device).await {
+    let device = match super::devices::checked_one(
+        config,
+        client,
+        crate::devices::DeviceList::Ai,
+        args.device,
+    )
+    .await
+    {
         Ok(device) => device,
         Err(problem) => return super::refuse(&format!("{problem}.")),
     };
@@ -183,8 +190,12 @@ pub(super) fn print_body_as_received(body: &str) {
     out_as_received(&with_newline(pretty_body(body)));
 }
 
-pub(super) async fn run_devices(client: &Client, json: bool) -> Result<(), ApiError> {
-    let fetched = client.devices().await?;
+pub(super) async fn run_devices(
+    client: &Client,
+    list: crate::devices::DeviceList,
+    json: bool,
+) -> Result<(), ApiError> {
+    let fetched = client.device_list(list).await?;
     if json {
         print_body_as_received(&fetched.body);
     } else if fetched.value.is_empty() {

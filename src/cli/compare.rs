@@ -85,6 +85,15 @@ pub struct CompareSearchArgs {
     /// IP types, comma-separated: residential,isp
     #[arg(long, value_name = "T,…", value_delimiter = ',')]
     pub ip: Vec<IpType>,
+    /// Devices the pages are fetched as, comma-separated, from `vantage devices --search`;
+    /// desktop is no emulation (a desktop's results page beside a phone's)
+    #[arg(
+        long,
+        visible_alias = "device",
+        value_name = "D,…",
+        value_delimiter = ','
+    )]
+    pub devices: Vec<String>,
     /// Result pages to fetch per column, 1 to 10
     #[arg(long, value_name = "N")]
     pub serps: Option<u32>,
@@ -217,7 +226,14 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         Ok(l) => l,
         Err(e) => return super::refuse(&e),
     };
-    let devices = match super::devices::checked(config, client, &args.devices).await {
+    let devices = match super::devices::checked(
+        config,
+        client,
+        crate::devices::DeviceList::Ai,
+        &args.devices,
+    )
+    .await
+    {
         Ok(devices) => devices,
         Err(problem) => return invalid(format!("Not sent: {problem}.")),
     };
@@ -550,8 +566,14 @@ pub async fn run_compare_search(config: &Config, client: &Client, args: CompareS
         Ok(l) => l,
         Err(e) => return super::refuse(&e),
     };
+    let list = crate::devices::DeviceList::Search;
+    let devices = match super::devices::checked(config, client, list, &args.devices).await {
+        Ok(devices) => devices,
+        Err(problem) => return invalid(format!("Not sent: {problem}.")),
+    };
     let axes = Axes {
         locations,
+        devices,
         ips: args.ip,
         ..Axes::default()
     };
@@ -576,6 +598,7 @@ pub async fn run_compare_search(config: &Config, client: &Client, args: CompareS
             terms: args.terms.clone(),
             serps: args.serps,
             ip: vantage.ip,
+            device: vantage.device.as_deref().and_then(crate::devices::emulated),
             location: vantage.location.clone(),
             format: SearchFormat::Json,
             ..SearchRequest::default()

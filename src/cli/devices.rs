@@ -4,18 +4,18 @@
 
 use crate::api::Client;
 use crate::config::Config;
-use crate::devices;
+use crate::devices::{self, DeviceList};
 
 /// How old the kept list may be before it is fetched again.
 const STALE_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// The service's device names: the kept list while fresh, else fetched (and kept); a stale
 /// list when the fetch fails; none when there is neither, so that names pass as typed.
-async fn catalogue(config: &Config, client: &Client) -> Vec<String> {
+async fn catalogue(config: &Config, client: &Client, list: DeviceList) -> Vec<String> {
     let store = super::record::open_store(config).ok();
     let kept = store
         .as_ref()
-        .and_then(|store| store.load_devices().ok().flatten());
+        .and_then(|store| store.load_devices(list).ok().flatten());
     let now = crate::store::now_ms();
     if let Some(kept) = &kept
         && now.saturating_sub(kept.fetched_at) < STALE_MS
@@ -23,13 +23,13 @@ async fn catalogue(config: &Config, client: &Client) -> Vec<String> {
     {
         return kept.names.clone();
     }
-    match client.devices().await {
+    match client.device_list(list).await {
         Ok(fetched) => {
             if let Some(store) = &store
                 && !fetched.value.is_empty()
             {
                 // A cache: a failed write costs only a fetch next time.
-                let _ = store.save_devices(fetched.value.clone()).await;
+                let _ = store.save_devices(list, fetched.value.clone()).await;
             }
             fetched.value
         }
@@ -43,6 +43,7 @@ async fn catalogue(config: &Config, client: &Client) -> Vec<String> {
 pub(super) async fn checked(
     config: &Config,
     client: &Client,
+    list: DeviceList,
     typed: &[String],
 ) -> Result<Vec<String>, String> {
     let needs_list = typed.iter().any(|d| {
@@ -50,14 +51,18 @@ pub(super) async fn checked(
         !d.is_empty() && !devices::is_desktop(d)
     });
     let names = match needs_list {
-        true => catalogue(config, client).await,
+        true => catalogue(config, client, list).await,
         false => Vec::new(),
     };
     let mut out: Vec<String> = Vec::new();
     for device in typed {
         let device = devices::check(device, &names).map_err(|problem| {
+            let command = match list {
+                DeviceList::Ai => "vantage devices",
+                DeviceList::Search => "vantage devices --search",
+            };
             format!(
-                "{problem} (vantage devices lists them; {} is no emulation)",
+                "{problem} ({command} lists them; {} is no emulation)",
                 devices::DESKTOP
             )
         })?;
@@ -72,11 +77,12 @@ pub(super) async fn checked(
 pub(super) async fn checked_one(
     config: &Config,
     client: &Client,
+    list: DeviceList,
     typed: Option<String>,
 ) -> Result<Option<String>, String> {
     match typed {
         None => Ok(None),
-        Some(typed) => Ok(checked(config, client, &[typed])
+        Some(typed) => Ok(checked(config, client, list, &[typed])
             .await?
             .first()
             .and_then(|d| devices::emulated(d))),

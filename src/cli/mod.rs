@@ -103,8 +103,12 @@ pub struct Cli {
 pub enum Command {
     /// Ask a chatbot, as seen from a model, device and location
     Ai(AiArgs),
-    /// List the devices the service can emulate
+    /// List the devices the service can emulate for an AI answer (or, with --search, for a
+    /// results page)
     Devices {
+        /// The devices a results page can be fetched as (/search/devices)
+        #[arg(long)]
+        search: bool,
         /// Print the service's JSON as received
         #[arg(long)]
         json: bool,
@@ -418,7 +422,13 @@ pub async fn run(config: &Config, client: &Client, command: Command) -> i32 {
 async fn run_command(config: &Config, client: &Client, command: Command) -> i32 {
     let result = match command {
         Command::Ai(args) => return ai::run_ai(config, client, args).await,
-        Command::Devices { json, .. } => ai::run_devices(client, json).await,
+        Command::Devices { json, search, .. } => {
+            let list = match search {
+                true => crate::devices::DeviceList::Search,
+                false => crate::devices::DeviceList::Ai,
+            };
+            ai::run_devices(client, list, json).await
+        }
         Command::Search(args) => return search::run_search(config, client, args).await,
         Command::Page(args) => return page::run_page(config, client, args).await,
         Command::Usage(args) => usage::run_usage(client, args).await,

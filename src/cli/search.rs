@@ -28,6 +28,10 @@ pub struct SearchArgs {
     /// residential or isp
     #[arg(long, value_name = "TYPE")]
     pub ip: Option<IpType>,
+    /// A device name from `vantage devices --search` (a phone's results page), or desktop
+    /// for none
+    #[arg(long, value_name = "NAME")]
+    pub device: Option<String>,
     #[command(flatten)]
     pub location: LocationArgs,
     /// Encoded location string
@@ -75,12 +79,18 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
         Ok(location) => location,
         Err(sentence) => return super::refuse(&sentence),
     };
+    let list = crate::devices::DeviceList::Search;
+    let device = match super::devices::checked_one(config, client, list, args.device).await {
+        Ok(device) => device,
+        Err(problem) => return super::refuse(&format!("{problem}.")),
+    };
     let request = SearchRequest {
         terms: args.terms,
         serps: args.serps,
         size: args.size,
         offset: args.offset,
         ip: args.ip,
+        device,
         location,
         uule: args.uule,
         language: args.language,
@@ -102,7 +112,7 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
             crate::exit::OK
         }
         Ok(fetched) => {
-            print_search(&fetched, args.json);
+            print_search(&fetched, request.device.as_deref(), args.json);
             crate::exit::OK
         }
         Err(error) => exit_code_of(Err(error)),
@@ -110,13 +120,22 @@ pub(super) async fn run_search(config: &Config, client: &Client, mut args: Searc
     super::record::with_history(code, kept)
 }
 
-fn print_search(fetched: &Fetched<SearchAnswer>, json: bool) {
+/// The page as text; its first line says the device it was fetched as (the body does not).
+fn print_search(fetched: &Fetched<SearchAnswer>, device: Option<&str>, json: bool) {
     if json {
         print_body_as_received(&fetched.body);
         return;
     }
     match &fetched.value {
-        SearchAnswer::Results(results) => out(&search_text(results)),
+        SearchAnswer::Results(results) => {
+            let text = search_text(results);
+            match (device, text.split_once('\n')) {
+                (Some(device), Some((header, rest))) => {
+                    out(&format!("{header} · as {}\n{rest}", one_line(device)))
+                }
+                _ => out(&text),
+            }
+        }
         SearchAnswer::Html(html) => out(&with_newline(html_text(&paged_html(html), None))),
     }
 }

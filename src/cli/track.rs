@@ -392,7 +392,9 @@ async fn run_set(
             set.name
         ));
     }
-    if let Err(problem) = super::devices::checked(config, client, &set.devices).await {
+    if let Err(problem) =
+        super::devices::checked(config, client, crate::devices::DeviceList::Ai, &set.devices).await
+    {
         return invalid(&format!(
             "Nothing was sent: in the set {}, {problem}.",
             set.name

@@ -361,6 +361,7 @@ pub(crate) static DEFAULTS: &[DefaultBinding] = &[
     bind!(Brands, [key(KeyCode::PageDown)], "PgDn", Action::PageDown, "page down"),
     bind!(Brands, [key(KeyCode::Home), ch('g')], "Home g", Action::Top, "first row"),
     bind!(Brands, [key(KeyCode::End), ch('G')], "End G", Action::Bottom, "last row"),
+    bind!(Search, [ch('d')], "d", Action::PickDevice, "device (a phone's results page; desktop is none)"),
     bind!(Search, [ch('I')], "I", Action::CycleIp, "IP type residential/isp/random"),
     bind!(Search, [ch('A')], "A", Action::ToggleOverview, "AI overview pane: fold / open"),
     bind!(Overview, [key(KeyCode::Enter)], "Enter", Action::Accept, "open the source / search the question (billed)"),

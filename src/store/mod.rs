@@ -547,9 +547,10 @@ impl Store {
         self.send(Op::ClearHistory)
     }
 
-    /// Caches the device list.
-    pub fn save_devices(&self, names: Vec<String>) -> Ack {
+    /// Caches one of the service's device lists.
+    pub fn save_devices(&self, list: crate::devices::DeviceList, names: Vec<String>) -> Ack {
         self.send(Op::SaveDevices {
+            list,
             names,
             fetched_at: now_ms(),
         })
@@ -771,7 +772,10 @@ impl Store {
     }
 
     /// The cached device list, if one was saved.
-    pub fn load_devices(&self) -> Result<Option<Devices>, StoreError> {
-        self.with_reader(read::devices)
+    pub fn load_devices(
+        &self,
+        list: crate::devices::DeviceList,
+    ) -> Result<Option<Devices>, StoreError> {
+        self.with_reader(|conn| read::devices(conn, list))
     }
 }

@@ -319,11 +319,14 @@ pub fn history_ids_starting(
     Ok(ids.into_iter().map(EntryId).collect())
 }
 
-pub fn devices(conn: &Connection) -> Result<Option<Devices>, StoreError> {
+pub fn devices(
+    conn: &Connection,
+    list: crate::devices::DeviceList,
+) -> Result<Option<Devices>, StoreError> {
     let row: Option<(String, i64)> = conn
         .query_row(
-            "SELECT names, fetched_at FROM devices WHERE id = 1",
-            [],
+            "SELECT names, fetched_at FROM devices WHERE id = ?1",
+            [list.key()],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;

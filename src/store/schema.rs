@@ -106,6 +106,23 @@ const MIGRATIONS: &[&str] = &[
     super::names::AS_TEXT_MIGRATION,
     // 12 → 13: ended runs keep their answered AI calls, for their credits by kind.
     super::readings::CREDITS_MIGRATION,
+    // 13 → 14: the device cache keeps a results page's list (/search/devices, row 2) beside
+    // an AI answer's (row 1). A file whose cache is gone is given an empty one first.
+    "
+    CREATE TABLE IF NOT EXISTS devices (
+        id          INTEGER PRIMARY KEY,
+        names       TEXT NOT NULL,
+        fetched_at  INTEGER NOT NULL
+    );
+    CREATE TABLE devices_lists (
+        id          INTEGER PRIMARY KEY CHECK (id IN (1, 2)),
+        names       TEXT NOT NULL,
+        fetched_at  INTEGER NOT NULL
+    );
+    INSERT INTO devices_lists (id, names, fetched_at) SELECT id, names, fetched_at FROM devices;
+    DROP TABLE devices;
+    ALTER TABLE devices_lists RENAME TO devices;
+    ",
 ];
 
 /// The schema version this build writes.

@@ -35,6 +35,7 @@ pub(super) enum Op {
     DeleteHistory(EntryId),
     ClearHistory,
     SaveDevices {
+        list: crate::devices::DeviceList,
         names: Vec<String>,
         fetched_at: UnixMs,
     },
@@ -227,13 +228,17 @@ fn apply(tx: &Connection, op: &Op, session: Option<&str>) -> Result<(), rusqlite
         Op::ClearHistory => {
             tx.execute("DELETE FROM requests", [])?;
         }
-        Op::SaveDevices { names, fetched_at } => {
+        Op::SaveDevices {
+            list,
+            names,
+            fetched_at,
+        } => {
             let names = serde_json::to_string(names).unwrap_or_else(|_| "[]".to_string());
             tx.execute(
-                "INSERT INTO devices (id, names, fetched_at) VALUES (1, ?1, ?2)
+                "INSERT INTO devices (id, names, fetched_at) VALUES (?1, ?2, ?3)
                  ON CONFLICT (id) DO UPDATE SET names = excluded.names,
                     fetched_at = excluded.fetched_at",
-                params![names, fetched_at],
+                params![list.key(), names, fetched_at],
             )?;
         }
         Op::SetHistoryLimit(_) | Op::Barrier => {}

@@ -210,7 +210,7 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
     if lines.is_empty() {
         lines = vec![
             Line::styled(
-                "Search as seen from a place and an IP type.",
+                "Search as seen from a place, a device and an IP type.",
                 theme::title(),
             ),
             Line::raw(""),
@@ -225,7 +225,9 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
                     app.key_of(Context::Global, Action::FocusNext),
                     theme::key_hint(),
                 ),
-                Span::raw(" reaches the settings row: pages, size, offset, IP, location, format…"),
+                Span::raw(
+                    " reaches the settings row: pages, size, offset, IP, device, location, format…",
+                ),
             ]),
             hints::line(
                 app,
@@ -233,9 +235,9 @@ fn draw_empty(app: &App, frame: &mut Frame, area: Rect) {
                     (Context::Form, Action::PickCountry, "country"),
                     (Context::Form, Action::PickSubdivision, "subdivision"),
                     (Context::Form, Action::PickCity, "city"),
+                    (Context::Search, Action::PickDevice, "device"),
                     (Context::Search, Action::CycleIp, "IP type"),
                     (Context::Form, Action::CycleFormat, "format"),
-                    (Context::Form, Action::ToggleCache, "cache"),
                     (Context::Normal, Action::Help, "all keys"),
                 ],
             ),

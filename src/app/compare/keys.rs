@@ -303,7 +303,7 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::PickModel => app.popup = Some(Popup::Picker(model_picker(compare, None))),
         Action::PickDevice => {
-            app.popup = Some(Popup::Picker(device_picker(&app.devices, compare, None)));
+            app.popup = Some(Popup::Picker(device_picker(app, None)));
         }
         Action::PickCountry => {
             let picker = pickers::location(PickerKind::Country, &Location::default())
@@ -384,12 +384,14 @@ fn location_picker(compare: &CompareState) -> Option<crate::app::picker::Picker>
     })
 }
 
-fn device_picker(
-    devices: &crate::app::Devices,
-    compare: &CompareState,
-    at: Option<&str>,
-) -> crate::app::picker::Picker {
-    pickers::devices_checked(devices, &compare.axes.devices, at)
+/// The devices of the comparison's columns, from the list of what it compares (an answer's
+/// or a results page's).
+fn device_picker(app: &App, at: Option<&str>) -> crate::app::picker::Picker {
+    let list = match app.compare.mode {
+        CompareMode::Answers => crate::devices::DeviceList::Ai,
+        CompareMode::Search => crate::devices::DeviceList::Search,
+    };
+    pickers::devices_checked(list, app.device_list(list), &app.compare.axes.devices, at)
 }
 
 /// Sets what a picker chose: models and devices toggle; a country adds a location;
@@ -415,16 +417,12 @@ fn choose(app: &mut App, kind: PickerKind, value: Option<String>) {
             app.popup = Some(Popup::Picker(model_picker(&app.compare, source)));
             return;
         }
-        PickerKind::Device => {
+        PickerKind::Device | PickerKind::SearchDevice => {
             if let Some(device) = &value {
                 pickers::toggle(&mut compare.axes.devices, device.clone());
             }
             compare.rebuild();
-            app.popup = Some(Popup::Picker(device_picker(
-                &app.devices,
-                &app.compare,
-                value.as_deref(),
-            )));
+            app.popup = Some(Popup::Picker(device_picker(app, value.as_deref())));
             return;
         }
         PickerKind::Country => {

@@ -91,6 +91,7 @@ impl SearchState {
             size: s.size,
             offset: s.offset,
             ip: s.ip,
+            device: s.device.clone(),
             location: s.location.clone(),
             uule: s.uule.clone(),
             language: s.language.clone(),
@@ -109,6 +110,7 @@ impl SearchState {
             size: request.size,
             offset: request.offset,
             ip: request.ip,
+            device: request.device.clone(),
             location: request.location.clone(),
             uule: request.uule.clone(),
             language: request.language.clone(),
@@ -607,6 +609,7 @@ pub fn on_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::CycleFormat => return change_setting(app, SearchSetting::Format),
         Action::ToggleCache => return change_setting(app, SearchSetting::Cache),
         Action::CycleIp => return change_setting(app, SearchSetting::Ip),
+        Action::PickDevice => return change_setting(app, SearchSetting::Device),
         Action::ToggleAsync => return change_setting(app, SearchSetting::Mode),
         _ => {}
     }

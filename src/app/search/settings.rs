@@ -17,6 +17,7 @@ pub enum SearchSetting {
     Size,
     Offset,
     Ip,
+    Device,
     Country,
     Subdivision,
     City,
@@ -30,11 +31,12 @@ pub enum SearchSetting {
 }
 
 impl SearchSetting {
-    pub const ALL: [SearchSetting; 14] = [
+    pub const ALL: [SearchSetting; 15] = [
         SearchSetting::Pages,
         SearchSetting::Size,
         SearchSetting::Offset,
         SearchSetting::Ip,
+        SearchSetting::Device,
         SearchSetting::Country,
         SearchSetting::Subdivision,
         SearchSetting::City,
@@ -53,6 +55,7 @@ impl SearchSetting {
             SearchSetting::Size => "size",
             SearchSetting::Offset => "offset",
             SearchSetting::Ip => "ip",
+            SearchSetting::Device => "device",
             SearchSetting::Country => "country",
             SearchSetting::Subdivision => "subdiv",
             SearchSetting::City => "city",
@@ -74,6 +77,8 @@ pub struct SearchSettings {
     pub size: Option<u32>,
     pub offset: Option<u32>,
     pub ip: Option<IpType>,
+    /// The device the page is fetched as; none is a desktop.
+    pub device: Option<String>,
     pub location: Location,
     pub uule: Option<String>,
     pub language: Option<String>,
@@ -100,6 +105,7 @@ impl SearchSettings {
             SearchSetting::Size => number(self.size, "default"),
             SearchSetting::Offset => number(self.offset, "0"),
             SearchSetting::Ip => self.ip.map_or("random", IpType::as_str).to_string(),
+            SearchSetting::Device => text(&self.device, crate::devices::DESKTOP),
             SearchSetting::Country => text(&self.location.country, "random"),
             SearchSetting::Subdivision => text(&self.location.subdivision, "random"),
             SearchSetting::City => text(&self.location.city, "random"),
@@ -175,6 +181,11 @@ pub(super) fn change_setting(app: &mut App, setting: SearchSetting) -> Vec<Effec
                 "Where possible the service uses the real location instead. Empty unsets it.",
             ),
         ),
+        SearchSetting::Device => {
+            let list = crate::devices::DeviceList::Search;
+            let at = settings.device.as_deref();
+            Popup::Picker(pickers::devices_from(list, &app.search_devices, at))
+        }
         SearchSetting::Country => {
             Popup::Picker(pickers::location(PickerKind::Country, &settings.location))
         }
@@ -300,6 +311,7 @@ pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
         }
         PickerKind::Language => s.language = value,
         PickerKind::Display => s.display = value,
+        PickerKind::SearchDevice => s.device = value.as_deref().and_then(crate::devices::emulated),
         PickerKind::Model
         | PickerKind::Device
         | PickerKind::AxisLocation

@@ -112,9 +112,15 @@ impl Axes {
         base: &SearchRequest,
         vantage: &Vantage,
     ) -> SearchRequest {
+        // A column's own device (desktop as none) stands over the base's.
+        let device = match &vantage.device {
+            Some(device) => crate::devices::emulated(device),
+            None => base.device.clone(),
+        };
         SearchRequest {
             terms,
             ip: vantage.ip,
+            device,
             location: vantage.location.clone(),
             uule: None,
             format: SearchFormat::Json,
@@ -199,14 +205,17 @@ impl Vantage {
             }
             CompareMode::Search => {
                 let ip = self.ip.map_or("any IP", |ip| ip.as_str());
-                format!("{location} · {ip}")
+                match &self.device {
+                    Some(device) => format!("{location} · {device} · {ip}"),
+                    None => format!("{location} · {ip}"),
+                }
             }
         }
     }
 }
 
 /// The vantage points of the axes, in order: models, then devices, then locations vary
-/// slowest to fastest (answers); locations, then IP types (search).
+/// slowest to fastest (answers); locations, then devices, then IP types (search).
 pub fn vantages(axes: &Axes, mode: CompareMode) -> Vec<Vantage> {
     fn or_unset<T: Clone>(list: &[T]) -> Vec<Option<T>> {
         if list.is_empty() {
@@ -248,12 +257,15 @@ pub fn vantages(axes: &Axes, mode: CompareMode) -> Vec<Vantage> {
         }
         CompareMode::Search => {
             for location in &locations {
-                for ip in or_unset(&axes.ips) {
-                    out.push(Vantage {
-                        location: location.clone().unwrap_or_default(),
-                        ip,
-                        ..Vantage::default()
-                    });
+                for device in or_unset(&axes.devices) {
+                    for ip in or_unset(&axes.ips) {
+                        out.push(Vantage {
+                            device: device.clone(),
+                            location: location.clone().unwrap_or_default(),
+                            ip,
+                            ..Vantage::default()
+                        });
+                    }
                 }
             }
         }

@@ -104,11 +104,11 @@ impl EffectRunner {
                 }
                 None
             }
-            CallEffect::FetchDevices => {
+            CallEffect::FetchDevices(list) => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 tokio::spawn(async move {
-                    let result = client.devices().await.map(|f| f.value);
-                    let _ = tx.send(Msg::Devices(result));
+                    let result = client.device_list(list).await.map(|f| f.value);
+                    let _ = tx.send(Msg::Devices(list, result));
                 });
                 None
             }

@@ -369,15 +369,17 @@ impl EffectRunner {
             StoreEffect::LoadDevices => {
                 let store = store?;
                 tokio::task::spawn_blocking(move || {
-                    if let Ok(Some(devices)) = store.load_devices() {
-                        let _ = tx.send(Msg::DevicesCached(devices.names));
+                    for list in crate::devices::DeviceList::ALL {
+                        if let Ok(Some(devices)) = store.load_devices(list) {
+                            let _ = tx.send(Msg::DevicesCached(list, devices.names));
+                        }
                     }
                 });
                 None
             }
-            StoreEffect::SaveDevices(names) => {
+            StoreEffect::SaveDevices(list, names) => {
                 if let Some(store) = store {
-                    store.save_devices(names).detach();
+                    store.save_devices(list, names).detach();
                 }
                 None
             }
