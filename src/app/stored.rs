@@ -189,42 +189,28 @@ pub struct Asked {
 
 /// Reads what a comparison asked from its columns' requests.
 pub fn asked(requests: &[RequestParams]) -> Result<Asked, String> {
-    use super::compare::{CompareMode, Vantage};
+    use super::compare::CompareMode;
     let mut mode = CompareMode::Answers;
     let mut prompt = String::new();
-    let mut vantages = Vec::with_capacity(requests.len());
     let (mut format, mut no_cache) = (crate::api::AiFormat::default(), false);
     for request in requests {
-        vantages.push(match request {
+        match request {
             RequestParams::Ai(r) => {
                 prompt = r.prompt.clone();
                 format = r.format;
                 no_cache = r.expiration == Some(0);
-                Vantage {
-                    model: r.model,
-                    device: r.device.clone(),
-                    location: r.location.clone(),
-                    ..Vantage::default()
-                }
             }
             RequestParams::Search(r)
-                if crate::present::compare::overview::is_overview_request(r) =>
-            {
-                Vantage::overview_at(r.location.clone())
-            }
+                if crate::present::compare::overview::is_overview_request(r) => {}
             RequestParams::Search(r) => {
                 mode = CompareMode::Search;
                 prompt = r.terms.clone();
                 no_cache = r.expiration == Some(0);
-                Vantage {
-                    location: r.location.clone(),
-                    ip: r.ip,
-                    ..Vantage::default()
-                }
             }
-            other => return Err(format!("a {} column cannot be shown", other.kind())),
-        });
+            _ => {}
+        }
     }
+    let vantages = crate::present::compare::vantages_of(requests)?;
     Ok(Asked {
         mode,
         prompt,

@@ -32,6 +32,7 @@
 
 mod closing;
 mod entries;
+mod grid;
 mod health;
 mod model;
 pub mod names;

@@ -20,7 +20,7 @@ use super::{StoreError, now_ms};
 /// counts (`track_reading_lists`, `track_readings`, `track_reading_brands`, `track_tallies`,
 /// `track_run_counts`) by the next look at the set (`track::stored`); the calls in flight
 /// (`calls_out`): their processes are gone, and an entry left without an answer says so.
-pub const KEPT_TABLES: [&str; 10] = [
+pub const KEPT_TABLES: [&str; 11] = [
     "requests",
     "responses",
     "jobs",
@@ -31,6 +31,7 @@ pub const KEPT_TABLES: [&str; 10] = [
     "track_items",
     "track_imports",
     "webhook_deliveries",
+    "grid_columns",
 ];
 
 /// What a recovered History entry without its answer (and without a job to bring it) says.

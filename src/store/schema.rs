@@ -123,6 +123,8 @@ const MIGRATIONS: &[&str] = &[
     DROP TABLE devices;
     ALTER TABLE devices_lists RENAME TO devices;
     ",
+    // 14 → 15: the job of each column of a comparison asked through the queue (`grid.rs`).
+    super::grid::MIGRATION,
 ];
 
 /// The schema version this build writes.

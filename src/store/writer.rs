@@ -30,6 +30,12 @@ pub(super) enum Op {
         body: Body,
     },
     RecordJob(NewJob),
+    /// A queued comparison column's job, with its column (`grid.rs`).
+    GridJob {
+        entry: EntryId,
+        column: usize,
+        job: NewJob,
+    },
     UpdateJob(JobUpdate),
     DeleteJob(JobId),
     DeleteHistory(EntryId),
@@ -215,6 +221,7 @@ fn apply(tx: &Connection, op: &Op, session: Option<&str>) -> Result<(), rusqlite
         }
         Op::AddResponse { id, body } => add_response(tx, id, body)?,
         Op::RecordJob(job) => record_job(tx, job)?,
+        Op::GridJob { entry, column, job } => super::grid::record(tx, entry, *column, job)?,
         Op::Track(write) => super::track::apply(tx, write)?,
         Op::Names { version, answers } => super::names::write(tx, *version, answers)?,
         Op::NamesPrepare { version } => super::names::prepare(tx, *version)?,

@@ -273,6 +273,45 @@ pub fn vantages(axes: &Axes, mode: CompareMode) -> Vec<Vantage> {
     out
 }
 
+/// The vantage point each column's request was asked from, as a stored comparison keeps
+/// them. A desktop beside phones was sent with no device: read back, it is named desktop.
+pub fn vantages_of(requests: &[crate::store::RequestParams]) -> Result<Vec<Vantage>, String> {
+    use crate::store::RequestParams;
+    let mut vantages = Vec::with_capacity(requests.len());
+    for request in requests {
+        vantages.push(match request {
+            RequestParams::Ai(r) => Vantage {
+                model: r.model,
+                device: r.device.clone(),
+                location: r.location.clone(),
+                ..Vantage::default()
+            },
+            RequestParams::Search(r) if overview::is_overview_request(r) => {
+                Vantage::overview_at(r.location.clone())
+            }
+            RequestParams::Search(r) => Vantage {
+                device: r.device.clone(),
+                location: r.location.clone(),
+                ip: r.ip,
+                ..Vantage::default()
+            },
+            other => return Err(format!("a {} column cannot be shown", other.kind())),
+        });
+    }
+    let asked_as_device = |v: &Vantage| !v.overview;
+    if vantages
+        .iter()
+        .any(|v| asked_as_device(v) && v.device.is_some())
+    {
+        for vantage in vantages.iter_mut().filter(|v| asked_as_device(v)) {
+            vantage
+                .device
+                .get_or_insert_with(|| crate::devices::DESKTOP.to_string());
+        }
+    }
+    Ok(vantages)
+}
+
 /// What a column received.
 #[derive(Debug)]
 pub enum Outcome {
