@@ -34,6 +34,7 @@ struct ConfigFile {
     proxy_key: Option<String>,
     history_max_entries: Option<usize>,
     reading_width: Option<u16>,
+    confirm_above: Option<u64>,
     theme: Option<String>,
     prices: Option<Prices>,
 }
@@ -72,6 +73,9 @@ pub struct Config {
     pub history_max_entries: usize,
     /// The widest that answers wrap, centred in a wider pane; 0 uses the whole pane.
     pub reading_width: u16,
+    /// A comparison that would cost more credits than this asks for a confirmation first
+    /// (`--yes` on the command line, `y` in the app).
+    pub confirm_above: u64,
     /// The theme: a built-in one, or a file (a relative path is from the current folder from
     /// `--theme`, beside the config file from its `theme` key).
     pub theme: ThemeChoice,
@@ -119,7 +123,7 @@ fn key_part(key: &Option<String>) -> String {
 }
 
 /// The keys the file may hold, the only words of a line quoted back to the user.
-const KNOWN_KEYS: [&str; 12] = [
+const KNOWN_KEYS: [&str; 13] = [
     "render_url",
     "search_url",
     "token",
@@ -130,9 +134,13 @@ const KNOWN_KEYS: [&str; 12] = [
     "proxy_key",
     "history_max_entries",
     "reading_width",
+    "confirm_above",
     "theme",
     "prices",
 ];
+
+/// Credits a comparison may cost before it asks for a confirmation.
+pub const DEFAULT_CONFIRM_ABOVE: u64 = 500;
 
 /// The demo's folder inside the data folder: its own store (history, jobs, runs), log and
 /// simulator state, so that nothing simulated ever mixes with what the service answered.
@@ -245,6 +253,7 @@ impl Config {
             history_max_entries: file
                 .history_max_entries
                 .unwrap_or(DEFAULT_HISTORY_MAX_ENTRIES),
+            confirm_above: file.confirm_above.unwrap_or(DEFAULT_CONFIRM_ABOVE),
             reading_width: match file.reading_width.unwrap_or(DEFAULT_READING_WIDTH) {
                 0 => 0,
                 width => width.max(MIN_READING_WIDTH),

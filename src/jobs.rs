@@ -110,6 +110,14 @@ pub fn failure_sentence(said: Option<&str>) -> String {
     }
 }
 
+/// The service's words in a sentence [`failure_sentence`] made, for a caller that says what
+/// to do its own way.
+pub fn said_in(sentence: &str) -> Option<&str> {
+    sentence
+        .strip_prefix("The job failed at the service: ")?
+        .strip_suffix(". Re-submit it to try again (R in the Jobs tab).")
+}
+
 /// The state a poll answer moves a job to, with a note for errors. `known`: the service has
 /// acknowledged the job before (see the module docs).
 pub fn next_state(known: bool, outcome: &PollOutcome) -> (JobState, Option<String>) {

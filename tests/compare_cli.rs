@@ -309,18 +309,19 @@ fn compare_search_prints_brand_rows_as_text_json_and_csv() {
 #[test]
 fn invalid_comparisons_are_refused_before_anything_is_sent() {
     let host = Host::start();
-    let too_many = host.run(&[
+    // 104 columns cost 520 credits, over the 500 asked without --yes.
+    let too_costly = host.run(&[
         "compare",
         "boots",
         "--models",
         "chatgpt,gemini,perplexity,copilot",
         "--locations",
-        "us,de,fr,it,es",
+        "us,de,fr,it,es,gb,ca,au,jp,br,mx,in,nl,se,no,dk,fi,pl,pt,ie,at,ch,be,nz,za,ar",
     ]);
-    assert_eq!(too_many.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&too_many.stderr);
+    assert_eq!(too_costly.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&too_costly.stderr);
     assert!(
-        err.contains("20 columns") && err.contains("at most 16"),
+        err.contains("104 columns") && err.contains("520 credits") && err.contains("--yes"),
         "{err}"
     );
     let bad = host.run(&["compare", "boots", "--locations", ":ny:"]);

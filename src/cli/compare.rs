@@ -32,7 +32,21 @@ use crate::present::search_page::{self, PreparedSearch};
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     /// What to ask every column (up to 2,047 characters)
-    pub prompt: String,
+    #[arg(required_unless_present = "resume")]
+    pub prompt: Option<String>,
+    /// Finish a comparison asked through the queue and cut short (its id, or the start of
+    /// it, as it said and `vantage history` lists): its queued jobs are polled, only the
+    /// columns with no job (or whose job failed) are asked
+    #[arg(long, value_name = "ID", conflicts_with_all = ["prompt", "models", "devices", "locations", "samples", "queue"])]
+    pub resume: Option<String>,
+    /// Ask every column through the service's queue (async jobs, each id kept as it comes),
+    /// as a grid of more than 16 columns always is
+    #[arg(long, conflicts_with = "samples")]
+    pub queue: bool,
+    /// Send even when the comparison costs more than `confirm_above` credits (500 unless
+    /// the config file says)
+    #[arg(long)]
+    pub yes: bool,
     /// Models, comma-separated: chatgpt,gemini,perplexity,copilot, and ai-overview (Google's
     /// AI Overview for the prompt as search terms, one column per location)
     #[arg(long, value_name = "M,…", value_delimiter = ',', add = ArgValueCandidates::new(super::shell::source_candidates))]
@@ -221,22 +235,23 @@ pub(super) async fn answer_column(
     }
 }
 
-pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) -> i32 {
-    let locations = match locations(&args.locations) {
-        Ok(l) => l,
-        Err(e) => return super::refuse(&e),
-    };
-    let devices = match super::devices::checked(
-        config,
-        client,
-        crate::devices::DeviceList::Ai,
-        &args.devices,
-    )
-    .await
-    {
-        Ok(devices) => devices,
-        Err(problem) => return invalid(format!("Not sent: {problem}.")),
-    };
+/// What a comparison asks: its columns' vantage points and requests, how often each is
+/// asked, and, when it resumes one asked through the queue, its store and entry.
+struct Grid {
+    vantages: Vec<Vantage>,
+    requests: Vec<ColumnRequest>,
+    sampling: super::Sampling,
+    resume: Option<(crate::store::Store, crate::store::EntryId)>,
+}
+
+/// The grid the flags ask for, every input checked before anything is sent (exit 2).
+async fn asked_anew(config: &Config, client: &Client, args: &CompareArgs) -> Result<Grid, i32> {
+    let prompt = args.prompt.clone().unwrap_or_default();
+    let locations = locations(&args.locations).map_err(|e| super::refuse(&e))?;
+    let list = crate::devices::DeviceList::Ai;
+    let devices = super::devices::checked(config, client, list, &args.devices)
+        .await
+        .map_err(|problem| invalid(format!("Not sent: {problem}.")))?;
     let mut axes = Axes {
         devices,
         locations,
@@ -246,40 +261,22 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     };
     axes.set_sources(&args.models);
     let vantages = compare::vantages(&axes, CompareMode::Answers);
-    if let Err(e) = check_count(vantages.len()) {
-        return invalid(e);
-    }
-    let brands = match tracked_brands(&args.brands) {
-        Ok(brands) => brands,
-        Err(sentence) => return invalid(sentence),
-    };
-    let own = match own_brand(args.gaps, args.own.as_deref(), &args.brands, &brands) {
-        Ok(own) => own,
-        Err(sentence) => return invalid(sentence),
-    };
-    let sampling = match args.sampling.read() {
-        Ok(sampling) => sampling.unwrap_or(super::Sampling::Fixed(1)),
-        Err(sentence) => return invalid(sentence),
-    };
+    let sampling = args
+        .sampling
+        .read()
+        .map_err(invalid)?
+        .unwrap_or(super::Sampling::Fixed(1));
     let (samples, most) = match sampling {
         super::Sampling::Fixed(n) => (n, n),
         super::Sampling::Auto(plan) => (plan.first, plan.most),
     };
-    if let Err(sentence) = samples::check_sampled_comparison(most, vantages.len()) {
-        return invalid(format!("Not sent: {sentence}"));
-    }
+    samples::check_sampled_comparison(most, vantages.len())
+        .map_err(|sentence| invalid(format!("Not sent: {sentence}")))?;
     if samples > 1 && args.expiration == Some(1) {
-        return invalid(
+        return Err(invalid(
             "Not sent: --samples asks every column afresh, with the cache off; drop --expiration 1."
                 .to_string(),
-        );
-    }
-    if args.csv && brands.is_empty() {
-        return invalid(
-            "Not sent: --csv prints the mention matrix, and no brands are tracked; give --brands \
-             name=domain,… or a workspace file with brands."
-                .to_string(),
-        );
+        ));
     }
     let expiration = if samples > 1 {
         Some(0)
@@ -289,11 +286,11 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
     let mut requests = Vec::new();
     for vantage in &vantages {
         let request = if vantage.overview {
-            let mut request = axes.overview_request(args.prompt.clone(), vantage);
+            let mut request = axes.overview_request(prompt.clone(), vantage);
             request.expiration = expiration;
             ColumnRequest::Overview(request)
         } else {
-            let mut request = axes.ai_request(args.prompt.clone(), vantage);
+            let mut request = axes.ai_request(prompt.clone(), vantage);
             request.expiration = expiration;
             ColumnRequest::Ai(request)
         };
@@ -303,9 +300,195 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
                 "{error} (column {})",
                 vantage.label(CompareMode::Answers)
             ));
-            return error.exit_code();
+            return Err(error.exit_code());
         }
         requests.push(request);
+    }
+    Ok(Grid {
+        vantages,
+        requests,
+        sampling,
+        resume: None,
+    })
+}
+
+/// The grid of a comparison asked through the queue, read back from its History entry.
+fn resumed(config: &Config, typed: &str) -> Result<Grid, i32> {
+    let store = super::record::open_store(config).map_err(|error| {
+        err(&error.to_string());
+        error.exit_code()
+    })?;
+    let entry = super::history_show::resolve(&store, typed).map_err(|(sentence, code)| {
+        err(&sentence);
+        code
+    })?;
+    let stored = match store.history_entry(&entry) {
+        Ok(Some(stored)) => stored,
+        Ok(None) => return Err(invalid(format!("The entry {typed} is no longer stored."))),
+        Err(error) => {
+            err(&error.to_string());
+            return Err(error.exit_code());
+        }
+    };
+    let RequestParams::Compare(params) = &stored.request else {
+        return Err(invalid(format!(
+            "The entry {typed} is a {}, not a comparison: --resume finishes a comparison asked through the queue.",
+            stored.item.kind
+        )));
+    };
+    let queued = store.grid_columns(&entry).map_err(|error| {
+        err(&error.to_string());
+        error.exit_code()
+    })?;
+    if queued.is_empty() && stored.response.is_some() {
+        return Err(invalid(format!(
+            "The comparison {typed} was asked at once and is whole: `vantage history show {typed}` prints it, with no call."
+        )));
+    }
+    let mut requests = Vec::with_capacity(params.len());
+    for param in params {
+        requests.push(match param {
+            RequestParams::Ai(request) => ColumnRequest::Ai(request.clone()),
+            RequestParams::Search(request) if compare::overview::is_overview_request(request) => {
+                ColumnRequest::Overview(request.clone())
+            }
+            other => {
+                return Err(invalid(format!(
+                    "The comparison {typed} holds a {} column, which --resume does not ask.",
+                    other.kind()
+                )));
+            }
+        });
+    }
+    let vantages = compare::vantages_of(params).map_err(|problem| {
+        invalid(format!(
+            "The comparison {typed} cannot be resumed: {problem}."
+        ))
+    })?;
+    Ok(Grid {
+        vantages,
+        requests,
+        sampling: super::Sampling::Fixed(1),
+        resume: Some((store, entry)),
+    })
+}
+
+/// Says what the comparison costs before anything is sent; refuses one that costs more than
+/// `confirm_above` credits without `--yes`.
+fn cost_first(
+    config: &Config,
+    requests: &[ColumnRequest],
+    to_ask: &[usize],
+    most: usize,
+    queued: bool,
+    yes: bool,
+) -> Result<(), String> {
+    let mut calls = crate::price::Calls::default();
+    for &column in to_ask {
+        let billed = match requests.get(column) {
+            Some(ColumnRequest::Ai(_)) => crate::price::Billed::Ai,
+            Some(ColumnRequest::Overview(_)) => crate::price::Billed::Search,
+            None => continue,
+        };
+        for _ in 0..most {
+            calls.add(billed);
+        }
+    }
+    let credits = calls.credits(&config.prices);
+    let columns = crate::plural::count(requests.len() as u64, "column", "columns");
+    let how = match (queued, to_ask.len() < requests.len()) {
+        (true, true) => format!(
+            ", through the queue; {} still to ask",
+            crate::plural::count(to_ask.len() as u64, "column", "columns")
+        ),
+        (true, false) => ", through the queue".to_string(),
+        (false, _) => String::new(),
+    };
+    let most_said = if most > 1 { " at most" } else { "" };
+    let sentence = format!(
+        "{columns}{how}:{most_said} {}.",
+        calls.credits_in_words(&config.prices)
+    );
+    if credits > config.confirm_above && !yes {
+        return Err(format!(
+            "Not sent: {sentence} That is over the {} a comparison may cost unasked (confirm_above in the config file); add --yes to send it.",
+            crate::plural::count(config.confirm_above, "credit", "credits")
+        ));
+    }
+    if !to_ask.is_empty() {
+        err(&sentence);
+    }
+    Ok(())
+}
+
+/// A new comparison's History entry, written before any column is queued.
+async fn new_grid_entry(
+    config: &Config,
+    requests: &[ColumnRequest],
+) -> Result<(crate::store::Store, crate::store::EntryId), i32> {
+    let store = super::record::open_store(config).map_err(|error| {
+        err(&format!(
+            "{error} A comparison through the queue keeps its jobs in the store: nothing was sent."
+        ));
+        error.exit_code()
+    })?;
+    let (entry, ack) = store.add_request(RequestParams::Compare(
+        requests.iter().map(ColumnRequest::params).collect(),
+    ));
+    ack.await.map_err(|error| {
+        err(&format!("{error} Nothing was sent."));
+        error.exit_code()
+    })?;
+    Ok((store, entry))
+}
+
+pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) -> i32 {
+    let asked = match args.resume.as_deref() {
+        Some(typed) => resumed(config, typed),
+        None => asked_anew(config, client, &args).await,
+    };
+    let Grid {
+        vantages,
+        requests,
+        sampling,
+        resume,
+    } = match asked {
+        Ok(grid) => grid,
+        Err(code) => return code,
+    };
+    let brands = match tracked_brands(&args.brands) {
+        Ok(brands) => brands,
+        Err(sentence) => return invalid(sentence),
+    };
+    let own = match own_brand(args.gaps, args.own.as_deref(), &args.brands, &brands) {
+        Ok(own) => own,
+        Err(sentence) => return invalid(sentence),
+    };
+    if args.csv && brands.is_empty() {
+        return invalid(
+            "Not sent: --csv prints the mention matrix, and no brands are tracked; give --brands \
+             name=domain,… or a workspace file with brands."
+                .to_string(),
+        );
+    }
+    let (first_samples, most) = match sampling {
+        super::Sampling::Fixed(n) => (n, n),
+        super::Sampling::Auto(plan) => (plan.first, plan.most),
+    };
+    let queued = resume.is_some()
+        || args.queue
+        || (sampling == super::Sampling::Fixed(1) && requests.len() > MAX_COLUMNS);
+    let to_ask = match &resume {
+        Some((store, entry)) => {
+            match super::compare_queue::still_to_ask(store, entry, requests.len()) {
+                Ok(columns) => columns,
+                Err(code) => return code,
+            }
+        }
+        None => (0..requests.len()).collect(),
+    };
+    if let Err(sentence) = cost_first(config, &requests, &to_ask, most, queued, args.yes) {
+        return invalid(sentence);
     }
     let overviews = vantages.iter().filter(|v| v.overview).count();
     if overviews > 0 {
@@ -315,21 +498,45 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
             if overviews == 1 { "" } else { "s" }
         ));
     }
-    let asking = format!(
-        "Asking {}",
-        crate::plural::count((requests.len() * samples) as u64, "column", "columns")
-    );
-    let slowest = super::waiting::slowest(requests.iter().filter_map(|request| match request {
-        ColumnRequest::Ai(ai) => Some(ai.effective_model()),
-        ColumnRequest::Overview(_) => None,
-    }));
-    // Each round is one History entry: every ask's request, then its answer.
-    let asked = super::waiting::while_waiting(
-        &asking,
-        slowest,
-        super::compare_rounds::ask(config, client, &vantages, &requests, sampling, &brands),
-    )
-    .await;
+    let asked = if queued {
+        let (store, entry) = match resume {
+            Some(held) => held,
+            None => match new_grid_entry(config, &requests).await {
+                Ok(held) => held,
+                Err(code) => return code,
+            },
+        };
+        let labels: Vec<String> = vantages
+            .iter()
+            .map(|v| v.label(CompareMode::Answers))
+            .collect();
+        match super::compare_queue::ask(&store, client, &entry, &requests, &labels).await {
+            Ok(columns) => super::compare_rounds::Asked {
+                columns: columns.into_iter().map(|c| vec![c]).collect(),
+                kept: vec![Ok(())],
+                rounds: 1,
+                brands: brands.clone(),
+            },
+            Err(code) => return code,
+        }
+    } else {
+        let asking = format!(
+            "Asking {}",
+            crate::plural::count((requests.len() * most) as u64, "column", "columns")
+        );
+        let slowest =
+            super::waiting::slowest(requests.iter().filter_map(|request| match request {
+                ColumnRequest::Ai(ai) => Some(ai.effective_model()),
+                ColumnRequest::Overview(_) => None,
+            }));
+        // Each round is one History entry: every ask's request, then its answer.
+        super::waiting::while_waiting(
+            &asking,
+            slowest,
+            super::compare_rounds::ask(config, client, &vantages, &requests, sampling, &brands),
+        )
+        .await
+    };
     let kept = asked
         .kept
         .iter()
@@ -412,7 +619,7 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         let mut json = CompareJson::new(
             &summary,
             readings,
-            samples,
+            first_samples,
             rows.as_deref(),
             sampled.as_deref(),
             gaps.as_ref(),
@@ -437,7 +644,7 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
                     "Each column was asked {} times afresh, then again where its answers split, until every brand's visibility by model and by place was within ±{} points (at most {} times)",
                     plan.first, plan.precision, plan.most
                 ),
-                None => format!("Each column was asked {samples} times afresh"),
+                None => format!("Each column was asked {first_samples} times afresh"),
             };
             text = format!(
                 "{}\n{asked_how}; the summary above reads its first answer, the brands below every answer.\n{}",

@@ -70,7 +70,7 @@ pub(super) fn run_show(store: &Store, args: &ShowArgs) -> i32 {
 }
 
 /// The entry a typed id names: exactly one stored id starting with it (case ignored).
-fn resolve(store: &Store, typed: &str) -> Result<EntryId, (String, i32)> {
+pub(super) fn resolve(store: &Store, typed: &str) -> Result<EntryId, (String, i32)> {
     let prefix = typed.trim().to_ascii_lowercase();
     if prefix.is_empty() || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
         return Err((

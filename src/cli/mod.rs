@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand};
 mod ai;
 mod brands;
 mod compare;
+mod compare_queue;
 mod compare_rounds;
 mod devices;
 mod discover;

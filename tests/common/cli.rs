@@ -29,7 +29,21 @@ pub fn stdout(output: &Output) -> String {
 /// in `dir/data`, no config file, and the pauses before re-asking a failed call cut to
 /// milliseconds; at most two minutes.
 pub fn on_sim(dir: &Path, sim: &vantage::sim::Simulator, args: &[&str]) -> Output {
-    assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+    assert_cmd::Command::from_std(command_on_sim(dir, sim, args))
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+/// The command [`on_sim`] runs, for a test that starts it and stops it midway.
+#[allow(dead_code)]
+pub fn command_on_sim(
+    dir: &Path,
+    sim: &vantage::sim::Simulator,
+    args: &[&str],
+) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_vantage"));
+    command
         .current_dir(dir)
         .env("VANTAGE_TOKEN", sim.token())
         .env_remove("MASSIVE_TOKEN")
@@ -38,8 +52,6 @@ pub fn on_sim(dir: &Path, sim: &vantage::sim::Simulator, args: &[&str]) -> Outpu
         .env("VANTAGE_CONFIG", dir.join("no-config.toml"))
         .env("VANTAGE_REASK_PAUSE_MS", "20")
         .args(["--render-url", &sim.url(), "--search-url", &sim.url()])
-        .args(args)
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap()
+        .args(args);
+    command
 }

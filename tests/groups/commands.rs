@@ -15,6 +15,8 @@ mod cli_manual;
 mod cli_schemas;
 #[path = "../compare_cli.rs"]
 mod compare_cli;
+#[path = "../compare_grid.rs"]
+mod compare_grid;
 #[path = "../demo_apart.rs"]
 mod demo_apart;
 #[path = "../demo_together.rs"]
