@@ -541,7 +541,7 @@ fn samples_give_each_cell_a_count_and_its_interval() {
         "{text}"
     );
     let mut csv_args = args.to_vec();
-    csv_args.push("--csv");
+    csv_args.extend(["--csv", "matrix"]);
     let csv = host.run(&csv_args);
     let csv = String::from_utf8_lossy(&csv.stdout);
     let header = csv.lines().next().unwrap_or_default();

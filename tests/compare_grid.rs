@@ -113,3 +113,63 @@ fn a_24_column_grid_goes_through_the_queue_and_a_killed_run_resumes_with_nothing
     assert_eq!(sim.submitted_queries().len(), 24);
     assert!(common::cli::stdout(&again).contains("Copilot · iPhone 15 · GB/–/London"));
 }
+
+#[test]
+fn a_stored_comparison_is_exported_again_as_a_tidy_table_with_no_call() {
+    let service = Service::with(common::quick());
+    let sim = &service.sim;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let asked = common::cli::on_sim(dir, sim, &grid_args(&["--queue"]));
+    assert_eq!(asked.status.code(), Some(0), "{asked:?}");
+    let (_, entry) = queued(dir);
+    let entry = entry.unwrap();
+    let calls = sim.requests_received();
+
+    let brands = ["--brands", "Merrell,Salomon,Keen"];
+    let mut args = vec!["history", "show", &entry[..8], "--csv"];
+    args.extend(brands);
+    let tidy = common::cli::on_sim(dir, sim, &args);
+    assert_eq!(tidy.status.code(), Some(0), "{tidy:?}");
+    let mut reader = csv::Reader::from_reader(tidy.stdout.as_slice());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, vantage::present::compare::tidy::BRAND_FIELDS);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    // One row per column and brand: 24 × 3.
+    assert_eq!(rows.len(), 72);
+    let field = |row: &csv::StringRecord, name: &str| {
+        let i = header.iter().position(|h| h == name).unwrap();
+        row.get(i).unwrap().to_string()
+    };
+    let phone_denver: Vec<&csv::StringRecord> = rows
+        .iter()
+        .filter(|r| {
+            field(r, "model") == "copilot"
+                && field(r, "device") == "iPhone 15"
+                && field(r, "city") == "Denver"
+        })
+        .collect();
+    assert_eq!(phone_denver.len(), 3);
+    for row in &rows {
+        let named = field(row, "named");
+        assert!(named == "true" || named == "false");
+        // A brand not named has no position and no stance.
+        assert_eq!(named == "true", !field(row, "position").is_empty());
+        assert_eq!(named == "true", !field(row, "stance").is_empty());
+    }
+    assert!(rows.iter().any(|r| field(r, "device") == "desktop"));
+
+    let sources = common::cli::on_sim(dir, sim, &["history", "show", &entry, "--csv", "sources"]);
+    assert_eq!(sources.status.code(), Some(0), "{sources:?}");
+    let text = common::cli::stdout(&sources);
+    assert!(text.starts_with("model,device,country,subdivision,city,sample,source,domain,url"));
+    assert!(text.lines().count() > 24);
+
+    let mut md = vec!["history", "show", &entry, "--md"];
+    md.extend(brands);
+    let markdown = common::cli::on_sim(dir, sim, &md);
+    assert_eq!(markdown.status.code(), Some(0), "{markdown:?}");
+    assert!(common::cli::stdout(&markdown).starts_with("# Comparison"));
+    // Nothing was asked of the service to export it.
+    assert_eq!(sim.requests_received(), calls);
+}

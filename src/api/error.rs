@@ -142,6 +142,11 @@ pub enum ApiError {
     #[error("{}", crate::jobs::failure_sentence(.0.as_deref()))]
     JobFailed(Option<String>),
 
+    /// A call that gave no answer, in a sentence made where that was learnt: a stored
+    /// comparison's failed column, a queued column whose job ended without one.
+    #[error("{0}")]
+    Unanswered(String),
+
     /// The user cancelled.
     #[error("Cancelled.")]
     Cancelled,

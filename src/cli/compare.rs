@@ -5,9 +5,7 @@ use clap::Args;
 use clap_complete::engine::ArgValueCandidates;
 use futures_util::StreamExt;
 
-use super::brands::{
-    BrandArgs, matrix_text, pick_own, source_classifier, tracked_brands, workspace_own,
-};
+use super::brands::{BrandArgs, pick_own, tracked_brands, workspace_own};
 use super::record::{Kept, with_history};
 use super::{err, out, out_as_received, with_newline};
 use crate::analysis::{mentions, samples};
@@ -15,18 +13,16 @@ use crate::config::Config;
 use crate::exit;
 use crate::store::RequestParams;
 
-use crate::analysis::sources::KindCounts;
 use crate::api::{
     AiFormat, AiRequest, ApiError, Client, Fetched, IpType, Location, SearchFormat, SearchRequest,
 };
 use crate::present::answer::{self, PreparedAnswer};
 use crate::present::compare::mentions as brand_mentions;
 use crate::present::compare::overview::overview_answer;
-use crate::present::compare::summary::{self, AnswerFacts, AnswerSummary, RankSort};
+use crate::present::compare::summary::{self, RankSort};
 use crate::present::compare::{
     self, AnswerSource, Axes, CompareMode, MAX_COLUMNS, MAX_IN_FLIGHT, Vantage,
 };
-use crate::present::reading::AnswerReading;
 use crate::present::search_page::{self, PreparedSearch};
 
 #[derive(Debug, Args)]
@@ -72,9 +68,11 @@ pub struct CompareArgs {
     /// Print the comparison as JSON
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
-    /// Print the mention matrix as CSV (with --samples, each cell's count and interval)
-    #[arg(long)]
-    pub csv: bool,
+    /// Print CSV: tidy (the default) one row per column, sample and brand; sources, one
+    /// row per column, sample and cited source; matrix, the mention matrix (with --samples,
+    /// each cell's count and interval)
+    #[arg(long, value_name = "FORM", num_args = 0..=1, default_missing_value = "tidy")]
+    pub csv: Option<super::compare_show::CsvForm>,
     /// Where your brand is missing: the columns where a competitor is named or cited and
     /// it is not, and the sites cited there that never cite it (your brand is the one
     /// marked own = true in the workspace file, or --own)
@@ -233,6 +231,18 @@ pub(super) async fn answer_column(
             prepared(fetched, move |f| overview_answer(request, f), "AI Overview").await
         }
     }
+}
+
+/// What every column asks.
+fn prompt_of(requests: &[ColumnRequest]) -> String {
+    requests
+        .iter()
+        .map(|r| match r {
+            ColumnRequest::Ai(r) => r.prompt.clone(),
+            ColumnRequest::Overview(r) => r.terms.clone(),
+        })
+        .next()
+        .unwrap_or_default()
 }
 
 /// What a comparison asks: its columns' vantage points and requests, how often each is
@@ -464,9 +474,13 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         Ok(own) => own,
         Err(sentence) => return invalid(sentence),
     };
-    if args.csv && brands.is_empty() {
+    if args
+        .csv
+        .is_some_and(|f| f != super::compare_show::CsvForm::Sources)
+        && brands.is_empty()
+    {
         return invalid(
-            "Not sent: --csv prints the mention matrix, and no brands are tracked; give --brands \
+            "Not sent: --csv prints a row per tracked brand, and no brands are tracked; give --brands \
              name=domain,… or a workspace file with brands."
                 .to_string(),
         );
@@ -543,214 +557,20 @@ pub async fn run_compare(config: &Config, client: &Client, args: CompareArgs) ->
         .find(|k| k.is_err())
         .cloned()
         .unwrap_or(Ok(()));
-    // Per column, its samples' results; the summary reads each column's first answer.
-    let columns: Vec<&[Result<PreparedAnswer, ApiError>]> =
-        asked.columns.iter().map(Vec::as_slice).collect();
-    // With --samples auto and no brand tracked, the names the answers put forward.
-    let brands = match brands.is_empty() {
-        true => asked.brands.clone(),
-        false => brands,
-    };
-    let sampled_more = asked.columns.iter().any(|c| c.len() > 1);
-    let roll_up = (!brands.is_empty() && sampled_more)
-        .then(|| super::compare_rounds::roll_up(&vantages, &asked.columns, &brands));
     let plan = match sampling {
         super::Sampling::Auto(plan) => Some(plan),
         super::Sampling::Fixed(_) => None,
     };
-    let firsts: Vec<&Result<PreparedAnswer, ApiError>> = columns
-        .iter()
-        .filter_map(|column| column.iter().find(|r| r.is_ok()).or(column.first()))
-        .collect();
-    let facts = vantages
-        .iter()
-        .zip(firsts.iter().copied())
-        .map(|(vantage, result)| {
-            compare::answer_facts(
-                vantage.label(CompareMode::Answers),
-                &vantage.location,
-                result.as_ref().ok(),
-                result.as_ref().err().map(|e| e.to_string()),
-            )
-        })
-        .collect();
-    let summary =
-        AnswerSummary::of(facts).with_source_kinds(&source_classifier(&args.brands, &brands));
-    let sampled_found: Vec<Vec<Vec<mentions::Mention>>> = columns
-        .iter()
-        .map(|column| {
-            column
-                .iter()
-                .filter_map(|r| r.as_ref().ok())
-                .map(|a| brand_mentions::answer_mentions(a, &brands))
-                .collect()
-        })
-        .collect();
-    let found: Vec<Option<Vec<mentions::Mention>>> = sampled_found
-        .iter()
-        .map(|answers| samples::merged(answers))
-        .collect();
-    let labels: Vec<String> = summary.columns.iter().map(|c| c.label.clone()).collect();
-    let rows = (!brands.is_empty() && !sampled_more).then(|| mentions::summarize(&found));
-    let sampled = (!brands.is_empty() && sampled_more).then(|| samples::summarize(&sampled_found));
-    let gaps = own.map(|own| {
-        let domains: Vec<Vec<String>> = columns
-            .iter()
-            .map(|column| {
-                compare::gaps::cited_domains(column.iter().filter_map(|r| r.as_ref().ok()))
-            })
-            .collect();
-        compare::gaps::gaps(&own, &labels, &sampled_found, &domains)
-    });
-    if args.json {
-        // Each column's reading is of the answer its summary reads, with that answer's
-        // mentions.
-        let readings: Vec<Option<AnswerReading>> = firsts
-            .iter()
-            .zip(&sampled_found)
-            .map(|(result, found)| {
-                let answer = result.as_ref().ok()?;
-                Some(AnswerReading::of(
-                    answer,
-                    found.first().cloned().unwrap_or_default(),
-                ))
-            })
-            .collect();
-        let mut json = CompareJson::new(
-            &summary,
-            readings,
-            first_samples,
-            rows.as_deref(),
-            sampled.as_deref(),
-            gaps.as_ref(),
-        );
-        json.samples_per_column = asked.columns.iter().map(Vec::len).collect();
-        json.roll_up = roll_up.as_deref();
-        print_json(&json);
-    } else if args.csv {
-        match (&sampled, &rows) {
-            (Some(sampled), _) => out(&samples::matrix_csv(&labels, sampled)),
-            (None, Some(rows)) => out(&brand_mentions::matrix_csv(&labels, rows)),
-            (None, None) => {}
-        }
-    } else {
-        let mut text = summary.text(false).trim_start().to_string();
-        if let Some(rows) = &rows {
-            text = format!("{}\n{}", with_newline(text), matrix_text(rows));
-        }
-        if let Some(sampled) = &sampled {
-            let asked_how = match &plan {
-                Some(plan) => format!(
-                    "Each column was asked {} times afresh, then again where its answers split, until every brand's visibility by model and by place was within ±{} points (at most {} times)",
-                    plan.first, plan.precision, plan.most
-                ),
-                None => format!("Each column was asked {first_samples} times afresh"),
-            };
-            text = format!(
-                "{}\n{asked_how}; the summary above reads its first answer, the brands below every answer.\n{}",
-                with_newline(text),
-                samples::matrix_text(&labels, sampled)
-            );
-        }
-        if let Some(roll_up) = &roll_up {
-            text = format!(
-                "{}\n{}",
-                with_newline(text),
-                super::compare_rounds::text(&vantages, &asked.columns, roll_up, plan.as_ref())
-            );
-        }
-        if let Some(gaps) = &gaps {
-            text = format!("{}\n{}", with_newline(text), gaps.text());
-        }
-        out(&with_newline(text));
-    }
-    // An overview always has words: an overview column without any had none on its page.
-    for (i, (vantage, result)) in vantages.iter().zip(firsts.iter().copied()).enumerate() {
-        if vantage.overview && result.as_ref().is_ok_and(|a| a.plain_text.is_empty()) {
-            err(&format!(
-                "Column {} ({}): {}",
-                i + 1,
-                vantage.label(CompareMode::Answers),
-                compare::overview::NO_OVERVIEW
-            ));
-        }
-    }
-    let errors: Vec<&ApiError> = asked
-        .columns
-        .iter()
-        .flatten()
-        .filter_map(|r| r.as_ref().err())
-        .collect();
+    let shown = super::compare_show::Shown {
+        form: super::compare_show::Form::of(args.json, args.csv),
+        brand_args: &args.brands,
+        own,
+        plan,
+        first_samples,
+        prompt: &prompt_of(&requests),
+    };
+    let errors = super::compare_show::show(&shown, &vantages, &asked, brands);
     with_history(finish(&errors), kept)
-}
-
-/// `compare --json`: the summary's fields, each column with its answer's reading (as `ai
-/// --json` prints one), then the mention matrix and the gaps when asked.
-#[derive(serde::Serialize)]
-struct CompareJson<'a> {
-    columns: Vec<ColumnJson<'a>>,
-    shared: &'a [summary::SharedDomain],
-    similarity: &'a [Vec<Option<f64>>],
-    sources_by_kind: &'a [KindCounts],
-    /// How many times each column was asked first.
-    samples: usize,
-    /// How many times each column was asked in all (with --samples auto, as its answers
-    /// split).
-    samples_per_column: Vec<usize>,
-    /// With samples: each brand pooled by model, place and device.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    roll_up: Option<&'a [crate::analysis::roll_up::RollRow]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mentions: Option<&'a [mentions::BrandSummary]>,
-    /// With several samples: each brand's count and interval per column and overall.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sampled: Option<&'a [samples::SampledBrand]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    gaps: Option<&'a compare::gaps::Gaps>,
-}
-
-/// A column of the summary and the reading of its answer (`null` without one).
-#[derive(serde::Serialize)]
-struct ColumnJson<'a> {
-    #[serde(flatten)]
-    facts: &'a AnswerFacts,
-    reading: Option<AnswerReading>,
-}
-
-impl<'a> CompareJson<'a> {
-    fn new(
-        summary: &'a AnswerSummary,
-        readings: Vec<Option<AnswerReading>>,
-        samples: usize,
-        mentions: Option<&'a [mentions::BrandSummary]>,
-        sampled: Option<&'a [samples::SampledBrand]>,
-        gaps: Option<&'a compare::gaps::Gaps>,
-    ) -> CompareJson<'a> {
-        // Every field of the summary, named: one added there does not compile until it is
-        // printed here too.
-        let AnswerSummary {
-            columns,
-            shared,
-            similarity,
-            sources_by_kind,
-        } = summary;
-        CompareJson {
-            columns: columns
-                .iter()
-                .zip(readings.into_iter().chain(std::iter::repeat(None)))
-                .map(|(facts, reading)| ColumnJson { facts, reading })
-                .collect(),
-            shared,
-            similarity,
-            sources_by_kind,
-            samples,
-            samples_per_column: Vec::new(),
-            roll_up: None,
-            mentions,
-            sampled,
-            gaps,
-        }
-    }
 }
 
 /// The brand `--gaps` is about: `--own`, else the workspace's `own = true`; none without
@@ -893,7 +713,7 @@ pub async fn run_compare_search(config: &Config, client: &Client, args: CompareS
 }
 
 /// The comparison as JSON: what the service sent, so exact into a pipe.
-fn print_json(value: &impl serde::Serialize) {
+pub(super) fn print_json(value: &impl serde::Serialize) {
     match serde_json::to_string_pretty(value) {
         Ok(text) => out_as_received(&with_newline(text)),
         Err(error) => err(&format!(

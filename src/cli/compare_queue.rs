@@ -314,14 +314,11 @@ async fn column_result(
             .last_error
             .as_deref()
             .map(|e| crate::jobs::said_in(e).unwrap_or(e));
-        return Err(ApiError::BadBody {
-            what: format!(
-                "its job {} with no answer{}",
-                job.state,
-                said.map(|s| format!(" ({s})")).unwrap_or_default()
-            ),
-            excerpt: String::new(),
-        });
+        return Err(ApiError::Unanswered(format!(
+            "Its job ended {} with no answer{}.",
+            job.state,
+            said.map(|s| format!(": {s}")).unwrap_or_default()
+        )));
     }
     let unread = |what: String| ApiError::BadBody {
         what,

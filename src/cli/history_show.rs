@@ -30,6 +30,14 @@ pub struct ShowArgs {
     /// Print the stored response body exactly as received
     #[arg(long)]
     pub raw: bool,
+    /// A stored comparison as CSV, with no call: tidy (the default) one row per column,
+    /// sample and brand; sources, one row per column, sample and cited source; matrix, the
+    /// mention matrix
+    #[arg(long, value_name = "FORM", num_args = 0..=1, default_missing_value = "tidy", conflicts_with_all = ["json", "raw"])]
+    pub csv: Option<super::compare_show::CsvForm>,
+    /// A stored comparison as Markdown (each answer, then what differs and the mentions)
+    #[arg(long, conflicts_with_all = ["json", "raw", "csv"])]
+    pub md: bool,
     #[command(flatten)]
     pub brands: BrandArgs,
 }
@@ -61,6 +69,24 @@ pub(super) fn run_show(store: &Store, args: &ShowArgs) -> i32 {
     };
     if args.raw {
         return print_raw(&entry);
+    }
+    if let RequestParams::Compare(columns) = &entry.request
+        && (args.json || args.csv.is_some() || args.md)
+    {
+        return match answered(&entry) {
+            Ok(body) => super::compare_show::stored(columns, body, args),
+            Err(sentence) => {
+                err(&sentence);
+                exit::SERVICE
+            }
+        };
+    }
+    if args.csv.is_some() || args.md {
+        err(&format!(
+            "--csv and --md print a stored comparison; this entry is a {} (--json prints its reading, --raw its body).",
+            entry.item.kind
+        ));
+        return exit::INVALID_INPUT;
     }
     if args.json {
         return print_reading(&entry, &args.brands);

@@ -15,6 +15,7 @@ mod brands;
 mod compare;
 mod compare_queue;
 mod compare_rounds;
+mod compare_show;
 mod devices;
 mod discover;
 mod discover_prompts;

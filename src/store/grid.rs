@@ -16,7 +16,7 @@ pub(super) const MIGRATION: &str = "
         col       INTEGER NOT NULL,
         job_id    TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
         PRIMARY KEY (entry_id, col)
-    ) WITHOUT ROWID;
+    );
     CREATE INDEX grid_columns_by_job ON grid_columns (job_id);
     -- Once a column is queued the comparison is no longer a call out: its jobs are.
     CREATE TRIGGER calls_out_gridded AFTER INSERT ON grid_columns BEGIN

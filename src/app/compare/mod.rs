@@ -745,12 +745,10 @@ impl CompareState {
 }
 
 /// Takes a column's answer. Effects start the queued columns that now have a slot.
-mod export;
+pub use crate::present::compare::export::{ColumnExport, CompareExport};
 mod keys;
 mod run;
 mod views;
-
-pub use export::{ColumnExport, CompareExport};
 
 pub(crate) use views::refresh_views;
 pub use views::{BrandViews, DiffCache};

@@ -2,10 +2,12 @@
 //! they make, what a column received, and the facts the summary is computed from. The Compare
 //! tab and `vantage compare` both use it.
 
+pub mod export;
 pub mod gaps;
 pub mod mentions;
 pub mod overview;
 pub mod summary;
+pub mod tidy;
 
 use crate::api::{
     AiFormat, AiRequest, IpType, Location, Model, ResultKind, SearchFormat, SearchRequest,

@@ -1,5 +1,5 @@
 //! A comparison's exports (Markdown, HTML, JSON, CSV), made from what
-//! [`super::CompareState::to_export`] takes of it, so that the file is made where it is
+//! the Compare tab takes of it, so that the file is made where it is
 //! written, off the UI task. What came from outside is written through
 //! [`crate::shareable`].
 
