@@ -71,6 +71,20 @@ pub enum CallEffect {
         set: String,
         run: crate::store::RunId,
     },
+    /// Queues one column of a comparison asked through the queue: its job is stored with
+    /// its column the moment its id comes (`Msg::GridQueued`).
+    SubmitGridColumn {
+        tag: Tag,
+        entry: crate::store::EntryId,
+        column: usize,
+        request: RequestParams,
+    },
+    /// Reads a queued column's result off the UI task (`Msg::AiDone` for its tag).
+    PrepareGridColumn {
+        tag: Tag,
+        request: RequestParams,
+        body: crate::store::Body,
+    },
     /// Submits a request in async mode and records its job before anything else.
     SubmitJob {
         request: RequestParams,
@@ -100,8 +114,16 @@ pub enum CallEffect {
 /// Reads and writes of the store: reads off the UI task, writes through its writer thread.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StoreEffect {
-    /// Stores a finished comparison as one history entry.
+    /// Writes the History entry of a comparison asked through the queue, before any of its
+    /// columns is queued.
+    StartComparison {
+        entry: crate::store::EntryId,
+        params: Box<crate::store::RequestParams>,
+    },
+    /// Stores a finished comparison as one history entry (the answer of `entry`, when it
+    /// was started through the queue).
     RecordComparison {
+        entry: Option<crate::store::EntryId>,
         params: Box<crate::store::RequestParams>,
         /// A JSON array of each column's status, elapsed time and body as received.
         columns: String,

@@ -188,7 +188,7 @@ impl JobsState {
     }
 
     /// The polls due now, as effects.
-    fn due(&mut self, wall: UnixMs) -> Vec<Effect> {
+    pub(crate) fn due(&mut self, wall: UnixMs) -> Vec<Effect> {
         self.scheduler
             .due(wall)
             .into_iter()
@@ -243,14 +243,21 @@ pub fn on_counted(app: &mut App, result: Result<Vec<(JobState, usize)>, String>)
 
 /// A job recorded (submitted from a form, re-submitted, or imported): it shows at once and
 /// its polls are scheduled.
+/// A job recorded in the store, polled from now on and listed in Jobs (said by the caller).
+pub(crate) fn keep_queued(app: &mut App, record: JobRecord) {
+    let tracked = if record.known {
+        TrackedJob::submitted(record.id.clone(), record.kind, app.wall)
+    } else {
+        TrackedJob::imported(record.id.clone(), record.kind, app.wall)
+    };
+    app.jobs.scheduler.insert(tracked);
+    app.jobs
+        .change_rows(&mut app.matcher, |jobs| jobs.put(record));
+}
+
 pub fn on_queued(app: &mut App, result: Result<JobRecord, String>) -> Vec<Effect> {
     match result {
         Ok(record) => {
-            let tracked = if record.known {
-                TrackedJob::submitted(record.id.clone(), record.kind, app.wall)
-            } else {
-                TrackedJob::imported(record.id.clone(), record.kind, app.wall)
-            };
             // An imported job was not queued here; and on the Jobs tab it is already in view.
             let done = if record.known { "Queued" } else { "Imported" };
             let pointer = if app.tab == Tab::Jobs {
@@ -263,9 +270,7 @@ pub fn on_queued(app: &mut App, result: Result<JobRecord, String>) -> Vec<Effect
                 record.kind,
                 record.id.short()
             ));
-            app.jobs.scheduler.insert(tracked);
-            app.jobs
-                .change_rows(&mut app.matcher, |jobs| jobs.put(record));
+            keep_queued(app, record);
         }
         Err(e) => app.flash_error(format!("Not queued: {e}")),
     }

@@ -684,7 +684,24 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
             id,
             outcome,
             result,
-        } => jobs_tab::on_polled(app, id, outcome, result),
+        } => {
+            // A job that answers a comparison's column fills it as it lands.
+            let answers_column = app
+                .compare
+                .columns
+                .iter()
+                .any(|c| c.job.as_ref() == Some(&id));
+            let body = answers_column.then(|| result.clone()).flatten();
+            let mut effects = jobs_tab::on_polled(app, id.clone(), outcome, result);
+            if answers_column {
+                let state = app.jobs.rows.iter().find(|r| r.id == id).map(|r| r.state);
+                if let Some(state) = state {
+                    effects.extend(compare::on_grid_job(app, &id, state, body));
+                }
+            }
+            effects
+        }
+        Msg::GridQueued { tag, result } => compare::on_grid_queued(app, tag, result),
         Msg::JobsWake => jobs_tab::on_wake(app),
         Msg::HistoryPage(page) => {
             history::on_page(app, page);

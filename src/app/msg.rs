@@ -93,6 +93,11 @@ pub enum Msg {
     JobsCounted(Result<Vec<(crate::jobs::JobState, usize)>, String>),
     /// A tracking run started in the app sent its calls (or could not start).
     TrackRunSent(Result<TrackRunSent, String>),
+    /// A queued comparison column's job, stored with its column (or why it was not queued).
+    GridQueued {
+        tag: Tag,
+        result: Result<JobRecord, String>,
+    },
     /// A job recorded in the store (submitted, re-submitted or imported).
     JobQueued(Result<JobRecord, String>),
     /// A poll answered; `result` is the body when the job is ready.

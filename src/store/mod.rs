@@ -501,6 +501,17 @@ impl Store {
         self.add_request_from(params, self.inner.origin)
     }
 
+    /// Records a request under an id made beforehand (a comparison whose columns are queued
+    /// by other tasks, each naming it).
+    pub fn add_request_as(&self, id: EntryId, params: RequestParams) -> Ack {
+        self.send(Op::AddRequest {
+            id,
+            params,
+            created_at: now_ms(),
+            origin: self.inner.origin,
+        })
+    }
+
     /// Records a request made elsewhere than this process's default (a tracking run's).
     pub fn add_request_from(&self, params: RequestParams, origin: Origin) -> (EntryId, Ack) {
         let id = EntryId::new();

@@ -461,7 +461,11 @@ pub(crate) fn cost_line(app: &App) -> (String, bool) {
     let samples = compare.samples_per_column();
     let s = if n == 1 { "" } else { "s" };
     let calls = compare.calls_by_kind();
-    if n > MAX_COLUMNS {
+    let too_many = match compare.mode {
+        CompareMode::Search => true,
+        CompareMode::Answers => samples > 1,
+    };
+    if n > MAX_COLUMNS && too_many {
         return (
             format!("{n} columns = {n} calls: too many, at most {MAX_COLUMNS}"),
             false,
@@ -482,6 +486,11 @@ pub(crate) fn cost_line(app: &App) -> (String, bool) {
             );
         }
         text
+    } else if n > MAX_COLUMNS {
+        format!(
+            "{n} columns through the queue = {}",
+            calls.in_words(&app.prices)
+        )
     } else {
         format!("{n} column{s} = {}", calls.in_words(&app.prices))
     };

@@ -107,6 +107,8 @@ pub struct Column {
     pub samples: Vec<Sample>,
     /// Which answer the column shows: 0 its first, k its sample k + 1.
     pub showing: usize,
+    /// In a comparison through the queue, the job that answers it once queued.
+    pub job: Option<crate::api::JobId>,
 }
 
 /// One more ask of a column, for the brand readings over samples.
@@ -170,6 +172,7 @@ impl Column {
             landed_at: None,
             samples: Vec::new(),
             showing: 0,
+            job: None,
         }
     }
 
@@ -182,6 +185,7 @@ impl Column {
         self.call = CallState::Idle;
         self.queued = true;
         self.cancelled = false;
+        self.job = None;
         self.samples = (1..samples)
             .map(|_| Sample {
                 queued: true,
@@ -346,6 +350,9 @@ pub struct CompareState {
     pub own: Option<String>,
     /// When the run under way began: its History entry says how long it took in all.
     pub run_started: Option<std::time::Instant>,
+    /// The History entry of a run through the service's queue (more columns than are
+    /// asked at once): each column is a job stored with it.
+    pub grid: Option<crate::store::EntryId>,
 }
 
 impl Default for CompareState {
@@ -379,6 +386,7 @@ impl CompareState {
             classifier: Classifier::default(),
             own: None,
             run_started: None,
+            grid: None,
         };
         state.rebuild();
         state
@@ -754,7 +762,9 @@ pub(crate) use views::refresh_views;
 pub use views::{BrandViews, DiffCache};
 
 pub(crate) use keys::{apply_choice, cost_line, on_action};
-pub(crate) use run::{edit_again, on_ai_done, on_search_done, run_confirmed};
+pub(crate) use run::{
+    edit_again, on_ai_done, on_grid_job, on_grid_queued, on_search_done, run_confirmed,
+};
 
 #[cfg(test)]
 mod tests;

@@ -117,6 +117,7 @@ fn finish_if_done(app: &mut App) -> Vec<Effect> {
             .map(Column::stored_body)
             .collect();
         effects.push(Effect::Store(StoreEffect::RecordComparison {
+            entry: app.compare.grid.take(),
             params: Box::new(params),
             columns: serde_json::Value::Array(columns).to_string(),
             elapsed_ms: u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
@@ -129,8 +130,12 @@ fn finish_if_done(app: &mut App) -> Vec<Effect> {
 /// it holds the page until the overview is there, up to a minute.
 const OVERVIEW_TYPICAL_SECONDS: (u32, u32) = (10, 60);
 
-/// Starts queued columns while fewer than `max_in_flight` run.
+/// Starts queued columns while fewer than `max_in_flight` run; through the queue, every
+/// column is queued at once.
 pub(super) fn pump(app: &mut App) -> Vec<Effect> {
+    if app.compare.grid.is_some() {
+        return queue_grid(app);
+    }
     let mut effects = Vec::new();
     let base = app.search.request();
     let cap = in_flight_cap(app);
@@ -213,6 +218,119 @@ pub(super) fn pump(app: &mut App) -> Vec<Effect> {
     effects
 }
 
+/// Every waiting column of a comparison through the queue, submitted as a job.
+fn queue_grid(app: &mut App) -> Vec<Effect> {
+    let Some(entry) = app.compare.grid.clone() else {
+        return Vec::new();
+    };
+    let mut effects = Vec::new();
+    let base = app.search.request();
+    for i in 0..app.compare.columns.len() {
+        if !app.compare.columns[i].queued {
+            continue;
+        }
+        let tag = app.next_tag();
+        let compare = &mut app.compare;
+        let vantage = compare.columns[i].vantage.clone();
+        let request = match compare.mode {
+            CompareMode::Answers if vantage.overview => {
+                crate::store::RequestParams::Search(compare.overview_request(&vantage))
+            }
+            CompareMode::Answers => crate::store::RequestParams::Ai(compare.ai_request(&vantage)),
+            CompareMode::Search => {
+                crate::store::RequestParams::Search(compare.search_request(&base, &vantage))
+            }
+        };
+        let column = &mut compare.columns[i];
+        column.queued = false;
+        column.call = CallState::running(tag, app.now, "Queuing".to_string(), None);
+        effects.push(Effect::Call(CallEffect::SubmitGridColumn {
+            tag,
+            entry: entry.clone(),
+            column: i,
+            request,
+        }));
+    }
+    effects
+}
+
+/// A queued column's job is stored: it is polled as every job is, and the column waits for
+/// it; a column that could not be queued has failed.
+pub(crate) fn on_grid_queued(
+    app: &mut App,
+    tag: Tag,
+    result: Result<crate::store::JobRecord, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(record) => {
+            if let Some(column) = app.compare.column_of(tag) {
+                column.job = Some(record.id.clone());
+                column.call = CallState::running(
+                    tag,
+                    app.now,
+                    format!("Job {} queued", record.id.short()),
+                    None,
+                );
+            }
+            crate::app::jobs_tab::keep_queued(app, record);
+            app.jobs.due(app.wall)
+        }
+        Err(sentence) => land(
+            app,
+            tag,
+            Err(ApiError::Unanswered(format!("Not queued: {sentence}"))),
+        ),
+    }
+}
+
+/// A poll of a job that answers a column: its result read off the UI task, or the column
+/// failed when its job ended without one.
+pub(crate) fn on_grid_job(
+    app: &mut App,
+    id: &crate::api::JobId,
+    state: crate::jobs::JobState,
+    body: Option<crate::store::Body>,
+) -> Vec<Effect> {
+    use crate::jobs::JobState;
+    let Some(i) = app
+        .compare
+        .columns
+        .iter()
+        .position(|c| c.job.as_ref() == Some(id))
+    else {
+        return Vec::new();
+    };
+    let Some(tag) = app.compare.columns[i].call.tag() else {
+        return Vec::new();
+    };
+    match (state, body) {
+        (JobState::Done, Some(body)) => {
+            let compare = &app.compare;
+            let vantage = &compare.columns[i].vantage;
+            let request = match compare.mode {
+                CompareMode::Answers if vantage.overview => {
+                    crate::store::RequestParams::Search(compare.overview_request(vantage))
+                }
+                _ => crate::store::RequestParams::Ai(compare.ai_request(vantage)),
+            };
+            vec![Effect::Call(CallEffect::PrepareGridColumn {
+                tag,
+                request,
+                body,
+            })]
+        }
+        (JobState::Failed | JobState::Expired, _) => land(
+            app,
+            tag,
+            Err(ApiError::Unanswered(format!(
+                "Its job {} ended {state} with no answer: R asks the column again.",
+                id.short()
+            ))),
+        ),
+        _ => Vec::new(),
+    }
+}
+
 /// Why the comparison cannot be sent as it stands, as a sentence.
 fn refusal(app: &App) -> Option<String> {
     let compare = &app.compare;
@@ -222,9 +340,14 @@ fn refusal(app: &App) -> Option<String> {
             "There are no columns: choose models (m) or locations (c), or add one with +.".into(),
         );
     }
-    if n > MAX_COLUMNS {
+    if n > MAX_COLUMNS && compare.mode == CompareMode::Search {
         return Some(format!(
-            "Not sent: {n} columns would be {n} billed calls; at most {MAX_COLUMNS} are allowed. Remove a model, device or location."
+            "Not sent: {n} searches would be {n} billed calls; at most {MAX_COLUMNS} are compared. Remove a device, location or IP type."
+        ));
+    }
+    if n > MAX_COLUMNS && compare.samples_per_column() > 1 {
+        return Some(format!(
+            "Not sent: with samples, at most {MAX_COLUMNS} columns are asked; {n} go through the queue one answer each. Set samples to 1, or remove a model, device or location."
         ));
     }
     if let Err(sentence) = samples::check_sampled_comparison(compare.samples_per_column(), n) {
@@ -337,6 +460,17 @@ pub(super) fn send_all(app: &mut App) -> Vec<Effect> {
     let mut effects = cancel_all(app);
     app.compare.run_started = Some(app.now);
     let samples = app.compare.samples_per_column();
+    // More columns than are asked at once: one History entry now, each column a job.
+    app.compare.grid = None;
+    if app.compare.columns.len() > MAX_COLUMNS {
+        let entry = crate::store::EntryId::new();
+        let params = app.compare.history_params(&app.search.request());
+        effects.push(Effect::Store(StoreEffect::StartComparison {
+            entry: entry.clone(),
+            params: Box::new(params),
+        }));
+        app.compare.grid = Some(entry);
+    }
     for column in &mut app.compare.columns {
         column.queue(samples);
         column.scroll = 0;
@@ -347,7 +481,12 @@ pub(super) fn send_all(app: &mut App) -> Vec<Effect> {
     app.compare.refresh_summary();
     let n = app.compare.columns.len() * samples;
     let cap = in_flight_cap(app);
-    if samples > 1 {
+    if let Some(entry) = &app.compare.grid {
+        let short = entry.as_str().get(..8).unwrap_or_default().to_string();
+        app.flash_info(format!(
+            "{n} columns through the service's queue: each fills as its job lands. If the app is closed first, `vantage compare --resume {short}` finishes it."
+        ));
+    } else if samples > 1 {
         app.flash_info(format!(
             "{n} calls: each of the {} columns asked {samples} times afresh, {cap} at once.",
             app.compare.columns.len()

@@ -147,21 +147,96 @@ fn eight_run_at_once_and_the_rest_start_as_others_land() {
 }
 
 #[test]
-fn more_than_sixteen_columns_are_refused_with_the_reason() {
+fn more_than_sixteen_columns_go_through_the_queue_and_fill_as_their_jobs_land() {
+    use crate::jobs::PollOutcome;
     let mut app = app();
     app.compare.set_prompt("boots");
     app.compare.axes.models = Model::ALL.to_vec();
     app.compare.axes.locations = ["us", "de", "fr", "it", "es"].map(loc).to_vec();
     app.compare.rebuild();
     assert_eq!(app.compare.columns.len(), 20);
-    assert!(!cost_line(&app).1);
+    let (cost, allowed) = cost_line(&app);
+    assert!(allowed && cost.contains("through the queue"), "{cost}");
     let effects = send_all(&mut app);
-    assert!(effects.is_empty());
-    let flash = app.flash.as_ref().unwrap().text.clone();
-    assert!(
-        flash.contains("20 columns") && flash.contains("at most 16"),
-        "{flash}"
+    let entry = match &effects[0] {
+        Effect::Store(StoreEffect::StartComparison { entry, .. }) => entry.clone(),
+        other => panic!("the entry first: {other:?}"),
+    };
+    let submitted: Vec<(Tag, usize)> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Call(CallEffect::SubmitGridColumn {
+                tag,
+                column,
+                entry: e,
+                ..
+            }) => {
+                assert_eq!(*e, entry);
+                Some((*tag, *column))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(submitted.len(), 20, "every column queued at once");
+    // Each job stored; the first lands, the second fails.
+    for (i, (tag, _)) in submitted.iter().enumerate() {
+        let id = crate::api::JobId::parse(&format!("00000000-0000-4000-8000-{i:012}")).unwrap();
+        let record = crate::store::JobRecord {
+            id,
+            kind: crate::api::JobKind::Ai,
+            request: None,
+            summary: String::new(),
+            state: crate::jobs::JobState::Pending,
+            known: true,
+            created_at: 0,
+            last_poll_at: None,
+            next_poll_at: None,
+            attempts: 0,
+            result_size: None,
+            last_error: None,
+        };
+        update(
+            &mut app,
+            Msg::GridQueued {
+                tag: *tag,
+                result: Ok(record),
+            },
+        );
+    }
+    let job = |i: usize| app.compare.columns[i].job.clone().unwrap();
+    let (first, second) = (job(0), job(1));
+    // Their polls go out when due, as the event loop's timer says.
+    app.wall += 60_000;
+    update(&mut app, Msg::JobsWake);
+    let body = crate::store::Body {
+        status: 200,
+        text: "{\"completion\":\"Merrell\"}".to_string(),
+        elapsed_ms: 5,
+        received_at: 1,
+    };
+    let effects = update(
+        &mut app,
+        Msg::JobPolled {
+            id: first,
+            outcome: PollOutcome::Ready,
+            result: Some(body),
+        },
     );
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Call(CallEffect::PrepareGridColumn { tag, .. }) if *tag == submitted[0].0)),
+        "{effects:?}"
+    );
+    update(
+        &mut app,
+        Msg::JobPolled {
+            id: second,
+            outcome: PollOutcome::Failed(None),
+            result: None,
+        },
+    );
+    assert!(app.compare.columns[1].call.error().is_some());
 }
 
 #[test]
@@ -353,6 +428,7 @@ fn a_finished_comparison_is_one_history_entry_that_reopens_without_calls() {
                 params,
                 columns,
                 elapsed_ms,
+                ..
             }) => Some((params.clone(), columns.clone(), *elapsed_ms)),
             _ => None,
         })

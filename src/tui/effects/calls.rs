@@ -157,6 +157,33 @@ impl EffectRunner {
                 });
                 None
             }
+            CallEffect::SubmitGridColumn {
+                tag,
+                entry,
+                column,
+                request,
+            } => {
+                let (client, tx) = (self.client.clone(), self.tx.clone());
+                let store = self.store.clone();
+                tokio::spawn(async move {
+                    let result =
+                        submit_grid_column(&client, store.as_ref(), &entry, column, request).await;
+                    let _ = tx.send(Msg::GridQueued { tag, result });
+                });
+                None
+            }
+            CallEffect::PrepareGridColumn { tag, request, body } => {
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    let msg =
+                        tokio::task::spawn_blocking(move || grid_column_answer(tag, request, body))
+                            .await;
+                    if let Ok(msg) = msg {
+                        let _ = tx.send(msg);
+                    }
+                });
+                None
+            }
             CallEffect::SubmitJob { request, replaces } => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 let store = self.store.clone();
@@ -309,6 +336,47 @@ impl EffectRunner {
 /// Submits a request in async mode, then records its job (awaited) before anything else:
 /// the id is never lost. The submission is a history entry; the job's result becomes its
 /// response when it lands.
+/// Queues a comparison's column and stores its job with its column before saying so.
+async fn submit_grid_column(
+    client: &Client,
+    store: Option<&Store>,
+    entry: &crate::store::EntryId,
+    column: usize,
+    request: RequestParams,
+) -> Result<JobRecord, String> {
+    let store =
+        store.ok_or("a comparison through the queue needs the store, which could not be opened")?;
+    let id = crate::track::submit::queue(client, &request)
+        .await
+        .map_err(|e| e.to_string())?;
+    let job = NewJob::submitted(id.clone(), request);
+    store
+        .record_grid_job(entry, column, job)
+        .await
+        .map_err(|e| e.to_string())?;
+    store
+        .job(&id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "the job was stored but cannot be read back".to_string())
+}
+
+/// A queued column's result, read as the sync call's answer would be.
+fn grid_column_answer(tag: Tag, request: RequestParams, body: crate::store::Body) -> Msg {
+    let unread =
+        || ApiError::Unanswered("The job's result is not an answer vantage reads.".to_string());
+    let elapsed = std::time::Duration::from_millis(body.elapsed_ms);
+    let result = match request {
+        RequestParams::Ai(request) => present::answer::prepare_stored(request, &body.text)
+            .map(Box::new)
+            .ok_or_else(unread),
+        RequestParams::Search(request) => Ok(Box::new(
+            present::compare::overview::stored_overview(request, body.text, elapsed),
+        )),
+        _ => Err(unread()),
+    };
+    Msg::AiDone { tag, result }
+}
+
 async fn submit_job(
     client: &Client,
     store: Option<&Store>,

@@ -336,14 +336,24 @@ impl EffectRunner {
                 });
                 None
             }
+            StoreEffect::StartComparison { entry, params } => {
+                if let Some(store) = store {
+                    store.add_request_as(entry, *params).detach();
+                }
+                None
+            }
             StoreEffect::RecordComparison {
+                entry,
                 params,
                 columns,
                 elapsed_ms,
             } => {
                 if let Some(store) = store {
-                    let (entry, ack) = store.add_request(*params);
-                    ack.detach();
+                    let entry = entry.unwrap_or_else(|| {
+                        let (entry, ack) = store.add_request(*params);
+                        ack.detach();
+                        entry
+                    });
                     let body = crate::store::Body {
                         status: 200,
                         text: columns,
