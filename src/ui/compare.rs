@@ -217,10 +217,14 @@ fn axes_lines(app: &App) -> Vec<Line<'static>> {
             theme::dim(),
         ));
     }
+    // Through the queue every column is asked at once; else a few at a time.
+    let at_once = match app.compare.columns.len() > crate::present::compare::MAX_COLUMNS {
+        true => String::new(),
+        false => format!(" · at most {} at once", in_flight_cap(app)),
+    };
     cost_spans.push(Span::styled(
         format!(
-            "  · at most {} at once · {} runs · {} keys",
-            in_flight_cap(app),
+            " {at_once} · {} runs · {} keys",
             app.key_of(Context::Compare, Action::Send),
             app.key_of(Context::Normal, Action::Help)
         ),

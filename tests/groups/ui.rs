@@ -13,6 +13,8 @@ mod readme_picture;
 mod ui_chat;
 #[path = "../ui_compare.rs"]
 mod ui_compare;
+#[path = "../ui_compare_grid.rs"]
+mod ui_compare_grid;
 #[path = "../ui_jobs.rs"]
 mod ui_jobs;
 #[path = "../ui_keys.rs"]
