@@ -6,7 +6,7 @@
 
 use crate::api::AiRequest;
 use crate::present::answer::PreparedAnswer;
-use crate::store::RequestParams;
+use crate::store::{JobRecord, RequestParams};
 
 use super::{App, Effect};
 
@@ -24,6 +24,8 @@ pub enum Ask {
     BrandsChanged,
     /// Show this answer (a Compare column's) in Chat and ask to search its fanouts there.
     FanoutCoverage(Box<PreparedAnswer>),
+    /// Keep this queued job in the Jobs tab and poll it as every job is (a grid column's).
+    KeepJob(Box<JobRecord>),
 }
 
 /// Carries out the asks made during one update, in order (one may lead to another).
@@ -57,6 +59,10 @@ pub(super) fn carry_out(app: &mut App) -> Vec<Effect> {
             Ask::FanoutCoverage(answer) => {
                 super::chat::show_answer(app, answer);
                 super::coverage::ask(app)
+            }
+            Ask::KeepJob(record) => {
+                super::jobs_tab::keep_queued(app, *record);
+                app.jobs.due(app.wall)
             }
             Ask::BrandsChanged => {
                 super::chat::refresh_mentions(app);

@@ -272,8 +272,8 @@ pub(crate) fn on_grid_queued(
                     None,
                 );
             }
-            crate::app::jobs_tab::keep_queued(app, record);
-            app.jobs.due(app.wall)
+            app.ask(crate::app::hub::Ask::KeepJob(Box::new(record)));
+            Vec::new()
         }
         Err(sentence) => land(
             app,
