@@ -32,6 +32,7 @@ pub mod present;
 pub mod price;
 pub mod render;
 pub mod runtime;
+pub mod safe_file;
 pub mod sanitize;
 pub mod shareable;
 pub mod sim;

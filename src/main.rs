@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Whatever is left on the blocking pool when the app quits is not waited for.
     let code = match vantage::runtime::block_on(dispatch(cli)) {
-        Ok(code) => code,
+        Ok(code) => cli::with_output_checked(code),
         Err(e) => {
             cli::err(&format!("Could not start the async runtime: {e}."));
             return ExitCode::from(exit::FAILURE as u8);

@@ -221,7 +221,8 @@ pub(super) fn refuse(sentence: &str) -> i32 {
 }
 
 /// Text for the reader on stdout, cleaned of anything a terminal would obey, even into a
-/// pipe. A closed pipe is ignored (`vantage search … | head` must not panic).
+/// pipe. A failed write (a full disk, a closed pipe) never panics: it is kept, later output
+/// is dropped, and [`run`] ends the command with a sentence and a non-zero exit.
 pub(super) fn out(text: &str) {
     write_stdout(&sanitize::for_terminal(text));
 }
@@ -276,9 +277,35 @@ fn write_stdout(text: &str) {
     if COUNTDOWN_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed) {
         write_stderr(&blank_line());
     }
+    if STDOUT_FAILED.get().is_some() {
+        return;
+    }
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        let _ = STDOUT_FAILED.set(error.to_string());
+    }
+}
+
+/// The first write to stdout that failed, if one did: output after it is cut short.
+static STDOUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// A command whose output could not be written whole has failed, whatever it did: the
+/// sentence on stderr, and exit 1 where it would have been 0.
+pub fn with_output_checked(code: i32) -> i32 {
+    let Some(problem) = STDOUT_FAILED.get() else {
+        return code;
+    };
+    err(&format!(
+        "The output could not be written whole ({problem}): what was printed is cut short. Check the disk or the program reading it."
+    ));
+    if code == crate::exit::OK {
+        crate::exit::FAILURE
+    } else {
+        code
+    }
 }
 
 /// A sentence on stderr (an error, a warning, a note), cleaned, ending in a newline. A retry

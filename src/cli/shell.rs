@@ -163,7 +163,7 @@ pub fn man(dir: Option<&std::path::Path>) -> i32 {
     let written = super::man::pages().and_then(|pages| {
         std::fs::create_dir_all(dir)?;
         for (name, page) in &pages {
-            std::fs::write(dir.join(name), page)?;
+            crate::safe_file::write(&dir.join(name), page)?;
         }
         Ok(pages.len())
     });

@@ -61,10 +61,10 @@ pub(super) fn report_page(
         return exit::OK;
     };
     let folder = path.parent().unwrap_or(std::path::Path::new(""));
-    let written = std::fs::write(path, &page).and_then(|()| {
+    let written = crate::safe_file::write(path, &page).and_then(|()| {
         charts
             .iter()
-            .try_for_each(|chart| std::fs::write(folder.join(&chart.name), &chart.svg))
+            .try_for_each(|chart| crate::safe_file::write(&folder.join(&chart.name), &chart.svg))
     });
     match written {
         Ok(()) => {
@@ -122,7 +122,8 @@ pub(super) fn report_set(
         }
     };
     let first = if last { runs.len() - 1 } else { 0 };
-    let mut file = match output.map(std::fs::File::create).transpose() {
+    // Nothing is at the path until the last run is written: the old report stays whole.
+    let mut file = match output.map(crate::safe_file::SafeFile::create).transpose() {
         Ok(file) => file,
         Err(error) => {
             err(&format!(
@@ -196,6 +197,12 @@ pub(super) fn report_set(
             }
             None => out_as_received(&text),
         }
+    }
+    if let Some(file) = file
+        && let Err(error) = file.commit()
+    {
+        err(&format!("The report could not be written ({error})."));
+        return exit::FAILURE;
     }
     exit::OK
 }

@@ -59,6 +59,8 @@ mod network_edges;
 mod page_usage;
 #[path = "../places_cli.rs"]
 mod places_cli;
+#[path = "../planted_files.rs"]
+mod planted_files;
 #[path = "../prices.rs"]
 mod prices;
 #[path = "../proxy_cli.rs"]

@@ -635,20 +635,12 @@ impl Workspace {
         self.save()
     }
 
-    /// Writes the file: to a temporary file beside it, then renamed over it, so a crash
-    /// never leaves half a file.
+    /// Writes the file through [`crate::safe_file`]: whole or not at all, its mode and a
+    /// symlink to it kept.
     pub fn save(&self) -> Result<(), WorkspaceError> {
-        let failed = |error: std::io::Error| WorkspaceError::Write {
+        crate::safe_file::write(&self.path, self.to_text()).map_err(|error| WorkspaceError::Write {
             path: self.path.clone(),
             reason: error.to_string(),
-        };
-        let mut temporary = self.path.clone().into_os_string();
-        temporary.push(".saving");
-        let temporary = PathBuf::from(temporary);
-        std::fs::write(&temporary, self.to_text()).map_err(failed)?;
-        std::fs::rename(&temporary, &self.path).map_err(|error| {
-            let _ = std::fs::remove_file(&temporary);
-            failed(error)
         })
     }
 }

@@ -45,9 +45,7 @@ fn write_settings(path: &Path, text: &str) -> Result<(), String> {
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder).map_err(fail)?;
     }
-    let partial = path.with_extension("json.partial");
-    std::fs::write(&partial, text).map_err(fail)?;
-    std::fs::rename(&partial, path).map_err(fail)
+    crate::safe_file::write(path, text).map_err(fail)
 }
 
 impl EffectRunner {
@@ -214,7 +212,7 @@ fn opener_failure(error: &io::Error) -> String {
 }
 
 /// Writes an export: a missing folder is made first; an existing file is left alone unless
-/// `overwrite` (checked by the create itself, so nothing slips in between).
+/// `overwrite` (checked again by the rename, so nothing slips in between).
 pub(super) fn write_export(
     path: &std::path::Path,
     contents: &str,
@@ -229,22 +227,20 @@ pub(super) fn write_export(
             reason: e.to_string(),
         })?;
     }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true);
-    if overwrite {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
-    }
-    let mut file = options.open(path).map_err(|e| {
+    let failed = |e: io::Error| {
         if e.kind() == io::ErrorKind::AlreadyExists {
             WriteFailure::Exists
         } else {
             WriteFailure::Write(e.to_string())
         }
-    })?;
-    file.write_all(contents.as_bytes())
-        .map_err(|e| WriteFailure::Write(e.to_string()))
+    };
+    let mut file = match overwrite {
+        true => crate::safe_file::SafeFile::create(path),
+        false => crate::safe_file::SafeFile::create_new(path),
+    }
+    .map_err(failed)?;
+    file.write_all(contents.as_bytes()).map_err(failed)?;
+    file.commit().map_err(failed)
 }
 
 #[cfg(test)]

@@ -1,0 +1,206 @@
+//! Files planted by someone else and disks that fill up (part 29): every file vantage writes
+//! goes through one safe writer, and output that cannot be written whole is a failure.
+
+use std::path::Path;
+
+#[path = "common/cli.rs"]
+mod cli;
+use cli::vantage;
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_planted_at_the_workspace_s_temporary_name_never_has_its_target_overwritten() {
+    use std::os::unix::fs::{PermissionsExt as _, symlink};
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("root-owned-secret");
+    std::fs::write(&victim, "secret = 1\n").unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // The names a save has used or might use, each a link to the victim.
+    for planted in [
+        "vantage.toml.saving",
+        "vantage.toml.partial",
+        ".vantage.toml.partial",
+    ] {
+        symlink(&victim, dir.path().join(planted)).unwrap();
+    }
+    let made = vantage(
+        dir.path(),
+        &[
+            "track",
+            "set",
+            "new",
+            "boots",
+            "--prompt",
+            "best hiking boots",
+        ],
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+    let added = vantage(
+        dir.path(),
+        &[
+            "track",
+            "set",
+            "add",
+            "boots",
+            "--prompt",
+            "best trail shoes",
+        ],
+    );
+    assert!(added.status.success(), "{}", stderr(&added));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "secret = 1\n");
+    let workspace = std::fs::read_to_string(dir.path().join("vantage.toml")).unwrap();
+    assert!(workspace.contains("best trail shoes"), "{workspace}");
+    // Nothing of the save is left beside it.
+    let stray: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".vantage.toml.") && name != ".vantage.toml.partial")
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_workspace_keeps_its_mode_and_its_symlink_when_saved() {
+    use std::os::unix::fs::{PermissionsExt as _, symlink};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("shared")).unwrap();
+    let real = dir.path().join("shared/vantage.toml");
+    std::fs::write(&real, "").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    symlink("shared/vantage.toml", dir.path().join("vantage.toml")).unwrap();
+    let made = vantage(
+        dir.path(),
+        &[
+            "track",
+            "set",
+            "new",
+            "boots",
+            "--prompt",
+            "best hiking boots",
+        ],
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+    let link = std::fs::symlink_metadata(dir.path().join("vantage.toml")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link is kept");
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("best hiking boots")
+    );
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "a 0600 workspace stays 0600");
+}
+
+/// `vantage ARGS > /dev/full`: every write fails with "No space left on device".
+fn onto_a_full_disk(dir: &Path, args: &[&str]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir)
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("none.toml"))
+        .env_remove("VANTAGE_TOKEN")
+        .env_remove("VANTAGE_WORKSPACE")
+        .args(args)
+        .stdout(full)
+        .output()
+        .unwrap()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_onto_a_full_disk_is_a_failure_with_a_sentence_never_exit_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let asked = vantage(dir.path(), &["--demo", "ai", "best hiking boots"]);
+    assert!(asked.status.success(), "{}", stderr(&asked));
+    for args in [
+        &["--demo", "ai", "best hiking boots", "--json"][..],
+        &["--demo", "history", "--json"],
+        &["--demo", "history"],
+        &["devices", "--demo"],
+        &["man"],
+        &["completions", "bash"],
+    ] {
+        let output = onto_a_full_disk(dir.path(), args);
+        let said = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {said}");
+        assert!(
+            said.contains("could not be written whole") && said.contains("No space left"),
+            "{args:?}: {said}"
+        );
+        assert!(!said.contains("panicked"), "{said}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_report_cut_short_by_a_full_disk_leaves_the_old_report_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = vantage(
+        dir.path(),
+        &[
+            "track",
+            "set",
+            "new",
+            "boots",
+            "--prompt",
+            "best hiking boots",
+            "--models",
+            "gemini",
+        ],
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+    let ran = vantage(
+        dir.path(),
+        &["--demo", "track", "run", "boots", "--wait", "--yes"],
+    );
+    assert!(
+        ran.status.code().is_some_and(|c| c != 101),
+        "{}",
+        stderr(&ran)
+    );
+    let report = dir.path().join("report.html");
+    std::fs::write(&report, "the old report, whole\n").unwrap();
+    // A file size limit of 1 KB: the write past it fails as a full disk's would (the shell's
+    // `ulimit -f` counts 512-byte blocks), and the process is stopped by SIGXFSZ there.
+    let cut = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .env("VANTAGE_DATA_DIR", dir.path().join("data"))
+        .env("VANTAGE_CONFIG", dir.path().join("none.toml"))
+        .env_remove("VANTAGE_TOKEN")
+        .env_remove("VANTAGE_WORKSPACE")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 2; exec {} --demo track report boots --format html -o report.html",
+            env!("CARGO_BIN_EXE_vantage")
+        ))
+        .output()
+        .unwrap();
+    assert!(!cut.status.success(), "{}", stderr(&cut));
+    assert_eq!(
+        std::fs::read_to_string(&report).unwrap(),
+        "the old report, whole\n"
+    );
+    let whole = vantage(
+        dir.path(),
+        &[
+            "--demo",
+            "track",
+            "report",
+            "boots",
+            "--format",
+            "html",
+            "-o",
+            "report.html",
+        ],
+    );
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    assert!(std::fs::read_to_string(&report).unwrap().contains("<html"));
+}
