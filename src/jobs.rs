@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::client::poll_delay;
 use crate::api::model::value_enum;
-use crate::api::{ApiError, Fetched, JobId, JobKind, JobPoll};
+use crate::api::{ApiError, BodyAsked, Fetched, JobId, JobKind, JobPoll};
 
 /// Polls allowed out at once, whatever the number of waiting jobs (API.md).
 pub const MAX_IN_FLIGHT: usize = 8;
@@ -151,6 +151,8 @@ pub struct TrackedJob {
     /// Errors in a row since the last real answer.
     pub error_streak: u32,
     pub last_error: Option<String>,
+    /// What its result must be: a body that is not is a failed poll, not an answer.
+    pub asked: BodyAsked,
 }
 
 impl TrackedJob {
@@ -167,7 +169,13 @@ impl TrackedJob {
             known: true,
             error_streak: 0,
             last_error: None,
+            asked: BodyAsked::Json,
         }
+    }
+
+    /// The same job, whose result is a page rather than JSON when `asked` says so.
+    pub fn asking(self, asked: BodyAsked) -> Self {
+        TrackedJob { asked, ..self }
     }
 
     /// An id received elsewhere: unconfirmed, polled at once.
@@ -187,6 +195,7 @@ pub struct PollTicket {
     pub kind: JobKind,
     /// 1 for the first poll of the job.
     pub attempt: u32,
+    pub asked: BodyAsked,
 }
 
 /// What one completed poll changed, for storing and showing.
@@ -342,6 +351,7 @@ impl Scheduler {
                     id,
                     kind: slot.job.kind,
                     attempt: slot.job.attempts + 1,
+                    asked: slot.job.asked,
                 });
             }
         }

@@ -6,6 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Notices, client, quick, raw_client, settings, start};
+use vantage::api::BodyAsked;
 use vantage::api::{
     AiAnswer, AiFormat, AiRequest, ApiError, Client, ClientSettings, Field, JobAnswer, JobId,
     JobKind, JobPoll, Model, RetryPolicy, SearchAnswer, SearchFormat, SearchRequest, Secret,
@@ -144,14 +145,18 @@ async fn ai_async_job_goes_from_pending_to_the_sync_answer() {
         995,
         "a submission is billed, 5 credits an answer"
     );
-    let state = wait_job(async || api.ai_job(&id).await.map(|f| f.value)).await;
+    let state = wait_job(async || api.ai_job(&id, BodyAsked::Json).await.map(|f| f.value)).await;
     let JobPoll::Ready(answer) = state else {
         panic!("job did not finish: {state:?}");
     };
     let sync = api.ai(&request).await.unwrap();
     assert_eq!(answer, sync.value, "the job answers what a sync call does");
     // The generic retrieval answers the same.
-    let JobPoll::Ready(JobAnswer::Ai(again)) = api.job(JobKind::Ai, &id).await.unwrap().value
+    let JobPoll::Ready(JobAnswer::Ai(again)) = api
+        .job(JobKind::Ai, &id, BodyAsked::Json)
+        .await
+        .unwrap()
+        .value
     else {
         panic!("generic retrieval of a ready job");
     };
@@ -165,7 +170,7 @@ async fn ai_job_falls_back_to_the_older_completions_path() {
     let api = client(&sim);
     let id = JobId::parse(UNKNOWN_ID).unwrap();
     let before = sim.requests_received();
-    let error = api.ai_job(&id).await.unwrap_err();
+    let error = api.ai_job(&id, BodyAsked::Json).await.unwrap_err();
     assert_eq!(
         error,
         ApiError::NotFound {
@@ -190,7 +195,7 @@ async fn ai_job_falls_back_to_the_older_completions_path() {
     );
     let before = sim.requests_received();
     assert!(matches!(
-        api.search_job(&id).await,
+        api.search_job(&id, BodyAsked::Json).await,
         Err(ApiError::NotFound { .. })
     ));
     assert_eq!(sim.requests_received() - before, 1, "search has one path");
@@ -266,13 +271,18 @@ async fn search_async_job_goes_from_pending_to_results() {
     let api = client(&sim);
     let request = json_search("coffee grinder");
     let id = api.search_submit(&request).await.unwrap();
-    let state = wait_job(async || api.search_job(&id).await.map(|f| f.value)).await;
+    let state =
+        wait_job(async || api.search_job(&id, BodyAsked::Json).await.map(|f| f.value)).await;
     let JobPoll::Ready(answer) = state else {
         panic!("job did not finish: {state:?}");
     };
     assert_eq!(results(&answer).terms, "coffee grinder");
     assert_eq!(answer, api.search(&request).await.unwrap().value);
-    let JobPoll::Ready(JobAnswer::Search(_)) = api.job(JobKind::Search, &id).await.unwrap().value
+    let JobPoll::Ready(JobAnswer::Search(_)) = api
+        .job(JobKind::Search, &id, BodyAsked::Json)
+        .await
+        .unwrap()
+        .value
     else {
         panic!("generic retrieval of a ready search");
     };
@@ -288,7 +298,10 @@ async fn browser_job_answers_its_content() {
     assert_eq!(fetched.value, JobPoll::Ready(content.to_string()));
     assert_eq!(fetched.body, content);
     assert_eq!(
-        api.job(JobKind::Browser, &id).await.unwrap().value,
+        api.job(JobKind::Browser, &id, BodyAsked::Json)
+            .await
+            .unwrap()
+            .value,
         JobPoll::Ready(JobAnswer::Browser(content.to_string()))
     );
 }
@@ -406,6 +419,38 @@ async fn captcha_answers_403() {
     );
     assert_eq!((error.exit_code(), error.status()), (4, Some(403)));
     assert_eq!(sim.requests_received(), 1, "a captcha is not retried");
+}
+
+#[tokio::test]
+async fn a_gateway_page_sent_with_200_where_json_was_asked_is_a_failed_call_not_an_answer() {
+    let sim = start(quick()).await;
+    let api = client(&sim);
+    let balance = sim.credits();
+    sim.script(vec![Some(Fault::GatewayPage), Some(Fault::GatewayPage)]);
+    let error = api
+        .ai(&AiRequest::new("best hiking boots"))
+        .await
+        .unwrap_err();
+    let ApiError::BadBody { what, excerpt } = &error else {
+        panic!("{error:?}");
+    };
+    assert!(
+        what.contains("the JSON asked for did not come") && what.contains("text/html"),
+        "{what}"
+    );
+    assert!(excerpt.contains("502 Bad Gateway"), "{excerpt}");
+    assert_eq!(error.exit_code(), 4);
+    let error = api.search(&json_search("hiking boots")).await.unwrap_err();
+    assert!(matches!(error, ApiError::BadBody { .. }), "{error:?}");
+    assert_eq!(sim.credits(), balance, "neither is billed");
+    // A page asked for is taken as the page it is.
+    sim.script(vec![Some(Fault::GatewayPage)]);
+    let rendered = AiRequest {
+        format: AiFormat::Rendered,
+        ..AiRequest::new("best hiking boots")
+    };
+    let page = api.ai(&rendered).await.unwrap();
+    assert!(matches!(page.value, AiAnswer::Html(_)));
 }
 
 #[tokio::test]
@@ -605,10 +650,11 @@ async fn failed_jobs_poll_as_failed() {
     .await;
     let api = client(&sim);
     let id = api.ai_submit(&AiRequest::new("hi")).await.unwrap();
-    let state = wait_job(async || api.ai_job(&id).await.map(|f| f.value)).await;
+    let state = wait_job(async || api.ai_job(&id, BodyAsked::Json).await.map(|f| f.value)).await;
     assert!(matches!(state, JobPoll::Failed(_)), "{state:?}");
     let id = api.search_submit(&json_search("hi")).await.unwrap();
-    let state = wait_job(async || api.search_job(&id).await.map(|f| f.value)).await;
+    let state =
+        wait_job(async || api.search_job(&id, BodyAsked::Json).await.map(|f| f.value)).await;
     assert!(matches!(state, JobPoll::Failed(_)), "{state:?}");
 }
 

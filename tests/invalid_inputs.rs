@@ -269,7 +269,7 @@ async fn attempts(api: &Client, input: &Input) -> Vec<ApiError> {
         Input::Job(kind, text) => match JobId::parse(text) {
             Err(invalid) => vec![ApiError::from(invalid)],
             Ok(id) => vec![
-                api.job(*kind, &id)
+                api.job(*kind, &id, vantage::api::BodyAsked::Json)
                     .await
                     .err()
                     .unwrap_or(ApiError::Cancelled),

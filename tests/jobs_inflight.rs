@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use vantage::api::BodyAsked;
 use vantage::api::{AiRequest, Client, ClientSettings, JobId, JobKind, SearchRequest, Secret};
 use vantage::cli::{WatchEnd, drive_jobs};
 use vantage::jobs::{JobState, MAX_IN_FLIGHT, Scheduler};
@@ -62,7 +63,7 @@ async fn two_hundred_pending_jobs_never_have_more_than_eight_polls_in_flight() {
     let polls = Arc::new(AtomicUsize::new(0));
     let poll = {
         let (in_flight, most, polls) = (in_flight.clone(), most.clone(), polls.clone());
-        move |kind: JobKind, id: JobId| {
+        move |kind: JobKind, id: JobId, asked: BodyAsked| {
             let client = client.clone();
             let (in_flight, most, polls) = (in_flight.clone(), most.clone(), polls.clone());
             async move {
@@ -71,7 +72,7 @@ async fn two_hundred_pending_jobs_never_have_more_than_eight_polls_in_flight() {
                 polls.fetch_add(1, Ordering::SeqCst);
                 // Long enough for polls to overlap, so the cap is what limits them.
                 tokio::time::sleep(Duration::from_millis(15)).await;
-                let answer = client.job(kind, &id).await;
+                let answer = client.job(kind, &id, asked).await;
                 in_flight.fetch_sub(1, Ordering::SeqCst);
                 answer
             }

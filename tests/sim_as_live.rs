@@ -12,6 +12,7 @@ use common::http::get;
 use common::{client, quick, start};
 use serde_json::Value;
 use vantage::analysis::{overview, serp_pages};
+use vantage::api::BodyAsked;
 use vantage::api::{ApiError, BrowserRequest, JobPoll, SearchRequest};
 use vantage::sim::SimConfig;
 
@@ -233,7 +234,7 @@ async fn search_results_answers_a_pending_job_with_200_and_its_status() {
     let pending = get(&sim, "/search/results", &[("id", &id.to_string())]).await;
     assert_eq!(pending.status, 200, "{}", pending.body);
     assert_eq!(pending.json()["status"], "retrieving");
-    let polled = api.search_job(&id).await.unwrap();
+    let polled = api.search_job(&id, BodyAsked::Json).await.unwrap();
     assert_eq!(polled.value, JobPoll::Pending("retrieving".into()));
 }
 

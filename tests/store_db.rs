@@ -487,7 +487,9 @@ async fn the_token_never_reaches_the_database() {
     let mut scheduler = Scheduler::new();
     scheduler.insert(store.job(&id).unwrap().unwrap().tracked(0));
     scheduler.due(now_ms());
-    let polled = client.job(JobKind::Ai, &id).await;
+    let polled = client
+        .job(JobKind::Ai, &id, vantage::api::BodyAsked::Json)
+        .await;
     let outcome = PollOutcome::of(&polled);
     assert_eq!(outcome, PollOutcome::Ready);
     let t = scheduler.complete(&id, &outcome, now_ms()).unwrap();

@@ -14,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use vantage::analysis::workspace::TrackSet;
+use vantage::api::BodyAsked;
 use vantage::api::{Client, ClientSettings, JobId, JobKind, Location, Model, Secret};
 use vantage::cli::{WatchEnd, drive_jobs};
 use vantage::jobs::Scheduler;
@@ -81,9 +82,9 @@ async fn run_to_the_end(store: &Store, sim: &Simulator, set: &TrackSet) -> vanta
     for job in store.track_open_jobs(&set.name).unwrap() {
         scheduler.insert(job.tracked(now_ms()));
     }
-    let poll = move |kind: JobKind, id: JobId| {
+    let poll = move |kind: JobKind, id: JobId, asked: BodyAsked| {
         let client = client.clone();
-        async move { client.job(kind, &id).await }
+        async move { client.job(kind, &id, asked).await }
     };
     let ended = drive_jobs(
         store,

@@ -8,13 +8,13 @@ use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use url::Url;
 
 use super::decode::{
-    RawResponse, decode_account, decode_ai, decode_devices, decode_job, decode_job_id,
-    decode_off_thread, decode_search,
+    RawResponse, decode_account, decode_ai_as, decode_devices, decode_job, decode_job_id,
+    decode_off_thread, decode_search_as,
 };
 use super::error::{ApiError, ErrorChain, TransportKind, excerpt};
 use super::model::JobKind;
 use super::network::{ProxyEnv, is_loopback, redirect_policy, with_proxies};
-use super::request::{AiRequest, JobId, SearchRequest};
+use super::request::{AiRequest, BodyAsked, JobId, SearchRequest};
 use super::response::{Account, AiAnswer, JobPoll, SearchAnswer};
 pub use super::secret::Secret;
 use super::secret::TokenMask;
@@ -256,8 +256,8 @@ impl Client {
         let raw = self
             .get(Base::Render, "/ai", &request.query_pairs())
             .await?;
-        let fetched = decode_off_thread(raw, decode_ai).await?;
-        Ok(fetched)
+        let asked = request.body_asked();
+        decode_off_thread(raw, move |raw| decode_ai_as(raw, asked)).await
     }
 
     /// `GET /ai?mode=async`: queues the call and answers its job id.
@@ -294,7 +294,8 @@ impl Client {
         let raw = self
             .get(Base::Search, "/search", &request.query_pairs())
             .await?;
-        decode_off_thread(raw, decode_search).await
+        let asked = request.body_asked();
+        decode_off_thread(raw, move |raw| decode_search_as(raw, asked)).await
     }
 
     /// `GET /search?mode=async`.
@@ -313,18 +314,32 @@ impl Client {
     }
 
     /// Retrieves a queued AI call: `/ai?id=`, falling back to the older `/ai/completions?id=`.
-    pub async fn ai_job(&self, id: &JobId) -> Result<Fetched<JobPoll<AiAnswer>>, ApiError> {
+    pub async fn ai_job(
+        &self,
+        id: &JobId,
+        asked: BodyAsked,
+    ) -> Result<Fetched<JobPoll<AiAnswer>>, ApiError> {
         let raw = self
             .get_with_fallback(Base::Render, "/ai", "/ai/completions", id)
             .await?;
-        decode_off_thread(raw, |raw| decode_job(raw, decode_ai)).await
+        decode_off_thread(raw, move |raw| {
+            decode_job(raw, |raw| decode_ai_as(raw, asked))
+        })
+        .await
     }
 
     /// Retrieves a queued search: `/search/results?id=`.
-    pub async fn search_job(&self, id: &JobId) -> Result<Fetched<JobPoll<SearchAnswer>>, ApiError> {
+    pub async fn search_job(
+        &self,
+        id: &JobId,
+        asked: BodyAsked,
+    ) -> Result<Fetched<JobPoll<SearchAnswer>>, ApiError> {
         let pairs = [("id", id.to_string())];
         let raw = self.get(Base::Search, "/search/results", &pairs).await?;
-        decode_off_thread(raw, |raw| decode_job(raw, decode_search)).await
+        decode_off_thread(raw, move |raw| {
+            decode_job(raw, |raw| decode_search_as(raw, asked))
+        })
+        .await
     }
 
     /// Retrieves a queued browser request: `/browser?id=`, falling back to the deprecated
@@ -336,16 +351,21 @@ impl Client {
         decode_off_thread(raw, |raw| decode_job(raw, |raw| Ok(raw.body.clone()))).await
     }
 
-    /// Retrieves any job by kind; the answer is the job's state and, when ready, the body.
+    /// Retrieves any job by kind; the answer is the job's state and, when ready, the body,
+    /// which must be what the job asked for (a browser job's is always a page).
     pub async fn job(
         &self,
         kind: JobKind,
         id: &JobId,
+        asked: BodyAsked,
     ) -> Result<Fetched<JobPoll<JobAnswer>>, ApiError> {
         Ok(match kind {
-            JobKind::Ai => self.ai_job(id).await?.map(|p| map_poll(p, JobAnswer::Ai)),
+            JobKind::Ai => self
+                .ai_job(id, asked)
+                .await?
+                .map(|p| map_poll(p, JobAnswer::Ai)),
             JobKind::Search => self
-                .search_job(id)
+                .search_job(id, asked)
                 .await?
                 .map(|p| map_poll(p, JobAnswer::Search)),
             JobKind::Browser => self

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::client::Fetched;
 use super::error::{ApiError, excerpt};
-use super::request::JobId;
+use super::request::{BodyAsked, JobId};
 use super::response::{
     Account, AiAnswer, Completion, JobPoll, SearchAnswer, SearchResults, job_state,
 };
@@ -80,7 +80,40 @@ fn bad_json(what: &str, error: &serde_json::Error, body: &str) -> ApiError {
     }
 }
 
-/// The body of a sync `/ai` call (or a ready AI job).
+/// A body that is not the JSON asked for is refused: a gateway's or a CDN's page sent with
+/// status 200 is no answer, and must not be read, shown or counted as one.
+fn refuse_unasked(raw: &RawResponse, asked: BodyAsked) -> Result<(), ApiError> {
+    if asked == BodyAsked::Json && !raw.is_json() {
+        let sent = match raw.content_type.split(';').next().map(str::trim) {
+            Some(kind) if !kind.is_empty() => kind.to_string(),
+            _ => "a body that is not JSON".to_string(),
+        };
+        return Err(ApiError::BadBody {
+            what: format!(
+                "the JSON asked for did not come: the answer was {sent} (a proxy's or gateway's error page, perhaps), so it is no answer and was not read"
+            ),
+            excerpt: excerpt(raw.body.as_bytes()),
+        });
+    }
+    Ok(())
+}
+
+/// The body of a call that asked for `asked`: refused when it is not that, else decoded.
+pub(crate) fn decode_ai_as(raw: &RawResponse, asked: BodyAsked) -> Result<AiAnswer, ApiError> {
+    refuse_unasked(raw, asked)?;
+    decode_ai(raw)
+}
+
+/// The body of a search that asked for `asked`, as [`decode_ai_as`].
+pub(crate) fn decode_search_as(
+    raw: &RawResponse,
+    asked: BodyAsked,
+) -> Result<SearchAnswer, ApiError> {
+    refuse_unasked(raw, asked)?;
+    decode_search(raw)
+}
+
+/// The body of a sync `/ai` call (or a ready AI job), as stored: JSON or a page.
 pub(crate) fn decode_ai(raw: &RawResponse) -> Result<AiAnswer, ApiError> {
     if raw.is_json() {
         if job_state(&raw.body).is_some() {
@@ -169,6 +202,28 @@ pub(crate) fn decode_account(body: &str) -> Result<Account, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ready_job_that_is_a_gateway_page_is_an_error_where_json_was_asked() {
+        let page = RawResponse {
+            status: 200,
+            content_type: "text/html".into(),
+            body: "<html><title>502 Bad Gateway</title></html>".into(),
+            elapsed: Duration::ZERO,
+        };
+        let polled = decode_job(&page, |raw| decode_ai_as(raw, BodyAsked::Json));
+        assert!(
+            matches!(polled, Err(ApiError::BadBody { .. })),
+            "{polled:?}"
+        );
+        let polled = decode_job(&page, |raw| decode_search_as(raw, BodyAsked::Json));
+        assert!(
+            matches!(polled, Err(ApiError::BadBody { .. })),
+            "{polled:?}"
+        );
+        let polled = decode_job(&page, |raw| decode_ai_as(raw, BodyAsked::Page));
+        assert!(matches!(polled, Ok(JobPoll::Ready(AiAnswer::Html(_)))));
+    }
 
     #[test]
     fn devices_skip_odd_entries() {

@@ -20,7 +20,7 @@ pub use client::{Client, ClientSettings, Fetched, JobAnswer, RetryNotice, RetryP
 pub use error::{ApiError, TransportKind};
 pub use field::{Field, FieldError, InvalidRequest};
 pub use model::{AiFormat, Awaiting, IpType, JobKind, Model, SearchFormat};
-pub use request::{AiRequest, JobId, Location, SearchRequest};
+pub use request::{AiRequest, BodyAsked, JobId, Location, SearchRequest};
 pub use response::{
     Account, AiAnswer, AskedAnswer, Completion, JobPoll, ResultImage, ResultKind, SearchAnswer,
     SearchResult, SearchResults, Sitelink,

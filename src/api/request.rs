@@ -168,6 +168,14 @@ pub struct AiRequest {
 }
 
 impl AiRequest {
+    /// What this call's body must be.
+    pub fn body_asked(&self) -> BodyAsked {
+        match self.format {
+            AiFormat::Json => BodyAsked::Json,
+            AiFormat::Rendered | AiFormat::Raw => BodyAsked::Page,
+        }
+    }
+
     pub fn new(prompt: impl Into<String>) -> Self {
         AiRequest {
             prompt: prompt.into(),
@@ -244,6 +252,14 @@ pub struct SearchRequest {
 }
 
 impl SearchRequest {
+    /// What this call's body must be.
+    pub fn body_asked(&self) -> BodyAsked {
+        match self.format {
+            SearchFormat::Json => BodyAsked::Json,
+            SearchFormat::Html => BodyAsked::Page,
+        }
+    }
+
     pub fn new(terms: impl Into<String>) -> Self {
         SearchRequest {
             terms: terms.into(),
@@ -320,6 +336,16 @@ impl SearchRequest {
             self.location.describe()
         )
     }
+}
+
+/// What a call's body must be: the JSON the contract describes, or a page (a rendered or
+/// raw chat, a results page as HTML). A body that is not what was asked (a gateway's HTML
+/// error page sent with status 200 where JSON was asked) is a failed call, not an answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BodyAsked {
+    #[default]
+    Json,
+    Page,
 }
 
 /// A queued job's identifier, checked to be a UUID before it is used in a URL.

@@ -95,6 +95,7 @@ pub enum CallEffect {
     PollJob {
         id: JobId,
         kind: JobKind,
+        asked: crate::api::BodyAsked,
     },
     /// A page as a vantage point sees it (`GET /browser`), kept in History.
     FetchPage {

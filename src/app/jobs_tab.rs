@@ -196,6 +196,7 @@ impl JobsState {
                 Effect::Call(CallEffect::PollJob {
                     id: ticket.id,
                     kind: ticket.kind,
+                    asked: ticket.asked,
                 })
             })
             .collect()
@@ -249,7 +250,8 @@ pub(crate) fn keep_queued(app: &mut App, record: JobRecord) {
         TrackedJob::submitted(record.id.clone(), record.kind, app.wall)
     } else {
         TrackedJob::imported(record.id.clone(), record.kind, app.wall)
-    };
+    }
+    .asking(record.body_asked());
     app.jobs.scheduler.insert(tracked);
     app.jobs
         .change_rows(&mut app.matcher, |jobs| jobs.put(record));

@@ -12,7 +12,7 @@ use super::compare::ColumnRequest;
 use super::err;
 use super::jobs::{WatchEnd, drive_jobs};
 use super::sim::wait_for_shutdown_signal;
-use crate::api::{ApiError, Client, JobId, JobKind};
+use crate::api::{ApiError, BodyAsked, Client, JobId, JobKind};
 use crate::exit;
 use crate::jobs::{JobState, MAX_IN_FLIGHT, Scheduler};
 use crate::present::answer::{PreparedAnswer, prepare_stored};
@@ -262,9 +262,9 @@ async fn poll(
     for job in &open {
         scheduler.insert(job.tracked(now));
     }
-    let retrieve = |kind: JobKind, id: JobId| {
+    let retrieve = |kind: JobKind, id: JobId, asked: BodyAsked| {
         let client = client.clone();
-        async move { client.job(kind, &id).await }
+        async move { client.job(kind, &id, asked).await }
     };
     let report = |transition: &crate::jobs::Transition, size: Option<u64>| {
         let Some(&column) = column_of.get(&transition.id) else {

@@ -9,7 +9,7 @@ use super::sim::wait_for_shutdown_signal;
 use super::text::job_text;
 use super::{err, out, out_as_received, pretty_body, with_newline};
 use crate::api::client::poll_delay;
-use crate::api::{ApiError, Client, Fetched, JobId, JobKind, JobPoll};
+use crate::api::{ApiError, BodyAsked, Client, Fetched, JobId, JobKind, JobPoll};
 use crate::config::Config;
 use crate::exit;
 use crate::jobs::{MAX_IN_FLIGHT, PollOutcome, Scheduler, StateCounts, TrackedJob, Transition};
@@ -68,9 +68,13 @@ pub(super) async fn run_job(
 ) -> Result<(), ApiError> {
     let id = resolve_id(config, args.kind, &args.id)?;
     let mut stored = StoredJob::open(config, &id);
+    // A job this store did not submit may have asked for a page: its body is taken as it is.
+    let asked = stored
+        .as_ref()
+        .map_or(crate::api::BodyAsked::Page, |stored| stored.job.asked);
     let mut polls = 0u32;
     loop {
-        let result = client.job(args.kind, &id).await;
+        let result = client.job(args.kind, &id, asked).await;
         polls += 1;
         if let Some(job) = stored.as_mut() {
             job.record(&result).await;
@@ -366,7 +370,7 @@ pub async fn drive_jobs<P, F, T>(
     mut report: impl FnMut(&Transition, Option<u64>),
 ) -> Result<WatchEnd, StoreError>
 where
-    P: FnMut(JobKind, JobId) -> F,
+    P: FnMut(JobKind, JobId, BodyAsked) -> F,
     F: std::future::Future<Output = Result<Fetched<JobPoll<T>>, ApiError>> + Send + 'static,
     T: Send + 'static,
 {
@@ -376,7 +380,7 @@ where
     tokio::pin!(stop);
     loop {
         for ticket in scheduler.due(now_ms()) {
-            let call = poll(ticket.kind, ticket.id.clone());
+            let call = poll(ticket.kind, ticket.id.clone(), ticket.asked);
             let handle = polls.spawn(call);
             tasks.insert(handle.id(), ticket.id);
         }
@@ -462,9 +466,9 @@ async fn watch_jobs(store: &Store, client: &Client) -> i32 {
         crate::plural::count(open.len() as u64, "job", "jobs")
     ));
     let client = client.clone();
-    let poll = move |kind: JobKind, id: JobId| {
+    let poll = move |kind: JobKind, id: JobId, asked: BodyAsked| {
         let client = client.clone();
-        async move { client.job(kind, &id).await }
+        async move { client.job(kind, &id, asked).await }
     };
     let ended = drive_jobs(
         store,

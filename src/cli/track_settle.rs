@@ -8,7 +8,7 @@ use super::jobs::{WatchEnd, drive_jobs, transition_line};
 use super::sim::wait_for_shutdown_signal;
 use super::track::Progress;
 use crate::analysis::workspace::{TrackSet, Workspace};
-use crate::api::{Client, JobId, JobKind};
+use crate::api::{BodyAsked, Client, JobId, JobKind};
 use crate::exit;
 use crate::jobs::{MAX_IN_FLIGHT, Scheduler};
 use crate::price::Prices;
@@ -204,9 +204,9 @@ async fn wait_for_jobs(store: &Store, client: &Client, set: &str, progress: &Pro
     let jobs = crate::plural::noun(total as u64, "job", "jobs");
     progress.show(&format!("Waiting: 0 of {total} {jobs} ended"));
     let client = client.clone();
-    let poll = move |kind: JobKind, id: JobId| {
+    let poll = move |kind: JobKind, id: JobId, asked: BodyAsked| {
         let client = client.clone();
-        async move { client.job(kind, &id).await }
+        async move { client.job(kind, &id, asked).await }
     };
     let result = drive_jobs(
         store,

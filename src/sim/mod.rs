@@ -154,6 +154,9 @@ pub enum Fault {
     Slow,
     /// 200 with a truncated body.
     Malformed,
+    /// 200 with a CDN's HTML "502 Bad Gateway" page where JSON was asked: what a proxy in
+    /// front of the service sends when the service behind it is down.
+    GatewayPage,
 }
 
 impl std::str::FromStr for Fault {
@@ -168,8 +171,9 @@ impl std::str::FromStr for Fault {
             "429" | "ratelimited" | "rate-limited" => Ok(Fault::RateLimited),
             "slow" => Ok(Fault::Slow),
             "malformed" => Ok(Fault::Malformed),
+            "gateway-page" => Ok(Fault::GatewayPage),
             _ => Err(format!(
-                "unknown fault \"{}\" (expected captcha, 500, 503, 504, 429, slow or malformed)",
+                "unknown fault \"{}\" (expected captcha, 500, 503, 504, 429, slow, malformed or gateway-page)",
                 text.trim()
             )),
         }

@@ -366,6 +366,18 @@ impl JobRecord {
             known: self.known,
             error_streak: 0,
             last_error: self.last_error.clone(),
+            asked: self.body_asked(),
+        }
+    }
+
+    /// What the job's result must be, by the request it was submitted with (JSON when the
+    /// request is not known).
+    pub fn body_asked(&self) -> crate::api::BodyAsked {
+        match &self.request {
+            Some(RequestParams::Ai(request)) => request.body_asked(),
+            Some(RequestParams::Search(request)) => request.body_asked(),
+            Some(RequestParams::Browser(_)) => crate::api::BodyAsked::Page,
+            _ => crate::api::BodyAsked::Json,
         }
     }
 }

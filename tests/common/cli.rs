@@ -21,6 +21,7 @@ pub fn vantage(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// What a command printed on stdout, as text.
+#[allow(dead_code)]
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -28,6 +29,7 @@ pub fn stdout(output: &Output) -> String {
 /// `vantage ARGS` run in `dir` against the simulator `sim` (its token and URLs), with its data
 /// in `dir/data`, no config file, and the pauses before re-asking a failed call cut to
 /// milliseconds; at most two minutes.
+#[allow(dead_code)]
 pub fn on_sim(dir: &Path, sim: &vantage::sim::Simulator, args: &[&str]) -> Output {
     assert_cmd::Command::from_std(command_on_sim(dir, sim, args))
         .timeout(std::time::Duration::from_secs(120))

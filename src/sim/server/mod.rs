@@ -237,6 +237,9 @@ fn fault_response(fault: Fault) -> Response {
             response.headers_mut().insert(header::RETRY_AFTER, retry());
             response
         }
+        Fault::GatewayPage => html_response(
+            "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudfront</center></body></html>".to_string(),
+        ),
         Fault::Timeout | Fault::Slow | Fault::Malformed => {
             text(StatusCode::GATEWAY_TIMEOUT, "Request(s) timed out")
         }

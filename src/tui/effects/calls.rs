@@ -234,10 +234,10 @@ impl EffectRunner {
                 });
                 None
             }
-            CallEffect::PollJob { id, kind } => {
+            CallEffect::PollJob { id, kind, asked } => {
                 let (client, tx) = (self.client.clone(), self.tx.clone());
                 tokio::spawn(async move {
-                    let answer = client.job(kind, &id).await;
+                    let answer = client.job(kind, &id, asked).await;
                     let outcome = PollOutcome::of(&answer);
                     let ready = matches!(outcome, PollOutcome::Ready);
                     let result = answer.as_ref().ok().filter(|_| ready).map(Body::of);
