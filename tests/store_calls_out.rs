@@ -138,6 +138,8 @@ fn entries_an_earlier_build_left_waiting_are_ended_once_the_store_is_migrated() 
              DROP TRIGGER calls_out_answered;
              DROP TRIGGER calls_out_queued;
              DROP TABLE calls_out;
+             DROP TABLE grid_columns;
+             DROP TABLE track_runs_imported;
              PRAGMA user_version = 9;",
         )
         .unwrap();

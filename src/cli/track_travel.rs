@@ -6,8 +6,8 @@ use std::path::Path;
 use super::{OutLines, err, progress};
 use crate::config::Config;
 use crate::exit;
-use crate::store::travel::{self, ExportError, Presence};
-use crate::store::{Ack, Store, StoreError, StoreOptions, TrackWrite, now_ms};
+use crate::store::travel::{self, ExportError};
+use crate::store::{Ack, Store, StoreOptions, TrackWrite, now_ms};
 use crate::track::report::timestamp;
 
 /// Lines exported between two progress lines (shown on a terminal only).
@@ -109,13 +109,27 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
         Ok(workspace) => workspace,
         Err(sentence) => return super::track::invalid(&sentence),
     };
-    let opened = match std::fs::File::open(file) {
-        Ok(opened) => opened,
-        Err(error) => {
-            err(&format!(
+    // Read twice (checked, then written): it must be a file, not a pipe or a device.
+    let open_file = || -> Result<std::fs::File, String> {
+        let opened = std::fs::File::open(file).map_err(|error| {
+            format!(
                 "{} could not be read ({error}). Check the path.",
                 file.display()
-            ));
+            )
+        })?;
+        match opened.metadata() {
+            Ok(meta) if meta.is_file() => Ok(opened),
+            Ok(_) => Err(format!(
+                "{} is not a regular file (a pipe, a device or a folder): an export is imported from a file.",
+                file.display()
+            )),
+            Err(error) => Err(format!("{} could not be read ({error}).", file.display())),
+        }
+    };
+    let opened = match open_file() {
+        Ok(opened) => opened,
+        Err(sentence) => {
+            err(&sentence);
             return exit::INVALID_INPUT;
         }
     };
@@ -123,27 +137,55 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
         Ok(store) => store,
         Err(code) => return code,
     };
+    // Every line is checked before any is written: a bad one anywhere writes nothing.
+    let plan = match store.check_import(std::io::BufReader::new(opened)) {
+        Ok(Ok(plan)) => plan,
+        Ok(Err(bad)) => {
+            err(&format!(
+                "{}, line {}: {}. Nothing of the file was imported.",
+                file.display(),
+                bad.line,
+                bad.problem
+            ));
+            return exit::INVALID_INPUT;
+        }
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    let parts_before = match store.runs_in_part() {
+        Ok(parts) => parts,
+        Err(error) => {
+            err(&error.to_string());
+            return error.exit_code();
+        }
+    };
+    let opened = match open_file() {
+        Ok(opened) => opened,
+        Err(sentence) => {
+            err(&sentence);
+            return exit::INVALID_INPUT;
+        }
+    };
     let mut rows = 0usize;
-    let mut sets: Vec<String> = Vec::new();
-    let mut runs = RunsOfFile::default();
     // One batch is written while the next is read: two at most are held.
     let mut writing: Option<(Ack, (usize, usize))> = None;
     for batch in travel::Batches::new(std::io::BufReader::new(opened)) {
         let batch = match batch {
             Ok(batch) => batch,
             Err(bad) => {
+                // Changed since it was checked a moment ago.
                 if let Err(code) = written(file, writing.take()).await {
                     return code;
                 }
-                let parts = runs.tally(&store).map_or(0, |tally| tally.parts);
                 err(&format!(
-                    "{}, line {}: {}. Nothing from it on was imported; the {} before it {} kept.{}",
+                    "{}, line {}: {}. The file changed while it was imported: the {} before it {} kept.",
                     file.display(),
                     bad.line,
                     bad.problem,
                     crate::plural::count(rows as u64, "row", "rows"),
                     crate::plural::noun(rows as u64, "is", "are"),
-                    parts_sentence(parts)
                 ));
                 return exit::INVALID_INPUT;
             }
@@ -153,55 +195,41 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
         }
         if rows > 0 {
             progress(&format!(
-                "Importing {}: {}…",
+                "Importing {}: {} of {}…",
                 file.display(),
-                crate::plural::count(rows as u64, "row", "rows")
+                crate::plural::count(rows as u64, "row", "rows"),
+                plan.rows
             ));
         }
         rows += batch.rows.len();
-        let mut ids = Vec::new();
-        for row in batch.rows.iter().filter(|r| r.table == "track_runs") {
-            ids.extend(
-                row.row
-                    .get("id")
-                    .and_then(|v| v.as_str())
-                    .map(str::to_string),
-            );
-            if let Some(set) = row.row.get("set_name").and_then(|v| v.as_str())
-                && !sets.iter().any(|s: &String| s.eq_ignore_ascii_case(set))
-            {
-                sets.push(set.to_string());
-            }
-        }
-        if let Err(error) = runs.note(&store, ids) {
-            err(&error.to_string());
-            return error.exit_code();
-        }
         writing = Some((store.track(TrackWrite::Import(batch.rows)), batch.lines));
     }
     if let Err(code) = written(file, writing).await {
         return code;
     }
-    let tally = match runs.tally(&store) {
-        Ok(tally) => tally,
+    let parts_after = match store.runs_in_part() {
+        Ok(parts) => parts,
         Err(error) => {
             err(&error.to_string());
             return error.exit_code();
         }
     };
+    // Only this file's runs move in or out of being in part.
+    let still_parts = (parts_after + plan.parts).saturating_sub(parts_before);
+    let completed = plan.parts.saturating_sub(still_parts);
     err(&format!(
         "Read {} of {}: {} new here, {} completed (an earlier import had brought only part of them), {} already here and kept as they were.{}",
         crate::plural::count(rows as u64, "row", "rows"),
         file.display(),
-        crate::plural::count(tally.new as u64, "run", "runs"),
-        tally.completed,
-        tally.already,
-        parts_sentence(tally.parts)
+        crate::plural::count(plan.new as u64, "run", "runs"),
+        completed,
+        plan.already,
+        parts_sentence(still_parts)
     ));
     // Answers that came without their readings, or read by older rules or for other
     // brands, are read now, once: every view of the set then reads the kept ones.
     if let Some(workspace) = workspace {
-        for set in &sets {
+        for set in &plan.sets {
             let Ok(runs) = store.track_runs(Some(set)) else {
                 continue;
             };
@@ -212,48 +240,6 @@ pub(super) async fn import(config: &Config, workspace: Option<&Path>, file: &Pat
         }
     }
     exit::OK
-}
-
-/// The runs of an imported file, each with where it stood here before the import.
-#[derive(Default)]
-struct RunsOfFile {
-    ids: Vec<String>,
-    before: Vec<Presence>,
-}
-
-/// What an import did to the runs of its file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct RunTally {
-    new: usize,
-    /// Only part of them were here (an earlier import was cut short); now all.
-    completed: usize,
-    already: usize,
-    /// Still only partly here: left out of the views.
-    parts: usize,
-}
-
-impl RunsOfFile {
-    /// Notes where these runs stand before their rows are written.
-    fn note(&mut self, store: &Store, ids: Vec<String>) -> Result<(), StoreError> {
-        self.before.extend(store.run_presence(&ids)?);
-        self.ids.extend(ids);
-        Ok(())
-    }
-
-    /// Where the runs stand now, against where they stood.
-    fn tally(&self, store: &Store) -> Result<RunTally, StoreError> {
-        let now = store.run_presence(&self.ids)?;
-        let mut tally = RunTally::default();
-        for (before, now) in self.before.iter().zip(now) {
-            match (before, now) {
-                (_, Presence::Part) => tally.parts += 1,
-                (Presence::Whole, _) => tally.already += 1,
-                (Presence::Part, _) => tally.completed += 1,
-                (Presence::Absent, _) => tally.new += 1,
-            }
-        }
-        Ok(tally)
-    }
 }
 
 fn parts_sentence(parts: usize) -> String {

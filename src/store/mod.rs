@@ -34,12 +34,14 @@ mod closing;
 mod entries;
 mod grid;
 mod health;
+mod import_check;
 mod model;
 pub mod names;
 mod pages;
 mod read;
 pub mod readings;
 mod repair;
+pub mod row_check;
 mod salvage;
 mod schema;
 mod search;
@@ -60,6 +62,7 @@ use rusqlite::Connection;
 use tokio::sync::{oneshot, watch};
 
 pub use health::{Health, is_damage, is_write_refusal};
+pub use import_check::ImportPlan;
 pub use model::{
     Body, Devices, EntryId, HistoryEntry, HistoryItem, JobEvent, JobRecord, JobUpdate, NewJob,
     Origin, RequestKind, RequestParams, now_ms,

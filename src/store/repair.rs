@@ -20,7 +20,7 @@ use super::{StoreError, now_ms};
 /// counts (`track_reading_lists`, `track_readings`, `track_reading_brands`, `track_tallies`,
 /// `track_run_counts`) by the next look at the set (`track::stored`); the calls in flight
 /// (`calls_out`): their processes are gone, and an entry left without an answer says so.
-pub const KEPT_TABLES: [&str; 11] = [
+pub const KEPT_TABLES: [&str; 12] = [
     "requests",
     "responses",
     "jobs",
@@ -30,6 +30,7 @@ pub const KEPT_TABLES: [&str; 11] = [
     "track_runs",
     "track_items",
     "track_imports",
+    "track_runs_imported",
     "webhook_deliveries",
     "grid_columns",
 ];

@@ -125,6 +125,8 @@ const MIGRATIONS: &[&str] = &[
     ",
     // 14 → 15: the job of each column of a comparison asked through the queue (`grid.rs`).
     super::grid::MIGRATION,
+    // 15 → 16: every run an import brought in, never resumed from here (`travel.rs`).
+    super::travel::IMPORTED_MIGRATION,
 ];
 
 /// The schema version this build writes.

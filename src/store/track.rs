@@ -432,7 +432,8 @@ fn count(value: Option<i64>) -> u32 {
     value.and_then(|v| u32::try_from(v).ok()).unwrap_or(0)
 }
 
-/// The runs, oldest first, of one set (any case) or of all.
+/// The runs of one set (any case) or of all, in the order they were made in this store
+/// (its sequence of rows): a clock set ahead or an imported date cannot make a run "newest".
 pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
     // Runs that have ended read their kept counts; only the others count their calls. A run
     // an import brought in part of is left out until the rest comes (`travel.rs`).
@@ -460,7 +461,7 @@ pub(super) fn runs(conn: &Connection, set: Option<&str>) -> Result<Vec<RunSummar
            AND NOT EXISTS (SELECT 1 FROM track_run_counts c WHERE c.run_id = r.id)
            AND r.id NOT IN (SELECT run_id FROM track_imports)
          GROUP BY r.id
-         ORDER BY 3, 11",
+         ORDER BY 11",
     )?;
     let rows = statement.query_map([set], |row| {
         Ok(RunSummary {

@@ -41,6 +41,15 @@ pub(super) const PARTS_MIGRATION: &str = "
     );
 ";
 
+/// Every run an import brought in, whole or not: such a run is never resumed and none of
+/// its calls is ever sent from here (its calls were someone else's to make).
+pub(super) const IMPORTED_MIGRATION: &str = "
+    CREATE TABLE track_runs_imported (
+        run_id  TEXT PRIMARY KEY REFERENCES track_runs (id) ON DELETE CASCADE
+    );
+    INSERT INTO track_runs_imported (run_id) SELECT run_id FROM track_imports;
+";
+
 /// The tables a set's history lives in, their columns, and the key that recognises a row.
 pub(super) const TABLES: [(&str, &[&str]); 5] = [
     ("track_runs", &["id", "set_name", "started_at", "planned"]),
@@ -301,6 +310,17 @@ impl Store {
         }
     }
 
+    /// Whether an import brought this run in (then it is never resumed from here).
+    pub fn run_was_imported(&self, run: &super::RunId) -> Result<bool, StoreError> {
+        self.with_reader(|conn| {
+            Ok(conn
+                .prepare_cached("SELECT 1 FROM track_runs_imported WHERE run_id = ?1")?
+                .query_row([run.as_str()], |_| Ok(()))
+                .optional()?
+                .is_some())
+        })
+    }
+
     /// Where each of these runs stands here, in their order.
     pub fn run_presence(&self, runs: &[String]) -> Result<Vec<Presence>, StoreError> {
         self.with_reader(|conn| {
@@ -336,6 +356,19 @@ pub enum Presence {
 pub struct ImportRow {
     pub table: String,
     pub row: Map<String, Value>,
+    /// The line of the file it was read from, counted from 1 (0 when not from a file).
+    pub line: usize,
+}
+
+/// Reads an export line, its row checked as [`super::row_check`] says against `now` (the
+/// import's own time); a line of another kind, or a row that cannot be kept, is a sentence
+/// saying so.
+pub fn parse_checked_line(line: &str, now: i64) -> Result<Option<ImportRow>, String> {
+    let row = parse_line(line)?;
+    if let Some(row) = &row {
+        super::row_check::check_row(&row.table, &row.row, now)?;
+    }
+    Ok(row)
 }
 
 /// Reads an export line; a line of another kind is a sentence saying so.
@@ -366,6 +399,7 @@ pub fn parse_line(line: &str) -> Result<Option<ImportRow>, String> {
     Ok(Some(ImportRow {
         table: table.to_string(),
         row: row.clone(),
+        line: 0,
     }))
 }
 
@@ -392,6 +426,8 @@ pub struct BadLine {
 /// nothing.
 pub struct Batches<R> {
     reader: R,
+    /// The import's own time: no row may be dated after it (and a little skew).
+    now: i64,
     max_line: usize,
     line: Vec<u8>,
     number: usize,
@@ -407,6 +443,7 @@ impl<R: BufRead> Batches<R> {
     fn with_max_line(reader: R, max_line: usize) -> Self {
         Batches {
             reader,
+            now: super::now_ms(),
             max_line,
             line: Vec::new(),
             number: 0,
@@ -455,7 +492,20 @@ impl<R: BufRead> Batches<R> {
         if text.trim().is_empty() {
             return Some(Ok((None, bytes)));
         }
-        Some(parse_line(text).map(|row| (row, bytes)).map_err(bad))
+        let number = self.number;
+        Some(
+            parse_checked_line(text, self.now)
+                .map(|row| {
+                    (
+                        row.map(|row| ImportRow {
+                            line: number,
+                            ..row
+                        }),
+                        bytes,
+                    )
+                })
+                .map_err(bad),
+        )
     }
 }
 
@@ -534,6 +584,8 @@ pub(super) fn import(tx: &Connection, rows: &[ImportRow]) -> Result<[usize; 5], 
         {
             tx.prepare_cached("INSERT OR IGNORE INTO track_imports (run_id) VALUES (?1)")?
                 .execute([run])?;
+            tx.prepare_cached("INSERT OR IGNORE INTO track_runs_imported (run_id) VALUES (?1)")?
+                .execute([run])?;
         }
     }
     let mut parts = std::collections::BTreeSet::new();
@@ -602,9 +654,10 @@ mod tests {
                 if self.next == self.rows {
                     return Ok(0);
                 }
+                let prompt = "x".repeat(self.pad);
                 let row = serde_json::json!({"table": "track_items", "row": {
-                    "run_id": "r", "seq": self.next, "kind": "ai",
-                    "request": "x".repeat(self.pad),
+                    "run_id": "0b6f1c2e-8f4a-4c1e-9d2b-5a7e3c9f1b20", "seq": self.next,
+                    "kind": "ai", "request": format!("{{\"prompt\":\"{prompt}\"}}"),
                 }});
                 self.line = format!("{row}\n").into_bytes();
                 self.at = 0;

@@ -41,15 +41,22 @@ pub struct Begun {
     pub in_doubt: usize,
 }
 
-/// Goes on with the set's last run if some of its calls were never sent; else records a
-/// new run with `calls`, committed before anything is sent.
+/// Goes on with the set's last run if some of its calls were never sent (and it was made
+/// here, not imported); else records a new run with `calls`, committed before anything is
+/// sent.
 pub async fn begin(
     store: &Store,
     set_name: &str,
     calls: Vec<RequestParams>,
 ) -> Result<Begun, StoreError> {
     let runs = store.track_runs(Some(set_name))?;
-    if let Some(last) = runs.last().filter(|r| !r.is_submitted()) {
+    let last = runs.last().filter(|r| !r.is_submitted());
+    // A run an import brought in was someone else's: its unsent calls are never sent here.
+    let last = match last {
+        Some(run) if store.run_was_imported(&run.id)? => None,
+        other => other,
+    };
+    if let Some(last) = last {
         let in_doubt = store
             .track_items(&last.id)?
             .iter()

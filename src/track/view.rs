@@ -118,9 +118,8 @@ pub fn first_look(
 ) -> Result<(TrackView, Loading), String> {
     let runs = store.track_runs(None).map_err(|e| e.to_string())?;
     let set = set.map(str::to_string).or_else(|| {
-        runs.iter()
-            .max_by_key(|r| r.started_at)
-            .map(|r| r.set_name.clone())
+        // The runs come in the order they were made: the last is the newest.
+        runs.last().map(|r| r.set_name.clone())
     });
     let reading = set
         .as_deref()

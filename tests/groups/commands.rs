@@ -41,6 +41,8 @@ mod history_cli;
 mod hostile_answers;
 #[path = "../hostile_commands.rs"]
 mod hostile_commands;
+#[path = "../hostile_imports.rs"]
+mod hostile_imports;
 #[path = "../hostile_output.rs"]
 mod hostile_output;
 #[path = "../hostile_reading.rs"]
