@@ -175,3 +175,89 @@ fn an_import_from_a_pipe_is_refused_before_it_is_read() {
     assert_eq!(imported.status.code(), Some(2), "{said}");
     assert!(said.contains("not a regular file"), "{said}");
 }
+
+/// The demo store's file under `dir`.
+fn demo_db(dir: &Path) -> std::path::PathBuf {
+    vantage::config::demo_data_dir(&dir.join("data")).join(vantage::store::DB_FILE)
+}
+
+#[test]
+fn store_check_names_rows_an_older_import_left_poisoned_and_recover_leaves_them_out() {
+    let dir = tempfile::tempdir().unwrap();
+    with_a_finished_run(dir.path());
+    // What an import without checks let in: rows SQLite takes but no reader can.
+    let db = rusqlite::Connection::open(demo_db(dir.path())).unwrap();
+    db.execute_batch(&format!(
+        "INSERT INTO jobs (id, kind, summary, state, known, created_at, attempts)
+             VALUES ('../../etc/passwd', 'ai', 'x', 'pending', 1, 1780000000000, 0);
+         INSERT INTO track_runs (id, set_name, started_at, planned)
+             VALUES ('{STRANGER_RUN}', 'boots', 'yesterday', 0);"
+    ))
+    .unwrap();
+    drop(db);
+    let checked = vantage(dir.path(), &["--demo", "store", "check"]);
+    let said = String::from_utf8_lossy(&checked.stdout).into_owned();
+    assert_eq!(checked.status.code(), Some(6), "{said}{}", stderr(&checked));
+    assert!(said.contains("2 rows that cannot be read"), "{said}");
+    assert!(
+        said.contains("job ../../etc/passwd") && said.contains("jobs.id"),
+        "{said}"
+    );
+    assert!(
+        said.contains(STRANGER_RUN) && said.contains("started_at"),
+        "{said}"
+    );
+
+    let recovered = vantage(dir.path(), &["--demo", "store", "recover"]);
+    let said = String::from_utf8_lossy(&recovered.stdout).into_owned();
+    assert!(recovered.status.success(), "{said}{}", stderr(&recovered));
+    assert!(
+        said.contains("Left out") && said.contains("2 rows"),
+        "{said}"
+    );
+    let checked = vantage(dir.path(), &["--demo", "store", "check"]);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stdout)
+    );
+    for args in [&["--demo", "jobs"][..], &["--demo", "track", "list"]] {
+        let listed = vantage(dir.path(), args);
+        assert!(listed.status.success(), "{args:?}: {}", stderr(&listed));
+    }
+}
+
+#[test]
+fn recover_refuses_while_another_process_holds_the_store_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    with_a_finished_run(dir.path());
+    // A live process of the store: one waiting on a job that takes its time.
+    let mut holder = std::process::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        .current_dir(dir.path())
+        .env("VANTAGE_DATA_DIR", dir.path().join("data"))
+        .env("VANTAGE_CONFIG", dir.path().join("none.toml"))
+        .env_remove("VANTAGE_TOKEN")
+        .args(["--demo", "ai", "best hiking boots", "--model", "copilot"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let sessions = demo_db(dir.path()).with_file_name("sessions");
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(&sessions).map_or(0, |d| d.count()) == 0 {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "the holder never opened the store"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let refused = vantage(dir.path(), &["--demo", "store", "recover"]);
+    let _ = holder.kill();
+    let _ = holder.wait();
+    let said = stderr(&refused);
+    assert_eq!(refused.status.code(), Some(6), "{said}");
+    assert!(
+        said.contains("is in use by process") && said.contains("ai"),
+        "{said}"
+    );
+}

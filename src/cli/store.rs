@@ -49,13 +49,36 @@ fn print_check(report: &CheckReport) -> i32 {
         ));
         return exit::OK;
     }
-    let mut text = format!(
-        "The history database {} is damaged: {}.\n",
-        report.path.display(),
-        crate::plural::count(report.problems.len() as u64, "problem", "problems")
-    );
-    for problem in &report.problems {
-        text.push_str(&format!("  {}\n", crate::sanitize::one_line(problem)));
+    let mut text = String::new();
+    if !report.problems.is_empty() {
+        text.push_str(&format!(
+            "The history database {} is damaged: {}.\n",
+            report.path.display(),
+            crate::plural::count(report.problems.len() as u64, "problem", "problems")
+        ));
+        for problem in &report.problems {
+            text.push_str(&format!("  {}\n", crate::sanitize::one_line(problem)));
+        }
+    }
+    if report.poisoned_total > 0 {
+        text.push_str(&format!(
+            "The history database {} holds {} that cannot be read as {} type (an import of a hostile or hand-edited file?):\n",
+            report.path.display(),
+            crate::plural::count(report.poisoned_total as u64, "row", "rows"),
+            crate::plural::noun(report.poisoned_total as u64, "its", "their"),
+        ));
+        for row in &report.poisoned {
+            text.push_str(&format!(
+                "  {}\n",
+                crate::sanitize::one_line(&row.to_string())
+            ));
+        }
+        if report.poisoned_total > report.poisoned.len() {
+            text.push_str(&format!(
+                "  and {} more\n",
+                report.poisoned_total - report.poisoned.len()
+            ));
+        }
     }
     out(&text);
     err(
@@ -96,6 +119,18 @@ fn print_recover(report: &RecoverReport) -> i32 {
         text.push_str(
             "Reading stopped at the time allowed for a file of this size: rows not reached are counted as lost.\n",
         );
+    }
+    if !report.left_out.is_empty() {
+        text.push_str(&format!(
+            "Left out, as they cannot be read as their type: {}\n",
+            crate::plural::count(report.left_out.len() as u64, "row", "rows")
+        ));
+        for row in report.left_out.iter().take(100) {
+            text.push_str(&format!(
+                "  {}\n",
+                crate::sanitize::one_line(&row.to_string())
+            ));
+        }
     }
     out(&text);
     err(&format!(

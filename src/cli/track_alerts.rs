@@ -140,15 +140,32 @@ pub(super) async fn check(store: &Store, workspace: &Workspace, set: &TrackSet, 
     code
 }
 
+/// Tries of one run's post at most, over runs and checks: a receiver that fails (or kills
+/// the process) every time is given up on, not posted to for ever.
+pub(super) const MOST_DELIVERY_TRIES: u32 = 5;
+
+/// A line of an alert as a chat tool must get it: one line, and no markup of its own.
+/// Slack reads `<!channel>`, `<@U123>` and links between angle brackets, and `&` starts an
+/// entity; these three are escaped as Slack documents. Mentions in Discord (`@everyone`)
+/// are turned off by `allowed_mentions` in the body.
+fn for_chat(text: &str) -> String {
+    crate::sanitize::one_line(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// The body a chat tool shows as is (`text`), and the alerts for a script.
 fn payload(set: &str, run: &RunSummary, fired: &[Fired]) -> String {
-    let lines: Vec<&str> = fired.iter().map(|f| f.text.as_str()).collect();
+    let lines: Vec<String> = fired.iter().map(|f| for_chat(&f.text)).collect();
     serde_json::json!({
         "text": format!(
-            "vantage: {} fired on {set}\n{}",
+            "vantage: {} fired on {}\n{}",
             crate::plural::count(fired.len() as u64, "alert", "alerts"),
+            for_chat(set),
             lines.join("\n")
         ),
+        "allowed_mentions": {"parse": []},
         "set": set,
         "run": run.id.as_str(),
         "run_started_at": timestamp(run.started_at),
@@ -159,19 +176,25 @@ fn payload(set: &str, run: &RunSummary, fired: &[Fired]) -> String {
 
 /// Posts the run's alerts once: a run already delivered is not posted again.
 async fn deliver(store: &Store, url: &str, set: &str, run: &RunSummary, fired: &[Fired]) {
-    let delivered = store
+    let kept = store
         .webhook_deliveries(Some(set))
         .unwrap_or_default()
-        .iter()
-        .any(|d| d.run == run.id && d.delivered);
-    if delivered {
-        err(&format!(
-            "The webhook was already told of run {}'s alerts.",
-            run.id.short()
-        ));
-        return;
+        .into_iter()
+        .find(|d| d.run == run.id);
+    match kept {
+        Some(kept) if kept.delivered => {
+            err(&format!(
+                "The webhook was already told of run {}'s alerts.",
+                run.id.short()
+            ));
+            return;
+        }
+        // Kept from an earlier post that failed: tried again before this check, once.
+        Some(_) => return,
+        None => {}
     }
     let body = payload(set, run, fired);
+    started(store, run.id.clone(), set, body.clone()).await;
     let result = crate::api::webhook::post(url, &body, retry_pause()).await;
     match &result {
         Ok(()) => err(&format!(
@@ -194,6 +217,16 @@ async fn retry_kept(store: &Store, url: &str, set: &str) {
         .filter(|d| !d.delivered)
         .collect();
     for delivery in kept {
+        if delivery.attempts >= MOST_DELIVERY_TRIES {
+            err(&format!(
+                "The alerts of run {} are not posted again: {} failed (the last: {}).",
+                delivery.run.short(),
+                crate::plural::count(u64::from(delivery.attempts), "try", "tries"),
+                delivery.last_error.as_deref().unwrap_or("no reason kept")
+            ));
+            continue;
+        }
+        started(store, delivery.run.clone(), set, delivery.payload.clone()).await;
         let result = crate::api::webhook::post(url, &delivery.payload, retry_pause()).await;
         match &result {
             Ok(()) => err(&format!(
@@ -207,6 +240,21 @@ async fn retry_kept(store: &Store, url: &str, set: &str) {
             )),
         }
         record(store, delivery.run, set, delivery.payload, result.err()).await;
+    }
+}
+
+/// Counts a try before its post goes out (see [`TrackWrite::DeliveryStarted`]).
+async fn started(store: &Store, run: crate::store::RunId, set: &str, payload: String) {
+    let write = TrackWrite::DeliveryStarted {
+        run,
+        set_name: set.to_string(),
+        payload,
+        at: now_ms(),
+    };
+    if let Err(problem) = store.track(write).await {
+        err(&format!(
+            "The webhook's delivery could not be stored: {problem}"
+        ));
     }
 }
 
@@ -228,5 +276,20 @@ async fn record(
         err(&format!(
             "The webhook's delivery could not be stored: {problem}"
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alert_text_cannot_mention_a_channel_or_split_its_lines() {
+        let said = for_chat("REI <!channel> & <@U123>\nALERT: all clear");
+        assert!(!said.contains('\n') && !said.contains('<'), "{said}");
+        assert!(
+            said.contains("&lt;!channel&gt; &amp; &lt;@U123&gt;"),
+            "{said}"
+        );
     }
 }

@@ -38,6 +38,7 @@ mod import_check;
 mod model;
 pub mod names;
 mod pages;
+mod poison;
 mod read;
 pub mod readings;
 mod repair;
@@ -67,6 +68,7 @@ pub use model::{
     Body, Devices, EntryId, HistoryEntry, HistoryItem, JobEvent, JobRecord, JobUpdate, NewJob,
     Origin, RequestKind, RequestParams, now_ms,
 };
+pub use poison::PoisonedRow;
 pub use repair::{CheckReport, KEPT_TABLES, RecoverReport, TableCopy};
 pub use schema::SCHEMA_VERSION;
 pub use search::match_expression;
@@ -122,6 +124,10 @@ pub enum StoreError {
     Corrupt(String),
     #[error("The history database is closed; the write was not made.")]
     Closed,
+    #[error(
+        "The history database {path} is in use by {holders}: a recovery would swap the file under it, and what it writes would go into the file set aside. Let it end (or stop it), then run `vantage store recover` again."
+    )]
+    InUse { path: PathBuf, holders: String },
 }
 
 /// Damage and refused writes keep their kind (the path is filled in by [`StoreError::at`]);

@@ -56,11 +56,15 @@ pub struct CheckReport {
     pub path: PathBuf,
     /// SQLite's own lines, one problem each; empty when the file is whole.
     pub problems: Vec<String>,
+    /// Rows that cannot be read as their type (at most a hundred named)...
+    pub poisoned: Vec<super::PoisonedRow>,
+    /// ...and how many there are in all.
+    pub poisoned_total: usize,
 }
 
 impl CheckReport {
     pub fn is_whole(&self) -> bool {
-        self.problems.is_empty()
+        self.problems.is_empty() && self.poisoned_total == 0
     }
 }
 
@@ -79,6 +83,8 @@ pub struct RecoverReport {
     pub stopped: bool,
     /// Per table of [`KEPT_TABLES`].
     pub tables: Vec<TableCopy>,
+    /// Rows left out because they cannot be read as their type (see `store check`).
+    pub left_out: Vec<super::PoisonedRow>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,6 +128,8 @@ pub fn check(path: &Path) -> Result<CheckReport, StoreError> {
     let report = |problems| CheckReport {
         path: path.to_path_buf(),
         problems,
+        poisoned: Vec::new(),
+        poisoned_total: 0,
     };
     let conn = match schema::open_read_only(path) {
         Ok(conn) => conn,
@@ -132,7 +140,20 @@ pub fn check(path: &Path) -> Result<CheckReport, StoreError> {
     let deadline = Deadline::after(budget);
     deadline.watch(&conn);
     match pragma_lines(&conn, "integrity_check") {
-        Ok(lines) if lines.len() == 1 && lines[0] == "ok" => Ok(report(Vec::new())),
+        Ok(lines) if lines.len() == 1 && lines[0] == "ok" => {
+            // A whole file may still hold rows no reader can take.
+            let mut whole = report(Vec::new());
+            match super::poison::find(&conn, now_ms()) {
+                Ok((named, total)) => {
+                    whole.poisoned = named;
+                    whole.poisoned_total = total;
+                }
+                Err(error) => whole
+                    .problems
+                    .push(format!("its rows could not all be read: {error}")),
+            }
+            Ok(whole)
+        }
         Ok(lines) => Ok(report(lines)),
         Err(StoreError::Damaged { detail, .. }) => Ok(report(vec![detail])),
         // A file whose damage sends the check round in circles is damaged all the same.
@@ -150,6 +171,13 @@ pub fn check(path: &Path) -> Result<CheckReport, StoreError> {
 /// stepping over what cannot be read ([`salvage`]). Bounded in time by the file's size
 /// whatever it holds; a file that is no database at all leaves an empty store in its place.
 pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
+    let holders = super::sessions::holders(path);
+    if !holders.is_empty() {
+        return Err(StoreError::InUse {
+            path: path.to_path_buf(),
+            holders: holders.join(", "),
+        });
+    }
     let folder = path.parent().unwrap_or(Path::new("."));
     let budget = budget_for(path);
     let stamp = now_ms() / 1000;
@@ -161,6 +189,7 @@ pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
         unreadable: None,
         stopped: false,
         tables: Vec::new(),
+        left_out: Vec::new(),
     };
     let old = match schema::open_damaged(path) {
         Ok(old) => Some(old),
@@ -184,6 +213,15 @@ pub fn recover(path: &Path) -> Result<RecoverReport, StoreError> {
         }
         super::sessions::answer_unanswered(&new, LOST_ANSWER)
             .map_err(|e| StoreError::from(e).at(&to))?;
+        // One file, no log beside it: it is about to take the old one's name.
+        new.pragma_update_and_check(None, "journal_mode", "DELETE", |_| Ok(()))
+            .map_err(|e| StoreError::from(e).at(&to))?;
+    }
+    // What no reader can take is not carried into the new store.
+    {
+        let new = schema::open_writer(&to)?;
+        report.left_out =
+            super::poison::remove(&new, now_ms()).map_err(|e| StoreError::from(e).at(&to))?;
         // One file, no log beside it: it is about to take the old one's name.
         new.pragma_update_and_check(None, "journal_mode", "DELETE", |_| Ok(()))
             .map_err(|e| StoreError::from(e).at(&to))?;

@@ -31,9 +31,9 @@ enum Rule {
     PlannedTime,
     /// A whole number in a range.
     Number(i64, i64),
-    /// Text, at most this many characters, with no control characters but newlines and tabs
-    /// when `lines`.
-    Text { longest: usize, lines: bool },
+    /// Text, at most this many characters; with no control characters at all when
+    /// `one_line` (a name shown in lines and alerts), else any (an answer's body).
+    Text { longest: usize, one_line: bool },
     /// Text holding JSON.
     Json,
     /// One of a few words.
@@ -44,7 +44,7 @@ use Rule::*;
 
 const ANY_TEXT: Rule = Text {
     longest: usize::MAX,
-    lines: true,
+    one_line: false,
 };
 
 /// Each column's rule and whether it may be null (or left out: a column with a default),
@@ -57,7 +57,7 @@ fn rules(table: &str) -> &'static [(&'static str, Rule, bool)] {
                 "set_name",
                 Text {
                     longest: LONGEST_SET_NAME,
-                    lines: false,
+                    one_line: true,
                 },
                 false,
             ),
@@ -200,14 +200,13 @@ fn check_value(rule: Rule, value: &Value, now: i64) -> Result<(), String> {
             }
             Ok(())
         }
-        Text { longest, lines } => {
+        Text { longest, one_line } => {
             let text = text()?;
-            if text.chars().count() > longest {
+            if one_line && text.chars().count() > longest {
                 return Err(format!("is longer than {longest} characters"));
             }
-            let allowed = |c: char| lines && (c == '\n' || c == '\t' || c == '\r');
-            if text.chars().any(|c| c.is_control() && !allowed(c)) {
-                return Err("holds control characters".to_string());
+            if one_line && text.chars().any(char::is_control) {
+                return Err("holds control characters (a newline splits its lines)".to_string());
             }
             Ok(())
         }

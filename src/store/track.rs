@@ -158,7 +158,16 @@ pub enum TrackWrite {
     },
     /// The counts of runs that have ended, kept so listing them does not count again.
     Settle(Vec<RunSummary>),
-    /// A post of a run's alerts to the webhook, delivered or not (`error`).
+    /// A post of a run's alerts to the webhook about to go out: its try is counted first, so
+    /// a process that dies during the post (a receiver's answer too large to hold, a kill)
+    /// does not try it for ever.
+    DeliveryStarted {
+        run: RunId,
+        set_name: String,
+        payload: String,
+        at: UnixMs,
+    },
+    /// How a post of a run's alerts ended, delivered or not (`error`).
     Delivery {
         run: RunId,
         set_name: String,
@@ -167,6 +176,9 @@ pub enum TrackWrite {
         error: Option<String>,
     },
 }
+
+/// What a post cut short leaves as its error until its end is stored.
+pub const DELIVERY_CUT_SHORT: &str = "the post was cut short: the process ended during it";
 
 /// A run with its counts, for `track list` and the Track tab.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -340,6 +352,22 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
             tally,
         } => readings::write_tally(tx, run, list, *version, tally)?,
         TrackWrite::Settle(runs) => readings::settle(tx, runs)?,
+        TrackWrite::DeliveryStarted {
+            run,
+            set_name,
+            payload,
+            at,
+        } => {
+            tx.execute(
+                "INSERT INTO webhook_deliveries
+                     (run_id, set_name, payload, created_at, delivered_at, attempts, last_error)
+                 VALUES (?1, ?2, ?3, ?4, NULL, 1, ?5)
+                 ON CONFLICT (run_id) DO UPDATE SET
+                     attempts = attempts + 1,
+                     last_error = excluded.last_error",
+                params![run.as_str(), set_name, payload, at, DELIVERY_CUT_SHORT],
+            )?;
+        }
         TrackWrite::Delivery {
             run,
             set_name,
@@ -353,7 +381,7 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
                      (run_id, set_name, payload, created_at, delivered_at, attempts, last_error)
                  VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)
                  ON CONFLICT (run_id) DO UPDATE SET
-                     attempts = attempts + 1,
+                     attempts = max(attempts, 1),
                      delivered_at = COALESCE(delivered_at, excluded.delivered_at),
                      last_error = excluded.last_error",
                 params![run.as_str(), set_name, payload, at, delivered, error],

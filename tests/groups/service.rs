@@ -17,6 +17,8 @@ mod contract;
 mod corpus;
 #[path = "../grouping.rs"]
 mod grouping;
+#[path = "../hostile_webhooks.rs"]
+mod hostile_webhooks;
 #[path = "../invalid_inputs.rs"]
 mod invalid_inputs;
 #[path = "../overview.rs"]
