@@ -37,6 +37,7 @@ struct ConfigFile {
     confirm_above: Option<u64>,
     theme: Option<String>,
     prices: Option<Prices>,
+    safe_workspaces: Option<Vec<PathBuf>>,
 }
 
 /// Where the token in use came from, so messages can say where to change it.
@@ -76,6 +77,9 @@ pub struct Config {
     /// A comparison that would cost more credits than this asks for a confirmation first
     /// (`--yes` on the command line, `y` in the app).
     pub confirm_above: u64,
+    /// Workspace files trusted above the current folder whoever owns them (see
+    /// `analysis::workspace::trust`); a relative path is from the config file's folder.
+    pub safe_workspaces: Vec<PathBuf>,
     /// The theme: a built-in one, or a file (a relative path is from the current folder from
     /// `--theme`, beside the config file from its `theme` key).
     pub theme: ThemeChoice,
@@ -123,7 +127,7 @@ fn key_part(key: &Option<String>) -> String {
 }
 
 /// The keys the file may hold, the only words of a line quoted back to the user.
-const KNOWN_KEYS: [&str; 13] = [
+const KNOWN_KEYS: [&str; 14] = [
     "render_url",
     "search_url",
     "token",
@@ -137,6 +141,7 @@ const KNOWN_KEYS: [&str; 13] = [
     "confirm_above",
     "theme",
     "prices",
+    "safe_workspaces",
 ];
 
 /// Credits a comparison may cost before it asks for a confirmation.
@@ -254,6 +259,12 @@ impl Config {
                 .history_max_entries
                 .unwrap_or(DEFAULT_HISTORY_MAX_ENTRIES),
             confirm_above: file.confirm_above.unwrap_or(DEFAULT_CONFIRM_ABOVE),
+            safe_workspaces: file
+                .safe_workspaces
+                .unwrap_or_default()
+                .into_iter()
+                .map(|path| whole(config_folder).join(path))
+                .collect(),
             reading_width: match file.reading_width.unwrap_or(DEFAULT_READING_WIDTH) {
                 0 => 0,
                 width => width.max(MIN_READING_WIDTH),

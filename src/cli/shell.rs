@@ -50,7 +50,7 @@ pub fn set_candidates() -> Vec<clap_complete::engine::CompletionCandidate> {
     let Ok(folder) = std::env::current_dir() else {
         return Vec::new();
     };
-    let Some(path) = crate::analysis::workspace::locate(explicit.as_deref(), &folder) else {
+    let Ok(Some(path)) = crate::analysis::workspace::locate(explicit.as_deref(), &folder) else {
         return Vec::new();
     };
     let Ok(workspace) = crate::analysis::workspace::Workspace::load(&path) else {

@@ -66,9 +66,10 @@ pub struct SetItems {
 
 /// The workspace file the sets live in: `--workspace`, else `vantage.toml` here (made by
 /// the first set when there is none).
-fn workspace_path(explicit: Option<&Path>) -> PathBuf {
+fn workspace_path(explicit: Option<&Path>) -> Result<PathBuf, workspace::WorkspaceError> {
     let folder = std::env::current_dir().unwrap_or_default();
-    workspace::locate(explicit, &folder).unwrap_or_else(|| folder.join(workspace::WORKSPACE_FILE))
+    Ok(workspace::locate(explicit, &folder)?
+        .unwrap_or_else(|| folder.join(workspace::WORKSPACE_FILE)))
 }
 
 /// The places of `--locations`, a refused one named by its place in the flag.
@@ -163,7 +164,13 @@ fn apply(mut set: TrackSet, items: &SetItems, add: bool) -> Result<TrackSet, Str
 }
 
 pub(super) fn run_set_command(explicit: Option<&Path>, mut command: SetCommand) -> i32 {
-    let path = workspace_path(explicit);
+    let path = match workspace_path(explicit) {
+        Ok(path) => path,
+        Err(error) => {
+            err(&error.to_string());
+            return exit::INVALID_INPUT;
+        }
+    };
     let mut workspace = match Workspace::load(&path) {
         Ok(workspace) => workspace,
         Err(error) => {

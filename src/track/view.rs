@@ -79,7 +79,7 @@ impl SetReading {
 }
 
 fn reading_of(folder: &Path, explicit: Option<&Path>, set: &str) -> SetReading {
-    let Some(path) = workspace::locate(explicit, folder) else {
+    let Ok(Some(path)) = workspace::locate(explicit, folder) else {
         return SetReading::default();
     };
     let Ok(w) = Workspace::load(&path) else {

@@ -43,6 +43,7 @@ use crate::api::{Location, Model};
 mod alert_tables;
 mod check;
 mod tables;
+pub mod trust;
 
 pub use check::{Refusal, SetItemsRef, SetList, first_refused, parse_domains};
 
@@ -148,6 +149,10 @@ pub enum WorkspaceError {
         key: String,
         problem: String,
     },
+    #[error(
+        "The workspace file {path} was found in a folder above this one, but {why}: it is not used, and nothing was run or written. If it is yours, fix its owner or mode (chmod go-w), give it with --workspace, or list it under safe_workspaces in the config file; else make a vantage.toml here."
+    )]
+    Untrusted { path: PathBuf, why: String },
     #[error("The brand {name} is already tracked in {path}; remove it first to change it.")]
     Duplicate { path: PathBuf, name: String },
     #[error("A set named {name} is already in {path}; remove it first to change it.")]
@@ -201,7 +206,7 @@ pub fn read_located(
     explicit: Option<&Path>,
     folder: &Path,
 ) -> Result<Option<Workspace>, WorkspaceError> {
-    let Some(path) = locate(explicit, folder) else {
+    let Some(path) = locate(explicit, folder)? else {
         return Ok(None);
     };
     match read_text(&path)? {
@@ -235,14 +240,26 @@ fn read_text(path: &Path) -> Result<Option<String>, WorkspaceError> {
 
 /// `explicit` when given (`--workspace`, `VANTAGE_WORKSPACE`), else the nearest
 /// `vantage.toml` in `folder` or one of its parents, as git finds a repository.
-pub fn locate(explicit: Option<&Path>, folder: &Path) -> Option<PathBuf> {
-    match explicit {
-        Some(path) => Some(path.to_path_buf()),
-        None => folder
-            .ancestors()
-            .map(|dir| dir.join(WORKSPACE_FILE))
-            .find(|p| p.is_file()),
+///
+/// A file found above `folder` is used only when it is trusted ([`trust`]): else the error
+/// says which file and why.
+pub fn locate(explicit: Option<&Path>, folder: &Path) -> Result<Option<PathBuf>, WorkspaceError> {
+    if let Some(path) = explicit {
+        return Ok(Some(path.to_path_buf()));
     }
+    let Some(found) = folder
+        .ancestors()
+        .map(|dir| dir.join(WORKSPACE_FILE))
+        .find(|p| p.is_file())
+    else {
+        return Ok(None);
+    };
+    if found.parent() != Some(folder)
+        && let Some(why) = trust::refusal(&found)
+    {
+        return Err(trust::refused(&found, why));
+    }
+    Ok(Some(found))
 }
 
 fn line_of(text: &str, span: Option<Range<usize>>) -> usize {

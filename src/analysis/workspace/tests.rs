@@ -221,12 +221,12 @@ fn a_set_added_keeps_the_comments_and_reads_back() {
 fn saved_file_reads_back_and_a_missing_one_is_empty() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(WORKSPACE_FILE);
-    assert_eq!(locate(None, dir.path()), None);
+    assert_eq!(locate(None, dir.path().unwrap()), None);
     let mut workspace = Workspace::load(&file).unwrap();
     assert!(workspace.brands().is_empty());
     workspace.add_brand(Brand::named("Salomon")).unwrap();
     workspace.save().unwrap();
-    assert_eq!(locate(None, dir.path()), Some(file.clone()));
+    assert_eq!(locate(None, dir.path().unwrap()), Some(file.clone()));
     assert_eq!(Workspace::load(&file).unwrap().brands()[0].name, "Salomon");
 }
 
@@ -403,16 +403,16 @@ fn the_nearest_workspace_file_above_a_folder_is_found() {
     let dir = tempfile::tempdir().unwrap();
     let deeper = dir.path().join("a").join("b");
     std::fs::create_dir_all(&deeper).unwrap();
-    assert_eq!(locate(None, &deeper), None);
+    assert_eq!(locate(None, &deeper).unwrap(), None);
     let top = dir.path().join(WORKSPACE_FILE);
     std::fs::write(&top, "").unwrap();
-    assert_eq!(locate(None, &deeper), Some(top.clone()));
+    assert_eq!(locate(None, &deeper).unwrap(), Some(top.clone()));
     // The nearest wins.
     let middle = dir.path().join("a").join(WORKSPACE_FILE);
     std::fs::write(&middle, "").unwrap();
-    assert_eq!(locate(None, &deeper), Some(middle));
+    assert_eq!(locate(None, &deeper).unwrap(), Some(middle));
     assert_eq!(
-        locate(Some(&top), &deeper),
+        locate(Some(&top), &deeper).unwrap(),
         Some(top.clone()),
         "an explicit file wins"
     );

@@ -490,6 +490,8 @@ fn load_workspace(
     };
     if let Some(seen) = unless_read {
         let now = workspace::locate(explicit.as_deref(), &folder)
+            .ok()
+            .flatten()
             .and_then(|path| std::fs::read_to_string(path).ok());
         if now.as_deref() == seen {
             return None;
@@ -502,7 +504,7 @@ fn load_workspace_from(
     explicit: Option<PathBuf>,
     folder: &std::path::Path,
 ) -> Result<app::brands::LoadedWorkspace, String> {
-    match workspace::locate(explicit.as_deref(), folder) {
+    match workspace::locate(explicit.as_deref(), folder).map_err(|e| e.to_string())? {
         Some(path) => {
             let existed = path.is_file();
             Workspace::load(&path)
