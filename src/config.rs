@@ -309,9 +309,9 @@ impl Config {
 }
 
 fn read_file(path: &Path) -> Result<ConfigFile, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ConfigFile::default()),
+    let text = match crate::user_file::read_text(path) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(ConfigFile::default()),
         Err(e) => {
             return Err(ConfigError::Unreadable {
                 path: path.to_path_buf(),

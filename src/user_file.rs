@@ -1,7 +1,51 @@
 //! A mistake in one of the files a user writes to make vantage theirs (`keys.toml`, a theme):
 //! named by file, line and key, as the config file's and the workspace's are.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
+
+/// The most a file a user writes (the config, a workspace, `keys.toml`, a theme) may hold:
+/// far above any real one, far below what would fill memory.
+pub const LARGEST_USER_FILE: u64 = 4 << 20;
+
+/// The text of a file a user writes; `None` when there is none. Refused before any read that
+/// could block or never end: a FIFO (opening one waits for a writer), a device (`/dev/zero`
+/// reads for ever), a socket or a folder, and a file larger than [`LARGEST_USER_FILE`].
+pub fn read_text(path: &Path) -> std::io::Result<Option<String>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "it is not a regular file (a pipe, a device, a socket or a folder), so it is not read",
+        ));
+    }
+    let too_large = || {
+        std::io::Error::other(format!(
+            "it is larger than {} MB, which no such file is, so it is not read",
+            LARGEST_USER_FILE >> 20
+        ))
+    };
+    if meta.len() > LARGEST_USER_FILE {
+        return Err(too_large());
+    }
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    // A file that grows while it is read stops at the bound all the same.
+    let mut bytes = Vec::new();
+    file.take(LARGEST_USER_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > LARGEST_USER_FILE {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{path} has a mistake on line {line}{}: {problem}.", at_key(.key))]
@@ -106,6 +150,28 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn special_and_huge_files_are_refused_before_they_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(read_text(&dir.path().join("none")).unwrap().is_none());
+        assert!(read_text(Path::new("/dev/zero")).is_err());
+        assert!(read_text(dir.path()).is_err());
+        let fifo = dir.path().join("keys.toml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            // Would block for ever if it were opened.
+            assert!(read_text(&fifo).is_err());
+        }
+        let huge = dir.path().join("vantage.toml");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(LARGEST_USER_FILE + 1)
+            .unwrap();
+        let said = read_text(&huge).unwrap_err().to_string();
+        assert!(said.contains("larger than 4 MB"), "{said}");
+    }
 
     #[test]
     fn lines_count_from_one_and_offsets_past_the_end_are_the_last_line() {

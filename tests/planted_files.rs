@@ -261,3 +261,48 @@ fn a_workspace_planted_in_a_parent_folder_writable_by_others_is_used_by_no_comma
         assert!(output.status.success(), "{}", stderr(&output));
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_as_config_workspace_or_keys_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let run = |config: &Path, workspace: Option<&Path>, args: &[&str]| {
+        let mut command = assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"));
+        command
+            .current_dir(dir.path())
+            .env("VANTAGE_DATA_DIR", dir.path().join("data"))
+            .env("VANTAGE_CONFIG", config)
+            .env_remove("VANTAGE_TOKEN")
+            .env_remove("VANTAGE_WORKSPACE")
+            .timeout(std::time::Duration::from_secs(20));
+        if let Some(workspace) = workspace {
+            command.env("VANTAGE_WORKSPACE", workspace);
+        }
+        command.args(args).output().unwrap()
+    };
+    let none = dir.path().join("none.toml");
+    for (config, workspace, args) in [
+        (fifo.as_path(), None, &["--demo", "history"][..]),
+        (Path::new("/dev/zero"), None, &["--demo", "history"]),
+        (
+            none.as_path(),
+            Some(fifo.as_path()),
+            &["--demo", "track", "list"],
+        ),
+        (
+            none.as_path(),
+            Some(Path::new("/dev/zero")),
+            &["--demo", "ai", "x"],
+        ),
+    ] {
+        let output = run(config, workspace, args);
+        let said = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {said}");
+        assert!(said.contains("not a regular file"), "{args:?}: {said}");
+    }
+}

@@ -109,8 +109,8 @@ pub fn keys(config: &Config, template: bool) -> i32 {
         return write_out(keys_file::template().as_bytes());
     }
     let path = config.keys_file();
-    let (keymap, mistake) = match std::fs::read_to_string(&path) {
-        Ok(text) => match keys_file::keymap_from(&text, &path) {
+    let (keymap, mistake) = match crate::user_file::read_text(&path) {
+        Ok(Some(text)) => match keys_file::keymap_from(&text, &path) {
             Ok(keymap) => (keymap, None),
             // Each mistake on a line of its own, in line order.
             Err(mistakes) => {
@@ -123,7 +123,7 @@ pub fn keys(config: &Config, template: bool) -> i32 {
                 (Keymap::default(), Some(lines.join("\n")))
             }
         },
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => (Keymap::default(), None),
+        Ok(None) => (Keymap::default(), None),
         Err(error) => (
             Keymap::default(),
             Some(format!("{} could not be read: {error}.", path.display())),

@@ -26,11 +26,7 @@ struct Seen {
 
 /// A file's text, `None` when there is none.
 fn read_text(path: &Path) -> Result<Option<String>, io::Error> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
-    }
+    crate::user_file::read_text(path)
 }
 
 impl UserFiles {

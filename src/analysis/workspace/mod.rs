@@ -223,14 +223,17 @@ fn read_text(path: &Path) -> Result<Option<String>, WorkspaceError> {
             path: path.to_path_buf(),
         });
     }
-    match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) if !text.contains('\0') => Ok(Some(text)),
-            _ => Err(WorkspaceError::NotText {
+    match crate::user_file::read_text(path) {
+        Ok(Some(text)) if !text.contains('\0') => Ok(Some(text)),
+        Ok(Some(_)) => Err(WorkspaceError::NotText {
+            path: path.to_path_buf(),
+        }),
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidData => {
+            Err(WorkspaceError::NotText {
                 path: path.to_path_buf(),
-            }),
-        },
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            })
+        }
+        Ok(None) => Ok(None),
         Err(error) => Err(WorkspaceError::Read {
             path: path.to_path_buf(),
             reason: error.to_string(),

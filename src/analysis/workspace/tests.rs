@@ -221,12 +221,12 @@ fn a_set_added_keeps_the_comments_and_reads_back() {
 fn saved_file_reads_back_and_a_missing_one_is_empty() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(WORKSPACE_FILE);
-    assert_eq!(locate(None, dir.path().unwrap()), None);
+    assert_eq!(locate(None, dir.path()).unwrap(), None);
     let mut workspace = Workspace::load(&file).unwrap();
     assert!(workspace.brands().is_empty());
     workspace.add_brand(Brand::named("Salomon")).unwrap();
     workspace.save().unwrap();
-    assert_eq!(locate(None, dir.path().unwrap()), Some(file.clone()));
+    assert_eq!(locate(None, dir.path()).unwrap(), Some(file.clone()));
     assert_eq!(Workspace::load(&file).unwrap().brands()[0].name, "Salomon");
 }
 
