@@ -66,6 +66,10 @@ pub(crate) struct TokenMask {
     finder: Option<AhoCorasick>,
     replacement: Vec<u8>,
     alone_only: bool,
+    /// The token's bytes as UTF-8 and, when each of its characters fits in one, as Latin-1:
+    /// looked for percent-encoded in any way a server may do it (any characters encoded or
+    /// left as they are, hex in either case, `+` for a space).
+    encoded: Vec<Vec<u8>>,
 }
 
 impl TokenMask {
@@ -74,12 +78,25 @@ impl TokenMask {
             return TokenMask::none();
         };
         let value = token.expose();
-        let mut forms = vec![value.to_string()];
-        forms.push(utf8_percent_encode(value, NON_ALPHANUMERIC).to_string());
+        // A server that reads the token as Latin-1 echoes each character as one byte.
+        let latin1: Option<Vec<u8>> = value
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)).ok())
+            .collect();
+        let latin1 = latin1.filter(|bytes| bytes.as_slice() != value.as_bytes());
+        let mut encoded = vec![value.as_bytes().to_vec()];
+        encoded.extend(latin1.clone());
+        let mut forms: Vec<Vec<u8>> = vec![value.as_bytes().to_vec()];
+        forms.extend(latin1);
+        forms.push(
+            utf8_percent_encode(value, NON_ALPHANUMERIC)
+                .to_string()
+                .into_bytes(),
+        );
         if let Ok(quoted) = serde_json::to_string(value) {
             let inner = &quoted[1..quoted.len() - 1];
-            forms.push(inner.to_string());
-            forms.push(inner.replace('/', "\\/"));
+            forms.push(inner.as_bytes().to_vec());
+            forms.push(inner.replace('/', "\\/").into_bytes());
         }
         forms.sort();
         forms.dedup();
@@ -92,6 +109,7 @@ impl TokenMask {
             finder,
             replacement: token.masked().into_bytes(),
             alone_only: value.chars().count() < MASKED_ANYWHERE_LEN,
+            encoded,
         }
     }
 
@@ -101,11 +119,45 @@ impl TokenMask {
             finder: None,
             replacement: Vec::new(),
             alone_only: false,
+            encoded: Vec::new(),
         }
     }
 
-    /// The bytes with every occurrence of the token masked.
+    /// The bytes with every occurrence of the token masked, as written and in every
+    /// encoding a server may echo it in.
     pub(crate) fn bytes(&self, text: Vec<u8>) -> Vec<u8> {
+        let text = self.exact(text);
+        if self.encoded.is_empty() || memchr::memchr(b'%', &text).is_none() {
+            return text;
+        }
+        self.encoded
+            .iter()
+            .fold(text, |text, token| self.percent_encoded(text, token))
+    }
+
+    /// Every occurrence of `token` written with some of its bytes as `%XX` replaced.
+    fn percent_encoded(&self, text: Vec<u8>, token: &[u8]) -> Vec<u8> {
+        let mut masked = Vec::new();
+        let (mut copied, mut at) = (0, 0);
+        while at < text.len() {
+            match encoded_match(&text, at, token) {
+                Some(end) if !self.alone_only || stands_alone(&text, at, end) => {
+                    masked.extend_from_slice(&text[copied..at]);
+                    masked.extend_from_slice(&self.replacement);
+                    copied = end;
+                    at = end;
+                }
+                _ => at += 1,
+            }
+        }
+        if copied == 0 {
+            return text;
+        }
+        masked.extend_from_slice(&text[copied..]);
+        masked
+    }
+
+    fn exact(&self, text: Vec<u8>) -> Vec<u8> {
         let Some(finder) = &self.finder else {
             return text;
         };
@@ -136,6 +188,34 @@ impl TokenMask {
             Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
         }
     }
+}
+
+/// Where `token` ends if it is written at `start` with at least one byte percent-encoded
+/// (`%2F` or `%2f`; `+` for a space); none if it is not.
+fn encoded_match(text: &[u8], start: usize, token: &[u8]) -> Option<usize> {
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let (mut at, mut any_encoded) = (start, false);
+    for &wanted in token {
+        let byte = *text.get(at)?;
+        if byte == b'%'
+            && let (Some(high), Some(low)) = (
+                text.get(at + 1).copied().and_then(hex),
+                text.get(at + 2).copied().and_then(hex),
+            )
+            && high * 16 + low == wanted
+        {
+            at += 3;
+            any_encoded = true;
+        } else if byte == wanted {
+            at += 1;
+        } else if byte == b'+' && wanted == b' ' {
+            at += 1;
+            any_encoded = true;
+        } else {
+            return None;
+        }
+    }
+    any_encoded.then_some(at)
 }
 
 /// Whether the bytes at `start..end` are not part of a longer word: a short token is masked
@@ -196,6 +276,33 @@ mod tests {
             assert!(!masked.contains("en+9"), "{echoed} → {masked}");
             assert!(masked.contains("bad ••••abc= here"), "{echoed} → {masked}");
         }
+    }
+
+    #[test]
+    fn the_token_is_masked_in_any_percent_encoding_and_as_latin_1() {
+        let token = "sk-live-SECRET/+=x";
+        let masker = mask(token);
+        let echoed = [
+            "sk-live-SECRET%2F%2B%3Dx",     // the ordinary URL encoding
+            "sk-live-SECRET/%2B%3Dx",       // with `/` left as is
+            "sk-live-SECRET%2f%2b%3dx",     // hex in lower case
+            "sk%2Dlive%2DSECRET%2F%2B%3Dx", // more encoded than needed
+        ];
+        for form in echoed {
+            let said = masker.text(&format!("token={form}&next=1"));
+            assert!(!said.contains("SECRET"), "{form}: {said}");
+            assert!(said.ends_with("&next=1"), "{said}");
+        }
+        // A token of Latin-1 characters, echoed by a server that read it as Latin-1.
+        let latin = mask("sk-lïve-sécret-9");
+        let bytes: Vec<u8> = "sk-lïve-sécret-9".chars().map(|c| c as u8).collect();
+        let masked = latin.bytes([b"key=".to_vec(), bytes.clone()].concat());
+        assert!(!masked.windows(5).any(|w| w == b"cret-"), "{masked:?}");
+        let percent: String = bytes.iter().map(|b| format!("%{b:02X}")).collect();
+        assert!(
+            !latin.text(&percent).contains("%63%72"),
+            "percent-encoded Latin-1 too"
+        );
     }
 
     #[test]
