@@ -38,6 +38,7 @@ struct ConfigFile {
     theme: Option<String>,
     prices: Option<Prices>,
     safe_workspaces: Option<Vec<PathBuf>>,
+    longest_job_wait_hours: Option<u64>,
 }
 
 /// Where the token in use came from, so messages can say where to change it.
@@ -80,6 +81,8 @@ pub struct Config {
     /// Workspace files trusted above the current folder whoever owns them (see
     /// `analysis::workspace::trust`); a relative path is from the config file's folder.
     pub safe_workspaces: Vec<PathBuf>,
+    /// How long a job is polled before it is expired (hours; see `jobs::Scheduler`).
+    pub longest_job_wait_hours: u64,
     /// The theme: a built-in one, or a file (a relative path is from the current folder from
     /// `--theme`, beside the config file from its `theme` key).
     pub theme: ThemeChoice,
@@ -127,7 +130,7 @@ fn key_part(key: &Option<String>) -> String {
 }
 
 /// The keys the file may hold, the only words of a line quoted back to the user.
-const KNOWN_KEYS: [&str; 14] = [
+const KNOWN_KEYS: [&str; 15] = [
     "render_url",
     "search_url",
     "token",
@@ -142,6 +145,7 @@ const KNOWN_KEYS: [&str; 14] = [
     "theme",
     "prices",
     "safe_workspaces",
+    "longest_job_wait_hours",
 ];
 
 /// Credits a comparison may cost before it asks for a confirmation.
@@ -259,6 +263,10 @@ impl Config {
                 .history_max_entries
                 .unwrap_or(DEFAULT_HISTORY_MAX_ENTRIES),
             confirm_above: file.confirm_above.unwrap_or(DEFAULT_CONFIRM_ABOVE),
+            longest_job_wait_hours: file
+                .longest_job_wait_hours
+                .unwrap_or(crate::jobs::DEFAULT_LONGEST_WAIT_HOURS)
+                .max(1),
             safe_workspaces: file
                 .safe_workspaces
                 .unwrap_or_default()

@@ -153,6 +153,9 @@ pub struct TrackedJob {
     pub last_error: Option<String>,
     /// What its result must be: a body that is not is a failed poll, not an answer.
     pub asked: BodyAsked,
+    /// When it was submitted, when known: a job pending past the scheduler's longest wait
+    /// is expired.
+    pub created_at: Option<UnixMs>,
 }
 
 impl TrackedJob {
@@ -170,6 +173,7 @@ impl TrackedJob {
             error_streak: 0,
             last_error: None,
             asked: BodyAsked::Json,
+            created_at: Some(now),
         }
     }
 
@@ -234,6 +238,42 @@ pub struct Scheduler {
     in_flight: usize,
     limit: usize,
     error_limit: Option<u32>,
+    /// How long a job may stay pending (or in error) before it is expired.
+    longest_wait: UnixMs,
+}
+
+/// How long a job is waited for unless the config file says (`longest_job_wait_hours`): a
+/// job the service never finishes must not hold a run (and its lock) for ever.
+pub const DEFAULT_LONGEST_WAIT_HOURS: u64 = 24;
+
+/// The longest wait the config file set, for every scheduler of this process (the app's,
+/// `jobs watch`, a run's `--wait`, a queued comparison): one rule for them all.
+static LONGEST_WAIT_HOURS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+/// Sets the longest wait of every scheduler made after it (from the config file, at start).
+pub fn set_longest_wait_hours(hours: u64) {
+    let _ = LONGEST_WAIT_HOURS.set(hours.max(1));
+}
+
+fn longest_wait_ms() -> UnixMs {
+    let hours = LONGEST_WAIT_HOURS
+        .get()
+        .copied()
+        .unwrap_or(DEFAULT_LONGEST_WAIT_HOURS);
+    i64::try_from(hours.saturating_mul(3_600_000)).unwrap_or(i64::MAX)
+}
+
+/// Milliseconds since 1970 as the wall clock said when this process first asked, advanced
+/// by the monotonic clock since: a poll waits as long as it should when the wall clock is
+/// stepped back (an hour back stopped polling for an hour) or ahead.
+pub fn steady_now_ms() -> UnixMs {
+    static START: std::sync::OnceLock<(std::time::Instant, UnixMs)> = std::sync::OnceLock::new();
+    let (instant, wall) = START.get_or_init(|| (std::time::Instant::now(), crate::store::now_ms()));
+    steady_at(*wall, instant.elapsed())
+}
+
+fn steady_at(wall_at_start: UnixMs, elapsed: std::time::Duration) -> UnixMs {
+    wall_at_start.saturating_add(i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
 }
 
 impl Default for Scheduler {
@@ -250,6 +290,7 @@ impl Scheduler {
             in_flight: 0,
             limit: MAX_IN_FLIGHT,
             error_limit: None,
+            longest_wait: longest_wait_ms(),
         }
     }
 
@@ -262,6 +303,12 @@ impl Scheduler {
     /// Parks a job after this many errors in a row (for drivers that must end).
     pub fn with_error_limit(mut self, errors_in_a_row: u32) -> Self {
         self.error_limit = Some(errors_in_a_row.max(1));
+        self
+    }
+
+    /// Expires a job still not done this long after it was submitted.
+    pub fn with_longest_wait(mut self, longest: std::time::Duration) -> Self {
+        self.longest_wait = i64::try_from(longest.as_millis()).unwrap_or(i64::MAX);
         self
     }
 
@@ -385,7 +432,20 @@ impl Scheduler {
         self.in_flight -= 1;
         let job = &mut slot.job;
         let from = job.state;
-        let (to, error) = next_state(job.known, outcome);
+        let (mut to, mut error) = next_state(job.known, outcome);
+        let waited = job.created_at.map(|at| now - at);
+        if !to.is_terminal()
+            && let Some(waited) = waited.filter(|w| *w > self.longest_wait)
+        {
+            to = JobState::Expired;
+            error = Some(format!(
+                "Still not done {} after it was submitted, longer than a job is waited for ({}; longest_job_wait_hours in the config file sets it): it is expired. Re-submit it to ask again.",
+                crate::measure::duration(std::time::Duration::from_millis(waited.unsigned_abs())),
+                crate::measure::duration(std::time::Duration::from_millis(
+                    self.longest_wait.unsigned_abs()
+                ))
+            ));
+        }
         job.attempts += 1;
         job.last_poll_at = Some(now);
         job.state = to;
@@ -474,6 +534,47 @@ impl fmt::Display for StateCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_job_pending_past_the_longest_wait_is_expired_with_a_reason() {
+        let id = JobId::parse("0b6f1c2e-8f4a-4c1e-9d2b-5a7e3c9f1b20").unwrap();
+        let mut scheduler =
+            Scheduler::new().with_longest_wait(std::time::Duration::from_secs(3_600));
+        scheduler.insert(TrackedJob::submitted(id.clone(), JobKind::Ai, 0));
+        let due = scheduler.due(2_000);
+        assert_eq!(due.len(), 1);
+        let early = scheduler
+            .complete(&id, &PollOutcome::Pending, 2_000)
+            .unwrap();
+        assert_eq!(early.to, JobState::Pending);
+        let late_at = 3_600_001;
+        assert_eq!(scheduler.due(late_at).len(), 1);
+        let late = scheduler
+            .complete(&id, &PollOutcome::Pending, late_at)
+            .unwrap();
+        assert_eq!(late.to, JobState::Expired);
+        assert!(late.next_poll_at.is_none(), "no poll after it");
+        let why = late.error.unwrap_or_default();
+        assert!(
+            why.contains("longer than a job is waited for") && why.contains("1h 00m"),
+            "{why}"
+        );
+        assert!(scheduler.is_settled());
+    }
+
+    #[test]
+    fn the_steady_clock_moves_on_whatever_the_wall_clock_says() {
+        // Started at some wall time, it advances by the monotonic time alone: a wall clock
+        // stepped an hour back does not make a poll due in two seconds wait an hour.
+        let start = 1_780_000_000_000;
+        assert_eq!(
+            steady_at(start, std::time::Duration::from_millis(2_500)),
+            start + 2_500
+        );
+        let first = steady_now_ms();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert!(steady_now_ms() >= first + 5);
+    }
 
     fn id(n: u32) -> JobId {
         JobId::parse(&format!("00000000-0000-4000-8000-{n:012}")).unwrap()

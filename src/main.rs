@@ -59,6 +59,7 @@ async fn dispatch(cli: Cli) -> i32 {
         }
     };
     vantage::analysis::workspace::trust::trust_listed(config.safe_workspaces.clone());
+    vantage::jobs::set_longest_wait_hours(config.longest_job_wait_hours);
     // The demo's history, jobs and runs are its own, never the live store's.
     if demo {
         config.keep_demo_apart();

@@ -379,7 +379,8 @@ where
     let mut reached = false;
     tokio::pin!(stop);
     loop {
-        for ticket in scheduler.due(now_ms()) {
+        // The steady clock: a wall clock stepped back does not hold the polls.
+        for ticket in scheduler.due(crate::jobs::steady_now_ms()) {
             let call = poll(ticket.kind, ticket.id.clone(), ticket.asked);
             let handle = polls.spawn(call);
             tasks.insert(handle.id(), ticket.id);
@@ -388,9 +389,9 @@ where
             store.flush().await?;
             return Ok(WatchEnd::Settled);
         }
-        let wait = scheduler
-            .next_wake()
-            .map_or(60_000, |at| (at - now_ms()).clamp(0, 60_000));
+        let wait = scheduler.next_wake().map_or(60_000, |at| {
+            (at - crate::jobs::steady_now_ms()).clamp(0, 60_000)
+        });
         tokio::select! {
             biased;
             () = &mut stop => {
@@ -414,7 +415,7 @@ where
                 let unreachable = transport && !reached;
                 reached |= !transport;
                 let outcome = PollOutcome::of(&result);
-                let Some(transition) = scheduler.complete(&id, &outcome, now_ms()) else {
+                let Some(transition) = scheduler.complete(&id, &outcome, crate::jobs::steady_now_ms()) else {
                     continue;
                 };
                 let body = match (&outcome, &result) {

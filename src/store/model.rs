@@ -367,6 +367,7 @@ impl JobRecord {
             error_streak: 0,
             last_error: self.last_error.clone(),
             asked: self.body_asked(),
+            created_at: Some(self.created_at),
         }
     }
 

@@ -15,7 +15,6 @@ use ratatui::backend::Backend;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::app::{self, App, Msg};
-use crate::store::now_ms;
 use crate::ui;
 
 use super::effects::EffectRunner;
@@ -64,7 +63,7 @@ where
 {
     let mut stats = LoopStats::default();
     app.set_clock(Instant::now());
-    app.set_wall(now_ms());
+    app.set_wall(crate::jobs::steady_now_ms());
     let effects = app.start();
     // The first frame needs none of what the start asks for (those answer through the
     // channel), nor the store, which opens beside it.
@@ -118,10 +117,9 @@ where
     let mut terminate = termination_signal();
     loop {
         // Sleep until the scheduler's next poll falls due; no timer while no job waits.
-        let wake = app
-            .jobs
-            .next_wake()
-            .map(|at| Duration::from_millis((at - now_ms()).clamp(0, 60_000) as u64));
+        let wake = app.jobs.next_wake().map(|at| {
+            Duration::from_millis((at - crate::jobs::steady_now_ms()).clamp(0, 60_000) as u64)
+        });
         let timer = async move {
             match wake {
                 Some(wait) => tokio::time::sleep(wait).await,
@@ -169,7 +167,7 @@ where
 /// Runs a batch of messages through `update`, carrying out their effects.
 async fn apply(app: &mut App, runner: &mut EffectRunner, batch: Vec<Msg>, stats: &mut LoopStats) {
     app.set_clock(Instant::now());
-    app.set_wall(now_ms());
+    app.set_wall(crate::jobs::steady_now_ms());
     for msg in batch {
         stats.messages += 1;
         runner.observe(&msg);
