@@ -515,3 +515,46 @@ async fn the_token_never_reaches_the_database() {
     scan("closed");
     sim.shutdown().await;
 }
+
+#[test]
+fn a_job_id_the_service_gives_twice_is_one_job_and_the_second_call_is_not_sent_again() {
+    use vantage::store::{NewRun, RunId, TrackWrite};
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let run = RunId::new();
+    let calls: Vec<RequestParams> = (0..2)
+        .map(|n| RequestParams::Ai(AiRequest::new(format!("prompt {n}"))))
+        .collect();
+    store
+        .track(TrackWrite::Plan(NewRun {
+            id: run.clone(),
+            set_name: "boots".to_string(),
+            started_at: now_ms(),
+            calls: calls.clone(),
+        }))
+        .wait()
+        .unwrap();
+    for (seq, call) in calls.into_iter().enumerate() {
+        // The same id for both: a service that hands one out twice.
+        let job = Box::new(NewJob::submitted(job_id(7), call));
+        store
+            .track(TrackWrite::Submitted {
+                run: run.clone(),
+                seq: seq as u32,
+                job,
+            })
+            .wait()
+            .expect("no UNIQUE constraint failure");
+    }
+    let items = store.track_items(&run).unwrap();
+    assert_eq!(items[0].job_id, Some(job_id(7)));
+    assert_eq!(items[1].job_id, None);
+    let refused = items[1].refused.clone().unwrap_or_default();
+    assert!(refused.contains("already given for call 0"), "{refused}");
+    let runs = store.track_runs(Some("boots")).unwrap();
+    assert!(
+        runs[0].is_submitted(),
+        "nothing is left to send, so nothing is billed again"
+    );
+    assert_eq!(store.list_jobs().unwrap().len(), 1);
+}

@@ -310,6 +310,30 @@ pub(super) fn apply(tx: &Connection, write: &TrackWrite) -> Result<(), rusqlite:
         }
         TrackWrite::Submitted { run, seq, job } => {
             readings::unsettle(tx, run)?;
+            // The service gave this id before, for another call: one job, billed once. This
+            // call keeps no job of its own and is not sent again.
+            let given_before: Option<i64> = tx
+                .query_row(
+                    "SELECT seq FROM track_items WHERE job_id = ?1 AND NOT (run_id = ?2 AND seq = ?3)",
+                    params![job.id.as_str(), run.as_str(), seq],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(other) = given_before {
+                tx.execute(
+                    "UPDATE track_items SET refused = ?3 WHERE run_id = ?1 AND seq = ?2
+                     AND job_id IS NULL",
+                    params![
+                        run.as_str(),
+                        seq,
+                        format!(
+                            "the service answered with job id {}, which it had already given for call {other}: it is one job, so this call has no answer of its own and is not asked again",
+                            job.id.as_str()
+                        )
+                    ],
+                )?;
+                return Ok(());
+            }
             let linked = tx.execute(
                 "UPDATE track_items SET job_id = ?3, last_error = NULL
                  WHERE run_id = ?1 AND seq = ?2 AND job_id IS NULL",
