@@ -454,6 +454,30 @@ async fn a_gateway_page_sent_with_200_where_json_was_asked_is_a_failed_call_not_
 }
 
 #[tokio::test]
+async fn a_token_with_a_line_break_inside_is_refused_with_a_sentence_and_never_sent() {
+    let sim = start(quick()).await;
+    for token in ["sk-live-abc\r\ndef", "sk-live abc", "sk-live-ä"] {
+        let settings = ClientSettings::new(&sim.url(), &sim.url(), Secret::new(token));
+        let error = Client::new(settings)
+            .unwrap()
+            .ai(&AiRequest::new("hi"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, ApiError::UnusableToken { .. }),
+            "{token:?}: {error:?}"
+        );
+        assert!(error.to_string().contains("line break"), "{error}");
+        assert_eq!(error.exit_code(), 3);
+        assert!(
+            !error.to_string().contains("abc"),
+            "the token is not in the sentence"
+        );
+    }
+    assert_eq!(sim.requests_received(), 0);
+}
+
+#[tokio::test]
 async fn what_only_the_server_rejects_answers_422_naming_the_field() {
     let sim = start(quick()).await;
     let api = client(&sim);

@@ -409,6 +409,13 @@ impl Client {
             .ok_or_else(|| ApiError::MissingToken {
                 config_hint: self.inner.config_hint.clone(),
             })?;
+        // A header carries visible ASCII only: anything else fails in the HTTP library with
+        // words that say nothing of the token.
+        if !token.expose().bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(ApiError::UnusableToken {
+                config_hint: self.inner.config_hint.clone(),
+            });
+        }
         let started = Instant::now();
         let deadline = started + self.inner.timeout;
         let policy = &self.inner.retry;

@@ -29,6 +29,12 @@ pub enum ApiError {
     )]
     MissingToken { config_hint: String },
 
+    /// The token holds what no HTTP header carries; nothing was sent.
+    #[error(
+        "The API token holds a line break, a space or a character that is not plain ASCII (copied with more than the token?), which no request can carry, so nothing was sent. Set it again, the token alone, in VANTAGE_TOKEN (or MASSIVE_TOKEN) or `token` in {config_hint}."
+    )]
+    UnusableToken { config_hint: String },
+
     /// The token would travel in the clear; nothing was sent.
     #[error(
         "Refusing to send your token to {url}: the service URL must use https:// (plain http is allowed only on this machine). Fix render_url/search_url."
@@ -220,6 +226,7 @@ impl ApiError {
             self,
             ApiError::Invalid(_)
                 | ApiError::MissingToken { .. }
+                | ApiError::UnusableToken { .. }
                 | ApiError::InsecureUrl { .. }
                 | ApiError::BadUrl { .. }
                 | ApiError::Transport {
@@ -234,6 +241,7 @@ impl ApiError {
         match self {
             ApiError::Invalid(_) | ApiError::InsecureUrl { .. } | ApiError::BadUrl { .. } => 2,
             ApiError::MissingToken { .. }
+            | ApiError::UnusableToken { .. }
             | ApiError::Unauthorized { .. }
             | ApiError::InvalidToken { .. }
             | ApiError::NoCredits { .. } => 3,

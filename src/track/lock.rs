@@ -31,14 +31,18 @@ pub enum LockError {
     Io { path: PathBuf, reason: String },
 }
 
-/// The lock file's name for a set: its name lower-cased, anything but letters and digits
-/// as `_`, so any set name makes one safe file name.
+/// The lock file's name for a set: its name lower-cased (set names ignore case), anything
+/// but ASCII letters and digits percent-encoded, so any set name makes one safe file name and
+/// two names make two (`a b` and `a_b` once shared one lock). Very long names are cut to
+/// what a file system takes.
 fn file_name(set: &str) -> String {
-    let safe: String = set
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '_' })
-        .collect();
+    let safe = percent_encoding::utf8_percent_encode(
+        &set.to_lowercase(),
+        percent_encoding::NON_ALPHANUMERIC,
+    )
+    .to_string();
+    // Percent-encoded text is ASCII: any byte is a character boundary.
+    let safe = &safe[..safe.len().min(200)];
     format!("track-{safe}.lock")
 }
 
@@ -88,6 +92,12 @@ mod tests {
 
     #[test]
     fn any_name_makes_a_safe_file_name() {
-        assert_eq!(file_name("../Hiking Boots"), "track-___hiking_boots.lock");
+        assert_eq!(
+            file_name("../Hiking Boots"),
+            "track-%2E%2E%2Fhiking%20boots.lock"
+        );
+        assert_ne!(file_name("a b"), file_name("a_b"));
+        assert_eq!(file_name("Boots"), file_name("boots"));
+        assert!(file_name(&"é".repeat(500)).len() < 255);
     }
 }
