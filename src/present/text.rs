@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthChar;
+use unicode_segmentation::UnicodeSegmentation as _;
+use unicode_width::UnicodeWidthStr as _;
 
 use crate::render::Document;
 
@@ -165,16 +166,18 @@ fn hard_wrap(raw: &str, width: u16) -> Vec<Line<'static>> {
         let mut current = String::new();
         let mut current_width = 0;
         let mut first = true;
-        for c in line.chars() {
-            let c = if c == '\t' { ' ' } else { c };
-            let w = c.width().unwrap_or(0);
+        // By grapheme, measured as ratatui draws it: a flag, a ZWJ sequence or a letter
+        // with its combining marks is one cell or two, never cut in its middle.
+        for g in line.graphemes(true) {
+            let g = if g == "\t" { " " } else { g };
+            let w = g.width();
             if current_width + w > width && !current.is_empty() {
                 out.push(raw_line(std::mem::take(&mut current), first));
                 first = false;
                 current_width = 0;
             }
-            if !c.is_control() {
-                current.push(c);
+            if !g.chars().any(char::is_control) {
+                current.push_str(g);
                 current_width += w;
             }
         }

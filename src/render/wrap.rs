@@ -4,7 +4,8 @@
 use html2text::render::TaggedLine;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_segmentation::UnicodeSegmentation as _;
+use unicode_width::UnicodeWidthStr;
 
 use super::marks::Mark;
 use super::{Body, Document, config};
@@ -221,13 +222,13 @@ fn to_line(line: &TaggedLine<Vec<Mark>>, width: usize) -> Line<'static> {
         }
         // Cut at the width: html2text may overflow where nothing narrower fits.
         let mut cut = String::new();
-        for c in text.chars() {
-            let cw = c.width().unwrap_or(0);
+        for g in text.graphemes(true) {
+            let cw = g.width();
             if used + cw > width {
                 break;
             }
             used += cw;
-            cut.push(c);
+            cut.push_str(g);
         }
         if !cut.is_empty() {
             spans.push(Span::styled(cut, style));
@@ -287,14 +288,15 @@ fn wrap_paragraph(para: &str, width: usize, out: &mut Vec<Line<'static>>) {
                 used = ww;
                 continue;
             }
-            for c in word.chars() {
-                let cw = c.width().unwrap_or(0);
+            // By grapheme: a flag or a ZWJ sequence is never split across lines.
+            for g in word.graphemes(true) {
+                let cw = g.width();
                 if used + cw > width && used > 0 {
                     out.push(Line::from(std::mem::take(&mut line)));
                     used = 0;
                 }
                 if cw <= width {
-                    line.push(c);
+                    line.push_str(g);
                     used += cw;
                 }
             }
@@ -339,5 +341,34 @@ impl WrappedCache {
     pub fn invalidate(&mut self) {
         self.width = None;
         self.lines.clear();
+    }
+}
+
+#[cfg(test)]
+mod grapheme_tests {
+    use super::*;
+
+    #[test]
+    fn flags_zwj_sequences_and_combining_marks_stay_whole_within_the_width() {
+        // A word too long for the line, made of clusters of several code points each.
+        let word = "🇩🇪🇫🇷👨‍👩‍👧‍👦e\u{301}\u{302}🏳️‍🌈".repeat(6);
+        for width in [3, 4, 5, 7] {
+            let lines = wrap_plain(&word, width);
+            let mut again = String::new();
+            for line in &lines {
+                assert!(line.width() <= width, "{width}: {line:?}");
+                for span in &line.spans {
+                    again.push_str(&span.content);
+                }
+            }
+            assert_eq!(again, word, "nothing lost, every cluster whole");
+            for line in &lines {
+                let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+                assert!(
+                    !text.starts_with('\u{200d}') && !text.starts_with('\u{301}'),
+                    "{text:?}"
+                );
+            }
+        }
     }
 }
