@@ -409,7 +409,8 @@ async fn run_set(
             out(&with_newline(sentence));
             return exit::OK;
         }
-        Ok(_) => {}
+        // Every cost is said before a spend, on stderr where a script's output is not.
+        Ok(sentence) => err(&sentence),
         Err(sentence) => {
             err(&sentence);
             return exit::CREDENTIALS;
@@ -439,8 +440,29 @@ async fn run_set(
         } else {
             String::new()
         };
+        // What is left to send, priced: the run's own calls, not the set's plan of today.
+        let left = store.track_items(&begun.run).map(|items| {
+            let unsent = items
+                .iter()
+                .filter(|i| i.job_id.is_none() && i.refused.is_none());
+            let mut calls = crate::price::Calls::default();
+            for item in unsent {
+                match item.request {
+                    crate::store::RequestParams::Search(_) => calls.searches += 1,
+                    _ => calls.answers += 1,
+                }
+            }
+            calls
+        });
+        let cost = match left {
+            Ok(calls) => format!(
+                " What is left costs at most {}.",
+                crate::plural::count(calls.credits(&config.prices), "credit", "credits")
+            ),
+            Err(_) => String::new(),
+        };
         err(&format!(
-            "Going on with run {} of {}, cut short before all {} were sent.{doubt}",
+            "Going on with run {} of {}, cut short before all {} were sent.{doubt}{cost}",
             begun.run.short(),
             set.name,
             crate::plural::count(begun.planned as u64, "call", "calls")
