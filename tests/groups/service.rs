@@ -45,3 +45,5 @@ mod sim_live_paths;
 mod sim_validation;
 #[path = "../stance.rs"]
 mod stance;
+#[path = "../unasked_bodies.rs"]
+mod unasked_bodies;
