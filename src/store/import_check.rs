@@ -215,3 +215,30 @@ impl Store {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_million_runs_of_a_file_are_held_in_sixteen_megabytes() {
+        let mut runs = RunsOfFile::default();
+        let id = |n: u32| format!("{n:08x}-0000-4000-8000-000000000000");
+        for n in 0..3_000_000 {
+            runs.add(&id(n));
+        }
+        assert!(
+            runs.hashes.capacity() * 4 <= 16 << 20,
+            "{}",
+            runs.hashes.capacity()
+        );
+        assert!(runs.holds(&id(0)) && runs.holds(&id(2_999_999)));
+        let absent = (3_000_000..3_001_000)
+            .filter(|n| runs.holds(&id(*n)))
+            .count();
+        assert!(
+            absent <= 2,
+            "{absent} of 1,000 ids not in the file were taken for its own"
+        );
+    }
+}
