@@ -306,3 +306,47 @@ fn a_fifo_or_a_device_as_config_workspace_or_keys_is_refused_at_once() {
         assert!(said.contains("not a regular file"), "{args:?}: {said}");
     }
 }
+
+/// A disk that fills at the first open: where the machine lets the test mount a tiny
+/// tmpfs (root on Linux), else nothing to check.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_disk_full_at_the_first_open_says_so_and_not_no_such_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = dir.path().join("tiny");
+    std::fs::create_dir(&tiny).unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=48k", "tmpfs"])
+        .arg(&tiny)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        return;
+    }
+    let filled = std::process::Command::new("dd")
+        .args(["if=/dev/zero", "bs=1k", "count=40"])
+        .arg(format!("of={}", tiny.join("fill").display()))
+        .stderr(std::process::Stdio::null())
+        .status();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_vantage"))
+            .env("VANTAGE_DATA_DIR", tiny.join("data"))
+            .env("VANTAGE_CONFIG", dir.path().join("none.toml"))
+            .env_remove("VANTAGE_TOKEN")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let asked = run(&["--demo", "ai", "best hiking boots"]);
+    let listed = run(&["--demo", "history"]);
+    let _ = std::process::Command::new("umount").arg(&tiny).status();
+    assert!(filled.is_ok_and(|s| s.success()));
+    assert_eq!(asked.status.code(), Some(6), "{}", stderr(&asked));
+    let said = stderr(&listed);
+    assert_eq!(listed.status.code(), Some(6), "{said}");
+    assert!(
+        said.contains("is full") && !said.contains("no such table"),
+        "{said}"
+    );
+}

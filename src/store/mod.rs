@@ -289,6 +289,26 @@ impl Store {
 
     fn open_read_only_as(path: &Path, health: Health) -> Result<Store, StoreError> {
         let reader = schema::open_read_only(path)?;
+        // A file whose first open could not make its tables (the disk was full) holds
+        // nothing to read: say why, not "no such table".
+        let version: u32 = reader
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap_or(0);
+        if version == 0 {
+            return Err(match health {
+                Health::Full => StoreError::Full {
+                    path: path.to_path_buf(),
+                },
+                Health::ReadOnly { reason } => StoreError::Open {
+                    path: path.to_path_buf(),
+                    reason,
+                },
+                _ => StoreError::Open {
+                    path: path.to_path_buf(),
+                    reason: "it was never made whole".to_string(),
+                },
+            });
+        }
         tracing::warn!(path = %path.display(), ?health, "the store is read-only");
         let (health, _) = watch::channel(health);
         Ok(Store {
