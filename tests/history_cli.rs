@@ -91,3 +91,24 @@ fn a_queued_call_is_an_entry_its_job_answers_when_it_lands() {
     );
     assert!(!entries[0]["status"].is_null(), "job {id}: {entries:#?}");
 }
+
+#[test]
+fn an_empty_history_asked_for_as_json_is_an_empty_json_list() {
+    let dir = TempDir::new().unwrap();
+    for args in [
+        &["history", "--json"][..],
+        &["history", "search", "boots", "--json"],
+    ] {
+        let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_vantage"))
+            .env("VANTAGE_DATA_DIR", dir.path().join("data"))
+            .env("VANTAGE_CONFIG", dir.path().join("none.toml"))
+            .env_remove("VANTAGE_TOKEN")
+            .args(["--demo"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}");
+        let listed: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(listed, serde_json::json!([]), "{args:?}");
+    }
+}

@@ -76,6 +76,15 @@ pub(super) fn run_history(config: &Config, args: HistoryArgs) -> i32 {
             err("No history is stored yet, so no entry has that id.");
             return exit::INVALID_INPUT;
         }
+        // A script asked for JSON: an empty list is JSON too.
+        let json = match &args.command {
+            Some(HistoryCommand::Search { page, .. }) => page.json,
+            _ => args.page.json,
+        };
+        if json {
+            out_as_received("[]\n");
+            return exit::OK;
+        }
         err(
             "No history is stored yet: the app (vantage with no command) saves every call it makes, and they are listed here.",
         );
