@@ -15,6 +15,11 @@ pub(super) fn on_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     if let Some(popup) = app.popup.take() {
         return popup::on_popup_key(app, popup, key, action);
     }
+    // The usage overlay closes as a popup does (Esc), besides its own key.
+    if app.usage.shown && app.keys.lookup(&[Context::Popup], &key) == Some(Action::Back) {
+        app.usage.shown = false;
+        return Vec::new();
+    }
     match action {
         Some(action) => run_action(app, action),
         None if app.editing() => {
@@ -40,7 +45,11 @@ pub(super) fn run_action(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Palette => palette::open(app),
         Action::SelectTab(index) => {
             match Tab::ALL.get(index) {
-                Some(tab) => return app.select_tab(*tab),
+                Some(tab) => {
+                    // An overlay of the tab left does not stay over the next.
+                    app.usage.shown = false;
+                    return app.select_tab(*tab);
+                }
                 None => app.flash_info(format!(
                     "There is no tab {}; the tabs are {}.",
                     index + 1,

@@ -562,6 +562,21 @@ fn opening_usage_asks_again_when_a_call_landed_since_the_held_back_ask() {
 }
 
 #[test]
+fn the_usage_overlay_closes_with_esc_and_does_not_follow_to_another_tab() {
+    let mut app = demo_app();
+    super::usage::toggle(&mut app);
+    assert!(app.usage.shown);
+    update(&mut app, key(KeyCode::Esc));
+    assert!(!app.usage.shown, "Esc closes it, as its title says");
+    super::usage::toggle(&mut app);
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('2'), KeyModifiers::ALT)),
+    );
+    assert!(!app.usage.shown, "another tab is shown without it");
+}
+
+#[test]
 fn opening_compare_puts_the_focus_on_its_columns_so_keys_are_commands() {
     let mut app = demo_app();
     let index = Tab::ALL.iter().position(|t| *t == Tab::Compare).unwrap();
