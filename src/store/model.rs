@@ -89,9 +89,23 @@ impl RequestParams {
                     RequestParams::Search(r) => crate::api::request::shorten(&r.terms, 200),
                     other => other.summary(),
                 });
-                let columns = match parts.len() {
-                    1 => "1 column".to_owned(),
-                    n => format!("{n} columns"),
+                // A sampled comparison keeps each sample as a part: its columns are the
+                // distinct requests, each asked as many times.
+                let distinct = parts
+                    .iter()
+                    .map(RequestParams::to_json)
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+                    .max(1);
+                let samples = parts.len() / distinct;
+                let columns = match (distinct, samples) {
+                    (1, 1) => "1 column".to_owned(),
+                    (n, 1) => format!("{n} columns"),
+                    (n, k) if n * k == parts.len() => format!(
+                        "{} × {k} samples",
+                        crate::plural::count(n as u64, "column", "columns")
+                    ),
+                    _ => format!("{} columns", parts.len()),
                 };
                 format!("{columns} · {asked}")
             }
@@ -410,6 +424,24 @@ pub struct Devices {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sampled_comparison_is_called_by_its_columns_and_samples() {
+        let part = |model: &str| {
+            RequestParams::Ai(crate::api::AiRequest {
+                model: model.parse().ok(),
+                ..crate::api::AiRequest::new("best hiking boots")
+            })
+        };
+        let sampled: Vec<RequestParams> = ["chatgpt", "gemini"]
+            .iter()
+            .flat_map(|m| std::iter::repeat_n(part(m), 3))
+            .collect();
+        let summary = RequestParams::Compare(sampled).summary();
+        assert!(summary.starts_with("2 columns × 3 samples"), "{summary}");
+        let once = RequestParams::Compare(vec![part("chatgpt"), part("gemini")]).summary();
+        assert!(once.starts_with("2 columns ·"), "{once}");
+    }
 
     #[test]
     fn a_page_request_says_where_from_and_on_which_device() {
