@@ -93,6 +93,11 @@ fn the_curl_command_masks_the_key_and_sends_nothing() {
         "{stdout}"
     );
     assert!(!stdout.contains("demo-token"));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("listened on that port only while vantage ran"),
+        "the demo's port is said to be gone: {said}"
+    );
     // The CA the command trusts is where it says, in the demo's folder, and is the demo's.
     let ca = dir.path().join("demo").join("demo-proxy-ca.pem");
     assert!(

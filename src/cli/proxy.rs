@@ -155,6 +155,13 @@ async fn proxy_call(
             "{}\n",
             proxy::curl_command(&request, &endpoints, false)
         ));
+        // The demo's proxies listen only while this command runs: its ports are gone by the
+        // time the command is pasted.
+        if simulator.is_some() {
+            err(
+                "This is the demo's command: its proxy listened on that port only while vantage ran, so pasted as is it finds nothing. Without --demo, the command names the live network.",
+            );
+        }
         return Ok(());
     }
     let response = request
