@@ -106,7 +106,10 @@ fn hints_within(hints: Vec<Span<'static>>, room: usize) -> Vec<Span<'static>> {
 /// The most useful keys where the focus is, from the keymap.
 fn hints(app: &App) -> Vec<Span<'static>> {
     let contexts = app.key_contexts();
-    let wanted: &[Action] = if app.popup.is_some() {
+    // Help is read, not chosen from: Enter only closes it, so it offers scrolling and Esc.
+    let wanted: &[Action] = if matches!(app.popup, Some(crate::app::Popup::Help(_))) {
+        &[Action::Down, Action::Back]
+    } else if app.popup.is_some() {
         &[Action::Accept, Action::Back]
     } else if app.editing() && (app.tab.spec().multi_line)(app) {
         &[
