@@ -555,7 +555,7 @@ fn the_mentions_view_lists_brands_in_order_of_first_mention() {
     assert!(screen.contains("Mentions 3"), "{screen}");
     insta::assert_snapshot!(screen);
     let wide = screen_of(&mut app, 160, 45);
-    assert!(wide.contains("Hoka  not mentioned"), "{wide}");
+    assert!(wide.contains("Hoka  not named"), "{wide}");
 }
 
 fn screen_of(app: &mut App, width: u16, height: u16) -> String {

@@ -81,7 +81,7 @@ impl RollRow {
         match (self.position, self.position_half) {
             (Some(p), Some(half)) => format!("@{p:.1} ±{half:.1}"),
             (Some(p), None) => format!("@{p:.1}"),
-            (None, _) => "not named".to_string(),
+            (None, _) => super::mentions::NOT_NAMED.to_string(),
         }
     }
 }

@@ -613,7 +613,7 @@ fn mentions_text(mentions: &[Mention]) -> String {
                 if m.cited { "cited" } else { "not cited" },
                 m.sentence.as_deref().unwrap_or("")
             ),
-            None => format!("–  {} · not mentioned", m.brand),
+            None => format!("–  {} · {}", m.brand, crate::analysis::mentions::NOT_NAMED),
         })
         .collect::<Vec<_>>()
         .join("\n")

@@ -122,7 +122,8 @@ pub fn mentions_text(found: &[Mention]) -> String {
                 ))
             }
             _ => text.push_str(&format!(
-                "  –  {brand} — not named{}\n",
+                "  –  {brand} — {}{}\n",
+                crate::analysis::mentions::NOT_NAMED,
                 if mention.cited { ", but cited" } else { "" }
             )),
         }

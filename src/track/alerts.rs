@@ -131,7 +131,7 @@ fn fires(alert: &Alert, now: Option<f64>, before: Option<f64>) -> bool {
 fn shown(measure: Measure, value: Option<f64>) -> String {
     match (value, measure) {
         (None, m) if m.is_rank() => "not ranked".to_string(),
-        (None, _) => "not named".to_string(),
+        (None, _) => crate::analysis::mentions::NOT_NAMED.to_string(),
         (Some(v), m) if m.is_percent() => format!("{v:.0} %"),
         (Some(v), Measure::BestRank) => format!("{v:.0}"),
         (Some(v), _) => format!("{v:.1}"),

@@ -514,9 +514,9 @@ fn draw_mentions(app: &App, answer: &AnswerState, frame: &mut Frame, area: Rect)
                     Span::styled(
                         match mention.stance {
                             Stance::NotFound => {
-                                "  not counted: the answer says it found nothing on it"
+                                "  not counted: the answer says it found nothing on it".to_string()
                             }
-                            _ => "  not mentioned",
+                            _ => format!("  {}", crate::analysis::mentions::NOT_NAMED),
                         },
                         theme::dim(),
                     ),

@@ -5,6 +5,10 @@
 //! Matching ignores case and diacritics (`Löwa` finds `Lowa`) and takes whole words only
 //! (`Lowa` is not found in `Lowang`). A brand is found by its name or any of its aliases.
 
+/// What every view and command says of a tracked brand an answer does not name: one
+/// wording, so the app and a script read the same.
+pub const NOT_NAMED: &str = "not named";
+
 use serde::{Deserialize, Serialize};
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
