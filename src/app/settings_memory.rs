@@ -153,6 +153,27 @@ impl Remembered {
         compare.columns.clear();
         compare.rebuild();
         app.remembered = Remembered::of(app);
+        // A mode kept from the last session is said at once: Enter queues a job instead of
+        // waiting for the answer, and that answer lands in Jobs.
+        let queued: Vec<&str> = [
+            ("Chat", app.chat.settings.async_mode),
+            ("Search", app.search.settings.async_mode),
+            ("Page", app.page.settings.async_mode),
+        ]
+        .into_iter()
+        .filter_map(|(tab, on)| on.then_some(tab))
+        .collect();
+        if !queued.is_empty() {
+            let toggle = app.key_of(
+                super::keymap::Context::Settings,
+                super::keymap::Action::ToggleAsync,
+            );
+            app.flash_info(format!(
+                "{} {} still in async mode from last time: Enter queues a job, whose answer lands in Jobs ({toggle} in the settings switches back).",
+                queued.join(" and "),
+                crate::plural::noun(queued.len() as u64, "is", "are")
+            ));
+        }
     }
 
     /// The file's text.
@@ -250,6 +271,29 @@ mod tests {
         let saved = saves(&press(&mut app, KeyCode::Char('a')));
         assert_eq!(saved.len(), 1, "the mode is a remembered setting");
         assert!(saved[0].chat.async_mode);
+    }
+
+    #[test]
+    fn an_async_mode_kept_from_last_time_is_said_at_start() {
+        let mut app = app();
+        app.chat.settings.async_mode = true;
+        let kept = Remembered::of(&app);
+        let mut next = self::app();
+        kept.apply(&mut next);
+        assert!(next.chat.settings.async_mode);
+        let said = next
+            .flash
+            .as_ref()
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        assert!(
+            said.contains("Chat is still in async mode") && said.contains("lands in Jobs"),
+            "{said}"
+        );
+        // In sync mode, nothing to say.
+        let mut quiet = self::app();
+        Remembered::of(&self::app()).apply(&mut quiet);
+        assert!(quiet.flash.is_none());
     }
 
     #[test]
