@@ -555,3 +555,42 @@ fn the_jobs_counted_by_the_store_are_all_of_them_while_the_rows_are_the_newest()
     assert_eq!(app.jobs.stored_count(JobState::Done), 500_000);
     assert_eq!(app.jobs.stored_count(JobState::Failed), 3);
 }
+
+#[test]
+fn the_line_that_said_a_run_was_queued_gives_way_when_its_jobs_have_ended() {
+    let mut app = app();
+    update(&mut app, Msg::JobQueued(Ok(record(1, JobState::Pending))));
+    app.track.out = Some(("5ef56583".into(), "boots".into()));
+    app.flash_info("Run 5ef56583 of boots: 1 of 1 call queued.");
+    app.set_wall(T0 + 2_000);
+    update(&mut app, Msg::JobsWake);
+    update(
+        &mut app,
+        Msg::JobPolled {
+            id: id(1),
+            outcome: PollOutcome::Pending,
+            result: None,
+        },
+    );
+    assert!(
+        app.track.out.is_some(),
+        "still out while its job is pending"
+    );
+    app.set_wall(T0 + 60_000);
+    update(&mut app, Msg::JobsWake);
+    update(
+        &mut app,
+        Msg::JobPolled {
+            id: id(1),
+            outcome: PollOutcome::Ready,
+            result: Some(body("{}")),
+        },
+    );
+    let said = app
+        .flash
+        .as_ref()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    assert!(said.contains("Run 5ef56583 of boots has ended"), "{said}");
+    assert!(app.track.out.is_none());
+}

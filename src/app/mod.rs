@@ -693,6 +693,9 @@ fn update_state(app: &mut App, msg: Msg) -> Vec<Effect> {
                 .any(|c| c.job.as_ref() == Some(&id));
             let body = answers_column.then(|| result.clone()).flatten();
             let mut effects = jobs_tab::on_polled(app, id.clone(), outcome, result);
+            if app.jobs.scheduler.is_settled() {
+                track::on_jobs_settled(app);
+            }
             if answers_column {
                 let state = app.jobs.rows.iter().find(|r| r.id == id).map(|r| r.state);
                 if let Some(state) = state {

@@ -61,6 +61,9 @@ pub struct TrackState {
     pub show_when_written: Option<String>,
     /// The set whose run is being sent (`R`), until its calls are queued.
     pub sending: Option<String>,
+    /// The run sent from here whose jobs are still out (its short id and set): when they
+    /// have all ended, the line that said it was queued gives way to one that says so.
+    pub out: Option<(String, String)>,
     /// A set being made or edited (`n`, `e`), shown in place of the tab.
     pub editor: Option<super::sets::SetEditor>,
     /// A cell's answers over the runs (`a`), shown in place of the tab.
@@ -453,6 +456,16 @@ pub(crate) fn run(app: &mut App, name: &str) -> Vec<Effect> {
     }
 }
 
+/// Every job polled here has ended: a run sent from here says it is done, in place of the
+/// line that said it was queued.
+pub(crate) fn on_jobs_settled(app: &mut App) {
+    if let Some((run, set)) = app.track.out.take() {
+        app.flash_info(format!(
+            "Run {run} of {set} has ended: every answer is in (or its job ended without one); the chart and the runs list show it."
+        ));
+    }
+}
+
 /// The run's calls went out (or it could not start): said, and its jobs polled here.
 pub(crate) fn on_run_sent(app: &mut App, result: Result<TrackRunSent, String>) -> Vec<Effect> {
     app.track.sending = None;
@@ -496,6 +509,9 @@ pub(crate) fn on_run_sent(app: &mut App, result: Result<TrackRunSent, String>) -
         )),
     }
     app.track.loading = true;
+    if sent.queued > 0 {
+        app.track.out = Some((sent.run.to_string(), sent.set.to_string()));
+    }
     vec![
         // The run's jobs are polled by this process whichever tab shows.
         Effect::Store(StoreEffect::LoadJobs),
