@@ -298,8 +298,33 @@ fn format_population(population: u32) -> String {
     }
 }
 
-/// Sets a location part; a new country clears the subdivision and city of the old one.
+/// Sets a location part as [`apply_location_only`] does; a city listed with its subdivision
+/// ("Denver · Colorado") fills the subdivision too when none is chosen and the name is one
+/// city of the country, so the place sent is the place read. (A proxy keeps the parts it was
+/// given: a subdivision narrows its pool.)
 pub(crate) fn apply_location(location: &mut Location, kind: PickerKind, value: Option<String>) {
+    if kind == PickerKind::City
+        && location.subdivision.is_none()
+        && let (Some(country), Some(name)) = (location.country.as_deref(), value.as_deref())
+    {
+        let mut same_name = geo::cities(country)
+            .iter()
+            .filter(|c| c.name.eq_ignore_ascii_case(name));
+        if let (Some(city), None) = (same_name.next(), same_name.next())
+            && let Some(subdivision) = geo::subdivision_of(city)
+        {
+            location.subdivision = Some(subdivision.short.to_string());
+        }
+    }
+    apply_location_only(location, kind, value);
+}
+
+/// Sets a location part; a new country clears the subdivision and city of the old one.
+pub(crate) fn apply_location_only(
+    location: &mut Location,
+    kind: PickerKind,
+    value: Option<String>,
+) {
     match kind {
         PickerKind::Country => {
             if location.country != value {
@@ -319,6 +344,18 @@ mod tests {
     use super::*;
     use crate::app::picker::Choice;
     use crate::fuzzy::FuzzyMatcher;
+
+    #[test]
+    fn a_city_picked_fills_its_subdivision_when_none_is_chosen() {
+        let mut location = us(None);
+        apply_location(&mut location, PickerKind::City, Some("Denver".into()));
+        assert_eq!(location.subdivision.as_deref(), Some("CO"));
+        assert_eq!(location.city.as_deref(), Some("Denver"));
+        // One chosen already stays as it is.
+        let mut chosen = us(Some("TX"));
+        apply_location(&mut chosen, PickerKind::City, Some("Denver".into()));
+        assert_eq!(chosen.subdivision.as_deref(), Some("TX"));
+    }
 
     fn us(subdivision: Option<&str>) -> Location {
         Location {

@@ -225,7 +225,7 @@ pub fn apply_input(app: &mut App, setting: ProxyField, text: &str) -> Result<(),
 /// Sets what a location picker chose; a new country clears the old one's subdivision and city.
 pub fn apply_choice(app: &mut App, kind: PickerKind, value: Option<String>) {
     let mut location = app.proxy.location();
-    pickers::apply_location(&mut location, kind, value);
+    pickers::apply_location_only(&mut location, kind, value);
     let o = &mut app.proxy.options;
     o.country = location.country;
     o.subdivision = location.subdivision;
