@@ -165,7 +165,7 @@ impl Remembered {
         .collect();
         if !queued.is_empty() {
             let toggle = app.key_of(
-                super::keymap::Context::Settings,
+                super::keymap::Context::Form,
                 super::keymap::Action::ToggleAsync,
             );
             app.flash_info(format!(
@@ -287,7 +287,8 @@ mod tests {
             .map(|f| f.text.clone())
             .unwrap_or_default();
         assert!(
-            said.contains("Chat is still in async mode") && said.contains("lands in Jobs"),
+            said.contains("Chat is still in async mode")
+                && said.contains("lands in Jobs (a in the settings"),
             "{said}"
         );
         // In sync mode, nothing to say.
