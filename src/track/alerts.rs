@@ -179,6 +179,12 @@ pub fn evaluate(
                 shown(alert.measure, now),
                 number(t)
             ),
+            // Not ranked at all is past any bound on a rank, but not "above" it.
+            Condition::Above(t) if now.is_none() => format!(
+                "is {}, so past {}{unit}",
+                shown(alert.measure, now),
+                number(t)
+            ),
             Condition::Above(t) => format!(
                 "is {}, above {}{unit}",
                 shown(alert.measure, now),
@@ -403,6 +409,14 @@ mod tests {
         assert_eq!(
             mean[0].text,
             "boots: rei.com's mean rank is 2.5, above 1 in run abcdef12."
+        );
+        let unranked = fired(&[Alert {
+            domain: Some("pipedrive.com".into()),
+            ..on(Measure::MeanRank, Condition::Above(3.0))
+        }]);
+        assert_eq!(
+            unranked[0].text,
+            "boots: pipedrive.com's mean rank is not ranked, so past 3 in run abcdef12."
         );
         let best = fired(&[on(Measure::BestRank, Condition::Below(2.0))]);
         assert_eq!(
