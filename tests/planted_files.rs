@@ -11,6 +11,37 @@ fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The set `boots` (one Gemini prompt) made in `dir`'s workspace file.
+fn make_boots(dir: &Path) {
+    let made = vantage(
+        dir,
+        &[
+            "track",
+            "set",
+            "new",
+            "boots",
+            "--prompt",
+            "best hiking boots",
+            "--models",
+            "gemini",
+        ],
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+}
+
+/// `program` run in `dir` as [`vantage`] runs the binary there: its data in `dir/data`, no
+/// config file, token or workspace from the environment.
+fn in_folder(program: &str, dir: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(program);
+    command
+        .current_dir(dir)
+        .env("VANTAGE_DATA_DIR", dir.join("data"))
+        .env("VANTAGE_CONFIG", dir.join("none.toml"))
+        .env_remove("VANTAGE_TOKEN")
+        .env_remove("VANTAGE_WORKSPACE");
+    command
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symlink_planted_at_the_workspace_s_temporary_name_never_has_its_target_overwritten() {
@@ -27,18 +58,7 @@ fn a_symlink_planted_at_the_workspace_s_temporary_name_never_has_its_target_over
     ] {
         symlink(&victim, dir.path().join(planted)).unwrap();
     }
-    let made = vantage(
-        dir.path(),
-        &[
-            "track",
-            "set",
-            "new",
-            "boots",
-            "--prompt",
-            "best hiking boots",
-        ],
-    );
-    assert!(made.status.success(), "{}", stderr(&made));
+    make_boots(dir.path());
     let added = vantage(
         dir.path(),
         &[
@@ -73,18 +93,7 @@ fn a_workspace_keeps_its_mode_and_its_symlink_when_saved() {
     std::fs::write(&real, "").unwrap();
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
     symlink("shared/vantage.toml", dir.path().join("vantage.toml")).unwrap();
-    let made = vantage(
-        dir.path(),
-        &[
-            "track",
-            "set",
-            "new",
-            "boots",
-            "--prompt",
-            "best hiking boots",
-        ],
-    );
-    assert!(made.status.success(), "{}", stderr(&made));
+    make_boots(dir.path());
     let link = std::fs::symlink_metadata(dir.path().join("vantage.toml")).unwrap();
     assert!(link.file_type().is_symlink(), "the link is kept");
     assert!(
@@ -102,12 +111,7 @@ fn onto_a_full_disk(dir: &Path, args: &[&str]) -> std::process::Output {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    std::process::Command::new(env!("CARGO_BIN_EXE_vantage"))
-        .current_dir(dir)
-        .env("VANTAGE_DATA_DIR", dir.join("data"))
-        .env("VANTAGE_CONFIG", dir.join("none.toml"))
-        .env_remove("VANTAGE_TOKEN")
-        .env_remove("VANTAGE_WORKSPACE")
+    in_folder(env!("CARGO_BIN_EXE_vantage"), dir)
         .args(args)
         .stdout(full)
         .output()
@@ -143,20 +147,7 @@ fn output_onto_a_full_disk_is_a_failure_with_a_sentence_never_exit_zero() {
 #[test]
 fn a_report_cut_short_by_a_full_disk_leaves_the_old_report_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let made = vantage(
-        dir.path(),
-        &[
-            "track",
-            "set",
-            "new",
-            "boots",
-            "--prompt",
-            "best hiking boots",
-            "--models",
-            "gemini",
-        ],
-    );
-    assert!(made.status.success(), "{}", stderr(&made));
+    make_boots(dir.path());
     let ran = vantage(
         dir.path(),
         &["--demo", "track", "run", "boots", "--wait", "--yes"],
@@ -170,12 +161,7 @@ fn a_report_cut_short_by_a_full_disk_leaves_the_old_report_whole() {
     std::fs::write(&report, "the old report, whole\n").unwrap();
     // A file size limit of 1 KB: the write past it fails as a full disk's would (the shell's
     // `ulimit -f` counts 512-byte blocks), and the process is stopped by SIGXFSZ there.
-    let cut = std::process::Command::new("sh")
-        .current_dir(dir.path())
-        .env("VANTAGE_DATA_DIR", dir.path().join("data"))
-        .env("VANTAGE_CONFIG", dir.path().join("none.toml"))
-        .env_remove("VANTAGE_TOKEN")
-        .env_remove("VANTAGE_WORKSPACE")
+    let cut = in_folder("sh", dir.path())
         .arg("-c")
         .arg(format!(
             "ulimit -f 2; exec {} --demo track report boots --format html -o report.html",
@@ -330,10 +316,8 @@ fn a_disk_full_at_the_first_open_says_so_and_not_no_such_table() {
         .stderr(std::process::Stdio::null())
         .status();
     let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_vantage"))
+        in_folder(env!("CARGO_BIN_EXE_vantage"), dir.path())
             .env("VANTAGE_DATA_DIR", tiny.join("data"))
-            .env("VANTAGE_CONFIG", dir.path().join("none.toml"))
-            .env_remove("VANTAGE_TOKEN")
             .args(args)
             .output()
             .unwrap()
